@@ -1,0 +1,283 @@
+//! The syntax tree: what the program says, with a byte span on every node,
+//! and no meaning yet. Names are not resolved and bindings are kept as the
+//! dotted paths they were written as; the checker gives them meaning.
+
+use crate::isa::Stage;
+use crate::span::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ast {
+    pub stage: Stage,
+    pub header: Span,
+    pub statements: Vec<Statement>,
+    /// The `END` keyword; `None` if it is missing (already reported).
+    pub end: Option<Span>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// `OPTION name;` (section 2.X.6).
+    Option(Ident),
+    /// `<namingStatement>` and the geometry `<declaration>`s.
+    Decl(Declaration),
+    /// `<instruction>`.
+    Instruction(Instruction),
+    /// `<instLabel> ":"`.
+    Label(Ident),
+    /// A statement the parser could not read; already reported.
+    Error(Span),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarModifier {
+    Short,
+    Long,
+    Int,
+    Uint,
+    Float,
+    Flat,
+    Centroid,
+    NoPerspective,
+}
+
+impl VarModifier {
+    pub fn name(self) -> &'static str {
+        match self {
+            VarModifier::Short => "SHORT",
+            VarModifier::Long => "LONG",
+            VarModifier::Int => "INT",
+            VarModifier::Uint => "UINT",
+            VarModifier::Float => "FLOAT",
+            VarModifier::Flat => "FLAT",
+            VarModifier::Centroid => "CENTROID",
+            VarModifier::NoPerspective => "NOPERSPECTIVE",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declaration {
+    /// `<varMods>`, in source order.
+    pub modifiers: Vec<(VarModifier, Span)>,
+    pub kind: DeclKind,
+    /// The keyword (`TEMP`, `PARAM`, ...).
+    pub keyword: Span,
+    pub span: Span,
+}
+
+/// `<optArraySize>`: `[]` or `[n]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArraySize {
+    pub len: Option<IntLit>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeclKind {
+    Attrib { name: Ident, size: Option<ArraySize>, init: Init },
+    Param { name: Ident, size: Option<ArraySize>, init: Init },
+    Temp { names: Vec<(Ident, Option<ArraySize>)> },
+    Output { name: Ident, size: Option<ArraySize>, init: Init },
+    Alias { name: Ident, target: Ident },
+    Buffer { vec4: bool, name: Ident, size: Option<ArraySize>, init: Init },
+    PrimitiveIn(Ident),
+    PrimitiveOut(Ident),
+    VerticesOut(IntLit),
+}
+
+/// The right-hand side of a declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Init {
+    /// `= binding`.
+    Single(InitItem),
+    /// `= { item, item, ... }`.
+    List(Vec<InitItem>, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum InitItem {
+    Binding(Path),
+    Vector(ConstVector),
+    Scalar(SignedNumber),
+}
+
+impl InitItem {
+    pub fn span(&self) -> Span {
+        match self {
+            InitItem::Binding(p) => p.span,
+            InitItem::Vector(v) => v.span,
+            InitItem::Scalar(s) => s.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntLit {
+    pub text: String,
+    pub span: Span,
+}
+
+impl IntLit {
+    /// The value, or `None` when it does not fit in 64 bits.
+    pub fn value(&self) -> Option<u64> {
+        if let Some(hex) = self.text.strip_prefix("0x").or_else(|| self.text.strip_prefix("0X")) {
+            u64::from_str_radix(hex, 16).ok()
+        } else {
+            self.text.parse().ok()
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Number {
+    Int(IntLit),
+    Float { text: String, span: Span },
+}
+
+impl Number {
+    pub fn span(&self) -> Span {
+        match self {
+            Number::Int(i) => i.span,
+            Number::Float { span, .. } => *span,
+        }
+    }
+}
+
+/// `<signedConstantScalar>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignedNumber {
+    pub negative: bool,
+    pub number: Number,
+    pub span: Span,
+}
+
+/// `<constantVector>`: `{ a, b, c, d }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstVector {
+    pub components: Vec<SignedNumber>,
+    pub span: Span,
+}
+
+/// A reserved word that begins a binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Root {
+    Fragment,
+    Vertex,
+    Primitive,
+    Program,
+    Result,
+    State,
+    Texture,
+}
+
+impl Root {
+    pub fn name(self) -> &'static str {
+        match self {
+            Root::Fragment => "fragment",
+            Root::Vertex => "vertex",
+            Root::Primitive => "primitive",
+            Root::Program => "program",
+            Root::Result => "result",
+            Root::State => "state",
+            Root::Texture => "texture",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathHead {
+    /// A declared name (or, in flow instructions, a label or a
+    /// condition-code rule).
+    Name(Ident),
+    /// A binding: `fragment`, `result`, `state`, ...
+    Root(Root, Span),
+    /// `{1, 0}`.
+    Vector(ConstVector),
+    /// `0.5`, `3` (an unsigned constant; a sign is the operand's negate).
+    Number(Number),
+}
+
+/// A name or binding followed by `.member` and `[index]` parts, e.g.
+/// `state.matrix.mvp.row[0].x`, `c[A0.x + 3].xyzw`, `R0.xy`. Where the
+/// binding ends and the swizzle or write mask begins is the checker's call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    pub head: PathHead,
+    pub parts: Vec<PathPart>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathPart {
+    /// `.word`
+    Member(Ident),
+    /// `[...]`
+    Index(IndexExpr, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexExpr {
+    /// `[]`
+    Empty,
+    /// `[n]`
+    Int(IntLit),
+    /// `[a..b]`
+    Range(IntLit, IntLit),
+    /// `[A0.x]`, `[A0.x + 3]`, `[A0.x - 3]`
+    Relative { register: Ident, component: Ident, offset: Option<(bool, IntLit)> },
+}
+
+/// `<instOperand...>`: `-|x|`, `-x`, `x`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    pub negate: bool,
+    /// `Some(negate inside)` when written `|...|`; `negate` is then the
+    /// sign before the bars.
+    pub abs: Option<bool>,
+    pub path: Path,
+    pub span: Span,
+}
+
+/// `<ccMask>` or a bare `<ccTest>`: a rule such as `GT1` and its swizzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CcMask {
+    pub rule: Ident,
+    pub swizzle: Option<Ident>,
+    pub span: Span,
+}
+
+/// One argument of an instruction, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Operand(Operand),
+    /// `(1, -2)`: a texel offset.
+    Offset(Vec<SignedNumber>, Span),
+}
+
+impl Arg {
+    pub fn span(&self) -> Span {
+        match self {
+            Arg::Operand(o) => o.span,
+            Arg::Offset(_, s) => *s,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instruction {
+    /// The opcode with any Table X.15 suffixes, e.g. `ADDR_SAT`.
+    pub opcode: Ident,
+    /// Stand-alone modifiers `.F`, `.CC1`, ... (Table X.14), without dots.
+    pub modifiers: Vec<Ident>,
+    /// The first argument's run-time mask `(GT.x)`, or the whole condition
+    /// of `BRK (GT.x)`.
+    pub cc_mask: Option<CcMask>,
+    pub args: Vec<Arg>,
+    pub span: Span,
+}

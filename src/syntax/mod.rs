@@ -1,0 +1,7 @@
+//! Front end, part one: text to syntax tree.
+
+pub mod ast;
+pub mod lexer;
+mod parse;
+
+pub use parse::parse;

@@ -1,0 +1,210 @@
+//! LALRPOP glue: runs the lexer and the generated parser, and turns parse
+//! errors into diagnostics.
+
+use super::ast::Ast;
+use super::lexer::{read_header, Lexer, Tok};
+use crate::diag::Diagnostic;
+use crate::span::Span;
+use lalrpop_util::ParseError;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused_parens, dead_code)]
+    grammar,
+    "/nvp4.rs"
+);
+
+/// Parses a whole program. Returns the tree (with `Statement::Error` where
+/// a statement could not be read) unless the program could not be read to
+/// its `END`, and every diagnostic found on the way.
+pub fn parse(source: &str) -> (Option<Ast>, Vec<Diagnostic>) {
+    let (stage, start) = match read_header(source) {
+        Ok(h) => h,
+        Err(d) => return (None, vec![d]),
+    };
+    let mut lexer = Lexer::new(source, start, stage);
+    let mut recovered = Vec::new();
+    let result = grammar::programParser::new().parse(&mut recovered, &mut lexer);
+    let mut diagnostics = std::mem::take(&mut lexer.diagnostics);
+    for r in recovered {
+        diagnostics.push(syntax_error(r.error, source));
+    }
+    let ast = match result {
+        Ok((statements, end)) => Some(Ast { stage, header: Span::new(0, start), statements, end: Some(end) }),
+        Err(e) => {
+            diagnostics.push(syntax_error(e, source));
+            None
+        }
+    };
+    diagnostics.sort_by_key(|d| d.primary_span().map(|s| s.start));
+    (ast, diagnostics)
+}
+
+/// A terminal of the grammar as a person would name it.
+fn describe_expected(terminal: &str) -> String {
+    match terminal {
+        "WORD" => "a name".into(),
+        "INT" => "an integer".into(),
+        "FLOAT" => "a number".into(),
+        t => format!("`{}`", t.trim_matches('"')),
+    }
+}
+
+fn expected_list(expected: &[String]) -> String {
+    let mut items: Vec<String> = expected.iter().map(|t| describe_expected(t)).collect();
+    items.dedup();
+    match items.len() {
+        0 => "something else".into(),
+        1 => items.remove(0),
+        n if n <= 6 => {
+            let last = items.pop().unwrap_or_default();
+            format!("{} or {}", items.join(", "), last)
+        }
+        _ => {
+            // A long list reads better trimmed to the likely ones.
+            let common: Vec<String> =
+                items.iter().filter(|s| matches!(s.as_str(), "`;`" | "`,`" | "a name" | "`END`")).cloned().collect();
+            if common.is_empty() {
+                format!("one of {} tokens", items.len())
+            } else {
+                format!("{} or another token", common.join(", "))
+            }
+        }
+    }
+}
+
+fn syntax_error(e: ParseError<usize, Tok<'_>, std::convert::Infallible>, source: &str) -> Diagnostic {
+    match e {
+        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
+            let found = tok.describe();
+            let wants_end = expected.iter().any(|t| t == "\"END\"");
+            let mut d = Diagnostic::error("E0100", format!("expected {}, found {}", expected_list(&expected), found))
+                .primary(Span::new(l, r), "unexpected here");
+            if tok == Tok::Option {
+                d = d.note("section 2.X.2: `OPTION` statements come first, before any declaration or instruction");
+            } else if wants_end && matches!(tok, Tok::Word(_)) && expected.iter().any(|t| t == "\";\"") {
+                d = d.note("section 2.X.2: every instruction and declaration ends with `;`");
+            }
+            d
+        }
+        ParseError::UnrecognizedEof { location, expected } => {
+            let at = source.len().min(location);
+            let wants_end = expected.iter().any(|t| t == "\"END\"");
+            let d = Diagnostic::error(
+                "E0101",
+                if wants_end {
+                    "the program ends without `END`".to_string()
+                } else {
+                    format!("the program ends in the middle of a statement: expected {}", expected_list(&expected))
+                },
+            )
+            .primary(Span::new(at, at), "program text ends here");
+            if wants_end {
+                d.note("section 2.X.2: <program> ::= <optionSequence> <declSequence> <statementSequence> \"END\"")
+            } else {
+                d
+            }
+        }
+        ParseError::ExtraToken { token: (l, tok, r) } => {
+            Diagnostic::error("E0100", format!("unexpected {}", tok.describe())).primary(Span::new(l, r), "not expected here")
+        }
+        ParseError::InvalidToken { location } => {
+            Diagnostic::error("E0001", "invalid token").primary(Span::new(location, location + 1), "here")
+        }
+        ParseError::User { error } => match error {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::*;
+
+    const ISSUE_EXAMPLE: &str = "!!NVfp4.0
+# cgc version 2.2.0017, build date Jan 29 2010
+#profile gp4fp
+#var float4 tint :  : c[0] : 1 : 1
+PARAM c[2] = { program.local[0..1] };
+ATTRIB fragment_texcoord[] = { fragment.texcoord[0..0] };
+TEMP R0;
+TEMP RC, HC;
+MUL.F R0, fragment.texcoord[0], c[0];
+MAD.F R0.xyz, R0, {2, 0.5}.x, -c[1];
+DP3.F.SAT R0.w, R0, {0.25, 0.5, 0.25};
+ADDR_SAT R0.x, R0.x, {0.125}.x;
+MOV.F result.color, R0;
+END
+# 5 instructions, 1 R-regs
+";
+
+    #[test]
+    fn cg_output_parses() {
+        let (ast, diags) = parse(ISSUE_EXAMPLE);
+        assert!(diags.is_empty(), "{diags:?}");
+        let ast = ast.unwrap();
+        assert_eq!(ast.statements.len(), 9);
+        assert!(matches!(&ast.statements[4], Statement::Instruction(i) if i.opcode.name == "MUL" && i.modifiers[0].name == "F"));
+    }
+
+    #[test]
+    fn crlf_and_cr_line_ends_parse_the_same() {
+        let (a, d1) = parse(&ISSUE_EXAMPLE.replace('\n', "\r\n"));
+        let (b, d2) = parse(&ISSUE_EXAMPLE.replace('\n', "\r"));
+        assert!(d1.is_empty() && d2.is_empty());
+        assert_eq!(a.unwrap().statements.len(), b.unwrap().statements.len());
+    }
+
+    #[test]
+    fn every_syntax_error_is_reported_in_one_run() {
+        let src = "!!NVfp4.0\nTEMP R0;\nMOV R0 R0;\nADD R0, , R0;\nMUL R0, R0 R0;\nMOV result.color, R0;\nEND\n";
+        let (ast, diags) = parse(src);
+        assert!(ast.is_some());
+        let lines: Vec<usize> =
+            diags.iter().map(|d| src[..d.primary_span().unwrap().start as usize].matches('\n').count() + 1).collect();
+        assert_eq!(lines, vec![3, 4, 5], "{diags:#?}");
+        let tokens: Vec<&str> = diags.iter().map(|d| &src[d.primary_span().unwrap().range()]).collect();
+        assert_eq!(tokens, vec!["R0", ",", "R0"]);
+    }
+
+    #[test]
+    fn condition_code_names_are_identifiers() {
+        let src = "!!NVfp4.0\nTEMP EQ, GT;\nMOVC EQ, GT;\nIF EQ.x;\nMOV EQ (GT1.xxyy), GT;\nENDIF;\nEND";
+        let (ast, diags) = parse(src);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(ast.unwrap().statements.len(), 5);
+    }
+
+    #[test]
+    fn geometry_declarations_take_a_semicolon() {
+        let src = "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 3;\nMOV result.position, vertex[0].position;\nEMIT;\nEND";
+        let (ast, diags) = parse(src);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(ast.unwrap().statements.len(), 5);
+    }
+
+    #[test]
+    fn missing_end_is_reported_at_the_end() {
+        let (ast, diags) = parse("!!NVvp4.0\nMOV result.position, vertex.position;\n");
+        assert!(ast.is_none());
+        assert_eq!(diags[0].code, "E0101");
+    }
+
+    #[test]
+    fn unknown_header_is_reported() {
+        let (_, diags) = parse("!!ARBfp1.0\nEND");
+        assert_eq!(diags[0].code, "E0002");
+    }
+
+    #[test]
+    fn operands_keep_spans_and_modifiers() {
+        let src = "!!NVfp4.0\nTEX.S R0, -|c[A0.x + 3].xy|, texture[1], 2D, (1,-2);\nEND";
+        let (ast, diags) = parse(src);
+        assert!(diags.is_empty(), "{diags:?}");
+        let ast = ast.unwrap();
+        let Statement::Instruction(i) = &ast.statements[0] else { panic!() };
+        assert_eq!(i.args.len(), 5);
+        let Arg::Operand(o) = &i.args[1] else { panic!() };
+        assert!(o.negate && o.abs == Some(false));
+        assert_eq!(&src[o.span.range()], "-|c[A0.x + 3].xy|");
+        assert!(matches!(&i.args[4], Arg::Offset(v, _) if v.len() == 2 && v[1].negative));
+    }
+}
