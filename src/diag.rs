@@ -61,3 +61,86 @@ impl Diagnostic {
         self.labels.iter().find(|l| l.primary).map(|l| l.span)
     }
 }
+
+/// A list of diagnostics for one program, in source order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.0.iter()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+
+    /// Renders every diagnostic the way rustc does, with the source lines
+    /// and labels. `file_name` is shown in the `-->` lines.
+    ///
+    /// ```
+    /// let err = nvp4c::compile("!!NVfp4.0\nMOVV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap_err();
+    /// let text = err.render("prog.fp", "!!NVfp4.0\nMOVV result.color, 1;\nEND\n", false);
+    /// assert!(text.contains("error[E0400]: unknown instruction `MOVV`"));
+    /// ```
+    pub fn render(&self, file_name: &str, source: &str, color: bool) -> String {
+        use codespan_reporting::diagnostic as cd;
+        use codespan_reporting::files::SimpleFile;
+        use codespan_reporting::term::{self, termcolor::Buffer};
+        let file = SimpleFile::new(file_name, source);
+        let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
+        let config = term::Config::default();
+        for d in &self.0 {
+            let clamp = |s: Span| {
+                let end = (s.end as usize).min(source.len());
+                let start = (s.start as usize).min(end);
+                start..end
+            };
+            let labels = d
+                .labels
+                .iter()
+                .map(|l| {
+                    let style = if l.primary { cd::LabelStyle::Primary } else { cd::LabelStyle::Secondary };
+                    cd::Label::new(style, (), clamp(l.span)).with_message(l.message.clone())
+                })
+                .collect();
+            let severity = match d.severity {
+                Severity::Error => cd::Severity::Error,
+                Severity::Warning => cd::Severity::Warning,
+            };
+            let cd = cd::Diagnostic::new(severity)
+                .with_code(d.code)
+                .with_message(d.message.clone())
+                .with_labels(labels)
+                .with_notes(d.notes.clone());
+            // Rendering into a memory buffer cannot fail on I/O; a span
+            // error would mean a bad span, which the clamp above rules out.
+            let _ = term::emit(&mut buffer, &config, &file, &cd);
+        }
+        String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl std::fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for d in &self.0 {
+            writeln!(f, "{}[{}]: {}", if d.is_error() { "error" } else { "warning" }, d.code, d.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}

@@ -83,6 +83,9 @@ pub struct Variable {
     pub precision: Precision,
     /// `Some(n)` for arrays.
     pub array_len: Option<u32>,
+    /// Fragment attributes only (NV_fragment_program4); an implicit
+    /// attribute inherits the declared one's (the checker copies it).
+    pub interpolation: Interpolation,
 }
 
 impl Variable {

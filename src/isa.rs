@@ -374,7 +374,6 @@ pub enum ModifierKind {
     Clamp,
     NoTypeCheck,
     Multiply,
-    Precision,
 }
 
 /// A modifier as written, stand-alone (Table X.14) or as a suffix (Table X.15).
@@ -397,7 +396,37 @@ pub enum Modifier {
     PrecisionHalf,
 }
 
+impl ModifierKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ModifierKind::DataType => "data type",
+            ModifierKind::CcUpdate => "condition code update",
+            ModifierKind::Clamp => "clamping",
+            ModifierKind::NoTypeCheck => "NTC",
+            ModifierKind::Multiply => "multiply (S24/U24/HI)",
+        }
+    }
+}
+
 impl Modifier {
+    pub fn name(self) -> &'static str {
+        match self {
+            Modifier::F => "F",
+            Modifier::U => "U",
+            Modifier::S => "S",
+            Modifier::Cc0 => "CC0",
+            Modifier::Cc1 => "CC1",
+            Modifier::Sat => "SAT",
+            Modifier::Ssat => "SSAT",
+            Modifier::Ntc => "NTC",
+            Modifier::S24 => "S24",
+            Modifier::U24 => "U24",
+            Modifier::Hi => "HI",
+            Modifier::PrecisionFull => "R",
+            Modifier::PrecisionHalf => "H",
+        }
+    }
+
     /// Stand-alone modifiers of Table X.14.
     pub fn standalone(text: &str) -> Option<Modifier> {
         Some(match text {
@@ -420,12 +449,15 @@ impl Modifier {
     ];
     pub fn kind(self) -> ModifierKind {
         match self {
-            Modifier::F | Modifier::U | Modifier::S => ModifierKind::DataType,
+            // Table X.15: `R` and `H` are the F data type modifier with a
+            // precision, so `ADDR.F` names the data type twice.
+            Modifier::F | Modifier::U | Modifier::S | Modifier::PrecisionFull | Modifier::PrecisionHalf => {
+                ModifierKind::DataType
+            }
             Modifier::Cc0 | Modifier::Cc1 => ModifierKind::CcUpdate,
             Modifier::Sat | Modifier::Ssat => ModifierKind::Clamp,
             Modifier::Ntc => ModifierKind::NoTypeCheck,
             Modifier::S24 | Modifier::U24 | Modifier::Hi => ModifierKind::Multiply,
-            Modifier::PrecisionFull | Modifier::PrecisionHalf => ModifierKind::Precision,
         }
     }
 }

@@ -1,10 +1,27 @@
 //! nvp4c: a compiler from NVIDIA's NV_gpu_program4 assembly to SPIR-V.
+//!
+//! ```
+//! let source = "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n";
+//! let compiled = nvp4c::compile(source, &nvp4c::Options::default()).expect("valid program");
+//! assert_eq!(compiled.spirv[0], 0x0723_0203); // the SPIR-V magic number
+//! ```
+//!
+//! The pipeline is text → [`syntax`] (tokens, syntax tree) → [`check`]
+//! (the checked [`ir::Program`]) → [`spirv`] (words) → validation. See
+//! docs/architecture.md.
 
+pub mod check;
 pub mod diag;
 pub mod ir;
 pub mod isa;
+pub mod limits;
 pub mod span;
+pub mod spirv;
 pub mod syntax;
+
+pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use isa::Stage;
+use span::Span;
 
 /// The Vulkan environment the SPIR-V is produced and validated for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -44,10 +61,71 @@ pub struct Options {
     /// Descriptor set for this program's uniform blocks and textures;
     /// `None` picks the per-stage default of docs/interface.md.
     pub descriptor_set: Option<u32>,
+    /// Implementation-dependent limits the checker enforces (docs/limits.md).
+    pub limits: limits::Limits,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { target_env: TargetEnv::Vulkan1_0, validate: true, descriptor_set: None }
+        Options { target_env: TargetEnv::Vulkan1_0, validate: true, descriptor_set: None, limits: limits::Limits::default() }
+    }
+}
+
+/// A compiled program.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Compiled {
+    /// The SPIR-V module, validated for `Options::target_env` when
+    /// `Options::validate` is set.
+    pub spirv: Vec<u32>,
+    /// The program type, from the header.
+    pub stage: Stage,
+    /// Warnings (never errors).
+    pub warnings: Diagnostics,
+}
+
+/// Parses and checks a program: the front end alone, for tools that want
+/// the IR (the interpreter, the language server).
+pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    let (ast, mut diags) = syntax::parse(source);
+    let Some(ast) = ast else { return Err(Diagnostics(diags)) };
+    let (program, more) = check::check(&ast, options);
+    diags.extend(more);
+    diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
+    match program {
+        Some(p) if !diags.iter().any(Diagnostic::is_error) => Ok((p, Diagnostics(diags))),
+        _ => Err(Diagnostics(diags)),
+    }
+}
+
+/// Compiles one program to SPIR-V.
+///
+/// On error, every diagnostic found is returned (errors and warnings).
+/// No panic crosses this function and it does no I/O.
+pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
+    let (program, warnings) = check(source, options)?;
+    let spirv = spirv::lower(&program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
+    if options.validate {
+        if let Err(message) = spirv::validate(&spirv, options.target_env) {
+            return Err(Diagnostics(vec![Diagnostic::error(
+                "E9000",
+                "internal compiler error: the generated SPIR-V failed validation",
+            )
+            .primary(Span::new(0, 0), "while compiling this program")
+            .note(format!("spirv-val: {message}"))
+            .note("this is a bug in nvp4c; the module was not written. Please report it with the program.")]));
+        }
+    }
+    Ok(Compiled { spirv, stage: program.stage, warnings })
+}
+
+fn lower_error(e: spirv::LowerError) -> Diagnostic {
+    match e {
+        spirv::LowerError::Unsupported { what, span } => Diagnostic::error("E0900", format!("not supported yet: {what}"))
+            .primary(span, "nvp4c cannot lower this yet")
+            .note("the program is valid, but this nvp4c does not translate it to SPIR-V yet; README.md lists what is supported"),
+        spirv::LowerError::Internal { what, span } => Diagnostic::error("E9001", format!("internal compiler error: {what}"))
+            .primary(span, "while lowering this")
+            .note("this is a bug in nvp4c; please report it with the program"),
     }
 }

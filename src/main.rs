@@ -1,1 +1,181 @@
-fn main() {}
+//! The `nvp4c` command line: a thin shell over the library.
+
+use clap::{Parser, ValueEnum};
+use nvp4c::{Diagnostic, Diagnostics, Options, TargetEnv};
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Compile an NV_gpu_program4 assembly program (`!!NVvp4.0`, `!!NVfp4.0`,
+/// `!!NVgp4.0`) to Vulkan SPIR-V. The program type comes from the header.
+#[derive(Parser, Debug)]
+#[command(name = "nvp4c", version, about, long_about = None)]
+struct Cli {
+    /// Input program; `-` reads standard input.
+    input: PathBuf,
+
+    /// Output file; `-` writes standard output. Default: the input's name
+    /// with `.spv` (or `.spvasm`), or standard output when reading stdin.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Vulkan environment to produce and validate SPIR-V for.
+    #[arg(long, value_enum, default_value_t = Env::Vulkan1_0)]
+    target_env: Env,
+
+    /// What to write: the SPIR-V binary, or its disassembly.
+    #[arg(long, value_enum, default_value_t = Emit::Spirv)]
+    emit: Emit,
+
+    /// Descriptor set for uniform blocks and textures (default: 0 vertex,
+    /// 1 geometry, 2 fragment; see docs/interface.md).
+    #[arg(long, value_name = "N")]
+    descriptor_set: Option<u32>,
+
+    /// Skip the in-process spirv-val run (not recommended).
+    #[arg(long)]
+    no_validate: bool,
+
+    /// Treat warnings as errors.
+    #[arg(long)]
+    deny_warnings: bool,
+
+    /// Colour in diagnostics.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Env {
+    #[value(name = "vulkan1.0")]
+    Vulkan1_0,
+    #[value(name = "vulkan1.1")]
+    Vulkan1_1,
+    #[value(name = "vulkan1.2")]
+    Vulkan1_2,
+    #[value(name = "vulkan1.3")]
+    Vulkan1_3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Emit {
+    Spirv,
+    Spvasm,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Exit codes: 0 success, 1 the program has errors (or the output could not
+/// be written), 2 bad usage (clap's own code) or an unreadable input.
+const EXIT_PROGRAM_ERROR: u8 = 1;
+const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdin = cli.input.as_os_str() == "-";
+    let display_name = if stdin { "<stdin>".to_string() } else { cli.input.display().to_string() };
+    let bytes = match read_input(&cli.input, stdin) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {display_name}: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let color = match cli.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let source = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let d = Diagnostic::error("E0003", "the program is not valid UTF-8 text")
+                .primary(nvp4c::span::Span::new(at, at + 1), "invalid byte here")
+                .note("section 2.X.2: program strings are ASCII text");
+            eprint!("{}", Diagnostics(vec![d]).render(&display_name, &lossy, color));
+            return ExitCode::from(EXIT_PROGRAM_ERROR);
+        }
+    };
+    let mut options = Options::default();
+    options.target_env = match cli.target_env {
+        Env::Vulkan1_0 => TargetEnv::Vulkan1_0,
+        Env::Vulkan1_1 => TargetEnv::Vulkan1_1,
+        Env::Vulkan1_2 => TargetEnv::Vulkan1_2,
+        Env::Vulkan1_3 => TargetEnv::Vulkan1_3,
+    };
+    options.validate = !cli.no_validate;
+    options.descriptor_set = cli.descriptor_set;
+
+    let compiled = match nvp4c::compile(&source, &options) {
+        Ok(c) => c,
+        Err(diags) => {
+            eprint!("{}", diags.render(&display_name, &source, color));
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            eprintln!("error: could not compile {display_name} ({n} error{})", if n == 1 { "" } else { "s" });
+            return ExitCode::from(EXIT_PROGRAM_ERROR);
+        }
+    };
+    if !compiled.warnings.is_empty() {
+        eprint!("{}", compiled.warnings.render(&display_name, &source, color));
+        if cli.deny_warnings {
+            eprintln!("error: warnings are denied (--deny-warnings)");
+            return ExitCode::from(EXIT_PROGRAM_ERROR);
+        }
+    }
+    let payload: Vec<u8> = match cli.emit {
+        Emit::Spirv => compiled.spirv.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        Emit::Spvasm => match nvp4c::spirv::disassemble(&compiled.spirv) {
+            Ok(text) => text.into_bytes(),
+            Err(e) => {
+                eprintln!("error: internal compiler error: cannot disassemble the module: {e}");
+                return ExitCode::from(EXIT_PROGRAM_ERROR);
+            }
+        },
+    };
+    let output = match &cli.output {
+        Some(p) => p.clone(),
+        None if stdin => PathBuf::from("-"),
+        None => cli.input.with_extension(if cli.emit == Emit::Spirv { "spv" } else { "spvasm" }),
+    };
+    if let Err(e) = write_output(&output, &payload) {
+        eprintln!("error: cannot write {}: {e}", output.display());
+        return ExitCode::from(EXIT_PROGRAM_ERROR);
+    }
+    ExitCode::SUCCESS
+}
+
+fn read_input(path: &Path, stdin: bool) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if stdin {
+        std::io::stdin().lock().read_to_end(&mut bytes)?;
+    } else {
+        bytes = std::fs::read(path)?;
+    }
+    Ok(bytes)
+}
+
+/// Writes atomically: a temporary file beside the target, renamed over it,
+/// so an interrupted or failed run leaves the old file (or none).
+fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
+    if path.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(payload)?;
+        return out.flush();
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(payload)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

@@ -1,0 +1,469 @@
+//! Decoding binding paths such as `fragment.texcoord[2]`,
+//! `state.matrix.mvp.row[1..2]` or `vertex[1].color.back` into the IR's
+//! binding enums, per program type.
+//!
+//! The binding tables are those of NV_vertex_program4, NV_fragment_program4
+//! and NV_geometry_program4 (section 2.X.3.2 and 2.X.3.5 of each),
+//! NV_gpu_program4 section 2.X.3.3 (program parameters) and the ARB
+//! vertex/fragment program specs (the `state.*` tables).
+
+use super::suggest::did_you_mean;
+use crate::diag::Diagnostic;
+use crate::ir::{AttribBinding, ColorSel, ParamBinding, PerVertexAttrib, ResultBinding, StateItem};
+use crate::isa::Stage;
+use crate::span::Span;
+use crate::syntax::ast::{Ident, IndexExpr, IntLit, Path, PathHead, PathPart, Root};
+
+/// What a binding path names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Binding {
+    Attrib(Vec<AttribBinding>),
+    Result(Vec<ResultBinding>),
+    Param(Vec<ParamBinding>),
+    /// `program.buffer[b]`, optionally `[n]` or `[a..c]` into it.
+    Buffer { buffer: u32, elements: Option<(u32, u32)>, span: Span },
+    Texture(u32),
+}
+
+/// A decoded binding and the parts of the path after it (a swizzle or a
+/// write mask, or an index the binding does not take).
+pub struct Decoded<'p> {
+    pub binding: Binding,
+    /// The binding was written with a range `[a..b]` (or is a whole matrix),
+    /// so it stands for several vec4s.
+    pub is_range: bool,
+    pub rest: &'p [PathPart],
+    /// The span of the binding itself, without the suffix.
+    pub span: Span,
+}
+
+const BINDINGS_NOTE: &str = "the valid bindings are listed in the tables of section 2.X.3.2 (attributes), \
+2.X.3.3 (parameters) and 2.X.3.5 (results) of the program type's specification";
+
+struct Cursor<'p> {
+    parts: &'p [PathPart],
+    at: usize,
+    /// End of the last consumed part (or of the root).
+    end: u32,
+    start: u32,
+}
+
+impl<'p> Cursor<'p> {
+    fn peek_member(&self) -> Option<&'p Ident> {
+        match self.parts.get(self.at) {
+            Some(PathPart::Member(id)) => Some(id),
+            _ => None,
+        }
+    }
+    fn take_member_if(&mut self, names: &[&str]) -> Option<&'p Ident> {
+        let id = self.peek_member()?;
+        if names.contains(&id.name.as_str()) {
+            self.at += 1;
+            self.end = id.span.end;
+            Some(id)
+        } else {
+            None
+        }
+    }
+    /// Requires a `.member` from `names`.
+    fn expect_member(&mut self, names: &[&str], after: &str) -> Result<&'p Ident, Diagnostic> {
+        match self.parts.get(self.at) {
+            Some(PathPart::Member(id)) if names.contains(&id.name.as_str()) => {
+                self.at += 1;
+                self.end = id.span.end;
+                Ok(id)
+            }
+            Some(PathPart::Member(id)) => Err(unknown_member(id, names, after)),
+            Some(PathPart::Index(_, span)) => Err(Diagnostic::error("E0200", format!("`{after}` is not followed by an index"))
+                .primary(*span, "unexpected index")
+                .note(format!("expected one of: {}", names.join(", ")))),
+            None => Err(Diagnostic::error("E0200", format!("incomplete binding `{after}`"))
+                .primary(Span { start: self.start, end: self.end }, format!("expected `.{}` or another member after this", names[0]))
+                .note(format!("it continues with one of: {}", names.join(", ")))
+                .note(BINDINGS_NOTE)),
+        }
+    }
+    fn peek_index(&self) -> Option<(&'p IndexExpr, Span)> {
+        match self.parts.get(self.at) {
+            Some(PathPart::Index(ix, span)) => Some((ix, *span)),
+            _ => None,
+        }
+    }
+    fn take_index(&mut self) -> Option<(&'p IndexExpr, Span)> {
+        let r = self.peek_index()?;
+        self.at += 1;
+        self.end = r.1.end;
+        Some(r)
+    }
+    fn span(&self) -> Span {
+        Span { start: self.start, end: self.end }
+    }
+}
+
+fn unknown_member(id: &Ident, names: &[&str], after: &str) -> Diagnostic {
+    let mut d = Diagnostic::error("E0200", format!("unknown binding `{after}.{}`", id.name))
+        .primary(id.span, "not a member of this binding");
+    if let Some(s) = did_you_mean(&id.name, names.iter().copied()) {
+        d = d.note(format!("did you mean `{after}.{s}`?"));
+    }
+    d.note(format!("`{after}` continues with one of: {}", names.join(", "))).note(BINDINGS_NOTE)
+}
+
+pub fn int_value(lit: &IntLit) -> Result<u32, Diagnostic> {
+    lit.value().and_then(|v| u32::try_from(v).ok()).ok_or_else(|| {
+        Diagnostic::error("E0201", format!("integer `{}` is too large", lit.text))
+            .primary(lit.span, "does not fit in 32 bits")
+            .note("section 2.X.3.3: \"If the value used to specify an integer constant is too large to be represented, the program will fail to load.\"")
+    })
+}
+
+/// An optional `[n]` or `[a..b]` after a binding word.
+enum Sel {
+    None,
+    One(u32),
+    Range(u32, u32),
+}
+
+fn selection(c: &mut Cursor<'_>, what: &str, allow_range: bool) -> Result<Sel, Diagnostic> {
+    let Some((ix, span)) = c.peek_index() else { return Ok(Sel::None) };
+    let sel = match ix {
+        IndexExpr::Int(n) => Sel::One(int_value(n)?),
+        IndexExpr::Range(a, b) if allow_range => {
+            let (a, b) = (int_value(a)?, int_value(b)?);
+            if a > b {
+                return Err(Diagnostic::error("E0202", format!("range `[{a}..{b}]` of `{what}` is empty"))
+                    .primary(span, "the first index is greater than the last")
+                    .note("section 2.X.3.3: a program using `[a..b]` \"will fail to load if <a> is greater than <b>\""));
+            }
+            Sel::Range(a, b)
+        }
+        IndexExpr::Range(..) => {
+            return Err(Diagnostic::error("E0203", format!("a range of `{what}` is only allowed in an array declaration"))
+                .primary(span, "range used here")
+                .note("section 2.X.2: <arrayRange> appears only in <attribUseD>, <paramUseDM>, <resultUseD> and <bufferUseDM>, the initializers of array declarations"))
+        }
+        IndexExpr::Relative { .. } => {
+            return Err(Diagnostic::error("E0204", format!("`{what}` must be indexed with a constant"))
+                .primary(span, "relative addressing is not allowed on a binding")
+                .note("section 2.X.2: bindings take <arrayMemAbs> (`[n]`); to index with a register, declare an array variable with these bindings and index that"))
+        }
+        IndexExpr::Empty => {
+            return Err(Diagnostic::error("E0205", format!("`{what}[]` needs an index")).primary(span, "empty index"))
+        }
+    };
+    c.take_index();
+    Ok(sel)
+}
+
+fn expand<T>(sel: Sel, default: u32, f: impl Fn(u32) -> T) -> (Vec<T>, bool) {
+    match sel {
+        Sel::None => (vec![f(default)], false),
+        Sel::One(n) => (vec![f(n)], false),
+        Sel::Range(a, b) => ((a..=b).map(f).collect(), true),
+    }
+}
+
+fn required(sel: Sel, c: &Cursor<'_>, what: &str) -> Result<Sel, Diagnostic> {
+    if let Sel::None = sel {
+        Err(Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`"))
+            .primary(c.span(), "index missing after this")
+            .note(BINDINGS_NOTE))
+    } else {
+        Ok(sel)
+    }
+}
+
+fn color_sel(c: &mut Cursor<'_>, faces: bool) -> ColorSel {
+    let mut sel = ColorSel { back: false, secondary: false };
+    if faces {
+        if let Some(f) = c.take_member_if(&["front", "back"]) {
+            sel.back = f.name == "back";
+        }
+    }
+    if let Some(t) = c.take_member_if(&["primary", "secondary"]) {
+        sel.secondary = t.name == "secondary";
+    }
+    sel
+}
+
+/// Decodes a path whose head is a reserved word.
+pub fn decode<'p>(stage: Stage, root: Root, root_span: Span, path: &'p Path, allow_range: bool) -> Result<Decoded<'p>, Diagnostic> {
+    let mut c = Cursor { parts: &path.parts, at: 0, end: root_span.end, start: root_span.start };
+    let (binding, is_range) = match root {
+        Root::Vertex if stage == Stage::Vertex => {
+            c.expect_member(&["position", "weight", "normal", "fogcoord", "color", "texcoord", "attrib", "id", "instance"], "vertex")?;
+            vertex_attrib(&mut c, allow_range)?
+        }
+        Root::Vertex => geometry_attrib(&mut c, allow_range)?,
+        Root::Fragment => {
+            let m = c.expect_member(&["color", "texcoord", "fogcoord", "clip", "attrib", "position", "facing"], "fragment")?;
+            let name = m.name.clone();
+            let w = format!("fragment.{name}");
+            let (v, r) = match name.as_str() {
+                "color" => (vec![AttribBinding::Color(color_sel(&mut c, false))], false),
+                "texcoord" => expand(selection(&mut c, &w, allow_range)?, 0, AttribBinding::TexCoord),
+                "fogcoord" => (vec![AttribBinding::FogCoord], false),
+                "clip" => expand(required(selection(&mut c, &w, allow_range)?, &c, &w)?, 0, AttribBinding::Clip),
+                "attrib" => expand(required(selection(&mut c, &w, allow_range)?, &c, &w)?, 0, AttribBinding::Generic),
+                "position" => (vec![AttribBinding::Position], false),
+                _ => (vec![AttribBinding::Facing], false),
+            };
+            (Binding::Attrib(v), r)
+        }
+        Root::Primitive => {
+            c.expect_member(&["id"], "primitive")?;
+            (Binding::Attrib(vec![AttribBinding::PrimitiveId]), false)
+        }
+        Root::Result => result_binding(stage, &mut c, allow_range)?,
+        Root::Program => program_binding(&mut c, allow_range)?,
+        Root::State => state_binding(&mut c, allow_range)?,
+        Root::Texture => {
+            let unit = match selection(&mut c, "texture", false)? {
+                Sel::One(n) => n,
+                _ => 0,
+            };
+            (Binding::Texture(unit), false)
+        }
+    };
+    Ok(Decoded { binding, is_range, rest: &path.parts[c.at..], span: c.span() })
+}
+
+fn vertex_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+    let name = c.parts[c.at - 1].member_name();
+    let w = format!("vertex.{name}");
+    let (v, r) = match name {
+        "position" => (vec![AttribBinding::Position], false),
+        "weight" => expand(selection(c, &w, false)?, 0, AttribBinding::Weight),
+        "normal" => (vec![AttribBinding::Normal], false),
+        "fogcoord" => (vec![AttribBinding::FogCoord], false),
+        "color" => (vec![AttribBinding::Color(color_sel(c, false))], false),
+        "texcoord" => expand(selection(c, &w, allow_range)?, 0, AttribBinding::TexCoord),
+        "attrib" => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, AttribBinding::Generic),
+        "id" => (vec![AttribBinding::VertexId], false),
+        _ => (vec![AttribBinding::InstanceId], false),
+    };
+    Ok((Binding::Attrib(v), r))
+}
+
+fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+    let vertex = match selection(c, "vertex", false)? {
+        Sel::One(n) => Some(n),
+        _ => None,
+    };
+    let m = c.expect_member(&["position", "color", "fogcoord", "pointsize", "id", "texcoord", "clip", "attrib"], "vertex")?;
+    let name = m.name.clone();
+    let w = format!("vertex.{name}");
+    let pv = |b| AttribBinding::PerVertex { vertex, binding: b };
+    let (v, r) = match name.as_str() {
+        "position" => (vec![pv(PerVertexAttrib::Position)], false),
+        "color" => (vec![pv(PerVertexAttrib::Color(color_sel(c, true)))], false),
+        "fogcoord" => (vec![pv(PerVertexAttrib::FogCoord)], false),
+        "pointsize" => (vec![pv(PerVertexAttrib::PointSize)], false),
+        "id" => (vec![pv(PerVertexAttrib::Id)], false),
+        "texcoord" => expand(selection(c, &w, allow_range)?, 0, |n| pv(PerVertexAttrib::TexCoord(n))),
+        "clip" => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| pv(PerVertexAttrib::Clip(n))),
+        _ => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| pv(PerVertexAttrib::Generic(n))),
+    };
+    Ok((Binding::Attrib(v), r))
+}
+
+fn result_binding(stage: Stage, c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+    let names: &[&str] = match stage {
+        Stage::Vertex => &["position", "color", "fogcoord", "pointsize", "texcoord", "clip", "attrib", "id"],
+        Stage::Geometry => &["position", "color", "fogcoord", "pointsize", "texcoord", "clip", "attrib", "primid", "layer"],
+        Stage::Fragment => &["color", "depth"],
+    };
+    let m = c.expect_member(names, "result")?;
+    let name = m.name.clone();
+    let w = format!("result.{name}");
+    let (v, r) = match (stage, name.as_str()) {
+        (Stage::Fragment, "color") => expand(selection(c, &w, allow_range)?, 0, ResultBinding::FragColor),
+        (Stage::Fragment, _) => (vec![ResultBinding::Depth], false),
+        (_, "color") => (vec![ResultBinding::Color(color_sel(c, true))], false),
+        (_, "position") => (vec![ResultBinding::Position], false),
+        (_, "fogcoord") => (vec![ResultBinding::FogCoord], false),
+        (_, "pointsize") => (vec![ResultBinding::PointSize], false),
+        (_, "texcoord") => expand(selection(c, &w, allow_range)?, 0, ResultBinding::TexCoord),
+        (_, "clip") => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ResultBinding::Clip),
+        (_, "attrib") => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ResultBinding::Generic),
+        (_, "id") => (vec![ResultBinding::Id], false),
+        (_, "primid") => (vec![ResultBinding::PrimitiveId], false),
+        _ => (vec![ResultBinding::Layer], false),
+    };
+    Ok((Binding::Result(v), r))
+}
+
+fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+    let m = c.expect_member(&["env", "local", "buffer"], "program")?;
+    let name = m.name.clone();
+    let w = format!("program.{name}");
+    match name.as_str() {
+        "env" => {
+            let (v, r) = expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ParamBinding::Env);
+            Ok((Binding::Param(v), r))
+        }
+        "local" => {
+            let (v, r) = expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ParamBinding::Local);
+            Ok((Binding::Param(v), r))
+        }
+        _ => {
+            // NV_parameter_buffer_object: <bufferBinding> ::= "program" "." "buffer" <arrayMemAbs>
+            let buffer = match required(selection(c, &w, false)?, c, &w)? {
+                Sel::One(b) => b,
+                _ => 0,
+            };
+            let start = c.end;
+            let (elements, r) = match selection(c, &format!("program.buffer[{buffer}]"), allow_range)? {
+                Sel::None => (None, false),
+                Sel::One(n) => (Some((n, n)), false),
+                Sel::Range(a, b) => (Some((a, b)), true),
+            };
+            Ok((Binding::Buffer { buffer, elements, span: Span { start, end: c.end } }, r))
+        }
+    }
+}
+
+fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+    let item = c.expect_member(
+        &["material", "light", "lightmodel", "lightprod", "fog", "matrix", "texgen", "clip", "point", "texenv", "depth"],
+        "state",
+    )?;
+    let item = item.name.clone();
+    let mut path = vec![item.clone()];
+    let mut rows: Option<(u32, u32)> = None;
+    let one = |c: &mut Cursor<'_>, what: &str, default: Option<u32>| -> Result<u32, Diagnostic> {
+        match selection(c, what, false)? {
+            Sel::One(n) => Ok(n),
+            _ => match default {
+                Some(d) => Ok(d),
+                None => Err(Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`")).primary(c.span(), "index missing after this")),
+            },
+        }
+    };
+    match item.as_str() {
+        "material" => {
+            let face = c.take_member_if(&["front", "back"]).map_or("front".to_string(), |f| f.name.clone());
+            let p = c.expect_member(&["ambient", "diffuse", "specular", "emission", "shininess"], "state.material")?;
+            path.extend([face, p.name.clone()]);
+        }
+        "light" => {
+            let n = one(c, "state.light", None)?;
+            let p = c.expect_member(&["ambient", "diffuse", "specular", "position", "attenuation", "spot", "half"], "state.light[n]")?;
+            path.extend([n.to_string(), p.name.clone()]);
+            if p.name == "spot" {
+                c.expect_member(&["direction"], "state.light[n].spot")?;
+                path.push("direction".into());
+            }
+        }
+        "lightmodel" => {
+            let p = c.expect_member(&["ambient", "scenecolor", "front", "back"], "state.lightmodel")?;
+            if p.name == "front" || p.name == "back" {
+                let face = p.name.clone();
+                c.expect_member(&["scenecolor"], &format!("state.lightmodel.{face}"))?;
+                path.extend([face, "scenecolor".into()]);
+            } else if p.name == "scenecolor" {
+                path.extend(["front".into(), "scenecolor".into()]);
+            } else {
+                path.push("ambient".into());
+            }
+        }
+        "lightprod" => {
+            let n = one(c, "state.lightprod", None)?;
+            let face = c.take_member_if(&["front", "back"]).map_or("front".to_string(), |f| f.name.clone());
+            let p = c.expect_member(&["ambient", "diffuse", "specular"], "state.lightprod[n]")?;
+            path.extend([n.to_string(), face, p.name.clone()]);
+        }
+        "fog" => {
+            let p = c.expect_member(&["color", "params"], "state.fog")?;
+            path.push(p.name.clone());
+        }
+        "matrix" => {
+            let m = c.expect_member(&["modelview", "projection", "mvp", "texture", "program"], "state.matrix")?;
+            let name = m.name.clone();
+            path.push(name.clone());
+            match name.as_str() {
+                "modelview" | "texture" => path.push(one(c, &format!("state.matrix.{name}"), Some(0))?.to_string()),
+                "program" => path.push(one(c, "state.matrix.program", None)?.to_string()),
+                _ => {}
+            }
+            if let Some(m) = c.take_member_if(&["inverse", "transpose", "invtrans"]) {
+                path.push(m.name.clone());
+            }
+            if c.take_member_if(&["row"]).is_some() {
+                match selection(c, "row", allow_range)? {
+                    Sel::One(r) if r < 4 => rows = Some((r, r)),
+                    Sel::Range(a, b) if b < 4 => rows = Some((a, b)),
+                    Sel::None => return Err(Diagnostic::error("E0205", "`row` needs an index `[n]`").primary(c.span(), "index missing after this")),
+                    _ => {
+                        return Err(Diagnostic::error("E0206", "a matrix has rows 0 to 3 only")
+                            .primary(c.span(), "row index out of range")
+                            .note("ARB_vertex_program section 2.14.1.x: matrix rows are numbered 0 to 3"))
+                    }
+                }
+            } else {
+                rows = Some((0, 3));
+            }
+        }
+        "texgen" => {
+            let n = one(c, "state.texgen", Some(0))?;
+            let t = c.expect_member(&["eye", "object"], "state.texgen[n]")?;
+            let t = t.name.clone();
+            let coord = c.expect_member(&["s", "t", "r", "q"], &format!("state.texgen[n].{t}"))?;
+            path.extend([n.to_string(), t, coord.name.clone()]);
+        }
+        "clip" => {
+            let n = one(c, "state.clip", None)?;
+            c.expect_member(&["plane"], "state.clip[n]")?;
+            path.extend([n.to_string(), "plane".into()]);
+        }
+        "point" => {
+            let p = c.expect_member(&["size", "attenuation"], "state.point")?;
+            path.push(p.name.clone());
+        }
+        "texenv" => {
+            let n = one(c, "state.texenv", Some(0))?;
+            c.expect_member(&["color"], "state.texenv[n]")?;
+            path.extend([n.to_string(), "color".into()]);
+        }
+        _ => {
+            c.expect_member(&["range"], "state.depth")?;
+            path.push("range".into());
+        }
+    }
+    match rows {
+        Some((a, b)) => {
+            let whole = a != b;
+            if whole && !allow_range {
+                return Err(Diagnostic::error("E0203", "a whole matrix or a range of rows is only allowed in an array declaration")
+                    .primary(c.span(), "several rows")
+                    .note("section 2.X.2: <stateMatrixRows> appears only in <paramUseDM>; in an instruction, name one row with `.row[n]`"));
+            }
+            let v = (a..=b)
+                .map(|r| {
+                    let mut p = path.clone();
+                    p.extend(["row".into(), r.to_string()]);
+                    ParamBinding::State(StateItem { path: p })
+                })
+                .collect();
+            Ok((Binding::Param(v), whole))
+        }
+        None => Ok((Binding::Param(vec![ParamBinding::State(StateItem { path })]), false)),
+    }
+}
+
+impl PathPart {
+    fn member_name(&self) -> &str {
+        match self {
+            PathPart::Member(id) => &id.name,
+            PathPart::Index(..) => "",
+        }
+    }
+}
+
+/// The head of a path when it is a reserved word.
+pub fn root_of(path: &Path) -> Option<(Root, Span)> {
+    match path.head {
+        PathHead::Root(r, s) => Some((r, s)),
+        _ => None,
+    }
+}

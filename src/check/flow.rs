@@ -1,0 +1,340 @@
+//! Flow structure (section 2.X.5): from the flat instruction list to the
+//! IR's tree of subroutines, IF and REP blocks.
+
+use super::suggest::did_you_mean;
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::ir::{Block, CcTest, Instruction, KillCondition, Operand, Stmt, SubId, Subroutine};
+use crate::span::Span;
+use crate::syntax::ast::Ident;
+use std::collections::HashMap;
+
+/// One checked statement, before blocks are matched.
+pub(crate) enum Flat {
+    Inst(Instruction),
+    If(CcTest, Span),
+    Else(Span),
+    EndIf(Span),
+    Rep(Option<Operand>, Span),
+    EndRep(Span),
+    Brk(Option<CcTest>, Span),
+    Cont(Option<CcTest>, Span),
+    Ret(Option<CcTest>, Span),
+    Cal(Ident, Option<CcTest>, Span),
+    Kil(KillCondition, Span),
+    Emit(Span),
+    EndPrim(Span),
+    Label(Ident),
+}
+
+/// An open IF or REP block.
+enum Frame {
+    If { test: CcTest, span: Span, then_block: Block, else_block: Option<(Block, Span)> },
+    Rep { count: Option<Operand>, span: Span, body: Block, has_break: bool, has_return: bool },
+}
+
+impl Frame {
+    fn span(&self) -> Span {
+        match self {
+            Frame::If { span, .. } | Frame::Rep { span, .. } => *span,
+        }
+    }
+    fn opener(&self) -> &'static str {
+        match self {
+            Frame::If { .. } => "IF",
+            Frame::Rep { .. } => "REP",
+        }
+    }
+    fn closer(&self) -> &'static str {
+        match self {
+            Frame::If { .. } => "ENDIF",
+            Frame::Rep { .. } => "ENDREP",
+        }
+    }
+}
+
+struct Segment {
+    label: Option<Ident>,
+    body: Block,
+}
+
+struct Builder<'c, 'o> {
+    c: &'c mut Checker<'o>,
+    frames: Vec<Frame>,
+    block: Block,
+    if_depth: u32,
+    loop_depth: u32,
+    /// CALs to resolve once every label is known: (path to the Stmt, label).
+    pending_calls: Vec<Ident>,
+}
+
+impl Builder<'_, '_> {
+    fn push(&mut self, s: Stmt) {
+        match self.frames.last_mut() {
+            Some(Frame::If { then_block, else_block: None, .. }) => then_block.push(s),
+            Some(Frame::If { else_block: Some((b, _)), .. }) => b.push(s),
+            Some(Frame::Rep { body, .. }) => body.push(s),
+            None => self.block.push(s),
+        }
+    }
+
+    fn wrong_closer(&mut self, what: &str, span: Span) {
+        let d = match self.frames.last() {
+            Some(f) => Diagnostic::error("E0501", format!("{what} closes the wrong block"))
+                .primary(span, format!("this {what} ..."))
+                .secondary(f.span(), format!("... but the innermost open block is this {}, closed by {}", f.opener(), f.closer()))
+                .note("section 2.X.5: \"A program will fail to load if any instruction block is terminated by an incorrect instruction\""),
+            None => Diagnostic::error("E0502", format!("{what} without an open block"))
+                .primary(span, format!("no block for this {what} to close"))
+                .note("section 2.X.5: IF/ELSE/ENDIF and REP/ENDREP blocks must be opened before they are closed"),
+        };
+        self.c.error(d);
+    }
+
+    fn close_all(&mut self, at: Span, label: bool) {
+        while let Some(f) = self.frames.pop() {
+            let d = if label {
+                Diagnostic::error("E0503", "a label inside a block")
+                    .primary(at, "label here")
+                    .secondary(f.span(), format!("inside this {} block", f.opener()))
+                    .note("section 2.X.5: a program will fail to load if an instruction block \"contains an instruction label\"; subroutines may not be nested inside IF or REP blocks")
+            } else {
+                Diagnostic::error("E0504", format!("{} block is never closed", f.opener()))
+                    .primary(f.span(), format!("opened here, needs {}", f.closer()))
+                    .secondary(at, "subroutine or program ends here")
+                    .note("section 2.X.5: a program will fail to load if an instruction block \"is not terminated before the block containing it\"")
+            };
+            self.c.error(d);
+            self.finish_frame(f);
+        }
+    }
+
+    fn finish_frame(&mut self, f: Frame) {
+        match f {
+            Frame::If { test, span, then_block, else_block } => {
+                self.if_depth -= 1;
+                self.push(Stmt::If { test, then_block, else_block: else_block.map(|e| e.0).unwrap_or_default(), span });
+            }
+            Frame::Rep { count, span, body, has_break, has_return } => {
+                self.loop_depth -= 1;
+                if count.is_none() && !has_break && !has_return {
+                    self.c.error(
+                        Diagnostic::error("E0505", "REP without a count can never end")
+                            .primary(span, "no loop count, and no BRK or RET inside")
+                            .note("section 2.X.5: \"a program will fail to load if it contains a REP/ENDREP block that contains neither a BRK instruction at the current nesting level or a RET instruction at any nesting level\""),
+                    );
+                }
+                // A RET inside makes the enclosing loops escapable too.
+                if has_return {
+                    for f in self.frames.iter_mut() {
+                        if let Frame::Rep { has_return, .. } = f {
+                            *has_return = true;
+                        }
+                    }
+                }
+                self.push(Stmt::Rep { count, body, span });
+            }
+        }
+    }
+
+    fn statement(&mut self, f: Flat) {
+        match f {
+            Flat::Inst(i) => self.push(Stmt::Inst(i)),
+            Flat::If(test, span) => {
+                if self.if_depth >= self.c.options.limits.max_if_depth {
+                    self.c.error(
+                        Diagnostic::error("E0506", format!("IF nested {} deep", self.if_depth + 1))
+                            .primary(span, format!("inside {} IF blocks", self.if_depth))
+                            .note(format!("section 2.X.5: \"a program will fail to load if an IF instruction is nested inside MAX_PROGRAM_IF_DEPTH_NV or more IF/ELSE/ENDIF blocks\"; the limit is {} (docs/limits.md)", self.c.options.limits.max_if_depth)),
+                    );
+                }
+                self.if_depth += 1;
+                self.frames.push(Frame::If { test, span, then_block: Vec::new(), else_block: None });
+            }
+            Flat::Else(span) => match self.frames.last_mut() {
+                Some(Frame::If { else_block: e @ None, .. }) => *e = Some((Vec::new(), span)),
+                Some(Frame::If { else_block: Some((_, first)), .. }) => {
+                    let first = *first;
+                    self.c.error(
+                        Diagnostic::error("E0501", "a second ELSE in one IF block")
+                            .primary(span, "second ELSE")
+                            .secondary(first, "first ELSE here")
+                            .note("section 2.X.5: an IF/ELSE/ENDIF block has at most one ELSE"),
+                    );
+                }
+                _ => self.wrong_closer("ELSE", span),
+            },
+            Flat::EndIf(span) => {
+                if matches!(self.frames.last(), Some(Frame::If { .. })) {
+                    if let Some(f) = self.frames.pop() {
+                        self.finish_frame(f);
+                    }
+                } else {
+                    self.wrong_closer("ENDIF", span);
+                }
+            }
+            Flat::Rep(count, span) => {
+                if self.loop_depth >= self.c.options.limits.max_loop_depth {
+                    self.c.error(
+                        Diagnostic::error("E0507", format!("REP nested {} deep", self.loop_depth + 1))
+                            .primary(span, format!("inside {} REP blocks", self.loop_depth))
+                            .note(format!("section 2.X.5: \"a program will fail to load if a REP instruction is nested inside MAX_PROGRAM_LOOP_DEPTH_NV or more REP/ENDREP blocks\"; the limit is {} (docs/limits.md)", self.c.options.limits.max_loop_depth)),
+                    );
+                }
+                self.loop_depth += 1;
+                self.frames.push(Frame::Rep { count, span, body: Vec::new(), has_break: false, has_return: false });
+            }
+            Flat::EndRep(span) => {
+                if matches!(self.frames.last(), Some(Frame::Rep { .. })) {
+                    if let Some(f) = self.frames.pop() {
+                        self.finish_frame(f);
+                    }
+                } else {
+                    self.wrong_closer("ENDREP", span);
+                }
+            }
+            Flat::Brk(cond, span) | Flat::Cont(cond, span) => {
+                let is_break = matches!(f, Flat::Brk(..));
+                let innermost = self.frames.iter_mut().rev().find_map(|f| match f {
+                    Frame::Rep { has_break, .. } => Some(has_break),
+                    _ => None,
+                });
+                match innermost {
+                    Some(has_break) => {
+                        if is_break {
+                            *has_break = true;
+                        }
+                        self.push(if is_break { Stmt::Break { cond, span } } else { Stmt::Continue { cond, span } });
+                    }
+                    None => {
+                        let name = if is_break { "BRK" } else { "CONT" };
+                        self.c.error(
+                            Diagnostic::error("E0508", format!("{name} outside a REP block"))
+                                .primary(span, "no loop to leave")
+                                .note("section 2.X.5: \"A program will fail to load if it includes a CONT or BRK instruction that is not contained inside a REP/ENDREP block.\""),
+                        );
+                    }
+                }
+            }
+            Flat::Ret(cond, span) => {
+                for f in self.frames.iter_mut() {
+                    if let Frame::Rep { has_return, .. } = f {
+                        *has_return = true;
+                    }
+                }
+                self.push(Stmt::Return { cond, span });
+            }
+            Flat::Cal(target, cond, span) => {
+                // Resolved after all labels are seen; the index is patched.
+                self.pending_calls.push(target);
+                self.push(Stmt::Call { target: SubId(u32::MAX - (self.pending_calls.len() as u32 - 1)), cond, span });
+            }
+            Flat::Kil(cond, span) => self.push(Stmt::Kill { cond, span }),
+            Flat::Emit(span) => self.push(Stmt::Emit { span }),
+            Flat::EndPrim(span) => self.push(Stmt::EndPrimitive { span }),
+            Flat::Label(_) => {}
+        }
+    }
+}
+
+/// Builds the subroutines. Returns them and the entry point.
+pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, SubId) {
+    let mut b = Builder { c, frames: Vec::new(), block: Vec::new(), if_depth: 0, loop_depth: 0, pending_calls: Vec::new() };
+    let mut segments: Vec<Segment> = vec![Segment { label: None, body: Vec::new() }];
+    let mut end = Span::default();
+    for f in flat {
+        if let Flat::Label(id) = f {
+            b.close_all(id.span, true);
+            if let Some(seg) = segments.last_mut() {
+                seg.body = std::mem::take(&mut b.block);
+            }
+            segments.push(Segment { label: Some(id), body: Vec::new() });
+            continue;
+        }
+        end = match &f {
+            Flat::Inst(i) => i.span,
+            Flat::If(_, s) | Flat::Else(s) | Flat::EndIf(s) | Flat::Rep(_, s) | Flat::EndRep(s) | Flat::Brk(_, s) | Flat::Cont(_, s) | Flat::Ret(_, s) | Flat::Cal(_, _, s) | Flat::Kil(_, s) | Flat::Emit(s) | Flat::EndPrim(s) => *s,
+            Flat::Label(id) => id.span,
+        };
+        b.statement(f);
+    }
+    b.close_all(end, false);
+    if let Some(seg) = segments.last_mut() {
+        seg.body = std::mem::take(&mut b.block);
+    }
+    let pending = std::mem::take(&mut b.pending_calls);
+    let c = b.c;
+    // The unlabelled start is a segment only if it has code, or if no
+    // label exists at all.
+    if segments.len() > 1 && segments[0].body.is_empty() {
+        segments.remove(0);
+    }
+    let mut labels: HashMap<String, (usize, Span)> = HashMap::new();
+    for (i, s) in segments.iter().enumerate() {
+        if let Some(l) = &s.label {
+            if let Some(&(_, first)) = labels.get(&l.name) {
+                c.error(
+                    Diagnostic::error("E0509", format!("label `{}` is defined twice", l.name))
+                        .primary(l.span, "defined again here")
+                        .secondary(first, "first defined here")
+                        .note("section 2.X.5: each subroutine label names one place in the program"),
+                );
+            } else {
+                labels.insert(l.name.clone(), (i, l.span));
+            }
+        }
+    }
+    // Resolve CAL targets.
+    let mut targets = Vec::with_capacity(pending.len());
+    for t in &pending {
+        match labels.get(&t.name) {
+            Some(&(i, _)) => targets.push(Some(i as u32)),
+            None => {
+                let mut d = Diagnostic::error("E0510", format!("CAL to undefined label `{}`", t.name)).primary(t.span, "no such label");
+                if let Some(s) = did_you_mean(&t.name, labels.keys().map(String::as_str)) {
+                    d = d.note(format!("did you mean `{s}`?"));
+                }
+                c.error(d.note("section 2.X.5: \"a program will fail to load if it includes a CAL instruction that references an instruction label that is not defined anywhere in the program\""));
+                targets.push(None);
+            }
+        }
+    }
+    for s in segments.iter_mut() {
+        patch_calls(&mut s.body, &targets);
+    }
+    // Section 2.X.5: execution starts after the label `main` if there is
+    // one, else at the first instruction, and runs until RET in main or the
+    // end of the program text (labels do not stop it).
+    let entry_index = labels.get("main").map_or(0, |&(i, _)| i);
+    let mut subs: Vec<Subroutine> = segments
+        .iter()
+        .map(|s| Subroutine { name: s.label.as_ref().map(|l| l.name.clone()), span: s.label.as_ref().map_or(Span::default(), |l| l.span), body: s.body.clone() })
+        .collect();
+    let entry = if entry_index + 1 == segments.len() {
+        SubId(entry_index as u32)
+    } else {
+        let body: Block = segments[entry_index..].iter().flat_map(|s| s.body.iter().cloned()).collect();
+        subs.push(Subroutine { name: Some("<entry>".into()), span: subs[entry_index].span, body });
+        SubId(subs.len() as u32 - 1)
+    };
+    (subs, entry)
+}
+
+fn patch_calls(block: &mut Block, targets: &[Option<u32>]) {
+    for s in block.iter_mut() {
+        match s {
+            Stmt::Call { target, .. } => {
+                let k = (u32::MAX - target.0) as usize;
+                // An unresolved target was reported; its id stays unusable
+                // and the program is not lowered.
+                *target = SubId(targets.get(k).copied().flatten().unwrap_or(u32::MAX));
+            }
+            Stmt::If { then_block, else_block, .. } => {
+                patch_calls(then_block, targets);
+                patch_calls(else_block, targets);
+            }
+            Stmt::Rep { body, .. } => patch_calls(body, targets),
+            _ => {}
+        }
+    }
+}

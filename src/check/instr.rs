@@ -1,0 +1,1100 @@
+//! Instructions: opcode and modifiers (Tables X.13 to X.15, section
+//! 2.X.4.1), operands (2.X.4.2) and destinations (2.X.4.3), all driven by
+//! the instruction table.
+
+use super::bindings::{self, decode, Binding};
+use super::flow::Flat;
+use super::suggest::did_you_mean;
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::ir::{self, CcReg, CcTest, Clamp, Index, Literal, MulMode, Swizzle, VarId, VarKind, VarType, Variable, WriteMask};
+use crate::isa::{split_opcode, CcCondition, DataType, Modifier, ModifierKind, OpInfo, Opcode, OperandKind, Shape, INSTRUCTIONS};
+use crate::span::Span;
+use crate::syntax::ast::{self, Arg, CcMask, Ident, IndexExpr, Number, Path, PathHead, PathPart, SignedNumber};
+
+/// The decoded modifiers of one instruction.
+struct Mods {
+    ty: DataType,
+    half: bool,
+    clamp: Option<Clamp>,
+    cc_update: Option<CcReg>,
+    ntc: bool,
+    mul_mode: Option<MulMode>,
+}
+
+const SWIZZLE_NOTE: &str = "section 2.X.4.2: a swizzle is one component (`.x`) or four (`.xyzw`), all from xyzw or all from rgba";
+
+impl Checker<'_> {
+    pub(super) fn instruction(&mut self, inst: &ast::Instruction) -> Option<Flat> {
+        let info = self.opcode(&inst.opcode)?;
+        if let Some(only) = info.only_stage {
+            if only != self.stage {
+                self.error(
+                    Diagnostic::error("E0410", format!("{} is not available in {} programs", info.name, self.stage))
+                        .primary(inst.opcode.span, format!("{} only", only))
+                        .note(format!("{}: \"{} is available only to {} programs.\"", info.section, info.name, only)),
+                );
+                return None;
+            }
+        }
+        let mods = self.modifiers(info, inst)?;
+        let span = inst.span;
+        match info.shape {
+            Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd => self.alu(info, mods, inst).map(Flat::Inst),
+            Shape::EndFlow | Shape::Primitive => {
+                self.expect_args(inst, 0, info)?;
+                self.no_cc_mask(inst, info)?;
+                Some(match info.opcode {
+                    Opcode::Else => Flat::Else(span),
+                    Opcode::Endif => Flat::EndIf(span),
+                    Opcode::Endrep => Flat::EndRep(span),
+                    Opcode::Emit => Flat::Emit(span),
+                    _ => Flat::EndPrim(span),
+                })
+            }
+            Shape::FlowCc => {
+                let cond = self.optional_condition(inst, info)?;
+                Some(match info.opcode {
+                    Opcode::Brk => Flat::Brk(cond, span),
+                    Opcode::Cont => Flat::Cont(cond, span),
+                    _ => Flat::Ret(cond, span),
+                })
+            }
+            Shape::Call => {
+                let Some(Arg::Operand(o)) = inst.args.first() else {
+                    self.error(
+                        Diagnostic::error("E0420", "CAL needs the label to call")
+                            .primary(inst.span, "write `CAL label;`")
+                            .note("section 2.X.2: <BRAop_instruction> ::= <BRAop> <opModifiers> <instTarget> <optBranchCond>"),
+                    );
+                    return None;
+                };
+                self.expect_args(inst, 1, info)?;
+                let target = match (&o.path.head, o.path.parts.is_empty(), o.negate || o.abs.is_some()) {
+                    (PathHead::Name(id), true, false) => id.clone(),
+                    _ => {
+                        self.error(
+                            Diagnostic::error("E0420", "CAL takes a label name")
+                                .primary(o.span, "not a label")
+                                .note("section 2.X.2: <instTarget> ::= <identifier>"),
+                        );
+                        return None;
+                    }
+                };
+                let cond = match &inst.cc_mask {
+                    Some(m) => Some(self.cc_test(m)?),
+                    None => None,
+                };
+                Some(Flat::Cal(target, cond, span))
+            }
+            Shape::If => {
+                if let Some(m) = &inst.cc_mask {
+                    self.error(
+                        Diagnostic::error("E0421", "IF takes its condition without parentheses")
+                            .primary(m.span, "write `IF GT.x;`")
+                            .note("section 2.X.2: <IFop_instruction> ::= <IFop> <opModifiers> <ccTest>"),
+                    );
+                    return None;
+                }
+                let test = match inst.args.as_slice() {
+                    [Arg::Operand(o)] => self.bare_cc_test(o)?,
+                    _ => {
+                        self.error(
+                            Diagnostic::error("E0421", "IF needs one condition code test")
+                                .primary(inst.span, "write e.g. `IF NE.x;`")
+                                .note("section 2.X.2: <IFop_instruction> ::= <IFop> <opModifiers> <ccTest>"),
+                        );
+                        return None;
+                    }
+                };
+                Some(Flat::If(test, span))
+            }
+            Shape::Rep => {
+                self.no_cc_mask(inst, info)?;
+                match inst.args.as_slice() {
+                    [] => Some(Flat::Rep(None, span)),
+                    [Arg::Operand(o)] => {
+                        let op = self.source(o, OperandKind::Vector(crate::isa::TypeRule::Inherit), mods.ty, mods.ntc)?;
+                        Some(Flat::Rep(Some(op), span))
+                    }
+                    _ => {
+                        self.expect_args(inst, 1, info)?;
+                        None
+                    }
+                }
+            }
+            Shape::Kil => {
+                // NV_fragment_program4: KIL takes a vector operand or a
+                // condition code test (the BNF lists only the operand; the
+                // instruction text allows both).
+                if let Some(m) = &inst.cc_mask {
+                    if inst.args.is_empty() {
+                        let t = self.cc_test(m)?;
+                        return Some(Flat::Kil(ir::KillCondition::Cc(t), span));
+                    }
+                }
+                self.no_cc_mask(inst, info)?;
+                let [Arg::Operand(o)] = inst.args.as_slice() else {
+                    self.error(
+                        Diagnostic::error("E0422", "KIL needs one operand or condition code test")
+                            .primary(inst.span, "write `KIL R0;` or `KIL LT.x;`")
+                            .note("NV_fragment_program4 section 2.X.8.Z, KIL"),
+                    );
+                    return None;
+                };
+                if let PathHead::Name(id) = &o.path.head {
+                    if !self.names.contains_key(&id.name) && CcCondition::parse_rule(&id.name).is_some() {
+                        let t = self.bare_cc_test(o)?;
+                        return Some(Flat::Kil(ir::KillCondition::Cc(t), span));
+                    }
+                }
+                let op = self.source(o, OperandKind::Vector(crate::isa::TypeRule::Inherit), mods.ty, mods.ntc)?;
+                Some(Flat::Kil(ir::KillCondition::Operand(op), span))
+            }
+        }
+    }
+
+    fn opcode(&mut self, word: &Ident) -> Option<&'static OpInfo> {
+        match split_opcode(&word.name) {
+            Ok(s) if s.suffixes.is_empty() => Some(s.info),
+            Ok(s) => Some(s.info),
+            Err(None) => {
+                let mut d = Diagnostic::error("E0400", format!("unknown instruction `{}`", word.name)).primary(word.span, "not an instruction");
+                if let Some(s) = did_you_mean(&word.name, INSTRUCTIONS.iter().map(|i| i.name)) {
+                    d = d.note(format!("did you mean `{s}`?"));
+                }
+                self.error(d.note("the instructions are listed in Table X.13 (section 2.X.4)"));
+                None
+            }
+            Err(Some((info, at))) => {
+                let start = word.span.start + at as u32;
+                self.error(
+                    Diagnostic::error("E0401", format!("`{}` is not a valid suffix of {}", &word.name[at..], info.name))
+                        .primary(Span { start, end: word.span.end }, "unknown or misplaced suffix")
+                        .secondary(Span { start: word.span.start, end: start }, format!("the {} instruction", info.name))
+                        .note("section 2.X.4.1, Table X.15: the suffixes are R, H, C, C0, C1, _SAT and _SSAT, written in that order: data type, then condition code, then clamping (e.g. `ADDRC1_SSAT`)"),
+                );
+                None
+            }
+        }
+    }
+
+    fn modifiers(&mut self, info: &'static OpInfo, inst: &ast::Instruction) -> Option<Mods> {
+        let mut list: Vec<(Modifier, Span)> = Vec::new();
+        if let Ok(split) = split_opcode(&inst.opcode.name) {
+            for (m, a, b) in split.suffixes {
+                let s = inst.opcode.span.start;
+                list.push((m, Span { start: s + a as u32, end: s + b as u32 }));
+            }
+        }
+        let mut ok = true;
+        for id in &inst.modifiers {
+            match Modifier::standalone(&id.name) {
+                Some(m) => list.push((m, id.span)),
+                None => {
+                    let mut d = Diagnostic::error("E0402", format!("unknown modifier `.{}`", id.name)).primary(id.span, "not an instruction modifier");
+                    if let Some(s) = did_you_mean(&id.name, Modifier::STANDALONE_NAMES.iter().copied()) {
+                        d = d.note(format!("did you mean `.{s}`?"));
+                    }
+                    self.error(d.note("section 2.X.4.1, Table X.14: the modifiers are F, U, S, CC, CC0, CC1, SAT, SSAT, NTC, S24, U24 and HI"));
+                    ok = false;
+                }
+            }
+        }
+        // One of each kind (section 2.X.4.1).
+        for i in 0..list.len() {
+            for j in 0..i {
+                if list[i].0.kind() == list[j].0.kind() {
+                    let kind = list[i].0.kind().describe();
+                    self.error(
+                        Diagnostic::error("E0403", format!("more than one {kind} modifier"))
+                            .primary(list[i].1, format!("second {kind} modifier"))
+                            .secondary(list[j].1, "first one here")
+                            .note("section 2.X.4.1: a program will fail to load if it contains an instruction that \"specifies more than one modifier of any given type\""),
+                    );
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        let sup = info.modifiers;
+        for &(m, span) in &list {
+            let allowed = match m {
+                Modifier::F | Modifier::PrecisionFull => sup.float,
+                Modifier::PrecisionHalf => sup.half,
+                Modifier::U | Modifier::S => sup.integer,
+                Modifier::Cc0 | Modifier::Cc1 => sup.cc,
+                Modifier::Sat | Modifier::Ssat => sup.clamp,
+                Modifier::Ntc => info.has_result() || !info.inputs.is_empty(),
+                Modifier::S24 | Modifier::U24 | Modifier::Hi => info.opcode == Opcode::Mul,
+            };
+            if !allowed {
+                let why = match m.kind() {
+                    ModifierKind::Multiply => "section 2.X.4.1: \"S24\", \"U24\", and \"HI\" are special modifiers that are allowed only for the MUL instruction".to_string(),
+                    _ => format!("section 2.X.4.1: a program will fail to load if an instruction \"specifies a modifier that is not supported by the instruction\"; {} supports {}", info.name, supported_list(info)),
+                };
+                self.error(
+                    Diagnostic::error("E0404", format!("{} does not support the `{}` modifier", info.name, m.name()))
+                        .primary(span, "not supported here")
+                        .secondary(inst.opcode.span, format!("{} ({})", info.name, info.section))
+                        .note(why),
+                );
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let find = |k: ModifierKind| list.iter().find(|(m, _)| m.kind() == k).copied();
+        let mul_mode = find(ModifierKind::Multiply).map(|(m, _)| match m {
+            Modifier::S24 => MulMode::S24,
+            Modifier::U24 => MulMode::U24,
+            _ => MulMode::Hi,
+        });
+        let dt = find(ModifierKind::DataType);
+        let mut ty = match dt.map(|d| d.0) {
+            Some(Modifier::U) => DataType::Unsigned,
+            Some(Modifier::S) => DataType::Signed,
+            Some(_) => DataType::Float,
+            None => info.default_type,
+        };
+        // Section 2.X.8.Z, MUL: S24/U24 imply the data type; HI needs S or U.
+        match (mul_mode, dt) {
+            (Some(MulMode::S24 | MulMode::U24), Some((_, span))) => {
+                self.error(
+                    Diagnostic::error("E0405", "S24 and U24 imply the data type")
+                        .primary(span, "data type modifier not allowed with S24/U24")
+                        .note("section 2.X.8.Z, MUL: \"If \"S24\" or \"U24\" is specified, the data type is implied and normal data type modifiers may not be provided.\""),
+                );
+                return None;
+            }
+            (Some(MulMode::S24), None) => ty = DataType::Signed,
+            (Some(MulMode::U24), None) => ty = DataType::Unsigned,
+            (Some(MulMode::Hi), d) if !matches!(d, Some((Modifier::S | Modifier::U, _))) => {
+                let span = find(ModifierKind::Multiply).map_or(inst.opcode.span, |m| m.1);
+                self.error(
+                    Diagnostic::error("E0405", "MUL.HI needs `.S` or `.U`")
+                        .primary(span, "HI without an integer data type")
+                        .note("section 2.X.8.Z, MUL: \"If \"HI\" is specified, either of the \"S\" or \"U\" integer data type modifiers must also be specified.\""),
+                );
+                return None;
+            }
+            _ => {}
+        }
+        let clamp = find(ModifierKind::Clamp).map(|(m, _)| if m == Modifier::Sat { Clamp::Sat } else { Clamp::Ssat });
+        if let Some((_, span)) = find(ModifierKind::Clamp) {
+            if info.result_type(ty) != Some(DataType::Float) {
+                self.error(
+                    Diagnostic::error("E0406", format!("clamping an instruction whose result is not floating-point ({})", info.name))
+                        .primary(span, "clamp modifier")
+                        .note("section 2.X.4.1: a program will fail to load if it \"specifies a clamping modifier on an instruction, unless it produces floating-point results\""),
+                );
+                return None;
+            }
+        }
+        Some(Mods {
+            ty,
+            half: list.iter().any(|(m, _)| *m == Modifier::PrecisionHalf),
+            clamp,
+            cc_update: find(ModifierKind::CcUpdate).map(|(m, _)| CcReg(if m == Modifier::Cc1 { 1 } else { 0 })),
+            ntc: find(ModifierKind::NoTypeCheck).is_some(),
+            mul_mode,
+        })
+    }
+
+    fn expect_args(&mut self, inst: &ast::Instruction, n: usize, info: &OpInfo) -> Option<()> {
+        if inst.args.len() == n {
+            return Some(());
+        }
+        let span = if inst.args.len() > n { inst.args[n].span().to(inst.args.last().map_or(inst.span, Arg::span)) } else { inst.span };
+        self.error(
+            Diagnostic::error("E0411", format!("{} takes {} operand{}, found {}", info.name, n, if n == 1 { "" } else { "s" }, inst.args.len()))
+                .primary(span, if inst.args.len() > n { "extra operands" } else { "operands missing" })
+                .note(format!("{}: {}", info.section, usage(info))),
+        );
+        None
+    }
+
+    fn no_cc_mask(&mut self, inst: &ast::Instruction, info: &OpInfo) -> Option<()> {
+        if let Some(m) = &inst.cc_mask {
+            self.error(
+                Diagnostic::error("E0412", format!("{} takes no condition code mask", info.name))
+                    .primary(m.span, "unexpected condition")
+                    .note(format!("{}: {}", info.section, usage(info))),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    /// `BRK`, `BRK (GT.x)`.
+    fn optional_condition(&mut self, inst: &ast::Instruction, info: &OpInfo) -> Option<Option<CcTest>> {
+        if let Some(Arg::Operand(o)) = inst.args.first() {
+            if let PathHead::Name(id) = &o.path.head {
+                if CcCondition::parse_rule(&id.name).is_some() {
+                    self.error(
+                        Diagnostic::error("E0413", format!("the condition of {} goes in parentheses", info.name))
+                            .primary(o.span, format!("write `{} ({})`", info.name, &o.path.span_text(id)))
+                            .note("section 2.X.2: <optBranchCond> ::= /* empty */ | <ccMask>, and <ccMask> ::= \"(\" <ccTest> \")\""),
+                    );
+                    return None;
+                }
+            }
+        }
+        self.expect_args(inst, 0, info)?;
+        match &inst.cc_mask {
+            Some(m) => Some(Some(self.cc_test(m)?)),
+            None => Some(None),
+        }
+    }
+
+    /// A `<ccTest>` written as an operand: `GT.x`, `NE1`.
+    fn bare_cc_test(&mut self, o: &ast::Operand) -> Option<CcTest> {
+        let PathHead::Name(rule) = &o.path.head else {
+            self.cc_rule_error(o.path.span);
+            return None;
+        };
+        let swizzle = match o.path.parts.as_slice() {
+            [] => None,
+            [PathPart::Member(s)] => Some(s.clone()),
+            _ => {
+                self.cc_rule_error(o.path.span);
+                return None;
+            }
+        };
+        if o.negate || o.abs.is_some() {
+            self.cc_rule_error(o.span);
+            return None;
+        }
+        self.cc_test(&CcMask { rule: rule.clone(), swizzle, span: o.span })
+    }
+
+    fn cc_rule_error(&mut self, span: Span) {
+        self.error(
+            Diagnostic::error("E0414", "expected a condition code test such as `GT.x`")
+                .primary(span, "not a condition code test")
+                .note("section 2.X.4.3, Table X.16: the tests are EQ GE GT LE LT NE TR FL NAN LEG CF NCF OF NOF SF NSF AB BLE, with an optional 0 or 1 and a swizzle"),
+        );
+    }
+
+    pub(super) fn cc_test(&mut self, m: &CcMask) -> Option<CcTest> {
+        let Some((condition, reg)) = CcCondition::parse_rule(&m.rule.name) else {
+            let names: Vec<String> = CcCondition::ALL.iter().flat_map(|(n, _)| [n.to_string(), format!("{n}0"), format!("{n}1")]).collect();
+            let mut d = Diagnostic::error("E0414", format!("unknown condition code test `{}`", m.rule.name)).primary(m.rule.span, "not a test of Table X.16");
+            if let Some(s) = did_you_mean(&m.rule.name, names.iter().map(String::as_str)) {
+                d = d.note(format!("did you mean `{s}`?"));
+            }
+            self.error(d.note("section 2.X.4.3, Table X.16: EQ GE GT LE LT NE TR FL NAN LEG CF NCF OF NOF SF NSF AB BLE, each with an optional 0 or 1"));
+            return None;
+        };
+        let swizzle = match &m.swizzle {
+            None => Swizzle::IDENTITY,
+            Some(s) => self.swizzle(s, false)?,
+        };
+        Some(CcTest { condition, reg: CcReg(reg), swizzle })
+    }
+
+    /// Parses `.x` or `.xyzw` (or rgba) after an operand.
+    fn swizzle(&mut self, s: &Ident, scalar: bool) -> Option<Swizzle> {
+        let comps = match components(&s.name) {
+            Ok(c) => c,
+            Err(msg) => {
+                self.error(Diagnostic::error("E0430", format!("invalid swizzle `.{}`", s.name)).primary(s.span, msg).note(SWIZZLE_NOTE));
+                return None;
+            }
+        };
+        match (comps.len(), scalar) {
+            (1, _) => Some(Swizzle::splat(comps[0])),
+            (4, false) => Some(Swizzle([comps[0], comps[1], comps[2], comps[3]])),
+            (_, true) => {
+                self.error(
+                    Diagnostic::error("E0431", format!("`.{}` selects more than one component where a scalar is needed", s.name))
+                        .primary(s.span, "write one component, e.g. `.x`")
+                        .note("section 2.X.4.2: a scalar operand (<instOperandS>) takes a <scalarSuffix> of exactly one component"),
+                );
+                None
+            }
+            (_, false) => {
+                self.error(
+                    Diagnostic::error("E0430", format!("invalid swizzle `.{}`", s.name))
+                        .primary(s.span, format!("{} components; a swizzle has one or four", comps.len()))
+                        .note(SWIZZLE_NOTE),
+                );
+                None
+            }
+        }
+    }
+
+    fn write_mask(&mut self, s: &Ident) -> Option<WriteMask> {
+        let comps = match components(&s.name) {
+            Ok(c) => c,
+            Err(msg) => {
+                self.error(Diagnostic::error("E0432", format!("invalid write mask `.{}`", s.name)).primary(s.span, msg).note("section 2.X.4.3: a write mask names components in xyzw (or rgba) order, without mixing the two sets"));
+                return None;
+            }
+        };
+        let mut mask = 0u8;
+        let mut last: i32 = -1;
+        for c in comps {
+            if (c as i32) <= last {
+                self.error(
+                    Diagnostic::error("E0432", format!("invalid write mask `.{}`", s.name))
+                        .primary(s.span, "components must be listed once each, in xyzw order")
+                        .note("section 2.X.4.3: \"The grammar requires that the destination register mask components must be listed in \"xyzw\" order.\""),
+                );
+                return None;
+            }
+            last = c as i32;
+            mask |= 1 << c;
+        }
+        Some(WriteMask(mask))
+    }
+
+    /// ALU and texture instructions: destination then operands per the table.
+    fn alu(&mut self, info: &'static OpInfo, mods: Mods, inst: &ast::Instruction) -> Option<ir::Instruction> {
+        let expected = 1 + match info.shape {
+            Shape::Swz => 5,
+            Shape::Tex | Shape::Txd => info.inputs.len() + 2,
+            _ => info.inputs.len(),
+        };
+        let with_offset = matches!(info.shape, Shape::Tex | Shape::Txd) && inst.args.len() == expected + 1;
+        if !with_offset {
+            self.expect_args(inst, expected, info)?;
+        }
+        let Arg::Operand(dst_ast) = &inst.args[0] else {
+            self.error(Diagnostic::error("E0411", "expected a destination").primary(inst.args[0].span(), "not a variable"));
+            return None;
+        };
+        let result_ty = info.result_type(mods.ty).unwrap_or(mods.ty);
+        let dst = self.dest(dst_ast, inst.cc_mask.as_ref(), result_ty, mods.ntc, info);
+        let mut srcs = Vec::new();
+        let mut ok = dst.is_some();
+        let operand_count = if info.shape == Shape::Swz { 1 } else { info.inputs.len() };
+        for (i, kind) in info.inputs.iter().take(operand_count).enumerate() {
+            match &inst.args[1 + i] {
+                Arg::Operand(o) => {
+                    let kind = if info.shape == Shape::Swz { OperandKind::Vector(kind.type_rule()) } else { *kind };
+                    if info.shape == Shape::Swz {
+                        if let Some(PathPart::Member(s)) = o.path.parts.last() {
+                            self.error(
+                                Diagnostic::error("E0433", "SWZ's source takes no swizzle suffix")
+                                    .primary(s.span, "the extended swizzle that follows selects the components")
+                                    .note("section 2.X.2: <SWZop_instruction> ::= <SWZop> <opModifiers> <instResult> \",\" <instOperandVNS> \",\" <extendedSwizzle>"),
+                            );
+                            ok = false;
+                            continue;
+                        }
+                    }
+                    match self.source(o, kind, mods.ty, mods.ntc) {
+                        Some(s) => srcs.push(s),
+                        None => ok = false,
+                    }
+                }
+                Arg::Offset(_, span) => {
+                    self.error(Diagnostic::error("E0411", "expected an operand").primary(*span, "a texel offset is not an operand").note(usage(info)));
+                    ok = false;
+                }
+            }
+        }
+        let ext_swizzle = if info.shape == Shape::Swz { self.extended_swizzle(&inst.args[2..6]) } else { None };
+        if info.shape == Shape::Swz && ext_swizzle.is_none() {
+            ok = false;
+        }
+        let tex = if matches!(info.shape, Shape::Tex | Shape::Txd) {
+            let at = 1 + info.inputs.len();
+            let t = self.tex_access(&inst.args[at..], info);
+            if t.is_none() {
+                ok = false;
+            }
+            t
+        } else {
+            None
+        };
+        if !ok {
+            return None;
+        }
+        let dst = dst?;
+        // Section 2.X.8.Z, XPD and NRM: the w component is undefined, and
+        // writing it fails to load.
+        if matches!(info.opcode, Opcode::Xpd | Opcode::Nrm) && dst.mask.has(3) {
+            self.error(
+                Diagnostic::error("E0434", format!("{} cannot write the w component", info.name))
+                    .primary(dst_ast.span, "the write mask includes w")
+                    .note(format!("{}: the w component of the result is undefined; a program will fail to load if it writes w (use a mask such as `.xyz`)", info.section)),
+            );
+            return None;
+        }
+        Some(ir::Instruction {
+            op: info.opcode,
+            ty: mods.ty,
+            half: mods.half,
+            clamp: mods.clamp,
+            cc_update: mods.cc_update,
+            mul_mode: mods.mul_mode,
+            dst,
+            srcs,
+            ext_swizzle,
+            tex,
+            span: inst.span,
+        })
+    }
+
+    fn extended_swizzle(&mut self, args: &[Arg]) -> Option<[ir::ExtSwizzleComp; 4]> {
+        let mut out = [ir::ExtSwizzleComp { negate: false, sel: ir::ExtSwizzleSel::Zero }; 4];
+        let mut ok = true;
+        let mut set: Option<bool> = None;
+        for (i, a) in args.iter().enumerate() {
+            let comp = match a {
+                Arg::Operand(o) if o.abs.is_none() && o.path.parts.is_empty() => match &o.path.head {
+                    PathHead::Number(Number::Int(n)) if n.text == "0" => Some(ir::ExtSwizzleSel::Zero),
+                    PathHead::Number(Number::Int(n)) if n.text == "1" => Some(ir::ExtSwizzleSel::One),
+                    PathHead::Name(id) => match components(&id.name) {
+                        Ok(c) if c.len() == 1 => {
+                            let xyzw = "xyzw".contains(id.name.as_str());
+                            if *set.get_or_insert(xyzw) != xyzw {
+                                None
+                            } else {
+                                Some(ir::ExtSwizzleSel::Component(c[0]))
+                            }
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            };
+            match (comp, a) {
+                (Some(sel), Arg::Operand(o)) => out[i] = ir::ExtSwizzleComp { negate: o.negate, sel },
+                _ => {
+                    self.error(
+                        Diagnostic::error("E0435", "invalid extended swizzle component")
+                            .primary(a.span(), "expected 0, 1, or one of x y z w (or r g b a), optionally signed")
+                            .note("section 2.X.2: <extSwizComp> ::= <optSign> <xyzwExtSwizSel> | <optSign> <rgbaExtSwizSel>; the four components may not mix xyzw and rgba"),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn tex_access(&mut self, args: &[Arg], info: &OpInfo) -> Option<ir::TexAccess> {
+        let bad = |c: &mut Self, span: Span, msg: &str| {
+            c.error(
+                Diagnostic::error("E0440", format!("invalid texture access for {}", info.name))
+                    .primary(span, msg.to_string())
+                    .note("section 2.X.2: <texAccess> ::= <texImageUnit> \",\" <texTarget> [\",\" <texOffset>], e.g. `texture[0], 2D`"),
+            );
+        };
+        let unit = match args.first() {
+            Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => match &o.path.head {
+                PathHead::Root(ast::Root::Texture, rs) => match decode(self.stage, ast::Root::Texture, *rs, &o.path, false) {
+                    Ok(d) if d.rest.is_empty() => match d.binding {
+                        Binding::Texture(u) => u,
+                        _ => return None,
+                    },
+                    Ok(_) => {
+                        bad(self, o.span, "a texture unit takes no suffix");
+                        return None;
+                    }
+                    Err(d) => {
+                        self.error(d);
+                        return None;
+                    }
+                },
+                _ => {
+                    bad(self, o.span, "expected `texture[n]`");
+                    return None;
+                }
+            },
+            Some(a) => {
+                bad(self, a.span(), "expected `texture[n]`");
+                return None;
+            }
+            None => return None,
+        };
+        if unit >= self.options.limits.max_texture_units {
+            self.error(
+                Diagnostic::error("E0441", format!("texture unit {unit} is out of range"))
+                    .primary(args[0].span(), format!("units are 0 to {}", self.options.limits.max_texture_units - 1))
+                    .note("section 2.X.4.4: the texture image unit must be less than MAX_TEXTURE_IMAGE_UNITS (docs/limits.md)"),
+            );
+            return None;
+        }
+        let target = match args.get(1) {
+            Some(Arg::Operand(ast::Operand { path: Path { head: PathHead::Name(id), parts, .. }, abs: None, negate: false, .. })) if parts.is_empty() => {
+                let names = ["1D", "2D", "3D", "CUBE", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT", "ARRAY1D", "ARRAY2D", "SHADOWCUBE", "SHADOWARRAY1D", "SHADOWARRAY2D", "BUFFER"];
+                let t = match id.name.as_str() {
+                    "1D" => ir::TexTarget::T1D,
+                    "2D" => ir::TexTarget::T2D,
+                    "3D" => ir::TexTarget::T3D,
+                    "CUBE" => ir::TexTarget::Cube,
+                    "RECT" => ir::TexTarget::Rect,
+                    "SHADOW1D" => ir::TexTarget::Shadow1D,
+                    "SHADOW2D" => ir::TexTarget::Shadow2D,
+                    "SHADOWRECT" => ir::TexTarget::ShadowRect,
+                    "ARRAY1D" => ir::TexTarget::Array1D,
+                    "ARRAY2D" => ir::TexTarget::Array2D,
+                    "SHADOWCUBE" => ir::TexTarget::ShadowCube,
+                    "SHADOWARRAY1D" => ir::TexTarget::ShadowArray1D,
+                    "SHADOWARRAY2D" => ir::TexTarget::ShadowArray2D,
+                    "BUFFER" => ir::TexTarget::Buffer,
+                    other => {
+                        let mut d = Diagnostic::error("E0442", format!("unknown texture target `{other}`")).primary(id.span, "not a texture target");
+                        if let Some(s) = did_you_mean(other, names) {
+                            d = d.note(format!("did you mean `{s}`?"));
+                        }
+                        self.error(d.note("section 2.X.2: <texTarget> is one of 1D 2D 3D CUBE RECT SHADOW1D SHADOW2D SHADOWRECT ARRAY1D ARRAY2D SHADOWCUBE SHADOWARRAY1D SHADOWARRAY2D (and BUFFER for TXF, EXT_texture_buffer_object)"));
+                        return None;
+                    }
+                };
+                t
+            }
+            Some(a) => {
+                bad(self, a.span(), "expected a texture target such as `2D`");
+                return None;
+            }
+            None => {
+                bad(self, args[0].span(), "a texture target must follow the unit");
+                return None;
+            }
+        };
+        let offset = match args.get(2) {
+            None => None,
+            Some(Arg::Offset(comps, span)) => {
+                let mut o = [0i32; 3];
+                if comps.len() > 3 {
+                    bad(self, *span, "an offset has one to three components");
+                    return None;
+                }
+                for (i, c) in comps.iter().enumerate() {
+                    let v = match &c.number {
+                        Number::Int(n) => n.value().filter(|v| *v <= 8).map(|v| if c.negative { -(v as i32) } else { v as i32 }),
+                        _ => None,
+                    };
+                    match v {
+                        Some(v) if (-8..=7).contains(&v) => o[i] = v,
+                        _ => {
+                            self.error(
+                                Diagnostic::error("E0443", "texel offset out of range")
+                                    .primary(c.span, "offsets are integers from -8 to 7")
+                                    .note("section 2.X.4.4: offsets must lie in [MIN_PROGRAM_TEXEL_OFFSET_EXT, MAX_PROGRAM_TEXEL_OFFSET_EXT] = [-8, 7]"),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                Some(o)
+            }
+            Some(a) => {
+                bad(self, a.span(), "expected a texel offset such as `(1, -2)`");
+                return None;
+            }
+        };
+        Some(ir::TexAccess { unit, target, offset })
+    }
+
+    /// Looks a path up: a declared name, or an implicit binding.
+    fn lookup<'p>(&mut self, path: &'p Path, for_write: bool) -> Option<(VarId, &'p [PathPart], Span)> {
+        match &path.head {
+            PathHead::Name(id) => match self.names.get(&id.name) {
+                Some(sym) => Some((sym.var, &path.parts[..], id.span)),
+                None => {
+                    if let Some(first) = self.reported_undeclared.get(&id.name).copied() {
+                        // Reported once; later uses only add a label.
+                        if let Some(d) = self.diags.iter_mut().rev().find(|d| d.code == "E0301" && d.primary_span() == Some(first)) {
+                            d.labels.push(crate::diag::Label { span: id.span, message: "also used here".into(), primary: false });
+                        }
+                        return None;
+                    }
+                    let rule = if for_write {
+                        "section 2.X.3.4: temporaries must be declared with TEMP before use; results are written through OUTPUT variables or `result.*` bindings"
+                    } else {
+                        "section 2.X.4.2: an operand names a variable declared earlier, or a binding such as `fragment.texcoord[0]`"
+                    };
+                    let d = self.undeclared(id, rule);
+                    self.error(d);
+                    None
+                }
+            },
+            PathHead::Root(root, rs) => {
+                let decoded = match decode(self.stage, *root, *rs, path, false) {
+                    Ok(d) => d,
+                    Err(d) => {
+                        self.error(d);
+                        return None;
+                    }
+                };
+                let span = decoded.span;
+                let (key, kind) = match decoded.binding {
+                    Binding::Attrib(v) => (format!("A{v:?}"), VarKind::Attrib(v)),
+                    Binding::Result(v) => (format!("R{v:?}"), VarKind::Result(v)),
+                    Binding::Param(v) => (format!("P{v:?}"), VarKind::Param(v)),
+                    Binding::Buffer { span: bspan, .. } => {
+                        self.error(
+                            Diagnostic::error("E0208", "a parameter buffer binding used directly in an instruction")
+                                .primary(span.to(bspan), "declare a BUFFER or BUFFER4 variable bound to this and use that")
+                                .note("NV_parameter_buffer_object section 2.X.3.6: program parameter buffer bindings may be used only in BUFFER and BUFFER4 declarations; using one in an instruction fails to load"),
+                        );
+                        return None;
+                    }
+                    Binding::Texture(_) => {
+                        self.error(
+                            Diagnostic::error("E0209", "a texture unit is not an operand")
+                                .primary(span, "`texture[n]` appears only in a texture instruction's <texAccess>")
+                                .note("section 2.X.4.4"),
+                        );
+                        return None;
+                    }
+                };
+                let var = self.implicit_var(key, kind, span);
+                Some((var, decoded.rest, span))
+            }
+            PathHead::Vector(_) | PathHead::Number(_) => None,
+        }
+    }
+
+    fn implicit_var(&mut self, key: String, kind: VarKind, span: Span) -> VarId {
+        if let Some(&v) = self.implicit.get(&key) {
+            return v;
+        }
+        // An implicit fragment attribute inherits the interpolation of a
+        // declared one with the same binding (NV_fragment_program4 2.X.3.1).
+        let interpolation = match &kind {
+            VarKind::Attrib(b) if b.len() == 1 => self.interp_by_binding.get(&b[0]).map(|x| x.0).unwrap_or_default(),
+            _ => ir::Interpolation::default(),
+        };
+        let v = self.add_var(Variable { name: None, span, kind, ty: VarType::Typeless, precision: ir::Precision::Default, array_len: None, interpolation });
+        self.implicit.insert(key, v);
+        v
+    }
+
+    /// Resolves `[...]` on a variable; returns the index and the parts after it.
+    fn index<'p>(&mut self, var: VarId, parts: &'p [PathPart], name_span: Span) -> Option<(Index, &'p [PathPart])> {
+        let v: &Variable = self.var(var);
+        let len = v.array_len;
+        let name = v.name.clone().unwrap_or_else(|| "binding".into());
+        match (parts.first(), len) {
+            (Some(PathPart::Index(ix, span)), Some(n)) => {
+                let index = match ix {
+                    IndexExpr::Int(i) => {
+                        let i = match bindings::int_value(i) {
+                            Ok(i) => i,
+                            Err(d) => {
+                                self.error(d);
+                                return None;
+                            }
+                        };
+                        if i >= n {
+                            self.error(
+                                Diagnostic::error("E0340", format!("index {i} is out of range for `{name}`"))
+                                    .primary(*span, format!("`{name}` has {n} element{}", if n == 1 { "" } else { "s" }))
+                                    .secondary(self.var(var).span, "declared here")
+                                    .note("section 2.X.4.2: \"If the specified member number is greater than or equal to the size of the array, the program will fail to load.\""),
+                            );
+                            return None;
+                        }
+                        Index::Absolute(i)
+                    }
+                    IndexExpr::Relative { register, component, offset } => {
+                        let off = match offset {
+                            None => 0i64,
+                            Some((neg, lit)) => {
+                                let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
+                                if *neg {
+                                    -m
+                                } else {
+                                    m
+                                }
+                            }
+                        };
+                        if off < 0 || off >= n as i64 {
+                            self.error(
+                                Diagnostic::error("E0341", format!("relative offset {off} is outside [0, {}]", n - 1))
+                                    .primary(*span, format!("`{name}` has {n} element{}", if n == 1 { "" } else { "s" }))
+                                    .note("section 2.X.4.2: \"The set of constant offsets supported for relative addressing is limited to values in the range [0,<n>-1] ... A program will fail to load if it specifies an offset outside that range.\"")
+                                    .note("to go further, add to the address register with an integer ADD first"),
+                            );
+                            return None;
+                        }
+                        let addr = ast::Operand {
+                            negate: false,
+                            abs: None,
+                            path: Path { head: PathHead::Name(register.clone()), parts: vec![PathPart::Member(component.clone())], span: register.span.to(component.span) },
+                            span: register.span.to(component.span),
+                        };
+                        let address = self.source(&addr, OperandKind::Scalar(crate::isa::TypeRule::Signed), DataType::Signed, false)?;
+                        Index::Relative { address: Box::new(address), offset: off as i32 }
+                    }
+                    IndexExpr::Range(..) | IndexExpr::Empty => {
+                        self.error(
+                            Diagnostic::error("E0342", format!("`{name}` needs a single index here"))
+                                .primary(*span, "write `[n]` or `[A0.x + n]`")
+                                .note("section 2.X.2: an operand selects one element with <arrayMemAbs> or <arrayMemRel>"),
+                        );
+                        return None;
+                    }
+                };
+                Some((index, &parts[1..]))
+            }
+            (Some(PathPart::Index(_, span)), None) => {
+                self.error(
+                    Diagnostic::error("E0343", format!("`{name}` is not an array"))
+                        .primary(*span, "cannot be indexed")
+                        .secondary(self.var(var).span, "declared here without a size")
+                        .note("section 2.X.4.2: \"If the operand variable is not an array, its contents are loaded directly.\""),
+                );
+                None
+            }
+            (_, Some(n)) => {
+                self.error(
+                    Diagnostic::error("E0344", format!("array `{name}` used without an index"))
+                        .primary(name_span, format!("select one of its {n} elements with `[n]`"))
+                        .secondary(self.var(var).span, "declared here as an array")
+                        .note("section 2.X.4.2: \"If the operand variable is an array, a single element of the array is loaded according to the <arrayMem> grammar rule.\""),
+                );
+                None
+            }
+            _ => Some((Index::None, parts)),
+        }
+    }
+
+    fn type_conflict(&mut self, var: VarId, span: Span, ty: DataType, ntc: bool, what: &str) -> bool {
+        let v = self.var(var);
+        if let VarType::Typed(declared) = v.ty {
+            if declared != ty && !ntc {
+                let vspan = v.span;
+                let name = v.name.clone().unwrap_or_default();
+                self.error(
+                    Diagnostic::error("E0350", format!("`{name}` is {} but is {what} as {}", declared.name(), ty.name()))
+                        .primary(span, format!("{what} as {}", ty.name()))
+                        .secondary(vspan, format!("declared here as {}", declared.name()))
+                        .note("section 2.X.4: \"If any variables with a conflicting data type are used in the instruction, the program will fail to load unless the \"NTC\" (no type checking) instruction modifier is specified.\""),
+                );
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A source operand (section 2.X.4.2).
+    pub(super) fn source(&mut self, o: &ast::Operand, kind: OperandKind, op_ty: DataType, ntc: bool) -> Option<ir::Operand> {
+        let ty = kind.type_rule().resolve(op_ty);
+        let (negate, abs, negate_abs) = match o.abs {
+            Some(inner) => (inner, true, o.negate),
+            None => (o.negate, false, false),
+        };
+        // Constants used directly: typed by the operand (section 2.X.3.3).
+        let (var, rest) = match &o.path.head {
+            PathHead::Vector(v) => {
+                let c = self.constant(&v.components, false, ty)?;
+                (self.constant_var(c, v.span), &o.path.parts[..])
+            }
+            PathHead::Number(n) => {
+                let sn = SignedNumber { negative: false, number: n.clone(), span: n.span() };
+                let c = self.constant(&[sn], true, ty)?;
+                if !o.path.parts.is_empty() {
+                    self.error(
+                        Diagnostic::error("E0345", "a scalar constant takes no suffix")
+                            .primary(o.path.span, "write `{1, 2}.x` for a vector constant, or the number alone")
+                            .note("section 2.X.2: <paramUseV> ::= ... | <constantScalar>"),
+                    );
+                    return None;
+                }
+                (self.constant_var(c, n.span()), &o.path.parts[..])
+            }
+            _ => {
+                let (var, rest, name_span) = self.lookup(&o.path, false)?;
+                let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) { self.index(var, rest, name_span)? } else { (Index::None, rest) };
+                let v = self.var(var);
+                if let VarKind::Result(_) = v.kind {
+                    let vspan = v.span;
+                    self.error(
+                        Diagnostic::error("E0351", "a result variable is read")
+                            .primary(o.path.span, "results are write-only")
+                            .secondary(vspan, "declared here as a result")
+                            .note("section 2.X.3.5: \"All result variables ... are write-only during program execution\""),
+                    );
+                    return None;
+                }
+                if self.type_conflict(var, o.path.span, ty, ntc, "read") {
+                    return None;
+                }
+                let swizzle = self.operand_suffix(rest, kind, o.path.span)?;
+                return Some(ir::Operand { var, index, swizzle, negate, abs, negate_abs, ty, span: o.span });
+            }
+        };
+        let swizzle = self.operand_suffix(rest, kind, o.path.span)?;
+        Some(ir::Operand { var, index: Index::None, swizzle, negate, abs, negate_abs, ty, span: o.span })
+    }
+
+    fn constant_var(&mut self, c: [Literal; 4], span: Span) -> VarId {
+        let key = format!("C{c:?}");
+        self.implicit_var(key, VarKind::Param(vec![ir::ParamBinding::Constant(c)]), span)
+    }
+
+    fn operand_suffix(&mut self, rest: &[PathPart], kind: OperandKind, at: Span) -> Option<Swizzle> {
+        match rest {
+            [] if kind.is_scalar() => {
+                self.error(
+                    Diagnostic::error("E0431", "a scalar operand needs a component suffix")
+                        .primary(at, "add e.g. `.x`")
+                        .note("section 2.X.4.2: a scalar operand (<instOperandS>) ends in a <scalarSuffix>, such as `.x`"),
+                );
+                None
+            }
+            [] => Some(Swizzle::IDENTITY),
+            [PathPart::Member(s)] => self.swizzle(s, kind.is_scalar()),
+            [PathPart::Member(_), extra, ..] | [extra @ PathPart::Index(..), ..] => {
+                let span = match extra {
+                    PathPart::Member(id) => id.span,
+                    PathPart::Index(_, s) => *s,
+                };
+                self.error(
+                    Diagnostic::error("E0346", "unexpected suffix after the operand")
+                        .primary(span, "not part of this operand")
+                        .note("section 2.X.4.2: an operand is a variable or binding, an optional array index, and an optional swizzle"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The destination (section 2.X.4.3).
+    fn dest(&mut self, o: &ast::Operand, cc: Option<&CcMask>, ty: DataType, ntc: bool, info: &OpInfo) -> Option<ir::Dest> {
+        if o.negate || o.abs.is_some() {
+            self.error(
+                Diagnostic::error("E0360", "a destination cannot be negated or take an absolute value")
+                    .primary(o.span, "destination")
+                    .note("section 2.X.2: <instResult> ::= <tempUseW> | <resultUseW>, with no sign or bars"),
+            );
+            return None;
+        }
+        if !matches!(o.path.head, PathHead::Name(_) | PathHead::Root(ast::Root::Result, _)) {
+            self.error(
+                Diagnostic::error("E0361", format!("{} writes to a temporary or a result", info.name))
+                    .primary(o.path.span, "not writable")
+                    .note("section 2.X.2: <instResultBase> ::= <tempUseW> | <resultUseW>"),
+            );
+            return None;
+        }
+        let (var, rest, name_span) = self.lookup(&o.path, true)?;
+        let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) { self.index(var, rest, name_span)? } else { (Index::None, rest) };
+        let v = self.var(var);
+        if !matches!(v.kind, VarKind::Temp | VarKind::Result(_)) {
+            let vspan = v.span;
+            self.error(
+                Diagnostic::error("E0361", format!("`{}` cannot be written", v.name.clone().unwrap_or_else(|| "this binding".into())))
+                    .primary(o.path.span, "not a temporary or a result")
+                    .secondary(vspan, "declared here")
+                    .note("section 2.X.2: <instResultBase> ::= <tempUseW> | <resultUseW>; attributes and parameters are read-only"),
+            );
+            return None;
+        }
+        if self.type_conflict(var, o.path.span, ty, ntc, "written") {
+            return None;
+        }
+        let mask = match rest {
+            [] => WriteMask::ALL,
+            [PathPart::Member(m)] => self.write_mask(m)?,
+            [_, extra, ..] | [extra] => {
+                let span = match extra {
+                    PathPart::Member(id) => id.span,
+                    PathPart::Index(_, s) => *s,
+                };
+                self.error(
+                    Diagnostic::error("E0346", "unexpected suffix after the destination")
+                        .primary(span, "not part of this destination")
+                        .note("section 2.X.4.3: a destination is a variable, an optional index and an optional write mask"),
+                );
+                return None;
+            }
+        };
+        let cc_mask = match cc {
+            Some(m) => Some(self.cc_test(m)?),
+            None => None,
+        };
+        Some(ir::Dest { var, index, mask, cc_mask, ty, span: o.span })
+    }
+}
+
+/// Component numbers of a swizzle or mask string; rejects mixing xyzw with rgba.
+fn components(s: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut set: Option<bool> = None;
+    for ch in s.chars() {
+        let (c, xyzw) = match ch {
+            'x' => (0, true),
+            'y' => (1, true),
+            'z' => (2, true),
+            'w' => (3, true),
+            'r' => (0, false),
+            'g' => (1, false),
+            'b' => (2, false),
+            'a' => (3, false),
+            other => return Err(format!("`{other}` is not a component (x y z w or r g b a)")),
+        };
+        if *set.get_or_insert(xyzw) != xyzw {
+            return Err("mixes xyzw with rgba components".into());
+        }
+        out.push(c);
+    }
+    if out.len() > 4 {
+        return Err("more than four components".into());
+    }
+    Ok(out)
+}
+
+fn supported_list(info: &OpInfo) -> String {
+    let m = info.modifiers;
+    let mut v = Vec::new();
+    if m.float {
+        v.push("F, R");
+    }
+    if m.half {
+        v.push("H");
+    }
+    if m.integer {
+        v.push("S, U");
+    }
+    if m.cc {
+        v.push("CC, CC0, CC1 (C, C0, C1)");
+    }
+    if m.clamp {
+        v.push("SAT, SSAT");
+    }
+    if info.opcode == Opcode::Mul {
+        v.push("S24, U24, HI");
+    }
+    if v.is_empty() {
+        "no modifiers".into()
+    } else {
+        v.join("; ")
+    }
+}
+
+/// How the instruction is written, from the table.
+fn usage(info: &OpInfo) -> String {
+    let ops: Vec<&str> = info.inputs.iter().map(|k| if k.is_scalar() { "scalar" } else { "vector" }).collect();
+    match info.shape {
+        Shape::Alu => format!("`{} result, {}`", info.name, ops.join(", ")),
+        Shape::Swz => format!("`{} result, source, c0, c1, c2, c3`", info.name),
+        Shape::Tex => format!("`{} result, coord, texture[n], TARGET[, (offset)]`", info.name),
+        Shape::Txd => format!("`{} result, coord, ddx, ddy, texture[n], TARGET[, (offset)]`", info.name),
+        Shape::Call => format!("`{} label[ (cc)]`", info.name),
+        Shape::FlowCc => format!("`{}[ (cc)]`", info.name),
+        Shape::If => format!("`{} cc`", info.name),
+        Shape::Rep => format!("`{}[ count]`", info.name),
+        Shape::EndFlow | Shape::Primitive => format!("`{}`", info.name),
+        Shape::Kil => format!("`{} vector` or `{} cc`", info.name, info.name),
+    }
+}
+
+impl Path {
+    fn span_text(&self, rule: &Ident) -> String {
+        match self.parts.first() {
+            Some(PathPart::Member(s)) => format!("{}.{}", rule.name, s.name),
+            _ => rule.name.clone(),
+        }
+    }
+}

@@ -1,0 +1,859 @@
+//! Front end, part two: the syntax tree to the checked IR.
+//!
+//! The checker resolves names and bindings, decides every instruction's
+//! data type and operand types from the instruction table, builds the flow
+//! tree and enforces the spec's load-time rules. It reports every error it
+//! finds; a construct that is already wrong produces one diagnostic, and
+//! whatever depends on it is dropped silently rather than reported again.
+
+mod bindings;
+mod flow;
+mod instr;
+mod suggest;
+
+use crate::diag::Diagnostic;
+use crate::ir::{self, Literal, Precision, VarId, VarKind, VarType, Variable};
+use crate::isa::{DataType, Stage};
+use crate::span::Span;
+use crate::syntax::ast::{self, Ast, DeclKind, Ident, Init, InitItem, Number, SignedNumber, Statement, VarModifier};
+use crate::Options;
+use bindings::{decode, Binding};
+use std::collections::HashMap;
+
+pub use suggest::did_you_mean;
+
+/// Checks a parsed program. The IR is returned only when there is no error.
+pub fn check(ast: &Ast, options: &Options) -> (Option<ir::Program>, Vec<Diagnostic>) {
+    let mut c = Checker::new(ast.stage, options);
+    let mut flat = Vec::new();
+    let mut seen_instruction: Option<Span> = None;
+    for st in &ast.statements {
+        match st {
+            Statement::Option(id) => c.option(id),
+            Statement::Decl(d) => c.declaration(d),
+            Statement::Instruction(i) => {
+                seen_instruction.get_or_insert(i.span);
+                if let Some(f) = c.instruction(i) {
+                    flat.push(f);
+                }
+            }
+            Statement::Label(id) => flat.push(flow::Flat::Label(id.clone())),
+            Statement::Error(_) => c.had_syntax_error = true,
+        }
+    }
+    let geometry = c.geometry_layout(ast);
+    let (subroutines, entry) = flow::build(flat, &mut c);
+    let mut diags = std::mem::take(&mut c.diags);
+    diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
+    if diags.iter().any(Diagnostic::is_error) || c.had_syntax_error {
+        return (None, diags);
+    }
+    let program = ir::Program {
+        stage: ast.stage,
+        options: c.options_seen.into_iter().map(|(n, _)| n).collect(),
+        variables: c.vars,
+        subroutines,
+        entry,
+        geometry,
+    };
+    (Some(program), diags)
+}
+
+/// What a name in the program refers to.
+#[derive(Clone, Copy, Debug)]
+struct Symbol {
+    var: VarId,
+    /// Where this name was declared (the ALIAS for an alias).
+    span: Span,
+}
+
+pub(crate) struct Checker<'o> {
+    stage: Stage,
+    options: &'o Options,
+    diags: Vec<Diagnostic>,
+    vars: Vec<Variable>,
+    names: HashMap<String, Symbol>,
+    /// Implicit variables, keyed by what they bind, so that one binding used
+    /// twice is one variable.
+    implicit: HashMap<String, VarId>,
+    /// Undeclared names already reported, so each is reported once.
+    reported_undeclared: HashMap<String, Span>,
+    options_seen: Vec<(String, Span)>,
+    geometry_decls: Vec<(&'static str, Span, Option<String>)>,
+    /// Interpolation of each fragment attribute declared so far, for the
+    /// rule that one attribute has one interpolation.
+    interp_by_binding: HashMap<ir::AttribBinding, (ir::Interpolation, Span)>,
+    had_syntax_error: bool,
+}
+
+/// Declared properties collected from `<varMods>`.
+#[derive(Default, Clone, Copy)]
+struct DeclMods {
+    ty: Option<(DataType, Span)>,
+    precision: Option<(Precision, Span)>,
+    interpolation: ir::Interpolation,
+    interp_span: Option<Span>,
+}
+
+impl<'o> Checker<'o> {
+    fn new(stage: Stage, options: &'o Options) -> Checker<'o> {
+        Checker {
+            stage,
+            options,
+            diags: Vec::new(),
+            vars: Vec::new(),
+            names: HashMap::new(),
+            implicit: HashMap::new(),
+            reported_undeclared: HashMap::new(),
+            options_seen: Vec::new(),
+            geometry_decls: Vec::new(),
+            interp_by_binding: HashMap::new(),
+            had_syntax_error: false,
+        }
+    }
+
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn add_var(&mut self, v: Variable) -> VarId {
+        self.vars.push(v);
+        VarId(self.vars.len() as u32 - 1)
+    }
+
+    pub(crate) fn var(&self, id: VarId) -> &Variable {
+        &self.vars[id.0 as usize]
+    }
+
+    // ----- options (section 2.X.6) -----
+
+    fn option(&mut self, id: &Ident) {
+        let known: &[&str] = match self.stage {
+            // NV_vertex_program4 / ARB_vertex_program section 2.14.4.5.
+            Stage::Vertex => &["ARB_position_invariant", "NV_parameter_buffer_object"],
+            // NV_fragment_program4 / ARB_fragment_program section 3.11.4.5,
+            // and ARB_draw_buffers' option.
+            Stage::Fragment => &[
+                "ARB_fog_exp",
+                "ARB_fog_exp2",
+                "ARB_fog_linear",
+                "ARB_precision_hint_fastest",
+                "ARB_precision_hint_nicest",
+                "ARB_draw_buffers",
+                "NV_parameter_buffer_object",
+            ],
+            Stage::Geometry => &["NV_parameter_buffer_object"],
+        };
+        if !known.contains(&id.name.as_str()) {
+            let mut d = Diagnostic::error("E0700", format!("unknown option `{}` for a {} program", id.name, self.stage))
+                .primary(id.span, "not an option of this program type")
+                .note(format!("the options of a {} program are: {}", self.stage, known.join(", ")))
+                .note("section 2.X.6: \"The set of available options depends on the program type\"; ARB_vertex_program: \"If an unrecognized option is specified, the program will fail to load.\"");
+            if let Some(s) = did_you_mean(&id.name, known.iter().copied()) {
+                d = d.note(format!("did you mean `{s}`?"));
+            }
+            self.error(d);
+            return;
+        }
+        if let Some((_, first)) = self.options_seen.iter().find(|(n, _)| n.starts_with("ARB_fog") && id.name.starts_with("ARB_fog")) {
+            let first = *first;
+            self.error(
+                Diagnostic::error("E0701", "more than one fog option")
+                    .primary(id.span, "second fog option")
+                    .secondary(first, "first fog option here")
+                    .note("NV_fragment_program4: a program specifying more than one of the options \"ARB_fog_exp\", \"ARB_fog_exp2\", and \"ARB_fog_linear\" will fail to load"),
+            );
+        }
+        if let Some((_, first)) = self.options_seen.iter().find(|(n, _)| n.starts_with("ARB_precision_hint") && id.name.starts_with("ARB_precision_hint")) {
+            let first = *first;
+            self.error(
+                Diagnostic::error("E0701", "both precision hints given")
+                    .primary(id.span, "second precision hint")
+                    .secondary(first, "first precision hint here")
+                    .note("ARB_fragment_program section 3.11.4.5: specifying both ARB_precision_hint_fastest and ARB_precision_hint_nicest fails to load"),
+            );
+        }
+        self.options_seen.push((id.name.clone(), id.span));
+    }
+
+    // ----- declarations (section 2.X.3) -----
+
+    fn declare_name(&mut self, name: &Ident, var: VarId) {
+        if let Some(prev) = self.names.get(&name.name) {
+            let prev = prev.span;
+            self.error(
+                Diagnostic::error("E0300", format!("`{}` is declared twice", name.name))
+                    .primary(name.span, "declared again here")
+                    .secondary(prev, "first declared here")
+                    .note("section 2.X.3: each variable name may be established only once"),
+            );
+            return;
+        }
+        self.names.insert(name.name.clone(), Symbol { var, span: name.span });
+    }
+
+    fn decl_mods(&mut self, d: &ast::Declaration) -> DeclMods {
+        let mut m = DeclMods::default();
+        let is_attrib = matches!(d.kind, DeclKind::Attrib { .. });
+        for &(vm, span) in &d.modifiers {
+            match vm {
+                VarModifier::Int | VarModifier::Uint | VarModifier::Float => {
+                    let ty = match vm {
+                        VarModifier::Int => DataType::Signed,
+                        VarModifier::Uint => DataType::Unsigned,
+                        _ => DataType::Float,
+                    };
+                    if let Some((_, first)) = m.ty {
+                        self.error(
+                            Diagnostic::error("E0310", "more than one data type modifier in a declaration")
+                                .primary(span, "second type modifier")
+                                .secondary(first, "first type modifier here")
+                                .note("section 2.X.3.1: a variable declaration may have at most one of INT, UINT and FLOAT"),
+                        );
+                    } else {
+                        m.ty = Some((ty, span));
+                    }
+                }
+                VarModifier::Short | VarModifier::Long => {
+                    let p = if vm == VarModifier::Short { Precision::Short } else { Precision::Long };
+                    if let Some((_, first)) = m.precision {
+                        self.error(
+                            Diagnostic::error("E0311", "more than one size modifier in a declaration")
+                                .primary(span, "second size modifier")
+                                .secondary(first, "first size modifier here")
+                                .note("section 2.X.3.1: a variable declaration may have at most one of SHORT and LONG"),
+                        );
+                        continue;
+                    }
+                    let allowed = match (p, &d.kind) {
+                        (_, DeclKind::Temp { .. }) => true,
+                        (Precision::Short, DeclKind::Output { .. }) => true,
+                        _ => false,
+                    };
+                    if !allowed {
+                        self.error(
+                            Diagnostic::error("E0312", format!("`{}` is not allowed on this declaration", vm.name()))
+                                .primary(span, "size modifier here")
+                                .secondary(d.keyword, "declaration")
+                                .note("section 2.X.3.1: \"LONG\" may be used only on TEMP declarations, \"SHORT\" only on TEMP and OUTPUT declarations"),
+                        );
+                    }
+                    m.precision = Some((p, span));
+                }
+                VarModifier::Flat | VarModifier::Centroid | VarModifier::NoPerspective => {
+                    if self.stage != Stage::Fragment || !is_attrib {
+                        self.error(
+                            Diagnostic::error("E0313", format!("interpolation modifier `{}` on a non-attribute", vm.name()))
+                                .primary(span, "interpolation modifier here")
+                                .secondary(d.keyword, "not a fragment program ATTRIB")
+                                .note("NV_fragment_program4 section 2.X.3.1: a fragment program will fail to load \"if an interpolation modifier is specified when declaring a non-attribute variable\""),
+                        );
+                        continue;
+                    }
+                    let slot = match vm {
+                        VarModifier::Flat => &mut m.interpolation.flat,
+                        VarModifier::Centroid => &mut m.interpolation.centroid,
+                        _ => &mut m.interpolation.noperspective,
+                    };
+                    if *slot {
+                        self.error(
+                            Diagnostic::error("E0314", format!("`{}` given twice", vm.name()))
+                                .primary(span, "repeated modifier")
+                                .note("NV_fragment_program4 section 2.X.3.1: a fragment program will fail to load \"if the same interpolation modifier is specified more than once in a single declaration\""),
+                        );
+                    }
+                    *slot = true;
+                    m.interp_span.get_or_insert(span);
+                }
+            }
+        }
+        let i = m.interpolation;
+        if i.flat && (i.centroid || i.noperspective) {
+            self.error(
+                Diagnostic::error("E0315", "FLAT combined with CENTROID or NOPERSPECTIVE")
+                    .primary(m.interp_span.unwrap_or(d.keyword), "conflicting interpolation modifiers")
+                    .note("NV_fragment_program4 section 2.X.3.1: a fragment program will fail to load \"if the \"FLAT\" modifier is used together with either \"CENTROID\" or \"NOPERSPECTIVE\" in a single declaration\""),
+            );
+        }
+        m
+    }
+
+    fn declaration(&mut self, d: &ast::Declaration) {
+        let mods = self.decl_mods(d);
+        let ty = mods.ty.map_or(VarType::Typeless, |(t, _)| VarType::Typed(t));
+        let precision = mods.precision.map_or(Precision::Default, |p| p.0);
+        match &d.kind {
+            DeclKind::Temp { names } => {
+                for (name, size) in names {
+                    let array_len = match size {
+                        None => None,
+                        Some(s) => match &s.len {
+                            Some(n) => Some(self.array_len(n)),
+                            None => {
+                                self.error(
+                                    Diagnostic::error("E0320", format!("temporary array `{}` needs a size", name.name))
+                                        .primary(s.span, "write the number of elements here")
+                                        .note("section 2.X.3.4: a TEMP array has no bindings to count, so its size must be given"),
+                                );
+                                Some(1)
+                            }
+                        },
+                    };
+                    let v = self.add_var(Variable {
+                        name: Some(name.name.clone()),
+                        span: name.span,
+                        kind: VarKind::Temp,
+                        ty,
+                        precision,
+                        array_len,
+                        interpolation: ir::Interpolation::default(),
+                    });
+                    self.declare_name(name, v);
+                }
+            }
+            DeclKind::Alias { name, target } => match self.names.get(&target.name).copied() {
+                Some(sym) => {
+                    let sym = Symbol { var: sym.var, span: name.span };
+                    if self.names.contains_key(&name.name) {
+                        self.declare_name(name, sym.var);
+                    } else {
+                        self.names.insert(name.name.clone(), sym);
+                    }
+                }
+                None => {
+                    let d = self.undeclared(target, "section 2.X.3.8: an ALIAS must name a variable established earlier in the program");
+                    self.error(d);
+                }
+            },
+            DeclKind::Attrib { name, size, init } => self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Attrib),
+            DeclKind::Param { name, size, init } => self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Param),
+            DeclKind::Output { name, size, init } => self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Result),
+            DeclKind::Buffer { vec4, name, size, init } => {
+                self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Buffer { vec4: *vec4 })
+            }
+            DeclKind::PrimitiveIn(t) => self.geometry_decls.push(("PRIMITIVE_IN", d.span, Some(t.name.clone()))),
+            DeclKind::PrimitiveOut(t) => self.geometry_decls.push(("PRIMITIVE_OUT", d.span, Some(t.name.clone()))),
+            DeclKind::VerticesOut(n) => self.geometry_decls.push(("VERTICES_OUT", d.span, Some(n.text.clone()))),
+        }
+        if matches!(d.kind, DeclKind::PrimitiveIn(_) | DeclKind::PrimitiveOut(_) | DeclKind::VerticesOut(_)) && self.stage != Stage::Geometry {
+            self.error(
+                Diagnostic::error("E0720", "geometry program declaration in a non-geometry program")
+                    .primary(d.keyword, "only `!!NVgp4.0` programs declare this")
+                    .note("NV_geometry_program4 section 2.X.7: PRIMITIVE_IN, PRIMITIVE_OUT and VERTICES_OUT are geometry program declarations"),
+            );
+        }
+    }
+
+    fn array_len(&mut self, n: &ast::IntLit) -> u32 {
+        match bindings::int_value(n) {
+            Ok(0) => {
+                self.error(Diagnostic::error("E0321", "an array needs at least one element").primary(n.span, "size 0"));
+                1
+            }
+            Ok(v) => v,
+            Err(d) => {
+                self.error(d);
+                1
+            }
+        }
+    }
+
+    /// ATTRIB, PARAM, OUTPUT and BUFFER declarations: a name bound to one
+    /// or more bindings.
+    #[allow(clippy::too_many_arguments)]
+    fn bound_declaration(
+        &mut self,
+        d: &ast::Declaration,
+        name: &Ident,
+        size: Option<&ast::ArraySize>,
+        init: &Init,
+        ty: VarType,
+        precision: Precision,
+        mods: DeclMods,
+        kind: BoundKind,
+    ) {
+        let is_array = size.is_some();
+        let declared_len = size.and_then(|s| s.len.as_ref()).map(|n| self.array_len(n));
+        // `PARAM v = { 1, 2 }` is a constant vector; with a size it is a
+        // list of bindings (section 2.X.2, <PARAM_singleStmt> and
+        // <PARAM_multipleStmt>).
+        let items: Vec<InitItem> = match init {
+            Init::Single(item) => vec![item.clone()],
+            Init::List(items, span) if !is_array => {
+                if kind == BoundKind::Param && items.iter().all(|i| matches!(i, InitItem::Scalar(_))) && items.len() <= 4 {
+                    vec![InitItem::Vector(ast::ConstVector {
+                        components: items.iter().filter_map(|i| if let InitItem::Scalar(s) = i { Some(s.clone()) } else { None }).collect(),
+                        span: *span,
+                    })]
+                } else if items.len() == 1 {
+                    items.clone()
+                } else {
+                    self.error(
+                        Diagnostic::error("E0322", format!("`{}` is bound to a list but is not declared as an array", name.name))
+                            .primary(*span, format!("{} bindings", items.len()))
+                            .secondary(name.span, "declare it as `name[]` or `name[n]`")
+                            .note("section 2.X.2: a { } list of bindings initializes an array variable (<PARAM_multipleStmt>)"),
+                    );
+                    return;
+                }
+            }
+            Init::List(items, _) => items.clone(),
+        };
+        let mut elements = Elements::default();
+        let mut ok = true;
+        for item in &items {
+            if !self.init_item(item, kind, ty, is_array, &mut elements) {
+                ok = false;
+            }
+        }
+        if !ok {
+            return;
+        }
+        let count = elements.len() as u32;
+        if let (Some(n), Some(s)) = (declared_len, size) {
+            if n != count {
+                self.error(
+                    Diagnostic::error("E0323", format!("`{}` is declared with {} elements but bound to {}", name.name, n, count))
+                        .primary(s.span, format!("{n} declared here"))
+                        .secondary(init_span(init), format!("{count} bindings"))
+                        .note("section 2.X.3.3: a program will fail to load if it \"specifies an array size ... that does not match the number of parameter bindings\""),
+                );
+                return;
+            }
+        }
+        if !is_array && count != 1 {
+            self.error(
+                Diagnostic::error("E0322", format!("`{}` is bound to {} elements but is not declared as an array", name.name, count))
+                    .primary(init_span(init), "a range of bindings")
+                    .secondary(name.span, "declare it as `name[]`")
+                    .note("section 2.X.2: ranges such as `[0..3]` initialize array variables"),
+            );
+            return;
+        }
+        // Interpolation rules on fragment attributes.
+        if let Elements::Attrib(ref v) = elements {
+            self.check_interpolation(d, v, mods, ty);
+        }
+        let kind = match elements {
+            Elements::Attrib(v) => VarKind::Attrib(v),
+            Elements::Param(v) => VarKind::Param(v),
+            Elements::Result(v) => VarKind::Result(v),
+            Elements::Buffer(b, _) => VarKind::Buffer(b),
+            Elements::None => return,
+        };
+        let var = self.add_var(Variable {
+            name: Some(name.name.clone()),
+            span: name.span,
+            kind,
+            ty,
+            precision,
+            array_len: if is_array { Some(count) } else { None },
+            interpolation: mods.interpolation,
+        });
+        self.declare_name(name, var);
+    }
+
+    /// Adds one initializer item's bindings; false if it was in error.
+    fn init_item(&mut self, item: &InitItem, kind: BoundKind, ty: VarType, is_array: bool, out: &mut Elements) -> bool {
+        let data_ty = match ty {
+            VarType::Typed(t) => t,
+            // Section 2.X.3.3: "If no data type modifier is specified in a
+            // declaration, constants are interpreted as floating-point values."
+            VarType::Typeless => DataType::Float,
+        };
+        match item {
+            InitItem::Scalar(_) | InitItem::Vector(_) if kind != BoundKind::Param => {
+                let sp = item.span();
+                self.error(
+                    Diagnostic::error("E0324", format!("a constant cannot initialize {}", kind.describe()))
+                        .primary(sp, "constant here")
+                        .note("section 2.X.2: only PARAM declarations take constants (<paramUseDB>, <paramUseDM>)"),
+                );
+                false
+            }
+            InitItem::Scalar(s) => match self.constant(&[s.clone()], true, data_ty) {
+                Some(c) => out.push_param(ir::ParamBinding::Constant(c)),
+                None => false,
+            },
+            InitItem::Vector(v) => match self.constant(&v.components, false, data_ty) {
+                Some(c) => out.push_param(ir::ParamBinding::Constant(c)),
+                None => false,
+            },
+            InitItem::Binding(path) => {
+                let Some((root, root_span)) = bindings::root_of(path) else { return false };
+                let decoded = match decode(self.stage, root, root_span, path, is_array) {
+                    Ok(d) => d,
+                    Err(d) => {
+                        self.error(d);
+                        return false;
+                    }
+                };
+                if let Some(extra) = decoded.rest.first() {
+                    let sp = match extra {
+                        ast::PathPart::Member(id) => id.span,
+                        ast::PathPart::Index(_, s) => *s,
+                    };
+                    self.error(
+                        Diagnostic::error("E0207", "a declaration binds whole vectors")
+                            .primary(sp, "no swizzle, mask or extra index is allowed here")
+                            .note("section 2.X.2: <attribUseD>, <paramUseDB>, <resultUseD> take a binding without a suffix"),
+                    );
+                    return false;
+                }
+                let ok = match (kind, decoded.binding) {
+                    (BoundKind::Attrib, Binding::Attrib(v)) => out.push_attribs(v),
+                    (BoundKind::Result, Binding::Result(v)) => out.push_results(v),
+                    (BoundKind::Param, Binding::Param(v)) => v.into_iter().all(|b| out.push_param(b)),
+                    (BoundKind::Buffer { vec4 }, Binding::Buffer { buffer, elements, .. }) => {
+                        let first = elements.map_or(0, |e| e.0);
+                        // A buffer array covers the range it names, or the
+                        // whole binding point.
+                        let len = elements.map_or(self.options.limits.max_buffer_size, |(a, b)| b - a + 1);
+                        *out = Elements::Buffer(ir::BufferBinding { buffer, first, vec4 }, len);
+                        true
+                    }
+                    (BoundKind::Param, Binding::Buffer { span, .. }) => {
+                        self.error(
+                            Diagnostic::error("E0208", "a parameter buffer binding in a PARAM declaration")
+                                .primary(span.to(decoded.span), "`program.buffer` binds BUFFER and BUFFER4 variables")
+                                .note("NV_parameter_buffer_object section 2.X.3.6: program parameter buffer bindings are used only in BUFFER and BUFFER4 declarations"),
+                        );
+                        false
+                    }
+                    (k, b) => {
+                        self.error(
+                            Diagnostic::error("E0209", format!("{} cannot be bound to {}", binding_describe(&b), k.describe()))
+                                .primary(decoded.span, "wrong kind of binding")
+                                .note(format!("{} takes {}", k.keyword(), k.takes())),
+                        );
+                        false
+                    }
+                };
+                ok
+            }
+        }
+    }
+
+    /// Reads a constant's components, filling missing ones with (0, 0, 1)
+    /// per section 2.X.3.3, and checks each against the data type it will be
+    /// read as (when known).
+    fn constant(&mut self, comps: &[SignedNumber], scalar: bool, ty: DataType) -> Option<[Literal; 4]> {
+        if comps.len() > 4 {
+            self.error(Diagnostic::error("E0210", "a constant vector has at most four components").primary(comps[4].span, "fifth component"));
+            return None;
+        }
+        let mut lits = Vec::new();
+        for c in comps {
+            lits.push(self.literal(c, ty)?);
+        }
+        if scalar {
+            let l = lits[0];
+            return Some([l; 4]);
+        }
+        let mut out = [Literal::ZERO, Literal::ZERO, Literal::ZERO, Literal::ONE];
+        for (i, l) in lits.into_iter().enumerate() {
+            out[i] = l;
+        }
+        Some(out)
+    }
+
+    fn literal(&mut self, c: &SignedNumber, ty: DataType) -> Option<Literal> {
+        let lit = match &c.number {
+            Number::Int(i) => match i.value() {
+                Some(m) if m <= u32::MAX as u64 || ty == DataType::Float => Literal::Int { negative: c.negative, magnitude: m },
+                _ => {
+                    self.error(
+                        Diagnostic::error("E0201", format!("integer `{}` is too large", i.text))
+                            .primary(i.span, "does not fit in 32 bits")
+                            .note("section 2.X.3.3: \"If the value used to specify an integer constant is too large to be represented, the program will fail to load.\""),
+                    );
+                    return None;
+                }
+            },
+            Number::Float { text, span } => match text.parse::<f64>() {
+                Ok(f) => Literal::Float(if c.negative { -f } else { f }),
+                Err(_) => {
+                    self.error(Diagnostic::error("E0211", format!("malformed number `{text}`")).primary(*span, "not a number"));
+                    return None;
+                }
+            },
+        };
+        if !self.literal_fits(&lit, c.span, ty) {
+            return None;
+        }
+        Some(lit)
+    }
+
+    /// Section 2.X.3.3: a float constant read as an integer, or a negative
+    /// integer read as unsigned, fails to load.
+    fn literal_fits(&mut self, lit: &Literal, span: Span, ty: DataType) -> bool {
+        let rule = "section 2.X.3.3: \"A program will fail to load if it specifies a floating-point constant value (matching the <floatConstant> grammar rule) that should be interpreted as a signed or unsigned integer, or a negative integer constant value that should be interpreted as an unsigned integer.\"";
+        match (lit, ty) {
+            (Literal::Float(_), DataType::Signed | DataType::Unsigned) => {
+                self.error(
+                    Diagnostic::error("E0212", format!("floating-point constant read as {}", ty.name()))
+                        .primary(span, format!("this constant is read as {}", ty.name()))
+                        .note(rule)
+                        .note("write an integer such as `3`, not `3.0`"),
+                );
+                false
+            }
+            (Literal::Int { negative: true, magnitude }, DataType::Unsigned) if *magnitude != 0 => {
+                self.error(
+                    Diagnostic::error("E0213", "negative constant read as UINT")
+                        .primary(span, "this constant is read as UINT")
+                        .note(rule),
+                );
+                false
+            }
+            (Literal::Int { negative: true, magnitude }, DataType::Signed) if *magnitude > 1 << 31 => {
+                self.error(Diagnostic::error("E0201", "integer constant is too small for INT").primary(span, "below -2^31").note(rule));
+                false
+            }
+            (Literal::Int { negative: false, magnitude }, DataType::Signed) if *magnitude > i32::MAX as u64 && *magnitude <= u32::MAX as u64 => {
+                // Written as a bit pattern such as 0x80000000: taken as the
+                // same 32 bits, as NVIDIA's assembler does.
+                true
+            }
+            _ => true,
+        }
+    }
+
+    fn undeclared(&mut self, id: &Ident, rule: &str) -> Diagnostic {
+        let candidates: Vec<&str> = self.names.keys().map(String::as_str).collect();
+        let mut d = Diagnostic::error("E0301", format!("`{}` is not declared", id.name)).primary(id.span, "not declared");
+        if let Some(s) = did_you_mean(&id.name, candidates) {
+            d = d.note(format!("did you mean `{s}`?"));
+        }
+        self.reported_undeclared.insert(id.name.clone(), id.span);
+        d.note(rule.to_string())
+    }
+
+    fn check_interpolation(&mut self, d: &ast::Declaration, elems: &[ir::AttribBinding], mods: DeclMods, ty: VarType) {
+        if self.stage != Stage::Fragment {
+            return;
+        }
+        let any = mods.interpolation != ir::Interpolation::default();
+        if any {
+            if let Some(b) = elems.iter().find(|b| matches!(b, ir::AttribBinding::Position | ir::AttribBinding::Facing | ir::AttribBinding::FogCoord | ir::AttribBinding::Clip(_) | ir::AttribBinding::PrimitiveId)) {
+                self.error(
+                    Diagnostic::error("E0316", "interpolation modifier on a binding that takes none")
+                        .primary(mods.interp_span.unwrap_or(d.keyword), "interpolation modifier")
+                        .secondary(d.span, format!("binds {b:?}"))
+                        .note("NV_fragment_program4 section 2.X.3.1: a fragment program will fail to load \"if any interpolation modifier is specified when declaring a variable bound to a fragment's position, face direction, fog coordinate, or any interpolated clip distance\""),
+                );
+            }
+        }
+        if let VarType::Typed(t) = ty {
+            if t.is_integer() && !mods.interpolation.flat {
+                self.error(
+                    Diagnostic::error("E0317", format!("{} fragment attribute without FLAT", t.name()))
+                        .primary(mods.ty.map_or(d.keyword, |m| m.1), "integer attribute")
+                        .note("NV_fragment_program4 section 2.X.3.1: \"a program will fail to load if it declares a variable with the \"INT\" or \"UINT\" data type modifiers without the \"FLAT\" interpolation modifier\"")
+                        .note("write `FLAT INT ATTRIB ...`"),
+                );
+            }
+        }
+        // Conflicting modifiers on one binding (also across the primary and
+        // secondary colors).
+        for b in elems {
+            let key = match b {
+                ir::AttribBinding::Color(_) => ir::AttribBinding::Color(ir::ColorSel { back: false, secondary: false }),
+                other => *other,
+            };
+            if let Some(&(prev_i, prev_span)) = self.interp_by_binding.get(&key) {
+                if prev_i != mods.interpolation {
+                    self.error(
+                        Diagnostic::error("E0318", "one fragment attribute declared with different interpolation modifiers")
+                            .primary(d.span, "interpolation differs")
+                            .secondary(prev_span, "earlier declaration of the same attribute")
+                            .note("NV_fragment_program4 section 2.X.3.1: a program fails to load \"if multiple attribute variables with different interpolation modifiers are bound to the same fragment attribute\" or to the primary and secondary colors"),
+                    );
+                    return;
+                }
+            } else {
+                self.interp_by_binding.insert(key, (mods.interpolation, d.span));
+            }
+        }
+    }
+
+    fn geometry_layout(&mut self, ast: &Ast) -> Option<ir::GeometryLayout> {
+        if self.stage != Stage::Geometry {
+            return None;
+        }
+        let mut input = None;
+        let mut output = None;
+        let mut vertices = None;
+        let decls = std::mem::take(&mut self.geometry_decls);
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (kw, span, arg) in &decls {
+            if let Some(first) = seen.insert(kw, *span) {
+                self.error(
+                    Diagnostic::error("E0721", format!("`{kw}` declared twice"))
+                        .primary(*span, "second declaration")
+                        .secondary(first, "first declaration")
+                        .note("NV_geometry_program4 section 2.X.7: a program will fail to load if it has more than one PRIMITIVE_IN, PRIMITIVE_OUT or VERTICES_OUT declaration"),
+                );
+                continue;
+            }
+            let arg = arg.as_deref().unwrap_or("");
+            match *kw {
+                "PRIMITIVE_IN" => {
+                    input = match arg {
+                        "POINTS" => Some(ir::PrimitiveIn::Points),
+                        "LINES" => Some(ir::PrimitiveIn::Lines),
+                        "LINES_ADJACENCY" => Some(ir::PrimitiveIn::LinesAdjacency),
+                        "TRIANGLES" => Some(ir::PrimitiveIn::Triangles),
+                        "TRIANGLES_ADJACENCY" => Some(ir::PrimitiveIn::TrianglesAdjacency),
+                        _ => {
+                            self.bad_primitive(*span, arg, &["POINTS", "LINES", "LINES_ADJACENCY", "TRIANGLES", "TRIANGLES_ADJACENCY"]);
+                            None
+                        }
+                    }
+                }
+                "PRIMITIVE_OUT" => {
+                    output = match arg {
+                        "POINTS" => Some(ir::PrimitiveOut::Points),
+                        "LINE_STRIP" => Some(ir::PrimitiveOut::LineStrip),
+                        "TRIANGLE_STRIP" => Some(ir::PrimitiveOut::TriangleStrip),
+                        _ => {
+                            self.bad_primitive(*span, arg, &["POINTS", "LINE_STRIP", "TRIANGLE_STRIP"]);
+                            None
+                        }
+                    }
+                }
+                _ => match arg.parse::<u32>() {
+                    Ok(n) if n > 0 => vertices = Some(n),
+                    _ => self.error(
+                        Diagnostic::error("E0722", "VERTICES_OUT needs a positive vertex count")
+                            .primary(*span, "count")
+                            .note("NV_geometry_program4 section 2.X.7: VERTICES_OUT gives the maximum number of vertices emitted, which must be positive"),
+                    ),
+                },
+            }
+        }
+        let end = ast.end.unwrap_or(ast.header);
+        for (kw, present) in [("PRIMITIVE_IN", input.is_some() || seen.contains_key("PRIMITIVE_IN")), ("PRIMITIVE_OUT", output.is_some() || seen.contains_key("PRIMITIVE_OUT")), ("VERTICES_OUT", vertices.is_some() || seen.contains_key("VERTICES_OUT"))] {
+            if !present {
+                self.error(
+                    Diagnostic::error("E0723", format!("geometry program without `{kw}`"))
+                        .primary(ast.header, "this geometry program")
+                        .secondary(end, "program ends here")
+                        .note("NV_geometry_program4 section 2.X.7: a geometry program will fail to load unless it has exactly one PRIMITIVE_IN, one PRIMITIVE_OUT and one VERTICES_OUT declaration"),
+                );
+            }
+        }
+        Some(ir::GeometryLayout { input: input?, output: output?, vertices_out: vertices? })
+    }
+
+    fn bad_primitive(&mut self, span: Span, arg: &str, allowed: &[&str]) {
+        let mut d = Diagnostic::error("E0724", format!("unknown primitive type `{arg}`"))
+            .primary(span, "not a primitive type")
+            .note(format!("allowed here: {}", allowed.join(", ")));
+        if let Some(s) = did_you_mean(arg, allowed.iter().copied()) {
+            d = d.note(format!("did you mean `{s}`?"));
+        }
+        self.error(d);
+    }
+}
+
+fn init_span(init: &Init) -> Span {
+    match init {
+        Init::Single(i) => i.span(),
+        Init::List(_, s) => *s,
+    }
+}
+
+fn binding_describe(b: &Binding) -> &'static str {
+    match b {
+        Binding::Attrib(_) => "an attribute binding",
+        Binding::Result(_) => "a result binding",
+        Binding::Param(_) => "a parameter binding",
+        Binding::Buffer { .. } => "a parameter buffer binding",
+        Binding::Texture(_) => "a texture unit",
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BoundKind {
+    Attrib,
+    Param,
+    Result,
+    Buffer { vec4: bool },
+}
+
+impl BoundKind {
+    fn describe(self) -> &'static str {
+        match self {
+            BoundKind::Attrib => "an ATTRIB variable",
+            BoundKind::Param => "a PARAM variable",
+            BoundKind::Result => "an OUTPUT variable",
+            BoundKind::Buffer { .. } => "a BUFFER variable",
+        }
+    }
+    fn keyword(self) -> &'static str {
+        match self {
+            BoundKind::Attrib => "ATTRIB",
+            BoundKind::Param => "PARAM",
+            BoundKind::Result => "OUTPUT",
+            BoundKind::Buffer { vec4: false } => "BUFFER",
+            BoundKind::Buffer { vec4: true } => "BUFFER4",
+        }
+    }
+    fn takes(self) -> &'static str {
+        match self {
+            BoundKind::Attrib => "attribute bindings such as `fragment.texcoord[0]` or `vertex.position`",
+            BoundKind::Param => "parameter bindings (`program.local[n]`, `program.env[n]`, `state.*`) and constants",
+            BoundKind::Result => "result bindings such as `result.color` or `result.texcoord[0]`",
+            BoundKind::Buffer { .. } => "parameter buffer bindings `program.buffer[n]`",
+        }
+    }
+}
+
+/// The elements of an array declaration as they are collected.
+#[derive(Default)]
+enum Elements {
+    #[default]
+    None,
+    Attrib(Vec<ir::AttribBinding>),
+    Param(Vec<ir::ParamBinding>),
+    Result(Vec<ir::ResultBinding>),
+    /// The binding and the number of elements it spans.
+    Buffer(ir::BufferBinding, u32),
+}
+
+impl Elements {
+    fn len(&self) -> usize {
+        match self {
+            Elements::None => 0,
+            Elements::Attrib(v) => v.len(),
+            Elements::Param(v) => v.len(),
+            Elements::Result(v) => v.len(),
+            Elements::Buffer(_, n) => *n as usize,
+        }
+    }
+    fn push_param(&mut self, b: ir::ParamBinding) -> bool {
+        match self {
+            Elements::None => *self = Elements::Param(vec![b]),
+            Elements::Param(v) => v.push(b),
+            _ => return false,
+        }
+        true
+    }
+    fn push_attribs(&mut self, b: Vec<ir::AttribBinding>) -> bool {
+        match self {
+            Elements::None => *self = Elements::Attrib(b),
+            Elements::Attrib(v) => v.extend(b),
+            _ => return false,
+        }
+        true
+    }
+    fn push_results(&mut self, b: Vec<ir::ResultBinding>) -> bool {
+        match self {
+            Elements::None => *self = Elements::Result(b),
+            Elements::Result(v) => v.extend(b),
+            _ => return false,
+        }
+        true
+    }
+}

@@ -1,0 +1,53 @@
+//! Implementation-dependent limits (NV_gpu_program4 Table X.21 and the
+//! ARB_vertex_program / ARB_fragment_program limits). The spec leaves them
+//! to the implementation; the defaults are those of a GeForce 8-class
+//! implementation, documented with their sources in docs/limits.md.
+
+/// Limits the checker enforces. Every field is a count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// MAX_PROGRAM_IF_DEPTH_NV: an IF nested inside this many IF blocks fails.
+    pub max_if_depth: u32,
+    /// MAX_PROGRAM_LOOP_DEPTH_NV: a REP nested inside this many REP blocks fails.
+    pub max_loop_depth: u32,
+    /// MAX_PROGRAM_CALL_DEPTH_NV: the call stack depth.
+    pub max_call_depth: u32,
+    /// MAX_PROGRAM_INSTRUCTIONS_ARB.
+    pub max_instructions: u32,
+    /// MAX_PROGRAM_TEMPORARIES_ARB (vec4 temporaries, array elements counted).
+    pub max_temporaries: u32,
+    /// MAX_PROGRAM_PARAMETERS_ARB (vec4 parameters, array elements counted).
+    pub max_parameters: u32,
+    /// MAX_PROGRAM_ENV_PARAMETERS_ARB.
+    pub max_env_parameters: u32,
+    /// MAX_PROGRAM_LOCAL_PARAMETERS_ARB.
+    pub max_local_parameters: u32,
+    /// MAX_PROGRAM_ATTRIBS_ARB.
+    pub max_attribs: u32,
+    /// MAX_TEXTURE_IMAGE_UNITS.
+    pub max_texture_units: u32,
+    /// MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV.
+    pub max_buffer_bindings: u32,
+    /// MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV (vec4 elements).
+    pub max_buffer_size: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_if_depth: 64,
+            max_loop_depth: 64,
+            max_call_depth: 32,
+            max_instructions: 65536,
+            max_temporaries: 32768,
+            max_parameters: 65536,
+            max_env_parameters: 256,
+            max_local_parameters: 1024,
+            max_attribs: 16,
+            max_texture_units: 32,
+            max_buffer_bindings: 14,
+            max_buffer_size: 16384,
+        }
+    }
+}

@@ -1,0 +1,875 @@
+//! The instructions of section 2.X.8, each from its pseudocode.
+//!
+//! An instruction runs in this order (sections 2.X.4.1 and 2.X.4.3): the
+//! condition code write mask is evaluated (it reads the register before
+//! this instruction updates it), the operands are loaded, the result is
+//! computed as four components of the result type (a scalar result is
+//! replicated), clamped (SAT / SSAT, floats only), the condition code is
+//! updated on the enabled components, and the destination is written.
+//!
+//! Numerics follow the spec rather than GLSL's undefined cases: RCP, RSQ,
+//! LG2, EX2, POW and DIV get explicit selects for zeros, infinities and
+//! NaNs ("normal IEEE floating-point rules", issue 18 of
+//! NV_gpu_program4), and every float multiply / add carries NoContraction
+//! so results are rounded per operation as the pseudocode writes them.
+//! Components the spec calls undefined (XPD.w, NRM.w, RFL.w, SCS.zw) are
+//! written as 0.0.
+
+use rspirv::spirv::{GlslStd450Op as GLOp, Op};
+
+use super::cc::AddSub;
+use super::emit::{Comp, LResult, Val, F32_INF, F32_NAN, F32_NEG_INF, F32_NEG_ONE, F32_ONE};
+use super::operand::Loaded;
+use super::{LowerError, Lowerer};
+use crate::ir::{Clamp, ExtSwizzleSel, Instruction, MulMode};
+use crate::isa::{DataType, OpInfo, Opcode, ResultKind, Shape};
+
+/// 0.5 in f32 bits.
+const F32_HALF: u32 = 0x3f00_0000;
+/// 2^-64 and 2^64 (RCC's clamping range).
+const F32_2_POW_M64: u32 = 0x1f80_0000;
+const F32_2_POW_64: u32 = 0x5f80_0000;
+/// The largest float below 128.0: LIT's "128.0 - epsilon".
+const F32_128_MINUS_EPS: u32 = 0x42ff_ffff;
+/// -128/127, PK4B's lower bound.
+const F32_M128_OVER_127: u32 = 0xbf81_0204;
+
+/// A computed result: four components of the result type, and for integer
+/// adds and subtracts the operands of the carry / overflow computation.
+struct Computed {
+    value: Val,
+    addsub: Option<AddSub>,
+}
+
+impl From<Val> for Computed {
+    fn from(value: Val) -> Computed {
+        Computed {
+            value,
+            addsub: None,
+        }
+    }
+}
+
+fn f32_bits(x: f32) -> u32 {
+    x.to_bits()
+}
+
+impl Lowerer<'_> {
+    pub(crate) fn lower_instruction(&mut self, inst: &Instruction) -> LResult<()> {
+        self.lower_instruction_inner(inst)
+            .map_err(|e| e.at(inst.span))
+    }
+
+    fn lower_instruction_inner(&mut self, inst: &Instruction) -> LResult<()> {
+        let info = OpInfo::of(inst.op);
+        match info.shape {
+            Shape::Alu | Shape::Swz => {}
+            Shape::Tex | Shape::Txd => {
+                return Err(LowerError::unsupported(
+                    format!("texture instructions ({})", info.name),
+                    inst.span,
+                ))
+            }
+            _ => {
+                return Err(LowerError::internal_at(
+                    format!("{} is not an ALU instruction", info.name),
+                    inst.span,
+                ))
+            }
+        }
+        if info.only_stage.is_some_and(|s| s != self.program.stage) {
+            return Err(LowerError::internal_at(
+                format!("{} in a {} program", info.name, self.program.stage),
+                inst.span,
+            ));
+        }
+        let Some(result_type) = info.result_type(inst.ty) else {
+            return Err(LowerError::internal_at(
+                format!("{} without a result", info.name),
+                inst.span,
+            ));
+        };
+        if inst.srcs.len() != info.inputs.len() {
+            return Err(LowerError::internal_at(
+                format!("{} with {} operands", info.name, inst.srcs.len()),
+                inst.span,
+            ));
+        }
+        // The CC write mask reads the register before the update below.
+        let enable = self.enable(inst.dst.mask, inst.dst.cc_mask.as_ref())?;
+        let mut srcs = Vec::with_capacity(inst.srcs.len());
+        for (src, kind) in inst.srcs.iter().zip(info.inputs) {
+            let expected = kind.type_rule().resolve(inst.ty);
+            if src.ty != expected {
+                return Err(LowerError::internal_at(
+                    format!(
+                        "{} operand read as {:?}, Table X.13 says {:?}",
+                        info.name, src.ty, expected
+                    ),
+                    src.span,
+                ));
+            }
+            srcs.push(self.load_operand(src, kind.is_scalar())?);
+        }
+        let computed = self.compute(inst, info, &srcs)?;
+        let mut value = match info.result {
+            ResultKind::Scalar(_) => self.splat(computed.value, 4)?,
+            _ => computed.value,
+        };
+        if value.n != 4 || value.comp != Comp::from(result_type) {
+            return Err(LowerError::internal_at(
+                format!(
+                    "{}.{} is not lowered for this data type",
+                    info.name,
+                    inst.ty.name()
+                ),
+                inst.span,
+            ));
+        }
+        // Section 2.X.4.1: clamping applies to floating-point results,
+        // before the condition code update and the write. NMin / NMax take
+        // a NaN to the lower bound.
+        if let (Some(clamp), Comp::F32) = (inst.clamp, value.comp) {
+            let lo = match clamp {
+                Clamp::Sat => 0,
+                Clamp::Ssat => F32_NEG_ONE,
+            };
+            let lo = self.splat_const(Comp::F32, lo, 4);
+            let hi = self.splat_const(Comp::F32, F32_ONE, 4);
+            let v = self.glsl(GLOp::NMax, &[value, lo])?;
+            value = self.glsl(GLOp::NMin, &[v, hi])?;
+        }
+        if inst.half {
+            self.relaxed(value);
+        }
+        if let Some(reg) = inst.cc_update {
+            self.cc_update(reg, value, computed.addsub, &enable)?;
+        }
+        self.write_dest(&inst.dst, value, &enable)
+    }
+
+    fn compute(&mut self, inst: &Instruction, info: &OpInfo, s: &[Loaded]) -> LResult<Computed> {
+        let ty = inst.ty;
+        let float = ty == DataType::Float;
+        let v = |i: usize| s[i].value;
+        Ok(match inst.op {
+            Opcode::Mov => v(0).into(),
+            Opcode::Abs => match ty {
+                DataType::Float => self.glsl(GLOp::FAbs, &[v(0)])?.into(),
+                DataType::Signed => self.glsl(GLOp::SAbs, &[v(0)])?.into(),
+                DataType::Unsigned => v(0).into(),
+            },
+            Opcode::Add => {
+                let value = self.op(if float { Op::FAdd } else { Op::IAdd }, &[v(0), v(1)])?;
+                let addsub = (!float).then(|| add_operands(&s[0], &s[1]));
+                Computed { value, addsub }
+            }
+            Opcode::Sub => {
+                let value = self.op(if float { Op::FSub } else { Op::ISub }, &[v(0), v(1)])?;
+                let addsub = (!float).then(|| sub_operands(&s[0], &s[1]));
+                Computed { value, addsub }
+            }
+            Opcode::Mul => self.mul(inst, v(0), v(1))?.into(),
+            Opcode::Mad => {
+                if float {
+                    let p = self.op(Op::FMul, &[v(0), v(1)])?;
+                    self.op(Op::FAdd, &[p, v(2)])?.into()
+                } else {
+                    // The add of the product and the third operand sets
+                    // the carry and overflow flags.
+                    let p = self.op(Op::IMul, &[v(0), v(1)])?;
+                    let value = self.op(Op::IAdd, &[p, v(2)])?;
+                    let c = &s[2];
+                    Computed {
+                        value,
+                        addsub: Some(AddSub {
+                            a: p,
+                            b: c.base,
+                            subtract: c.negated,
+                        }),
+                    }
+                }
+            }
+            Opcode::Min | Opcode::Max => {
+                // (tmp0 > tmp1) ? ... : ... exactly, NaNs included.
+                let gt = self.cmp(greater_than(ty), v(0), v(1))?;
+                if inst.op == Opcode::Max {
+                    self.sel(gt, v(0), v(1))?.into()
+                } else {
+                    self.sel(gt, v(1), v(0))?.into()
+                }
+            }
+            Opcode::Cmp => {
+                let lt = match ty {
+                    DataType::Float => {
+                        let zero = self.splat_const(Comp::F32, 0, 4);
+                        self.cmp(Op::FOrdLessThan, v(0), zero)?
+                    }
+                    DataType::Signed => {
+                        let zero = self.splat_const(Comp::I32, 0, 4);
+                        self.cmp(Op::SLessThan, v(0), zero)?
+                    }
+                    // No unsigned value is below zero.
+                    DataType::Unsigned => return Ok(v(2).into()),
+                };
+                self.sel(lt, v(1), v(2))?.into()
+            }
+            Opcode::Seq | Opcode::Sne | Opcode::Slt | Opcode::Sle | Opcode::Sgt | Opcode::Sge => {
+                let op = set_on_comparison(inst.op, ty)?;
+                let c = self.cmp(op, v(0), v(1))?;
+                let (t, f) = self.true_false(ty);
+                self.sel(c, t, f)?.into()
+            }
+            Opcode::Sfl => self.true_false(ty).1.into(),
+            Opcode::Str => self.true_false(ty).0.into(),
+            Opcode::Flr | Opcode::Ceil | Opcode::Trunc | Opcode::Round => {
+                // ROUND: "If the fractional portion of the operand is 0.5,
+                // round() selects the nearest even integer."
+                let f = match inst.op {
+                    Opcode::Flr => GLOp::Floor,
+                    Opcode::Ceil => GLOp::Ceil,
+                    Opcode::Trunc => GLOp::Trunc,
+                    _ => GLOp::RoundEven,
+                };
+                let r = self.glsl(f, &[v(0)])?;
+                match ty {
+                    DataType::Float => r.into(),
+                    DataType::Signed => self.convert(Op::ConvertFToS, r, Comp::I32)?.into(),
+                    DataType::Unsigned => self.convert(Op::ConvertFToU, r, Comp::U32)?.into(),
+                }
+            }
+            Opcode::Frc => {
+                let fl = self.glsl(GLOp::Floor, &[v(0)])?;
+                self.op(Op::FSub, &[v(0), fl])?.into()
+            }
+            Opcode::Div => {
+                let d = self.splat(v(1), 4)?;
+                match ty {
+                    DataType::Float => self.ieee_div(v(0), d)?.into(),
+                    _ => self.int_div(v(0), d)?.into(),
+                }
+            }
+            Opcode::Mod => {
+                let d = self.splat(v(1), 4)?;
+                self.int_mod(v(0), d)?.into()
+            }
+            Opcode::And => self.op(Op::BitwiseAnd, &[v(0), v(1)])?.into(),
+            Opcode::Or => self.op(Op::BitwiseOr, &[v(0), v(1)])?.into(),
+            Opcode::Xor => self.op(Op::BitwiseXor, &[v(0), v(1)])?.into(),
+            Opcode::Not => self.op(Op::Not, &[v(0)])?.into(),
+            Opcode::Shl | Opcode::Shr => {
+                let amount = self.splat(v(1), 4)?;
+                let op = match (inst.op, ty) {
+                    (Opcode::Shl, _) => Op::ShiftLeftLogical,
+                    // "filled with zeros if the operand is non-negative
+                    // and ones otherwise": arithmetic for signed operands.
+                    (_, DataType::Signed) => Op::ShiftRightArithmetic,
+                    _ => Op::ShiftRightLogical,
+                };
+                self.op(op, &[v(0), amount])?.into()
+            }
+            Opcode::I2f => {
+                let op = if ty == DataType::Unsigned {
+                    Op::ConvertUToF
+                } else {
+                    Op::ConvertSToF
+                };
+                self.convert(op, v(0), Comp::F32)?.into()
+            }
+            Opcode::Sad => self.sad(ty, &s[0], &s[1], &s[2])?,
+            Opcode::Dp2 => self.dot(v(0), v(1), 2)?.into(),
+            Opcode::Dp3 => self.dot(v(0), v(1), 3)?.into(),
+            Opcode::Dp4 => self.dot(v(0), v(1), 4)?.into(),
+            Opcode::Dp2a => {
+                let d = self.dot(v(0), v(1), 2)?;
+                let c = self.extract(v(2), 0)?;
+                self.op(Op::FAdd, &[d, c])?.into()
+            }
+            Opcode::Dph => {
+                let d = self.dot(v(0), v(1), 3)?;
+                let w = self.extract(v(1), 3)?;
+                self.op(Op::FAdd, &[d, w])?.into()
+            }
+            Opcode::Dst => {
+                let one = self.konst(Comp::F32, &[F32_ONE]);
+                let ay = self.extract(v(0), 1)?;
+                let by = self.extract(v(1), 1)?;
+                let y = self.op(Op::FMul, &[ay, by])?;
+                let z = self.extract(v(0), 2)?;
+                let w = self.extract(v(1), 3)?;
+                self.construct(&[one, y, z, w])?.into()
+            }
+            Opcode::Lit => self.lit(v(0))?.into(),
+            Opcode::Lrp => {
+                let one = self.splat_const(Comp::F32, F32_ONE, 4);
+                let ab = self.op(Op::FMul, &[v(0), v(1)])?;
+                let inv = self.op(Op::FSub, &[one, v(0)])?;
+                let ic = self.op(Op::FMul, &[inv, v(2)])?;
+                self.op(Op::FAdd, &[ab, ic])?.into()
+            }
+            Opcode::Xpd => {
+                let zero = self.splat_const(Comp::F32, 0, 4);
+                let a1 = self.shuffle(v(0), v(0), &[1, 2, 0, 3])?;
+                let b1 = self.shuffle(v(1), v(1), &[2, 0, 1, 3])?;
+                let a2 = self.shuffle(v(0), v(0), &[2, 0, 1, 3])?;
+                let b2 = self.shuffle(v(1), v(1), &[1, 2, 0, 3])?;
+                let l = self.op(Op::FMul, &[a1, b1])?;
+                let r = self.op(Op::FMul, &[a2, b2])?;
+                let d = self.op(Op::FSub, &[l, r])?;
+                self.shuffle(d, zero, &[0, 1, 2, 4])?.into()
+            }
+            Opcode::Nrm => {
+                let d = self.dot(v(0), v(0), 3)?;
+                let scale = self.rsq(d)?;
+                let scale4 = self.splat(scale, 4)?;
+                let n = self.op(Op::FMul, &[v(0), scale4])?;
+                let zero = self.splat_const(Comp::F32, 0, 4);
+                self.shuffle(n, zero, &[0, 1, 2, 4])?.into()
+            }
+            Opcode::Rfl => {
+                let (axis, dir) = (v(0), v(1));
+                let w = self.dot(axis, axis, 3)?;
+                let x = self.dot(axis, dir, 3)?;
+                let two = self.konst(Comp::F32, &[f32_bits(2.0)]);
+                let x = self.op(Op::FMul, &[two, x])?;
+                let x = self.ieee_div(x, w)?;
+                let x4 = self.splat(x, 4)?;
+                let scaled = self.op(Op::FMul, &[x4, axis])?;
+                let r = self.op(Op::FSub, &[scaled, dir])?;
+                let zero = self.splat_const(Comp::F32, 0, 4);
+                self.shuffle(r, zero, &[0, 1, 2, 4])?.into()
+            }
+            Opcode::X2d => {
+                let (a, b, c) = (v(0), v(1), v(2));
+                let row = |l: &mut Self, ai: u32, ci: u32| -> LResult<Val> {
+                    let ax = l.extract(a, ai)?;
+                    let bx = l.extract(b, 0)?;
+                    let by = l.extract(b, 1)?;
+                    let c0 = l.extract(c, ci)?;
+                    let c1 = l.extract(c, ci + 1)?;
+                    let p0 = l.op(Op::FMul, &[bx, c0])?;
+                    let s0 = l.op(Op::FAdd, &[ax, p0])?;
+                    let p1 = l.op(Op::FMul, &[by, c1])?;
+                    l.op(Op::FAdd, &[s0, p1])
+                };
+                let x = row(self, 0, 0)?;
+                let y = row(self, 1, 2)?;
+                self.construct(&[x, y, x, y])?.into()
+            }
+            Opcode::Ssg => {
+                let zero = self.splat_const(Comp::F32, 0, 4);
+                let one = self.splat_const(Comp::F32, F32_ONE, 4);
+                let neg = self.splat_const(Comp::F32, F32_NEG_ONE, 4);
+                let gt = self.cmp(Op::FOrdGreaterThan, v(0), zero)?;
+                let lt = self.cmp(Op::FOrdLessThan, v(0), zero)?;
+                let n = self.sel(lt, neg, zero)?;
+                self.sel(gt, one, n)?.into()
+            }
+            Opcode::Rcp => {
+                let one = self.konst(Comp::F32, &[F32_ONE]);
+                self.ieee_div(one, v(0))?.into()
+            }
+            Opcode::Rcc => self.rcc(v(0))?.into(),
+            Opcode::Rsq => self.rsq(v(0))?.into(),
+            Opcode::Ex2 => self.ex2(v(0))?.into(),
+            Opcode::Lg2 => self.lg2(v(0))?.into(),
+            Opcode::Pow => self.pow(v(0), v(1))?.into(),
+            Opcode::Sin | Opcode::Cos => {
+                let t = self.reduce_angle(v(0))?;
+                let f = if inst.op == Opcode::Sin {
+                    GLOp::Sin
+                } else {
+                    GLOp::Cos
+                };
+                self.glsl(f, &[t])?.into()
+            }
+            Opcode::Scs => {
+                // No reduction: the operand must be in [-PI, PI].
+                let c = self.glsl(GLOp::Cos, &[v(0)])?;
+                let s1 = self.glsl(GLOp::Sin, &[v(0)])?;
+                let zero = self.konst(Comp::F32, &[0]);
+                self.construct(&[c, s1, zero, zero])?.into()
+            }
+            Opcode::Ddx => self.op(Op::DPdx, &[v(0)])?.into(),
+            Opcode::Ddy => self.op(Op::DPdy, &[v(0)])?.into(),
+            Opcode::Swz => self.swz(inst, v(0))?.into(),
+            Opcode::Pk2h | Opcode::Pk2us | Opcode::Pk4b | Opcode::Pk4ub => {
+                let bits = self.pack(inst.op, v(0))?;
+                self.cast(bits, Comp::from(ty))?.into()
+            }
+            Opcode::Up2h | Opcode::Up2us | Opcode::Up4b | Opcode::Up4ub => {
+                let bits = self.cast(v(0), Comp::U32)?;
+                self.unpack(inst.op, bits)?.into()
+            }
+            _ => {
+                return Err(LowerError::internal_at(
+                    format!("{} is not an ALU instruction", info.name),
+                    inst.span,
+                ))
+            }
+        })
+    }
+
+    /// MUL and its S24 / U24 / HI forms (section 2.X.8.Z, MUL).
+    fn mul(&mut self, inst: &Instruction, a: Val, b: Val) -> LResult<Val> {
+        match (inst.ty, inst.mul_mode) {
+            (DataType::Float, None) => self.op(Op::FMul, &[a, b]),
+            (DataType::Float, Some(_)) => Err(LowerError::internal_at(
+                "S24 / U24 / HI on a float multiply",
+                inst.span,
+            )),
+            // S24 / U24 products of in-range operands equal the low 32 bits
+            // of the full product; out of range they are undefined.
+            (_, None | Some(MulMode::S24) | Some(MulMode::U24)) => self.op(Op::IMul, &[a, b]),
+            (ty, Some(MulMode::Hi)) => {
+                let member = self.t_of(a);
+                let pair = self.t_pair(member);
+                let op = if ty == DataType::Signed {
+                    Op::SMulExtended
+                } else {
+                    Op::UMulExtended
+                };
+                let both = self.emit(op, pair, &[a.id, b.id])?;
+                let high = self.b.composite_extract(member, None, both, [1])?;
+                Ok(Val { id: high, ..a })
+            }
+        }
+    }
+
+    /// TRUE and FALSE of the set-on instructions: 1.0 / 0.0 for floats,
+    /// all ones / zero for integers (section 2.X.8.Z, SEQ).
+    fn true_false(&mut self, ty: DataType) -> (Val, Val) {
+        let comp = Comp::from(ty);
+        let t = if ty == DataType::Float {
+            F32_ONE
+        } else {
+            u32::MAX
+        };
+        (self.splat_const(comp, t, 4), self.splat_const(comp, 0, 4))
+    }
+
+    /// `a[0]*b[0] + a[1]*b[1] + ...` in that order.
+    fn dot(&mut self, a: Val, b: Val, n: u32) -> LResult<Val> {
+        let mut sum: Option<Val> = None;
+        for i in 0..n {
+            let x = self.extract(a, i)?;
+            let y = self.extract(b, i)?;
+            let p = self.op(Op::FMul, &[x, y])?;
+            sum = Some(match sum {
+                None => p,
+                Some(acc) => self.op(Op::FAdd, &[acc, p])?,
+            });
+        }
+        sum.ok_or_else(|| LowerError::internal("an empty dot product"))
+    }
+
+    /// `a / b` with IEEE results for a zero divisor (±INF, or NaN for
+    /// 0/0 and NaN/0), which SPIR-V's OpFDiv does not promise.
+    fn ieee_div(&mut self, a: Val, b: Val) -> LResult<Val> {
+        let n = a.n;
+        let q = self.op(Op::FDiv, &[a, b])?;
+        let zero = self.splat_const(Comp::F32, 0, n);
+        let b_zero = self.cmp(Op::FOrdEqual, b, zero)?;
+        let a_bits = self.cast(a, Comp::U32)?;
+        let b_bits = self.cast(b, Comp::U32)?;
+        let sign_bits = self.op(Op::BitwiseXor, &[a_bits, b_bits])?;
+        let sign = self.cast(sign_bits, Comp::F32)?;
+        let inf = self.with_sign_of(F32_INF, sign)?;
+        let a_zero_or_nan = self.cmp(Op::FUnordEqual, a, zero)?;
+        let nan = self.splat_const(Comp::F32, F32_NAN, n);
+        let special = self.sel(a_zero_or_nan, nan, inf)?;
+        self.sel(b_zero, special, q)
+    }
+
+    /// RSQ: 1/sqrt(x); ±0 gives ±INF, a negative operand NaN (section
+    /// 2.X.8.Z, RSQ no longer takes the absolute value; issue: "the
+    /// reciprocal square root of a negative value ... should yield NaN").
+    fn rsq(&mut self, x: Val) -> LResult<Val> {
+        let r = self.glsl(GLOp::InverseSqrt, &[x])?;
+        let zero = self.splat_const(Comp::F32, 0, x.n);
+        let negative = self.cmp(Op::FOrdLessThan, x, zero)?;
+        let nan = self.splat_const(Comp::F32, F32_NAN, x.n);
+        let r = self.sel(negative, nan, r)?;
+        let is_zero = self.cmp(Op::FOrdEqual, x, zero)?;
+        let inf = self.with_sign_of(F32_INF, x)?;
+        self.sel(is_zero, inf, r)
+    }
+
+    /// RCC: the reciprocal clamped to [2^-64, 2^64] when positive, to
+    /// [-2^64, -2^-64] otherwise.
+    fn rcc(&mut self, x: Val) -> LResult<Val> {
+        let one = self.konst(Comp::F32, &[F32_ONE]);
+        let r = self.ieee_div(one, x)?;
+        let zero = self.konst(Comp::F32, &[0]);
+        let positive = self.cmp(Op::FOrdGreaterThan, r, zero)?;
+        let small = self.konst(Comp::F32, &[F32_2_POW_M64]);
+        let big = self.konst(Comp::F32, &[F32_2_POW_64]);
+        let neg_small = self.konst(Comp::F32, &[F32_2_POW_M64 | super::emit::SIGN_BIT]);
+        let neg_big = self.konst(Comp::F32, &[F32_2_POW_64 | super::emit::SIGN_BIT]);
+        let p = self.glsl(GLOp::NMax, &[r, small])?;
+        let p = self.glsl(GLOp::NMin, &[p, big])?;
+        let n = self.glsl(GLOp::NMax, &[r, neg_big])?;
+        let n = self.glsl(GLOp::NMin, &[n, neg_small])?;
+        self.sel(positive, p, n)
+    }
+
+    /// LG2 with the IEEE special cases GLSL leaves undefined: log2(±0) =
+    /// -INF, log2(negative) = NaN, log2(+INF) = +INF, NaN stays NaN.
+    fn lg2(&mut self, x: Val) -> LResult<Val> {
+        let n = x.n;
+        let mut r = self.glsl(GLOp::Log2, &[x])?;
+        let inf = self.splat_const(Comp::F32, F32_INF, n);
+        let is_inf = self.cmp(Op::FOrdEqual, x, inf)?;
+        r = self.sel(is_inf, inf, r)?;
+        let zero = self.splat_const(Comp::F32, 0, n);
+        let negative = self.cmp(Op::FOrdLessThan, x, zero)?;
+        let nan = self.splat_const(Comp::F32, F32_NAN, n);
+        r = self.sel(negative, nan, r)?;
+        let is_zero = self.cmp(Op::FOrdEqual, x, zero)?;
+        let neg_inf = self.splat_const(Comp::F32, F32_NEG_INF, n);
+        r = self.sel(is_zero, neg_inf, r)?;
+        let is_nan = self.test(Op::IsNan, x, n)?;
+        self.sel(is_nan, x, r)
+    }
+
+    /// EX2 with exact results at the ends: 2^-INF = 0, 2^INF = INF.
+    fn ex2(&mut self, x: Val) -> LResult<Val> {
+        let n = x.n;
+        let mut r = self.glsl(GLOp::Exp2, &[x])?;
+        let neg_inf = self.splat_const(Comp::F32, F32_NEG_INF, n);
+        let zero = self.splat_const(Comp::F32, 0, n);
+        let is_neg_inf = self.cmp(Op::FOrdEqual, x, neg_inf)?;
+        r = self.sel(is_neg_inf, zero, r)?;
+        let inf = self.splat_const(Comp::F32, F32_INF, n);
+        let is_inf = self.cmp(Op::FOrdEqual, x, inf)?;
+        r = self.sel(is_inf, inf, r)?;
+        let is_nan = self.test(Op::IsNan, x, n)?;
+        self.sel(is_nan, x, r)
+    }
+
+    /// ApproxPower(a, b) = ApproxExp2(b * ApproxLog2(a)) (section 2.X.8.Z,
+    /// POW), with x^0 = 1 ("0^0 is defined to be 1", LIT).
+    fn pow(&mut self, a: Val, b: Val) -> LResult<Val> {
+        let l = self.lg2(a)?;
+        let p = self.op(Op::FMul, &[b, l])?;
+        let e = self.ex2(p)?;
+        let zero = self.splat_const(Comp::F32, 0, b.n);
+        let b_zero = self.cmp(Op::FOrdEqual, b, zero)?;
+        let one = self.splat_const(Comp::F32, F32_ONE, b.n);
+        self.sel(b_zero, one, e)
+    }
+
+    /// Reduction of an angle to [-PI, PI) for SIN and COS:
+    /// `x - 2PI * floor(x / 2PI + 0.5)`.
+    fn reduce_angle(&mut self, x: Val) -> LResult<Val> {
+        let inv_two_pi = self.konst(Comp::F32, &[f32_bits(0.5 / std::f32::consts::PI)]);
+        let two_pi = self.konst(Comp::F32, &[f32_bits(std::f32::consts::TAU)]);
+        let half = self.konst(Comp::F32, &[F32_HALF]);
+        let t = self.op(Op::FMul, &[x, inv_two_pi])?;
+        let t = self.op(Op::FAdd, &[t, half])?;
+        let k = self.glsl(GLOp::Floor, &[t])?;
+        let m = self.op(Op::FMul, &[k, two_pi])?;
+        self.op(Op::FSub, &[x, m])
+    }
+
+    /// LIT, exactly as its pseudocode.
+    fn lit(&mut self, v: Val) -> LResult<Val> {
+        let zero = self.konst(Comp::F32, &[0]);
+        let one = self.konst(Comp::F32, &[F32_ONE]);
+        let x = self.extract(v, 0)?;
+        let y = self.extract(v, 1)?;
+        let w = self.extract(v, 3)?;
+        let x_neg = self.cmp(Op::FOrdLessThan, x, zero)?;
+        let x = self.sel(x_neg, zero, x)?;
+        let y_neg = self.cmp(Op::FOrdLessThan, y, zero)?;
+        let y = self.sel(y_neg, zero, y)?;
+        // if (w < -(128-eps)) w = -(128-eps); else if (w > 128-eps) w = 128-eps;
+        let hi = self.konst(Comp::F32, &[F32_128_MINUS_EPS]);
+        let lo = self.konst(Comp::F32, &[F32_128_MINUS_EPS | super::emit::SIGN_BIT]);
+        let w_low = self.cmp(Op::FOrdLessThan, w, lo)?;
+        let w_high = self.cmp(Op::FOrdGreaterThan, w, hi)?;
+        let w_clamped_high = self.sel(w_high, hi, w)?;
+        let w = self.sel(w_low, lo, w_clamped_high)?;
+        let power = self.pow(y, w)?;
+        let lit = self.cmp(Op::FOrdGreaterThan, x, zero)?;
+        let z = self.sel(lit, power, zero)?;
+        self.construct(&[one, x, z, one])
+    }
+
+    /// Integer DIV. Division by zero is undefined in the spec; SPIR-V
+    /// makes it (and INT_MIN / -1) undefined behaviour, so the divisor is
+    /// made safe and x / 0 gives all ones.
+    fn int_div(&mut self, a: Val, b: Val) -> LResult<Val> {
+        let comp = a.comp;
+        let zero = self.splat_const(comp, 0, 4);
+        let one = self.splat_const(comp, 1, 4);
+        let ones = self.splat_const(comp, u32::MAX, 4);
+        let b_zero = self.cmp(Op::IEqual, b, zero)?;
+        let q = if comp == Comp::I32 {
+            let b_m1 = self.cmp(Op::IEqual, b, ones)?;
+            let unsafe_b = self.or(b_zero, b_m1)?;
+            let safe = self.sel(unsafe_b, one, b)?;
+            let q = self.op(Op::SDiv, &[a, safe])?;
+            let neg = self.op(Op::SNegate, &[a])?;
+            self.sel(b_m1, neg, q)?
+        } else {
+            let safe = self.sel(b_zero, one, b)?;
+            self.op(Op::UDiv, &[a, safe])?
+        };
+        self.sel(b_zero, ones, q)
+    }
+
+    /// Integer MOD (`%`, truncating). Undefined for a negative dividend or
+    /// a divisor <= 0; a zero divisor gives 0 here.
+    fn int_mod(&mut self, a: Val, b: Val) -> LResult<Val> {
+        let comp = a.comp;
+        let zero = self.splat_const(comp, 0, 4);
+        let one = self.splat_const(comp, 1, 4);
+        let b_zero = self.cmp(Op::IEqual, b, zero)?;
+        if comp == Comp::I32 {
+            // x % -1 is 0, as x % 1; SRem(INT_MIN, -1) would be undefined.
+            let ones = self.splat_const(comp, u32::MAX, 4);
+            let b_m1 = self.cmp(Op::IEqual, b, ones)?;
+            let unsafe_b = self.or(b_zero, b_m1)?;
+            let safe = self.sel(unsafe_b, one, b)?;
+            self.op(Op::SRem, &[a, safe])
+        } else {
+            let safe = self.sel(b_zero, one, b)?;
+            self.op(Op::UMod, &[a, safe])
+        }
+    }
+
+    /// SAD: |a - b| + c, the difference exact as an unsigned value, the
+    /// add setting carry and overflow.
+    fn sad(&mut self, ty: DataType, a: &Loaded, b: &Loaded, c: &Loaded) -> LResult<Computed> {
+        let gt = self.cmp(greater_than(ty), a.value, b.value)?;
+        let au = self.cast(a.value, Comp::U32)?;
+        let bu = self.cast(b.value, Comp::U32)?;
+        let d1 = self.op(Op::ISub, &[au, bu])?;
+        let d2 = self.op(Op::ISub, &[bu, au])?;
+        let d = self.sel(gt, d1, d2)?;
+        let value = self.op(Op::IAdd, &[d, c.value])?;
+        Ok(Computed {
+            value,
+            addsub: Some(AddSub {
+                a: d,
+                b: c.base,
+                subtract: c.negated,
+            }),
+        })
+    }
+
+    /// SWZ: each component selected from the operand, 0 or 1, optionally
+    /// negated (section 2.X.8.Z, SWZ).
+    fn swz(&mut self, inst: &Instruction, v: Val) -> LResult<Val> {
+        let Some(sel) = inst.ext_swizzle else {
+            return Err(LowerError::internal_at(
+                "SWZ without its extended swizzle",
+                inst.span,
+            ));
+        };
+        let mut parts = Vec::with_capacity(4);
+        for comp in sel {
+            let x = match comp.sel {
+                ExtSwizzleSel::Component(c) if c < 4 => self.extract(v, u32::from(c))?,
+                ExtSwizzleSel::Component(_) => {
+                    return Err(LowerError::internal_at(
+                        "SWZ selector out of range",
+                        inst.span,
+                    ))
+                }
+                ExtSwizzleSel::Zero => self.konst(Comp::F32, &[0]),
+                ExtSwizzleSel::One => self.konst(Comp::F32, &[F32_ONE]),
+            };
+            parts.push(if comp.negate { self.negate(x)? } else { x });
+        }
+        self.construct(&parts)
+    }
+
+    /// `if (x < lo) x = lo; if (x > hi) x = hi;` as the pack pseudocode
+    /// writes it.
+    fn clamp_like_pseudocode(&mut self, x: Val, lo: u32, hi: u32) -> LResult<Val> {
+        let lo = self.splat_const(Comp::F32, lo, x.n);
+        let hi = self.splat_const(Comp::F32, hi, x.n);
+        let below = self.cmp(Op::FOrdLessThan, x, lo)?;
+        let x = self.sel(below, lo, x)?;
+        let above = self.cmp(Op::FOrdGreaterThan, x, hi)?;
+        self.sel(above, hi, x)
+    }
+
+    /// `round(scale * x + bias)` as unsigned integers, masked to `mask`.
+    fn quantize(&mut self, x: Val, scale: f32, bias: f32, mask: u32) -> LResult<Val> {
+        let s = self.splat_const(Comp::F32, f32_bits(scale), x.n);
+        let mut t = self.op(Op::FMul, &[x, s])?;
+        if bias != 0.0 {
+            let b = self.splat_const(Comp::F32, f32_bits(bias), x.n);
+            t = self.op(Op::FAdd, &[t, b])?;
+        }
+        let r = self.glsl(GLOp::RoundEven, &[t])?;
+        let u = self.convert(Op::ConvertFToU, r, Comp::U32)?;
+        let m = self.splat_const(Comp::U32, mask, x.n);
+        self.op(Op::BitwiseAnd, &[u, m])
+    }
+
+    /// `parts.x | parts.y << shift | parts.z << 2*shift | ...`.
+    fn pack_fields(&mut self, parts: Val, shift: u32) -> LResult<Val> {
+        let shifts: Vec<u32> = (0..parts.n).map(|i| i * shift).collect();
+        let shifts = self.konst(Comp::U32, &shifts);
+        let shifted = self.op(Op::ShiftLeftLogical, &[parts, shifts])?;
+        let mut r = self.extract(shifted, 0)?;
+        for i in 1..parts.n {
+            let p = self.extract(shifted, i)?;
+            r = self.op(Op::BitwiseOr, &[r, p])?;
+        }
+        Ok(r)
+    }
+
+    /// PK2H, PK2US, PK4B, PK4UB: the packed 32 bits (section 2.X.8.Z).
+    fn pack(&mut self, op: Opcode, v: Val) -> LResult<Val> {
+        match op {
+            Opcode::Pk2h => {
+                let xy = self.shuffle(v, v, &[0, 1])?;
+                let u32_ty = self.t(Comp::U32, 1);
+                self.glsl_typed(GLOp::PackHalf2x16, u32_ty, Comp::U32, 1, &[xy])
+            }
+            Opcode::Pk2us => {
+                let xy = self.shuffle(v, v, &[0, 1])?;
+                let c = self.clamp_like_pseudocode(xy, 0, F32_ONE)?;
+                let us = self.quantize(c, 65535.0, 0.0, 0xffff)?;
+                self.pack_fields(us, 16)
+            }
+            Opcode::Pk4b => {
+                let c = self.clamp_like_pseudocode(v, F32_M128_OVER_127, F32_ONE)?;
+                let ub = self.quantize(c, 127.0, 128.0, 0xff)?;
+                self.pack_fields(ub, 8)
+            }
+            _ => {
+                let c = self.clamp_like_pseudocode(v, 0, F32_ONE)?;
+                let ub = self.quantize(c, 255.0, 0.0, 0xff)?;
+                self.pack_fields(ub, 8)
+            }
+        }
+    }
+
+    /// UP2H, UP2US, UP4B, UP4UB of the raw bits (section 2.X.8.Z).
+    fn unpack(&mut self, op: Opcode, bits: Val) -> LResult<Val> {
+        if op == Opcode::Up2h {
+            let vec2 = self.t(Comp::F32, 2);
+            let xy = self.glsl_typed(GLOp::UnpackHalf2x16, vec2, Comp::F32, 2, &[bits])?;
+            return self.shuffle(xy, xy, &[0, 1, 0, 1]);
+        }
+        let (shifts, mask, divisor): ([u32; 4], u32, f32) = match op {
+            Opcode::Up2us => ([0, 16, 0, 16], 0xffff, 65535.0),
+            Opcode::Up4b => ([0, 8, 16, 24], 0xff, 127.0),
+            _ => ([0, 8, 16, 24], 0xff, 255.0),
+        };
+        let b4 = self.splat(bits, 4)?;
+        let s = self.konst(Comp::U32, &shifts);
+        let shifted = self.op(Op::ShiftRightLogical, &[b4, s])?;
+        let m = self.splat_const(Comp::U32, mask, 4);
+        let fields = self.op(Op::BitwiseAnd, &[shifted, m])?;
+        let f = if op == Opcode::Up4b {
+            // ((bits >> n) & 0xFF) - 128, signed.
+            let signed = self.cast(fields, Comp::I32)?;
+            let bias = self.splat_const(Comp::I32, 128, 4);
+            let centred = self.op(Op::ISub, &[signed, bias])?;
+            self.convert(Op::ConvertSToF, centred, Comp::F32)?
+        } else {
+            self.convert(Op::ConvertUToF, fields, Comp::F32)?
+        };
+        let d = self.splat_const(Comp::F32, f32_bits(divisor), 4);
+        self.op(Op::FDiv, &[f, d])
+    }
+}
+
+/// The carry / overflow operands of `x + y` (section 2.X.4.3: "negation
+/// modifiers turn add operations into subtracts and vice versa"; with both
+/// operands negated the flags are undefined, and the plain add is used).
+fn add_operands(x: &Loaded, y: &Loaded) -> AddSub {
+    match (x.negated, y.negated) {
+        (false, false) => AddSub {
+            a: x.base,
+            b: y.base,
+            subtract: false,
+        },
+        (false, true) => AddSub {
+            a: x.base,
+            b: y.base,
+            subtract: true,
+        },
+        (true, false) => AddSub {
+            a: y.base,
+            b: x.base,
+            subtract: true,
+        },
+        (true, true) => AddSub {
+            a: x.value,
+            b: y.value,
+            subtract: false,
+        },
+    }
+}
+
+/// The carry / overflow operands of `x - y`.
+fn sub_operands(x: &Loaded, y: &Loaded) -> AddSub {
+    match (x.negated, y.negated) {
+        (false, false) => AddSub {
+            a: x.base,
+            b: y.base,
+            subtract: true,
+        },
+        (false, true) => AddSub {
+            a: x.base,
+            b: y.base,
+            subtract: false,
+        },
+        // -x - y: undefined flags; the plain subtract of the values.
+        (true, false) => AddSub {
+            a: x.value,
+            b: y.value,
+            subtract: true,
+        },
+        (true, true) => AddSub {
+            a: y.base,
+            b: x.base,
+            subtract: true,
+        },
+    }
+}
+
+fn greater_than(ty: DataType) -> Op {
+    match ty {
+        DataType::Float => Op::FOrdGreaterThan,
+        DataType::Signed => Op::SGreaterThan,
+        DataType::Unsigned => Op::UGreaterThan,
+    }
+}
+
+/// The comparison of a set-on instruction. Float comparisons are ordered
+/// (false with a NaN) except `!=`, which is true with a NaN, as in C.
+fn set_on_comparison(op: Opcode, ty: DataType) -> LResult<Op> {
+    use DataType::{Float as F, Signed as S, Unsigned as U};
+    Ok(match (op, ty) {
+        (Opcode::Seq, F) => Op::FOrdEqual,
+        (Opcode::Seq, _) => Op::IEqual,
+        (Opcode::Sne, F) => Op::FUnordNotEqual,
+        (Opcode::Sne, _) => Op::INotEqual,
+        (Opcode::Slt, F) => Op::FOrdLessThan,
+        (Opcode::Slt, S) => Op::SLessThan,
+        (Opcode::Slt, U) => Op::ULessThan,
+        (Opcode::Sle, F) => Op::FOrdLessThanEqual,
+        (Opcode::Sle, S) => Op::SLessThanEqual,
+        (Opcode::Sle, U) => Op::ULessThanEqual,
+        (Opcode::Sgt, F) => Op::FOrdGreaterThan,
+        (Opcode::Sgt, S) => Op::SGreaterThan,
+        (Opcode::Sgt, U) => Op::UGreaterThan,
+        (Opcode::Sge, F) => Op::FOrdGreaterThanEqual,
+        (Opcode::Sge, S) => Op::SGreaterThanEqual,
+        (Opcode::Sge, U) => Op::UGreaterThanEqual,
+        _ => {
+            return Err(LowerError::internal(format!(
+                "{op} is not a set-on instruction"
+            )))
+        }
+    })
+}

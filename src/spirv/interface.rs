@@ -1,0 +1,592 @@
+//! Registers and the program interface, exactly as docs/interface.md states
+//! them: temporaries, uniform blocks for `program.env` / `program.local`,
+//! and the Location / built-in of every attribute and result binding.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rspirv::dr::Operand as SpvOperand;
+use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass, Word};
+
+use super::emit::{register_class, Comp, LResult};
+use super::{Analysis, LowerError, Lowerer};
+use crate::ir::{
+    AttribBinding, ColorSel, Interpolation, Literal, ParamBinding, Precision, ResultBinding, VarId,
+    VarKind, VarType, Variable,
+};
+use crate::isa::Stage;
+
+/// How a used variable is stored.
+pub(crate) enum Storage {
+    /// A TEMP: one four-component variable, or an array of them. Typeless
+    /// temporaries hold `uvec4` bit patterns (docs/interface.md,
+    /// "Registers"); typed ones their own vector type.
+    Register {
+        ptr: Word,
+        class: StorageClass,
+        comp: Comp,
+        len: Option<u32>,
+    },
+    /// A PARAM: where each element comes from.
+    Param { elements: Vec<ParamSource> },
+    /// An ATTRIB or OUTPUT: the interface slot of each element.
+    Io { elements: Vec<IoSlot> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ParamSource {
+    /// A literal vector, typed per use (section 2.X.3.3).
+    Constant([Literal; 4]),
+    /// `program.env[element]` or `program.local[element]`.
+    Block { block: ParamBlock, element: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParamBlock {
+    Env,
+    Local,
+}
+
+impl ParamBlock {
+    pub(crate) fn index(self) -> usize {
+        match self {
+            ParamBlock::Env => 0,
+            ParamBlock::Local => 1,
+        }
+    }
+    /// The binding number of docs/interface.md, "Descriptor sets".
+    fn binding(self) -> u32 {
+        self.index() as u32
+    }
+    fn names(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            ParamBlock::Env => ("ProgramEnv", "env", "program_env"),
+            ParamBlock::Local => ("ProgramLocal", "local", "program_local"),
+        }
+    }
+}
+
+/// One element of an attribute or result variable.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IoSlot {
+    pub var: Word,
+    /// The component type of the SPIR-V variable.
+    pub comp: Comp,
+    pub shape: IoShape,
+    pub class: StorageClass,
+}
+
+/// How a vec4 register view maps onto the interface variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IoShape {
+    /// A four-component variable (a Location, Position, FragCoord).
+    Vec4,
+    /// A scalar variable carrying one component of the vec4 (`vertex.id`
+    /// in x, `result.depth` in z, ...); the other components read as 0.
+    Scalar { component: u8 },
+    /// Element `index` of the ClipDistance array, carried in x.
+    ClipElement { index: u32 },
+    /// FrontFacing, read as (+1.0 or -1.0, 0, 0, 1).
+    Facing,
+}
+
+#[derive(Default)]
+pub(crate) struct Io {
+    /// The ProgramEnv and ProgramLocal block variables.
+    pub blocks: [Option<Word>; 2],
+    /// `result.depth` is written: DepthReplacing.
+    pub writes_depth: bool,
+    /// Private copies of all-constant PARAM arrays, per read type, for
+    /// relative addressing.
+    pub const_arrays: HashMap<(VarId, Comp), Word>,
+}
+
+/// The identity of an interface variable: aliases such as
+/// `vertex.position` / `vertex.attrib[0]` share one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum IoKey {
+    Location { output: bool, location: u32 },
+    BuiltIn { output: bool, builtin: u32 },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct SlotSpec {
+    key: IoKey,
+    shape: IoShape,
+    /// The variable's component type (built-ins have fixed ones).
+    comp: Comp,
+    /// Whether the declaration chose `comp` (INT / UINT / FLOAT); the first
+    /// typed declaration of a shared slot decides its type.
+    typed: bool,
+    /// FLAT / CENTROID / NOPERSPECTIVE of a fragment attribute.
+    interpolation: Interpolation,
+}
+
+struct KeyInfo {
+    comp: Comp,
+    typed: bool,
+    shape: IoShape,
+    clip_len: u32,
+    interpolation: Interpolation,
+}
+
+impl Lowerer<'_> {
+    /// Creates the storage of every used variable except the temporaries
+    /// that live in the entry function (`declare_function_registers`).
+    pub(crate) fn declare_variables(&mut self, analysis: &Analysis) -> LResult<()> {
+        let program = self.program;
+        let mut block_len = [0u32; 2];
+        let mut io_vars: Vec<(VarId, Vec<SlotSpec>)> = Vec::new();
+        for &id in &analysis.variables {
+            let var = program.var(id);
+            match &var.kind {
+                VarKind::Temp => {
+                    if self.private_registers {
+                        let storage = self.register(id, var, true)?;
+                        self.storage.insert(id, storage);
+                    }
+                }
+                VarKind::Param(bindings) => {
+                    check_len(var, bindings.len())?;
+                    let mut elements = Vec::with_capacity(bindings.len());
+                    for binding in bindings {
+                        let source = match binding {
+                            ParamBinding::Constant(lits) => ParamSource::Constant(*lits),
+                            ParamBinding::Env(n) => ParamSource::Block {
+                                block: ParamBlock::Env,
+                                element: *n,
+                            },
+                            ParamBinding::Local(n) => ParamSource::Block {
+                                block: ParamBlock::Local,
+                                element: *n,
+                            },
+                            ParamBinding::State(item) => {
+                                return Err(LowerError::unsupported(
+                                    format!("GL state bindings (state.{})", item.path.join(".")),
+                                    var.span,
+                                ))
+                            }
+                            ParamBinding::BufferElement { buffer, .. } => {
+                                return Err(LowerError::unsupported(
+                                    format!("parameter buffers (program.buffer[{buffer}])"),
+                                    var.span,
+                                ))
+                            }
+                        };
+                        if let ParamSource::Block { block, element } = source {
+                            let len = &mut block_len[block.index()];
+                            *len = (*len).max(element.saturating_add(1));
+                        }
+                        elements.push(source);
+                    }
+                    self.storage.insert(id, Storage::Param { elements });
+                }
+                VarKind::Attrib(bindings) => {
+                    check_len(var, bindings.len())?;
+                    let mut specs = bindings
+                        .iter()
+                        .map(|b| attrib_spec(program.stage, b, var.ty))
+                        .collect::<Result<Vec<_>, String>>()
+                        .map_err(|what| LowerError::unsupported(what, var.span))?;
+                    // Interpolation modifiers apply to the interpolated
+                    // attributes only, not to the built-ins (the bindings
+                    // marked "*" in NV_fragment_program4's table).
+                    for spec in &mut specs {
+                        if matches!(spec.key, IoKey::Location { .. }) {
+                            spec.interpolation = var.interpolation;
+                        }
+                    }
+                    io_vars.push((id, specs));
+                }
+                VarKind::Result(bindings) => {
+                    check_len(var, bindings.len())?;
+                    let specs = bindings
+                        .iter()
+                        .map(|b| result_spec(program.stage, b, var.ty))
+                        .collect::<Result<Vec<_>, String>>()
+                        .map_err(|what| LowerError::unsupported(what, var.span))?;
+                    io_vars.push((id, specs));
+                }
+                VarKind::Buffer(binding) => {
+                    return Err(LowerError::unsupported(
+                        format!("parameter buffers (program.buffer[{}])", binding.buffer),
+                        var.span,
+                    ))
+                }
+            }
+        }
+        for block in [ParamBlock::Env, ParamBlock::Local] {
+            let len = block_len[block.index()];
+            if len > 0 {
+                self.io.blocks[block.index()] = Some(self.param_block(block, len));
+            }
+        }
+        self.declare_io(io_vars)
+    }
+
+    /// Temporaries of a program that is one function live in it.
+    pub(crate) fn declare_function_registers(&mut self, analysis: &Analysis) -> LResult<()> {
+        for &id in &analysis.variables {
+            let var = self.program.var(id);
+            if matches!(var.kind, VarKind::Temp) {
+                let storage = self.register(id, var, false)?;
+                self.storage.insert(id, storage);
+            }
+        }
+        Ok(())
+    }
+
+    fn register(&mut self, id: VarId, var: &Variable, private: bool) -> LResult<Storage> {
+        let comp = match var.ty {
+            VarType::Typeless => Comp::U32,
+            VarType::Typed(t) => Comp::from(t),
+        };
+        let vec4 = self.t(comp, 4);
+        let pointee = match var.array_len {
+            Some(len) if len > 0 => self.t_array(vec4, len),
+            Some(_) => return Err(LowerError::internal_at("an empty TEMP array", var.span)),
+            None => vec4,
+        };
+        let name = var.name.clone().unwrap_or_else(|| format!("temp{}", id.0));
+        let class = register_class(private);
+        let ptr = if private {
+            self.global_variable(pointee, class, None, &name)
+        } else {
+            self.function_variable(pointee, Some(&name))?
+        };
+        if var.precision == Precision::Short {
+            // SHORT: at least 16-bit storage (section 2.X.3.1).
+            self.b.decorate(ptr, Decoration::RelaxedPrecision, []);
+        }
+        Ok(Storage::Register {
+            ptr,
+            class,
+            comp,
+            len: var.array_len,
+        })
+    }
+
+    /// `uniform ProgramEnv { uvec4 env[len]; }` (or ProgramLocal), std140,
+    /// at the binding docs/interface.md fixes.
+    fn param_block(&mut self, block: ParamBlock, len: u32) -> Word {
+        let (struct_name, member_name, var_name) = block.names();
+        let uvec4 = self.t(Comp::U32, 4);
+        let len_id = self.c_u32(len);
+        // Fresh (undeduplicated) types: these carry layout decorations.
+        let array_id = self.b.id();
+        let array = self.b.type_array_id(Some(array_id), uvec4, len_id);
+        self.b.decorate(
+            array,
+            Decoration::ArrayStride,
+            [SpvOperand::LiteralBit32(16)],
+        );
+        let struct_id = self.b.id();
+        let st = self.b.type_struct_id(Some(struct_id), [array]);
+        self.b.decorate(st, Decoration::Block, []);
+        self.b
+            .member_decorate(st, 0, Decoration::Offset, [SpvOperand::LiteralBit32(0)]);
+        self.b.name(st, struct_name);
+        self.b.member_name(st, 0, member_name);
+        let var = self.global_variable(st, StorageClass::Uniform, None, var_name);
+        let set = self
+            .options
+            .descriptor_set
+            .unwrap_or(match self.program.stage {
+                Stage::Vertex => 0,
+                Stage::Geometry => 1,
+                Stage::Fragment => 2,
+            });
+        self.b.decorate(
+            var,
+            Decoration::DescriptorSet,
+            [SpvOperand::LiteralBit32(set)],
+        );
+        self.b.decorate(
+            var,
+            Decoration::Binding,
+            [SpvOperand::LiteralBit32(block.binding())],
+        );
+        var
+    }
+
+    fn declare_io(&mut self, io_vars: Vec<(VarId, Vec<SlotSpec>)>) -> LResult<()> {
+        let mut keys: BTreeMap<IoKey, KeyInfo> = BTreeMap::new();
+        for (_, specs) in &io_vars {
+            for spec in specs {
+                let clip = match spec.shape {
+                    IoShape::ClipElement { index } => index.saturating_add(1),
+                    _ => 0,
+                };
+                let info = keys.entry(spec.key).or_insert(KeyInfo {
+                    comp: spec.comp,
+                    typed: spec.typed,
+                    shape: spec.shape,
+                    clip_len: 0,
+                    interpolation: Interpolation::default(),
+                });
+                if spec.typed && !info.typed {
+                    info.comp = spec.comp;
+                    info.typed = true;
+                }
+                // Declarations of one attribute with different modifiers:
+                // any of them asking for a modifier gets it.
+                info.interpolation.flat |= spec.interpolation.flat;
+                info.interpolation.centroid |= spec.interpolation.centroid;
+                info.interpolation.noperspective |= spec.interpolation.noperspective;
+                info.clip_len = info.clip_len.max(clip);
+            }
+        }
+        let stage = self.program.stage;
+        let mut vars: HashMap<IoKey, (Word, Comp)> = HashMap::new();
+        for (key, info) in &keys {
+            let (output, name) = match *key {
+                IoKey::Location { output, location } => (
+                    output,
+                    format!("{}_loc{location}", if output { "out" } else { "in" }),
+                ),
+                IoKey::BuiltIn { output, builtin } => (output, format!("builtin{builtin}")),
+            };
+            let class = if output {
+                StorageClass::Output
+            } else {
+                StorageClass::Input
+            };
+            let pointee = match info.shape {
+                IoShape::Vec4 => self.t(info.comp, 4),
+                IoShape::Scalar { .. } | IoShape::Facing => self.t(info.comp, 1),
+                IoShape::ClipElement { .. } => {
+                    let float = self.t(Comp::F32, 1);
+                    self.t_array(float, info.clip_len.max(1))
+                }
+            };
+            let var = self.global_variable(pointee, class, None, &name);
+            match *key {
+                IoKey::Location { location, .. } => {
+                    self.b.decorate(
+                        var,
+                        Decoration::Location,
+                        [SpvOperand::LiteralBit32(location)],
+                    );
+                }
+                IoKey::BuiltIn { builtin, .. } => {
+                    let b = builtin_from_u32(builtin)?;
+                    self.b
+                        .decorate(var, Decoration::BuiltIn, [SpvOperand::BuiltIn(b)]);
+                    match b {
+                        BuiltIn::ClipDistance => self.capability(Capability::ClipDistance),
+                        // A fragment shader reading PrimitiveId needs the
+                        // Geometry capability.
+                        BuiltIn::PrimitiveId => self.capability(Capability::Geometry),
+                        BuiltIn::FragDepth => self.io.writes_depth = true,
+                        _ => {}
+                    }
+                }
+            }
+            // Integer varyings are Flat (docs/interface.md, "Varyings");
+            // Vulkan allows the decoration only on vertex outputs and
+            // fragment inputs.
+            let flat_allowed = match stage {
+                Stage::Vertex | Stage::Geometry => output,
+                Stage::Fragment => !output,
+            };
+            if flat_allowed && (info.comp.is_integer() || info.interpolation.flat) {
+                self.b.decorate(var, Decoration::Flat, []);
+            }
+            if stage == Stage::Fragment && !output {
+                if info.interpolation.centroid {
+                    self.b.decorate(var, Decoration::Centroid, []);
+                }
+                if info.interpolation.noperspective {
+                    self.b.decorate(var, Decoration::NoPerspective, []);
+                }
+            }
+            vars.insert(*key, (var, info.comp));
+        }
+        for (id, specs) in io_vars {
+            let mut elements = Vec::with_capacity(specs.len());
+            for spec in specs {
+                let (var, comp) = vars
+                    .get(&spec.key)
+                    .copied()
+                    .ok_or_else(|| LowerError::internal("interface slot without a variable"))?;
+                let class = match spec.key {
+                    IoKey::Location { output: true, .. } | IoKey::BuiltIn { output: true, .. } => {
+                        StorageClass::Output
+                    }
+                    _ => StorageClass::Input,
+                };
+                elements.push(IoSlot {
+                    var,
+                    comp,
+                    shape: spec.shape,
+                    class,
+                });
+            }
+            self.storage.insert(id, Storage::Io { elements });
+        }
+        Ok(())
+    }
+}
+
+fn check_len(var: &Variable, bindings: usize) -> LResult<()> {
+    if bindings as u32 != var.len() || bindings == 0 {
+        return Err(LowerError::internal_at(
+            format!(
+                "{} bindings for a variable of {} elements",
+                bindings,
+                var.len()
+            ),
+            var.span,
+        ));
+    }
+    Ok(())
+}
+
+fn builtin_from_u32(b: u32) -> LResult<BuiltIn> {
+    [
+        BuiltIn::Position,
+        BuiltIn::PointSize,
+        BuiltIn::ClipDistance,
+        BuiltIn::VertexIndex,
+        BuiltIn::InstanceIndex,
+        BuiltIn::FragCoord,
+        BuiltIn::FrontFacing,
+        BuiltIn::PrimitiveId,
+        BuiltIn::FragDepth,
+    ]
+    .into_iter()
+    .find(|&x| x as u32 == b)
+    .ok_or_else(|| LowerError::internal(format!("unexpected built-in {b}")))
+}
+
+fn var_comp(ty: VarType) -> (Comp, bool) {
+    match ty {
+        VarType::Typeless => (Comp::F32, false),
+        VarType::Typed(t) => (Comp::from(t), true),
+    }
+}
+
+fn location(output: bool, location: u32, ty: VarType) -> SlotSpec {
+    let (comp, typed) = var_comp(ty);
+    SlotSpec {
+        key: IoKey::Location { output, location },
+        shape: IoShape::Vec4,
+        comp,
+        typed,
+        interpolation: Interpolation::default(),
+    }
+}
+
+fn builtin(output: bool, b: BuiltIn, shape: IoShape, comp: Comp) -> SlotSpec {
+    SlotSpec {
+        key: IoKey::BuiltIn {
+            output,
+            builtin: b as u32,
+        },
+        shape,
+        comp,
+        typed: true,
+        interpolation: Interpolation::default(),
+    }
+}
+
+/// The varying Location of a colour (docs/interface.md, "Varyings").
+fn color_location(sel: ColorSel) -> u32 {
+    u32::from(sel.secondary) + 2 * u32::from(sel.back)
+}
+
+/// An attribute binding's interface slot (docs/interface.md, "Vertex
+/// attributes" and "Varyings").
+fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<SlotSpec, String> {
+    use AttribBinding as A;
+    let scalar_int = |b| builtin(false, b, IoShape::Scalar { component: 0 }, Comp::I32);
+    match (stage, binding) {
+        // NV_vertex_program4's attribute aliasing table.
+        (Stage::Vertex, A::Position) => Ok(location(false, 0, ty)),
+        (Stage::Vertex, A::Weight(0)) => Ok(location(false, 1, ty)),
+        (Stage::Vertex, A::Normal) => Ok(location(false, 2, ty)),
+        (Stage::Vertex, A::Color(sel)) if !sel.back => {
+            Ok(location(false, 3 + u32::from(sel.secondary), ty))
+        }
+        (Stage::Vertex, A::FogCoord) => Ok(location(false, 5, ty)),
+        (Stage::Vertex, A::TexCoord(n)) => Ok(location(false, 8 + n, ty)),
+        (Stage::Vertex, A::Generic(n)) => Ok(location(false, *n, ty)),
+        (Stage::Vertex, A::VertexId) => Ok(scalar_int(BuiltIn::VertexIndex)),
+        (Stage::Vertex, A::InstanceId) => Ok(scalar_int(BuiltIn::InstanceIndex)),
+        (Stage::Fragment, A::Color(sel)) => Ok(location(false, color_location(*sel), ty)),
+        (Stage::Fragment, A::FogCoord) => Ok(location(false, 4, ty)),
+        (Stage::Fragment, A::TexCoord(n)) if *n < 8 => Ok(location(false, 5 + n, ty)),
+        (Stage::Fragment, A::Generic(n)) if *n < 16 => Ok(location(false, 14 + n, ty)),
+        (Stage::Fragment, A::Position) => {
+            Ok(builtin(false, BuiltIn::FragCoord, IoShape::Vec4, Comp::F32))
+        }
+        (Stage::Fragment, A::Facing) => Ok(builtin(
+            false,
+            BuiltIn::FrontFacing,
+            IoShape::Facing,
+            Comp::Bool,
+        )),
+        (Stage::Fragment, A::PrimitiveId) => Ok(scalar_int(BuiltIn::PrimitiveId)),
+        (Stage::Fragment, A::Clip(n)) => Ok(builtin(
+            false,
+            BuiltIn::ClipDistance,
+            IoShape::ClipElement { index: *n },
+            Comp::F32,
+        )),
+        (stage, b) => Err(format!("the attribute binding {b:?} in a {stage} program")),
+    }
+}
+
+/// A result binding's interface slot (docs/interface.md, "Varyings" and
+/// "Fragment results").
+fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<SlotSpec, String> {
+    use ResultBinding as R;
+    match (stage, binding) {
+        (Stage::Vertex, R::Position) => {
+            Ok(builtin(true, BuiltIn::Position, IoShape::Vec4, Comp::F32))
+        }
+        (Stage::Vertex, R::Color(sel)) => Ok(location(true, color_location(*sel), ty)),
+        (Stage::Vertex, R::FogCoord) => Ok(location(true, 4, ty)),
+        (Stage::Vertex, R::TexCoord(n)) if *n < 8 => Ok(location(true, 5 + n, ty)),
+        (Stage::Vertex, R::Id) => Ok(SlotSpec {
+            key: IoKey::Location {
+                output: true,
+                location: 13,
+            },
+            shape: IoShape::Scalar { component: 0 },
+            comp: Comp::I32,
+            typed: true,
+            interpolation: Interpolation::default(),
+        }),
+        (Stage::Vertex, R::Generic(n)) if *n < 16 => Ok(location(true, 14 + n, ty)),
+        (Stage::Vertex, R::Clip(n)) => Ok(builtin(
+            true,
+            BuiltIn::ClipDistance,
+            IoShape::ClipElement { index: *n },
+            Comp::F32,
+        )),
+        (Stage::Vertex, R::PointSize) => Ok(builtin(
+            true,
+            BuiltIn::PointSize,
+            IoShape::Scalar { component: 0 },
+            Comp::F32,
+        )),
+        (Stage::Fragment, R::Color(sel))
+            if *sel
+                == (ColorSel {
+                    back: false,
+                    secondary: false,
+                }) =>
+        {
+            Ok(location(true, 0, ty))
+        }
+        (Stage::Fragment, R::FragColor(n)) => Ok(location(true, *n, ty)),
+        // NV_fragment_program4: only the z component of result.depth counts.
+        (Stage::Fragment, R::Depth) => Ok(builtin(
+            true,
+            BuiltIn::FragDepth,
+            IoShape::Scalar { component: 2 },
+            Comp::F32,
+        )),
+        (stage, b) => Err(format!("the result binding {b:?} in a {stage} program")),
+    }
+}

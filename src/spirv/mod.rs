@@ -1,0 +1,528 @@
+//! SPIR-V backend: lowers the checked program (`crate::ir`) to a Vulkan
+//! SPIR-V module.
+//!
+//! The work is split by job:
+//!
+//! * this file — the entry point, errors, module setup and the program
+//!   analysis (which subroutines run, which variables are used);
+//! * `emit` — types, constants and typed instruction helpers;
+//! * `interface` — inputs, outputs, uniform blocks and registers, exactly as
+//!   docs/interface.md states them;
+//! * `operand` — operand loads (section 2.X.4.2) and destination updates
+//!   (section 2.X.4.3), including relative addressing;
+//! * `cc` — the condition code registers (sections 2.X.3.7 and 2.X.4.3,
+//!   Table X.16);
+//! * `alu` — the instructions of section 2.X.8;
+//! * `flow` — statements and structured control flow (section 2.X.5).
+//!
+//! The backend never reports source errors: the checker has accepted the
+//! program. Anything not lowered yet is an explicit
+//! [`LowerError::Unsupported`]; an IR that breaks the checker's guarantees
+//! is a [`LowerError::Internal`].
+
+mod alu;
+mod cc;
+mod emit;
+mod flow;
+mod interface;
+mod operand;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt;
+
+use rspirv::binary::Assemble;
+use rspirv::dr::Builder;
+use rspirv::spirv::{self, StorageClass, Word};
+
+use crate::ir::{Block, Index, KillCondition, Operand, Program, Stmt, SubId, VarId};
+use crate::isa::Stage;
+use crate::span::Span;
+use crate::{Options, TargetEnv};
+
+use emit::TypeKey;
+use interface::{Io, Storage};
+
+/// Why a program could not be lowered. Both kinds are internal compiler
+/// errors from the user's point of view: the checker accepted the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LowerError {
+    /// A feature the backend does not lower yet (textures, GL state,
+    /// parameter buffers, geometry programs, recursive subroutines).
+    Unsupported { what: String, span: Span },
+    /// The IR breaks an invariant the checker guarantees, or the SPIR-V
+    /// builder was misused.
+    Internal { what: String, span: Span },
+}
+
+impl LowerError {
+    pub fn span(&self) -> Span {
+        match self {
+            LowerError::Unsupported { span, .. } | LowerError::Internal { span, .. } => *span,
+        }
+    }
+
+    pub(crate) fn unsupported(what: impl Into<String>, span: Span) -> LowerError {
+        LowerError::Unsupported {
+            what: what.into(),
+            span,
+        }
+    }
+
+    pub(crate) fn internal(what: impl Into<String>) -> LowerError {
+        LowerError::Internal {
+            what: what.into(),
+            span: Span::default(),
+        }
+    }
+
+    pub(crate) fn internal_at(what: impl Into<String>, span: Span) -> LowerError {
+        LowerError::Internal {
+            what: what.into(),
+            span,
+        }
+    }
+
+    /// Gives a span to an error raised where none was known.
+    pub(crate) fn at(self, span: Span) -> LowerError {
+        match self {
+            LowerError::Internal { what, span: s } if s == Span::default() => {
+                LowerError::Internal { what, span }
+            }
+            LowerError::Unsupported { what, span: s } if s == Span::default() => {
+                LowerError::Unsupported { what, span }
+            }
+            e => e,
+        }
+    }
+}
+
+impl fmt::Display for LowerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LowerError::Unsupported { what, .. } => {
+                write!(f, "not supported by the SPIR-V backend yet: {what}")
+            }
+            LowerError::Internal { what, .. } => {
+                write!(f, "internal error in SPIR-V lowering: {what}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LowerError {}
+
+impl From<rspirv::dr::Error> for LowerError {
+    fn from(e: rspirv::dr::Error) -> LowerError {
+        LowerError::internal(format!("SPIR-V builder: {e}"))
+    }
+}
+
+/// Lowers a checked program to SPIR-V words for `options.target_env`.
+pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerError> {
+    let analysis = analyze(program)?;
+    let mut lowerer = Lowerer::new(program, options, &analysis)?;
+    lowerer.lower_program(&analysis)?;
+    Ok(lowerer.finish())
+}
+
+/// Runs spirv-val (in process) on `words` for the given environment.
+pub fn validate(words: &[u32], env: TargetEnv) -> Result<(), String> {
+    use spirv_tools::val::Validator;
+    let target = match env {
+        TargetEnv::Vulkan1_0 => spirv_tools::TargetEnv::Vulkan_1_0,
+        TargetEnv::Vulkan1_1 => spirv_tools::TargetEnv::Vulkan_1_1,
+        TargetEnv::Vulkan1_2 => spirv_tools::TargetEnv::Vulkan_1_2,
+        TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
+    };
+    spirv_tools::val::create(Some(target))
+        .validate(words, None)
+        .map_err(|e| e.to_string())
+}
+
+/// SPIR-V assembly text of a module (for `--emit spvasm`).
+pub fn disassemble(words: &[u32]) -> Result<String, String> {
+    use spirv_tools::assembler::{Assembler, DisassembleOptions};
+    let options = DisassembleOptions {
+        color: false,
+        ..DisassembleOptions::default()
+    };
+    match spirv_tools::assembler::create(None).disassemble(words, options) {
+        Ok(Some(text)) => Ok(text),
+        Ok(None) => Err("the disassembler produced no text".to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// What the lowering needs to know about the whole program up front.
+pub(crate) struct Analysis {
+    /// Subroutines reachable from the entry, entry first. Unreachable ones
+    /// are not lowered.
+    pub subroutines: Vec<SubId>,
+    /// Every variable an instruction or statement of a reachable
+    /// subroutine names, directly or as a relative address.
+    pub variables: BTreeSet<VarId>,
+}
+
+/// Finds the reachable subroutines and used variables, and rejects call
+/// cycles (section 2.X.5 allows recursion; SPIR-V does not, and the
+/// dispatch-loop lowering of cyclic call graphs is not written yet).
+fn analyze(program: &Program) -> Result<Analysis, LowerError> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Active,
+        Done,
+    }
+    let count = program.subroutines.len();
+    if program.entry.0 as usize >= count {
+        return Err(LowerError::internal("the entry subroutine does not exist"));
+    }
+    let mut marks = vec![Mark::New; count];
+    let mut order = Vec::new();
+    // Iterative depth-first search: (subroutine, its calls, next call).
+    let mut stack: Vec<(SubId, Vec<(SubId, Span)>, usize)> = Vec::new();
+    marks[program.entry.0 as usize] = Mark::Active;
+    order.push(program.entry);
+    stack.push((program.entry, calls_of(&program.sub(program.entry).body), 0));
+    while let Some((_, calls, next)) = stack.last_mut() {
+        if let Some(&(target, span)) = calls.get(*next) {
+            *next += 1;
+            let Some(mark) = marks.get(target.0 as usize).copied() else {
+                return Err(LowerError::internal_at(
+                    "call to a subroutine that does not exist",
+                    span,
+                ));
+            };
+            match mark {
+                Mark::Active => {
+                    let name = program
+                        .sub(target)
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| "<entry>".into());
+                    return Err(LowerError::unsupported(
+                        format!("recursive subroutine calls (a call cycle through `{name}`)"),
+                        span,
+                    ));
+                }
+                Mark::Done => {}
+                Mark::New => {
+                    marks[target.0 as usize] = Mark::Active;
+                    order.push(target);
+                    stack.push((target, calls_of(&program.sub(target).body), 0));
+                }
+            }
+        } else if let Some((done, _, _)) = stack.pop() {
+            marks[done.0 as usize] = Mark::Done;
+        }
+    }
+    let mut variables = BTreeSet::new();
+    for &sub in &order {
+        variables_of(&program.sub(sub).body, &mut variables);
+    }
+    for &v in &variables {
+        if v.0 as usize >= program.variables.len() {
+            return Err(LowerError::internal(format!(
+                "variable #{} does not exist",
+                v.0
+            )));
+        }
+    }
+    Ok(Analysis {
+        subroutines: order,
+        variables,
+    })
+}
+
+fn calls_of(block: &Block) -> Vec<(SubId, Span)> {
+    let mut out = Vec::new();
+    fn walk(block: &Block, out: &mut Vec<(SubId, Span)>) {
+        for stmt in block {
+            match stmt {
+                Stmt::Call { target, span, .. } => out.push((*target, *span)),
+                Stmt::If {
+                    then_block,
+                    else_block,
+                    ..
+                } => {
+                    walk(then_block, out);
+                    walk(else_block, out);
+                }
+                Stmt::Rep { body, .. } => walk(body, out),
+                _ => {}
+            }
+        }
+    }
+    walk(block, &mut out);
+    out
+}
+
+fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
+    fn operand(op: &Operand, out: &mut BTreeSet<VarId>) {
+        out.insert(op.var);
+        index(&op.index, out);
+    }
+    fn index(ix: &Index, out: &mut BTreeSet<VarId>) {
+        if let Index::Relative { address, .. } = ix {
+            operand(address, out);
+        }
+    }
+    for stmt in block {
+        match stmt {
+            Stmt::Inst(inst) => {
+                out.insert(inst.dst.var);
+                index(&inst.dst.index, out);
+                for src in &inst.srcs {
+                    operand(src, out);
+                }
+            }
+            Stmt::If {
+                then_block,
+                else_block,
+                ..
+            } => {
+                variables_of(then_block, out);
+                variables_of(else_block, out);
+            }
+            Stmt::Rep { count, body, .. } => {
+                if let Some(c) = count {
+                    operand(c, out);
+                }
+                variables_of(body, out);
+            }
+            Stmt::Kill {
+                cond: KillCondition::Operand(op),
+                ..
+            } => operand(op, out),
+            _ => {}
+        }
+    }
+}
+
+/// Where BRK and CONT of the innermost REP go.
+#[derive(Clone, Copy)]
+pub(crate) struct LoopTargets {
+    pub merge: Word,
+    pub continue_target: Word,
+}
+
+/// The state of one lowering.
+pub(crate) struct Lowerer<'a> {
+    pub program: &'a Program,
+    pub options: &'a Options,
+    pub b: Builder,
+    pub glsl_set: Word,
+    pub types: HashMap<TypeKey, Word>,
+    pub consts: HashMap<(Word, Vec<u32>), Word>,
+    /// How each used variable is stored.
+    pub storage: HashMap<VarId, Storage>,
+    /// Interface variables and uniform blocks.
+    pub io: Io,
+    /// CC0 and CC1 (created on first use).
+    pub cc_regs: [Option<Word>; 2],
+    /// Every global variable with its storage class, for the entry point's
+    /// interface list.
+    pub globals: Vec<(Word, StorageClass)>,
+    /// One OpFunction per reachable subroutine.
+    pub functions: HashMap<SubId, Word>,
+    /// REP nesting of the function being lowered.
+    pub loops: Vec<LoopTargets>,
+    /// Registers live in Private storage (the program has more than one
+    /// function), otherwise in the entry function.
+    pub private_registers: bool,
+    capabilities: HashSet<u32>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(
+        program: &'a Program,
+        options: &'a Options,
+        analysis: &Analysis,
+    ) -> Result<Self, LowerError> {
+        if program.stage == Stage::Geometry {
+            let span = program.sub(program.entry).span;
+            return Err(LowerError::unsupported(
+                "geometry programs (!!NVgp4.0)",
+                span,
+            ));
+        }
+        let mut b = Builder::new();
+        let (major, minor) = options.target_env.spirv_version();
+        b.set_version(major, minor);
+        let glsl_set = b.ext_inst_import("GLSL.std.450");
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        let mut l = Lowerer {
+            program,
+            options,
+            b,
+            glsl_set,
+            types: HashMap::new(),
+            consts: HashMap::new(),
+            storage: HashMap::new(),
+            io: Io::default(),
+            cc_regs: [None, None],
+            globals: Vec::new(),
+            functions: HashMap::new(),
+            loops: Vec::new(),
+            private_registers: analysis.subroutines.len() > 1,
+            capabilities: HashSet::new(),
+        };
+        l.capability(spirv::Capability::Shader);
+        Ok(l)
+    }
+
+    pub(crate) fn capability(&mut self, cap: spirv::Capability) {
+        if self.capabilities.insert(cap as u32) {
+            self.b.capability(cap);
+        }
+    }
+
+    /// Whether KIL uses OpDemoteToHelperInvocation (SPIR-V 1.6 core)
+    /// rather than OpKill.
+    pub(crate) fn demote_for_kill(&self) -> bool {
+        self.options.target_env.spirv_version() >= (1, 6)
+    }
+
+    fn lower_program(&mut self, analysis: &Analysis) -> Result<(), LowerError> {
+        self.declare_variables(analysis)?;
+        for &sub in &analysis.subroutines {
+            let id = self.b.id();
+            self.functions.insert(sub, id);
+        }
+        for &sub in &analysis.subroutines {
+            self.lower_subroutine(sub, sub == self.program.entry, analysis)?;
+        }
+        let main = self
+            .functions
+            .get(&self.program.entry)
+            .copied()
+            .ok_or_else(|| LowerError::internal("the entry subroutine was not lowered"))?;
+        let model = match self.program.stage {
+            Stage::Vertex => spirv::ExecutionModel::Vertex,
+            Stage::Fragment => spirv::ExecutionModel::Fragment,
+            Stage::Geometry => {
+                return Err(LowerError::unsupported(
+                    "geometry programs (!!NVgp4.0)",
+                    Span::default(),
+                ))
+            }
+        };
+        // SPIR-V 1.4 and later list every global the entry point uses;
+        // before that, only Input and Output variables.
+        let all_globals = self.options.target_env.spirv_version() >= (1, 4);
+        let interface: Vec<Word> = self
+            .globals
+            .iter()
+            .filter(|(_, class)| {
+                all_globals || matches!(class, StorageClass::Input | StorageClass::Output)
+            })
+            .map(|&(id, _)| id)
+            .collect();
+        self.b.entry_point(model, main, "main", interface);
+        if self.program.stage == Stage::Fragment {
+            self.b
+                .execution_mode(main, spirv::ExecutionMode::OriginUpperLeft, []);
+            if self.io.writes_depth {
+                self.b
+                    .execution_mode(main, spirv::ExecutionMode::DepthReplacing, []);
+            }
+        }
+        Ok(())
+    }
+
+    /// One OpFunction per subroutine; the entry subroutine is `main`
+    /// itself, so RET there ends the program (section 2.X.8.Z, RET).
+    fn lower_subroutine(
+        &mut self,
+        sub: SubId,
+        is_entry: bool,
+        analysis: &Analysis,
+    ) -> Result<(), LowerError> {
+        let subroutine = self.program.sub(sub);
+        let id = self.functions.get(&sub).copied().ok_or_else(|| {
+            LowerError::internal_at("subroutine without a function id", subroutine.span)
+        })?;
+        let void = self.t_void();
+        let fn_ty = self.t_void_fn();
+        self.b
+            .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
+        let name = match &subroutine.name {
+            Some(n) => n.clone(),
+            None if is_entry => "main".to_string(),
+            None => format!("sub{}", sub.0),
+        };
+        self.b.name(id, name);
+        self.b.begin_block(None)?;
+        if is_entry && !self.private_registers {
+            self.declare_function_registers(analysis)?;
+        }
+        self.loops.clear();
+        self.lower_block(&subroutine.body)?;
+        if self.b.selected_block().is_some() {
+            self.b.ret()?;
+        }
+        self.b.end_function()?;
+        Ok(())
+    }
+
+    /// Declares an OpVariable at the top of the current function's first
+    /// block (where SPIR-V requires Function variables to be).
+    pub(crate) fn function_variable(
+        &mut self,
+        pointee: Word,
+        name: Option<&str>,
+    ) -> Result<Word, LowerError> {
+        let ptr_ty = self.t_ptr(StorageClass::Function, pointee);
+        let id = self.b.id();
+        let inst = rspirv::dr::Instruction::new(
+            spirv::Op::Variable,
+            Some(ptr_ty),
+            Some(id),
+            vec![rspirv::dr::Operand::StorageClass(StorageClass::Function)],
+        );
+        let f = self
+            .b
+            .selected_function()
+            .ok_or_else(|| LowerError::internal("a function variable outside a function"))?;
+        let blocks = &mut self.b.module_mut().functions[f].blocks;
+        let first = blocks
+            .first_mut()
+            .ok_or_else(|| LowerError::internal("a function variable before the first block"))?;
+        first.instructions.insert(0, inst);
+        if let Some(name) = name {
+            self.b.name(id, name);
+        }
+        Ok(id)
+    }
+
+    /// A global variable, recorded for the entry point's interface.
+    pub(crate) fn global_variable(
+        &mut self,
+        pointee: Word,
+        class: StorageClass,
+        initializer: Option<Word>,
+        name: &str,
+    ) -> Word {
+        let ptr_ty = self.t_ptr(class, pointee);
+        let id = self.b.id();
+        let mut operands = vec![rspirv::dr::Operand::StorageClass(class)];
+        if let Some(init) = initializer {
+            operands.push(rspirv::dr::Operand::IdRef(init));
+        }
+        // Straight into the global section: `Builder::variable` would put
+        // it into the block under construction.
+        let inst =
+            rspirv::dr::Instruction::new(spirv::Op::Variable, Some(ptr_ty), Some(id), operands);
+        self.b
+            .insert_types_global_values(rspirv::dr::InsertPoint::End, inst);
+        self.b.name(id, name);
+        self.globals.push((id, class));
+        id
+    }
+
+    fn finish(self) -> Vec<u32> {
+        self.b.module().assemble()
+    }
+}

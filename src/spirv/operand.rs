@@ -1,0 +1,514 @@
+//! Operand loads (section 2.X.4.2) and destination updates (section
+//! 2.X.4.3): array elements with absolute or relative addressing, swizzle,
+//! negate and absolute value, write masks and type conversion of results.
+
+use rspirv::spirv::{GlslStd450Op as GLOp, Op, StorageClass, Word};
+
+use super::emit::{Comp, LResult, Val, F32_NEG_ONE, F32_ONE};
+use super::interface::{IoShape, IoSlot, ParamSource, Storage};
+use super::{LowerError, Lowerer};
+use crate::ir::{Dest, Index, Operand, VarId, WriteMask};
+use crate::isa::DataType;
+use crate::span::Span;
+
+/// Which element of a variable an access touches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Element {
+    Fixed(u32),
+    /// A run-time index (`i32`), already clamped into the array.
+    Dynamic(Val),
+}
+
+/// The components a destination update may write: the write mask, and the
+/// condition code write mask already ANDed with it (section 2.X.4.3).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Enable {
+    pub mask: WriteMask,
+    /// `bvec4`; `None` when only the compile-time mask applies.
+    pub dynamic: Option<Val>,
+}
+
+/// A loaded operand. `base` is the value before the outermost negation and
+/// `negated` says whether there was one: section 2.X.4.3 computes carry and
+/// overflow of an add of a negated operand as a subtract of `base`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Loaded {
+    pub value: Val,
+    pub base: Val,
+    pub negated: bool,
+}
+
+pub(crate) fn data_type(comp: Comp) -> LResult<DataType> {
+    match comp {
+        Comp::F32 => Ok(DataType::Float),
+        Comp::I32 => Ok(DataType::Signed),
+        Comp::U32 => Ok(DataType::Unsigned),
+        Comp::Bool => Err(LowerError::internal("a boolean register value")),
+    }
+}
+
+impl Lowerer<'_> {
+    /// Loads an operand as section 2.X.4.2 orders it: element, swizzle (or
+    /// scalar selection), negate, absolute value, outer negate.
+    pub(crate) fn load_operand(&mut self, op: &Operand, scalar: bool) -> LResult<Loaded> {
+        self.load_operand_inner(op, scalar)
+            .map_err(|e| e.at(op.span))
+    }
+
+    fn load_operand_inner(&mut self, op: &Operand, scalar: bool) -> LResult<Loaded> {
+        if op.swizzle.0.iter().any(|&c| c > 3) {
+            return Err(LowerError::internal_at(
+                "swizzle selector out of range",
+                op.span,
+            ));
+        }
+        let element = self.element(op.var, &op.index, op.span)?;
+        let comp = Comp::from(op.ty);
+        let vector = self.load_element(op.var, element, comp, op.span)?;
+        let mut v = if scalar {
+            self.extract(vector, u32::from(op.swizzle.0[0]))?
+        } else {
+            self.swizzle(vector, op.swizzle.0)?
+        };
+        let before_negate = v;
+        if op.negate {
+            v = self.negate(v)?;
+        }
+        if !op.abs {
+            return Ok(Loaded {
+                value: v,
+                base: before_negate,
+                negated: op.negate,
+            });
+        }
+        // "For unsigned integer operands, the absolute value operation has
+        // no effect."
+        v = match comp {
+            Comp::F32 => self.glsl(GLOp::FAbs, &[v])?,
+            Comp::I32 => self.glsl(GLOp::SAbs, &[v])?,
+            _ => v,
+        };
+        let base = v;
+        if op.negate_abs {
+            v = self.negate(v)?;
+        }
+        Ok(Loaded {
+            value: v,
+            base,
+            negated: op.negate_abs,
+        })
+    }
+
+    /// Writes `value` (four components of any type) to the destination:
+    /// the bits are stored as the variable's type (section 2.X.4.3).
+    pub(crate) fn write_dest(&mut self, dst: &Dest, value: Val, enable: &Enable) -> LResult<()> {
+        let element = self.element(dst.var, &dst.index, dst.span)?;
+        self.store_element(dst.var, element, value, enable, dst.span)
+            .map_err(|e| e.at(dst.span))
+    }
+
+    /// The condition under which each component is written.
+    pub(crate) fn enable_vector(&mut self, enable: &Enable) -> Val {
+        match enable.dynamic {
+            Some(d) => d,
+            None => self.bool_mask(enable.mask.0),
+        }
+    }
+
+    /// Resolves an index. Relative addresses evaluate the scalar integer
+    /// operand, add the offset, and clamp into the array
+    /// (docs/interface.md: out-of-range relative addressing is undefined
+    /// in section 2.X.4.2; nvp4c clamps).
+    pub(crate) fn element(&mut self, var: VarId, index: &Index, span: Span) -> LResult<Element> {
+        let len = self.program.var(var).len();
+        match index {
+            Index::None => Ok(Element::Fixed(0)),
+            Index::Absolute(n) if *n < len => Ok(Element::Fixed(*n)),
+            Index::Absolute(n) => Err(LowerError::internal_at(
+                format!("element {n} of an array of {len}"),
+                span,
+            )),
+            Index::Relative { address, offset } => {
+                let a = self.load_operand(address, true)?.value;
+                let a = match a.comp {
+                    Comp::F32 => self.convert(Op::ConvertFToS, a, Comp::I32)?,
+                    _ => self.cast(a, Comp::I32)?,
+                };
+                let off = self.konst(Comp::I32, &[*offset as u32]);
+                let sum = self.op(Op::IAdd, &[a, off])?;
+                let lo = self.konst(Comp::I32, &[0]);
+                let hi = self.konst(Comp::I32, &[len.saturating_sub(1)]);
+                let clamped = self.glsl(GLOp::SClamp, &[sum, lo, hi])?;
+                Ok(Element::Dynamic(clamped))
+            }
+        }
+    }
+
+    fn index_id(&mut self, element: Element) -> Word {
+        match element {
+            Element::Fixed(n) => self.c_i32(n as i32),
+            Element::Dynamic(v) => v.id,
+        }
+    }
+
+    /// Pointer to one vec4 of a register.
+    fn register_pointer(
+        &mut self,
+        ptr: Word,
+        class: StorageClass,
+        comp: Comp,
+        len: Option<u32>,
+        element: Element,
+    ) -> LResult<Word> {
+        if len.is_none() {
+            return Ok(ptr);
+        }
+        let vec4 = self.t(comp, 4);
+        let index = self.index_id(element);
+        self.access(class, vec4, ptr, &[index])
+    }
+
+    /// One element of a variable as four components of `comp`.
+    pub(crate) fn load_element(
+        &mut self,
+        var: VarId,
+        element: Element,
+        comp: Comp,
+        span: Span,
+    ) -> LResult<Val> {
+        let storage = self.storage_of(var, span)?;
+        match storage {
+            StorageRef::Register {
+                ptr,
+                class,
+                comp: stored,
+                len,
+            } => {
+                let p = self.register_pointer(ptr, class, stored, len, element)?;
+                let v = self.load(p, stored, 4)?;
+                self.cast(v, comp)
+            }
+            StorageRef::Param(elements) => match element {
+                Element::Fixed(n) => {
+                    let source = elements.get(n as usize).copied().ok_or_else(|| {
+                        LowerError::internal_at("PARAM element out of range", span)
+                    })?;
+                    self.load_param(source, comp)
+                }
+                Element::Dynamic(i) => self.load_param_dynamic(var, &elements, i, comp),
+            },
+            StorageRef::Io(slots) => match element {
+                Element::Fixed(n) => {
+                    let slot = slots.get(n as usize).copied().ok_or_else(|| {
+                        LowerError::internal_at("interface element out of range", span)
+                    })?;
+                    self.load_slot(slot, comp)
+                }
+                Element::Dynamic(i) => {
+                    let mut loads = Vec::with_capacity(slots.len());
+                    for slot in &slots {
+                        loads.push(self.load_slot(*slot, comp)?);
+                    }
+                    self.select_element(i, &loads)
+                }
+            },
+        }
+    }
+
+    /// Picks `values[i]` with a chain of selects (for elements that are
+    /// separate SPIR-V variables).
+    fn select_element(&mut self, i: Val, values: &[Val]) -> LResult<Val> {
+        let mut result = *values
+            .first()
+            .ok_or_else(|| LowerError::internal("indexing an empty array"))?;
+        for (e, &v) in values.iter().enumerate().skip(1) {
+            let k = self.konst(Comp::I32, &[e as u32]);
+            let hit = self.cmp(Op::IEqual, i, k)?;
+            result = self.sel(hit, v, result)?;
+        }
+        Ok(result)
+    }
+
+    fn load_param(&mut self, source: ParamSource, comp: Comp) -> LResult<Val> {
+        match source {
+            // Section 2.X.3.3: a literal's value depends on the type it is
+            // read as.
+            ParamSource::Constant(lits) => {
+                let ty = data_type(comp)?;
+                let bits: Vec<u32> = lits.iter().map(|l| l.bits(ty)).collect();
+                Ok(self.konst(comp, &bits))
+            }
+            ParamSource::Block { block, element } => {
+                let var = self.io.blocks[block.index()]
+                    .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
+                let uvec4 = self.t(Comp::U32, 4);
+                let zero = self.c_i32(0);
+                let index = self.c_i32(element as i32);
+                let p = self.access(StorageClass::Uniform, uvec4, var, &[zero, index])?;
+                let v = self.load(p, Comp::U32, 4)?;
+                self.cast(v, comp)
+            }
+        }
+    }
+
+    fn load_param_dynamic(
+        &mut self,
+        var: VarId,
+        elements: &[ParamSource],
+        i: Val,
+        comp: Comp,
+    ) -> LResult<Val> {
+        // Consecutive elements of one block: index the block directly.
+        if let Some(ParamSource::Block {
+            block,
+            element: base,
+        }) = elements.first().copied()
+        {
+            let consecutive = elements.iter().enumerate().all(|(k, s)| {
+                *s == ParamSource::Block {
+                    block,
+                    element: base.wrapping_add(k as u32),
+                }
+            });
+            if consecutive {
+                let block_var = self.io.blocks[block.index()]
+                    .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
+                let base_id = self.konst(Comp::I32, &[base]);
+                let index = self.op(Op::IAdd, &[i, base_id])?;
+                let uvec4 = self.t(Comp::U32, 4);
+                let zero = self.c_i32(0);
+                let p = self.access(StorageClass::Uniform, uvec4, block_var, &[zero, index.id])?;
+                let v = self.load(p, Comp::U32, 4)?;
+                return self.cast(v, comp);
+            }
+        }
+        // All literals: a Private constant array of the read type.
+        if elements
+            .iter()
+            .all(|s| matches!(s, ParamSource::Constant(_)))
+        {
+            let array = self.constant_array(var, elements, comp)?;
+            let vec4 = self.t(comp, 4);
+            let p = self.access(StorageClass::Private, vec4, array, &[i.id])?;
+            return self.load(p, comp, 4);
+        }
+        let mut loads = Vec::with_capacity(elements.len());
+        for &source in elements {
+            loads.push(self.load_param(source, comp)?);
+        }
+        self.select_element(i, &loads)
+    }
+
+    fn constant_array(
+        &mut self,
+        var: VarId,
+        elements: &[ParamSource],
+        comp: Comp,
+    ) -> LResult<Word> {
+        if let Some(&id) = self.io.const_arrays.get(&(var, comp)) {
+            return Ok(id);
+        }
+        let mut parts = Vec::with_capacity(elements.len());
+        for &source in elements {
+            parts.push(self.load_param(source, comp)?.id);
+        }
+        let vec4 = self.t(comp, 4);
+        let array_ty = self.t_array(vec4, elements.len() as u32);
+        let init = self.c_composite(array_ty, parts);
+        let name = match &self.program.var(var).name {
+            Some(n) => format!("{n}_constants"),
+            None => format!("param{}_constants", var.0),
+        };
+        let id = self.global_variable(array_ty, StorageClass::Private, Some(init), &name);
+        self.io.const_arrays.insert((var, comp), id);
+        Ok(id)
+    }
+
+    fn load_slot(&mut self, slot: IoSlot, comp: Comp) -> LResult<Val> {
+        let v = match slot.shape {
+            IoShape::Vec4 => self.load(slot.var, slot.comp, 4)?,
+            IoShape::Scalar { component } => {
+                let s = self.load(slot.var, slot.comp, 1)?;
+                self.widen(s, component)?
+            }
+            IoShape::ClipElement { index } => {
+                let float = self.t(Comp::F32, 1);
+                let i = self.c_i32(index as i32);
+                let p = self.access(slot.class, float, slot.var, &[i])?;
+                let s = self.load(p, Comp::F32, 1)?;
+                self.widen(s, 0)?
+            }
+            // NV_fragment_program4: +1.0 front facing, -1.0 back facing, in x.
+            IoShape::Facing => {
+                let front = self.load(slot.var, Comp::Bool, 1)?;
+                let pos = self.konst(Comp::F32, &[F32_ONE]);
+                let neg = self.konst(Comp::F32, &[F32_NEG_ONE]);
+                let x = self.sel(front, pos, neg)?;
+                let zero = self.konst(Comp::F32, &[0]);
+                let one = self.konst(Comp::F32, &[F32_ONE]);
+                self.construct(&[x, zero, zero, one])?
+            }
+        };
+        self.cast(v, comp)
+    }
+
+    /// A scalar placed in one component of a vec4 of zeros.
+    fn widen(&mut self, s: Val, component: u8) -> LResult<Val> {
+        let zero = self.konst(s.comp, &[0]);
+        let mut parts = [zero; 4];
+        parts[usize::from(component.min(3))] = s;
+        self.construct(&parts)
+    }
+
+    fn store_element(
+        &mut self,
+        var: VarId,
+        element: Element,
+        value: Val,
+        enable: &Enable,
+        span: Span,
+    ) -> LResult<()> {
+        if enable.mask.0 == 0 {
+            return Ok(());
+        }
+        match self.storage_of(var, span)? {
+            StorageRef::Register {
+                ptr,
+                class,
+                comp,
+                len,
+            } => {
+                let p = self.register_pointer(ptr, class, comp, len, element)?;
+                self.merge_store(p, comp, value, enable)
+            }
+            StorageRef::Param(_) => {
+                Err(LowerError::internal_at("a write to a PARAM variable", span))
+            }
+            StorageRef::Io(slots) => match element {
+                Element::Fixed(n) => {
+                    let slot = slots.get(n as usize).copied().ok_or_else(|| {
+                        LowerError::internal_at("interface element out of range", span)
+                    })?;
+                    self.store_slot(slot, value, enable, span)
+                }
+                // Each element is its own variable: write the one the index
+                // names, leave the others as they are.
+                Element::Dynamic(i) => {
+                    let base = self.enable_vector(enable);
+                    for (e, slot) in slots.iter().enumerate() {
+                        let k = self.konst(Comp::I32, &[e as u32]);
+                        let hit = self.cmp(Op::IEqual, i, k)?;
+                        let hit4 = self.splat(hit, 4)?;
+                        let cond = self.and(base, hit4)?;
+                        let e_enable = Enable {
+                            mask: enable.mask,
+                            dynamic: Some(cond),
+                        };
+                        self.store_slot(*slot, value, &e_enable, span)?;
+                    }
+                    Ok(())
+                }
+            },
+        }
+    }
+
+    /// Stores the enabled components of `value` into a vec4 variable.
+    pub(crate) fn merge_store(
+        &mut self,
+        ptr: Word,
+        comp: Comp,
+        value: Val,
+        enable: &Enable,
+    ) -> LResult<()> {
+        let v = self.cast(value, comp)?;
+        if enable.mask.0 == 0 {
+            return Ok(());
+        }
+        if enable.dynamic.is_none() && enable.mask == WriteMask::ALL {
+            return self.store(ptr, v);
+        }
+        let old = self.load(ptr, comp, 4)?;
+        let merged = match enable.dynamic {
+            None => {
+                let picks: Vec<u32> = (0..4u32)
+                    .map(|c| {
+                        if enable.mask.has(c as usize) {
+                            c
+                        } else {
+                            c + 4
+                        }
+                    })
+                    .collect();
+                self.shuffle(v, old, &picks)?
+            }
+            Some(d) => self.sel(d, v, old)?,
+        };
+        self.store(ptr, merged)
+    }
+
+    fn store_slot(&mut self, slot: IoSlot, value: Val, enable: &Enable, span: Span) -> LResult<()> {
+        if slot.class != StorageClass::Output {
+            return Err(LowerError::internal_at("a write to an attribute", span));
+        }
+        let (ptr, component) = match slot.shape {
+            IoShape::Vec4 => return self.merge_store(slot.var, slot.comp, value, enable),
+            IoShape::Scalar { component } => (slot.var, component),
+            IoShape::ClipElement { index } => {
+                let float = self.t(Comp::F32, 1);
+                let i = self.c_i32(index as i32);
+                (self.access(slot.class, float, slot.var, &[i])?, 0)
+            }
+            IoShape::Facing => {
+                return Err(LowerError::internal_at("a write to fragment.facing", span))
+            }
+        };
+        // Only the component the binding carries is written (e.g. z of
+        // result.depth, x of result.pointsize).
+        if !enable.mask.has(usize::from(component)) {
+            return Ok(());
+        }
+        let v = self.cast(value, slot.comp)?;
+        let mut s = self.extract(v, u32::from(component))?;
+        if let Some(d) = enable.dynamic {
+            let cond = self.extract(d, u32::from(component))?;
+            let old = self.load(ptr, slot.comp, 1)?;
+            s = self.sel(cond, s, old)?;
+        }
+        self.store(ptr, s)
+    }
+
+    fn storage_of(&mut self, var: VarId, span: Span) -> LResult<StorageRef> {
+        match self.storage.get(&var) {
+            Some(Storage::Register {
+                ptr,
+                class,
+                comp,
+                len,
+            }) => Ok(StorageRef::Register {
+                ptr: *ptr,
+                class: *class,
+                comp: *comp,
+                len: *len,
+            }),
+            Some(Storage::Param { elements }) => Ok(StorageRef::Param(elements.clone())),
+            Some(Storage::Io { elements }) => Ok(StorageRef::Io(elements.clone())),
+            None => Err(LowerError::internal_at(
+                format!("variable #{} has no storage", var.0),
+                span,
+            )),
+        }
+    }
+}
+
+/// A copy of a variable's storage description, so that lowering can borrow
+/// the lowerer mutably while using it.
+enum StorageRef {
+    Register {
+        ptr: Word,
+        class: StorageClass,
+        comp: Comp,
+        len: Option<u32>,
+    },
+    Param(Vec<ParamSource>),
+    Io(Vec<IoSlot>),
+}

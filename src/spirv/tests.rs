@@ -1,0 +1,1337 @@
+//! Tests of the SPIR-V backend: hand-built IR programs, lowered for
+//! vulkan1.0 and vulkan1.3, must pass spirv-val; the interface contract of
+//! docs/interface.md is checked on the decorations of the module.
+
+use rspirv::dr::{self, Operand as SpvOperand};
+use rspirv::spirv::{self, BuiltIn, Decoration, Op};
+
+use super::{disassemble, lower, validate, LowerError};
+use crate::ir::*;
+use crate::isa::{CcCondition, DataType, OpInfo, Opcode, Shape, Stage, INSTRUCTIONS};
+use crate::span::Span;
+use crate::{Options, TargetEnv};
+
+const ENVS: [TargetEnv; 4] = [
+    TargetEnv::Vulkan1_0,
+    TargetEnv::Vulkan1_1,
+    TargetEnv::Vulkan1_2,
+    TargetEnv::Vulkan1_3,
+];
+
+fn options(env: TargetEnv) -> Options {
+    Options {
+        target_env: env,
+        ..Options::default()
+    }
+}
+
+/// A program under construction.
+struct P {
+    program: Program,
+}
+
+impl P {
+    fn new(stage: Stage) -> P {
+        P {
+            program: Program {
+                stage,
+                options: Vec::new(),
+                variables: Vec::new(),
+                subroutines: vec![Subroutine {
+                    name: None,
+                    span: Span::default(),
+                    body: Vec::new(),
+                }],
+                entry: SubId(0),
+                geometry: None,
+            },
+        }
+    }
+
+    fn var(&mut self, kind: VarKind, ty: VarType, array_len: Option<u32>) -> VarId {
+        let id = VarId(self.program.variables.len() as u32);
+        self.program.variables.push(Variable {
+            name: Some(format!("v{}", id.0)),
+            span: Span::default(),
+            kind,
+            ty,
+            precision: Precision::Default,
+            array_len,
+            interpolation: Interpolation::default(),
+        });
+        id
+    }
+    fn temp(&mut self) -> VarId {
+        self.var(VarKind::Temp, VarType::Typeless, None)
+    }
+    fn typed_temp(&mut self, t: DataType) -> VarId {
+        self.var(VarKind::Temp, VarType::Typed(t), None)
+    }
+    fn temp_array(&mut self, n: u32) -> VarId {
+        self.var(VarKind::Temp, VarType::Typeless, Some(n))
+    }
+    fn constant(&mut self, v: [f64; 4]) -> VarId {
+        let lits = v.map(Literal::Float);
+        self.var(
+            VarKind::Param(vec![ParamBinding::Constant(lits)]),
+            VarType::Typeless,
+            None,
+        )
+    }
+    fn int_constant(&mut self, v: [i64; 4]) -> VarId {
+        let lits = v.map(|x| Literal::Int {
+            negative: x < 0,
+            magnitude: x.unsigned_abs(),
+        });
+        self.var(
+            VarKind::Param(vec![ParamBinding::Constant(lits)]),
+            VarType::Typeless,
+            None,
+        )
+    }
+    fn params(&mut self, bindings: Vec<ParamBinding>) -> VarId {
+        let n = bindings.len() as u32;
+        self.var(
+            VarKind::Param(bindings),
+            VarType::Typeless,
+            (n > 1).then_some(n),
+        )
+    }
+    fn attrib(&mut self, b: AttribBinding) -> VarId {
+        self.var(VarKind::Attrib(vec![b]), VarType::Typeless, None)
+    }
+    fn attribs(&mut self, b: Vec<AttribBinding>, ty: VarType) -> VarId {
+        let n = b.len() as u32;
+        self.var(VarKind::Attrib(b), ty, Some(n))
+    }
+    fn result(&mut self, b: ResultBinding) -> VarId {
+        self.var(VarKind::Result(vec![b]), VarType::Typeless, None)
+    }
+    fn results(&mut self, b: Vec<ResultBinding>, ty: VarType) -> VarId {
+        let n = b.len() as u32;
+        self.var(VarKind::Result(b), ty, Some(n))
+    }
+    fn push(&mut self, s: Stmt) {
+        self.program.subroutines[0].body.push(s);
+    }
+    fn sub(&mut self, name: &str, body: Block) -> SubId {
+        let id = SubId(self.program.subroutines.len() as u32);
+        self.program.subroutines.push(Subroutine {
+            name: Some(name.into()),
+            span: Span::default(),
+            body,
+        });
+        id
+    }
+
+    fn lower(&self, env: TargetEnv) -> Result<Vec<u32>, LowerError> {
+        lower(&self.program, &options(env))
+    }
+
+    /// Lowers for every environment and runs spirv-val on each.
+    fn assert_valid(&self) -> Vec<u32> {
+        let mut last = Vec::new();
+        for env in ENVS {
+            let words = match self.lower(env) {
+                Ok(w) => w,
+                Err(e) => panic!("lowering for {env:?} failed: {e:?}\n{:#?}", self.program),
+            };
+            if let Err(msg) = validate(&words, env) {
+                let text = disassemble(&words).unwrap_or_default();
+                panic!("spirv-val ({env:?}) rejected the module: {msg}\n{text}");
+            }
+            last = words;
+        }
+        last
+    }
+}
+
+fn operand(var: VarId, ty: DataType) -> Operand {
+    Operand {
+        var,
+        index: Index::None,
+        swizzle: Swizzle::IDENTITY,
+        negate: false,
+        abs: false,
+        negate_abs: false,
+        ty,
+        span: Span::default(),
+    }
+}
+
+fn dest(var: VarId, ty: DataType) -> Dest {
+    Dest {
+        var,
+        index: Index::None,
+        mask: WriteMask::ALL,
+        cc_mask: None,
+        ty,
+        span: Span::default(),
+    }
+}
+
+/// An instruction reading `srcs` with the types and shapes Table X.13
+/// gives `op` at data type `ty`.
+fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
+    let info = OpInfo::of(op);
+    let operands = info
+        .inputs
+        .iter()
+        .zip(srcs)
+        .map(|(kind, &var)| {
+            let mut o = operand(var, kind.type_rule().resolve(ty));
+            if kind.is_scalar() {
+                o.swizzle = Swizzle::splat(1);
+            }
+            o
+        })
+        .collect();
+    let result_ty = info.result_type(ty).unwrap_or(ty);
+    Instruction {
+        op,
+        ty,
+        half: false,
+        clamp: None,
+        cc_update: None,
+        mul_mode: None,
+        dst: dest(dst, result_ty),
+        srcs: operands,
+        ext_swizzle: (op == Opcode::Swz).then_some([
+            ExtSwizzleComp {
+                negate: false,
+                sel: ExtSwizzleSel::Component(3),
+            },
+            ExtSwizzleComp {
+                negate: true,
+                sel: ExtSwizzleSel::Zero,
+            },
+            ExtSwizzleComp {
+                negate: false,
+                sel: ExtSwizzleSel::One,
+            },
+            ExtSwizzleComp {
+                negate: true,
+                sel: ExtSwizzleSel::Component(0),
+            },
+        ]),
+        tex: None,
+        span: Span::default(),
+    }
+}
+
+fn cc(condition: CcCondition, reg: u8) -> CcTest {
+    CcTest {
+        condition,
+        reg: CcReg(reg),
+        swizzle: Swizzle::IDENTITY,
+    }
+}
+
+fn cc_x(condition: CcCondition) -> CcTest {
+    CcTest {
+        condition,
+        reg: CcReg(0),
+        swizzle: Swizzle::splat(0),
+    }
+}
+
+/// The data types an opcode accepts (Table X.13 columns F and I).
+fn data_types(info: &OpInfo) -> Vec<DataType> {
+    let mut v = Vec::new();
+    if info.modifiers.float {
+        v.push(DataType::Float);
+    }
+    if info.modifiers.integer {
+        v.push(DataType::Signed);
+        v.push(DataType::Unsigned);
+    }
+    if v.is_empty() {
+        v.push(info.default_type);
+    }
+    v
+}
+
+fn is_alu(info: &OpInfo) -> bool {
+    matches!(info.shape, Shape::Alu | Shape::Swz)
+}
+
+fn module(words: &[u32]) -> dr::Module {
+    match dr::load_words(words) {
+        Ok(m) => m,
+        Err(e) => panic!("rspirv cannot load the module: {e}"),
+    }
+}
+
+fn has_op(words: &[u32], op: Op) -> bool {
+    let m = module(words);
+    m.functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+        .any(|i| i.class.opcode == op)
+}
+
+/// The decorations of every id, as (target, decoration, literal operand).
+fn decorations(words: &[u32]) -> Vec<(u32, Decoration, Option<u32>)> {
+    let m = module(words);
+    m.annotations
+        .iter()
+        .filter(|i| i.class.opcode == Op::Decorate)
+        .filter_map(|i| {
+            let target = match i.operands.first() {
+                Some(SpvOperand::IdRef(t)) => *t,
+                _ => return None,
+            };
+            let deco = match i.operands.get(1) {
+                Some(SpvOperand::Decoration(d)) => *d,
+                _ => return None,
+            };
+            let value = match i.operands.get(2) {
+                Some(SpvOperand::LiteralBit32(v)) => Some(*v),
+                Some(SpvOperand::BuiltIn(b)) => Some(*b as u32),
+                _ => None,
+            };
+            Some((target, deco, value))
+        })
+        .collect()
+}
+
+/// The storage class of the variable with the given decoration value.
+fn variable_class(words: &[u32], id: u32) -> Option<spirv::StorageClass> {
+    let m = module(words);
+    m.types_global_values
+        .iter()
+        .find(|i| i.result_id == Some(id))
+        .and_then(|i| match i.operands.first() {
+            Some(SpvOperand::StorageClass(c)) => Some(*c),
+            _ => None,
+        })
+}
+
+/// Ids decorated with `deco` = `value`.
+fn decorated(words: &[u32], deco: Decoration, value: u32) -> Vec<u32> {
+    decorations(words)
+        .into_iter()
+        .filter(|&(_, d, v)| d == deco && v == Some(value))
+        .map(|(t, _, _)| t)
+        .collect()
+}
+
+fn has_decoration(words: &[u32], target: u32, deco: Decoration) -> bool {
+    decorations(words)
+        .iter()
+        .any(|&(t, d, _)| t == target && d == deco)
+}
+
+// ---- instructions -------------------------------------------------------
+
+#[test]
+fn every_alu_instruction_in_every_data_type_validates() {
+    let mut count = 0;
+    for info in INSTRUCTIONS.iter().filter(|i| is_alu(i)) {
+        let stage = info.only_stage.unwrap_or(Stage::Vertex);
+        for ty in data_types(info) {
+            let mut p = P::new(stage);
+            let a = p.constant([1.5, -2.0, 0.0, 4.0]);
+            let b = p.temp();
+            let c = p.attrib(if stage == Stage::Fragment {
+                AttribBinding::TexCoord(0)
+            } else {
+                AttribBinding::Generic(3)
+            });
+            let r = p.temp();
+            // Operands from a constant, a temporary and an attribute.
+            p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, b, &[c])));
+            p.push(Stmt::Inst(inst(info.opcode, ty, r, &[a, b, c])));
+            // And a result through a typed register and an output.
+            let out = p.result(if stage == Stage::Fragment {
+                ResultBinding::FragColor(0)
+            } else {
+                ResultBinding::Generic(0)
+            });
+            p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, out, &[r])));
+            p.assert_valid();
+            count += 1;
+        }
+    }
+    assert!(count > 100, "only {count} instruction forms were tried");
+}
+
+#[test]
+fn every_alu_instruction_with_cc_update_clamp_and_half_validates() {
+    for info in INSTRUCTIONS.iter().filter(|i| is_alu(i)) {
+        let stage = info.only_stage.unwrap_or(Stage::Fragment);
+        for ty in data_types(info) {
+            let mut p = P::new(stage);
+            let a = p.temp();
+            let b = p.typed_temp(DataType::Signed);
+            let r = p.typed_temp(DataType::Float);
+            let mut i = inst(info.opcode, ty, r, &[a, b, a]);
+            for src in &mut i.srcs {
+                src.negate = true;
+                src.abs = true;
+                src.negate_abs = true;
+                if !i.ty.is_integer() || !info.inputs.iter().any(|k| k.is_scalar()) {
+                    src.swizzle = Swizzle([3, 2, 1, 0]);
+                }
+            }
+            // Scalar operands keep their splat swizzle.
+            for (src, kind) in i.srcs.iter_mut().zip(info.inputs) {
+                if kind.is_scalar() {
+                    src.swizzle = Swizzle::splat(2);
+                }
+            }
+            if info.modifiers.cc {
+                i.cc_update = Some(CcReg(1));
+            }
+            if info.modifiers.clamp && info.result_type(ty) == Some(DataType::Float) {
+                i.clamp = Some(Clamp::Ssat);
+            }
+            i.half = info.modifiers.half && ty == DataType::Float;
+            i.dst.mask = WriteMask(0b1011);
+            i.dst.cc_mask = Some(CcTest {
+                condition: CcCondition::Ge,
+                reg: CcReg(1),
+                swizzle: Swizzle([0, 0, 1, 3]),
+            });
+            p.push(Stmt::Inst(i));
+            p.assert_valid();
+        }
+    }
+}
+
+#[test]
+fn multiply_modes_validate() {
+    for (mode, ty) in [
+        (MulMode::S24, DataType::Signed),
+        (MulMode::U24, DataType::Unsigned),
+        (MulMode::Hi, DataType::Signed),
+        (MulMode::Hi, DataType::Unsigned),
+    ] {
+        let mut p = P::new(Stage::Vertex);
+        let a = p.int_constant([7, -3, 1 << 20, 65536]);
+        let r = p.temp();
+        let mut i = inst(Opcode::Mul, ty, r, &[a, a]);
+        i.mul_mode = Some(mode);
+        i.cc_update = Some(CcReg(0));
+        p.push(Stmt::Inst(i));
+        let words = p.assert_valid();
+        let extended = if ty == DataType::Signed {
+            Op::SMulExtended
+        } else {
+            Op::UMulExtended
+        };
+        assert_eq!(has_op(&words, extended), mode == MulMode::Hi);
+    }
+}
+
+#[test]
+fn a_float_multiply_with_hi_is_an_internal_error() {
+    let mut p = P::new(Stage::Vertex);
+    let a = p.temp();
+    let mut i = inst(Opcode::Mul, DataType::Float, a, &[a, a]);
+    i.mul_mode = Some(MulMode::Hi);
+    p.push(Stmt::Inst(i));
+    assert!(matches!(
+        p.lower(TargetEnv::Vulkan1_0),
+        Err(LowerError::Internal { .. })
+    ));
+}
+
+#[test]
+fn operand_types_must_match_the_table() {
+    let mut p = P::new(Stage::Vertex);
+    let a = p.temp();
+    let mut i = inst(Opcode::Flr, DataType::Signed, a, &[a]);
+    // FLR's operand is always a float (Table X.13 "vf").
+    i.srcs[0].ty = DataType::Signed;
+    p.push(Stmt::Inst(i));
+    match p.lower(TargetEnv::Vulkan1_0) {
+        Err(LowerError::Internal { what, .. }) => assert!(what.contains("Table X.13"), "{what}"),
+        other => panic!("expected an internal error, got {other:?}"),
+    }
+}
+
+#[test]
+fn float_arithmetic_is_not_contracted() {
+    let mut p = P::new(Stage::Vertex);
+    let a = p.temp();
+    p.push(Stmt::Inst(inst(
+        Opcode::Mad,
+        DataType::Float,
+        a,
+        &[a, a, a],
+    )));
+    let words = p.assert_valid();
+    let m = module(&words);
+    let arith: Vec<u32> = m
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+        .filter(|i| matches!(i.class.opcode, Op::FMul | Op::FAdd))
+        .filter_map(|i| i.result_id)
+        .collect();
+    assert_eq!(
+        arith.len(),
+        2,
+        "MAD is a multiply and a separately rounded add"
+    );
+    for id in arith {
+        assert!(has_decoration(&words, id, Decoration::NoContraction));
+    }
+}
+
+#[test]
+fn half_precision_results_are_relaxed() {
+    let mut p = P::new(Stage::Fragment);
+    let a = p.temp();
+    let mut i = inst(Opcode::Add, DataType::Float, a, &[a, a]);
+    i.half = true;
+    p.push(Stmt::Inst(i));
+    let words = p.assert_valid();
+    assert!(decorations(&words)
+        .iter()
+        .any(|&(_, d, _)| d == Decoration::RelaxedPrecision));
+}
+
+// ---- condition codes ----------------------------------------------------
+
+#[test]
+fn every_condition_code_test_on_both_registers_validates() {
+    for (_, condition) in CcCondition::ALL {
+        for reg in 0..2 {
+            let mut p = P::new(Stage::Vertex);
+            let a = p.temp();
+            let r = p.result(ResultBinding::Position);
+            let mut set = inst(Opcode::Sub, DataType::Signed, a, &[a, a]);
+            set.cc_update = Some(CcReg(reg));
+            p.push(Stmt::Inst(set));
+            let mut mov = inst(Opcode::Mov, DataType::Float, r, &[a]);
+            mov.dst.cc_mask = Some(cc(condition, reg));
+            p.push(Stmt::Inst(mov));
+            p.push(Stmt::If {
+                test: CcTest {
+                    condition,
+                    reg: CcReg(reg),
+                    swizzle: Swizzle([3, 1, 0, 2]),
+                },
+                then_block: vec![Stmt::Inst(inst(Opcode::Mov, DataType::Float, r, &[a]))],
+                else_block: Vec::new(),
+                span: Span::default(),
+            });
+            p.assert_valid();
+        }
+    }
+}
+
+#[test]
+fn integer_add_and_subtract_compute_carry_and_overflow() {
+    // ADD.U with a negated operand is a subtract for the flags (section
+    // 2.X.4.3): the module must compare the operands for the carry.
+    let mut p = P::new(Stage::Vertex);
+    let a = p.typed_temp(DataType::Unsigned);
+    let mut add = inst(Opcode::Add, DataType::Unsigned, a, &[a, a]);
+    add.srcs[1].negate = true;
+    add.cc_update = Some(CcReg(0));
+    p.push(Stmt::Inst(add));
+    let words = p.assert_valid();
+    assert!(
+        has_op(&words, Op::UGreaterThanEqual),
+        "subtract carry: a >= b"
+    );
+    // A MUL.U.CC clears carry and overflow: no carry comparison at all.
+    let mut p = P::new(Stage::Vertex);
+    let a = p.typed_temp(DataType::Unsigned);
+    let mut mul = inst(Opcode::Mul, DataType::Unsigned, a, &[a, a]);
+    mul.cc_update = Some(CcReg(0));
+    p.push(Stmt::Inst(mul));
+    let words = p.assert_valid();
+    assert!(!has_op(&words, Op::UGreaterThanEqual) && !has_op(&words, Op::ULessThan));
+}
+
+#[test]
+fn float_condition_codes_treat_nan_as_negative_and_zero() {
+    let mut p = P::new(Stage::Vertex);
+    let a = p.temp();
+    let mut i = inst(Opcode::Mov, DataType::Float, a, &[a]);
+    i.cc_update = Some(CcReg(0));
+    p.push(Stmt::Inst(i));
+    let words = p.assert_valid();
+    assert!(has_op(&words, Op::FUnordLessThan) && has_op(&words, Op::FUnordEqual));
+}
+
+// ---- operands and destinations -----------------------------------------
+
+#[test]
+fn write_masks_and_typed_destinations_validate() {
+    for mask in 0..16u8 {
+        let mut p = P::new(Stage::Vertex);
+        let f = p.typed_temp(DataType::Float);
+        let s = p.typed_temp(DataType::Signed);
+        let u = p.typed_temp(DataType::Unsigned);
+        let t = p.temp();
+        for dst in [f, s, u, t] {
+            let mut i = inst(Opcode::Add, DataType::Signed, dst, &[s, u]);
+            i.dst.mask = WriteMask(mask);
+            p.push(Stmt::Inst(i));
+        }
+        p.assert_valid();
+    }
+}
+
+#[test]
+fn constants_are_typed_per_use() {
+    let mut p = P::new(Stage::Vertex);
+    let k = p.int_constant([-1, 2, 3, 4]);
+    let f = p.temp();
+    let i = p.temp();
+    p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, f, &[k])));
+    p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Signed, i, &[k])));
+    let words = p.assert_valid();
+    let m = module(&words);
+    let constants: Vec<u32> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .filter_map(|i| match i.operands.first() {
+            Some(SpvOperand::LiteralBit32(v)) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        constants.contains(&(-1.0f32).to_bits()),
+        "-1 read as a float"
+    );
+    assert!(constants.contains(&u32::MAX), "-1 read as an integer");
+}
+
+// ---- relative addressing -------------------------------------------------
+
+fn relative(var: VarId, address: VarId, offset: i32, ty: DataType) -> Operand {
+    let mut a = operand(address, DataType::Signed);
+    a.swizzle = Swizzle::splat(0);
+    Operand {
+        index: Index::Relative {
+            address: Box::new(a),
+            offset,
+        },
+        ..operand(var, ty)
+    }
+}
+
+#[test]
+fn relative_addressing_of_every_variable_kind_validates() {
+    for stage in [Stage::Vertex, Stage::Fragment] {
+        let mut p = P::new(stage);
+        let addr = p.typed_temp(DataType::Signed);
+        let env = p.params((4..8).map(ParamBinding::Env).collect());
+        let consts = p.params(
+            (0..5)
+                .map(|k| {
+                    ParamBinding::Constant([
+                        Literal::Float(k as f64),
+                        Literal::ZERO,
+                        Literal::ZERO,
+                        Literal::ONE,
+                    ])
+                })
+                .collect(),
+        );
+        let mixed = p.params(vec![
+            ParamBinding::Local(2),
+            ParamBinding::Constant([Literal::ONE; 4]),
+            ParamBinding::Env(0),
+        ]);
+        let temps = p.temp_array(6);
+        let (attrs, outs) = if stage == Stage::Fragment {
+            (
+                p.attribs(
+                    (0..4).map(AttribBinding::TexCoord).collect(),
+                    VarType::Typeless,
+                ),
+                p.results(
+                    (0..3).map(ResultBinding::FragColor).collect(),
+                    VarType::Typeless,
+                ),
+            )
+        } else {
+            (
+                p.attribs(
+                    (2..6).map(AttribBinding::Generic).collect(),
+                    VarType::Typeless,
+                ),
+                p.results((0..4).map(ResultBinding::Clip).collect(), VarType::Typeless),
+            )
+        };
+        let x = p.temp();
+        for (k, src) in [env, consts, mixed, temps, attrs].into_iter().enumerate() {
+            let mut i = inst(Opcode::Add, DataType::Float, x, &[x, x]);
+            i.srcs[1] = relative(src, addr, k as i32 % 2, DataType::Float);
+            p.push(Stmt::Inst(i));
+        }
+        for dst in [temps, outs] {
+            let mut i = inst(Opcode::Mov, DataType::Float, dst, &[x]);
+            let mut a = operand(addr, DataType::Signed);
+            a.swizzle = Swizzle::splat(1);
+            a.negate = true;
+            i.dst.index = Index::Relative {
+                address: Box::new(a),
+                offset: 1,
+            };
+            i.dst.mask = WriteMask(0b0101);
+            i.dst.cc_mask = Some(cc_x(CcCondition::Ne));
+            p.push(Stmt::Inst(i));
+        }
+        p.assert_valid();
+    }
+}
+
+#[test]
+fn parameter_blocks_follow_the_interface() {
+    let mut p = P::new(Stage::Fragment);
+    let env = p.params(vec![ParamBinding::Env(3)]);
+    let local = p.params(vec![ParamBinding::Local(0), ParamBinding::Local(9)]);
+    let x = p.temp();
+    p.push(Stmt::Inst(inst(
+        Opcode::Add,
+        DataType::Float,
+        x,
+        &[env, local],
+    )));
+    let words = p.assert_valid();
+    // Fragment programs use set 2; env is binding 0, local binding 1.
+    let sets = decorated(&words, Decoration::DescriptorSet, 2);
+    assert_eq!(sets.len(), 2);
+    let env_var = decorated(&words, Decoration::Binding, 0);
+    let local_var = decorated(&words, Decoration::Binding, 1);
+    assert_eq!(env_var.len(), 1);
+    assert_eq!(local_var.len(), 1);
+    assert_eq!(
+        variable_class(&words, env_var[0]),
+        Some(spirv::StorageClass::Uniform)
+    );
+    // The block arrays are as long as the highest element used plus one.
+    let text = disassemble(&words).unwrap_or_default();
+    assert!(
+        text.contains("OpConstant %uint 4") || text.contains("%uint_4 = OpConstant %uint 4"),
+        "{text}"
+    );
+    assert!(text.contains("%uint_10 = OpConstant %uint 10"), "{text}");
+    assert!(!decorated(&words, Decoration::ArrayStride, 16).is_empty());
+
+    let mut opts = options(TargetEnv::Vulkan1_0);
+    opts.descriptor_set = Some(5);
+    let words = lower(&p.program, &opts).unwrap_or_default();
+    assert_eq!(decorated(&words, Decoration::DescriptorSet, 5).len(), 2);
+}
+
+#[test]
+fn vertex_interface_locations_follow_the_interface() {
+    let mut p = P::new(Stage::Vertex);
+    let pos = p.attrib(AttribBinding::Position);
+    let alias = p.attrib(AttribBinding::Generic(0));
+    let tex = p.attrib(AttribBinding::TexCoord(2));
+    let col2 = p.attrib(AttribBinding::Color(ColorSel {
+        back: false,
+        secondary: true,
+    }));
+    let vid = p.attrib(AttribBinding::VertexId);
+    let out_pos = p.result(ResultBinding::Position);
+    let out_tex = p.result(ResultBinding::TexCoord(3));
+    let out_back = p.result(ResultBinding::Color(ColorSel {
+        back: true,
+        secondary: true,
+    }));
+    let out_attr = p.result(ResultBinding::Generic(1));
+    let out_int = p.var(
+        VarKind::Result(vec![ResultBinding::Generic(2)]),
+        VarType::Typed(DataType::Signed),
+        None,
+    );
+    let out_size = p.result(ResultBinding::PointSize);
+    let out_id = p.result(ResultBinding::Id);
+    let x = p.temp();
+    for src in [pos, alias, tex, col2, vid] {
+        p.push(Stmt::Inst(inst(Opcode::Add, DataType::Float, x, &[x, src])));
+    }
+    for dst in [out_pos, out_tex, out_back, out_attr, out_size] {
+        p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, dst, &[x])));
+    }
+    p.push(Stmt::Inst(inst(
+        Opcode::Mov,
+        DataType::Signed,
+        out_int,
+        &[x],
+    )));
+    p.push(Stmt::Inst(inst(
+        Opcode::Mov,
+        DataType::Signed,
+        out_id,
+        &[x],
+    )));
+    let words = p.assert_valid();
+    let input = |loc| {
+        decorated(&words, Decoration::Location, loc)
+            .into_iter()
+            .filter(|&v| variable_class(&words, v) == Some(spirv::StorageClass::Input))
+            .count()
+    };
+    let output = |loc| {
+        decorated(&words, Decoration::Location, loc)
+            .into_iter()
+            .filter(|&v| variable_class(&words, v) == Some(spirv::StorageClass::Output))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(input(0), 1, "vertex.position aliases vertex.attrib[0]");
+    assert_eq!(input(10), 1, "vertex.texcoord[2] is Location 10");
+    assert_eq!(input(4), 1, "vertex.color.secondary is Location 4");
+    assert_eq!(output(8).len(), 1, "result.texcoord[3] is Location 8");
+    assert_eq!(
+        output(3).len(),
+        1,
+        "result.color.back.secondary is Location 3"
+    );
+    assert_eq!(output(15).len(), 1, "result.attrib[1] is Location 15");
+    let int_out = output(16);
+    assert_eq!(int_out.len(), 1, "result.attrib[2] is Location 16");
+    assert!(
+        has_decoration(&words, int_out[0], Decoration::Flat),
+        "integer varyings are flat"
+    );
+    let id_out = output(13);
+    assert!(
+        id_out.len() == 1 && has_decoration(&words, id_out[0], Decoration::Flat),
+        "result.id"
+    );
+    for b in [BuiltIn::Position, BuiltIn::PointSize, BuiltIn::VertexIndex] {
+        assert_eq!(
+            decorated(&words, Decoration::BuiltIn, b as u32).len(),
+            1,
+            "{b:?}"
+        );
+    }
+}
+
+#[test]
+fn fragment_interface_follows_the_interface() {
+    let mut p = P::new(Stage::Fragment);
+    let col = p.attrib(AttribBinding::Color(ColorSel {
+        back: false,
+        secondary: false,
+    }));
+    let fog = p.attrib(AttribBinding::FogCoord);
+    let tex = p.attrib(AttribBinding::TexCoord(7));
+    let gen = p.var(
+        VarKind::Attrib(vec![AttribBinding::Generic(15)]),
+        VarType::Typed(DataType::Unsigned),
+        None,
+    );
+    let pos = p.attrib(AttribBinding::Position);
+    let facing = p.attrib(AttribBinding::Facing);
+    let prim = p.attrib(AttribBinding::PrimitiveId);
+    let clip = p.attrib(AttribBinding::Clip(2));
+    let out0 = p.result(ResultBinding::Color(ColorSel {
+        back: false,
+        secondary: false,
+    }));
+    let out3 = p.result(ResultBinding::FragColor(3));
+    let depth = p.result(ResultBinding::Depth);
+    let x = p.temp();
+    for src in [col, fog, tex, gen, pos, facing, prim, clip] {
+        p.push(Stmt::Inst(inst(Opcode::Add, DataType::Float, x, &[x, src])));
+    }
+    for dst in [out0, out3, depth] {
+        p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, dst, &[x])));
+    }
+    let words = p.assert_valid();
+    let input = |loc| {
+        decorated(&words, Decoration::Location, loc)
+            .into_iter()
+            .filter(|&v| variable_class(&words, v) == Some(spirv::StorageClass::Input))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(input(0).len(), 1, "fragment.color is Location 0");
+    assert_eq!(input(4).len(), 1, "fragment.fogcoord is Location 4");
+    assert_eq!(input(12).len(), 1, "fragment.texcoord[7] is Location 12");
+    let g = input(29);
+    assert!(
+        g.len() == 1 && has_decoration(&words, g[0], Decoration::Flat),
+        "fragment.attrib[15], flat"
+    );
+    for b in [
+        BuiltIn::FragCoord,
+        BuiltIn::FrontFacing,
+        BuiltIn::PrimitiveId,
+        BuiltIn::ClipDistance,
+        BuiltIn::FragDepth,
+    ] {
+        assert_eq!(
+            decorated(&words, Decoration::BuiltIn, b as u32).len(),
+            1,
+            "{b:?}"
+        );
+    }
+    let outs: Vec<u32> = [0, 3]
+        .into_iter()
+        .flat_map(|l| decorated(&words, Decoration::Location, l))
+        .filter(|&v| variable_class(&words, v) == Some(spirv::StorageClass::Output))
+        .collect();
+    assert_eq!(outs.len(), 2, "result.color and result.color[3]");
+    let m = module(&words);
+    let modes: Vec<spirv::ExecutionMode> = m
+        .execution_modes
+        .iter()
+        .filter_map(|i| match i.operands.get(1) {
+            Some(SpvOperand::ExecutionMode(e)) => Some(*e),
+            _ => None,
+        })
+        .collect();
+    assert!(modes.contains(&spirv::ExecutionMode::OriginUpperLeft));
+    assert!(modes.contains(&spirv::ExecutionMode::DepthReplacing));
+}
+
+#[test]
+fn entry_point_interface_lists_globals_by_version() {
+    let mut p = P::new(Stage::Vertex);
+    let env = p.params(vec![ParamBinding::Env(0)]);
+    let out = p.result(ResultBinding::Position);
+    let mut i = inst(Opcode::Mov, DataType::Float, out, &[env]);
+    i.cc_update = Some(CcReg(0));
+    p.push(Stmt::Inst(i));
+    p.assert_valid();
+    let count = |env| {
+        let words = p.lower(env).unwrap_or_default();
+        let m = module(&words);
+        m.entry_points
+            .first()
+            .map(|e| e.operands.len() - 3)
+            .unwrap_or(0)
+    };
+    // 1.0: the Position output only; 1.4+: plus the uniform block and CC0.
+    assert_eq!(count(TargetEnv::Vulkan1_0), 1);
+    assert_eq!(count(TargetEnv::Vulkan1_2), 3);
+    assert_eq!(count(TargetEnv::Vulkan1_3), 3);
+}
+
+// ---- flow control --------------------------------------------------------
+
+fn body_inst(dst: VarId, src: VarId) -> Stmt {
+    Stmt::Inst(inst(Opcode::Add, DataType::Float, dst, &[dst, src]))
+}
+
+fn cond_stmt(kind: u8, cond: Option<CcTest>) -> Stmt {
+    let span = Span::default();
+    match kind {
+        0 => Stmt::Break { cond, span },
+        1 => Stmt::Continue { cond, span },
+        _ => Stmt::Return { cond, span },
+    }
+}
+
+/// Nested REP / IF blocks with BRK, CONT and RET, conditional and not, at
+/// every depth, followed by more code at each level.
+#[test]
+fn nested_flow_with_exits_at_every_level_validates() {
+    for kind in 0..3u8 {
+        for depth in 0..4 {
+            for conditional in [false, true] {
+                for with_else in [false, true] {
+                    let mut p = P::new(Stage::Fragment);
+                    let x = p.temp();
+                    let one = p.constant([1.0, 1.0, 1.0, 1.0]);
+                    let exit = cond_stmt(kind, conditional.then(|| cc_x(CcCondition::Gt)));
+                    let mut block = vec![body_inst(x, one), exit, body_inst(x, one)];
+                    for level in 0..depth {
+                        let inner = std::mem::take(&mut block);
+                        let mut set = inst(Opcode::Sub, DataType::Float, x, &[x, one]);
+                        set.cc_update = Some(CcReg(0));
+                        let iff = Stmt::If {
+                            test: cc_x(CcCondition::Ne),
+                            then_block: inner,
+                            else_block: if with_else {
+                                vec![body_inst(x, one)]
+                            } else {
+                                Vec::new()
+                            },
+                            span: Span::default(),
+                        };
+                        block = if level % 2 == 0 {
+                            vec![Stmt::Inst(set), iff, body_inst(x, one)]
+                        } else {
+                            // An inner REP with its own exit.
+                            vec![
+                                Stmt::Rep {
+                                    count: Some(operand(one, DataType::Float)),
+                                    body: vec![iff, cond_stmt(0, Some(cc_x(CcCondition::Lt)))],
+                                    span: Span::default(),
+                                },
+                                body_inst(x, one),
+                            ]
+                        };
+                    }
+                    let uses_loop = kind < 2;
+                    let program_body = if uses_loop {
+                        vec![
+                            Stmt::Rep {
+                                count: None,
+                                body: block,
+                                span: Span::default(),
+                            },
+                            body_inst(x, one),
+                        ]
+                    } else {
+                        block
+                    };
+                    for s in program_body {
+                        p.push(s);
+                    }
+                    // Infinite REP needs its BRK: add one at the end.
+                    if uses_loop {
+                        if let Some(Stmt::Rep { body, .. }) =
+                            p.program.subroutines[0].body.first_mut()
+                        {
+                            body.push(Stmt::Break {
+                                cond: None,
+                                span: Span::default(),
+                            });
+                        }
+                    }
+                    p.assert_valid();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rep_counts_of_every_type_validate() {
+    for ty in [DataType::Float, DataType::Signed, DataType::Unsigned] {
+        let mut p = P::new(Stage::Vertex);
+        let n = p.int_constant([3, 0, 0, 0]);
+        let x = p.temp();
+        let mut count = operand(n, ty);
+        count.swizzle = Swizzle::splat(0);
+        p.push(Stmt::Rep {
+            count: Some(count),
+            body: vec![
+                body_inst(x, n),
+                Stmt::Continue {
+                    cond: Some(cc_x(CcCondition::Eq)),
+                    span: Span::default(),
+                },
+                Stmt::Rep {
+                    count: Some(operand(x, ty)),
+                    body: vec![
+                        body_inst(x, n),
+                        Stmt::Return {
+                            cond: Some(cc_x(CcCondition::Nan)),
+                            span: Span::default(),
+                        },
+                    ],
+                    span: Span::default(),
+                },
+            ],
+            span: Span::default(),
+        });
+        let words = p.assert_valid();
+        assert!(has_op(&words, Op::LoopMerge));
+    }
+}
+
+#[test]
+fn subroutines_become_functions_with_private_registers() {
+    let mut p = P::new(Stage::Fragment);
+    let x = p.temp();
+    let arr = p.temp_array(3);
+    let one = p.constant([1.0, 2.0, 3.0, 4.0]);
+    let leaf = p.sub(
+        "leaf",
+        vec![
+            body_inst(x, one),
+            Stmt::Rep {
+                count: None,
+                body: vec![Stmt::If {
+                    test: cc_x(CcCondition::Gt),
+                    then_block: vec![Stmt::Return {
+                        cond: None,
+                        span: Span::default(),
+                    }],
+                    else_block: vec![Stmt::Break {
+                        cond: None,
+                        span: Span::default(),
+                    }],
+                    span: Span::default(),
+                }],
+                span: Span::default(),
+            },
+            Stmt::Kill {
+                cond: KillCondition::Cc(cc_x(CcCondition::Lt)),
+                span: Span::default(),
+            },
+        ],
+    );
+    let middle = p.sub(
+        "middle",
+        vec![
+            Stmt::Call {
+                target: leaf,
+                cond: Some(cc_x(CcCondition::Ne)),
+                span: Span::default(),
+            },
+            Stmt::Inst(inst(Opcode::Mov, DataType::Float, arr, &[x])),
+            Stmt::Call {
+                target: leaf,
+                cond: None,
+                span: Span::default(),
+            },
+        ],
+    );
+    // Never called: not lowered.
+    p.sub(
+        "unused",
+        vec![Stmt::Emit {
+            span: Span::default(),
+        }],
+    );
+    p.push(Stmt::Call {
+        target: middle,
+        cond: None,
+        span: Span::default(),
+    });
+    p.push(Stmt::Call {
+        target: leaf,
+        cond: None,
+        span: Span::default(),
+    });
+    p.push(Stmt::Return {
+        cond: None,
+        span: Span::default(),
+    });
+    p.push(body_inst(x, one));
+    let words = p.assert_valid();
+    let m = module(&words);
+    assert_eq!(m.functions.len(), 3, "main, middle and leaf");
+    let privates = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Variable)
+        .filter(|i| {
+            matches!(
+                i.operands.first(),
+                Some(SpvOperand::StorageClass(spirv::StorageClass::Private))
+            )
+        })
+        .count();
+    assert!(privates >= 3, "x, arr and CC0 are Private");
+}
+
+#[test]
+fn recursion_is_unsupported() {
+    let mut p = P::new(Stage::Vertex);
+    let a = p.sub("a", Vec::new());
+    let b = p.sub(
+        "b",
+        vec![Stmt::Call {
+            target: a,
+            cond: None,
+            span: Span::new(5, 9),
+        }],
+    );
+    p.program.subroutines[a.0 as usize].body.push(Stmt::Call {
+        target: b,
+        cond: None,
+        span: Span::new(1, 2),
+    });
+    p.push(Stmt::Call {
+        target: a,
+        cond: None,
+        span: Span::default(),
+    });
+    match p.lower(TargetEnv::Vulkan1_0) {
+        Err(LowerError::Unsupported { what, span }) => {
+            assert!(what.contains("recursive"), "{what}");
+            assert_eq!(span, Span::new(5, 9));
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn kill_uses_opkill_before_spirv_1_6_and_demote_after() {
+    for (kind, ty) in [
+        (0, DataType::Float),
+        (0, DataType::Signed),
+        (1, DataType::Float),
+    ] {
+        let mut p = P::new(Stage::Fragment);
+        let x = p.temp();
+        let out = p.result(ResultBinding::FragColor(0));
+        let cond = if kind == 0 {
+            KillCondition::Operand(operand(x, ty))
+        } else {
+            KillCondition::Cc(cc(CcCondition::Lt, 1))
+        };
+        p.push(Stmt::Rep {
+            count: None,
+            body: vec![
+                Stmt::Kill {
+                    cond: cond.clone(),
+                    span: Span::default(),
+                },
+                Stmt::Break {
+                    cond: None,
+                    span: Span::default(),
+                },
+            ],
+            span: Span::default(),
+        });
+        p.push(Stmt::Kill {
+            cond,
+            span: Span::default(),
+        });
+        p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, out, &[x])));
+        p.assert_valid();
+        let old = p.lower(TargetEnv::Vulkan1_2).unwrap_or_default();
+        let new = p.lower(TargetEnv::Vulkan1_3).unwrap_or_default();
+        assert!(has_op(&old, Op::Kill) && !has_op(&old, Op::DemoteToHelperInvocation));
+        assert!(has_op(&new, Op::DemoteToHelperInvocation) && !has_op(&new, Op::Kill));
+    }
+    // KIL.U never kills.
+    let mut p = P::new(Stage::Fragment);
+    let x = p.temp();
+    p.push(Stmt::Kill {
+        cond: KillCondition::Operand(operand(x, DataType::Unsigned)),
+        span: Span::default(),
+    });
+    let words = p.assert_valid();
+    assert!(!has_op(&words, Op::Kill));
+}
+
+// ---- what is not lowered yet -------------------------------------------
+
+#[test]
+fn unsupported_features_are_reported_not_panicked() {
+    let p = P::new(Stage::Geometry);
+    assert!(matches!(
+        p.lower(TargetEnv::Vulkan1_0),
+        Err(LowerError::Unsupported { .. })
+    ));
+
+    let mut p = P::new(Stage::Vertex);
+    let state = p.params(vec![ParamBinding::State(StateItem {
+        path: vec!["matrix".into(), "mvp".into()],
+    })]);
+    let x = p.temp();
+    p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, x, &[state])));
+    assert!(matches!(
+        p.lower(TargetEnv::Vulkan1_0),
+        Err(LowerError::Unsupported { .. })
+    ));
+
+    let mut p = P::new(Stage::Fragment);
+    let x = p.temp();
+    let mut tex = inst(Opcode::Tex, DataType::Float, x, &[x]);
+    tex.tex = Some(TexAccess {
+        unit: 0,
+        target: TexTarget::T2D,
+        offset: None,
+    });
+    p.push(Stmt::Inst(tex));
+    match p.lower(TargetEnv::Vulkan1_0) {
+        Err(LowerError::Unsupported { what, .. }) => assert!(what.contains("TEX"), "{what}"),
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+
+    let mut p = P::new(Stage::Vertex);
+    let buf = p.var(
+        VarKind::Buffer(BufferBinding {
+            buffer: 1,
+            first: 0,
+            vec4: true,
+        }),
+        VarType::Typeless,
+        Some(4),
+    );
+    let x = p.temp();
+    let mut i = inst(Opcode::Mov, DataType::Float, x, &[buf]);
+    i.srcs[0].index = Index::Absolute(2);
+    p.push(Stmt::Inst(i));
+    assert!(matches!(
+        p.lower(TargetEnv::Vulkan1_0),
+        Err(LowerError::Unsupported { .. })
+    ));
+}
+
+#[test]
+fn validate_rejects_a_broken_module_and_disassembles_a_good_one() {
+    assert!(validate(&[0x0723_0203, 0x0001_0000, 0, 1, 0], TargetEnv::Vulkan1_0).is_err());
+    let mut p = P::new(Stage::Vertex);
+    let x = p.temp();
+    p.push(body_inst(x, x));
+    let words = p.assert_valid();
+    let text = disassemble(&words).unwrap_or_default();
+    assert!(text.contains("OpEntryPoint Vertex"), "{text}");
+    // Truncating a valid module breaks it.
+    assert!(validate(&words[..words.len() - 3], TargetEnv::Vulkan1_0).is_err());
+}
+
+#[test]
+#[ignore]
+fn dump_for_inspection() {
+    let mut p = P::new(Stage::Fragment);
+    let x = p.temp();
+    let one = p.constant([1.0, 2.0, 3.0, 4.0]);
+    let out = p.result(ResultBinding::FragColor(0));
+    let mut i = inst(Opcode::Add, DataType::Signed, x, &[x, one]);
+    i.srcs[1].negate = true;
+    i.cc_update = Some(CcReg(0));
+    i.dst.mask = WriteMask(0b0011);
+    i.dst.cc_mask = Some(cc_x(CcCondition::Gt));
+    p.push(Stmt::Inst(i));
+    p.push(Stmt::Rep {
+        count: Some(operand(one, DataType::Float)),
+        body: vec![
+            Stmt::If {
+                test: cc_x(CcCondition::Ne),
+                then_block: vec![Stmt::Break {
+                    cond: None,
+                    span: Span::default(),
+                }],
+                else_block: vec![Stmt::Continue {
+                    cond: Some(cc_x(CcCondition::Eq)),
+                    span: Span::default(),
+                }],
+                span: Span::default(),
+            },
+            Stmt::Inst(inst(Opcode::Lg2, DataType::Float, x, &[x])),
+        ],
+        span: Span::default(),
+    });
+    p.push(Stmt::Kill {
+        cond: KillCondition::Operand(operand(x, DataType::Float)),
+        span: Span::default(),
+    });
+    p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, out, &[x])));
+    let words = p.assert_valid();
+    println!("{}", disassemble(&words).unwrap_or_default());
+}
+
+#[test]
+#[ignore]
+fn corpus_probe() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec-corpus/valid");
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let src = std::fs::read_to_string(&path).unwrap();
+        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+            let mut o = options(env);
+            o.validate = true;
+            match crate::compile(&src, &o) {
+                Ok(_) => println!("OK   {:?} {}", env, path.display()),
+                Err(d) => println!("FAIL {:?} {}: {:?}", env, path.display(), d.0.iter().map(|x| (x.code, x.message.clone(), x.notes.clone())).collect::<Vec<_>>()),
+            }
+        }
+    }
+}
