@@ -39,14 +39,25 @@ impl Diagnostic {
         }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
     }
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: true });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: true,
+        });
         self
     }
     pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
         self
     }
     pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
@@ -93,7 +104,11 @@ impl Diagnostics {
         use codespan_reporting::files::SimpleFile;
         use codespan_reporting::term::{self, termcolor::Buffer};
         let file = SimpleFile::new(file_name, source);
-        let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
+        let mut buffer = if color {
+            Buffer::ansi()
+        } else {
+            Buffer::no_color()
+        };
         let config = term::Config::default();
         for d in &self.0 {
             let clamp = |s: Span| {
@@ -105,7 +120,11 @@ impl Diagnostics {
                 .labels
                 .iter()
                 .map(|l| {
-                    let style = if l.primary { cd::LabelStyle::Primary } else { cd::LabelStyle::Secondary };
+                    let style = if l.primary {
+                        cd::LabelStyle::Primary
+                    } else {
+                        cd::LabelStyle::Secondary
+                    };
                     cd::Label::new(style, (), clamp(l.span)).with_message(l.message.clone())
                 })
                 .collect();
@@ -137,7 +156,13 @@ impl IntoIterator for Diagnostics {
 impl std::fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for d in &self.0 {
-            writeln!(f, "{}[{}]: {}", if d.is_error() { "error" } else { "warning" }, d.code, d.message)?;
+            writeln!(
+                f,
+                "{}[{}]: {}",
+                if d.is_error() { "error" } else { "warning" },
+                d.code,
+                d.message
+            )?;
         }
         Ok(())
     }

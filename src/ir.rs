@@ -143,7 +143,10 @@ pub enum AttribBinding {
     PrimitiveId,
     /// A geometry program's per-vertex attribute, `vertex[m].<binding>`;
     /// `vertex: None` is the whole-array form indexed with two subscripts.
-    PerVertex { vertex: Option<u32>, binding: PerVertexAttrib },
+    PerVertex {
+        vertex: Option<u32>,
+        binding: PerVertexAttrib,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -188,20 +191,42 @@ pub enum Literal {
 }
 
 impl Literal {
-    pub const ZERO: Literal = Literal::Int { negative: false, magnitude: 0 };
-    pub const ONE: Literal = Literal::Int { negative: false, magnitude: 1 };
+    pub const ZERO: Literal = Literal::Int {
+        negative: false,
+        magnitude: 0,
+    };
+    pub const ONE: Literal = Literal::Int {
+        negative: false,
+        magnitude: 1,
+    };
 
     /// The 32-bit pattern of this literal read as `ty`. The checker has
     /// already rejected the combinations the spec forbids.
     pub fn bits(self, ty: DataType) -> u32 {
         match (self, ty) {
-            (Literal::Int { negative, magnitude }, DataType::Float) => {
+            (
+                Literal::Int {
+                    negative,
+                    magnitude,
+                },
+                DataType::Float,
+            ) => {
                 let v = magnitude as f64;
                 (if negative { -v } else { v } as f32).to_bits()
             }
-            (Literal::Int { negative, magnitude }, _) => {
+            (
+                Literal::Int {
+                    negative,
+                    magnitude,
+                },
+                _,
+            ) => {
                 let v = magnitude as u32;
-                if negative { v.wrapping_neg() } else { v }
+                if negative {
+                    v.wrapping_neg()
+                } else {
+                    v
+                }
             }
             (Literal::Float(f), DataType::Float) => (f as f32).to_bits(),
             (Literal::Float(f), DataType::Signed) => (f as i32) as u32,
@@ -220,7 +245,10 @@ pub enum ParamBinding {
     /// A `state.*` item (ARB_vertex_program / ARB_fragment_program tables).
     State(StateItem),
     /// One vec4 of `program.buffer[b]` (NV_parameter_buffer_object).
-    BufferElement { buffer: u32, element: u32 },
+    BufferElement {
+        buffer: u32,
+        element: u32,
+    },
 }
 
 /// A GL state binding, kept as the decoded path, e.g.
@@ -339,6 +367,13 @@ pub enum Index {
     Absolute(u32),
     /// `[A.x + n]`: an integer scalar operand plus a constant offset.
     Relative { address: Box<Operand>, offset: i32 },
+    /// A geometry program's per-vertex attribute variable (bound to
+    /// `vertex.<binding>` without a vertex number): `name[v]` or, for an
+    /// array, `name[v][n]` (NV_geometry_program4 section 2.X.3.2).
+    PerVertex {
+        vertex: Box<Index>,
+        element: Box<Index>,
+    },
 }
 
 /// A source operand (section 2.X.4.2): load, swizzle, negate, then absolute
@@ -405,6 +440,28 @@ pub enum TexTarget {
     Buffer,
 }
 
+impl TexTarget {
+    /// The target as written in a program.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexTarget::T1D => "1D",
+            TexTarget::T2D => "2D",
+            TexTarget::T3D => "3D",
+            TexTarget::Cube => "CUBE",
+            TexTarget::Rect => "RECT",
+            TexTarget::Shadow1D => "SHADOW1D",
+            TexTarget::Shadow2D => "SHADOW2D",
+            TexTarget::ShadowRect => "SHADOWRECT",
+            TexTarget::Array1D => "ARRAY1D",
+            TexTarget::Array2D => "ARRAY2D",
+            TexTarget::ShadowCube => "SHADOWCUBE",
+            TexTarget::ShadowArray1D => "SHADOWARRAY1D",
+            TexTarget::ShadowArray2D => "SHADOWARRAY2D",
+            TexTarget::Buffer => "BUFFER",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct TexAccess {
     pub unit: u32,
@@ -458,11 +515,31 @@ pub enum Stmt {
         body: Block,
         span: Span,
     },
-    Break { cond: Option<CcTest>, span: Span },
-    Continue { cond: Option<CcTest>, span: Span },
-    Return { cond: Option<CcTest>, span: Span },
-    Call { target: SubId, cond: Option<CcTest>, span: Span },
-    Kill { cond: KillCondition, span: Span },
-    Emit { span: Span },
-    EndPrimitive { span: Span },
+    Break {
+        cond: Option<CcTest>,
+        span: Span,
+    },
+    Continue {
+        cond: Option<CcTest>,
+        span: Span,
+    },
+    Return {
+        cond: Option<CcTest>,
+        span: Span,
+    },
+    Call {
+        target: SubId,
+        cond: Option<CcTest>,
+        span: Span,
+    },
+    Kill {
+        cond: KillCondition,
+        span: Span,
+    },
+    Emit {
+        span: Span,
+    },
+    EndPrimitive {
+        span: Span,
+    },
 }

@@ -67,7 +67,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { target_env: TargetEnv::Vulkan1_0, validate: true, descriptor_set: None, limits: limits::Limits::default() }
+        Options {
+            target_env: TargetEnv::Vulkan1_0,
+            validate: true,
+            descriptor_set: None,
+            limits: limits::Limits::default(),
+        }
     }
 }
 
@@ -88,7 +93,9 @@ pub struct Compiled {
 /// the IR (the interpreter, the language server).
 pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
     let (ast, mut diags) = syntax::parse(source);
-    let Some(ast) = ast else { return Err(Diagnostics(diags)) };
+    let Some(ast) = ast else {
+        return Err(Diagnostics(diags));
+    };
     let (program, more) = check::check(&ast, options);
     diags.extend(more);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
@@ -116,7 +123,11 @@ pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics>
             .note("this is a bug in nvp4c; the module was not written. Please report it with the program.")]));
         }
     }
-    Ok(Compiled { spirv, stage: program.stage, warnings })
+    Ok(Compiled {
+        spirv,
+        stage: program.stage,
+        warnings,
+    })
 }
 
 fn lower_error(e: spirv::LowerError) -> Diagnostic {

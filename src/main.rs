@@ -78,7 +78,11 @@ const EXIT_USAGE: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let stdin = cli.input.as_os_str() == "-";
-    let display_name = if stdin { "<stdin>".to_string() } else { cli.input.display().to_string() };
+    let display_name = if stdin {
+        "<stdin>".to_string()
+    } else {
+        cli.input.display().to_string()
+    };
     let bytes = match read_input(&cli.input, stdin) {
         Ok(b) => b,
         Err(e) => {
@@ -99,7 +103,10 @@ fn main() -> ExitCode {
             let d = Diagnostic::error("E0003", "the program is not valid UTF-8 text")
                 .primary(nvp4c::span::Span::new(at, at + 1), "invalid byte here")
                 .note("section 2.X.2: program strings are ASCII text");
-            eprint!("{}", Diagnostics(vec![d]).render(&display_name, &lossy, color));
+            eprint!(
+                "{}",
+                Diagnostics(vec![d]).render(&display_name, &lossy, color)
+            );
             return ExitCode::from(EXIT_PROGRAM_ERROR);
         }
     };
@@ -118,19 +125,29 @@ fn main() -> ExitCode {
         Err(diags) => {
             eprint!("{}", diags.render(&display_name, &source, color));
             let n = diags.iter().filter(|d| d.is_error()).count();
-            eprintln!("error: could not compile {display_name} ({n} error{})", if n == 1 { "" } else { "s" });
+            eprintln!(
+                "error: could not compile {display_name} ({n} error{})",
+                if n == 1 { "" } else { "s" }
+            );
             return ExitCode::from(EXIT_PROGRAM_ERROR);
         }
     };
     if !compiled.warnings.is_empty() {
-        eprint!("{}", compiled.warnings.render(&display_name, &source, color));
+        eprint!(
+            "{}",
+            compiled.warnings.render(&display_name, &source, color)
+        );
         if cli.deny_warnings {
             eprintln!("error: warnings are denied (--deny-warnings)");
             return ExitCode::from(EXIT_PROGRAM_ERROR);
         }
     }
     let payload: Vec<u8> = match cli.emit {
-        Emit::Spirv => compiled.spirv.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        Emit::Spirv => compiled
+            .spirv
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect(),
         Emit::Spvasm => match nvp4c::spirv::disassemble(&compiled.spirv) {
             Ok(text) => text.into_bytes(),
             Err(e) => {
@@ -142,7 +159,11 @@ fn main() -> ExitCode {
     let output = match &cli.output {
         Some(p) => p.clone(),
         None if stdin => PathBuf::from("-"),
-        None => cli.input.with_extension(if cli.emit == Emit::Spirv { "spv" } else { "spvasm" }),
+        None => cli.input.with_extension(if cli.emit == Emit::Spirv {
+            "spv"
+        } else {
+            "spvasm"
+        }),
     };
     if let Err(e) = write_output(&output, &payload) {
         eprintln!("error: cannot write {}: {e}", output.display());

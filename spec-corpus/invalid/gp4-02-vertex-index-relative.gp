@@ -1,6 +1,7 @@
 !!NVgp4.0
 # source: NV_geometry_program4.txt:731
 # invalid: for bindings used directly in instructions, "[m]" is required and must be an integer constant vertex number
+# expect: E0204
 PRIMITIVE_IN TRIANGLES;
 PRIMITIVE_OUT TRIANGLE_STRIP;
 VERTICES_OUT 3;

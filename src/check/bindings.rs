@@ -21,7 +21,11 @@ pub enum Binding {
     Result(Vec<ResultBinding>),
     Param(Vec<ParamBinding>),
     /// `program.buffer[b]`, optionally `[n]` or `[a..c]` into it.
-    Buffer { buffer: u32, elements: Option<(u32, u32)>, span: Span },
+    Buffer {
+        buffer: u32,
+        elements: Option<(u32, u32)>,
+        span: Span,
+    },
     Texture(u32),
 }
 
@@ -29,15 +33,13 @@ pub enum Binding {
 /// write mask, or an index the binding does not take).
 pub struct Decoded<'p> {
     pub binding: Binding,
-    /// The binding was written with a range `[a..b]` (or is a whole matrix),
-    /// so it stands for several vec4s.
-    pub is_range: bool,
     pub rest: &'p [PathPart],
     /// The span of the binding itself, without the suffix.
     pub span: Span,
 }
 
-const BINDINGS_NOTE: &str = "the valid bindings are listed in the tables of section 2.X.3.2 (attributes), \
+const BINDINGS_NOTE: &str =
+    "the valid bindings are listed in the tables of section 2.X.3.2 (attributes), \
 2.X.3.3 (parameters) and 2.X.3.5 (results) of the program type's specification";
 
 struct Cursor<'p> {
@@ -74,13 +76,24 @@ impl<'p> Cursor<'p> {
                 Ok(id)
             }
             Some(PathPart::Member(id)) => Err(unknown_member(id, names, after)),
-            Some(PathPart::Index(_, span)) => Err(Diagnostic::error("E0200", format!("`{after}` is not followed by an index"))
-                .primary(*span, "unexpected index")
-                .note(format!("expected one of: {}", names.join(", ")))),
-            None => Err(Diagnostic::error("E0200", format!("incomplete binding `{after}`"))
-                .primary(Span { start: self.start, end: self.end }, format!("expected `.{}` or another member after this", names[0]))
-                .note(format!("it continues with one of: {}", names.join(", ")))
-                .note(BINDINGS_NOTE)),
+            Some(PathPart::Index(_, span)) => Err(Diagnostic::error(
+                "E0200",
+                format!("`{after}` is not followed by an index"),
+            )
+            .primary(*span, "unexpected index")
+            .note(format!("expected one of: {}", names.join(", ")))),
+            None => Err(
+                Diagnostic::error("E0200", format!("incomplete binding `{after}`"))
+                    .primary(
+                        Span {
+                            start: self.start,
+                            end: self.end,
+                        },
+                        format!("expected `.{}` or another member after this", names[0]),
+                    )
+                    .note(format!("it continues with one of: {}", names.join(", ")))
+                    .note(BINDINGS_NOTE),
+            ),
         }
     }
     fn peek_index(&self) -> Option<(&'p IndexExpr, Span)> {
@@ -96,7 +109,10 @@ impl<'p> Cursor<'p> {
         Some(r)
     }
     fn span(&self) -> Span {
-        Span { start: self.start, end: self.end }
+        Span {
+            start: self.start,
+            end: self.end,
+        }
     }
 }
 
@@ -106,7 +122,11 @@ fn unknown_member(id: &Ident, names: &[&str], after: &str) -> Diagnostic {
     if let Some(s) = did_you_mean(&id.name, names.iter().copied()) {
         d = d.note(format!("did you mean `{after}.{s}`?"));
     }
-    d.note(format!("`{after}` continues with one of: {}", names.join(", "))).note(BINDINGS_NOTE)
+    d.note(format!(
+        "`{after}` continues with one of: {}",
+        names.join(", ")
+    ))
+    .note(BINDINGS_NOTE)
 }
 
 pub fn int_value(lit: &IntLit) -> Result<u32, Diagnostic> {
@@ -125,7 +145,9 @@ enum Sel {
 }
 
 fn selection(c: &mut Cursor<'_>, what: &str, allow_range: bool) -> Result<Sel, Diagnostic> {
-    let Some((ix, span)) = c.peek_index() else { return Ok(Sel::None) };
+    let Some((ix, span)) = c.peek_index() else {
+        return Ok(Sel::None);
+    };
     let sel = match ix {
         IndexExpr::Int(n) => Sel::One(int_value(n)?),
         IndexExpr::Range(a, b) if allow_range => {
@@ -165,16 +187,21 @@ fn expand<T>(sel: Sel, default: u32, f: impl Fn(u32) -> T) -> (Vec<T>, bool) {
 
 fn required(sel: Sel, c: &Cursor<'_>, what: &str) -> Result<Sel, Diagnostic> {
     if let Sel::None = sel {
-        Err(Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`"))
-            .primary(c.span(), "index missing after this")
-            .note(BINDINGS_NOTE))
+        Err(
+            Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`"))
+                .primary(c.span(), "index missing after this")
+                .note(BINDINGS_NOTE),
+        )
     } else {
         Ok(sel)
     }
 }
 
 fn color_sel(c: &mut Cursor<'_>, faces: bool) -> ColorSel {
-    let mut sel = ColorSel { back: false, secondary: false };
+    let mut sel = ColorSel {
+        back: false,
+        secondary: false,
+    };
     if faces {
         if let Some(f) = c.take_member_if(&["front", "back"]) {
             sel.back = f.name == "back";
@@ -187,24 +214,58 @@ fn color_sel(c: &mut Cursor<'_>, faces: bool) -> ColorSel {
 }
 
 /// Decodes a path whose head is a reserved word.
-pub fn decode<'p>(stage: Stage, root: Root, root_span: Span, path: &'p Path, allow_range: bool) -> Result<Decoded<'p>, Diagnostic> {
-    let mut c = Cursor { parts: &path.parts, at: 0, end: root_span.end, start: root_span.start };
-    let (binding, is_range) = match root {
+pub fn decode<'p>(
+    stage: Stage,
+    root: Root,
+    root_span: Span,
+    path: &'p Path,
+    allow_range: bool,
+) -> Result<Decoded<'p>, Diagnostic> {
+    let mut c = Cursor {
+        parts: &path.parts,
+        at: 0,
+        end: root_span.end,
+        start: root_span.start,
+    };
+    let (binding, _is_range) = match root {
         Root::Vertex if stage == Stage::Vertex => {
-            c.expect_member(&["position", "weight", "normal", "fogcoord", "color", "texcoord", "attrib", "id", "instance"], "vertex")?;
+            c.expect_member(
+                &[
+                    "position", "weight", "normal", "fogcoord", "color", "texcoord", "attrib",
+                    "id", "instance",
+                ],
+                "vertex",
+            )?;
             vertex_attrib(&mut c, allow_range)?
         }
         Root::Vertex => geometry_attrib(&mut c, allow_range)?,
         Root::Fragment => {
-            let m = c.expect_member(&["color", "texcoord", "fogcoord", "clip", "attrib", "position", "facing"], "fragment")?;
+            let m = c.expect_member(
+                &[
+                    "color", "texcoord", "fogcoord", "clip", "attrib", "position", "facing",
+                ],
+                "fragment",
+            )?;
             let name = m.name.clone();
             let w = format!("fragment.{name}");
             let (v, r) = match name.as_str() {
                 "color" => (vec![AttribBinding::Color(color_sel(&mut c, false))], false),
-                "texcoord" => expand(selection(&mut c, &w, allow_range)?, 0, AttribBinding::TexCoord),
+                "texcoord" => expand(
+                    selection(&mut c, &w, allow_range)?,
+                    0,
+                    AttribBinding::TexCoord,
+                ),
                 "fogcoord" => (vec![AttribBinding::FogCoord], false),
-                "clip" => expand(required(selection(&mut c, &w, allow_range)?, &c, &w)?, 0, AttribBinding::Clip),
-                "attrib" => expand(required(selection(&mut c, &w, allow_range)?, &c, &w)?, 0, AttribBinding::Generic),
+                "clip" => expand(
+                    required(selection(&mut c, &w, allow_range)?, &c, &w)?,
+                    0,
+                    AttribBinding::Clip,
+                ),
+                "attrib" => expand(
+                    required(selection(&mut c, &w, allow_range)?, &c, &w)?,
+                    0,
+                    AttribBinding::Generic,
+                ),
                 "position" => (vec![AttribBinding::Position], false),
                 _ => (vec![AttribBinding::Facing], false),
             };
@@ -225,7 +286,11 @@ pub fn decode<'p>(stage: Stage, root: Root, root_span: Span, path: &'p Path, all
             (Binding::Texture(unit), false)
         }
     };
-    Ok(Decoded { binding, is_range, rest: &path.parts[c.at..], span: c.span() })
+    Ok(Decoded {
+        binding,
+        rest: &path.parts[c.at..],
+        span: c.span(),
+    })
 }
 
 fn vertex_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
@@ -238,7 +303,11 @@ fn vertex_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
         "fogcoord" => (vec![AttribBinding::FogCoord], false),
         "color" => (vec![AttribBinding::Color(color_sel(c, false))], false),
         "texcoord" => expand(selection(c, &w, allow_range)?, 0, AttribBinding::TexCoord),
-        "attrib" => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, AttribBinding::Generic),
+        "attrib" => expand(
+            required(selection(c, &w, allow_range)?, c, &w)?,
+            0,
+            AttribBinding::Generic,
+        ),
         "id" => (vec![AttribBinding::VertexId], false),
         _ => (vec![AttribBinding::InstanceId], false),
     };
@@ -250,7 +319,19 @@ fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bo
         Sel::One(n) => Some(n),
         _ => None,
     };
-    let m = c.expect_member(&["position", "color", "fogcoord", "pointsize", "id", "texcoord", "clip", "attrib"], "vertex")?;
+    let m = c.expect_member(
+        &[
+            "position",
+            "color",
+            "fogcoord",
+            "pointsize",
+            "id",
+            "texcoord",
+            "clip",
+            "attrib",
+        ],
+        "vertex",
+    )?;
     let name = m.name.clone();
     let w = format!("vertex.{name}");
     let pv = |b| AttribBinding::PerVertex { vertex, binding: b };
@@ -260,32 +341,71 @@ fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bo
         "fogcoord" => (vec![pv(PerVertexAttrib::FogCoord)], false),
         "pointsize" => (vec![pv(PerVertexAttrib::PointSize)], false),
         "id" => (vec![pv(PerVertexAttrib::Id)], false),
-        "texcoord" => expand(selection(c, &w, allow_range)?, 0, |n| pv(PerVertexAttrib::TexCoord(n))),
-        "clip" => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| pv(PerVertexAttrib::Clip(n))),
-        _ => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| pv(PerVertexAttrib::Generic(n))),
+        "texcoord" => expand(selection(c, &w, allow_range)?, 0, |n| {
+            pv(PerVertexAttrib::TexCoord(n))
+        }),
+        "clip" => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| {
+            pv(PerVertexAttrib::Clip(n))
+        }),
+        _ => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| {
+            pv(PerVertexAttrib::Generic(n))
+        }),
     };
     Ok((Binding::Attrib(v), r))
 }
 
-fn result_binding(stage: Stage, c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+fn result_binding(
+    stage: Stage,
+    c: &mut Cursor<'_>,
+    allow_range: bool,
+) -> Result<(Binding, bool), Diagnostic> {
     let names: &[&str] = match stage {
-        Stage::Vertex => &["position", "color", "fogcoord", "pointsize", "texcoord", "clip", "attrib", "id"],
-        Stage::Geometry => &["position", "color", "fogcoord", "pointsize", "texcoord", "clip", "attrib", "primid", "layer"],
+        Stage::Vertex => &[
+            "position",
+            "color",
+            "fogcoord",
+            "pointsize",
+            "texcoord",
+            "clip",
+            "attrib",
+            "id",
+        ],
+        Stage::Geometry => &[
+            "position",
+            "color",
+            "fogcoord",
+            "pointsize",
+            "texcoord",
+            "clip",
+            "attrib",
+            "primid",
+            "layer",
+        ],
         Stage::Fragment => &["color", "depth"],
     };
     let m = c.expect_member(names, "result")?;
     let name = m.name.clone();
     let w = format!("result.{name}");
     let (v, r) = match (stage, name.as_str()) {
-        (Stage::Fragment, "color") => expand(selection(c, &w, allow_range)?, 0, ResultBinding::FragColor),
+        (Stage::Fragment, "color") => {
+            expand(selection(c, &w, allow_range)?, 0, ResultBinding::FragColor)
+        }
         (Stage::Fragment, _) => (vec![ResultBinding::Depth], false),
         (_, "color") => (vec![ResultBinding::Color(color_sel(c, true))], false),
         (_, "position") => (vec![ResultBinding::Position], false),
         (_, "fogcoord") => (vec![ResultBinding::FogCoord], false),
         (_, "pointsize") => (vec![ResultBinding::PointSize], false),
         (_, "texcoord") => expand(selection(c, &w, allow_range)?, 0, ResultBinding::TexCoord),
-        (_, "clip") => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ResultBinding::Clip),
-        (_, "attrib") => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ResultBinding::Generic),
+        (_, "clip") => expand(
+            required(selection(c, &w, allow_range)?, c, &w)?,
+            0,
+            ResultBinding::Clip,
+        ),
+        (_, "attrib") => expand(
+            required(selection(c, &w, allow_range)?, c, &w)?,
+            0,
+            ResultBinding::Generic,
+        ),
         (_, "id") => (vec![ResultBinding::Id], false),
         (_, "primid") => (vec![ResultBinding::PrimitiveId], false),
         _ => (vec![ResultBinding::Layer], false),
@@ -299,11 +419,19 @@ fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bo
     let w = format!("program.{name}");
     match name.as_str() {
         "env" => {
-            let (v, r) = expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ParamBinding::Env);
+            let (v, r) = expand(
+                required(selection(c, &w, allow_range)?, c, &w)?,
+                0,
+                ParamBinding::Env,
+            );
             Ok((Binding::Param(v), r))
         }
         "local" => {
-            let (v, r) = expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, ParamBinding::Local);
+            let (v, r) = expand(
+                required(selection(c, &w, allow_range)?, c, &w)?,
+                0,
+                ParamBinding::Local,
+            );
             Ok((Binding::Param(v), r))
         }
         _ => {
@@ -313,19 +441,39 @@ fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bo
                 _ => 0,
             };
             let start = c.end;
-            let (elements, r) = match selection(c, &format!("program.buffer[{buffer}]"), allow_range)? {
-                Sel::None => (None, false),
-                Sel::One(n) => (Some((n, n)), false),
-                Sel::Range(a, b) => (Some((a, b)), true),
-            };
-            Ok((Binding::Buffer { buffer, elements, span: Span { start, end: c.end } }, r))
+            let (elements, r) =
+                match selection(c, &format!("program.buffer[{buffer}]"), allow_range)? {
+                    Sel::None => (None, false),
+                    Sel::One(n) => (Some((n, n)), false),
+                    Sel::Range(a, b) => (Some((a, b)), true),
+                };
+            Ok((
+                Binding::Buffer {
+                    buffer,
+                    elements,
+                    span: Span { start, end: c.end },
+                },
+                r,
+            ))
         }
     }
 }
 
 fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
     let item = c.expect_member(
-        &["material", "light", "lightmodel", "lightprod", "fog", "matrix", "texgen", "clip", "point", "texenv", "depth"],
+        &[
+            "material",
+            "light",
+            "lightmodel",
+            "lightprod",
+            "fog",
+            "matrix",
+            "texgen",
+            "clip",
+            "point",
+            "texenv",
+            "depth",
+        ],
         "state",
     )?;
     let item = item.name.clone();
@@ -336,19 +484,38 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
             Sel::One(n) => Ok(n),
             _ => match default {
                 Some(d) => Ok(d),
-                None => Err(Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`")).primary(c.span(), "index missing after this")),
+                None => Err(
+                    Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`"))
+                        .primary(c.span(), "index missing after this"),
+                ),
             },
         }
     };
     match item.as_str() {
         "material" => {
-            let face = c.take_member_if(&["front", "back"]).map_or("front".to_string(), |f| f.name.clone());
-            let p = c.expect_member(&["ambient", "diffuse", "specular", "emission", "shininess"], "state.material")?;
+            let face = c
+                .take_member_if(&["front", "back"])
+                .map_or("front".to_string(), |f| f.name.clone());
+            let p = c.expect_member(
+                &["ambient", "diffuse", "specular", "emission", "shininess"],
+                "state.material",
+            )?;
             path.extend([face, p.name.clone()]);
         }
         "light" => {
             let n = one(c, "state.light", None)?;
-            let p = c.expect_member(&["ambient", "diffuse", "specular", "position", "attenuation", "spot", "half"], "state.light[n]")?;
+            let p = c.expect_member(
+                &[
+                    "ambient",
+                    "diffuse",
+                    "specular",
+                    "position",
+                    "attenuation",
+                    "spot",
+                    "half",
+                ],
+                "state.light[n]",
+            )?;
             path.extend([n.to_string(), p.name.clone()]);
             if p.name == "spot" {
                 c.expect_member(&["direction"], "state.light[n].spot")?;
@@ -356,7 +523,10 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
             }
         }
         "lightmodel" => {
-            let p = c.expect_member(&["ambient", "scenecolor", "front", "back"], "state.lightmodel")?;
+            let p = c.expect_member(
+                &["ambient", "scenecolor", "front", "back"],
+                "state.lightmodel",
+            )?;
             if p.name == "front" || p.name == "back" {
                 let face = p.name.clone();
                 c.expect_member(&["scenecolor"], &format!("state.lightmodel.{face}"))?;
@@ -369,7 +539,9 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
         }
         "lightprod" => {
             let n = one(c, "state.lightprod", None)?;
-            let face = c.take_member_if(&["front", "back"]).map_or("front".to_string(), |f| f.name.clone());
+            let face = c
+                .take_member_if(&["front", "back"])
+                .map_or("front".to_string(), |f| f.name.clone());
             let p = c.expect_member(&["ambient", "diffuse", "specular"], "state.lightprod[n]")?;
             path.extend([n.to_string(), face, p.name.clone()]);
         }
@@ -378,11 +550,16 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
             path.push(p.name.clone());
         }
         "matrix" => {
-            let m = c.expect_member(&["modelview", "projection", "mvp", "texture", "program"], "state.matrix")?;
+            let m = c.expect_member(
+                &["modelview", "projection", "mvp", "texture", "program"],
+                "state.matrix",
+            )?;
             let name = m.name.clone();
             path.push(name.clone());
             match name.as_str() {
-                "modelview" | "texture" => path.push(one(c, &format!("state.matrix.{name}"), Some(0))?.to_string()),
+                "modelview" | "texture" => {
+                    path.push(one(c, &format!("state.matrix.{name}"), Some(0))?.to_string())
+                }
                 "program" => path.push(one(c, "state.matrix.program", None)?.to_string()),
                 _ => {}
             }
@@ -393,12 +570,15 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
                 match selection(c, "row", allow_range)? {
                     Sel::One(r) if r < 4 => rows = Some((r, r)),
                     Sel::Range(a, b) if b < 4 => rows = Some((a, b)),
-                    Sel::None => return Err(Diagnostic::error("E0205", "`row` needs an index `[n]`").primary(c.span(), "index missing after this")),
-                    _ => {
-                        return Err(Diagnostic::error("E0206", "a matrix has rows 0 to 3 only")
-                            .primary(c.span(), "row index out of range")
-                            .note("ARB_vertex_program section 2.14.1.x: matrix rows are numbered 0 to 3"))
+                    Sel::None => {
+                        return Err(Diagnostic::error("E0205", "`row` needs an index `[n]`")
+                            .primary(c.span(), "index missing after this"))
                     }
+                    _ => return Err(Diagnostic::error("E0206", "a matrix has rows 0 to 3 only")
+                        .primary(c.span(), "row index out of range")
+                        .note(
+                            "ARB_vertex_program section 2.14.1.x: matrix rows are numbered 0 to 3",
+                        )),
                 }
             } else {
                 rows = Some((0, 3));
@@ -447,7 +627,10 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
                 .collect();
             Ok((Binding::Param(v), whole))
         }
-        None => Ok((Binding::Param(vec![ParamBinding::State(StateItem { path })]), false)),
+        None => Ok((
+            Binding::Param(vec![ParamBinding::State(StateItem { path })]),
+            false,
+        )),
     }
 }
 

@@ -29,8 +29,19 @@ pub(crate) enum Flat {
 
 /// An open IF or REP block.
 enum Frame {
-    If { test: CcTest, span: Span, then_block: Block, else_block: Option<(Block, Span)> },
-    Rep { count: Option<Operand>, span: Span, body: Block, has_break: bool, has_return: bool },
+    If {
+        test: CcTest,
+        span: Span,
+        then_block: Block,
+        else_block: Option<(Block, Span)>,
+    },
+    Rep {
+        count: Option<Operand>,
+        span: Span,
+        body: Block,
+        has_break: bool,
+        has_return: bool,
+    },
 }
 
 impl Frame {
@@ -71,8 +82,15 @@ struct Builder<'c, 'o> {
 impl Builder<'_, '_> {
     fn push(&mut self, s: Stmt) {
         match self.frames.last_mut() {
-            Some(Frame::If { then_block, else_block: None, .. }) => then_block.push(s),
-            Some(Frame::If { else_block: Some((b, _)), .. }) => b.push(s),
+            Some(Frame::If {
+                then_block,
+                else_block: None,
+                ..
+            }) => then_block.push(s),
+            Some(Frame::If {
+                else_block: Some((b, _)),
+                ..
+            }) => b.push(s),
             Some(Frame::Rep { body, .. }) => body.push(s),
             None => self.block.push(s),
         }
@@ -111,11 +129,27 @@ impl Builder<'_, '_> {
 
     fn finish_frame(&mut self, f: Frame) {
         match f {
-            Frame::If { test, span, then_block, else_block } => {
+            Frame::If {
+                test,
+                span,
+                then_block,
+                else_block,
+            } => {
                 self.if_depth -= 1;
-                self.push(Stmt::If { test, then_block, else_block: else_block.map(|e| e.0).unwrap_or_default(), span });
+                self.push(Stmt::If {
+                    test,
+                    then_block,
+                    else_block: else_block.map(|e| e.0).unwrap_or_default(),
+                    span,
+                });
             }
-            Frame::Rep { count, span, body, has_break, has_return } => {
+            Frame::Rep {
+                count,
+                span,
+                body,
+                has_break,
+                has_return,
+            } => {
                 self.loop_depth -= 1;
                 if count.is_none() && !has_break && !has_return {
                     self.c.error(
@@ -149,11 +183,22 @@ impl Builder<'_, '_> {
                     );
                 }
                 self.if_depth += 1;
-                self.frames.push(Frame::If { test, span, then_block: Vec::new(), else_block: None });
+                self.frames.push(Frame::If {
+                    test,
+                    span,
+                    then_block: Vec::new(),
+                    else_block: None,
+                });
             }
             Flat::Else(span) => match self.frames.last_mut() {
-                Some(Frame::If { else_block: e @ None, .. }) => *e = Some((Vec::new(), span)),
-                Some(Frame::If { else_block: Some((_, first)), .. }) => {
+                Some(Frame::If {
+                    else_block: e @ None,
+                    ..
+                }) => *e = Some((Vec::new(), span)),
+                Some(Frame::If {
+                    else_block: Some((_, first)),
+                    ..
+                }) => {
                     let first = *first;
                     self.c.error(
                         Diagnostic::error("E0501", "a second ELSE in one IF block")
@@ -182,7 +227,13 @@ impl Builder<'_, '_> {
                     );
                 }
                 self.loop_depth += 1;
-                self.frames.push(Frame::Rep { count, span, body: Vec::new(), has_break: false, has_return: false });
+                self.frames.push(Frame::Rep {
+                    count,
+                    span,
+                    body: Vec::new(),
+                    has_break: false,
+                    has_return: false,
+                });
             }
             Flat::EndRep(span) => {
                 if matches!(self.frames.last(), Some(Frame::Rep { .. })) {
@@ -204,7 +255,11 @@ impl Builder<'_, '_> {
                         if is_break {
                             *has_break = true;
                         }
-                        self.push(if is_break { Stmt::Break { cond, span } } else { Stmt::Continue { cond, span } });
+                        self.push(if is_break {
+                            Stmt::Break { cond, span }
+                        } else {
+                            Stmt::Continue { cond, span }
+                        });
                     }
                     None => {
                         let name = if is_break { "BRK" } else { "CONT" };
@@ -227,7 +282,11 @@ impl Builder<'_, '_> {
             Flat::Cal(target, cond, span) => {
                 // Resolved after all labels are seen; the index is patched.
                 self.pending_calls.push(target);
-                self.push(Stmt::Call { target: SubId(u32::MAX - (self.pending_calls.len() as u32 - 1)), cond, span });
+                self.push(Stmt::Call {
+                    target: SubId(u32::MAX - (self.pending_calls.len() as u32 - 1)),
+                    cond,
+                    span,
+                });
             }
             Flat::Kil(cond, span) => self.push(Stmt::Kill { cond, span }),
             Flat::Emit(span) => self.push(Stmt::Emit { span }),
@@ -239,8 +298,18 @@ impl Builder<'_, '_> {
 
 /// Builds the subroutines. Returns them and the entry point.
 pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, SubId) {
-    let mut b = Builder { c, frames: Vec::new(), block: Vec::new(), if_depth: 0, loop_depth: 0, pending_calls: Vec::new() };
-    let mut segments: Vec<Segment> = vec![Segment { label: None, body: Vec::new() }];
+    let mut b = Builder {
+        c,
+        frames: Vec::new(),
+        block: Vec::new(),
+        if_depth: 0,
+        loop_depth: 0,
+        pending_calls: Vec::new(),
+    };
+    let mut segments: Vec<Segment> = vec![Segment {
+        label: None,
+        body: Vec::new(),
+    }];
     let mut end = Span::default();
     for f in flat {
         if let Flat::Label(id) = f {
@@ -248,12 +317,26 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
             if let Some(seg) = segments.last_mut() {
                 seg.body = std::mem::take(&mut b.block);
             }
-            segments.push(Segment { label: Some(id), body: Vec::new() });
+            segments.push(Segment {
+                label: Some(id),
+                body: Vec::new(),
+            });
             continue;
         }
         end = match &f {
             Flat::Inst(i) => i.span,
-            Flat::If(_, s) | Flat::Else(s) | Flat::EndIf(s) | Flat::Rep(_, s) | Flat::EndRep(s) | Flat::Brk(_, s) | Flat::Cont(_, s) | Flat::Ret(_, s) | Flat::Cal(_, _, s) | Flat::Kil(_, s) | Flat::Emit(s) | Flat::EndPrim(s) => *s,
+            Flat::If(_, s)
+            | Flat::Else(s)
+            | Flat::EndIf(s)
+            | Flat::Rep(_, s)
+            | Flat::EndRep(s)
+            | Flat::Brk(_, s)
+            | Flat::Cont(_, s)
+            | Flat::Ret(_, s)
+            | Flat::Cal(_, _, s)
+            | Flat::Kil(_, s)
+            | Flat::Emit(s)
+            | Flat::EndPrim(s) => *s,
             Flat::Label(id) => id.span,
         };
         b.statement(f);
@@ -277,7 +360,9 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
                     Diagnostic::error("E0509", format!("label `{}` is defined twice", l.name))
                         .primary(l.span, "defined again here")
                         .secondary(first, "first defined here")
-                        .note("section 2.X.5: each subroutine label names one place in the program"),
+                        .note(
+                            "section 2.X.5: each subroutine label names one place in the program",
+                        ),
                 );
             } else {
                 labels.insert(l.name.clone(), (i, l.span));
@@ -290,7 +375,9 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
         match labels.get(&t.name) {
             Some(&(i, _)) => targets.push(Some(i as u32)),
             None => {
-                let mut d = Diagnostic::error("E0510", format!("CAL to undefined label `{}`", t.name)).primary(t.span, "no such label");
+                let mut d =
+                    Diagnostic::error("E0510", format!("CAL to undefined label `{}`", t.name))
+                        .primary(t.span, "no such label");
                 if let Some(s) = did_you_mean(&t.name, labels.keys().map(String::as_str)) {
                     d = d.note(format!("did you mean `{s}`?"));
                 }
@@ -308,13 +395,24 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
     let entry_index = labels.get("main").map_or(0, |&(i, _)| i);
     let mut subs: Vec<Subroutine> = segments
         .iter()
-        .map(|s| Subroutine { name: s.label.as_ref().map(|l| l.name.clone()), span: s.label.as_ref().map_or(Span::default(), |l| l.span), body: s.body.clone() })
+        .map(|s| Subroutine {
+            name: s.label.as_ref().map(|l| l.name.clone()),
+            span: s.label.as_ref().map_or(Span::default(), |l| l.span),
+            body: s.body.clone(),
+        })
         .collect();
     let entry = if entry_index + 1 == segments.len() {
         SubId(entry_index as u32)
     } else {
-        let body: Block = segments[entry_index..].iter().flat_map(|s| s.body.iter().cloned()).collect();
-        subs.push(Subroutine { name: Some("<entry>".into()), span: subs[entry_index].span, body });
+        let body: Block = segments[entry_index..]
+            .iter()
+            .flat_map(|s| s.body.iter().cloned())
+            .collect();
+        subs.push(Subroutine {
+            name: Some("<entry>".into()),
+            span: subs[entry_index].span,
+            body,
+        });
         SubId(subs.len() as u32 - 1)
     };
     (subs, entry)
@@ -329,7 +427,11 @@ fn patch_calls(block: &mut Block, targets: &[Option<u32>]) {
                 // and the program is not lowered.
                 *target = SubId(targets.get(k).copied().flatten().unwrap_or(u32::MAX));
             }
-            Stmt::If { then_block, else_block, .. } => {
+            Stmt::If {
+                then_block,
+                else_block,
+                ..
+            } => {
                 patch_calls(then_block, targets);
                 patch_calls(else_block, targets);
             }

@@ -7,10 +7,18 @@ use super::flow::Flat;
 use super::suggest::did_you_mean;
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::ir::{self, CcReg, CcTest, Clamp, Index, Literal, MulMode, Swizzle, VarId, VarKind, VarType, Variable, WriteMask};
-use crate::isa::{split_opcode, CcCondition, DataType, Modifier, ModifierKind, OpInfo, Opcode, OperandKind, Shape, INSTRUCTIONS};
+use crate::ir::{
+    self, CcReg, CcTest, Clamp, Index, Literal, MulMode, Swizzle, VarId, VarKind, VarType,
+    Variable, WriteMask,
+};
+use crate::isa::{
+    split_opcode, CcCondition, DataType, Modifier, ModifierKind, OpInfo, Opcode, OperandKind,
+    Shape, INSTRUCTIONS,
+};
 use crate::span::Span;
-use crate::syntax::ast::{self, Arg, CcMask, Ident, IndexExpr, Number, Path, PathHead, PathPart, SignedNumber};
+use crate::syntax::ast::{
+    self, Arg, CcMask, Ident, IndexExpr, Number, Path, PathHead, PathPart, SignedNumber,
+};
 
 /// The decoded modifiers of one instruction.
 struct Mods {
@@ -30,9 +38,15 @@ impl Checker<'_> {
         if let Some(only) = info.only_stage {
             if only != self.stage {
                 self.error(
-                    Diagnostic::error("E0410", format!("{} is not available in {} programs", info.name, self.stage))
-                        .primary(inst.opcode.span, format!("{} only", only))
-                        .note(format!("{}: \"{} is available only to {} programs.\"", info.section, info.name, only)),
+                    Diagnostic::error(
+                        "E0410",
+                        format!("{} is not available in {} programs", info.name, self.stage),
+                    )
+                    .primary(inst.opcode.span, format!("{} only", only))
+                    .note(format!(
+                        "{}: \"{} is available only to {} programs.\"",
+                        info.section, info.name, only
+                    )),
                 );
                 return None;
             }
@@ -40,7 +54,9 @@ impl Checker<'_> {
         let mods = self.modifiers(info, inst)?;
         let span = inst.span;
         match info.shape {
-            Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd => self.alu(info, mods, inst).map(Flat::Inst),
+            Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd => {
+                self.alu(info, mods, inst).map(Flat::Inst)
+            }
             Shape::EndFlow | Shape::Primitive => {
                 self.expect_args(inst, 0, info)?;
                 self.no_cc_mask(inst, info)?;
@@ -70,7 +86,11 @@ impl Checker<'_> {
                     return None;
                 };
                 self.expect_args(inst, 1, info)?;
-                let target = match (&o.path.head, o.path.parts.is_empty(), o.negate || o.abs.is_some()) {
+                let target = match (
+                    &o.path.head,
+                    o.path.parts.is_empty(),
+                    o.negate || o.abs.is_some(),
+                ) {
                     (PathHead::Name(id), true, false) => id.clone(),
                     _ => {
                         self.error(
@@ -114,7 +134,12 @@ impl Checker<'_> {
                 match inst.args.as_slice() {
                     [] => Some(Flat::Rep(None, span)),
                     [Arg::Operand(o)] => {
-                        let op = self.source(o, OperandKind::Vector(crate::isa::TypeRule::Inherit), mods.ty, mods.ntc)?;
+                        let op = self.source(
+                            o,
+                            OperandKind::Vector(crate::isa::TypeRule::Inherit),
+                            mods.ty,
+                            mods.ntc,
+                        )?;
                         Some(Flat::Rep(Some(op), span))
                     }
                     _ => {
@@ -143,12 +168,19 @@ impl Checker<'_> {
                     return None;
                 };
                 if let PathHead::Name(id) = &o.path.head {
-                    if !self.names.contains_key(&id.name) && CcCondition::parse_rule(&id.name).is_some() {
+                    if !self.names.contains_key(&id.name)
+                        && CcCondition::parse_rule(&id.name).is_some()
+                    {
                         let t = self.bare_cc_test(o)?;
                         return Some(Flat::Kil(ir::KillCondition::Cc(t), span));
                     }
                 }
-                let op = self.source(o, OperandKind::Vector(crate::isa::TypeRule::Inherit), mods.ty, mods.ntc)?;
+                let op = self.source(
+                    o,
+                    OperandKind::Vector(crate::isa::TypeRule::Inherit),
+                    mods.ty,
+                    mods.ntc,
+                )?;
                 Some(Flat::Kil(ir::KillCondition::Operand(op), span))
             }
         }
@@ -159,7 +191,9 @@ impl Checker<'_> {
             Ok(s) if s.suffixes.is_empty() => Some(s.info),
             Ok(s) => Some(s.info),
             Err(None) => {
-                let mut d = Diagnostic::error("E0400", format!("unknown instruction `{}`", word.name)).primary(word.span, "not an instruction");
+                let mut d =
+                    Diagnostic::error("E0400", format!("unknown instruction `{}`", word.name))
+                        .primary(word.span, "not an instruction");
                 if let Some(s) = did_you_mean(&word.name, INSTRUCTIONS.iter().map(|i| i.name)) {
                     d = d.note(format!("did you mean `{s}`?"));
                 }
@@ -184,7 +218,13 @@ impl Checker<'_> {
         if let Ok(split) = split_opcode(&inst.opcode.name) {
             for (m, a, b) in split.suffixes {
                 let s = inst.opcode.span.start;
-                list.push((m, Span { start: s + a as u32, end: s + b as u32 }));
+                list.push((
+                    m,
+                    Span {
+                        start: s + a as u32,
+                        end: s + b as u32,
+                    },
+                ));
             }
         }
         let mut ok = true;
@@ -192,8 +232,12 @@ impl Checker<'_> {
             match Modifier::standalone(&id.name) {
                 Some(m) => list.push((m, id.span)),
                 None => {
-                    let mut d = Diagnostic::error("E0402", format!("unknown modifier `.{}`", id.name)).primary(id.span, "not an instruction modifier");
-                    if let Some(s) = did_you_mean(&id.name, Modifier::STANDALONE_NAMES.iter().copied()) {
+                    let mut d =
+                        Diagnostic::error("E0402", format!("unknown modifier `.{}`", id.name))
+                            .primary(id.span, "not an instruction modifier");
+                    if let Some(s) =
+                        did_you_mean(&id.name, Modifier::STANDALONE_NAMES.iter().copied())
+                    {
                         d = d.note(format!("did you mean `.{s}`?"));
                     }
                     self.error(d.note("section 2.X.4.1, Table X.14: the modifiers are F, U, S, CC, CC0, CC1, SAT, SSAT, NTC, S24, U24 and HI"));
@@ -234,10 +278,16 @@ impl Checker<'_> {
                     _ => format!("section 2.X.4.1: a program will fail to load if an instruction \"specifies a modifier that is not supported by the instruction\"; {} supports {}", info.name, supported_list(info)),
                 };
                 self.error(
-                    Diagnostic::error("E0404", format!("{} does not support the `{}` modifier", info.name, m.name()))
-                        .primary(span, "not supported here")
-                        .secondary(inst.opcode.span, format!("{} ({})", info.name, info.section))
-                        .note(why),
+                    Diagnostic::error(
+                        "E0404",
+                        format!("{} does not support the `{}` modifier", info.name, m.name()),
+                    )
+                    .primary(span, "not supported here")
+                    .secondary(
+                        inst.opcode.span,
+                        format!("{} ({})", info.name, info.section),
+                    )
+                    .note(why),
                 );
                 ok = false;
             }
@@ -281,7 +331,13 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        let clamp = find(ModifierKind::Clamp).map(|(m, _)| if m == Modifier::Sat { Clamp::Sat } else { Clamp::Ssat });
+        let clamp = find(ModifierKind::Clamp).map(|(m, _)| {
+            if m == Modifier::Sat {
+                Clamp::Sat
+            } else {
+                Clamp::Ssat
+            }
+        });
         if let Some((_, span)) = find(ModifierKind::Clamp) {
             if info.result_type(ty) != Some(DataType::Float) {
                 self.error(
@@ -296,7 +352,8 @@ impl Checker<'_> {
             ty,
             half: list.iter().any(|(m, _)| *m == Modifier::PrecisionHalf),
             clamp,
-            cc_update: find(ModifierKind::CcUpdate).map(|(m, _)| CcReg(if m == Modifier::Cc1 { 1 } else { 0 })),
+            cc_update: find(ModifierKind::CcUpdate)
+                .map(|(m, _)| CcReg(if m == Modifier::Cc1 { 1 } else { 0 })),
             ntc: find(ModifierKind::NoTypeCheck).is_some(),
             mul_mode,
         })
@@ -306,11 +363,33 @@ impl Checker<'_> {
         if inst.args.len() == n {
             return Some(());
         }
-        let span = if inst.args.len() > n { inst.args[n].span().to(inst.args.last().map_or(inst.span, Arg::span)) } else { inst.span };
+        let span = if inst.args.len() > n {
+            inst.args[n]
+                .span()
+                .to(inst.args.last().map_or(inst.span, Arg::span))
+        } else {
+            inst.span
+        };
         self.error(
-            Diagnostic::error("E0411", format!("{} takes {} operand{}, found {}", info.name, n, if n == 1 { "" } else { "s" }, inst.args.len()))
-                .primary(span, if inst.args.len() > n { "extra operands" } else { "operands missing" })
-                .note(format!("{}: {}", info.section, usage(info))),
+            Diagnostic::error(
+                "E0411",
+                format!(
+                    "{} takes {} operand{}, found {}",
+                    info.name,
+                    n,
+                    if n == 1 { "" } else { "s" },
+                    inst.args.len()
+                ),
+            )
+            .primary(
+                span,
+                if inst.args.len() > n {
+                    "extra operands"
+                } else {
+                    "operands missing"
+                },
+            )
+            .note(format!("{}: {}", info.section, usage(info))),
         );
         None
     }
@@ -318,9 +397,12 @@ impl Checker<'_> {
     fn no_cc_mask(&mut self, inst: &ast::Instruction, info: &OpInfo) -> Option<()> {
         if let Some(m) = &inst.cc_mask {
             self.error(
-                Diagnostic::error("E0412", format!("{} takes no condition code mask", info.name))
-                    .primary(m.span, "unexpected condition")
-                    .note(format!("{}: {}", info.section, usage(info))),
+                Diagnostic::error(
+                    "E0412",
+                    format!("{} takes no condition code mask", info.name),
+                )
+                .primary(m.span, "unexpected condition")
+                .note(format!("{}: {}", info.section, usage(info))),
             );
             return None;
         }
@@ -328,7 +410,11 @@ impl Checker<'_> {
     }
 
     /// `BRK`, `BRK (GT.x)`.
-    fn optional_condition(&mut self, inst: &ast::Instruction, info: &OpInfo) -> Option<Option<CcTest>> {
+    fn optional_condition(
+        &mut self,
+        inst: &ast::Instruction,
+        info: &OpInfo,
+    ) -> Option<Option<CcTest>> {
         if let Some(Arg::Operand(o)) = inst.args.first() {
             if let PathHead::Name(id) = &o.path.head {
                 if CcCondition::parse_rule(&id.name).is_some() {
@@ -366,7 +452,11 @@ impl Checker<'_> {
             self.cc_rule_error(o.span);
             return None;
         }
-        self.cc_test(&CcMask { rule: rule.clone(), swizzle, span: o.span })
+        self.cc_test(&CcMask {
+            rule: rule.clone(),
+            swizzle,
+            span: o.span,
+        })
     }
 
     fn cc_rule_error(&mut self, span: Span) {
@@ -379,8 +469,15 @@ impl Checker<'_> {
 
     pub(super) fn cc_test(&mut self, m: &CcMask) -> Option<CcTest> {
         let Some((condition, reg)) = CcCondition::parse_rule(&m.rule.name) else {
-            let names: Vec<String> = CcCondition::ALL.iter().flat_map(|(n, _)| [n.to_string(), format!("{n}0"), format!("{n}1")]).collect();
-            let mut d = Diagnostic::error("E0414", format!("unknown condition code test `{}`", m.rule.name)).primary(m.rule.span, "not a test of Table X.16");
+            let names: Vec<String> = CcCondition::ALL
+                .iter()
+                .flat_map(|(n, _)| [n.to_string(), format!("{n}0"), format!("{n}1")])
+                .collect();
+            let mut d = Diagnostic::error(
+                "E0414",
+                format!("unknown condition code test `{}`", m.rule.name),
+            )
+            .primary(m.rule.span, "not a test of Table X.16");
             if let Some(s) = did_you_mean(&m.rule.name, names.iter().map(String::as_str)) {
                 d = d.note(format!("did you mean `{s}`?"));
             }
@@ -391,7 +488,11 @@ impl Checker<'_> {
             None => Swizzle::IDENTITY,
             Some(s) => self.swizzle(s, false)?,
         };
-        Some(CcTest { condition, reg: CcReg(reg), swizzle })
+        Some(CcTest {
+            condition,
+            reg: CcReg(reg),
+            swizzle,
+        })
     }
 
     /// Parses `.x` or `.xyzw` (or rgba) after an operand.
@@ -399,7 +500,11 @@ impl Checker<'_> {
         let comps = match components(&s.name) {
             Ok(c) => c,
             Err(msg) => {
-                self.error(Diagnostic::error("E0430", format!("invalid swizzle `.{}`", s.name)).primary(s.span, msg).note(SWIZZLE_NOTE));
+                self.error(
+                    Diagnostic::error("E0430", format!("invalid swizzle `.{}`", s.name))
+                        .primary(s.span, msg)
+                        .note(SWIZZLE_NOTE),
+                );
                 return None;
             }
         };
@@ -417,7 +522,10 @@ impl Checker<'_> {
             (_, false) => {
                 self.error(
                     Diagnostic::error("E0430", format!("invalid swizzle `.{}`", s.name))
-                        .primary(s.span, format!("{} components; a swizzle has one or four", comps.len()))
+                        .primary(
+                            s.span,
+                            format!("{} components; a swizzle has one or four", comps.len()),
+                        )
                         .note(SWIZZLE_NOTE),
                 );
                 None
@@ -451,29 +559,46 @@ impl Checker<'_> {
     }
 
     /// ALU and texture instructions: destination then operands per the table.
-    fn alu(&mut self, info: &'static OpInfo, mods: Mods, inst: &ast::Instruction) -> Option<ir::Instruction> {
+    fn alu(
+        &mut self,
+        info: &'static OpInfo,
+        mods: Mods,
+        inst: &ast::Instruction,
+    ) -> Option<ir::Instruction> {
         let expected = 1 + match info.shape {
             Shape::Swz => 5,
             Shape::Tex | Shape::Txd => info.inputs.len() + 2,
             _ => info.inputs.len(),
         };
-        let with_offset = matches!(info.shape, Shape::Tex | Shape::Txd) && inst.args.len() == expected + 1;
+        let with_offset =
+            matches!(info.shape, Shape::Tex | Shape::Txd) && inst.args.len() == expected + 1;
         if !with_offset {
             self.expect_args(inst, expected, info)?;
         }
         let Arg::Operand(dst_ast) = &inst.args[0] else {
-            self.error(Diagnostic::error("E0411", "expected a destination").primary(inst.args[0].span(), "not a variable"));
+            self.error(
+                Diagnostic::error("E0411", "expected a destination")
+                    .primary(inst.args[0].span(), "not a variable"),
+            );
             return None;
         };
         let result_ty = info.result_type(mods.ty).unwrap_or(mods.ty);
         let dst = self.dest(dst_ast, inst.cc_mask.as_ref(), result_ty, mods.ntc, info);
         let mut srcs = Vec::new();
         let mut ok = dst.is_some();
-        let operand_count = if info.shape == Shape::Swz { 1 } else { info.inputs.len() };
+        let operand_count = if info.shape == Shape::Swz {
+            1
+        } else {
+            info.inputs.len()
+        };
         for (i, kind) in info.inputs.iter().take(operand_count).enumerate() {
             match &inst.args[1 + i] {
                 Arg::Operand(o) => {
-                    let kind = if info.shape == Shape::Swz { OperandKind::Vector(kind.type_rule()) } else { *kind };
+                    let kind = if info.shape == Shape::Swz {
+                        OperandKind::Vector(kind.type_rule())
+                    } else {
+                        *kind
+                    };
                     if info.shape == Shape::Swz {
                         if let Some(PathPart::Member(s)) = o.path.parts.last() {
                             self.error(
@@ -491,12 +616,20 @@ impl Checker<'_> {
                     }
                 }
                 Arg::Offset(_, span) => {
-                    self.error(Diagnostic::error("E0411", "expected an operand").primary(*span, "a texel offset is not an operand").note(usage(info)));
+                    self.error(
+                        Diagnostic::error("E0411", "expected an operand")
+                            .primary(*span, "a texel offset is not an operand")
+                            .note(usage(info)),
+                    );
                     ok = false;
                 }
             }
         }
-        let ext_swizzle = if info.shape == Shape::Swz { self.extended_swizzle(&inst.args[2..6]) } else { None };
+        let ext_swizzle = if info.shape == Shape::Swz {
+            self.extended_swizzle(&inst.args[2..6])
+        } else {
+            None
+        };
         if info.shape == Shape::Swz && ext_swizzle.is_none() {
             ok = false;
         }
@@ -540,14 +673,22 @@ impl Checker<'_> {
     }
 
     fn extended_swizzle(&mut self, args: &[Arg]) -> Option<[ir::ExtSwizzleComp; 4]> {
-        let mut out = [ir::ExtSwizzleComp { negate: false, sel: ir::ExtSwizzleSel::Zero }; 4];
+        let mut out = [ir::ExtSwizzleComp {
+            negate: false,
+            sel: ir::ExtSwizzleSel::Zero,
+        }; 4];
         let mut ok = true;
         let mut set: Option<bool> = None;
         for (i, a) in args.iter().enumerate() {
             let comp = match a {
-                Arg::Operand(o) if o.abs.is_none() && o.path.parts.is_empty() => match &o.path.head {
-                    PathHead::Number(Number::Int(n)) if n.text == "0" => Some(ir::ExtSwizzleSel::Zero),
-                    PathHead::Number(Number::Int(n)) if n.text == "1" => Some(ir::ExtSwizzleSel::One),
+                Arg::Operand(o) if o.abs.is_none() && o.path.parts.is_empty() => match &o.path.head
+                {
+                    PathHead::Number(Number::Int(n)) if n.text == "0" => {
+                        Some(ir::ExtSwizzleSel::Zero)
+                    }
+                    PathHead::Number(Number::Int(n)) if n.text == "1" => {
+                        Some(ir::ExtSwizzleSel::One)
+                    }
                     PathHead::Name(id) => match components(&id.name) {
                         Ok(c) if c.len() == 1 => {
                             let xyzw = "xyzw".contains(id.name.as_str());
@@ -564,7 +705,12 @@ impl Checker<'_> {
                 _ => None,
             };
             match (comp, a) {
-                (Some(sel), Arg::Operand(o)) => out[i] = ir::ExtSwizzleComp { negate: o.negate, sel },
+                (Some(sel), Arg::Operand(o)) => {
+                    out[i] = ir::ExtSwizzleComp {
+                        negate: o.negate,
+                        sel,
+                    }
+                }
                 _ => {
                     self.error(
                         Diagnostic::error("E0435", "invalid extended swizzle component")
@@ -588,20 +734,22 @@ impl Checker<'_> {
         };
         let unit = match args.first() {
             Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => match &o.path.head {
-                PathHead::Root(ast::Root::Texture, rs) => match decode(self.stage, ast::Root::Texture, *rs, &o.path, false) {
-                    Ok(d) if d.rest.is_empty() => match d.binding {
-                        Binding::Texture(u) => u,
-                        _ => return None,
-                    },
-                    Ok(_) => {
-                        bad(self, o.span, "a texture unit takes no suffix");
-                        return None;
+                PathHead::Root(ast::Root::Texture, rs) => {
+                    match decode(self.stage, ast::Root::Texture, *rs, &o.path, false) {
+                        Ok(d) if d.rest.is_empty() => match d.binding {
+                            Binding::Texture(u) => u,
+                            _ => return None,
+                        },
+                        Ok(_) => {
+                            bad(self, o.span, "a texture unit takes no suffix");
+                            return None;
+                        }
+                        Err(d) => {
+                            self.error(d);
+                            return None;
+                        }
                     }
-                    Err(d) => {
-                        self.error(d);
-                        return None;
-                    }
-                },
+                }
                 _ => {
                     bad(self, o.span, "expected `texture[n]`");
                     return None;
@@ -622,8 +770,33 @@ impl Checker<'_> {
             return None;
         }
         let target = match args.get(1) {
-            Some(Arg::Operand(ast::Operand { path: Path { head: PathHead::Name(id), parts, .. }, abs: None, negate: false, .. })) if parts.is_empty() => {
-                let names = ["1D", "2D", "3D", "CUBE", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT", "ARRAY1D", "ARRAY2D", "SHADOWCUBE", "SHADOWARRAY1D", "SHADOWARRAY2D", "BUFFER"];
+            Some(Arg::Operand(ast::Operand {
+                path:
+                    Path {
+                        head: PathHead::Name(id),
+                        parts,
+                        ..
+                    },
+                abs: None,
+                negate: false,
+                ..
+            })) if parts.is_empty() => {
+                let names = [
+                    "1D",
+                    "2D",
+                    "3D",
+                    "CUBE",
+                    "RECT",
+                    "SHADOW1D",
+                    "SHADOW2D",
+                    "SHADOWRECT",
+                    "ARRAY1D",
+                    "ARRAY2D",
+                    "SHADOWCUBE",
+                    "SHADOWARRAY1D",
+                    "SHADOWARRAY2D",
+                    "BUFFER",
+                ];
                 let t = match id.name.as_str() {
                     "1D" => ir::TexTarget::T1D,
                     "2D" => ir::TexTarget::T2D,
@@ -640,7 +813,9 @@ impl Checker<'_> {
                     "SHADOWARRAY2D" => ir::TexTarget::ShadowArray2D,
                     "BUFFER" => ir::TexTarget::Buffer,
                     other => {
-                        let mut d = Diagnostic::error("E0442", format!("unknown texture target `{other}`")).primary(id.span, "not a texture target");
+                        let mut d =
+                            Diagnostic::error("E0442", format!("unknown texture target `{other}`"))
+                                .primary(id.span, "not a texture target");
                         if let Some(s) = did_you_mean(other, names) {
                             d = d.note(format!("did you mean `{s}`?"));
                         }
@@ -655,10 +830,32 @@ impl Checker<'_> {
                 return None;
             }
             None => {
-                bad(self, args[0].span(), "a texture target must follow the unit");
+                bad(
+                    self,
+                    args[0].span(),
+                    "a texture target must follow the unit",
+                );
                 return None;
             }
         };
+        // Section 2.X.4.4: one unit, one target (the SHADOW forms count as
+        // targets of their own).
+        let target_span = args[0].span().to(args[1].span());
+        match self.texture_targets.get(&unit).copied() {
+            Some((t, first)) if t != target => {
+                self.error(
+                    Diagnostic::error("E0444", format!("texture unit {unit} is used with two targets"))
+                        .primary(target_span, format!("used as {} here", target.name()))
+                        .secondary(first, format!("used as {} here", t.name()))
+                        .note("section 2.X.4.4: \"A program will fail to load if it attempts to sample from multiple texture targets (including the SHADOW pseudo-targets) on the same texture image unit.\""),
+                );
+                return None;
+            }
+            Some(_) => {}
+            None => {
+                self.texture_targets.insert(unit, (target, target_span));
+            }
+        }
         let offset = match args.get(2) {
             None => None,
             Some(Arg::Offset(comps, span)) => {
@@ -669,7 +866,13 @@ impl Checker<'_> {
                 }
                 for (i, c) in comps.iter().enumerate() {
                     let v = match &c.number {
-                        Number::Int(n) => n.value().filter(|v| *v <= 8).map(|v| if c.negative { -(v as i32) } else { v as i32 }),
+                        Number::Int(n) => n.value().filter(|v| *v <= 8).map(|v| {
+                            if c.negative {
+                                -(v as i32)
+                            } else {
+                                v as i32
+                            }
+                        }),
                         _ => None,
                     };
                     match v {
@@ -691,19 +894,36 @@ impl Checker<'_> {
                 return None;
             }
         };
-        Some(ir::TexAccess { unit, target, offset })
+        Some(ir::TexAccess {
+            unit,
+            target,
+            offset,
+        })
     }
 
     /// Looks a path up: a declared name, or an implicit binding.
-    fn lookup<'p>(&mut self, path: &'p Path, for_write: bool) -> Option<(VarId, &'p [PathPart], Span)> {
+    fn lookup<'p>(
+        &mut self,
+        path: &'p Path,
+        for_write: bool,
+    ) -> Option<(VarId, &'p [PathPart], Span)> {
         match &path.head {
             PathHead::Name(id) => match self.names.get(&id.name) {
                 Some(sym) => Some((sym.var, &path.parts[..], id.span)),
                 None => {
                     if let Some(first) = self.reported_undeclared.get(&id.name).copied() {
                         // Reported once; later uses only add a label.
-                        if let Some(d) = self.diags.iter_mut().rev().find(|d| d.code == "E0301" && d.primary_span() == Some(first)) {
-                            d.labels.push(crate::diag::Label { span: id.span, message: "also used here".into(), primary: false });
+                        if let Some(d) = self
+                            .diags
+                            .iter_mut()
+                            .rev()
+                            .find(|d| d.code == "E0301" && d.primary_span() == Some(first))
+                        {
+                            d.labels.push(crate::diag::Label {
+                                span: id.span,
+                                message: "also used here".into(),
+                                primary: false,
+                            });
                         }
                         return None;
                     }
@@ -761,80 +981,93 @@ impl Checker<'_> {
         // An implicit fragment attribute inherits the interpolation of a
         // declared one with the same binding (NV_fragment_program4 2.X.3.1).
         let interpolation = match &kind {
-            VarKind::Attrib(b) if b.len() == 1 => self.interp_by_binding.get(&b[0]).map(|x| x.0).unwrap_or_default(),
+            VarKind::Attrib(b) if b.len() == 1 => self
+                .interp_by_binding
+                .get(&b[0])
+                .map(|x| x.0)
+                .unwrap_or_default(),
             _ => ir::Interpolation::default(),
         };
-        let v = self.add_var(Variable { name: None, span, kind, ty: VarType::Typeless, precision: ir::Precision::Default, array_len: None, interpolation });
+        let v = self.add_var(Variable {
+            name: None,
+            span,
+            kind,
+            ty: VarType::Typeless,
+            precision: ir::Precision::Default,
+            array_len: None,
+            interpolation,
+        });
         self.implicit.insert(key, v);
         v
     }
 
     /// Resolves `[...]` on a variable; returns the index and the parts after it.
-    fn index<'p>(&mut self, var: VarId, parts: &'p [PathPart], name_span: Span) -> Option<(Index, &'p [PathPart])> {
+    fn index<'p>(
+        &mut self,
+        var: VarId,
+        parts: &'p [PathPart],
+        name_span: Span,
+    ) -> Option<(Index, &'p [PathPart])> {
+        // NV_geometry_program4 2.X.3.2: a variable bound to `vertex.<x>`
+        // with no vertex number is indexed by vertex first.
+        let per_vertex = matches!(&self.var(var).kind, VarKind::Attrib(b) if b.iter().all(|b| matches!(b, ir::AttribBinding::PerVertex { vertex: None, .. })));
+        if per_vertex {
+            let vertices = self.vertex_count();
+            let name = self.var(var).name.clone().unwrap_or_default();
+            let Some(PathPart::Index(ix, span)) = parts.first() else {
+                self.error(
+                    Diagnostic::error("E0344", format!("per-vertex attribute `{name}` used without a vertex number"))
+                        .primary(name_span, "write `name[v]` to select the vertex")
+                        .note("NV_geometry_program4 section 2.X.3.2: attribute variables bound to `vertex.<binding>` are arrays over the vertices of the input primitive"),
+                );
+                return None;
+            };
+            let declared = self.var(var).span;
+            let vertex = self.element_index(ix, *span, vertices, &name, declared)?;
+            let (element, rest) = if self.var(var).is_array() {
+                self.index_plain(var, &parts[1..], name_span)?
+            } else {
+                (Index::None, &parts[1..])
+            };
+            return Some((
+                Index::PerVertex {
+                    vertex: Box::new(vertex),
+                    element: Box::new(element),
+                },
+                rest,
+            ));
+        }
+        self.index_plain(var, parts, name_span)
+    }
+
+    /// The number of vertices of the input primitive (PRIMITIVE_IN).
+    fn vertex_count(&self) -> u32 {
+        self.geometry_decls
+            .iter()
+            .find(|d| d.0 == "PRIMITIVE_IN")
+            .and_then(|d| d.2.as_deref())
+            .map_or(6, |p| match p {
+                "POINTS" => 1,
+                "LINES" => 2,
+                "LINES_ADJACENCY" => 4,
+                "TRIANGLES" => 3,
+                _ => 6,
+            })
+    }
+
+    fn index_plain<'p>(
+        &mut self,
+        var: VarId,
+        parts: &'p [PathPart],
+        name_span: Span,
+    ) -> Option<(Index, &'p [PathPart])> {
         let v: &Variable = self.var(var);
         let len = v.array_len;
         let name = v.name.clone().unwrap_or_else(|| "binding".into());
         match (parts.first(), len) {
             (Some(PathPart::Index(ix, span)), Some(n)) => {
-                let index = match ix {
-                    IndexExpr::Int(i) => {
-                        let i = match bindings::int_value(i) {
-                            Ok(i) => i,
-                            Err(d) => {
-                                self.error(d);
-                                return None;
-                            }
-                        };
-                        if i >= n {
-                            self.error(
-                                Diagnostic::error("E0340", format!("index {i} is out of range for `{name}`"))
-                                    .primary(*span, format!("`{name}` has {n} element{}", if n == 1 { "" } else { "s" }))
-                                    .secondary(self.var(var).span, "declared here")
-                                    .note("section 2.X.4.2: \"If the specified member number is greater than or equal to the size of the array, the program will fail to load.\""),
-                            );
-                            return None;
-                        }
-                        Index::Absolute(i)
-                    }
-                    IndexExpr::Relative { register, component, offset } => {
-                        let off = match offset {
-                            None => 0i64,
-                            Some((neg, lit)) => {
-                                let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
-                                if *neg {
-                                    -m
-                                } else {
-                                    m
-                                }
-                            }
-                        };
-                        if off < 0 || off >= n as i64 {
-                            self.error(
-                                Diagnostic::error("E0341", format!("relative offset {off} is outside [0, {}]", n - 1))
-                                    .primary(*span, format!("`{name}` has {n} element{}", if n == 1 { "" } else { "s" }))
-                                    .note("section 2.X.4.2: \"The set of constant offsets supported for relative addressing is limited to values in the range [0,<n>-1] ... A program will fail to load if it specifies an offset outside that range.\"")
-                                    .note("to go further, add to the address register with an integer ADD first"),
-                            );
-                            return None;
-                        }
-                        let addr = ast::Operand {
-                            negate: false,
-                            abs: None,
-                            path: Path { head: PathHead::Name(register.clone()), parts: vec![PathPart::Member(component.clone())], span: register.span.to(component.span) },
-                            span: register.span.to(component.span),
-                        };
-                        let address = self.source(&addr, OperandKind::Scalar(crate::isa::TypeRule::Signed), DataType::Signed, false)?;
-                        Index::Relative { address: Box::new(address), offset: off as i32 }
-                    }
-                    IndexExpr::Range(..) | IndexExpr::Empty => {
-                        self.error(
-                            Diagnostic::error("E0342", format!("`{name}` needs a single index here"))
-                                .primary(*span, "write `[n]` or `[A0.x + n]`")
-                                .note("section 2.X.2: an operand selects one element with <arrayMemAbs> or <arrayMemRel>"),
-                        );
-                        return None;
-                    }
-                };
+                let declared = self.var(var).span;
+                let index = self.element_index(ix, *span, n, &name, declared)?;
                 Some((index, &parts[1..]))
             }
             (Some(PathPart::Index(_, span)), None) => {
@@ -859,7 +1092,101 @@ impl Checker<'_> {
         }
     }
 
-    fn type_conflict(&mut self, var: VarId, span: Span, ty: DataType, ntc: bool, what: &str) -> bool {
+    /// `[n]` or `[A0.x + n]` into something of `n` elements.
+    fn element_index(
+        &mut self,
+        ix: &IndexExpr,
+        span: Span,
+        n: u32,
+        name: &str,
+        declared: Span,
+    ) -> Option<Index> {
+        let span = &span;
+        Some(match ix {
+            IndexExpr::Int(i) => {
+                let i = match bindings::int_value(i) {
+                    Ok(i) => i,
+                    Err(d) => {
+                        self.error(d);
+                        return None;
+                    }
+                };
+                if i >= n {
+                    self.error(
+                                Diagnostic::error("E0340", format!("index {i} is out of range for `{name}`"))
+                                    .primary(*span, format!("`{name}` has {n} element{}", if n == 1 { "" } else { "s" }))
+                                    .secondary(declared, "declared here")
+                                    .note("section 2.X.4.2: \"If the specified member number is greater than or equal to the size of the array, the program will fail to load.\""),
+                            );
+                    return None;
+                }
+                Index::Absolute(i)
+            }
+            IndexExpr::Relative {
+                register,
+                component,
+                offset,
+            } => {
+                let off = match offset {
+                    None => 0i64,
+                    Some((neg, lit)) => {
+                        let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
+                        if *neg {
+                            -m
+                        } else {
+                            m
+                        }
+                    }
+                };
+                if off < 0 || off >= n as i64 {
+                    self.error(
+                                Diagnostic::error("E0341", format!("relative offset {off} is outside [0, {}]", n - 1))
+                                    .primary(*span, format!("`{name}` has {n} element{}", if n == 1 { "" } else { "s" }))
+                                    .note("section 2.X.4.2: \"The set of constant offsets supported for relative addressing is limited to values in the range [0,<n>-1] ... A program will fail to load if it specifies an offset outside that range.\"")
+                                    .note("to go further, add to the address register with an integer ADD first"),
+                            );
+                    return None;
+                }
+                let addr = ast::Operand {
+                    negate: false,
+                    abs: None,
+                    path: Path {
+                        head: PathHead::Name(register.clone()),
+                        parts: vec![PathPart::Member(component.clone())],
+                        span: register.span.to(component.span),
+                    },
+                    span: register.span.to(component.span),
+                };
+                let address = self.source(
+                    &addr,
+                    OperandKind::Scalar(crate::isa::TypeRule::Signed),
+                    DataType::Signed,
+                    false,
+                )?;
+                Index::Relative {
+                    address: Box::new(address),
+                    offset: off as i32,
+                }
+            }
+            IndexExpr::Range(..) | IndexExpr::Empty => {
+                self.error(
+                            Diagnostic::error("E0342", format!("`{name}` needs a single index here"))
+                                .primary(*span, "write `[n]` or `[A0.x + n]`")
+                                .note("section 2.X.2: an operand selects one element with <arrayMemAbs> or <arrayMemRel>"),
+                        );
+                return None;
+            }
+        })
+    }
+
+    fn type_conflict(
+        &mut self,
+        var: VarId,
+        span: Span,
+        ty: DataType,
+        ntc: bool,
+        what: &str,
+    ) -> bool {
         let v = self.var(var);
         if let VarType::Typed(declared) = v.ty {
             if declared != ty && !ntc {
@@ -878,7 +1205,13 @@ impl Checker<'_> {
     }
 
     /// A source operand (section 2.X.4.2).
-    pub(super) fn source(&mut self, o: &ast::Operand, kind: OperandKind, op_ty: DataType, ntc: bool) -> Option<ir::Operand> {
+    pub(super) fn source(
+        &mut self,
+        o: &ast::Operand,
+        kind: OperandKind,
+        op_ty: DataType,
+        ntc: bool,
+    ) -> Option<ir::Operand> {
         let ty = kind.type_rule().resolve(op_ty);
         let (negate, abs, negate_abs) = match o.abs {
             Some(inner) => (inner, true, o.negate),
@@ -891,12 +1224,19 @@ impl Checker<'_> {
                 (self.constant_var(c, v.span), &o.path.parts[..])
             }
             PathHead::Number(n) => {
-                let sn = SignedNumber { negative: false, number: n.clone(), span: n.span() };
+                let sn = SignedNumber {
+                    negative: false,
+                    number: n.clone(),
+                    span: n.span(),
+                };
                 let c = self.constant(&[sn], true, ty)?;
                 if !o.path.parts.is_empty() {
                     self.error(
                         Diagnostic::error("E0345", "a scalar constant takes no suffix")
-                            .primary(o.path.span, "write `{1, 2}.x` for a vector constant, or the number alone")
+                            .primary(
+                                o.path.span,
+                                "write `{1, 2}.x` for a vector constant, or the number alone",
+                            )
                             .note("section 2.X.2: <paramUseV> ::= ... | <constantScalar>"),
                     );
                     return None;
@@ -905,7 +1245,11 @@ impl Checker<'_> {
             }
             _ => {
                 let (var, rest, name_span) = self.lookup(&o.path, false)?;
-                let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) { self.index(var, rest, name_span)? } else { (Index::None, rest) };
+                let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) {
+                    self.index(var, rest, name_span)?
+                } else {
+                    (Index::None, rest)
+                };
                 let v = self.var(var);
                 if let VarKind::Result(_) = v.kind {
                     let vspan = v.span;
@@ -921,19 +1265,46 @@ impl Checker<'_> {
                     return None;
                 }
                 let swizzle = self.operand_suffix(rest, kind, o.path.span)?;
-                return Some(ir::Operand { var, index, swizzle, negate, abs, negate_abs, ty, span: o.span });
+                return Some(ir::Operand {
+                    var,
+                    index,
+                    swizzle,
+                    negate,
+                    abs,
+                    negate_abs,
+                    ty,
+                    span: o.span,
+                });
             }
         };
         let swizzle = self.operand_suffix(rest, kind, o.path.span)?;
-        Some(ir::Operand { var, index: Index::None, swizzle, negate, abs, negate_abs, ty, span: o.span })
+        Some(ir::Operand {
+            var,
+            index: Index::None,
+            swizzle,
+            negate,
+            abs,
+            negate_abs,
+            ty,
+            span: o.span,
+        })
     }
 
     fn constant_var(&mut self, c: [Literal; 4], span: Span) -> VarId {
         let key = format!("C{c:?}");
-        self.implicit_var(key, VarKind::Param(vec![ir::ParamBinding::Constant(c)]), span)
+        self.implicit_var(
+            key,
+            VarKind::Param(vec![ir::ParamBinding::Constant(c)]),
+            span,
+        )
     }
 
-    fn operand_suffix(&mut self, rest: &[PathPart], kind: OperandKind, at: Span) -> Option<Swizzle> {
+    fn operand_suffix(
+        &mut self,
+        rest: &[PathPart],
+        kind: OperandKind,
+        at: Span,
+    ) -> Option<Swizzle> {
         match rest {
             [] if kind.is_scalar() => {
                 self.error(
@@ -961,7 +1332,14 @@ impl Checker<'_> {
     }
 
     /// The destination (section 2.X.4.3).
-    fn dest(&mut self, o: &ast::Operand, cc: Option<&CcMask>, ty: DataType, ntc: bool, info: &OpInfo) -> Option<ir::Dest> {
+    fn dest(
+        &mut self,
+        o: &ast::Operand,
+        cc: Option<&CcMask>,
+        ty: DataType,
+        ntc: bool,
+        info: &OpInfo,
+    ) -> Option<ir::Dest> {
         if o.negate || o.abs.is_some() {
             self.error(
                 Diagnostic::error("E0360", "a destination cannot be negated or take an absolute value")
@@ -970,16 +1348,26 @@ impl Checker<'_> {
             );
             return None;
         }
-        if !matches!(o.path.head, PathHead::Name(_) | PathHead::Root(ast::Root::Result, _)) {
+        if !matches!(
+            o.path.head,
+            PathHead::Name(_) | PathHead::Root(ast::Root::Result, _)
+        ) {
             self.error(
-                Diagnostic::error("E0361", format!("{} writes to a temporary or a result", info.name))
-                    .primary(o.path.span, "not writable")
-                    .note("section 2.X.2: <instResultBase> ::= <tempUseW> | <resultUseW>"),
+                Diagnostic::error(
+                    "E0361",
+                    format!("{} writes to a temporary or a result", info.name),
+                )
+                .primary(o.path.span, "not writable")
+                .note("section 2.X.2: <instResultBase> ::= <tempUseW> | <resultUseW>"),
             );
             return None;
         }
         let (var, rest, name_span) = self.lookup(&o.path, true)?;
-        let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) { self.index(var, rest, name_span)? } else { (Index::None, rest) };
+        let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) {
+            self.index(var, rest, name_span)?
+        } else {
+            (Index::None, rest)
+        };
         let v = self.var(var);
         if !matches!(v.kind, VarKind::Temp | VarKind::Result(_)) {
             let vspan = v.span;
@@ -1014,7 +1402,14 @@ impl Checker<'_> {
             Some(m) => Some(self.cc_test(m)?),
             None => None,
         };
-        Some(ir::Dest { var, index, mask, cc_mask, ty, span: o.span })
+        Some(ir::Dest {
+            var,
+            index,
+            mask,
+            cc_mask,
+            ty,
+            span: o.span,
+        })
     }
 }
 
@@ -1075,12 +1470,22 @@ fn supported_list(info: &OpInfo) -> String {
 
 /// How the instruction is written, from the table.
 fn usage(info: &OpInfo) -> String {
-    let ops: Vec<&str> = info.inputs.iter().map(|k| if k.is_scalar() { "scalar" } else { "vector" }).collect();
+    let ops: Vec<&str> = info
+        .inputs
+        .iter()
+        .map(|k| if k.is_scalar() { "scalar" } else { "vector" })
+        .collect();
     match info.shape {
         Shape::Alu => format!("`{} result, {}`", info.name, ops.join(", ")),
         Shape::Swz => format!("`{} result, source, c0, c1, c2, c3`", info.name),
-        Shape::Tex => format!("`{} result, coord, texture[n], TARGET[, (offset)]`", info.name),
-        Shape::Txd => format!("`{} result, coord, ddx, ddy, texture[n], TARGET[, (offset)]`", info.name),
+        Shape::Tex => format!(
+            "`{} result, coord, texture[n], TARGET[, (offset)]`",
+            info.name
+        ),
+        Shape::Txd => format!(
+            "`{} result, coord, ddx, ddy, texture[n], TARGET[, (offset)]`",
+            info.name
+        ),
         Shape::Call => format!("`{} label[ (cc)]`", info.name),
         Shape::FlowCc => format!("`{}[ (cc)]`", info.name),
         Shape::If => format!("`{} cc`", info.name),

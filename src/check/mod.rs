@@ -15,7 +15,9 @@ use crate::diag::Diagnostic;
 use crate::ir::{self, Literal, Precision, VarId, VarKind, VarType, Variable};
 use crate::isa::{DataType, Stage};
 use crate::span::Span;
-use crate::syntax::ast::{self, Ast, DeclKind, Ident, Init, InitItem, Number, SignedNumber, Statement, VarModifier};
+use crate::syntax::ast::{
+    self, Ast, DeclKind, Ident, Init, InitItem, Number, SignedNumber, Statement, VarModifier,
+};
 use crate::Options;
 use bindings::{decode, Binding};
 use std::collections::HashMap;
@@ -83,6 +85,8 @@ pub(crate) struct Checker<'o> {
     /// Interpolation of each fragment attribute declared so far, for the
     /// rule that one attribute has one interpolation.
     interp_by_binding: HashMap<ir::AttribBinding, (ir::Interpolation, Span)>,
+    /// The target each texture unit is used with, for the one-target rule.
+    texture_targets: HashMap<u32, (ir::TexTarget, Span)>,
     had_syntax_error: bool,
 }
 
@@ -108,6 +112,7 @@ impl<'o> Checker<'o> {
             options_seen: Vec::new(),
             geometry_decls: Vec::new(),
             interp_by_binding: HashMap::new(),
+            texture_targets: HashMap::new(),
             had_syntax_error: false,
         }
     }
@@ -155,7 +160,11 @@ impl<'o> Checker<'o> {
             self.error(d);
             return;
         }
-        if let Some((_, first)) = self.options_seen.iter().find(|(n, _)| n.starts_with("ARB_fog") && id.name.starts_with("ARB_fog")) {
+        if let Some((_, first)) = self
+            .options_seen
+            .iter()
+            .find(|(n, _)| n.starts_with("ARB_fog") && id.name.starts_with("ARB_fog"))
+        {
             let first = *first;
             self.error(
                 Diagnostic::error("E0701", "more than one fog option")
@@ -164,7 +173,9 @@ impl<'o> Checker<'o> {
                     .note("NV_fragment_program4: a program specifying more than one of the options \"ARB_fog_exp\", \"ARB_fog_exp2\", and \"ARB_fog_linear\" will fail to load"),
             );
         }
-        if let Some((_, first)) = self.options_seen.iter().find(|(n, _)| n.starts_with("ARB_precision_hint") && id.name.starts_with("ARB_precision_hint")) {
+        if let Some((_, first)) = self.options_seen.iter().find(|(n, _)| {
+            n.starts_with("ARB_precision_hint") && id.name.starts_with("ARB_precision_hint")
+        }) {
             let first = *first;
             self.error(
                 Diagnostic::error("E0701", "both precision hints given")
@@ -189,7 +200,13 @@ impl<'o> Checker<'o> {
             );
             return;
         }
-        self.names.insert(name.name.clone(), Symbol { var, span: name.span });
+        self.names.insert(
+            name.name.clone(),
+            Symbol {
+                var,
+                span: name.span,
+            },
+        );
     }
 
     fn decl_mods(&mut self, d: &ast::Declaration) -> DeclMods {
@@ -215,7 +232,11 @@ impl<'o> Checker<'o> {
                     }
                 }
                 VarModifier::Short | VarModifier::Long => {
-                    let p = if vm == VarModifier::Short { Precision::Short } else { Precision::Long };
+                    let p = if vm == VarModifier::Short {
+                        Precision::Short
+                    } else {
+                        Precision::Long
+                    };
                     if let Some((_, first)) = m.precision {
                         self.error(
                             Diagnostic::error("E0311", "more than one size modifier in a declaration")
@@ -225,11 +246,7 @@ impl<'o> Checker<'o> {
                         );
                         continue;
                     }
-                    let allowed = match (p, &d.kind) {
-                        (_, DeclKind::Temp { .. }) => true,
-                        (Precision::Short, DeclKind::Output { .. }) => true,
-                        _ => false,
-                    };
+                    let allowed = matches!((p, &d.kind), (_, DeclKind::Temp { .. }) | (Precision::Short, DeclKind::Output { .. }));
                     if !allowed {
                         self.error(
                             Diagnostic::error("E0312", format!("`{}` is not allowed on this declaration", vm.name()))
@@ -280,7 +297,9 @@ impl<'o> Checker<'o> {
 
     fn declaration(&mut self, d: &ast::Declaration) {
         let mods = self.decl_mods(d);
-        let ty = mods.ty.map_or(VarType::Typeless, |(t, _)| VarType::Typed(t));
+        let ty = mods
+            .ty
+            .map_or(VarType::Typeless, |(t, _)| VarType::Typed(t));
         let precision = mods.precision.map_or(Precision::Default, |p| p.0);
         match &d.kind {
             DeclKind::Temp { names } => {
@@ -313,7 +332,10 @@ impl<'o> Checker<'o> {
             }
             DeclKind::Alias { name, target } => match self.names.get(&target.name).copied() {
                 Some(sym) => {
-                    let sym = Symbol { var: sym.var, span: name.span };
+                    let sym = Symbol {
+                        var: sym.var,
+                        span: name.span,
+                    };
                     if self.names.contains_key(&name.name) {
                         self.declare_name(name, sym.var);
                     } else {
@@ -325,17 +347,69 @@ impl<'o> Checker<'o> {
                     self.error(d);
                 }
             },
-            DeclKind::Attrib { name, size, init } => self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Attrib),
-            DeclKind::Param { name, size, init } => self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Param),
-            DeclKind::Output { name, size, init } => self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Result),
-            DeclKind::Buffer { vec4, name, size, init } => {
-                self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, BoundKind::Buffer { vec4: *vec4 })
+            DeclKind::Attrib { name, size, init } => self.bound_declaration(
+                d,
+                name,
+                size.as_ref(),
+                init,
+                ty,
+                precision,
+                mods,
+                BoundKind::Attrib,
+            ),
+            DeclKind::Param { name, size, init } => self.bound_declaration(
+                d,
+                name,
+                size.as_ref(),
+                init,
+                ty,
+                precision,
+                mods,
+                BoundKind::Param,
+            ),
+            DeclKind::Output { name, size, init } => self.bound_declaration(
+                d,
+                name,
+                size.as_ref(),
+                init,
+                ty,
+                precision,
+                mods,
+                BoundKind::Result,
+            ),
+            DeclKind::Buffer {
+                vec4,
+                name,
+                size,
+                init,
+            } => self.bound_declaration(
+                d,
+                name,
+                size.as_ref(),
+                init,
+                ty,
+                precision,
+                mods,
+                BoundKind::Buffer { vec4: *vec4 },
+            ),
+            DeclKind::PrimitiveIn(t) => {
+                self.geometry_decls
+                    .push(("PRIMITIVE_IN", d.span, Some(t.name.clone())))
             }
-            DeclKind::PrimitiveIn(t) => self.geometry_decls.push(("PRIMITIVE_IN", d.span, Some(t.name.clone()))),
-            DeclKind::PrimitiveOut(t) => self.geometry_decls.push(("PRIMITIVE_OUT", d.span, Some(t.name.clone()))),
-            DeclKind::VerticesOut(n) => self.geometry_decls.push(("VERTICES_OUT", d.span, Some(n.text.clone()))),
+            DeclKind::PrimitiveOut(t) => {
+                self.geometry_decls
+                    .push(("PRIMITIVE_OUT", d.span, Some(t.name.clone())))
+            }
+            DeclKind::VerticesOut(n) => {
+                self.geometry_decls
+                    .push(("VERTICES_OUT", d.span, Some(n.text.clone())))
+            }
         }
-        if matches!(d.kind, DeclKind::PrimitiveIn(_) | DeclKind::PrimitiveOut(_) | DeclKind::VerticesOut(_)) && self.stage != Stage::Geometry {
+        if matches!(
+            d.kind,
+            DeclKind::PrimitiveIn(_) | DeclKind::PrimitiveOut(_) | DeclKind::VerticesOut(_)
+        ) && self.stage != Stage::Geometry
+        {
             self.error(
                 Diagnostic::error("E0720", "geometry program declaration in a non-geometry program")
                     .primary(d.keyword, "only `!!NVgp4.0` programs declare this")
@@ -347,7 +421,10 @@ impl<'o> Checker<'o> {
     fn array_len(&mut self, n: &ast::IntLit) -> u32 {
         match bindings::int_value(n) {
             Ok(0) => {
-                self.error(Diagnostic::error("E0321", "an array needs at least one element").primary(n.span, "size 0"));
+                self.error(
+                    Diagnostic::error("E0321", "an array needs at least one element")
+                        .primary(n.span, "size 0"),
+                );
                 1
             }
             Ok(v) => v,
@@ -380,9 +457,21 @@ impl<'o> Checker<'o> {
         let items: Vec<InitItem> = match init {
             Init::Single(item) => vec![item.clone()],
             Init::List(items, span) if !is_array => {
-                if kind == BoundKind::Param && items.iter().all(|i| matches!(i, InitItem::Scalar(_))) && items.len() <= 4 {
+                if kind == BoundKind::Param
+                    && items.iter().all(|i| matches!(i, InitItem::Scalar(_)))
+                    && items.len() <= 4
+                {
                     vec![InitItem::Vector(ast::ConstVector {
-                        components: items.iter().filter_map(|i| if let InitItem::Scalar(s) = i { Some(s.clone()) } else { None }).collect(),
+                        components: items
+                            .iter()
+                            .filter_map(|i| {
+                                if let InitItem::Scalar(s) = i {
+                                    Some(s.clone())
+                                } else {
+                                    None
+                                }
+                            })
+                            .collect(),
                         span: *span,
                     })]
                 } else if items.len() == 1 {
@@ -423,11 +512,20 @@ impl<'o> Checker<'o> {
         }
         if !is_array && count != 1 {
             self.error(
-                Diagnostic::error("E0322", format!("`{}` is bound to {} elements but is not declared as an array", name.name, count))
-                    .primary(init_span(init), "a range of bindings")
-                    .secondary(name.span, "declare it as `name[]`")
-                    .note("section 2.X.2: ranges such as `[0..3]` initialize array variables"),
+                Diagnostic::error(
+                    "E0322",
+                    format!(
+                        "`{}` is bound to {} elements but is not declared as an array",
+                        name.name, count
+                    ),
+                )
+                .primary(init_span(init), "a range of bindings")
+                .secondary(name.span, "declare it as `name[]`")
+                .note("section 2.X.2: ranges such as `[0..3]` initialize array variables"),
             );
+            return;
+        }
+        if is_array && !self.consecutive_bindings(&elements, init) {
             return;
         }
         // Interpolation rules on fragment attributes.
@@ -454,7 +552,14 @@ impl<'o> Checker<'o> {
     }
 
     /// Adds one initializer item's bindings; false if it was in error.
-    fn init_item(&mut self, item: &InitItem, kind: BoundKind, ty: VarType, is_array: bool, out: &mut Elements) -> bool {
+    fn init_item(
+        &mut self,
+        item: &InitItem,
+        kind: BoundKind,
+        ty: VarType,
+        is_array: bool,
+        out: &mut Elements,
+    ) -> bool {
         let data_ty = match ty {
             VarType::Typed(t) => t,
             // Section 2.X.3.3: "If no data type modifier is specified in a
@@ -471,7 +576,7 @@ impl<'o> Checker<'o> {
                 );
                 false
             }
-            InitItem::Scalar(s) => match self.constant(&[s.clone()], true, data_ty) {
+            InitItem::Scalar(s) => match self.constant(std::slice::from_ref(s), true, data_ty) {
                 Some(c) => out.push_param(ir::ParamBinding::Constant(c)),
                 None => false,
             },
@@ -480,7 +585,9 @@ impl<'o> Checker<'o> {
                 None => false,
             },
             InitItem::Binding(path) => {
-                let Some((root, root_span)) = bindings::root_of(path) else { return false };
+                let Some((root, root_span)) = bindings::root_of(path) else {
+                    return false;
+                };
                 let decoded = match decode(self.stage, root, root_span, path, is_array) {
                     Ok(d) => d,
                     Err(d) => {
@@ -503,13 +610,28 @@ impl<'o> Checker<'o> {
                 let ok = match (kind, decoded.binding) {
                     (BoundKind::Attrib, Binding::Attrib(v)) => out.push_attribs(v),
                     (BoundKind::Result, Binding::Result(v)) => out.push_results(v),
-                    (BoundKind::Param, Binding::Param(v)) => v.into_iter().all(|b| out.push_param(b)),
-                    (BoundKind::Buffer { vec4 }, Binding::Buffer { buffer, elements, .. }) => {
+                    (BoundKind::Param, Binding::Param(v)) => {
+                        v.into_iter().all(|b| out.push_param(b))
+                    }
+                    (
+                        BoundKind::Buffer { vec4 },
+                        Binding::Buffer {
+                            buffer, elements, ..
+                        },
+                    ) => {
                         let first = elements.map_or(0, |e| e.0);
                         // A buffer array covers the range it names, or the
                         // whole binding point.
-                        let len = elements.map_or(self.options.limits.max_buffer_size, |(a, b)| b - a + 1);
-                        *out = Elements::Buffer(ir::BufferBinding { buffer, first, vec4 }, len);
+                        let len = elements
+                            .map_or(self.options.limits.max_buffer_size, |(a, b)| b - a + 1);
+                        *out = Elements::Buffer(
+                            ir::BufferBinding {
+                                buffer,
+                                first,
+                                vec4,
+                            },
+                            len,
+                        );
                         true
                     }
                     (BoundKind::Param, Binding::Buffer { span, .. }) => {
@@ -522,9 +644,20 @@ impl<'o> Checker<'o> {
                     }
                     (k, b) => {
                         self.error(
-                            Diagnostic::error("E0209", format!("{} cannot be bound to {}", binding_describe(&b), k.describe()))
-                                .primary(decoded.span, "wrong kind of binding")
-                                .note(format!("{} takes {}", k.keyword(), k.takes())),
+                            Diagnostic::error(
+                                "E0209",
+                                format!(
+                                    "{} cannot be bound to {}",
+                                    binding_describe(&b),
+                                    k.describe()
+                                ),
+                            )
+                            .primary(decoded.span, "wrong kind of binding")
+                            .note(format!(
+                                "{} takes {}",
+                                k.keyword(),
+                                k.takes()
+                            )),
                         );
                         false
                     }
@@ -537,9 +670,17 @@ impl<'o> Checker<'o> {
     /// Reads a constant's components, filling missing ones with (0, 0, 1)
     /// per section 2.X.3.3, and checks each against the data type it will be
     /// read as (when known).
-    fn constant(&mut self, comps: &[SignedNumber], scalar: bool, ty: DataType) -> Option<[Literal; 4]> {
+    fn constant(
+        &mut self,
+        comps: &[SignedNumber],
+        scalar: bool,
+        ty: DataType,
+    ) -> Option<[Literal; 4]> {
         if comps.len() > 4 {
-            self.error(Diagnostic::error("E0210", "a constant vector has at most four components").primary(comps[4].span, "fifth component"));
+            self.error(
+                Diagnostic::error("E0210", "a constant vector has at most four components")
+                    .primary(comps[4].span, "fifth component"),
+            );
             return None;
         }
         let mut lits = Vec::new();
@@ -560,7 +701,10 @@ impl<'o> Checker<'o> {
     fn literal(&mut self, c: &SignedNumber, ty: DataType) -> Option<Literal> {
         let lit = match &c.number {
             Number::Int(i) => match i.value() {
-                Some(m) if m <= u32::MAX as u64 || ty == DataType::Float => Literal::Int { negative: c.negative, magnitude: m },
+                Some(m) if m <= u32::MAX as u64 || ty == DataType::Float => Literal::Int {
+                    negative: c.negative,
+                    magnitude: m,
+                },
                 _ => {
                     self.error(
                         Diagnostic::error("E0201", format!("integer `{}` is too large", i.text))
@@ -573,7 +717,10 @@ impl<'o> Checker<'o> {
             Number::Float { text, span } => match text.parse::<f64>() {
                 Ok(f) => Literal::Float(if c.negative { -f } else { f }),
                 Err(_) => {
-                    self.error(Diagnostic::error("E0211", format!("malformed number `{text}`")).primary(*span, "not a number"));
+                    self.error(
+                        Diagnostic::error("E0211", format!("malformed number `{text}`"))
+                            .primary(*span, "not a number"),
+                    );
                     return None;
                 }
             },
@@ -591,14 +738,23 @@ impl<'o> Checker<'o> {
         match (lit, ty) {
             (Literal::Float(_), DataType::Signed | DataType::Unsigned) => {
                 self.error(
-                    Diagnostic::error("E0212", format!("floating-point constant read as {}", ty.name()))
-                        .primary(span, format!("this constant is read as {}", ty.name()))
-                        .note(rule)
-                        .note("write an integer such as `3`, not `3.0`"),
+                    Diagnostic::error(
+                        "E0212",
+                        format!("floating-point constant read as {}", ty.name()),
+                    )
+                    .primary(span, format!("this constant is read as {}", ty.name()))
+                    .note(rule)
+                    .note("write an integer such as `3`, not `3.0`"),
                 );
                 false
             }
-            (Literal::Int { negative: true, magnitude }, DataType::Unsigned) if *magnitude != 0 => {
+            (
+                Literal::Int {
+                    negative: true,
+                    magnitude,
+                },
+                DataType::Unsigned,
+            ) if *magnitude != 0 => {
                 self.error(
                     Diagnostic::error("E0213", "negative constant read as UINT")
                         .primary(span, "this constant is read as UINT")
@@ -606,11 +762,27 @@ impl<'o> Checker<'o> {
                 );
                 false
             }
-            (Literal::Int { negative: true, magnitude }, DataType::Signed) if *magnitude > 1 << 31 => {
-                self.error(Diagnostic::error("E0201", "integer constant is too small for INT").primary(span, "below -2^31").note(rule));
+            (
+                Literal::Int {
+                    negative: true,
+                    magnitude,
+                },
+                DataType::Signed,
+            ) if *magnitude > 1 << 31 => {
+                self.error(
+                    Diagnostic::error("E0201", "integer constant is too small for INT")
+                        .primary(span, "below -2^31")
+                        .note(rule),
+                );
                 false
             }
-            (Literal::Int { negative: false, magnitude }, DataType::Signed) if *magnitude > i32::MAX as u64 && *magnitude <= u32::MAX as u64 => {
+            (
+                Literal::Int {
+                    negative: false,
+                    magnitude,
+                },
+                DataType::Signed,
+            ) if *magnitude > i32::MAX as u64 && *magnitude <= u32::MAX as u64 => {
                 // Written as a bit pattern such as 0x80000000: taken as the
                 // same 32 bits, as NVIDIA's assembler does.
                 true
@@ -621,7 +793,8 @@ impl<'o> Checker<'o> {
 
     fn undeclared(&mut self, id: &Ident, rule: &str) -> Diagnostic {
         let candidates: Vec<&str> = self.names.keys().map(String::as_str).collect();
-        let mut d = Diagnostic::error("E0301", format!("`{}` is not declared", id.name)).primary(id.span, "not declared");
+        let mut d = Diagnostic::error("E0301", format!("`{}` is not declared", id.name))
+            .primary(id.span, "not declared");
         if let Some(s) = did_you_mean(&id.name, candidates) {
             d = d.note(format!("did you mean `{s}`?"));
         }
@@ -629,13 +802,28 @@ impl<'o> Checker<'o> {
         d.note(rule.to_string())
     }
 
-    fn check_interpolation(&mut self, d: &ast::Declaration, elems: &[ir::AttribBinding], mods: DeclMods, ty: VarType) {
+    fn check_interpolation(
+        &mut self,
+        d: &ast::Declaration,
+        elems: &[ir::AttribBinding],
+        mods: DeclMods,
+        ty: VarType,
+    ) {
         if self.stage != Stage::Fragment {
             return;
         }
         let any = mods.interpolation != ir::Interpolation::default();
         if any {
-            if let Some(b) = elems.iter().find(|b| matches!(b, ir::AttribBinding::Position | ir::AttribBinding::Facing | ir::AttribBinding::FogCoord | ir::AttribBinding::Clip(_) | ir::AttribBinding::PrimitiveId)) {
+            if let Some(b) = elems.iter().find(|b| {
+                matches!(
+                    b,
+                    ir::AttribBinding::Position
+                        | ir::AttribBinding::Facing
+                        | ir::AttribBinding::FogCoord
+                        | ir::AttribBinding::Clip(_)
+                        | ir::AttribBinding::PrimitiveId
+                )
+            }) {
                 self.error(
                     Diagnostic::error("E0316", "interpolation modifier on a binding that takes none")
                         .primary(mods.interp_span.unwrap_or(d.keyword), "interpolation modifier")
@@ -658,7 +846,10 @@ impl<'o> Checker<'o> {
         // secondary colors).
         for b in elems {
             let key = match b {
-                ir::AttribBinding::Color(_) => ir::AttribBinding::Color(ir::ColorSel { back: false, secondary: false }),
+                ir::AttribBinding::Color(_) => ir::AttribBinding::Color(ir::ColorSel {
+                    back: false,
+                    secondary: false,
+                }),
                 other => *other,
             };
             if let Some(&(prev_i, prev_span)) = self.interp_by_binding.get(&key) {
@@ -672,9 +863,94 @@ impl<'o> Checker<'o> {
                     return;
                 }
             } else {
-                self.interp_by_binding.insert(key, (mods.interpolation, d.span));
+                self.interp_by_binding
+                    .insert(key, (mods.interpolation, d.span));
             }
         }
+    }
+
+    /// Sections 2.X.3.2 and 2.X.3.5: attribute and result arrays take only
+    /// bindings grouped in arrays, of one binding type, increasing
+    /// consecutively.
+    fn consecutive_bindings(&mut self, elements: &Elements, init: &Init) -> bool {
+        let families: Vec<Option<(String, u32)>> = match elements {
+            Elements::Attrib(v) => v.iter().map(attrib_family).collect(),
+            Elements::Result(v) => v.iter().map(result_family).collect(),
+            _ => return true,
+        };
+        let (section, what) = match elements {
+            Elements::Attrib(_) => ("section 2.X.3.2", "attribute"),
+            _ => ("section 2.X.3.5", "result"),
+        };
+        let item_spans: Vec<Span> = match init {
+            Init::List(items, _) => items.iter().map(InitItem::span).collect(),
+            Init::Single(i) => vec![i.span()],
+        };
+        // Spans per element: a range item covers several elements.
+        let span_at = |i: usize| {
+            item_spans
+                .get(i)
+                .or(item_spans.last())
+                .copied()
+                .unwrap_or_default()
+        };
+        let rule = format!("{section}: \"all bindings assigned to the array must be of the same binding type and must increase consecutively\"");
+        for (i, f) in families.iter().enumerate() {
+            let Some((fam, n)) = f else {
+                self.error(
+                    Diagnostic::error("E0325", format!("this {what} binding cannot be an array element"))
+                        .primary(span_at(i.min(item_spans.len().saturating_sub(1))), "not part of a binding array")
+                        .note(format!("{section}: the bindings allowed in arrays are limited to state grouped in arrays (texture coordinates, generic attributes, clip distances, colors)")),
+                );
+                return false;
+            };
+            if i == 0 {
+                continue;
+            }
+            let Some((pfam, pn)) = &families[i - 1] else {
+                return false;
+            };
+            // Element i came from item k: find which item by counting.
+            let item = item_of_element(elements, init, i);
+            if fam != pfam {
+                self.error(
+                    Diagnostic::error("E0326", format!("{what} array mixes binding types"))
+                        .primary(span_at(item), format!("a `{fam}` binding"))
+                        .secondary(
+                            span_at(item.saturating_sub(1)),
+                            format!("after a `{pfam}` binding"),
+                        )
+                        .note(rule.clone()),
+                );
+                return false;
+            }
+            if *n != pn + 1 {
+                let label = if *n <= *pn {
+                    "wrong order".to_string()
+                } else {
+                    format!(
+                        "skips {}",
+                        (pn + 1..*n)
+                            .map(|k| k.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                self.error(
+                    Diagnostic::error(
+                        "E0327",
+                        format!("{what} array bindings are not consecutive"),
+                    )
+                    .primary(
+                        span_at(item),
+                        format!("{fam}[{n}] after {fam}[{pn}]: {label}"),
+                    )
+                    .note(rule.clone()),
+                );
+                return false;
+            }
+        }
+        true
     }
 
     fn geometry_layout(&mut self, ast: &Ast) -> Option<ir::GeometryLayout> {
@@ -733,7 +1009,20 @@ impl<'o> Checker<'o> {
             }
         }
         let end = ast.end.unwrap_or(ast.header);
-        for (kw, present) in [("PRIMITIVE_IN", input.is_some() || seen.contains_key("PRIMITIVE_IN")), ("PRIMITIVE_OUT", output.is_some() || seen.contains_key("PRIMITIVE_OUT")), ("VERTICES_OUT", vertices.is_some() || seen.contains_key("VERTICES_OUT"))] {
+        for (kw, present) in [
+            (
+                "PRIMITIVE_IN",
+                input.is_some() || seen.contains_key("PRIMITIVE_IN"),
+            ),
+            (
+                "PRIMITIVE_OUT",
+                output.is_some() || seen.contains_key("PRIMITIVE_OUT"),
+            ),
+            (
+                "VERTICES_OUT",
+                vertices.is_some() || seen.contains_key("VERTICES_OUT"),
+            ),
+        ] {
             if !present {
                 self.error(
                     Diagnostic::error("E0723", format!("geometry program without `{kw}`"))
@@ -743,7 +1032,11 @@ impl<'o> Checker<'o> {
                 );
             }
         }
-        Some(ir::GeometryLayout { input: input?, output: output?, vertices_out: vertices? })
+        Some(ir::GeometryLayout {
+            input: input?,
+            output: output?,
+            vertices_out: vertices?,
+        })
     }
 
     fn bad_primitive(&mut self, span: Span, arg: &str, allowed: &[&str]) {
@@ -754,6 +1047,72 @@ impl<'o> Checker<'o> {
             d = d.note(format!("did you mean `{s}`?"));
         }
         self.error(d);
+    }
+}
+
+/// Which initializer item produced element `i` of an array.
+fn item_of_element(elements: &Elements, init: &Init, i: usize) -> usize {
+    let Init::List(items, _) = init else { return 0 };
+    let _ = elements;
+    let mut seen = 0usize;
+    for (k, item) in items.iter().enumerate() {
+        let n = match item {
+            InitItem::Binding(p) => p
+                .parts
+                .iter()
+                .find_map(|part| match part {
+                    ast::PathPart::Index(ast::IndexExpr::Range(a, b), _) => Some(
+                        (b.value()
+                            .unwrap_or(0)
+                            .saturating_sub(a.value().unwrap_or(0))
+                            + 1) as usize,
+                    ),
+                    _ => None,
+                })
+                .unwrap_or(1),
+            _ => 1,
+        };
+        seen += n;
+        if i < seen {
+            return k;
+        }
+    }
+    items.len().saturating_sub(1)
+}
+
+/// The array a binding belongs to and its number in it, if it is one of
+/// the bindings grouped in arrays.
+fn attrib_family(b: &ir::AttribBinding) -> Option<(String, u32)> {
+    use ir::{AttribBinding as A, PerVertexAttrib as P};
+    match *b {
+        A::TexCoord(n) => Some(("texcoord".into(), n)),
+        A::Generic(n) => Some(("attrib".into(), n)),
+        A::Clip(n) => Some(("clip".into(), n)),
+        A::Weight(n) => Some(("weight".into(), n)),
+        A::PerVertex {
+            vertex,
+            binding: P::TexCoord(n),
+        } => Some((format!("vertex{vertex:?}.texcoord"), n)),
+        A::PerVertex {
+            vertex,
+            binding: P::Generic(n),
+        } => Some((format!("vertex{vertex:?}.attrib"), n)),
+        A::PerVertex {
+            vertex,
+            binding: P::Clip(n),
+        } => Some((format!("vertex{vertex:?}.clip"), n)),
+        _ => None,
+    }
+}
+
+fn result_family(b: &ir::ResultBinding) -> Option<(String, u32)> {
+    use ir::ResultBinding as R;
+    match *b {
+        R::TexCoord(n) => Some(("texcoord".into(), n)),
+        R::Generic(n) => Some(("attrib".into(), n)),
+        R::Clip(n) => Some(("clip".into(), n)),
+        R::FragColor(n) => Some(("color".into(), n)),
+        _ => None,
     }
 }
 
@@ -802,8 +1161,12 @@ impl BoundKind {
     }
     fn takes(self) -> &'static str {
         match self {
-            BoundKind::Attrib => "attribute bindings such as `fragment.texcoord[0]` or `vertex.position`",
-            BoundKind::Param => "parameter bindings (`program.local[n]`, `program.env[n]`, `state.*`) and constants",
+            BoundKind::Attrib => {
+                "attribute bindings such as `fragment.texcoord[0]` or `vertex.position`"
+            }
+            BoundKind::Param => {
+                "parameter bindings (`program.local[n]`, `program.env[n]`, `state.*`) and constants"
+            }
             BoundKind::Result => "result bindings such as `result.color` or `result.texcoord[0]`",
             BoundKind::Buffer { .. } => "parameter buffer bindings `program.buffer[n]`",
         }

@@ -22,7 +22,10 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest candidate, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .into_iter()
@@ -39,7 +42,10 @@ mod tests {
     #[test]
     fn close_names_are_suggested() {
         assert_eq!(did_you_mean("MOVV", ["MOV", "MUL"]), Some("MOV"));
-        assert_eq!(did_you_mean("texcord", ["texcoord", "color"]), Some("texcoord"));
+        assert_eq!(
+            did_you_mean("texcord", ["texcoord", "color"]),
+            Some("texcoord")
+        );
         assert_eq!(did_you_mean("mov", ["MOV"]), Some("MOV"));
         assert_eq!(did_you_mean("XYZ", ["MOV"]), None);
     }

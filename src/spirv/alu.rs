@@ -463,22 +463,33 @@ impl Lowerer<'_> {
         sum.ok_or_else(|| LowerError::internal("an empty dot product"))
     }
 
-    /// `a / b` with IEEE results for a zero divisor (±INF, or NaN for
-    /// 0/0 and NaN/0), which SPIR-V's OpFDiv does not promise.
+    /// `a / b` with IEEE results where Vulkan's OpFDiv promises nothing (a
+    /// divisor of zero or infinity): x/±0 = ±INF, 0/0 = NaN, x/±INF = ±0,
+    /// INF/INF = NaN; NaNs propagate through the plain division.
     fn ieee_div(&mut self, a: Val, b: Val) -> LResult<Val> {
         let n = a.n;
         let q = self.op(Op::FDiv, &[a, b])?;
         let zero = self.splat_const(Comp::F32, 0, n);
-        let b_zero = self.cmp(Op::FOrdEqual, b, zero)?;
+        let nan = self.splat_const(Comp::F32, F32_NAN, n);
         let a_bits = self.cast(a, Comp::U32)?;
         let b_bits = self.cast(b, Comp::U32)?;
         let sign_bits = self.op(Op::BitwiseXor, &[a_bits, b_bits])?;
         let sign = self.cast(sign_bits, Comp::F32)?;
-        let inf = self.with_sign_of(F32_INF, sign)?;
+        // Divisor ±INF: a signed zero, or NaN when a is INF or NaN.
+        let b_abs = self.glsl(GLOp::FAbs, &[b])?;
+        let inf = self.splat_const(Comp::F32, F32_INF, n);
+        let b_inf = self.cmp(Op::FOrdEqual, b_abs, inf)?;
+        let signed_zero = self.with_sign_of(0, sign)?;
+        let a_abs = self.glsl(GLOp::FAbs, &[a])?;
+        let a_inf_or_nan = self.cmp(Op::FUnordEqual, a_abs, inf)?;
+        let by_inf = self.sel(a_inf_or_nan, nan, signed_zero)?;
+        let q = self.sel(b_inf, by_inf, q)?;
+        // Divisor ±0: a signed infinity, or NaN when a is 0 or NaN.
+        let b_zero = self.cmp(Op::FOrdEqual, b, zero)?;
+        let signed_inf = self.with_sign_of(F32_INF, sign)?;
         let a_zero_or_nan = self.cmp(Op::FUnordEqual, a, zero)?;
-        let nan = self.splat_const(Comp::F32, F32_NAN, n);
-        let special = self.sel(a_zero_or_nan, nan, inf)?;
-        self.sel(b_zero, special, q)
+        let by_zero = self.sel(a_zero_or_nan, nan, signed_inf)?;
+        self.sel(b_zero, by_zero, q)
     }
 
     /// RSQ: 1/sqrt(x); ±0 gives ±INF, a negative operand NaN (section

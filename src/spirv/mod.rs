@@ -182,7 +182,7 @@ fn analyze(program: &Program) -> Result<Analysis, LowerError> {
     let mut marks = vec![Mark::New; count];
     let mut order = Vec::new();
     // Iterative depth-first search: (subroutine, its calls, next call).
-    let mut stack: Vec<(SubId, Vec<(SubId, Span)>, usize)> = Vec::new();
+    let mut stack: Vec<(SubId, Vec<Call>, usize)> = Vec::new();
     marks[program.entry.0 as usize] = Mark::Active;
     order.push(program.entry);
     stack.push((program.entry, calls_of(&program.sub(program.entry).body), 0));
@@ -236,9 +236,12 @@ fn analyze(program: &Program) -> Result<Analysis, LowerError> {
     })
 }
 
-fn calls_of(block: &Block) -> Vec<(SubId, Span)> {
+/// A call site: the callee and where the CAL is.
+type Call = (SubId, Span);
+
+fn calls_of(block: &Block) -> Vec<Call> {
     let mut out = Vec::new();
-    fn walk(block: &Block, out: &mut Vec<(SubId, Span)>) {
+    fn walk(block: &Block, out: &mut Vec<Call>) {
         for stmt in block {
             match stmt {
                 Stmt::Call { target, span, .. } => out.push((*target, *span)),

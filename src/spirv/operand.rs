@@ -128,6 +128,10 @@ impl Lowerer<'_> {
                 format!("element {n} of an array of {len}"),
                 span,
             )),
+            Index::PerVertex { .. } => Err(LowerError::unsupported(
+                "per-vertex attribute arrays of geometry programs",
+                span,
+            )),
             Index::Relative { address, offset } => {
                 let a = self.load_operand(address, true)?.value;
                 let a = match a.comp {

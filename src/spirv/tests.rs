@@ -1276,62 +1276,251 @@ fn validate_rejects_a_broken_module_and_disassembles_a_good_one() {
     assert!(validate(&words[..words.len() - 3], TargetEnv::Vulkan1_0).is_err());
 }
 
-#[test]
-#[ignore]
-fn dump_for_inspection() {
-    let mut p = P::new(Stage::Fragment);
-    let x = p.temp();
-    let one = p.constant([1.0, 2.0, 3.0, 4.0]);
-    let out = p.result(ResultBinding::FragColor(0));
-    let mut i = inst(Opcode::Add, DataType::Signed, x, &[x, one]);
-    i.srcs[1].negate = true;
-    i.cc_update = Some(CcReg(0));
-    i.dst.mask = WriteMask(0b0011);
-    i.dst.cc_mask = Some(cc_x(CcCondition::Gt));
-    p.push(Stmt::Inst(i));
-    p.push(Stmt::Rep {
-        count: Some(operand(one, DataType::Float)),
-        body: vec![
-            Stmt::If {
-                test: cc_x(CcCondition::Ne),
-                then_block: vec![Stmt::Break {
-                    cond: None,
-                    span: Span::default(),
-                }],
-                else_block: vec![Stmt::Continue {
-                    cond: Some(cc_x(CcCondition::Eq)),
-                    span: Span::default(),
-                }],
-                span: Span::default(),
-            },
-            Stmt::Inst(inst(Opcode::Lg2, DataType::Float, x, &[x])),
-        ],
-        span: Span::default(),
-    });
-    p.push(Stmt::Kill {
-        cond: KillCondition::Operand(operand(x, DataType::Float)),
-        span: Span::default(),
-    });
-    p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, out, &[x])));
+// ---- values, by constant folding ----------------------------------------
+//
+// A vertex program whose operands are all literals folds, under spirv-opt's
+// performance passes, into constant stores to its outputs: the stored
+// constants are the program's results as the SPIR-V defines them. This
+// checks exact semantics (integer arithmetic, flags, masks, addressing)
+// without a device. Float transcendental functions may not fold; tests
+// use operations spirv-opt evaluates exactly.
+
+/// The bits stored to each `result.attrib[n]` (by n).
+fn folded_outputs(p: &P) -> std::collections::BTreeMap<u32, [u32; 4]> {
+    use spirv_tools::opt::Optimizer;
     let words = p.assert_valid();
-    println!("{}", disassemble(&words).unwrap_or_default());
+    let words = p.lower(TargetEnv::Vulkan1_0).unwrap_or(words);
+    let mut opt = spirv_tools::opt::create(Some(spirv_tools::TargetEnv::Vulkan_1_0));
+    opt.register_performance_passes();
+    let folded = match opt.optimize(&words, &mut |_m: spirv_tools::error::Message| {}, None) {
+        Ok(b) => b.as_words().to_vec(),
+        Err(e) => panic!("spirv-opt failed: {e}"),
+    };
+    let m = module(&folded);
+    let mut scalars = std::collections::HashMap::new();
+    let mut composites = std::collections::HashMap::new();
+    for i in &m.types_global_values {
+        let Some(id) = i.result_id else { continue };
+        match i.class.opcode {
+            Op::Constant => {
+                if let Some(SpvOperand::LiteralBit32(v)) = i.operands.first() {
+                    scalars.insert(id, *v);
+                }
+            }
+            Op::ConstantNull => {
+                scalars.insert(id, 0);
+                composites.insert(id, vec![]);
+            }
+            Op::ConstantComposite => {
+                let parts: Vec<u32> =
+                    i.operands.iter().filter_map(|o| if let SpvOperand::IdRef(r) = o { Some(*r) } else { None }).collect();
+                composites.insert(id, parts);
+            }
+            _ => {}
+        }
+    }
+    let locations: std::collections::HashMap<u32, u32> = decorations(&folded)
+        .into_iter()
+        .filter(|&(_, d, _)| d == Decoration::Location)
+        .filter_map(|(t, _, v)| v.map(|v| (t, v)))
+        .collect();
+    let mut out = std::collections::BTreeMap::new();
+    for inst in m.functions.iter().flat_map(|f| f.blocks.iter()).flat_map(|b| b.instructions.iter()) {
+        if inst.class.opcode != Op::Store {
+            continue;
+        }
+        let (Some(SpvOperand::IdRef(ptr)), Some(SpvOperand::IdRef(value))) = (inst.operands.first(), inst.operands.get(1)) else {
+            continue;
+        };
+        let Some(&loc) = locations.get(ptr) else { continue };
+        let bits = match composites.get(value) {
+            Some(parts) if parts.is_empty() => [0; 4],
+            Some(parts) => {
+                let mut b = [0u32; 4];
+                for (k, p) in parts.iter().enumerate().take(4) {
+                    b[k] = *scalars.get(p).unwrap_or_else(|| panic!("component {k} is not a constant"));
+                }
+                b
+            }
+            None => panic!("the store to Location {loc} did not fold:\n{}", disassemble(&folded).unwrap_or_default()),
+        };
+        out.insert(loc - 14, bits);
+    }
+    out
+}
+
+/// A vertex program computing into `result.attrib[0..]`.
+struct Fold {
+    p: P,
+    outs: Vec<VarId>,
+}
+
+impl Fold {
+    fn new(n: u32) -> Fold {
+        let mut p = P::new(Stage::Vertex);
+        let outs = (0..n).map(|k| p.result(ResultBinding::Generic(k))).collect();
+        Fold { p, outs }
+    }
+    fn ints(&mut self, v: [i64; 4]) -> VarId {
+        self.p.int_constant(v)
+    }
+    fn run(&self) -> Vec<[u32; 4]> {
+        let m = folded_outputs(&self.p);
+        (0..self.outs.len() as u32).map(|k| *m.get(&k).unwrap_or_else(|| panic!("result.attrib[{k}] was not written"))).collect()
+    }
+}
+
+fn neg(x: i32) -> u32 {
+    x as u32
 }
 
 #[test]
-#[ignore]
-fn corpus_probe() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec-corpus/valid");
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for path in entries {
-        let src = std::fs::read_to_string(&path).unwrap();
-        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
-            let mut o = options(env);
-            o.validate = true;
-            match crate::compile(&src, &o) {
-                Ok(_) => println!("OK   {:?} {}", env, path.display()),
-                Err(d) => println!("FAIL {:?} {}: {:?}", env, path.display(), d.0.iter().map(|x| (x.code, x.message.clone(), x.notes.clone())).collect::<Vec<_>>()),
-            }
-        }
+fn integer_arithmetic_and_set_on_values() {
+    let mut f = Fold::new(6);
+    let a = f.ints([7, -7, i32::MAX as i64, 0]);
+    let b = f.ints([2, 2, 1, -3]);
+    let (o0, o1, o2, o3, o4, o5) = (f.outs[0], f.outs[1], f.outs[2], f.outs[3], f.outs[4], f.outs[5]);
+    f.p.push(Stmt::Inst(inst(Opcode::Add, DataType::Signed, o0, &[a, b])));
+    f.p.push(Stmt::Inst(inst(Opcode::Div, DataType::Signed, o1, &[a, b])));
+    f.p.push(Stmt::Inst(inst(Opcode::Slt, DataType::Signed, o2, &[a, b])));
+    f.p.push(Stmt::Inst(inst(Opcode::Shr, DataType::Signed, o3, &[a, b])));
+    f.p.push(Stmt::Inst(inst(Opcode::Sge, DataType::Float, o4, &[a, b])));
+    let mut hi = inst(Opcode::Mul, DataType::Unsigned, o5, &[a, a]);
+    hi.mul_mode = Some(MulMode::Hi);
+    f.p.push(Stmt::Inst(hi));
+    let r = f.run();
+    assert_eq!(r[0], [9, neg(-5), 0x8000_0000, neg(-3)]);
+    // DIV.S divides by the scalar operand (here b.y = 2).
+    assert_eq!(r[1], [3, neg(-3), (i32::MAX / 2) as u32, 0]);
+    // SLT.S: TRUE is -1.
+    assert_eq!(r[2], [0, u32::MAX, 0, 0]);
+    // SHR.S by b.y = 2 is arithmetic.
+    assert_eq!(r[3], [1, neg(-2), (i32::MAX >> 2) as u32, 0]);
+    // SGE (float): 1.0 / 0.0.
+    let one = 1.0f32.to_bits();
+    assert_eq!(r[4], [one, 0, one, one]);
+    // MUL.U.HI: the high word of a * a.
+    let hi = |x: u32| ((u64::from(x) * u64::from(x)) >> 32) as u32;
+    assert_eq!(r[5], [hi(7), hi(neg(-7)), hi(i32::MAX as u32), 0]);
+}
+
+#[test]
+fn condition_codes_from_integer_adds_and_subtracts() {
+    // SF = 1, ZF = 2, OF = 4, CF = 8 per component; read back with
+    // condition-masked writes of distinct values.
+    let mut f = Fold::new(4);
+    let a = f.ints([1, i32::MAX as i64, -1, 5]);
+    let b = f.ints([1, 1, 1, 5]);
+    let ones = f.ints([1, 1, 1, 1]);
+    let zero = f.ints([0, 0, 0, 0]);
+    let scratch = f.p.typed_temp(DataType::Signed);
+    // ADD.S.CC: [2, INT_MIN (overflow), 0 (carry), 10]
+    let mut add = inst(Opcode::Add, DataType::Signed, scratch, &[a, b]);
+    add.cc_update = Some(CcReg(0));
+    f.p.push(Stmt::Inst(add));
+    for (k, condition) in [CcCondition::Of, CcCondition::Cf, CcCondition::Sf, CcCondition::Eq].into_iter().enumerate() {
+        let out = f.outs[k];
+        f.p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Signed, out, &[zero])));
+        let mut m = inst(Opcode::Mov, DataType::Signed, out, &[ones]);
+        m.dst.cc_mask = Some(cc(condition, 0));
+        f.p.push(Stmt::Inst(m));
     }
+    let r = f.run();
+    assert_eq!(r[0], [0, 1, 0, 0], "OF: only INT_MAX + 1 overflows");
+    assert_eq!(r[1], [0, 0, 1, 0], "CF: only -1 + 1 carries");
+    assert_eq!(r[2], [0, 1, 0, 0], "SF: the MSB of the result");
+    assert_eq!(r[3], [0, 0, 1, 0], "EQ: -1 + 1 == 0");
+
+    // SUB.U.CC: carry set when no borrow (a >= b); ADD with a negated
+    // operand is a subtract for the flags (section 2.X.4.3).
+    let mut f = Fold::new(2);
+    let a = f.ints([3, 1, 0, 7]);
+    let b = f.ints([1, 3, 0, 7]);
+    let ones = f.ints([1, 1, 1, 1]);
+    let zero = f.ints([0, 0, 0, 0]);
+    let scratch = f.p.typed_temp(DataType::Unsigned);
+    let mut sub = inst(Opcode::Sub, DataType::Unsigned, scratch, &[a, b]);
+    sub.cc_update = Some(CcReg(1));
+    f.p.push(Stmt::Inst(sub));
+    let mut add = inst(Opcode::Add, DataType::Unsigned, scratch, &[a, b]);
+    add.srcs[1].negate = true;
+    add.cc_update = Some(CcReg(0));
+    f.p.push(Stmt::Inst(add));
+    for (k, reg) in [1u8, 0].into_iter().enumerate() {
+        let out = f.outs[k];
+        f.p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Unsigned, out, &[zero])));
+        let mut m = inst(Opcode::Mov, DataType::Unsigned, out, &[ones]);
+        m.dst.cc_mask = Some(cc(CcCondition::Cf, reg));
+        f.p.push(Stmt::Inst(m));
+    }
+    let r = f.run();
+    assert_eq!(r[0], [1, 0, 1, 1], "SUB carry: a >= b");
+    assert_eq!(r[1], [1, 0, 1, 1], "ADD a, -b: the same flags as SUB");
+}
+
+#[test]
+fn condition_code_updates_respect_both_masks() {
+    let mut f = Fold::new(1);
+    let minus = f.ints([-1, -1, -1, -1]);
+    let plus = f.ints([1, 1, 1, 1]);
+    let ones = f.ints([1, 1, 1, 1]);
+    let zero = f.ints([0, 0, 0, 0]);
+    let scratch = f.p.typed_temp(DataType::Signed);
+    // All components positive, then negative on x and z only.
+    let mut set = inst(Opcode::Mov, DataType::Signed, scratch, &[plus]);
+    set.cc_update = Some(CcReg(0));
+    f.p.push(Stmt::Inst(set));
+    let mut set = inst(Opcode::Mov, DataType::Signed, scratch, &[minus]);
+    set.cc_update = Some(CcReg(0));
+    set.dst.mask = WriteMask(0b0111);
+    set.dst.cc_mask = Some(CcTest { condition: CcCondition::Gt, reg: CcReg(0), swizzle: Swizzle([0, 3, 0, 0]) });
+    // Enabled: write mask xyz AND test.(x, w, x, x) on GT: x y z.
+    f.p.push(Stmt::Inst(set));
+    let out = f.outs[0];
+    f.p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Signed, out, &[zero])));
+    let mut m = inst(Opcode::Mov, DataType::Signed, out, &[ones]);
+    m.dst.cc_mask = Some(cc(CcCondition::Lt, 0));
+    f.p.push(Stmt::Inst(m));
+    assert_eq!(f.run()[0], [1, 1, 1, 0]);
+}
+
+#[test]
+fn relative_addressing_clamps_into_the_array() {
+    let mut f = Fold::new(3);
+    let table = f.p.params((0..4).map(|k| ParamBinding::Constant([Literal::Int { negative: false, magnitude: 10 + k }, Literal::ZERO, Literal::ZERO, Literal::ZERO])).collect());
+    let addr = f.ints([2, -5, 9, 1]);
+    for (k, (comp, offset)) in [(0u8, 1), (1, 0), (2, 0)].into_iter().enumerate() {
+        let out = f.outs[k];
+        let mut i = inst(Opcode::Mov, DataType::Signed, out, &[table]);
+        let mut a = operand(addr, DataType::Signed);
+        a.swizzle = Swizzle::splat(comp);
+        i.srcs[0].index = Index::Relative { address: Box::new(a), offset };
+        f.p.push(Stmt::Inst(i));
+    }
+    let r = f.run();
+    assert_eq!(r[0][0], 13, "2 + 1");
+    assert_eq!(r[1][0], 10, "-5 clamps to 0");
+    assert_eq!(r[2][0], 13, "9 clamps to 3");
+}
+
+#[test]
+fn swizzles_negation_and_absolute_value_in_order() {
+    let mut f = Fold::new(2);
+    let a = f.ints([1, -2, 3, -4]);
+    let (o0, o1) = (f.outs[0], f.outs[1]);
+    let mut i = inst(Opcode::Mov, DataType::Signed, o0, &[a]);
+    i.srcs[0].swizzle = Swizzle([3, 1, 1, 0]);
+    i.srcs[0].negate = true;
+    f.p.push(Stmt::Inst(i));
+    // -|-x|: the inner negate, then abs, then the outer negate.
+    let mut i = inst(Opcode::Mov, DataType::Signed, o1, &[a]);
+    i.srcs[0].negate = true;
+    i.srcs[0].abs = true;
+    i.srcs[0].negate_abs = true;
+    i.dst.mask = WriteMask(0b1001);
+    f.p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Signed, o1, &[a])));
+    f.p.push(Stmt::Inst(i));
+    let r = f.run();
+    assert_eq!(r[0], [4, 2, 2, neg(-1)]);
+    assert_eq!(r[1], [neg(-1), neg(-2), 3, neg(-4)]);
 }

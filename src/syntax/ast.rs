@@ -80,12 +80,34 @@ pub struct ArraySize {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum DeclKind {
-    Attrib { name: Ident, size: Option<ArraySize>, init: Init },
-    Param { name: Ident, size: Option<ArraySize>, init: Init },
-    Temp { names: Vec<(Ident, Option<ArraySize>)> },
-    Output { name: Ident, size: Option<ArraySize>, init: Init },
-    Alias { name: Ident, target: Ident },
-    Buffer { vec4: bool, name: Ident, size: Option<ArraySize>, init: Init },
+    Attrib {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
+    Param {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
+    Temp {
+        names: Vec<(Ident, Option<ArraySize>)>,
+    },
+    Output {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
+    Alias {
+        name: Ident,
+        target: Ident,
+    },
+    Buffer {
+        vec4: bool,
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
     PrimitiveIn(Ident),
     PrimitiveOut(Ident),
     VerticesOut(IntLit),
@@ -126,7 +148,11 @@ pub struct IntLit {
 impl IntLit {
     /// The value, or `None` when it does not fit in 64 bits.
     pub fn value(&self) -> Option<u64> {
-        if let Some(hex) = self.text.strip_prefix("0x").or_else(|| self.text.strip_prefix("0X")) {
+        if let Some(hex) = self
+            .text
+            .strip_prefix("0x")
+            .or_else(|| self.text.strip_prefix("0X"))
+        {
             u64::from_str_radix(hex, 16).ok()
         } else {
             self.text.parse().ok()
@@ -230,7 +256,11 @@ pub enum IndexExpr {
     /// `[a..b]`
     Range(IntLit, IntLit),
     /// `[A0.x]`, `[A0.x + 3]`, `[A0.x - 3]`
-    Relative { register: Ident, component: Ident, offset: Option<(bool, IntLit)> },
+    Relative {
+        register: Ident,
+        component: Ident,
+        offset: Option<(bool, IntLit)>,
+    },
 }
 
 /// `<instOperand...>`: `-|x|`, `-x`, `x`.

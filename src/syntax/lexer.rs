@@ -259,7 +259,10 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let b = self.bytes;
         let peek = |i: usize| b.get(i).copied().unwrap_or(0);
-        if peek(self.pos) == b'0' && matches!(peek(self.pos + 1), b'x' | b'X') && peek(self.pos + 2).is_ascii_hexdigit() {
+        if peek(self.pos) == b'0'
+            && matches!(peek(self.pos + 1), b'x' | b'X')
+            && peek(self.pos + 2).is_ascii_hexdigit()
+        {
             self.pos += 2;
             while peek(self.pos).is_ascii_hexdigit() {
                 self.pos += 1;
@@ -294,8 +297,17 @@ impl<'a> Lexer<'a> {
     fn finish_number(&mut self, start: usize, is_float: bool) -> Tok<'a> {
         // Texture targets `1D`, `2D`, `3D` start with a digit: a number run
         // straight into letters is one word.
-        if !is_float && self.bytes.get(self.pos).is_some_and(|&c| Self::is_word_start(c)) {
-            while self.bytes.get(self.pos).is_some_and(|&c| Self::is_word_char(c)) {
+        if !is_float
+            && self
+                .bytes
+                .get(self.pos)
+                .is_some_and(|&c| Self::is_word_start(c))
+        {
+            while self
+                .bytes
+                .get(self.pos)
+                .is_some_and(|&c| Self::is_word_char(c))
+            {
                 self.pos += 1;
             }
             return Tok::Word(&self.src[start..self.pos]);
@@ -317,7 +329,11 @@ impl<'a> Lexer<'a> {
             let start = self.pos;
             let &b = self.bytes.get(self.pos)?;
             let tok = if Self::is_word_start(b) {
-                while self.bytes.get(self.pos).is_some_and(|&c| Self::is_word_char(c)) {
+                while self
+                    .bytes
+                    .get(self.pos)
+                    .is_some_and(|&c| Self::is_word_char(c))
+                {
                     self.pos += 1;
                 }
                 let word = &self.src[start..self.pos];
@@ -328,7 +344,13 @@ impl<'a> Lexer<'a> {
                 } else {
                     Tok::Word(word)
                 }
-            } else if b.is_ascii_digit() || (b == b'.' && self.bytes.get(self.pos + 1).is_some_and(|c| c.is_ascii_digit())) {
+            } else if b.is_ascii_digit()
+                || (b == b'.'
+                    && self
+                        .bytes
+                        .get(self.pos + 1)
+                        .is_some_and(|c| c.is_ascii_digit()))
+            {
                 self.lex_number()
             } else {
                 self.pos += 1;
@@ -360,7 +382,11 @@ impl<'a> Lexer<'a> {
                         }
                         self.pos = end;
                         let ch = &self.src[start..end];
-                        let shown = if ch == "\0" { "NUL".to_string() } else { format!("{ch:?}") };
+                        let shown = if ch == "\0" {
+                            "NUL".to_string()
+                        } else {
+                            format!("{ch:?}")
+                        };
                         self.diagnostics.push(
                             Diagnostic::error("E0001", format!("unexpected character {shown}"))
                                 .primary(Span::new(start, end), "not part of the program language")
@@ -376,7 +402,14 @@ impl<'a> Lexer<'a> {
             self.at_statement_start = match tok {
                 Tok::Semi | Tok::Colon => true,
                 // A declaration's modifiers precede its keyword.
-                Tok::Short | Tok::Long | Tok::IntType | Tok::UintType | Tok::FloatType | Tok::Flat | Tok::Centroid | Tok::NoPerspective => true,
+                Tok::Short
+                | Tok::Long
+                | Tok::IntType
+                | Tok::UintType
+                | Tok::FloatType
+                | Tok::Flat
+                | Tok::Centroid
+                | Tok::NoPerspective => true,
                 _ => false,
             };
             if tok == Tok::End {
@@ -401,7 +434,9 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Tok<'_>> {
-        Lexer::new(src, 0, Stage::Fragment).map(|t| t.unwrap().1).collect()
+        Lexer::new(src, 0, Stage::Fragment)
+            .map(|t| t.unwrap().1)
+            .collect()
     }
 
     #[test]
@@ -409,44 +444,90 @@ mod tests {
         assert_eq!(
             toks("PARAM c[2] = { program.local[0..1] };"),
             vec![
-                Tok::Param, Tok::Word("c"), Tok::LBracket, Tok::Int("2"), Tok::RBracket, Tok::Equals,
-                Tok::LBrace, Tok::Program, Tok::Dot, Tok::Word("local"), Tok::LBracket, Tok::Int("0"),
-                Tok::DotDot, Tok::Int("1"), Tok::RBracket, Tok::RBrace, Tok::Semi
+                Tok::Param,
+                Tok::Word("c"),
+                Tok::LBracket,
+                Tok::Int("2"),
+                Tok::RBracket,
+                Tok::Equals,
+                Tok::LBrace,
+                Tok::Program,
+                Tok::Dot,
+                Tok::Word("local"),
+                Tok::LBracket,
+                Tok::Int("0"),
+                Tok::DotDot,
+                Tok::Int("1"),
+                Tok::RBracket,
+                Tok::RBrace,
+                Tok::Semi
             ]
         );
     }
 
     #[test]
     fn floats_follow_section_2_x_2() {
-        assert_eq!(toks("MOV 1.5 .5 1. 1e5 2E-3 0x1F 12"), vec![
-            Tok::Word("MOV"), Tok::Float("1.5"), Tok::Float(".5"), Tok::Float("1."), Tok::Float("1e5"),
-            Tok::Float("2E-3"), Tok::Int("0x1F"), Tok::Int("12")
-        ]);
+        assert_eq!(
+            toks("MOV 1.5 .5 1. 1e5 2E-3 0x1F 12"),
+            vec![
+                Tok::Word("MOV"),
+                Tok::Float("1.5"),
+                Tok::Float(".5"),
+                Tok::Float("1."),
+                Tok::Float("1e5"),
+                Tok::Float("2E-3"),
+                Tok::Int("0x1F"),
+                Tok::Int("12")
+            ]
+        );
     }
 
     #[test]
     fn texture_targets_starting_with_digits_are_words() {
-        assert_eq!(toks("X 2D, 3D"), vec![Tok::Word("X"), Tok::Word("2D"), Tok::Comma, Tok::Word("3D")]);
+        assert_eq!(
+            toks("X 2D, 3D"),
+            vec![Tok::Word("X"), Tok::Word("2D"), Tok::Comma, Tok::Word("3D")]
+        );
     }
 
     #[test]
     fn declaration_keywords_only_start_statements() {
-        assert_eq!(toks("INT TEMP a; MOV TEMP, FLAT;"), vec![
-            Tok::IntType, Tok::Temp, Tok::Word("a"), Tok::Semi, Tok::Word("MOV"), Tok::Word("TEMP"),
-            Tok::Comma, Tok::Word("FLAT"), Tok::Semi
-        ]);
+        assert_eq!(
+            toks("INT TEMP a; MOV TEMP, FLAT;"),
+            vec![
+                Tok::IntType,
+                Tok::Temp,
+                Tok::Word("a"),
+                Tok::Semi,
+                Tok::Word("MOV"),
+                Tok::Word("TEMP"),
+                Tok::Comma,
+                Tok::Word("FLAT"),
+                Tok::Semi
+            ]
+        );
     }
 
     #[test]
     fn comments_end_at_lf_cr_and_crlf() {
-        assert_eq!(toks("# a\rA;# b\r\nB;# c\nC;#d"), vec![
-            Tok::Word("A"), Tok::Semi, Tok::Word("B"), Tok::Semi, Tok::Word("C"), Tok::Semi
-        ]);
+        assert_eq!(
+            toks("# a\rA;# b\r\nB;# c\nC;#d"),
+            vec![
+                Tok::Word("A"),
+                Tok::Semi,
+                Tok::Word("B"),
+                Tok::Semi,
+                Tok::Word("C"),
+                Tok::Semi
+            ]
+        );
     }
 
     #[test]
     fn reserved_words_depend_on_program_type() {
-        let v: Vec<_> = Lexer::new("vertex fragment", 0, Stage::Vertex).map(|t| t.unwrap().1).collect();
+        let v: Vec<_> = Lexer::new("vertex fragment", 0, Stage::Vertex)
+            .map(|t| t.unwrap().1)
+            .collect();
         assert_eq!(v, vec![Tok::Vertex, Tok::Word("fragment")]);
     }
 

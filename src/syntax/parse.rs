@@ -29,7 +29,12 @@ pub fn parse(source: &str) -> (Option<Ast>, Vec<Diagnostic>) {
         diagnostics.push(syntax_error(r.error, source));
     }
     let ast = match result {
-        Ok((statements, end)) => Some(Ast { stage, header: Span::new(0, start), statements, end: Some(end) }),
+        Ok((statements, end)) => Some(Ast {
+            stage,
+            header: Span::new(0, start),
+            statements,
+            end: Some(end),
+        }),
         Err(e) => {
             diagnostics.push(syntax_error(e, source));
             None
@@ -61,8 +66,11 @@ fn expected_list(expected: &[String]) -> String {
         }
         _ => {
             // A long list reads better trimmed to the likely ones.
-            let common: Vec<String> =
-                items.iter().filter(|s| matches!(s.as_str(), "`;`" | "`,`" | "a name" | "`END`")).cloned().collect();
+            let common: Vec<String> = items
+                .iter()
+                .filter(|s| matches!(s.as_str(), "`;`" | "`,`" | "a name" | "`END`"))
+                .cloned()
+                .collect();
             if common.is_empty() {
                 format!("one of {} tokens", items.len())
             } else {
@@ -72,16 +80,28 @@ fn expected_list(expected: &[String]) -> String {
     }
 }
 
-fn syntax_error(e: ParseError<usize, Tok<'_>, std::convert::Infallible>, source: &str) -> Diagnostic {
+fn syntax_error(
+    e: ParseError<usize, Tok<'_>, std::convert::Infallible>,
+    source: &str,
+) -> Diagnostic {
     match e {
-        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
             let found = tok.describe();
             let wants_end = expected.iter().any(|t| t == "\"END\"");
-            let mut d = Diagnostic::error("E0100", format!("expected {}, found {}", expected_list(&expected), found))
-                .primary(Span::new(l, r), "unexpected here");
+            let mut d = Diagnostic::error(
+                "E0100",
+                format!("expected {}, found {}", expected_list(&expected), found),
+            )
+            .primary(Span::new(l, r), "unexpected here");
             if tok == Tok::Option {
                 d = d.note("section 2.X.2: `OPTION` statements come first, before any declaration or instruction");
-            } else if wants_end && matches!(tok, Tok::Word(_)) && expected.iter().any(|t| t == "\";\"") {
+            } else if wants_end
+                && matches!(tok, Tok::Word(_))
+                && expected.iter().any(|t| t == "\";\"")
+            {
                 d = d.note("section 2.X.2: every instruction and declaration ends with `;`");
             }
             d
@@ -94,7 +114,10 @@ fn syntax_error(e: ParseError<usize, Tok<'_>, std::convert::Infallible>, source:
                 if wants_end {
                     "the program ends without `END`".to_string()
                 } else {
-                    format!("the program ends in the middle of a statement: expected {}", expected_list(&expected))
+                    format!(
+                        "the program ends in the middle of a statement: expected {}",
+                        expected_list(&expected)
+                    )
                 },
             )
             .primary(Span::new(at, at), "program text ends here");
@@ -105,11 +128,11 @@ fn syntax_error(e: ParseError<usize, Tok<'_>, std::convert::Infallible>, source:
             }
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
-            Diagnostic::error("E0100", format!("unexpected {}", tok.describe())).primary(Span::new(l, r), "not expected here")
+            Diagnostic::error("E0100", format!("unexpected {}", tok.describe()))
+                .primary(Span::new(l, r), "not expected here")
         }
-        ParseError::InvalidToken { location } => {
-            Diagnostic::error("E0001", "invalid token").primary(Span::new(location, location + 1), "here")
-        }
+        ParseError::InvalidToken { location } => Diagnostic::error("E0001", "invalid token")
+            .primary(Span::new(location, location + 1), "here"),
         ParseError::User { error } => match error {},
     }
 }
@@ -142,7 +165,9 @@ END
         assert!(diags.is_empty(), "{diags:?}");
         let ast = ast.unwrap();
         assert_eq!(ast.statements.len(), 9);
-        assert!(matches!(&ast.statements[4], Statement::Instruction(i) if i.opcode.name == "MUL" && i.modifiers[0].name == "F"));
+        assert!(
+            matches!(&ast.statements[4], Statement::Instruction(i) if i.opcode.name == "MUL" && i.modifiers[0].name == "F")
+        );
     }
 
     #[test]
@@ -158,16 +183,27 @@ END
         let src = "!!NVfp4.0\nTEMP R0;\nMOV R0 R0;\nADD R0, , R0;\nMUL R0, R0 R0;\nMOV result.color, R0;\nEND\n";
         let (ast, diags) = parse(src);
         assert!(ast.is_some());
-        let lines: Vec<usize> =
-            diags.iter().map(|d| src[..d.primary_span().unwrap().start as usize].matches('\n').count() + 1).collect();
+        let lines: Vec<usize> = diags
+            .iter()
+            .map(|d| {
+                src[..d.primary_span().unwrap().start as usize]
+                    .matches('\n')
+                    .count()
+                    + 1
+            })
+            .collect();
         assert_eq!(lines, vec![3, 4, 5], "{diags:#?}");
-        let tokens: Vec<&str> = diags.iter().map(|d| &src[d.primary_span().unwrap().range()]).collect();
+        let tokens: Vec<&str> = diags
+            .iter()
+            .map(|d| &src[d.primary_span().unwrap().range()])
+            .collect();
         assert_eq!(tokens, vec!["R0", ",", "R0"]);
     }
 
     #[test]
     fn condition_code_names_are_identifiers() {
-        let src = "!!NVfp4.0\nTEMP EQ, GT;\nMOVC EQ, GT;\nIF EQ.x;\nMOV EQ (GT1.xxyy), GT;\nENDIF;\nEND";
+        let src =
+            "!!NVfp4.0\nTEMP EQ, GT;\nMOVC EQ, GT;\nIF EQ.x;\nMOV EQ (GT1.xxyy), GT;\nENDIF;\nEND";
         let (ast, diags) = parse(src);
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(ast.unwrap().statements.len(), 5);
@@ -200,9 +236,13 @@ END
         let (ast, diags) = parse(src);
         assert!(diags.is_empty(), "{diags:?}");
         let ast = ast.unwrap();
-        let Statement::Instruction(i) = &ast.statements[0] else { panic!() };
+        let Statement::Instruction(i) = &ast.statements[0] else {
+            panic!()
+        };
         assert_eq!(i.args.len(), 5);
-        let Arg::Operand(o) = &i.args[1] else { panic!() };
+        let Arg::Operand(o) = &i.args[1] else {
+            panic!()
+        };
         assert!(o.negate && o.abs == Some(false));
         assert_eq!(&src[o.span.range()], "-|c[A0.x + 3].xy|");
         assert!(matches!(&i.args[4], Arg::Offset(v, _) if v.len() == 2 && v[1].negative));

@@ -1,0 +1,522 @@
+//! Fragment runs: one POINT per case, one pixel per case.
+
+use std::collections::BTreeMap;
+
+use ash::vk;
+
+use super::device::{host_barrier, image_barrier, Device, HostBuffer, Scope};
+use super::{
+    collect_inputs, param_block, shaders, to_f32, HarnessError, Input, Kind, Result, FRAGMENT_SET,
+    KILL_SENTINEL,
+};
+
+/// Largest target width; more cases wrap onto further rows.
+pub const MAX_WIDTH: u32 = 64;
+/// Most cases one fragment run takes.
+pub const MAX_CASES: usize = 64 * 1024;
+
+/// A fragment run: `cases[i]` holds the varyings of case i (pixel (i % W, i / W)).
+#[derive(Clone, Debug)]
+pub struct FragmentJob {
+    /// Per-case varyings. Every case may list different Locations; a Location missing
+    /// from a case reads zero bits there. A Location must have the same kind in every
+    /// case. Locations 0..=30 (the harness vertex shader has 31 inputs for them).
+    pub cases: Vec<Vec<Input>>,
+    /// `program.env[i]` (binding 0), raw bits; the rest of the 256 entries are zero.
+    pub env: Vec<[u32; 4]>,
+    /// `program.local[i]` (binding 1), raw bits; the rest are zero.
+    pub local: Vec<[u32; 4]>,
+    /// Colour outputs to attach and read back, besides the ones the program declares:
+    /// every `Output` with a `Location` (= attachment index n of `result.color[n]`,
+    /// n ≤ 7) is attached automatically with the kind of its type. An entry here
+    /// overrides the kind of a declared output (e.g. to test a mismatch) or attaches
+    /// one the program does not declare (its pixels keep the clear value, and the
+    /// validation layer warns that it is not written). Default: empty.
+    pub outputs: Vec<(u32, Kind)>,
+    /// Clear value (bits) of every colour attachment; a pixel still holding it after
+    /// the run was not written (KIL). Default [`KILL_SENTINEL`].
+    pub clear: [u32; 4],
+    /// Attach a D32_SFLOAT depth buffer (depth test ALWAYS, writes on) cleared to
+    /// `depth_clear`, and read it back (for `result.depth`, clamped to [0, 1]).
+    pub depth: bool,
+    pub depth_clear: f32,
+    /// The z (= `fragment.position.z`) of every point, in [0, 1].
+    pub z: f32,
+    /// Decorate the fragment program's Location inputs `Flat` before running it (default
+    /// true), so float varyings arrive bit-exact: lavapipe's interpolation of a point
+    /// turns -0.0 into +0.0 and flushes denormals (NaN payloads and infinities survive).
+    /// Set false to run the program's own interpolation decorations unchanged.
+    pub flat_varyings: bool,
+    /// Width of the target; `None`: min(cases, 64).
+    pub width: Option<u32>,
+    /// Descriptor set of the parameters (default 2, see docs/interface.md).
+    pub descriptor_set: u32,
+}
+
+impl Default for FragmentJob {
+    fn default() -> Self {
+        FragmentJob {
+            cases: Vec::new(),
+            env: Vec::new(),
+            local: Vec::new(),
+            outputs: Vec::new(),
+            clear: KILL_SENTINEL,
+            depth: false,
+            depth_clear: 1.0,
+            z: 0.0,
+            flat_varyings: true,
+            width: None,
+            descriptor_set: FRAGMENT_SET,
+        }
+    }
+}
+
+impl FragmentJob {
+    /// A job with these cases and defaults for everything else.
+    pub fn new(cases: Vec<Vec<Input>>) -> FragmentJob {
+        FragmentJob {
+            cases,
+            ..Default::default()
+        }
+    }
+}
+
+/// The results of a fragment run, per case, as bit patterns.
+#[derive(Clone, Debug)]
+pub struct FragmentOutput {
+    pub width: u32,
+    pub height: u32,
+    pub cases: usize,
+    pub clear: [u32; 4],
+    /// Per attached Location: one `[u32; 4]` per case (not per pixel: pixels beyond
+    /// the last case are dropped).
+    pub colors: BTreeMap<u32, Vec<[u32; 4]>>,
+    /// Depth bits per case, when the job asked for depth.
+    pub depth: Option<Vec<u32>>,
+}
+
+impl FragmentOutput {
+    /// The bits written to `result.color[location]` by `case`.
+    /// Panics if that Location was not attached (test code misuse).
+    pub fn color(&self, case: usize, location: u32) -> [u32; 4] {
+        match self.colors.get(&location) {
+            Some(v) => v[case],
+            None => panic!(
+                "output Location {location} was neither declared by the program nor requested"
+            ),
+        }
+    }
+    /// `color` as floats.
+    pub fn color_f32(&self, case: usize, location: u32) -> [f32; 4] {
+        to_f32(self.color(case, location))
+    }
+    /// Location 0 of `case`.
+    pub fn bits(&self, case: usize) -> [u32; 4] {
+        self.color(case, 0)
+    }
+    /// Location 0 of `case` as floats.
+    pub fn f32(&self, case: usize) -> [f32; 4] {
+        to_f32(self.bits(case))
+    }
+    /// True when no attachment of `case` was written: every colour output still holds
+    /// the clear value (the case was killed, or writes nothing).
+    pub fn killed(&self, case: usize) -> bool {
+        self.colors.values().all(|v| v[case] == self.clear)
+    }
+    /// The depth written by `case` (as float).
+    pub fn depth_f32(&self, case: usize) -> Option<f32> {
+        self.depth.as_ref().map(|d| f32::from_bits(d[case]))
+    }
+}
+
+impl Device {
+    /// Runs the fragment program `frag_spirv` (entry point `main`) once per case.
+    pub fn run_fragment(&self, frag_spirv: &[u32], job: &FragmentJob) -> Result<FragmentOutput> {
+        let n = job.cases.len();
+        if n == 0 || n > MAX_CASES {
+            return Err(HarnessError::Job(format!(
+                "{n} cases; a fragment job takes 1..={MAX_CASES}"
+            )));
+        }
+        let width = job.width.unwrap_or(MAX_WIDTH).clamp(1, 4096).min(n as u32);
+        let height = (n as u32).div_ceil(width);
+        let varyings: Vec<(u32, Kind)> =
+            collect_inputs(&job.cases, "varying")?.into_iter().collect();
+        if varyings.len() > 31 || varyings.iter().any(|&(l, _)| l > 30) {
+            return Err(HarnessError::Job(
+                "varyings must use Locations 0..=30".into(),
+            ));
+        }
+        let mut outputs: BTreeMap<u32, Kind> =
+            shaders::fragment_outputs(frag_spirv)?.into_iter().collect();
+        let mut requested = BTreeMap::new();
+        for &(loc, kind) in &job.outputs {
+            if requested.insert(loc, kind).is_some() {
+                return Err(HarnessError::Job(format!(
+                    "output Location {loc} is listed twice"
+                )));
+            }
+        }
+        outputs.extend(requested);
+        if let Some(loc) = outputs.keys().find(|&&l| l > 7) {
+            return Err(HarnessError::Job(format!(
+                "output Location {loc}: colour outputs are Locations 0..=7"
+            )));
+        }
+        if outputs.is_empty() && !job.depth {
+            return Err(HarnessError::Job("the job reads back nothing".into()));
+        }
+        let vs = shaders::point_vertex_shader(&varyings)?;
+        let flattened = if job.flat_varyings {
+            shaders::flatten_fragment_inputs(frag_spirv)?
+        } else {
+            None
+        };
+        let frag_spirv = flattened.as_deref().unwrap_or(frag_spirv);
+
+        // Vertex data: per case, the clip-space pixel centre, then each varying.
+        let stride = 16 * (1 + varyings.len());
+        let mut vdata = vec![0u32; n * stride / 4];
+        for (i, case) in job.cases.iter().enumerate() {
+            let rec = &mut vdata[i * stride / 4..(i + 1) * stride / 4];
+            let (x, y) = (i as u32 % width, i as u32 / width);
+            let cx = (2.0 * (x as f32 + 0.5)) / width as f32 - 1.0;
+            let cy = (2.0 * (y as f32 + 0.5)) / height as f32 - 1.0;
+            rec[..4].copy_from_slice(&[cx, cy, job.z, 1.0].map(f32::to_bits));
+            for input in case {
+                let k = varyings
+                    .iter()
+                    .position(|&(l, _)| l == input.location)
+                    .unwrap_or(0);
+                rec[4 + 4 * k..8 + 4 * k].copy_from_slice(&input.bits);
+            }
+        }
+        let env = param_block(&job.env, "env")?;
+        let local = param_block(&job.local, "local")?;
+
+        self.run(|d| {
+            let mut s = Scope::new(d);
+            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
+            let env = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &env)?;
+            let local = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &local)?;
+            let (layout, set) = s.parameter_set(
+                job.descriptor_set,
+                vk::ShaderStageFlags::FRAGMENT,
+                &env,
+                &local,
+            )?;
+
+            // Attachments: index = Location; unused indices have format UNDEFINED.
+            let count = outputs.keys().next_back().map_or(0, |&l| l + 1) as usize;
+            let mut formats = vec![vk::Format::UNDEFINED; count];
+            let mut images: Vec<(u32, vk::Image, vk::ImageView, HostBuffer)> = Vec::new();
+            let pixel_bytes = 16 * width as u64 * height as u64;
+            for (&loc, &kind) in &outputs {
+                formats[loc as usize] = kind.format();
+                let (image, view) = s.image(
+                    kind.format(),
+                    vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+                    vk::ImageAspectFlags::COLOR,
+                    width,
+                    height,
+                )?;
+                let readback = s.buffer(pixel_bytes, vk::BufferUsageFlags::TRANSFER_DST, &[])?;
+                images.push((loc, image, view, readback));
+            }
+            let depth = if job.depth {
+                let (image, view) = s.image(
+                    vk::Format::D32_SFLOAT,
+                    vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                        | vk::ImageUsageFlags::TRANSFER_SRC,
+                    vk::ImageAspectFlags::DEPTH,
+                    width,
+                    height,
+                )?;
+                let readback =
+                    s.buffer(pixel_bytes / 4, vk::BufferUsageFlags::TRANSFER_DST, &[])?;
+                Some((image, view, readback))
+            } else {
+                None
+            };
+
+            let vs = s.shader(&vs)?;
+            let fs = s.shader(frag_spirv)?;
+            let pipeline = {
+                let stages = [
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(vk::ShaderStageFlags::VERTEX)
+                        .module(vs)
+                        .name(c"main"),
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(vk::ShaderStageFlags::FRAGMENT)
+                        .module(fs)
+                        .name(c"main"),
+                ];
+                let bindings = [vk::VertexInputBindingDescription {
+                    binding: 0,
+                    stride: stride as u32,
+                    input_rate: vk::VertexInputRate::VERTEX,
+                }];
+                let mut attributes = vec![vk::VertexInputAttributeDescription {
+                    location: 0,
+                    binding: 0,
+                    format: vk::Format::R32G32B32A32_SFLOAT,
+                    offset: 0,
+                }];
+                for k in 0..varyings.len() as u32 {
+                    attributes.push(vk::VertexInputAttributeDescription {
+                        location: k + 1,
+                        binding: 0,
+                        format: vk::Format::R32G32B32A32_UINT,
+                        offset: 16 * (k + 1),
+                    });
+                }
+                let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+                    .vertex_binding_descriptions(&bindings)
+                    .vertex_attribute_descriptions(&attributes);
+                let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+                    .topology(vk::PrimitiveTopology::POINT_LIST);
+                let viewports = [vk::Viewport {
+                    x: 0.0,
+                    y: 0.0,
+                    width: width as f32,
+                    height: height as f32,
+                    min_depth: 0.0,
+                    max_depth: 1.0,
+                }];
+                let scissors = [vk::Rect2D {
+                    offset: vk::Offset2D { x: 0, y: 0 },
+                    extent: vk::Extent2D { width, height },
+                }];
+                let viewport = vk::PipelineViewportStateCreateInfo::default()
+                    .viewports(&viewports)
+                    .scissors(&scissors);
+                let raster = vk::PipelineRasterizationStateCreateInfo::default()
+                    .polygon_mode(vk::PolygonMode::FILL)
+                    .cull_mode(vk::CullModeFlags::NONE)
+                    .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+                    .line_width(1.0);
+                let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+                    .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+                let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
+                    .depth_test_enable(job.depth)
+                    .depth_write_enable(job.depth)
+                    .depth_compare_op(vk::CompareOp::ALWAYS);
+                // Unused attachment indices (between requested Locations) get no
+                // writes at all.
+                let blend_attachments: Vec<_> = formats
+                    .iter()
+                    .map(|&f| {
+                        vk::PipelineColorBlendAttachmentState::default()
+                            .blend_enable(false)
+                            .color_write_mask(if f == vk::Format::UNDEFINED {
+                                vk::ColorComponentFlags::empty()
+                            } else {
+                                vk::ColorComponentFlags::RGBA
+                            })
+                    })
+                    .collect();
+                let blend = vk::PipelineColorBlendStateCreateInfo::default()
+                    .attachments(&blend_attachments);
+                let mut rendering =
+                    vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
+                if job.depth {
+                    rendering = rendering.depth_attachment_format(vk::Format::D32_SFLOAT);
+                }
+                let info = vk::GraphicsPipelineCreateInfo::default()
+                    .stages(&stages)
+                    .vertex_input_state(&vertex_input)
+                    .input_assembly_state(&input_assembly)
+                    .viewport_state(&viewport)
+                    .rasterization_state(&raster)
+                    .multisample_state(&multisample)
+                    .depth_stencil_state(&depth_state)
+                    .color_blend_state(&blend)
+                    .layout(layout)
+                    .push_next(&mut rendering);
+                s.graphics_pipeline(&info)?
+            };
+
+            let clear = vk::ClearValue {
+                color: vk::ClearColorValue { uint32: job.clear },
+            };
+            let mut color_attachments = vec![vk::RenderingAttachmentInfo::default(); count];
+            for &(loc, _, view, _) in &images {
+                color_attachments[loc as usize] = vk::RenderingAttachmentInfo::default()
+                    .image_view(view)
+                    .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                    .load_op(vk::AttachmentLoadOp::CLEAR)
+                    .store_op(vk::AttachmentStoreOp::STORE)
+                    .clear_value(clear);
+            }
+            let depth_attachment = depth.as_ref().map(|&(_, view, _)| {
+                vk::RenderingAttachmentInfo::default()
+                    .image_view(view)
+                    .image_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+                    .load_op(vk::AttachmentLoadOp::CLEAR)
+                    .store_op(vk::AttachmentStoreOp::STORE)
+                    .clear_value(vk::ClearValue {
+                        depth_stencil: vk::ClearDepthStencilValue {
+                            depth: job.depth_clear,
+                            stencil: 0,
+                        },
+                    })
+            });
+            let area = vk::Rect2D {
+                offset: vk::Offset2D { x: 0, y: 0 },
+                extent: vk::Extent2D { width, height },
+            };
+            let mut rendering_info = vk::RenderingInfo::default()
+                .render_area(area)
+                .layer_count(1)
+                .color_attachments(&color_attachments);
+            if let Some(a) = depth_attachment.as_ref() {
+                rendering_info = rendering_info.depth_attachment(a);
+            }
+
+            let region = |aspect| vk::BufferImageCopy {
+                buffer_offset: 0,
+                buffer_row_length: 0,
+                buffer_image_height: 0,
+                image_subresource: vk::ImageSubresourceLayers {
+                    aspect_mask: aspect,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                },
+                image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
+                image_extent: vk::Extent3D {
+                    width,
+                    height,
+                    depth: 1,
+                },
+            };
+            let descriptor_set = job.descriptor_set;
+            s.submit(|dev, cb| unsafe {
+                let color = vk::ImageAspectFlags::COLOR;
+                let depth_aspect = vk::ImageAspectFlags::DEPTH;
+                let top = vk::PipelineStageFlags::TOP_OF_PIPE;
+                let transfer = vk::PipelineStageFlags::TRANSFER;
+                for &(_, image, _, _) in &images {
+                    image_barrier(
+                        dev,
+                        cb,
+                        image,
+                        color,
+                        (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty(), top),
+                        (
+                            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                            vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+                            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+                        ),
+                    );
+                }
+                let depth_stages = vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
+                    | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS;
+                if let Some(&(image, _, _)) = depth.as_ref() {
+                    image_barrier(
+                        dev,
+                        cb,
+                        image,
+                        depth_aspect,
+                        (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty(), top),
+                        (
+                            vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                            vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE
+                                | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ,
+                            depth_stages,
+                        ),
+                    );
+                }
+                dev.cmd_begin_rendering(cb, &rendering_info);
+                dev.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                dev.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    layout,
+                    descriptor_set,
+                    &[set],
+                    &[],
+                );
+                dev.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
+                dev.cmd_draw(cb, n as u32, 1, 0, 0);
+                dev.cmd_end_rendering(cb);
+                for &(_, image, _, readback) in &images {
+                    image_barrier(
+                        dev,
+                        cb,
+                        image,
+                        color,
+                        (
+                            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                            vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+                            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+                        ),
+                        (
+                            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                            vk::AccessFlags::TRANSFER_READ,
+                            transfer,
+                        ),
+                    );
+                    dev.cmd_copy_image_to_buffer(
+                        cb,
+                        image,
+                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                        readback.buffer,
+                        &[region(color)],
+                    );
+                }
+                if let Some(&(image, _, readback)) = depth.as_ref() {
+                    image_barrier(
+                        dev,
+                        cb,
+                        image,
+                        depth_aspect,
+                        (
+                            vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                            vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
+                            depth_stages,
+                        ),
+                        (
+                            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                            vk::AccessFlags::TRANSFER_READ,
+                            transfer,
+                        ),
+                    );
+                    dev.cmd_copy_image_to_buffer(
+                        cb,
+                        image,
+                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                        readback.buffer,
+                        &[region(depth_aspect)],
+                    );
+                }
+                host_barrier(dev, cb, transfer, vk::AccessFlags::TRANSFER_WRITE);
+            })?;
+
+            let colors = images
+                .iter()
+                .map(|&(loc, _, _, readback)| {
+                    let words = readback.read_words();
+                    let per_case = (0..n)
+                        .map(|i| {
+                            let mut px = [0u32; 4];
+                            px.copy_from_slice(&words[i * 4..i * 4 + 4]);
+                            px
+                        })
+                        .collect();
+                    (loc, per_case)
+                })
+                .collect();
+            let depth = depth.map(|(_, _, readback)| readback.read_words()[..n].to_vec());
+            Ok(FragmentOutput {
+                width,
+                height,
+                cases: n,
+                clear: job.clear,
+                colors,
+                depth,
+            })
+        })
+    }
+}
