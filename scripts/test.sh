@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs the whole nvp4c test suite. Execution tests need a Vulkan device; on
+# a machine without a GPU that is Mesa's lavapipe (Debian/Ubuntu package
+# mesa-vulkan-drivers). This script installs it when it is missing and it
+# can (as root, or with passwordless sudo); otherwise it says what to run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+compgen -G "/usr/share/vulkan/icd.d/lvp_icd.*.json" >/dev/null || missing+=(mesa-vulkan-drivers)
+ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || missing+=(libvulkan1)
+[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] || missing+=(vulkan-validationlayers)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "test.sh: installing ${missing[*]} (a software Vulkan device and its validation layer)"
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "test.sh: cannot install packages without root. Run:" >&2
+    echo "    sudo apt-get install -y ${missing[*]}" >&2
+    echo "then run this script again." >&2
+    exit 1
+  fi
+fi
+
+# Deterministic device choice and no stale Mesa shader cache.
+lvp=$(compgen -G "/usr/share/vulkan/icd.d/lvp_icd.*.json" | head -n 1 || true)
+[ -n "${VK_DRIVER_FILES:-}" ] || [ -z "$lvp" ] || export VK_DRIVER_FILES="$lvp"
+export MESA_SHADER_CACHE_DISABLE=true
+
+exec cargo test "$@"
