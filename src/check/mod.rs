@@ -246,7 +246,10 @@ impl<'o> Checker<'o> {
                         );
                         continue;
                     }
-                    let allowed = matches!((p, &d.kind), (_, DeclKind::Temp { .. }) | (Precision::Short, DeclKind::Output { .. }));
+                    let allowed = matches!(
+                        (p, &d.kind),
+                        (_, DeclKind::Temp { .. }) | (Precision::Short, DeclKind::Output { .. })
+                    );
                     if !allowed {
                         self.error(
                             Diagnostic::error("E0312", format!("`{}` is not allowed on this declaration", vm.name()))

@@ -98,6 +98,11 @@ impl Lowerer<'_> {
     /// of IF, BRK, CONT, CAL, RET and KIL).
     pub(crate) fn cc_any(&mut self, test: &CcTest) -> LResult<Val> {
         let pass = self.cc_test(test)?;
+        let [c, rest @ ..] = test.swizzle.0;
+        if rest.iter().all(|&r| r == c) {
+            // A one-component test (`GT.x`): any of four copies is the one.
+            return self.extract(pass, 0);
+        }
         self.any(pass)
     }
 

@@ -54,9 +54,40 @@ fn describe_expected(terminal: &str) -> String {
     }
 }
 
+/// Tokens that can start an operand; when all of them are expected, the
+/// message says "an operand" instead of listing them.
+const OPERAND_START: &[&str] = &[
+    "WORD",
+    "INT",
+    "FLOAT",
+    "\"{\"",
+    "\"-\"",
+    "\"+\"",
+    "\"|\"",
+    "\"fragment\"",
+    "\"vertex\"",
+    "\"primitive\"",
+    "\"program\"",
+    "\"result\"",
+    "\"state\"",
+    "\"texture\"",
+];
+
 fn expected_list(expected: &[String]) -> String {
-    let mut items: Vec<String> = expected.iter().map(|t| describe_expected(t)).collect();
-    items.dedup();
+    let operand = expected.iter().any(|t| t == "\"|\"") && expected.iter().any(|t| t == "WORD");
+    let mut items: Vec<String> = Vec::new();
+    if operand {
+        items.push("an operand".into());
+    }
+    for t in expected {
+        if operand && OPERAND_START.contains(&t.as_str()) {
+            continue;
+        }
+        let d = describe_expected(t);
+        if !items.contains(&d) {
+            items.push(d);
+        }
+    }
     match items.len() {
         0 => "something else".into(),
         1 => items.remove(0),
@@ -64,20 +95,38 @@ fn expected_list(expected: &[String]) -> String {
             let last = items.pop().unwrap_or_default();
             format!("{} or {}", items.join(", "), last)
         }
-        _ => {
-            // A long list reads better trimmed to the likely ones.
-            let common: Vec<String> = items
-                .iter()
-                .filter(|s| matches!(s.as_str(), "`;`" | "`,`" | "a name" | "`END`"))
-                .cloned()
-                .collect();
-            if common.is_empty() {
-                format!("one of {} tokens", items.len())
-            } else {
-                format!("{} or another token", common.join(", "))
-            }
-        }
+        n => format!(
+            "{}, or one of {} other tokens",
+            items[..3].join(", "),
+            n - 3
+        ),
     }
+}
+
+/// If the token at `at` is the first code on its line, the end of the code
+/// on the nearest earlier line with any (comments and blanks skipped).
+fn code_end_before_line_of(source: &str, at: usize) -> Option<usize> {
+    let at = at.min(source.len());
+    let line_start = source[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    if !source[line_start..at].trim().is_empty() {
+        return None;
+    }
+    let mut end = line_start;
+    while end > 0 {
+        let before = &source[..end];
+        let trimmed = before.trim_end_matches(['\n', '\r']);
+        let start = trimmed.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let line = &trimmed[start..];
+        let code = line.split('#').next().unwrap_or("").trim_end();
+        if !code.is_empty() {
+            return Some(start + code.len());
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start;
+    }
+    None
 }
 
 fn syntax_error(
@@ -90,12 +139,57 @@ fn syntax_error(
             expected,
         } => {
             let found = tok.describe();
+            // A token that starts a new line where `;` was expected: the `;`
+            // is missing at the end of the line before.
+            if expected.iter().any(|t| t == "\";\"") {
+                if let Some(end) = code_end_before_line_of(source, l) {
+                    return Diagnostic::error("E0100", "missing `;`")
+                        .primary(Span::new(end, end), "expected `;` here")
+                        .secondary(
+                            Span::new(l, r),
+                            format!("the next statement, {found}, starts here"),
+                        )
+                        .note("section 2.X.2: every instruction and declaration ends with `;`");
+                }
+            }
             let wants_end = expected.iter().any(|t| t == "\"END\"");
             let mut d = Diagnostic::error(
                 "E0100",
                 format!("expected {}, found {}", expected_list(&expected), found),
             )
             .primary(Span::new(l, r), "unexpected here");
+            let starts_operand = matches!(
+                tok,
+                Tok::Word(_) | Tok::Int(_) | Tok::Float(_) | Tok::LBrace | Tok::Minus | Tok::Pipe
+            ) || matches!(
+                tok,
+                Tok::Fragment
+                    | Tok::Vertex
+                    | Tok::Primitive
+                    | Tok::Program
+                    | Tok::Result
+                    | Tok::State
+                    | Tok::Texture
+            );
+            if starts_operand && expected.iter().any(|t| t == "\",\"") {
+                d = d.note("operands are separated by `,` (section 2.X.2)");
+            }
+            let reserved = matches!(
+                tok,
+                Tok::Fragment
+                    | Tok::Vertex
+                    | Tok::Primitive
+                    | Tok::Program
+                    | Tok::Result
+                    | Tok::State
+                    | Tok::Texture
+            );
+            if reserved && expected.iter().any(|t| t == "WORD") {
+                d = d.note(format!(
+                    "`{}` is a reserved keyword and cannot be used as a name (section 2.X.2)",
+                    tok.text()
+                ));
+            }
             if tok == Tok::Option {
                 d = d.note("section 2.X.2: `OPTION` statements come first, before any declaration or instruction");
             } else if wants_end
