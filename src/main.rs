@@ -1,6 +1,8 @@
 //! The `nvp4c` command line: a thin shell over the library.
 
-use clap::{Parser, ValueEnum};
+mod cli;
+
+use clap::{Parser, Subcommand, ValueEnum};
 use nvp4c::{Diagnostic, Diagnostics, Options, TargetEnv};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -9,10 +11,14 @@ use std::process::ExitCode;
 /// Compile an NV_gpu_program4 assembly program (`!!NVvp4.0`, `!!NVfp4.0`,
 /// `!!NVgp4.0`) to Vulkan SPIR-V. The program type comes from the header.
 #[derive(Parser, Debug)]
-#[command(name = "nvp4c", version, about, long_about = None)]
+#[command(name = "nvp4c", version, about, long_about = None, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
     /// Input program; `-` reads standard input.
-    input: PathBuf,
+    #[arg(required = true)]
+    input: Option<PathBuf>,
 
     /// Output file; `-` writes standard output. Default: the input's name
     /// with `.spv` (or `.spvasm`), or standard output when reading stdin.
@@ -43,6 +49,13 @@ struct Cli {
     /// Colour in diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a program in the reference interpreter on given inputs and print
+    /// its results (no GPU needed).
+    Run(cli::run::RunArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -77,13 +90,24 @@ const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let stdin = cli.input.as_os_str() == "-";
+    match cli.command {
+        Some(Command::Run(args)) => cli::run::main(args),
+        None => compile_main(cli),
+    }
+}
+
+fn compile_main(cli: Cli) -> ExitCode {
+    let Some(input) = cli.input.clone() else {
+        eprintln!("error: an input program is required");
+        return ExitCode::from(EXIT_USAGE);
+    };
+    let stdin = input.as_os_str() == "-";
     let display_name = if stdin {
         "<stdin>".to_string()
     } else {
-        cli.input.display().to_string()
+        input.display().to_string()
     };
-    let bytes = match read_input(&cli.input, stdin) {
+    let bytes = match read_input(&input, stdin) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: cannot read {display_name}: {e}");
@@ -159,7 +183,7 @@ fn main() -> ExitCode {
     let output = match &cli.output {
         Some(p) => p.clone(),
         None if stdin => PathBuf::from("-"),
-        None => cli.input.with_extension(if cli.emit == Emit::Spirv {
+        None => input.with_extension(if cli.emit == Emit::Spirv {
             "spv"
         } else {
             "spvasm"

@@ -200,6 +200,16 @@ impl Checker<'_> {
                 self.error(d.note("the instructions are listed in Table X.13 (section 2.X.4)"));
                 None
             }
+            Err(Some((info, _))) if !is_suffix_soup(&word.name[info.name.len()..]) => {
+                let mut d =
+                    Diagnostic::error("E0400", format!("unknown instruction `{}`", word.name))
+                        .primary(word.span, "not an instruction");
+                if let Some(s) = did_you_mean(&word.name, INSTRUCTIONS.iter().map(|i| i.name)) {
+                    d = d.note(format!("did you mean `{s}`?"));
+                }
+                self.error(d.note("the instructions are listed in Table X.13 (section 2.X.4)"));
+                None
+            }
             Err(Some((info, at))) => {
                 let start = word.span.start + at as u32;
                 self.error(
@@ -1411,6 +1421,21 @@ impl Checker<'_> {
             span: o.span,
         })
     }
+}
+
+/// Whether `rest` is made only of Table X.15 suffixes (in any order), so a
+/// failure to split it is an ordering mistake rather than a misspelling.
+fn is_suffix_soup(mut rest: &str) -> bool {
+    while !rest.is_empty() {
+        let Some(n) = ["_SSAT", "_SAT", "C0", "C1", "C", "R", "H"]
+            .iter()
+            .find(|p| rest.starts_with(**p))
+        else {
+            return false;
+        };
+        rest = &rest[n.len()..];
+    }
+    true
 }
 
 /// Component numbers of a swizzle or mask string; rejects mixing xyzw with rgba.

@@ -1,0 +1,3 @@
+//! Subcommands of the `nvp4c` binary beyond compiling.
+
+pub mod run;
