@@ -3,6 +3,16 @@
 
 use crate::span::Span;
 
+pub mod json;
+
+/// How bad a diagnostic is. Errors stop compilation; warnings do not
+/// (unless the CLI's `--deny-warnings` is given).
+///
+/// ```
+/// use nvp4c::Severity;
+/// assert!(Severity::Error > Severity::Warning);
+/// assert_eq!(serde_json::to_string(&Severity::Error).unwrap(), "\"error\"");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -10,25 +20,51 @@ pub enum Severity {
     Error,
 }
 
+/// A labelled span of a diagnostic: a source range and what to say there.
+///
+/// ```
+/// use nvp4c::{span::Span, Diagnostic};
+/// let d = Diagnostic::error("E0001", "oops").primary(Span::new(0, 3), "here");
+/// assert_eq!(d.labels[0].message, "here");
+/// assert!(d.labels[0].primary);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Label {
+    /// The byte range in the source.
     pub span: Span,
+    /// The label's text (may be empty).
     pub message: String,
+    /// The primary label marks what the diagnostic is about; secondary
+    /// ones give context.
     pub primary: bool,
 }
 
 /// One diagnostic: a code such as `E0101`, a one-line message, labels on the
 /// source, and notes (the rule and where the spec states it).
+///
+/// ```
+/// use nvp4c::{span::Span, Diagnostic};
+/// let d = Diagnostic::warning("W0100", "unused temporary `R1`")
+///     .primary(Span::new(16, 18), "declared here")
+///     .note("it is never read");
+/// assert!(!d.is_error());
+/// assert_eq!(d.primary_span(), Some(Span::new(16, 18)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
+    /// A stable code such as `E0400` (errors) or `W0100` (warnings).
     pub code: &'static str,
+    /// One line, without a trailing period.
     pub message: String,
+    /// Labelled spans; the first primary one is what the diagnostic is about.
     pub labels: Vec<Label>,
+    /// Further explanation, each rendered as `= note`.
     pub notes: Vec<String>,
 }
 
 impl Diagnostic {
+    /// A new error without labels or notes.
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -38,12 +74,14 @@ impl Diagnostic {
             notes: Vec::new(),
         }
     }
+    /// A new warning without labels or notes.
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message)
         }
     }
+    /// Adds a primary label.
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
@@ -52,6 +90,7 @@ impl Diagnostic {
         });
         self
     }
+    /// Adds a secondary label.
     pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
@@ -60,10 +99,12 @@ impl Diagnostic {
         });
         self
     }
+    /// Adds a note.
     pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
+    /// Whether the severity is [`Severity::Error`].
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -74,25 +115,38 @@ impl Diagnostic {
 }
 
 /// A list of diagnostics for one program, in source order.
+///
+/// ```
+/// let source = "!!NVfp4.0\nMOVV result.color, 1;\nEND\n";
+/// let errors = nvp4c::compile(source, &nvp4c::Options::default()).unwrap_err();
+/// assert!(errors.has_errors());
+/// assert_eq!(errors.iter().next().unwrap().code, "E0400");
+/// assert_eq!(errors.to_string(), "error[E0400]: unknown instruction `MOVV`\n");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
+    /// The diagnostics in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.0.iter()
     }
+    /// How many diagnostics there are.
     pub fn len(&self) -> usize {
         self.0.len()
     }
+    /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.0.iter().any(Diagnostic::is_error)
     }
 
     /// Renders every diagnostic the way rustc does, with the source lines
-    /// and labels. `file_name` is shown in the `-->` lines.
+    /// and labels. `file_name` is shown in the `-->` lines; `color` adds
+    /// ANSI colour codes.
     ///
     /// ```
     /// let err = nvp4c::compile("!!NVfp4.0\nMOVV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap_err();

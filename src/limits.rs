@@ -31,6 +31,11 @@ pub struct Limits {
     pub max_buffer_bindings: u32,
     /// MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV (vec4 elements).
     pub max_buffer_size: u32,
+    /// MAX_PROGRAM_OUTPUT_VERTICES_NV: the largest VERTICES_OUT.
+    pub max_output_vertices: u32,
+    /// MAX_PROGRAM_TOTAL_OUTPUT_COMPONENTS_NV: VERTICES_OUT times the result
+    /// components written.
+    pub max_total_output_components: u32,
 }
 
 impl Default for Limits {
@@ -48,6 +53,8 @@ impl Default for Limits {
             max_texture_units: 32,
             max_buffer_bindings: 14,
             max_buffer_size: 16384,
+            max_output_vertices: 1024,
+            max_total_output_components: 1024,
         }
     }
 }

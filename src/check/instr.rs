@@ -657,15 +657,14 @@ impl Checker<'_> {
             return None;
         }
         let dst = dst?;
-        // Section 2.X.8.Z, XPD and NRM: the w component is undefined, and
-        // writing it fails to load.
+        // Sections 2.X.8.Z, XPD and NRM: "result.w = undefined". Writing it
+        // is legal, so this is a warning, not an error.
         if matches!(info.opcode, Opcode::Xpd | Opcode::Nrm) && dst.mask.has(3) {
             self.error(
-                Diagnostic::error("E0434", format!("{} cannot write the w component", info.name))
+                Diagnostic::warning("W0005", format!("{} leaves the w component undefined", info.name))
                     .primary(dst_ast.span, "the write mask includes w")
-                    .note(format!("{}: the w component of the result is undefined; a program will fail to load if it writes w (use a mask such as `.xyz`)", info.section)),
+                    .note(format!("{}: \"result.w = undefined\"; write `.xyz` to keep w's old value", info.section)),
             );
-            return None;
         }
         Some(ir::Instruction {
             op: info.opcode,

@@ -9,6 +9,8 @@
 mod bindings;
 mod flow;
 mod instr;
+mod lint;
+mod rules;
 mod suggest;
 
 use crate::diag::Diagnostic;
@@ -45,19 +47,28 @@ pub fn check(ast: &Ast, options: &Options) -> (Option<ir::Program>, Vec<Diagnost
     }
     let geometry = c.geometry_layout(ast);
     let (subroutines, entry) = flow::build(flat, &mut c);
+    let errors_so_far = c.diags.iter().any(Diagnostic::is_error) || c.had_syntax_error;
+    let program = ir::Program {
+        stage: ast.stage,
+        options: c.options_seen.iter().map(|(n, _)| n.clone()).collect(),
+        variables: std::mem::take(&mut c.vars),
+        subroutines,
+        entry,
+        geometry,
+    };
+    if !errors_so_far {
+        c.program_rules(&program, ast);
+    }
+    // Warnings only for programs without errors: a broken program's
+    // warnings would mostly be echoes of its errors.
+    if !c.diags.iter().any(Diagnostic::is_error) && !errors_so_far {
+        lint::lint(&mut c, &program, ast);
+    }
     let mut diags = std::mem::take(&mut c.diags);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
     if diags.iter().any(Diagnostic::is_error) || c.had_syntax_error {
         return (None, diags);
     }
-    let program = ir::Program {
-        stage: ast.stage,
-        options: c.options_seen.into_iter().map(|(n, _)| n).collect(),
-        variables: c.vars,
-        subroutines,
-        entry,
-        geometry,
-    };
     (Some(program), diags)
 }
 

@@ -590,3 +590,33 @@ fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<Slo
         (stage, b) => Err(format!("the result binding {b:?} in a {stage} program")),
     }
 }
+
+/// Where a binding lives in the module's interface: the slot `declare_io`
+/// gives it. Read by the reflection (`crate::reflect`) so that the
+/// Location rules of docs/interface.md stay in this file alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InterfaceSlot {
+    Location(u32),
+    BuiltIn(BuiltIn),
+}
+
+impl IoKey {
+    fn slot(self) -> Option<InterfaceSlot> {
+        match self {
+            IoKey::Location { location, .. } => Some(InterfaceSlot::Location(location)),
+            IoKey::BuiltIn { builtin, .. } => builtin_from_u32(builtin).ok().map(InterfaceSlot::BuiltIn),
+        }
+    }
+}
+
+/// The input slot of an attribute binding, `None` where the backend does
+/// not lower it.
+pub(crate) fn attrib_slot(stage: Stage, binding: &AttribBinding) -> Option<InterfaceSlot> {
+    attrib_spec(stage, binding, VarType::Typeless).ok()?.key.slot()
+}
+
+/// The output slot of a result binding, `None` where the backend does not
+/// lower it.
+pub(crate) fn result_slot(stage: Stage, binding: &ResultBinding) -> Option<InterfaceSlot> {
+    result_spec(stage, binding, VarType::Typeless).ok()?.key.slot()
+}

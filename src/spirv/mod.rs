@@ -43,6 +43,7 @@ use crate::{Options, TargetEnv};
 
 use emit::TypeKey;
 use interface::{Io, Storage};
+pub(crate) use interface::{attrib_slot, result_slot, InterfaceSlot};
 
 /// Why a program could not be lowered. Both kinds are internal compiler
 /// errors from the user's point of view: the checker accepted the program.

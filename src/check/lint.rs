@@ -1,0 +1,256 @@
+//! Warnings: things a correct program may do, but a person wants to know.
+//!
+//! * W0001: a temporary component read before anything writes it (its value
+//!   is undefined, section 2.X.3.4).
+//! * W0002: a declared variable that no instruction uses.
+//! * W0003: a program that never writes its main result.
+//! * W0004: a chain of CALs deeper than MAX_PROGRAM_CALL_DEPTH.
+//!
+//! The read-before-write analysis follows source order, which is execution
+//! order for straight-line code. It never warns where a write could reach
+//! the read: a write anywhere in an enclosing REP counts, so do the writes
+//! of the subroutines a CAL may run, and a read inside a subroutine is
+//! flagged only if nothing in the program writes that component at all.
+
+use super::rules::{operands_of, source_subroutines, walk};
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::ir::{Block, Index, Program, ResultBinding, Stmt, SubId, VarId, VarKind};
+use crate::isa::Stage;
+use crate::syntax::ast::Ast;
+use std::collections::{BTreeSet, HashMap};
+
+pub(super) fn lint(c: &mut Checker<'_>, p: &Program, ast: &Ast) {
+    unused_variables(c, p);
+    read_before_write(c, p);
+    missing_results(c, p, ast);
+    call_depth(c, p);
+}
+
+/// Components of `var` that `block` may write (whole arrays at once).
+fn writes_in(block: &Block, out: &mut HashMap<VarId, u8>) {
+    walk(block, &mut |s| {
+        if let Stmt::Inst(i) = s {
+            *out.entry(i.dst.var).or_default() |= i.dst.mask.0;
+        }
+    });
+}
+
+fn unused_variables(c: &mut Checker<'_>, p: &Program) {
+    let mut used: BTreeSet<VarId> = BTreeSet::new();
+    for sub in &p.subroutines {
+        walk(&sub.body, &mut |s| {
+            for o in operands_of(s) {
+                used.insert(o.var);
+            }
+            if let Stmt::Inst(i) = s {
+                used.insert(i.dst.var);
+            }
+        });
+    }
+    for (i, v) in p.variables.iter().enumerate() {
+        let Some(name) = &v.name else { continue };
+        if used.contains(&VarId(i as u32)) {
+            continue;
+        }
+        let what = match v.kind {
+            VarKind::Temp => "temporary",
+            VarKind::Attrib(_) => "attribute",
+            VarKind::Param(_) => "parameter",
+            VarKind::Result(_) => "result",
+            VarKind::Buffer(_) => "buffer",
+        };
+        c.error(
+            Diagnostic::warning("W0002", format!("{what} `{name}` is never used"))
+                .primary(v.span, "declared here")
+                .note("no instruction reads or writes it; remove the declaration, or check for a misspelled name"),
+        );
+    }
+}
+
+fn read_before_write(c: &mut Checker<'_>, p: &Program) {
+    // Everything the program can write, for reads in subroutines.
+    let mut anywhere: HashMap<VarId, u8> = HashMap::new();
+    for sub in source_subroutines(p) {
+        writes_in(&sub.body, &mut anywhere);
+    }
+    // What each subroutine may write, including through its own calls.
+    let sub_writes: Vec<HashMap<VarId, u8>> = p
+        .subroutines
+        .iter()
+        .map(|s| {
+            let mut w = HashMap::new();
+            writes_in(&s.body, &mut w);
+            w
+        })
+        .collect();
+    let mut reported: BTreeSet<VarId> = BTreeSet::new();
+    for (index, sub) in p.subroutines.iter().enumerate() {
+        let is_entry = SubId(index as u32) == p.entry;
+        if !is_entry && sub.name.as_deref() == Some("<entry>") {
+            continue;
+        }
+        let mut state = Flow { p, written: HashMap::new(), subroutine: !is_entry, anywhere: &anywhere, sub_writes: &sub_writes, reported: &mut reported, warnings: Vec::new() };
+        state.block(&sub.body);
+        let warnings = std::mem::take(&mut state.warnings);
+        for w in warnings {
+            c.error(w);
+        }
+    }
+}
+
+struct Flow<'a> {
+    p: &'a Program,
+    written: HashMap<VarId, u8>,
+    /// Inside a CAL'd subroutine: its caller may have written anything.
+    subroutine: bool,
+    anywhere: &'a HashMap<VarId, u8>,
+    sub_writes: &'a [HashMap<VarId, u8>],
+    reported: &'a mut BTreeSet<VarId>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Flow<'_> {
+    fn block(&mut self, b: &Block) {
+        for s in b {
+            match s {
+                Stmt::Rep { count, body, .. } => {
+                    if let Some(cnt) = count {
+                        self.read(cnt, 0b0001);
+                    }
+                    // A write anywhere in the loop may reach a read at its top.
+                    let mut w = HashMap::new();
+                    writes_in(body, &mut w);
+                    for (v, m) in w {
+                        *self.written.entry(v).or_default() |= m;
+                    }
+                    self.block(body);
+                }
+                Stmt::If { then_block, else_block, .. } => {
+                    self.block(then_block);
+                    self.block(else_block);
+                }
+                Stmt::Call { target, .. } => {
+                    if let Some(w) = self.sub_writes.get(target.0 as usize) {
+                        for (v, m) in w {
+                            *self.written.entry(*v).or_default() |= m;
+                        }
+                    }
+                }
+                _ => {
+                    if let Stmt::Inst(i) = s {
+                        for (k, o) in i.srcs.iter().enumerate() {
+                            let comps = i.op.components_read(k, i.dst.mask.0);
+                            self.read(o, comps);
+                        }
+                        if let Index::Relative { address, .. } = &i.dst.index {
+                            self.read(address, 0b0001);
+                        }
+                        *self.written.entry(i.dst.var).or_default() |= i.dst.mask.0;
+                    } else {
+                        for o in operands_of(s) {
+                            self.read(o, 0b1111);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn read(&mut self, o: &crate::ir::Operand, comps: u8) {
+        if let Index::Relative { address, .. } = &o.index {
+            self.read(address, 0b0001);
+        }
+        let v = self.p.var(o.var);
+        if !matches!(v.kind, VarKind::Temp) || self.reported.contains(&o.var) {
+            return;
+        }
+        let mut needed = 0u8;
+        for c in 0..4 {
+            if comps & (1 << c) != 0 {
+                needed |= 1 << o.swizzle.0[c];
+            }
+        }
+        let have = if self.subroutine { self.anywhere.get(&o.var).copied().unwrap_or(0) } else { self.written.get(&o.var).copied().unwrap_or(0) };
+        let missing = needed & !have;
+        if missing == 0 {
+            return;
+        }
+        self.reported.insert(o.var);
+        let names: String = (0..4).filter(|c| missing & (1 << c) != 0).map(|c| ['x', 'y', 'z', 'w'][c]).collect();
+        let name = v.name.clone().unwrap_or_default();
+        self.warnings.push(
+            Diagnostic::warning("W0001", format!("`{name}.{names}` is read before anything writes it"))
+                .primary(o.span, "read here")
+                .secondary(v.span, "declared here")
+                .note("section 2.X.3.4: temporaries \"are undefined at the beginning of each program invocation\""),
+        );
+    }
+}
+
+fn missing_results(c: &mut Checker<'_>, p: &Program, ast: &Ast) {
+    let mut written: Vec<ResultBinding> = Vec::new();
+    for sub in &p.subroutines {
+        walk(&sub.body, &mut |s| {
+            if let Stmt::Inst(i) = s {
+                if let VarKind::Result(b) = &p.var(i.dst.var).kind {
+                    written.extend(b.iter().copied());
+                }
+            }
+        });
+    }
+    let (ok, what) = match p.stage {
+        Stage::Fragment => (written.iter().any(|r| matches!(r, ResultBinding::FragColor(_) | ResultBinding::Depth)), "a colour or depth result"),
+        Stage::Vertex => (written.contains(&ResultBinding::Position) || p.options.iter().any(|o| o == "ARB_position_invariant"), "result.position"),
+        Stage::Geometry => (written.contains(&ResultBinding::Position), "result.position"),
+    };
+    if !ok {
+        c.error(
+            Diagnostic::warning("W0003", format!("this {} program never writes {what}", p.stage))
+                .primary(ast.header, format!("this {} program", p.stage))
+                .secondary(ast.end.unwrap_or(ast.header), "ends here without writing it")
+                .note("section 2.X.3.5: result variables are undefined at the beginning of each invocation, so an unwritten result is undefined in later stages"),
+        );
+    }
+}
+
+/// W0004: a static chain of calls deeper than the call stack.
+fn call_depth(c: &mut Checker<'_>, p: &Program) {
+    let limit = c.options.limits.max_call_depth;
+    let mut calls: Vec<Vec<(SubId, crate::span::Span)>> = vec![Vec::new(); p.subroutines.len()];
+    for (i, sub) in p.subroutines.iter().enumerate() {
+        walk(&sub.body, &mut |s| {
+            if let Stmt::Call { target, span, .. } = s {
+                calls[i].push((*target, *span));
+            }
+        });
+    }
+    // Longest acyclic chain from the entry (cycles are bounded at run time).
+    fn depth(v: usize, calls: &[Vec<(SubId, crate::span::Span)>], on_path: &mut Vec<bool>, memo: &mut HashMap<usize, u32>) -> u32 {
+        if let Some(&d) = memo.get(&v) {
+            return d;
+        }
+        on_path[v] = true;
+        let mut best = 0;
+        for &(t, _) in &calls[v] {
+            let t = t.0 as usize;
+            if t < calls.len() && !on_path[t] {
+                best = best.max(1 + depth(t, calls, on_path, memo));
+            }
+        }
+        on_path[v] = false;
+        memo.insert(v, best);
+        best
+    }
+    let mut on_path = vec![false; calls.len()];
+    let mut memo = HashMap::new();
+    let d = depth(p.entry.0 as usize, &calls, &mut on_path, &mut memo);
+    if d > limit {
+        let span = calls.get(p.entry.0 as usize).and_then(|c| c.first()).map(|c| c.1).unwrap_or_default();
+        c.error(
+            Diagnostic::warning("W0004", format!("calls nest {d} deep, past MAX_PROGRAM_CALL_DEPTH ({limit})"))
+                .primary(span, "the chain starts here")
+                .note("section 2.X.5: a CAL issued while MAX_PROGRAM_CALL_DEPTH subroutines are active has undefined results; see docs/semantics.md for what nvp4c does"),
+        );
+    }
+}

@@ -1,0 +1,335 @@
+//! Whole-program rules, checked once the IR is built: limits (ARB_vertex_program
+//! and ARB_fragment_program section 2.X.3.9 via NV_gpu_program4, Table X.21),
+//! rules about bindings across variables, and option-dependent rules.
+
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::ir::{self, AttribBinding, Block, Index, KillCondition, Operand, ParamBinding, Program, ResultBinding, Stmt, VarId, VarKind};
+use crate::isa::Stage;
+use crate::span::Span;
+use crate::syntax::ast::{Ast, Statement};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Calls `f` on every statement of a block, depth first, in source order.
+pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
+    for s in block {
+        f(s);
+        match s {
+            Stmt::If { then_block, else_block, .. } => {
+                walk(then_block, f);
+                walk(else_block, f);
+            }
+            Stmt::Rep { body, .. } => walk(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Every operand a statement reads, including relative-address operands.
+pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
+    let mut out: Vec<&Operand> = Vec::new();
+    match s {
+        Stmt::Inst(i) => out.extend(i.srcs.iter()),
+        Stmt::Rep { count: Some(c), .. } => out.push(c),
+        Stmt::Kill { cond: KillCondition::Operand(o), .. } => out.push(o),
+        _ => {}
+    }
+    let mut k = 0;
+    while k < out.len() {
+        if let Index::Relative { address, .. } = &out[k].index {
+            out.push(address);
+        }
+        k += 1;
+    }
+    if let Stmt::Inst(i) = s {
+        if let Index::Relative { address, .. } = &i.dst.index {
+            out.push(address);
+        }
+    }
+    out
+}
+
+/// The source segments of the program (the synthesized entry that
+/// concatenates segments is left out, so nothing is counted twice).
+pub(crate) fn source_subroutines(p: &Program) -> impl Iterator<Item = &ir::Subroutine> {
+    p.subroutines.iter().filter(|s| s.name.as_deref() != Some("<entry>"))
+}
+
+impl Checker<'_> {
+    pub(super) fn program_rules(&mut self, p: &Program, ast: &Ast) {
+        self.limit_rules(p, ast);
+        self.relative_array_rules(p);
+        self.buffer_rules(p);
+        self.binding_rules(p);
+    }
+
+    fn has_option(&self, name: &str) -> bool {
+        self.options_seen.iter().any(|(n, _)| n == name)
+    }
+
+    fn option_span(&self, name: &str) -> Option<Span> {
+        self.options_seen.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
+    }
+
+    /// Section 2.X.3.9 (ARB_vertex_program/ARB_fragment_program limits) and
+    /// the option-dependent reductions of NV_fragment_program4 and
+    /// NV_vertex_program4.
+    fn limit_rules(&mut self, p: &Program, ast: &Ast) {
+        let limits = self.options.limits.clone();
+        let fog = ["ARB_fog_exp", "ARB_fog_exp2", "ARB_fog_linear"].into_iter().find(|f| self.has_option(f));
+        let (instr_cut, why) = match fog {
+            Some("ARB_fog_exp") => (3, " minus 3 (ARB_fog_exp)"),
+            Some("ARB_fog_exp2") => (4, " minus 4 (ARB_fog_exp2)"),
+            Some(_) => (2, " minus 2 (ARB_fog_linear)"),
+            None if self.has_option("ARB_position_invariant") => (4, " minus 4 (ARB_position_invariant)"),
+            None => (0, ""),
+        };
+        let instructions: Vec<Span> = ast.statements.iter().filter_map(|s| if let Statement::Instruction(i) = s { Some(i.span) } else { None }).collect();
+        let max = limits.max_instructions.saturating_sub(instr_cut) as usize;
+        if instructions.len() > max {
+            self.error(
+                Diagnostic::error("E0800", format!("{} instructions, more than the limit of {max}", instructions.len()))
+                    .primary(instructions[max], "the first instruction past the limit")
+                    .note(format!("ARB_vertex_program / ARB_fragment_program: a program fails to load if it exceeds MAX_PROGRAM_INSTRUCTIONS_ARB ({}){why}; see docs/limits.md", limits.max_instructions)),
+            );
+        }
+        let fog_cut = u32::from(fog.is_some());
+        let count = |kind: fn(&VarKind) -> bool| -> (u32, Option<Span>) {
+            let mut n = 0;
+            let mut last = None;
+            for v in &p.variables {
+                if kind(&v.kind) {
+                    n += v.len();
+                    last = Some(v.span);
+                }
+            }
+            (n, last)
+        };
+        let (temps, tspan) = count(|k| matches!(k, VarKind::Temp));
+        let tmax = limits.max_temporaries.saturating_sub(fog_cut);
+        if temps > tmax {
+            self.error(
+                Diagnostic::error("E0801", format!("{temps} temporaries, more than the limit of {tmax}"))
+                    .primary(tspan.unwrap_or_default(), "declared here, among others")
+                    .note("ARB_vertex_program / ARB_fragment_program: a program fails to load if it uses more than MAX_PROGRAM_TEMPORARIES_ARB temporary vectors (array elements counted); see docs/limits.md"),
+            );
+        }
+        let (params, pspan) = count(|k| matches!(k, VarKind::Param(_)));
+        let pmax = limits.max_parameters.saturating_sub(2 * fog_cut);
+        if params > pmax {
+            self.error(
+                Diagnostic::error("E0802", format!("{params} program parameters, more than the limit of {pmax}"))
+                    .primary(pspan.unwrap_or_default(), "declared here, among others")
+                    .note("ARB_vertex_program / ARB_fragment_program: a program fails to load if it uses more than MAX_PROGRAM_PARAMETERS_ARB parameter vectors; see docs/limits.md"),
+            );
+        }
+        let mut attribs: BTreeMap<String, Span> = BTreeMap::new();
+        for v in &p.variables {
+            if let VarKind::Attrib(b) = &v.kind {
+                for a in b {
+                    attribs.entry(format!("{a:?}")).or_insert(v.span);
+                }
+            }
+        }
+        let amax = limits.max_attribs.saturating_sub(fog_cut);
+        if attribs.len() as u32 > amax {
+            let span = attribs.values().max().copied().unwrap_or_default();
+            self.error(
+                Diagnostic::error("E0803", format!("{} attribute bindings, more than the limit of {amax}", attribs.len()))
+                    .primary(span, "one of them")
+                    .note("ARB_vertex_program / ARB_fragment_program: a program fails to load if it uses more than MAX_PROGRAM_ATTRIBS_ARB attributes; see docs/limits.md"),
+            );
+        }
+        for v in &p.variables {
+            if let VarKind::Param(bs) = &v.kind {
+                for b in bs {
+                    let (n, max, what) = match b {
+                        ParamBinding::Env(n) => (*n, limits.max_env_parameters, "program.env"),
+                        ParamBinding::Local(n) => (*n, limits.max_local_parameters, "program.local"),
+                        _ => continue,
+                    };
+                    if n >= max {
+                        self.error(
+                            Diagnostic::error("E0804", format!("`{what}[{n}]` is past the last parameter ({})", max - 1))
+                                .primary(v.span, format!("{what} has {max} entries"))
+                                .note("ARB_vertex_program section 2.14.1.1: program environment and local parameters are numbered 0 to MAX_PROGRAM_ENV_PARAMETERS_ARB-1 and MAX_PROGRAM_LOCAL_PARAMETERS_ARB-1; see docs/limits.md"),
+                        );
+                        return;
+                    }
+                }
+            }
+            if let VarKind::Buffer(b) = &v.kind {
+                if b.buffer >= limits.max_buffer_bindings {
+                    self.error(
+                        Diagnostic::error("E0805", format!("parameter buffer binding {} is past the last one ({})", b.buffer, limits.max_buffer_bindings - 1))
+                            .primary(v.span, "bound here")
+                            .note("NV_parameter_buffer_object: binding points are numbered 0 to MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV-1; see docs/limits.md"),
+                    );
+                }
+            }
+        }
+        if let Some(g) = p.geometry {
+            let decl = ast.statements.iter().find_map(|s| match s {
+                Statement::Decl(d) if matches!(d.kind, crate::syntax::ast::DeclKind::VerticesOut(_)) => Some(d.span),
+                _ => None,
+            });
+            let span = decl.unwrap_or(ast.header);
+            if g.vertices_out > limits.max_output_vertices {
+                self.error(
+                    Diagnostic::error("E0725", format!("VERTICES_OUT {} is more than the limit of {}", g.vertices_out, limits.max_output_vertices))
+                        .primary(span, "vertex limit")
+                        .note("NV_geometry_program4 section 2.X.7: the vertex limit may not exceed MAX_PROGRAM_OUTPUT_VERTICES_NV; see docs/limits.md"),
+                );
+            } else {
+                let results: BTreeSet<String> = p.variables.iter().filter_map(|v| if let VarKind::Result(b) = &v.kind { Some(b.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>()) } else { None }).flatten().collect();
+                let components = 4 * results.len() as u32;
+                if g.vertices_out.saturating_mul(components) > limits.max_total_output_components {
+                    self.error(
+                        Diagnostic::error("E0726", format!("VERTICES_OUT {} times {components} result components is more than {}", g.vertices_out, limits.max_total_output_components))
+                            .primary(span, "vertex limit")
+                            .note("NV_geometry_program4 section 2.X.7: the product of the vertex limit and the result components written may not exceed MAX_PROGRAM_TOTAL_OUTPUT_COMPONENTS_NV; see docs/limits.md"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Sections 2.X.3.2, 2.X.3.3 and 2.X.3.5: a binding may be used in at
+    /// most one array that is accessed with relative addressing.
+    fn relative_array_rules(&mut self, p: &Program) {
+        let mut relative: BTreeSet<VarId> = BTreeSet::new();
+        for sub in source_subroutines(p) {
+            walk(&sub.body, &mut |s| {
+                for o in operands_of(s) {
+                    if matches!(o.index, Index::Relative { .. }) {
+                        relative.insert(o.var);
+                    }
+                }
+                if let Stmt::Inst(i) = s {
+                    if matches!(i.dst.index, Index::Relative { .. }) {
+                        relative.insert(i.dst.var);
+                    }
+                }
+            });
+        }
+        let mut owner: HashMap<String, VarId> = HashMap::new();
+        for &v in &relative {
+            let var = p.var(v);
+            let keys: Vec<String> = match &var.kind {
+                VarKind::Attrib(b) => b.iter().map(|x| format!("A{x:?}")).collect(),
+                VarKind::Result(b) => b.iter().map(|x| format!("R{x:?}")).collect(),
+                VarKind::Param(b) => b.iter().filter(|x| !matches!(x, ParamBinding::Constant(_))).map(|x| format!("P{x:?}")).collect(),
+                _ => continue,
+            };
+            let mut seen_here = BTreeSet::new();
+            for k in keys {
+                if !seen_here.insert(k.clone()) {
+                    self.error(
+                        Diagnostic::error("E0328", "a binding appears twice in a relatively addressed array")
+                            .primary(var.span, "this array is indexed with a register")
+                            .note("section 2.X.3.3: \"A program will fail to load if any program parameter binding is used more than once in a single array accessed using relative addressing\""),
+                    );
+                    break;
+                }
+                if let Some(&first) = owner.get(&k) {
+                    let other = p.var(first).span;
+                    self.error(
+                        Diagnostic::error("E0328", "a binding is used in two relatively addressed arrays")
+                            .primary(var.span, "this array is indexed with a register ...")
+                            .secondary(other, "... and so is this one, with a binding in common")
+                            .note("sections 2.X.3.2, 2.X.3.3 and 2.X.3.5: a binding may be used in no more than one array variable accessed with relative addressing"),
+                    );
+                    return;
+                }
+                owner.insert(k, v);
+            }
+        }
+    }
+
+    /// NV_parameter_buffer_object section 2.X.3.6: BUFFER and BUFFER4 may
+    /// not share a binding point.
+    fn buffer_rules(&mut self, p: &Program) {
+        let mut kinds: HashMap<u32, (bool, Span)> = HashMap::new();
+        for v in &p.variables {
+            if let VarKind::Buffer(b) = &v.kind {
+                match kinds.get(&b.buffer) {
+                    Some(&(vec4, first)) if vec4 != b.vec4 => {
+                        self.error(
+                            Diagnostic::error("E0329", format!("BUFFER and BUFFER4 both bind program.buffer[{}]", b.buffer))
+                                .primary(v.span, if b.vec4 { "declared BUFFER4" } else { "declared BUFFER" })
+                                .secondary(first, if vec4 { "declared BUFFER4 here" } else { "declared BUFFER here" })
+                                .note("section 2.X.3.6: \"A program will fail to load if a variable declared as \"BUFFER\" and another variable declared as \"BUFFER4\" use the same buffer binding point.\""),
+                        );
+                    }
+                    Some(_) => {}
+                    None => {
+                        kinds.insert(b.buffer, (b.vec4, v.span));
+                    }
+                }
+            }
+        }
+    }
+
+    fn binding_rules(&mut self, p: &Program) {
+        match p.stage {
+            Stage::Vertex => {
+                // NV_vertex_program4: conventional and generic attributes of
+                // one row of the aliasing table may not both be bound.
+                let mut generic: BTreeMap<u32, Span> = BTreeMap::new();
+                let mut conventional: Vec<(u32, &str, Span)> = Vec::new();
+                for v in &p.variables {
+                    if let VarKind::Attrib(bs) = &v.kind {
+                        for b in bs {
+                            match b {
+                                AttribBinding::Generic(n) => {
+                                    generic.entry(*n).or_insert(v.span);
+                                }
+                                AttribBinding::Position => conventional.push((0, "vertex.position", v.span)),
+                                AttribBinding::Normal => conventional.push((2, "vertex.normal", v.span)),
+                                AttribBinding::Color(c) if !c.secondary => conventional.push((3, "vertex.color", v.span)),
+                                AttribBinding::Color(_) => conventional.push((4, "vertex.color.secondary", v.span)),
+                                AttribBinding::FogCoord => conventional.push((5, "vertex.fogcoord", v.span)),
+                                AttribBinding::TexCoord(n) => conventional.push((8 + n, "vertex.texcoord", v.span)),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                for (n, name, span) in conventional {
+                    if let Some(&g) = generic.get(&n) {
+                        self.error(
+                            Diagnostic::error("E0220", format!("`{name}` and `vertex.attrib[{n}]` are both bound"))
+                                .primary(span, format!("{name} here"))
+                                .secondary(g, format!("vertex.attrib[{n}] here"))
+                                .note("NV_vertex_program4 section 2.X.3.2: \"a vertex program will fail to load if it binds both a conventional vertex attribute and a generic vertex attribute listed in the same row of Table X.X\""),
+                        );
+                        return;
+                    }
+                }
+                if let Some(opt) = self.option_span("ARB_position_invariant") {
+                    if let Some(v) = p.variables.iter().find(|v| matches!(&v.kind, VarKind::Result(b) if b.contains(&ResultBinding::Position))) {
+                        self.error(
+                            Diagnostic::error("E0702", "result.position is bound in a position-invariant program")
+                                .primary(v.span, "result.position")
+                                .secondary(opt, "the option that computes the position")
+                                .note("NV_vertex_program4: \"When the position-invariant option is specified in a vertex program, vertex programs can no longer declare (explicitly or implicitly) a result variable bound to \"result.position\".\""),
+                        );
+                    }
+                }
+            }
+            Stage::Fragment => {
+                if !self.has_option("ARB_draw_buffers") {
+                    if let Some(v) = p.variables.iter().find(|v| matches!(&v.kind, VarKind::Result(b) if b.iter().any(|r| matches!(r, ResultBinding::FragColor(n) if *n > 0)))) {
+                        self.error(
+                            Diagnostic::error("E0703", "result.color[n] needs OPTION ARB_draw_buffers")
+                                .primary(v.span, "a second colour output")
+                                .note("NV_fragment_program4: \"If this option is not specified, a fragment program that attempts to bind \"result.color[n]\" will fail to load, and only \"result.color\" will be allowed.\"")
+                                .note("add `OPTION ARB_draw_buffers;` at the top of the program"),
+                        );
+                    }
+                }
+            }
+            Stage::Geometry => {}
+        }
+    }
+}
