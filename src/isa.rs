@@ -1626,6 +1626,81 @@ pub struct CcFlags {
     pub cf: bool,
 }
 
+impl Opcode {
+    /// Whether each result component depends only on the same component of
+    /// each vector operand (after swizzling), so a write mask limits which
+    /// operand components are read.
+    pub fn is_componentwise(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            Abs | Add
+                | And
+                | Ceil
+                | Cmp
+                | Ddx
+                | Ddy
+                | Div
+                | Flr
+                | Frc
+                | I2f
+                | Lrp
+                | Mad
+                | Max
+                | Min
+                | Mod
+                | Mov
+                | Mul
+                | Not
+                | Or
+                | Round
+                | Sad
+                | Seq
+                | Sfl
+                | Sge
+                | Sgt
+                | Shl
+                | Shr
+                | Sle
+                | Slt
+                | Sne
+                | Ssg
+                | Str
+                | Sub
+                | Trunc
+                | Xor
+        )
+    }
+
+    /// The components (bit i = component i, after the operand's swizzle) of
+    /// operand `index` that the instruction reads, given the destination's
+    /// write mask. From each instruction's pseudocode in section 2.X.8.
+    pub fn components_read(self, index: usize, write_mask: u8) -> u8 {
+        use Opcode::*;
+        let info = self.info();
+        if info.inputs.get(index).is_some_and(|k| k.is_scalar()) {
+            return 0b0001;
+        }
+        if self.is_componentwise() {
+            return write_mask;
+        }
+        match (self, index) {
+            (Dp2 | Dp2a, 0 | 1) | (X2d, 0 | 1) | (Pk2h | Pk2us, 0) => 0b0011,
+            (Dp2a, _) => 0b0001,
+            (Dp3 | Xpd | Nrm | Rfl, _) | (Dph, 0) => 0b0111,
+            // DST: result = (1, a.y*b.y, a.z, b.w).
+            (Dst, 0) => 0b0110,
+            (Dst, _) => 0b1010,
+            // LIT reads x, y and w.
+            (Lit, _) => 0b1011,
+            // Texture coordinates: at least x; how many more depends on the
+            // target, so only x is counted.
+            (Tex | Txb | Txd | Txf | Txl | Txp | Txq, _) => 0b0001,
+            _ => 0b1111,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1664,48 +1739,5 @@ mod tests {
         assert_eq!(CcCondition::parse_rule("NAN0"), Some((CcCondition::Nan, 0)));
         assert_eq!(CcCondition::parse_rule("LE"), Some((CcCondition::Le, 0)));
         assert_eq!(CcCondition::parse_rule("XX"), None);
-    }
-}
-
-impl Opcode {
-    /// Whether each result component depends only on the same component of
-    /// each vector operand (after swizzling), so a write mask limits which
-    /// operand components are read.
-    pub fn is_componentwise(self) -> bool {
-        use Opcode::*;
-        matches!(
-            self,
-            Abs | Add | And | Ceil | Cmp | Ddx | Ddy | Div | Flr | Frc | I2f | Lrp | Mad | Max | Min | Mod | Mov | Mul
-                | Not | Or | Round | Sad | Seq | Sfl | Sge | Sgt | Shl | Shr | Sle | Slt | Sne | Ssg | Str | Sub | Trunc
-                | Xor
-        )
-    }
-
-    /// The components (bit i = component i, after the operand's swizzle) of
-    /// operand `index` that the instruction reads, given the destination's
-    /// write mask. From each instruction's pseudocode in section 2.X.8.
-    pub fn components_read(self, index: usize, write_mask: u8) -> u8 {
-        use Opcode::*;
-        let info = self.info();
-        if info.inputs.get(index).is_some_and(|k| k.is_scalar()) {
-            return 0b0001;
-        }
-        if self.is_componentwise() {
-            return write_mask;
-        }
-        match (self, index) {
-            (Dp2 | Dp2a, 0 | 1) | (X2d, 0 | 1) | (Pk2h | Pk2us, 0) => 0b0011,
-            (Dp2a, _) => 0b0001,
-            (Dp3 | Xpd | Nrm | Rfl, _) | (Dph, 0) => 0b0111,
-            // DST: result = (1, a.y*b.y, a.z, b.w).
-            (Dst, 0) => 0b0110,
-            (Dst, _) => 0b1010,
-            // LIT reads x, y and w.
-            (Lit, _) => 0b1011,
-            // Texture coordinates: at least x; how many more depends on the
-            // target, so only x is counted.
-            (Tex | Txb | Txd | Txf | Txl | Txp | Txq, _) => 0b0001,
-            _ => 0b1111,
-        }
     }
 }

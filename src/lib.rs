@@ -11,10 +11,13 @@
 //! docs/architecture.md.
 
 pub mod check;
+pub mod codes;
 pub mod diag;
 pub mod ir;
 pub mod isa;
 pub mod limits;
+pub mod lsp;
+pub mod reflect;
 pub mod span;
 pub mod spirv;
 pub mod syntax;
@@ -85,6 +88,9 @@ pub struct Compiled {
     pub spirv: Vec<u32>,
     /// The program type, from the header.
     pub stage: Stage,
+    /// What the module expects from the renderer: bindings, Locations,
+    /// block offsets, with the program's (and Cg's) names (docs/reflection.md).
+    pub reflection: reflect::Reflection,
     /// Warnings (never errors).
     pub warnings: Diagnostics,
 }
@@ -105,6 +111,32 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     }
 }
 
+/// Compiles a program given as bytes: invalid UTF-8 (the spec's programs
+/// are ASCII) is reported as `E0003` at the first bad byte.
+///
+/// ```
+/// let err = nvp4c::compile_bytes(b"!!NVfp4.0\nMOV result.color, \xff;\nEND\n", &nvp4c::Options::default()).unwrap_err();
+/// assert_eq!(err.iter().next().unwrap().code, "E0003");
+/// ```
+pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagnostics> {
+    let text = source_text(source)?;
+    compile(text, options)
+}
+
+/// The program text of `bytes`, or `E0003` at the first byte that is not
+/// UTF-8.
+pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        Diagnostics(vec![Diagnostic::error(
+            "E0003",
+            "the program is not valid UTF-8 text",
+        )
+        .primary(Span::new(at, at + 1), "invalid byte here")
+        .note("section 2.X.2: program strings are ASCII text")])
+    })
+}
+
 /// Compiles one program to SPIR-V.
 ///
 /// On error, every diagnostic found is returned (errors and warnings).
@@ -123,9 +155,16 @@ pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics>
             .note("this is a bug in nvp4c; the module was not written. Please report it with the program.")]));
         }
     }
+    let reflection = reflect::reflect(&program, &spirv, source).map_err(|what| {
+        Diagnostics(vec![lower_error(spirv::LowerError::Internal {
+            what: format!("cannot reflect the module: {what}"),
+            span: Span::new(0, 0),
+        })])
+    })?;
     Ok(Compiled {
         spirv,
         stage: program.stage,
+        reflection,
         warnings,
     })
 }

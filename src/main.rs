@@ -3,7 +3,7 @@
 mod cli;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use nvp4c::{Diagnostic, Diagnostics, Options, TargetEnv};
+use nvp4c::{Diagnostics, Options, TargetEnv};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,6 +49,16 @@ struct Cli {
     /// Colour in diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+
+    /// How to print diagnostics: as text, or one JSON object per line
+    /// (docs/json-diagnostics.md).
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    message_format: MessageFormat,
+
+    /// Also write the module's reflection (bindings, Locations, block
+    /// offsets, Cg names) as JSON to FILE (docs/reflection.md).
+    #[arg(long, value_name = "FILE")]
+    reflect: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -56,6 +66,15 @@ enum Command {
     /// Run a program in the reference interpreter on given inputs and print
     /// its results (no GPU needed).
     Run(cli::run::RunArgs),
+    /// Run the language server on standard input/output (diagnostics,
+    /// hover, go to definition, document symbols).
+    Lsp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum MessageFormat {
+    Human,
+    Json,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -92,6 +111,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Run(args)) => cli::run::main(args),
+        Some(Command::Lsp) => lsp_main(),
         None => compile_main(cli),
     }
 }
@@ -119,18 +139,11 @@ fn compile_main(cli: Cli) -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let source = match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let d = Diagnostic::error("E0003", "the program is not valid UTF-8 text")
-                .primary(nvp4c::span::Span::new(at, at + 1), "invalid byte here")
-                .note("section 2.X.2: program strings are ASCII text");
-            eprint!(
-                "{}",
-                Diagnostics(vec![d]).render(&display_name, &lossy, color)
-            );
+    let source = match nvp4c::source_text(&bytes) {
+        Ok(s) => s.to_string(),
+        Err(diags) => {
+            let lossy = String::from_utf8_lossy(&bytes);
+            report(&diags, &display_name, &lossy, color, cli.message_format);
             return ExitCode::from(EXIT_PROGRAM_ERROR);
         }
     };
@@ -147,22 +160,29 @@ fn compile_main(cli: Cli) -> ExitCode {
     let compiled = match nvp4c::compile(&source, &options) {
         Ok(c) => c,
         Err(diags) => {
-            eprint!("{}", diags.render(&display_name, &source, color));
-            let n = diags.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "error: could not compile {display_name} ({n} error{})",
-                if n == 1 { "" } else { "s" }
-            );
+            report(&diags, &display_name, &source, color, cli.message_format);
+            if cli.message_format == MessageFormat::Human {
+                let n = diags.iter().filter(|d| d.is_error()).count();
+                eprintln!(
+                    "error: could not compile {display_name} ({n} error{})",
+                    if n == 1 { "" } else { "s" }
+                );
+            }
             return ExitCode::from(EXIT_PROGRAM_ERROR);
         }
     };
     if !compiled.warnings.is_empty() {
-        eprint!(
-            "{}",
-            compiled.warnings.render(&display_name, &source, color)
+        report(
+            &compiled.warnings,
+            &display_name,
+            &source,
+            color,
+            cli.message_format,
         );
         if cli.deny_warnings {
-            eprintln!("error: warnings are denied (--deny-warnings)");
+            if cli.message_format == MessageFormat::Human {
+                eprintln!("error: warnings are denied (--deny-warnings)");
+            }
             return ExitCode::from(EXIT_PROGRAM_ERROR);
         }
     }
@@ -189,11 +209,67 @@ fn compile_main(cli: Cli) -> ExitCode {
             "spvasm"
         }),
     };
+    let reflection = match &cli.reflect {
+        Some(path) => match serde_json::to_vec_pretty(&compiled.reflection) {
+            Ok(mut json) => {
+                json.push(b'\n');
+                Some((path, json))
+            }
+            Err(e) => {
+                eprintln!("error: internal compiler error: cannot serialise the reflection: {e}");
+                return ExitCode::from(EXIT_PROGRAM_ERROR);
+            }
+        },
+        None => None,
+    };
     if let Err(e) = write_output(&output, &payload) {
         eprintln!("error: cannot write {}: {e}", output.display());
         return ExitCode::from(EXIT_PROGRAM_ERROR);
     }
+    if let Some((path, json)) = reflection {
+        if let Err(e) = write_output(path, &json) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(EXIT_PROGRAM_ERROR);
+        }
+    }
     ExitCode::SUCCESS
+}
+
+/// Prints diagnostics to stderr: rendered like rustc's, or one JSON object
+/// per line (docs/json-diagnostics.md).
+fn report(diags: &Diagnostics, file: &str, source: &str, color: bool, format: MessageFormat) {
+    match format {
+        MessageFormat::Human => eprint!("{}", diags.render(file, source, color)),
+        MessageFormat::Json => {
+            let mut err = std::io::stderr().lock();
+            for d in nvp4c::diag::json::all_to_json(diags, file, source) {
+                // A diagnostic always serialises. A failed write to stderr
+                // is ignored: there is nowhere left to report it.
+                if let Ok(line) = serde_json::to_string(&d) {
+                    let _ = writeln!(err, "{line}");
+                }
+            }
+        }
+    }
+}
+
+/// `nvp4c lsp`: the language server on standard input/output.
+fn lsp_main() -> ExitCode {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let served = nvp4c::lsp::serve(&connection);
+    drop(connection);
+    let joined = io_threads.join();
+    match (served, joined) {
+        (Ok(()), Ok(())) => ExitCode::SUCCESS,
+        (Err(e), _) => {
+            eprintln!("error: language server: {e}");
+            ExitCode::from(EXIT_PROGRAM_ERROR)
+        }
+        (_, Err(e)) => {
+            eprintln!("error: language server I/O: {e}");
+            ExitCode::from(EXIT_PROGRAM_ERROR)
+        }
+    }
 }
 
 fn read_input(path: &Path, stdin: bool) -> std::io::Result<Vec<u8>> {

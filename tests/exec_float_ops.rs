@@ -164,11 +164,7 @@ fn run_local(body: &str, cases: &[[[f32; 4]; 3]], local: &[[f32; 4]]) -> Option<
     let dev = harness::device_or_skip()?;
     let cases = cases
         .iter()
-        .map(|c| {
-            (0..3)
-                .map(|i| Input::float(5 + i as u32, c[i]))
-                .collect()
-        })
+        .map(|c| (0..3).map(|i| Input::float(5 + i as u32, c[i])).collect())
         .collect();
     let job = FragmentJob {
         local: local.iter().map(|&v| fbits(v)).collect(),
@@ -221,7 +217,11 @@ fn add_is_ieee_single_precision_addition() {
         &[
             [[1.5, -2.0, 0.0, -0.0], [2.25, 0.5, -0.0, -0.0], Z],
             [[INF, INF, 3e38, NAN], [1.0, -INF, 3e38, 1.0], Z],
-            [[16777216.0, 16777216.0, 1.0, -1.0], [1.0, 3.0, -1.0, 0.5], Z],
+            [
+                [16777216.0, 16777216.0, 1.0, -1.0],
+                [1.0, 3.0, -1.0, 0.5],
+                Z,
+            ],
         ],
     ) else {
         return;
@@ -285,7 +285,11 @@ fn mad_multiplies_then_adds_third_operand() {
                 [3.0, 4.0, 0.5, 0.25],
                 [1.0, 0.5, -0.25, -0.75],
             ],
-            [[INF, 0.0, 1e30, NAN], [1.0, INF, 1e30, 1.0], [1.0, 1.0, 0.0, 1.0]],
+            [
+                [INF, 0.0, 1e30, NAN],
+                [1.0, INF, 1e30, 1.0],
+                [1.0, 1.0, 0.0, 1.0],
+            ],
         ],
     ) else {
         return;
@@ -322,8 +326,16 @@ fn dp2a_adds_x_of_third_operand() {
     let Some(out) = run(
         "DP2A O, A, B, C;",
         &[
-            [[1.0, 2.0, NAN, NAN], [3.0, 4.0, NAN, NAN], [0.5, NAN, NAN, NAN]],
-            [[-2.0, 0.25, 0.0, 0.0], [3.0, 8.0, 0.0, 0.0], [-1.0, 7.0, 7.0, 7.0]],
+            [
+                [1.0, 2.0, NAN, NAN],
+                [3.0, 4.0, NAN, NAN],
+                [0.5, NAN, NAN, NAN],
+            ],
+            [
+                [-2.0, 0.25, 0.0, 0.0],
+                [3.0, 8.0, 0.0, 0.0],
+                [-1.0, 7.0, 7.0, 7.0],
+            ],
         ],
     ) else {
         return;
@@ -470,9 +482,9 @@ fn frc_of_negative_gives_spec_example() {
     };
     let mut c = Check::new(&out);
     // spec: fraction(-1.7) = -1.7 - floor(-1.7) = -1.7 + 2 = 0.3. The f32 input is
-    // -1.70000004768371582 (0xBFD9999A); + 2 is exact: 0.29999995231628418.
+    // -1.70000004768371582 (0xBFD9999A); + 2 is exact: 0.29999995231628418 (0x3E999998).
     // 1.25 - 1 = 0.25; -0.25 - (-1) = 0.75; 3 - 3 = +0
-    c.bits(0, [0.299_999_952_316_284_18, 0.25, 0.75, 0.0]);
+    c.bits(0, [0.299_999_95, 0.25, 0.75, 0.0]);
     // 5.5 - 5 = 0.5; -5.5 + 6 = 0.5; 100.125 - 100 = 0.125; -0.5 + 1 = 0.5
     c.bits(1, [0.5, 0.5, 0.125, 0.5]);
     c.done();
@@ -547,10 +559,10 @@ fn rcp_approximates_the_reciprocal() {
         "RCP",
         &[2.0, -4.0, 3.0, 0.125, 1.0],
         &[
-            (0.5, APPROX),         // 1/2
-            (-0.25, APPROX),       // 1/-4
+            (0.5, APPROX),          // 1/2
+            (-0.25, APPROX),        // 1/-4
             (0.333_333_34, APPROX), // 1/3
-            (8.0, APPROX),         // 1/0.125
+            (8.0, APPROX),          // 1/0.125
             // ARB_vertex_program's reciprocation rule: ApproxReciprocal(+1.0) = +1.0 exactly
             (1.0, Mode::Bits),
         ],
@@ -618,13 +630,13 @@ fn lg2_of_positive_values() {
         "LG2",
         &[1.0, 8.0, 0.25, 1024.0, 1.0 / 1048576.0, 10.0, INF],
         &[
-            (0.0, APPROX),             // log2(1) = 0 (within 1e-5)
-            (3.0, APPROX),             // log2(8)
-            (-2.0, APPROX),            // log2(1/4)
-            (10.0, APPROX),            // log2(1024)
-            (-20.0, APPROX),           // log2(2^-20)
-            (3.321_928_1, APPROX),     // log2(10) = 3.32192809
-            (INF, Mode::Bits),         // log2(+INF) = +INF
+            (0.0, APPROX),                       // log2(1) = 0 (within 1e-5)
+            (3.0, APPROX),                       // log2(8)
+            (-2.0, APPROX),                      // log2(1/4)
+            (10.0, APPROX),                      // log2(1024)
+            (-20.0, APPROX),                     // log2(2^-20)
+            (std::f32::consts::LOG2_10, APPROX), // log2(10) = 3.32192809
+            (INF, Mode::Bits),                   // log2(+INF) = +INF
         ],
     );
 }
@@ -716,8 +728,16 @@ fn lrp_blends_second_and_third_operand_by_first() {
     let Some(out) = run(
         "LRP O, A, B, C;",
         &[
-            [[0.0, 1.0, 0.5, 0.25], [2.0, 2.0, 2.0, 8.0], [4.0, 4.0, 4.0, 0.0]],
-            [[2.0, -1.0, 0.5, 0.75], [1.0, 1.0, -2.0, 4.0], [0.0, 0.0, 2.0, 0.0]],
+            [
+                [0.0, 1.0, 0.5, 0.25],
+                [2.0, 2.0, 2.0, 8.0],
+                [4.0, 4.0, 4.0, 0.0],
+            ],
+            [
+                [2.0, -1.0, 0.5, 0.75],
+                [1.0, 1.0, -2.0, 4.0],
+                [0.0, 0.0, 2.0, 0.0],
+            ],
         ],
     ) else {
         return;
@@ -1107,7 +1127,7 @@ fn negate_abs_and_negated_abs_operands() {
     c.at(0, 0, &[-1.5, 2.0, 0.0, -INF], Mode::Value); // -A
     c.at(0, 1, &[1.5, 2.0, 0.0, INF], Mode::Value); // |A|
     c.at(0, 2, &[-1.5, -2.0, 0.0, -INF], Mode::Value); // -|A|
-    // -A.yxwz = -[-2, 1.5, INF, -0] = [2, -1.5, -INF, 0]; + 1
+                                                       // -A.yxwz = -[-2, 1.5, INF, -0] = [2, -1.5, -INF, 0]; + 1
     c.at(0, 3, &[3.0, -0.5, -INF, 1.0], Mode::Value);
     c.at(1, 0, &[NAN, -0.5, 7.0, -7.0], Mode::Value);
     c.at(1, 1, &[NAN, 0.5, 7.0, 7.0], Mode::Value);
@@ -1166,7 +1186,7 @@ fn sat_clamps_to_zero_one_in_suffix_and_modifier_forms() {
     c.at(0, 1, &[0.75, 1.0, 0.0, 1.0], Mode::Value);
     c.at(0, 2, &[0.25, 1.0, 0.0, 1.0], Mode::Value); // MOV: [0.25, 2, -3, INF]
     c.at(0, 3, &[0.125, 0.0, 0.0, 1.0], Mode::Value); // MUL: [0.125, 0, -0, INF]
-    // ADD: [-INF, 1.5, 2, 0] -> [0, 1, 1, 0]
+                                                      // ADD: [-INF, 1.5, 2, 0] -> [0, 1, 1, 0]
     c.at(1, 0, &[0.0, 1.0, 1.0, 0.0], Mode::Value);
     c.at(1, 1, &[0.0, 1.0, 1.0, 0.0], Mode::Value);
     c.at(1, 2, &[0.0, 0.5, 1.0, 0.0], Mode::Value); // MOV: [-INF, 0.5, 1, -0.5]
@@ -1192,7 +1212,7 @@ fn ssat_clamps_to_minus_one_one_in_suffix_and_modifier_forms() {
     c.at(0, 0, &[0.75, 1.0, -1.0, 1.0], Mode::Bits);
     c.at(0, 1, &[0.75, 1.0, -1.0, 1.0], Mode::Bits);
     c.at(0, 2, &[0.25, 1.0, -1.0, 1.0], Mode::Bits); // MOV: [0.25, 2, -3, INF]
-    // ADD: [-INF, 0.5, 1, -0.75] -> [-1, 0.5, 1, -0.75]
+                                                     // ADD: [-INF, 0.5, 1, -0.75] -> [-1, 0.5, 1, -0.75]
     c.at(1, 0, &[-1.0, 0.5, 1.0, -0.75], Mode::Bits);
     c.at(1, 1, &[-1.0, 0.5, 1.0, -0.75], Mode::Bits);
     c.at(1, 2, &[-1.0, 0.5, 1.0, -0.5], Mode::Bits); // MOV: [-INF, 0.5, 1, -0.5]
@@ -1250,7 +1270,7 @@ fn immediate_constants_scalars_and_vectors() {
     c.at(0, 0, &[1.0, 0.0, 0.0, 1.0], Mode::Bits); // (1, 0, 0, 1).xyyx
     c.at(0, 1, &[1.5, 2.5, 4.5, -7.5], Mode::Bits); // scalar 0.5 is (0.5, 0.5, 0.5, 0.5)
     c.at(0, 2, &[2.0, -6.0, 1.0, -64.0], Mode::Bits); // 1*2, 2*-3, 4*0.25, -8*8
-    // 2.X.3.3: missing Y, Z, W default to 0, 0, 1
+                                                      // 2.X.3.3: missing Y, Z, W default to 0, 0, 1
     c.at(0, 3, &[7.0, -2.0, 0.0, 1.0], Mode::Bits);
     c.at(0, 4, &[1.0, 2.0, 4.0, -8.0], Mode::Bits); // + 0
     c.at(0, 5, &[-0.5, -1.0, -3.0, 16.0], Mode::Bits); // -1.5+1, -3+2, -6+3, 12+4

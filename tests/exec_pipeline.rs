@@ -60,7 +60,10 @@ fn compile(src: &str, env: nvp4c::TargetEnv) -> Vec<u32> {
     o.validate = true;
     match nvp4c::compile(src, &o) {
         Ok(c) => c.spirv,
-        Err(d) => panic!("compile failed ({env:?}):\n{}", d.render("cgc.fp", src, false)),
+        Err(d) => panic!(
+            "compile failed ({env:?}):\n{}",
+            d.render("cgc.fp", src, false)
+        ),
     }
 }
 
@@ -122,14 +125,6 @@ fn cgc_fragment_program_for_every_target_env() {
     }
 }
 
-#[test]
-fn line_ends_do_not_change_the_spirv() {
-    let env = nvp4c::TargetEnv::Vulkan1_0;
-    let lf = compile(CGC_FP, env);
-    assert_eq!(lf, compile(&with_line_ends(CGC_FP, "\r\n"), env), "CRLF");
-    assert_eq!(lf, compile(&with_line_ends(CGC_FP, "\r"), env), "CR");
-}
-
 /// A cgc-style vertex program: transform by a matrix in program.local[0..3],
 /// pass a scaled texture coordinate, and a colour computed with DP3/MAD.
 const CGC_VP: &str = "!!NVvp4.0
@@ -177,7 +172,11 @@ fn run_cgc_vp(src: &str) {
                     Input::float(8, [1.0, 2.0, 0.0, 0.0]),
                 ],
             ],
-            vec![Capture::Position, Capture::Location(0), Capture::Location(5)],
+            vec![
+                Capture::Position,
+                Capture::Location(0),
+                Capture::Location(5),
+            ],
         )
     };
     let out = dev.run_vertex(&spirv, &job).unwrap();

@@ -16,6 +16,9 @@ pub(crate) enum Flat {
     Else(Span),
     EndIf(Span),
     Rep(Option<Operand>, Span),
+    /// A REP already reported as wrong: it opens a block, and nothing more
+    /// is said about it.
+    BrokenRep(Span),
     EndRep(Span),
     Brk(Option<CcTest>, Span),
     Cont(Option<CcTest>, Span),
@@ -41,6 +44,8 @@ enum Frame {
         body: Block,
         has_break: bool,
         has_return: bool,
+        /// Already reported as wrong: no more is said about it.
+        broken: bool,
     },
 }
 
@@ -77,6 +82,8 @@ struct Builder<'c, 'o> {
     loop_depth: u32,
     /// CALs to resolve once every label is known: (path to the Stmt, label).
     pending_calls: Vec<Ident>,
+    /// Closers (`ENDIF`, `ENDREP`) owed by blocks a label cut off.
+    orphan_closers: Vec<&'static str>,
 }
 
 impl Builder<'_, '_> {
@@ -97,6 +104,20 @@ impl Builder<'_, '_> {
     }
 
     fn wrong_closer(&mut self, what: &str, span: Span) {
+        // The closers of blocks already cut off by a label (E0503) are
+        // expected without their openers; they are not a second mistake.
+        if self.frames.is_empty() {
+            if let Some(k) = self
+                .orphan_closers
+                .iter()
+                .position(|c| *c == what || (what == "ELSE" && *c == "ENDIF"))
+            {
+                if what != "ELSE" {
+                    self.orphan_closers.remove(k);
+                }
+                return;
+            }
+        }
         let d = match self.frames.last() {
             Some(f) => Diagnostic::error("E0501", format!("{what} closes the wrong block"))
                 .primary(span, format!("this {what} ..."))
@@ -107,10 +128,24 @@ impl Builder<'_, '_> {
                 .note("section 2.X.5: IF/ELSE/ENDIF and REP/ENDREP blocks must be opened before they are closed"),
         };
         self.c.error(d);
+        // An ENDIF or ENDREP that closes the wrong block still ends the
+        // innermost one, so the mistake is reported once and not again as
+        // a block left open.
+        if what != "ELSE" {
+            if let Some(mut f) = self.frames.pop() {
+                if let Frame::Rep { broken, .. } = &mut f {
+                    *broken = true;
+                }
+                self.finish_frame(f);
+            }
+        }
     }
 
     fn close_all(&mut self, at: Span, label: bool) {
         while let Some(f) = self.frames.pop() {
+            if label {
+                self.orphan_closers.push(f.closer());
+            }
             let d = if label {
                 Diagnostic::error("E0503", "a label inside a block")
                     .primary(at, "label here")
@@ -149,9 +184,10 @@ impl Builder<'_, '_> {
                 body,
                 has_break,
                 has_return,
+                broken,
             } => {
                 self.loop_depth -= 1;
-                if count.is_none() && !has_break && !has_return {
+                if count.is_none() && !has_break && !has_return && !broken {
                     self.c.error(
                         Diagnostic::error("E0505", "REP without a count can never end")
                             .primary(span, "no loop count, and no BRK or RET inside")
@@ -218,6 +254,17 @@ impl Builder<'_, '_> {
                     self.wrong_closer("ENDIF", span);
                 }
             }
+            Flat::BrokenRep(span) => {
+                self.loop_depth += 1;
+                self.frames.push(Frame::Rep {
+                    count: None,
+                    span,
+                    body: Vec::new(),
+                    has_break: false,
+                    has_return: false,
+                    broken: true,
+                });
+            }
             Flat::Rep(count, span) => {
                 if self.loop_depth >= self.c.options.limits.max_loop_depth {
                     self.c.error(
@@ -233,6 +280,7 @@ impl Builder<'_, '_> {
                     body: Vec::new(),
                     has_break: false,
                     has_return: false,
+                    broken: false,
                 });
             }
             Flat::EndRep(span) => {
@@ -305,6 +353,7 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
         if_depth: 0,
         loop_depth: 0,
         pending_calls: Vec::new(),
+        orphan_closers: Vec::new(),
     };
     let mut segments: Vec<Segment> = vec![Segment {
         label: None,
@@ -329,6 +378,7 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
             | Flat::Else(s)
             | Flat::EndIf(s)
             | Flat::Rep(_, s)
+            | Flat::BrokenRep(s)
             | Flat::EndRep(s)
             | Flat::Brk(_, s)
             | Flat::Cont(_, s)

@@ -34,6 +34,32 @@ const SWIZZLE_NOTE: &str = "section 2.X.4.2: a swizzle is one component (`.x`) o
 
 impl Checker<'_> {
     pub(super) fn instruction(&mut self, inst: &ast::Instruction) -> Option<Flat> {
+        let flat = self.instruction_checked(inst);
+        if flat.is_some() {
+            return flat;
+        }
+        // A flow instruction that is wrong still opens or closes its block,
+        // so one mistake does not also unbalance every block after it.
+        let span = inst.span;
+        let op = split_opcode(&inst.opcode.name).ok().map(|s| s.info.opcode);
+        let dummy = CcTest {
+            condition: CcCondition::Tr,
+            reg: CcReg(0),
+            swizzle: Swizzle::IDENTITY,
+        };
+        match op? {
+            Opcode::If => Some(Flat::If(dummy, span)),
+            Opcode::Else => Some(Flat::Else(span)),
+            Opcode::Endif => Some(Flat::EndIf(span)),
+            Opcode::Rep => Some(Flat::BrokenRep(span)),
+            Opcode::Endrep => Some(Flat::EndRep(span)),
+            Opcode::Brk => Some(Flat::Brk(None, span)),
+            Opcode::Ret => Some(Flat::Ret(None, span)),
+            _ => None,
+        }
+    }
+
+    fn instruction_checked(&mut self, inst: &ast::Instruction) -> Option<Flat> {
         let info = self.opcode(&inst.opcode)?;
         if let Some(only) = info.only_stage {
             if only != self.stage {
@@ -609,18 +635,17 @@ impl Checker<'_> {
                     } else {
                         *kind
                     };
-                    if info.shape == Shape::Swz {
-                        if let Some(PathPart::Member(s)) = o.path.parts.last() {
+                    match self.source(o, kind, mods.ty, mods.ntc) {
+                        // Section 2.X.2: SWZ's source is an <instOperandVNS>,
+                        // with no swizzle; the extended swizzle selects.
+                        Some(s) if info.shape == Shape::Swz && !s.swizzle.is_identity() => {
                             self.error(
                                 Diagnostic::error("E0433", "SWZ's source takes no swizzle suffix")
                                     .primary(s.span, "the extended swizzle that follows selects the components")
                                     .note("section 2.X.2: <SWZop_instruction> ::= <SWZop> <opModifiers> <instResult> \",\" <instOperandVNS> \",\" <extendedSwizzle>"),
                             );
                             ok = false;
-                            continue;
                         }
-                    }
-                    match self.source(o, kind, mods.ty, mods.ntc) {
                         Some(s) => srcs.push(s),
                         None => ok = false,
                     }
@@ -657,13 +682,22 @@ impl Checker<'_> {
             return None;
         }
         let dst = dst?;
+        if !self.short_operand_rules(info, &dst, &srcs) {
+            return None;
+        }
         // Sections 2.X.8.Z, XPD and NRM: "result.w = undefined". Writing it
         // is legal, so this is a warning, not an error.
         if matches!(info.opcode, Opcode::Xpd | Opcode::Nrm) && dst.mask.has(3) {
             self.error(
-                Diagnostic::warning("W0005", format!("{} leaves the w component undefined", info.name))
-                    .primary(dst_ast.span, "the write mask includes w")
-                    .note(format!("{}: \"result.w = undefined\"; write `.xyz` to keep w's old value", info.section)),
+                Diagnostic::warning(
+                    "W0005",
+                    format!("{} leaves the w component undefined", info.name),
+                )
+                .primary(dst_ast.span, "the write mask includes w")
+                .note(format!(
+                    "{}: \"result.w = undefined\"; write `.xyz` to keep w's old value",
+                    info.section
+                )),
             );
         }
         Some(ir::Instruction {
@@ -903,11 +937,107 @@ impl Checker<'_> {
                 return None;
             }
         };
+        if !self.texture_target_allowed(info, target, offset, args) {
+            return None;
+        }
         Some(ir::TexAccess {
             unit,
             target,
             offset,
         })
+    }
+
+    /// Section 2.X.4.4 and the texture instructions of 2.X.8: which targets
+    /// and offsets each instruction takes.
+    fn texture_target_allowed(
+        &mut self,
+        info: &OpInfo,
+        target: ir::TexTarget,
+        offset: Option<[i32; 3]>,
+        args: &[Arg],
+    ) -> bool {
+        use ir::TexTarget as T;
+        let span = args.get(1).map_or(args[0].span(), Arg::span);
+        let rule: Option<(&str, String)> = match (info.opcode, target) {
+            (Opcode::Txf, T::Shadow1D | T::Shadow2D | T::ShadowRect | T::ShadowCube | T::ShadowArray1D | T::ShadowArray2D | T::Cube) => Some((
+                "E0445",
+                "section 2.X.8.Z, TXF: \"If a program contains a TXF instruction specifying one of the \"SHADOW\" or \"CUBE\" targets, it will fail to load.\"".into(),
+            )),
+            (Opcode::Txb | Opcode::Txl | Opcode::Txp, T::ShadowCube | T::ShadowArray2D) => Some((
+                "E0446",
+                format!("{}: \"A program will fail to load if it contains a {} instruction with a target of SHADOWCUBE or SHADOWARRAY2D.\"", info.section, info.name),
+            )),
+            (op, T::Buffer) if op != Opcode::Txf && op != Opcode::Txq => Some((
+                "E0447",
+                "EXT_texture_buffer_object: the BUFFER target is read only with TXF (and queried with TXQ)".into(),
+            )),
+            _ => None,
+        };
+        if let Some((code, note)) = rule {
+            self.error(
+                Diagnostic::error(
+                    code,
+                    format!("{} cannot use the {} target", info.name, target.name()),
+                )
+                .primary(span, "target not allowed for this instruction")
+                .note(note),
+            );
+            return false;
+        }
+        if let Some(o) = offset {
+            // Section 2.X.4.4: offset components beyond the target's
+            // dimensions must be zero; cube maps and buffers take none.
+            let dims = match target {
+                T::T1D | T::Array1D | T::Shadow1D | T::ShadowArray1D => 1,
+                T::T2D | T::Rect | T::Array2D | T::Shadow2D | T::ShadowRect | T::ShadowArray2D => 2,
+                T::T3D => 3,
+                T::Cube | T::ShadowCube | T::Buffer => 0,
+            };
+            if o.iter().skip(dims).any(|&c| c != 0) {
+                let ospan = args.get(2).map_or(span, Arg::span);
+                self.error(
+                    Diagnostic::error("E0448", format!("a {} texture takes {} offset component{}", target.name(), dims, if dims == 1 { "" } else { "s" }))
+                        .primary(ospan, "non-zero offset component for a dimension the target does not have")
+                        .note("section 2.X.4.4: a program will fail to load if the offset has a non-zero component beyond the target's dimensions; \"texel offsets are not supported for cube map or buffer textures\""),
+                );
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Sections 2.X.8.Z, PK2H ... UP4UB: packed values may not live in
+    /// SHORT variables.
+    fn short_operand_rules(&mut self, info: &OpInfo, dst: &ir::Dest, srcs: &[ir::Operand]) -> bool {
+        let is_short = |c: &Self, v: VarId| c.var(v).precision == ir::Precision::Short;
+        match info.opcode {
+            Opcode::Pk2h | Opcode::Pk2us | Opcode::Pk4b | Opcode::Pk4ub
+                if is_short(self, dst.var) =>
+            {
+                let decl = self.var(dst.var).span;
+                self.error(
+                    Diagnostic::error("E0449", format!("{} writes a SHORT variable", info.name))
+                        .primary(dst.span, "packed result written here")
+                        .secondary(decl, "declared SHORT here")
+                        .note(format!("{}: \"A program will fail to load if it contains a {} instruction that writes its results to a variable declared as \"SHORT\".\"", info.section, info.name)),
+                );
+                false
+            }
+            Opcode::Up2h | Opcode::Up2us | Opcode::Up4b | Opcode::Up4ub
+                if srcs.first().is_some_and(|o| is_short(self, o.var)) =>
+            {
+                let o = &srcs[0];
+                let decl = self.var(o.var).span;
+                self.error(
+                    Diagnostic::error("E0449", format!("{} reads a SHORT variable", info.name))
+                        .primary(o.span, "packed operand read here")
+                        .secondary(decl, "declared SHORT here")
+                        .note(format!("{}: \"A program will fail to load if it contains a {} instruction whose operand is a variable declared as \"SHORT\".\"", info.section, info.name)),
+                );
+                false
+            }
+            _ => true,
+        }
     }
 
     /// Looks a path up: a declared name, or an implicit binding.
@@ -934,6 +1064,22 @@ impl Checker<'_> {
                                 primary: false,
                             });
                         }
+                        return None;
+                    }
+                    if matches!(id.name.as_str(), "vertex" | "fragment" | "primitive")
+                        && !path.parts.is_empty()
+                    {
+                        let stages = match id.name.as_str() {
+                            "vertex" => "vertex and geometry programs",
+                            "fragment" => "fragment programs",
+                            _ => "fragment and geometry programs",
+                        };
+                        self.error(
+                            Diagnostic::error("E0221", format!("`{}.…` bindings do not exist in {} programs", id.name, self.stage))
+                                .primary(path.span, format!("a binding of {stages}"))
+                                .note(format!("section 2.X.2: `{}` is a binding prefix only in {stages}; each program type has its own attribute bindings (NV_vertex_program4, NV_fragment_program4, NV_geometry_program4 section 2.X.3.2)", id.name)),
+                        );
+                        self.reported_undeclared.insert(id.name.clone(), id.span);
                         return None;
                     }
                     let rule = if for_write {

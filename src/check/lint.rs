@@ -90,7 +90,15 @@ fn read_before_write(c: &mut Checker<'_>, p: &Program) {
         if !is_entry && sub.name.as_deref() == Some("<entry>") {
             continue;
         }
-        let mut state = Flow { p, written: HashMap::new(), subroutine: !is_entry, anywhere: &anywhere, sub_writes: &sub_writes, reported: &mut reported, warnings: Vec::new() };
+        let mut state = Flow {
+            p,
+            written: HashMap::new(),
+            subroutine: !is_entry,
+            anywhere: &anywhere,
+            sub_writes: &sub_writes,
+            reported: &mut reported,
+            warnings: Vec::new(),
+        };
         state.block(&sub.body);
         let warnings = std::mem::take(&mut state.warnings);
         for w in warnings {
@@ -126,7 +134,11 @@ impl Flow<'_> {
                     }
                     self.block(body);
                 }
-                Stmt::If { then_block, else_block, .. } => {
+                Stmt::If {
+                    then_block,
+                    else_block,
+                    ..
+                } => {
                     self.block(then_block);
                     self.block(else_block);
                 }
@@ -171,13 +183,20 @@ impl Flow<'_> {
                 needed |= 1 << o.swizzle.0[c];
             }
         }
-        let have = if self.subroutine { self.anywhere.get(&o.var).copied().unwrap_or(0) } else { self.written.get(&o.var).copied().unwrap_or(0) };
+        let have = if self.subroutine {
+            self.anywhere.get(&o.var).copied().unwrap_or(0)
+        } else {
+            self.written.get(&o.var).copied().unwrap_or(0)
+        };
         let missing = needed & !have;
         if missing == 0 {
             return;
         }
         self.reported.insert(o.var);
-        let names: String = (0..4).filter(|c| missing & (1 << c) != 0).map(|c| ['x', 'y', 'z', 'w'][c]).collect();
+        let names: String = (0..4)
+            .filter(|c| missing & (1 << c) != 0)
+            .map(|c| ['x', 'y', 'z', 'w'][c])
+            .collect();
         let name = v.name.clone().unwrap_or_default();
         self.warnings.push(
             Diagnostic::warning("W0001", format!("`{name}.{names}` is read before anything writes it"))
@@ -200,9 +219,21 @@ fn missing_results(c: &mut Checker<'_>, p: &Program, ast: &Ast) {
         });
     }
     let (ok, what) = match p.stage {
-        Stage::Fragment => (written.iter().any(|r| matches!(r, ResultBinding::FragColor(_) | ResultBinding::Depth)), "a colour or depth result"),
-        Stage::Vertex => (written.contains(&ResultBinding::Position) || p.options.iter().any(|o| o == "ARB_position_invariant"), "result.position"),
-        Stage::Geometry => (written.contains(&ResultBinding::Position), "result.position"),
+        Stage::Fragment => (
+            written
+                .iter()
+                .any(|r| matches!(r, ResultBinding::FragColor(_) | ResultBinding::Depth)),
+            "a colour or depth result",
+        ),
+        Stage::Vertex => (
+            written.contains(&ResultBinding::Position)
+                || p.options.iter().any(|o| o == "ARB_position_invariant"),
+            "result.position",
+        ),
+        Stage::Geometry => (
+            written.contains(&ResultBinding::Position),
+            "result.position",
+        ),
     };
     if !ok {
         c.error(
@@ -226,7 +257,12 @@ fn call_depth(c: &mut Checker<'_>, p: &Program) {
         });
     }
     // Longest acyclic chain from the entry (cycles are bounded at run time).
-    fn depth(v: usize, calls: &[Vec<(SubId, crate::span::Span)>], on_path: &mut Vec<bool>, memo: &mut HashMap<usize, u32>) -> u32 {
+    fn depth(
+        v: usize,
+        calls: &[Vec<(SubId, crate::span::Span)>],
+        on_path: &mut Vec<bool>,
+        memo: &mut HashMap<usize, u32>,
+    ) -> u32 {
         if let Some(&d) = memo.get(&v) {
             return d;
         }
@@ -246,7 +282,11 @@ fn call_depth(c: &mut Checker<'_>, p: &Program) {
     let mut memo = HashMap::new();
     let d = depth(p.entry.0 as usize, &calls, &mut on_path, &mut memo);
     if d > limit {
-        let span = calls.get(p.entry.0 as usize).and_then(|c| c.first()).map(|c| c.1).unwrap_or_default();
+        let span = calls
+            .get(p.entry.0 as usize)
+            .and_then(|c| c.first())
+            .map(|c| c.1)
+            .unwrap_or_default();
         c.error(
             Diagnostic::warning("W0004", format!("calls nest {d} deep, past MAX_PROGRAM_CALL_DEPTH ({limit})"))
                 .primary(span, "the chain starts here")

@@ -463,6 +463,28 @@ impl<'o> Checker<'o> {
         mods: DeclMods,
         kind: BoundKind,
     ) {
+        let before = self.names.contains_key(&name.name);
+        self.bound_declaration_inner(d, name, size, init, ty, precision, mods, kind);
+        // A declaration already reported as wrong still establishes its
+        // name, so its uses are not reported again as undeclared.
+        if !before && !self.names.contains_key(&name.name) {
+            self.reported_undeclared
+                .insert(name.name.clone(), name.span);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bound_declaration_inner(
+        &mut self,
+        d: &ast::Declaration,
+        name: &Ident,
+        size: Option<&ast::ArraySize>,
+        init: &Init,
+        ty: VarType,
+        precision: Precision,
+        mods: DeclMods,
+        kind: BoundKind,
+    ) {
         let is_array = size.is_some();
         let declared_len = size.and_then(|s| s.len.as_ref()).map(|n| self.array_len(n));
         // `PARAM v = { 1, 2 }` is a constant vector; with a size it is a
@@ -732,8 +754,13 @@ impl<'o> Checker<'o> {
                 Ok(f) => Literal::Float(if c.negative { -f } else { f }),
                 Err(_) => {
                     self.error(
-                        Diagnostic::error("E0211", format!("malformed number `{text}`"))
-                            .primary(*span, "not a number"),
+                        // The lexer only forms <float>s that Rust parses.
+                        Diagnostic::error(
+                            "E9001",
+                            format!("internal compiler error: cannot read the number `{text}`"),
+                        )
+                        .primary(*span, "here")
+                        .note("this is a bug in nvp4c; please report it with the program"),
                     );
                     return None;
                 }

@@ -4,7 +4,10 @@
 
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::ir::{self, AttribBinding, Block, Index, KillCondition, Operand, ParamBinding, Program, ResultBinding, Stmt, VarId, VarKind};
+use crate::ir::{
+    self, AttribBinding, Block, Index, KillCondition, Operand, ParamBinding, Program,
+    ResultBinding, Stmt, VarId, VarKind,
+};
 use crate::isa::Stage;
 use crate::span::Span;
 use crate::syntax::ast::{Ast, Statement};
@@ -15,7 +18,11 @@ pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     for s in block {
         f(s);
         match s {
-            Stmt::If { then_block, else_block, .. } => {
+            Stmt::If {
+                then_block,
+                else_block,
+                ..
+            } => {
                 walk(then_block, f);
                 walk(else_block, f);
             }
@@ -31,7 +38,10 @@ pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
     match s {
         Stmt::Inst(i) => out.extend(i.srcs.iter()),
         Stmt::Rep { count: Some(c), .. } => out.push(c),
-        Stmt::Kill { cond: KillCondition::Operand(o), .. } => out.push(o),
+        Stmt::Kill {
+            cond: KillCondition::Operand(o),
+            ..
+        } => out.push(o),
         _ => {}
     }
     let mut k = 0;
@@ -52,7 +62,9 @@ pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
 /// The source segments of the program (the synthesized entry that
 /// concatenates segments is left out, so nothing is counted twice).
 pub(crate) fn source_subroutines(p: &Program) -> impl Iterator<Item = &ir::Subroutine> {
-    p.subroutines.iter().filter(|s| s.name.as_deref() != Some("<entry>"))
+    p.subroutines
+        .iter()
+        .filter(|s| s.name.as_deref() != Some("<entry>"))
 }
 
 impl Checker<'_> {
@@ -68,7 +80,10 @@ impl Checker<'_> {
     }
 
     fn option_span(&self, name: &str) -> Option<Span> {
-        self.options_seen.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
+        self.options_seen
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
     }
 
     /// Section 2.X.3.9 (ARB_vertex_program/ARB_fragment_program limits) and
@@ -76,15 +91,29 @@ impl Checker<'_> {
     /// NV_vertex_program4.
     fn limit_rules(&mut self, p: &Program, ast: &Ast) {
         let limits = self.options.limits.clone();
-        let fog = ["ARB_fog_exp", "ARB_fog_exp2", "ARB_fog_linear"].into_iter().find(|f| self.has_option(f));
+        let fog = ["ARB_fog_exp", "ARB_fog_exp2", "ARB_fog_linear"]
+            .into_iter()
+            .find(|f| self.has_option(f));
         let (instr_cut, why) = match fog {
             Some("ARB_fog_exp") => (3, " minus 3 (ARB_fog_exp)"),
             Some("ARB_fog_exp2") => (4, " minus 4 (ARB_fog_exp2)"),
             Some(_) => (2, " minus 2 (ARB_fog_linear)"),
-            None if self.has_option("ARB_position_invariant") => (4, " minus 4 (ARB_position_invariant)"),
+            None if self.has_option("ARB_position_invariant") => {
+                (4, " minus 4 (ARB_position_invariant)")
+            }
             None => (0, ""),
         };
-        let instructions: Vec<Span> = ast.statements.iter().filter_map(|s| if let Statement::Instruction(i) = s { Some(i.span) } else { None }).collect();
+        let instructions: Vec<Span> = ast
+            .statements
+            .iter()
+            .filter_map(|s| {
+                if let Statement::Instruction(i) = s {
+                    Some(i.span)
+                } else {
+                    None
+                }
+            })
+            .collect();
         let max = limits.max_instructions.saturating_sub(instr_cut) as usize;
         if instructions.len() > max {
             self.error(
@@ -145,7 +174,9 @@ impl Checker<'_> {
                 for b in bs {
                     let (n, max, what) = match b {
                         ParamBinding::Env(n) => (*n, limits.max_env_parameters, "program.env"),
-                        ParamBinding::Local(n) => (*n, limits.max_local_parameters, "program.local"),
+                        ParamBinding::Local(n) => {
+                            (*n, limits.max_local_parameters, "program.local")
+                        }
                         _ => continue,
                     };
                     if n >= max {
@@ -170,7 +201,11 @@ impl Checker<'_> {
         }
         if let Some(g) = p.geometry {
             let decl = ast.statements.iter().find_map(|s| match s {
-                Statement::Decl(d) if matches!(d.kind, crate::syntax::ast::DeclKind::VerticesOut(_)) => Some(d.span),
+                Statement::Decl(d)
+                    if matches!(d.kind, crate::syntax::ast::DeclKind::VerticesOut(_)) =>
+                {
+                    Some(d.span)
+                }
                 _ => None,
             });
             let span = decl.unwrap_or(ast.header);
@@ -181,7 +216,18 @@ impl Checker<'_> {
                         .note("NV_geometry_program4 section 2.X.7: the vertex limit may not exceed MAX_PROGRAM_OUTPUT_VERTICES_NV; see docs/limits.md"),
                 );
             } else {
-                let results: BTreeSet<String> = p.variables.iter().filter_map(|v| if let VarKind::Result(b) = &v.kind { Some(b.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>()) } else { None }).flatten().collect();
+                let results: BTreeSet<String> = p
+                    .variables
+                    .iter()
+                    .filter_map(|v| {
+                        if let VarKind::Result(b) = &v.kind {
+                            Some(b.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>())
+                        } else {
+                            None
+                        }
+                    })
+                    .flatten()
+                    .collect();
                 let components = 4 * results.len() as u32;
                 if g.vertices_out.saturating_mul(components) > limits.max_total_output_components {
                     self.error(
@@ -218,7 +264,11 @@ impl Checker<'_> {
             let keys: Vec<String> = match &var.kind {
                 VarKind::Attrib(b) => b.iter().map(|x| format!("A{x:?}")).collect(),
                 VarKind::Result(b) => b.iter().map(|x| format!("R{x:?}")).collect(),
-                VarKind::Param(b) => b.iter().filter(|x| !matches!(x, ParamBinding::Constant(_))).map(|x| format!("P{x:?}")).collect(),
+                VarKind::Param(b) => b
+                    .iter()
+                    .filter(|x| !matches!(x, ParamBinding::Constant(_)))
+                    .map(|x| format!("P{x:?}"))
+                    .collect(),
                 _ => continue,
             };
             let mut seen_here = BTreeSet::new();
@@ -284,12 +334,24 @@ impl Checker<'_> {
                                 AttribBinding::Generic(n) => {
                                     generic.entry(*n).or_insert(v.span);
                                 }
-                                AttribBinding::Position => conventional.push((0, "vertex.position", v.span)),
-                                AttribBinding::Normal => conventional.push((2, "vertex.normal", v.span)),
-                                AttribBinding::Color(c) if !c.secondary => conventional.push((3, "vertex.color", v.span)),
-                                AttribBinding::Color(_) => conventional.push((4, "vertex.color.secondary", v.span)),
-                                AttribBinding::FogCoord => conventional.push((5, "vertex.fogcoord", v.span)),
-                                AttribBinding::TexCoord(n) => conventional.push((8 + n, "vertex.texcoord", v.span)),
+                                AttribBinding::Position => {
+                                    conventional.push((0, "vertex.position", v.span))
+                                }
+                                AttribBinding::Normal => {
+                                    conventional.push((2, "vertex.normal", v.span))
+                                }
+                                AttribBinding::Color(c) if !c.secondary => {
+                                    conventional.push((3, "vertex.color", v.span))
+                                }
+                                AttribBinding::Color(_) => {
+                                    conventional.push((4, "vertex.color.secondary", v.span))
+                                }
+                                AttribBinding::FogCoord => {
+                                    conventional.push((5, "vertex.fogcoord", v.span))
+                                }
+                                AttribBinding::TexCoord(n) => {
+                                    conventional.push((8 + n, "vertex.texcoord", v.span))
+                                }
                                 _ => {}
                             }
                         }

@@ -102,7 +102,9 @@ impl<'a> LineIndex<'a> {
     /// The 0-based line of a byte offset (clamped to the text).
     pub fn line(&self, offset: usize) -> usize {
         let offset = offset.min(self.source.len());
-        self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 
     /// The 0-based line and character (Unicode scalar value) column.
@@ -124,7 +126,11 @@ impl<'a> LineIndex<'a> {
         let Some(&start) = self.starts.get(line) else {
             return self.source.len();
         };
-        let end = self.starts.get(line + 1).copied().unwrap_or(self.source.len());
+        let end = self
+            .starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.source.len());
         let text = &self.source[start..end];
         let mut units = 0;
         for (i, c) in text.char_indices() {
@@ -175,7 +181,11 @@ pub fn to_json(diagnostic: &Diagnostic, file: &str, source: &str) -> JsonDiagnos
     let mut notes = Vec::new();
     let mut suggestion = None;
     for note in &diagnostic.notes {
-        match (suggestion.is_none(), suggested_text(note), diagnostic.primary_span()) {
+        match (
+            suggestion.is_none(),
+            suggested_text(note),
+            diagnostic.primary_span(),
+        ) {
             (true, Some(text), Some(primary)) => {
                 let written = source.get(primary.range()).unwrap_or("");
                 suggestion = Some(JsonSuggestion {

@@ -34,7 +34,7 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    fn lower_stmt(&mut self, stmt: &Stmt) -> LResult<()> {
+    pub(crate) fn lower_stmt(&mut self, stmt: &Stmt) -> LResult<()> {
         match stmt {
             Stmt::Inst(inst) => self.lower_instruction(inst),
             Stmt::If {
@@ -61,17 +61,9 @@ impl Lowerer<'_> {
             Stmt::Return { cond, span } => self
                 .guarded(cond.as_ref(), |l| Ok(l.b.ret()?))
                 .map_err(|e| e.at(*span)),
-            Stmt::Call { target, cond, span } => {
-                let function = self.functions.get(target).copied().ok_or_else(|| {
-                    LowerError::internal_at("call to a subroutine that was not lowered", *span)
-                })?;
-                let void = self.t_void();
-                self.guarded(cond.as_ref(), |l| {
-                    l.b.function_call(void, None, function, [])?;
-                    Ok(())
-                })
-                .map_err(|e| e.at(*span))
-            }
+            Stmt::Call { target, cond, span } => self
+                .guarded(cond.as_ref(), |l| l.emit_call(*target, *span))
+                .map_err(|e| e.at(*span)),
             Stmt::Kill { cond, span } => self.lower_kill(cond).map_err(|e| e.at(*span)),
             Stmt::Emit { span } => Err(LowerError::unsupported("EMIT (geometry programs)", *span)),
             Stmt::EndPrimitive { span } => Err(LowerError::unsupported(
@@ -102,7 +94,7 @@ impl Lowerer<'_> {
         self.guarded_by(cond, body)
     }
 
-    fn guarded_by(
+    pub(crate) fn guarded_by(
         &mut self,
         cond: Option<Val>,
         body: impl FnOnce(&mut Self) -> LResult<()>,

@@ -8,7 +8,14 @@ use rspirv::dr::Operand as SpvOperand;
 use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass, Word};
 
 use super::emit::{register_class, Comp, LResult};
+use super::state::{state_read, StateRead, STATE_ROWS};
 use super::{Analysis, LowerError, Lowerer};
+
+/// Binding of the State block (docs/interface.md, "Descriptor sets").
+pub(crate) const STATE_BINDING: u32 = 2;
+/// `program.buffer[b]` is at binding 3 + b, b < 16.
+pub(crate) const FIRST_BUFFER_BINDING: u32 = 3;
+pub(crate) const MAX_BUFFER_BINDINGS: u32 = 16;
 use crate::ir::{
     AttribBinding, ColorSel, Interpolation, Literal, ParamBinding, Precision, ResultBinding, VarId,
     VarKind, VarType, Variable,
@@ -28,6 +35,10 @@ pub(crate) enum Storage {
     },
     /// A PARAM: where each element comes from.
     Param { elements: Vec<ParamSource> },
+    /// A BUFFER / BUFFER4 variable (NV_parameter_buffer_object): element
+    /// `e` is word `first + e` (BUFFER, replicated to four components) or
+    /// vec4 `first + e` (BUFFER4) of `program.buffer[buffer]`.
+    Buffer { buffer: u32, first: u32, vec4: bool },
     /// An ATTRIB or OUTPUT: the interface slot of each element.
     Io { elements: Vec<IoSlot> },
 }
@@ -38,6 +49,10 @@ pub(crate) enum ParamSource {
     Constant([Literal; 4]),
     /// `program.env[element]` or `program.local[element]`.
     Block { block: ParamBlock, element: u32 },
+    /// A GL state binding, read from the State block (state.rs).
+    State(StateRead),
+    /// vec4 `element` of `program.buffer[buffer]`.
+    BufferElement { buffer: u32, element: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +113,10 @@ pub(crate) struct Io {
     /// Private copies of all-constant PARAM arrays, per read type, for
     /// relative addressing.
     pub const_arrays: HashMap<(VarId, Comp), Word>,
+    /// The State block (binding 2), when a state binding is used.
+    pub state_block: Option<Word>,
+    /// `program.buffer[b]` blocks (binding 3 + b), by b.
+    pub buffers: BTreeMap<u32, Word>,
 }
 
 /// The identity of an interface variable: aliases such as
@@ -135,6 +154,8 @@ impl Lowerer<'_> {
     pub(crate) fn declare_variables(&mut self, analysis: &Analysis) -> LResult<()> {
         let program = self.program;
         let mut block_len = [0u32; 2];
+        let mut state_len = 0u32;
+        let mut buffer_len: BTreeMap<u32, u32> = BTreeMap::new();
         let mut io_vars: Vec<(VarId, Vec<SlotSpec>)> = Vec::new();
         for &id in &analysis.variables {
             let var = program.var(id);
@@ -160,16 +181,25 @@ impl Lowerer<'_> {
                                 element: *n,
                             },
                             ParamBinding::State(item) => {
-                                return Err(LowerError::unsupported(
-                                    format!("GL state bindings (state.{})", item.path.join(".")),
-                                    var.span,
-                                ))
+                                let read = state_read(&item.path)
+                                    .map_err(|what| LowerError::unsupported(what, var.span))?;
+                                if read.rows().end > STATE_ROWS {
+                                    return Err(LowerError::internal_at(
+                                        "a state row past the State block",
+                                        var.span,
+                                    ));
+                                }
+                                state_len = state_len.max(read.rows().end);
+                                ParamSource::State(read)
                             }
-                            ParamBinding::BufferElement { buffer, .. } => {
-                                return Err(LowerError::unsupported(
-                                    format!("parameter buffers (program.buffer[{buffer}])"),
-                                    var.span,
-                                ))
+                            ParamBinding::BufferElement { buffer, element } => {
+                                self.check_buffer_binding(*buffer, var.span)?;
+                                let len = buffer_len.entry(*buffer).or_insert(0);
+                                *len = (*len).max(element.saturating_add(1));
+                                ParamSource::BufferElement {
+                                    buffer: *buffer,
+                                    element: *element,
+                                }
                             }
                         };
                         if let ParamSource::Block { block, element } = source {
@@ -207,10 +237,24 @@ impl Lowerer<'_> {
                     io_vars.push((id, specs));
                 }
                 VarKind::Buffer(binding) => {
-                    return Err(LowerError::unsupported(
-                        format!("parameter buffers (program.buffer[{}])", binding.buffer),
-                        var.span,
-                    ))
+                    // The highest element an access can reach: the highest
+                    // absolute index, or the whole (clamped) array for
+                    // relative addressing (docs/interface.md, "Parameter
+                    // buffers").
+                    let reach = analysis.buffer_reach.get(&id).copied().unwrap_or(1);
+                    let end = binding.first.saturating_add(reach);
+                    let vec4s = if binding.vec4 { end } else { end.div_ceil(4) };
+                    self.check_buffer_binding(binding.buffer, var.span)?;
+                    let len = buffer_len.entry(binding.buffer).or_insert(0);
+                    *len = (*len).max(vec4s);
+                    self.storage.insert(
+                        id,
+                        Storage::Buffer {
+                            buffer: binding.buffer,
+                            first: binding.first,
+                            vec4: binding.vec4,
+                        },
+                    );
                 }
             }
         }
@@ -219,6 +263,26 @@ impl Lowerer<'_> {
             if len > 0 {
                 self.io.blocks[block.index()] = Some(self.param_block(block, len));
             }
+        }
+        if state_len > 0 {
+            // docs/interface.md, "The State block": vec4 rows at binding 2.
+            let var = self.uniform_block(
+                ("State", "rows", "state"),
+                Comp::F32,
+                state_len,
+                STATE_BINDING,
+            );
+            self.io.state_block = Some(var);
+        }
+        for (buffer, len) in buffer_len {
+            // docs/interface.md, "Parameter buffers": uvec4 at binding 3 + b.
+            let var = self.uniform_block(
+                ("ProgramBuffer", "data", &format!("program_buffer{buffer}")),
+                Comp::U32,
+                len.max(1),
+                FIRST_BUFFER_BINDING + buffer,
+            );
+            self.io.buffers.insert(buffer, var);
         }
         self.declare_io(io_vars)
     }
@@ -268,8 +332,35 @@ impl Lowerer<'_> {
     /// `uniform ProgramEnv { uvec4 env[len]; }` (or ProgramLocal), std140,
     /// at the binding docs/interface.md fixes.
     fn param_block(&mut self, block: ParamBlock, len: u32) -> Word {
-        let (struct_name, member_name, var_name) = block.names();
-        let uvec4 = self.t(Comp::U32, 4);
+        let names = block.names();
+        self.uniform_block(names, Comp::U32, len, block.binding())
+    }
+
+    /// The binding of `program.buffer[b]`, checked against the documented
+    /// range (b < 16).
+    fn check_buffer_binding(&mut self, buffer: u32, span: crate::span::Span) -> LResult<()> {
+        if buffer >= MAX_BUFFER_BINDINGS {
+            return Err(LowerError::unsupported(
+                format!(
+                    "program.buffer[{buffer}]: nvp4c binds parameter buffers 0..{} (docs/interface.md, \"Parameter buffers\")",
+                    MAX_BUFFER_BINDINGS - 1
+                ),
+                span,
+            ));
+        }
+        Ok(())
+    }
+
+    /// `uniform Struct { <comp>vec4 member[len]; }`, std140 (ArrayStride
+    /// 16), in the stage's descriptor set at `binding`.
+    fn uniform_block(
+        &mut self,
+        (struct_name, member_name, var_name): (&str, &str, &str),
+        comp: Comp,
+        len: u32,
+        binding: u32,
+    ) -> Word {
+        let uvec4 = self.t(comp, 4);
         let len_id = self.c_u32(len);
         // Fresh (undeduplicated) types: these carry layout decorations.
         let array_id = self.b.id();
@@ -303,7 +394,7 @@ impl Lowerer<'_> {
         self.b.decorate(
             var,
             Decoration::Binding,
-            [SpvOperand::LiteralBit32(block.binding())],
+            [SpvOperand::LiteralBit32(binding)],
         );
         var
     }
@@ -604,7 +695,9 @@ impl IoKey {
     fn slot(self) -> Option<InterfaceSlot> {
         match self {
             IoKey::Location { location, .. } => Some(InterfaceSlot::Location(location)),
-            IoKey::BuiltIn { builtin, .. } => builtin_from_u32(builtin).ok().map(InterfaceSlot::BuiltIn),
+            IoKey::BuiltIn { builtin, .. } => {
+                builtin_from_u32(builtin).ok().map(InterfaceSlot::BuiltIn)
+            }
         }
     }
 }
@@ -612,11 +705,17 @@ impl IoKey {
 /// The input slot of an attribute binding, `None` where the backend does
 /// not lower it.
 pub(crate) fn attrib_slot(stage: Stage, binding: &AttribBinding) -> Option<InterfaceSlot> {
-    attrib_spec(stage, binding, VarType::Typeless).ok()?.key.slot()
+    attrib_spec(stage, binding, VarType::Typeless)
+        .ok()?
+        .key
+        .slot()
 }
 
 /// The output slot of a result binding, `None` where the backend does not
 /// lower it.
 pub(crate) fn result_slot(stage: Stage, binding: &ResultBinding) -> Option<InterfaceSlot> {
-    result_spec(stage, binding, VarType::Typeless).ok()?.key.slot()
+    result_spec(stage, binding, VarType::Typeless)
+        .ok()?
+        .key
+        .slot()
 }

@@ -26,6 +26,8 @@ mod emit;
 mod flow;
 mod interface;
 mod operand;
+mod recursion;
+mod state;
 #[cfg(test)]
 mod tests;
 
@@ -42,8 +44,8 @@ use crate::span::Span;
 use crate::{Options, TargetEnv};
 
 use emit::TypeKey;
-use interface::{Io, Storage};
 pub(crate) use interface::{attrib_slot, result_slot, InterfaceSlot};
+use interface::{Io, Storage};
 
 /// Why a program could not be lowered. Both kinds are internal compiler
 /// errors from the user's point of view: the checker accepted the program.
@@ -122,7 +124,7 @@ impl From<rspirv::dr::Error> for LowerError {
 
 /// Lowers a checked program to SPIR-V words for `options.target_env`.
 pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerError> {
-    let analysis = analyze(program)?;
+    let analysis = analyze(program, options)?;
     let mut lowerer = Lowerer::new(program, options, &analysis)?;
     lowerer.lower_program(&analysis)?;
     Ok(lowerer.finish())
@@ -164,64 +166,117 @@ pub(crate) struct Analysis {
     /// Every variable an instruction or statement of a reachable
     /// subroutine names, directly or as a relative address.
     pub variables: BTreeSet<VarId>,
+    /// The cyclic strongly connected components of the call graph (each
+    /// lowered as one dispatch-loop function, `recursion`), members in
+    /// `subroutines` order.
+    pub cycles: Vec<Vec<SubId>>,
+    /// Whether CAL must count the call depth at run time: the call graph
+    /// has a cycle, or an acyclic chain of calls deeper than
+    /// MAX_PROGRAM_CALL_DEPTH (section 2.X.8.Z, CAL; docs/semantics.md).
+    pub depth_counter: bool,
+    /// For each BUFFER / BUFFER4 variable, one more than the highest
+    /// element an access can reach (the array length for relative
+    /// addressing).
+    pub buffer_reach: HashMap<VarId, u32>,
 }
 
-/// Finds the reachable subroutines and used variables, and rejects call
-/// cycles (section 2.X.5 allows recursion; SPIR-V does not, and the
-/// dispatch-loop lowering of cyclic call graphs is not written yet).
-fn analyze(program: &Program) -> Result<Analysis, LowerError> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Active,
-        Done,
+impl Analysis {
+    /// The index into `cycles` of the component `sub` belongs to.
+    pub(crate) fn cycle_of(&self, sub: SubId) -> Option<usize> {
+        self.cycles.iter().position(|c| c.contains(&sub))
     }
+}
+
+/// Finds the reachable subroutines, the cycles of the call graph (section
+/// 2.X.5 allows recursion up to MAX_PROGRAM_CALL_DEPTH; SPIR-V does not,
+/// so `recursion` lowers them), and the used variables.
+fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError> {
     let count = program.subroutines.len();
     if program.entry.0 as usize >= count {
         return Err(LowerError::internal("the entry subroutine does not exist"));
     }
-    let mut marks = vec![Mark::New; count];
+    // Reachable subroutines in depth-first order and the call edges.
+    let mut seen = vec![false; count];
     let mut order = Vec::new();
-    // Iterative depth-first search: (subroutine, its calls, next call).
-    let mut stack: Vec<(SubId, Vec<Call>, usize)> = Vec::new();
-    marks[program.entry.0 as usize] = Mark::Active;
-    order.push(program.entry);
-    stack.push((program.entry, calls_of(&program.sub(program.entry).body), 0));
-    while let Some((_, calls, next)) = stack.last_mut() {
-        if let Some(&(target, span)) = calls.get(*next) {
-            *next += 1;
-            let Some(mark) = marks.get(target.0 as usize).copied() else {
+    let mut edges: HashMap<SubId, Vec<SubId>> = HashMap::new();
+    let mut stack = vec![program.entry];
+    seen[program.entry.0 as usize] = true;
+    while let Some(sub) = stack.pop() {
+        order.push(sub);
+        let mut callees = Vec::new();
+        for (target, span) in calls_of(&program.sub(sub).body) {
+            if target.0 as usize >= count {
                 return Err(LowerError::internal_at(
                     "call to a subroutine that does not exist",
                     span,
                 ));
-            };
-            match mark {
-                Mark::Active => {
-                    let name = program
-                        .sub(target)
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| "<entry>".into());
-                    return Err(LowerError::unsupported(
-                        format!("recursive subroutine calls (a call cycle through `{name}`)"),
-                        span,
-                    ));
-                }
-                Mark::Done => {}
-                Mark::New => {
-                    marks[target.0 as usize] = Mark::Active;
-                    order.push(target);
-                    stack.push((target, calls_of(&program.sub(target).body), 0));
+            }
+            if !callees.contains(&target) {
+                callees.push(target);
+            }
+        }
+        for &t in callees.iter().rev() {
+            if !seen[t.0 as usize] {
+                seen[t.0 as usize] = true;
+                stack.push(t);
+            }
+        }
+        edges.insert(sub, callees);
+    }
+    // Which subroutines each one reaches through one or more calls; two
+    // that reach each other share a cycle.
+    let reaches: HashMap<SubId, BTreeSet<SubId>> = order
+        .iter()
+        .map(|&s| {
+            let mut r = BTreeSet::new();
+            let mut work: Vec<SubId> = edges.get(&s).cloned().unwrap_or_default();
+            while let Some(t) = work.pop() {
+                if r.insert(t) {
+                    work.extend(edges.get(&t).into_iter().flatten().copied());
                 }
             }
-        } else if let Some((done, _, _)) = stack.pop() {
-            marks[done.0 as usize] = Mark::Done;
+            (s, r)
+        })
+        .collect();
+    let mut cycles: Vec<Vec<SubId>> = Vec::new();
+    for &s in &order {
+        if !reaches[&s].contains(&s) || cycles.iter().any(|c| c.contains(&s)) {
+            continue;
         }
+        let members = order
+            .iter()
+            .copied()
+            .filter(|t| reaches[&s].contains(t) && reaches[t].contains(&s))
+            .collect();
+        cycles.push(members);
     }
+    let depth_counter = !cycles.is_empty() || {
+        // The longest chain of calls from the entry (acyclic here).
+        fn longest(
+            s: SubId,
+            edges: &HashMap<SubId, Vec<SubId>>,
+            memo: &mut HashMap<SubId, u32>,
+        ) -> u32 {
+            if let Some(&d) = memo.get(&s) {
+                return d;
+            }
+            let d = edges
+                .get(&s)
+                .into_iter()
+                .flatten()
+                .map(|&t| 1 + longest(t, edges, memo))
+                .max()
+                .unwrap_or(0);
+            memo.insert(s, d);
+            d
+        }
+        longest(program.entry, &edges, &mut HashMap::new()) > options.limits.max_call_depth
+    };
     let mut variables = BTreeSet::new();
+    let mut buffer_reach = HashMap::new();
     for &sub in &order {
         variables_of(&program.sub(sub).body, &mut variables);
+        buffer_reach_of(program, &program.sub(sub).body, &mut buffer_reach);
     }
     for &v in &variables {
         if v.0 as usize >= program.variables.len() {
@@ -234,7 +289,59 @@ fn analyze(program: &Program) -> Result<Analysis, LowerError> {
     Ok(Analysis {
         subroutines: order,
         variables,
+        cycles,
+        depth_counter,
+        buffer_reach,
     })
+}
+
+/// Records, for every BUFFER variable an operand reads, the highest
+/// element + 1 it can reach.
+fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u32>) {
+    fn operand(program: &Program, op: &Operand, out: &mut HashMap<VarId, u32>) {
+        if let Some(var) = program.variables.get(op.var.0 as usize) {
+            if matches!(var.kind, crate::ir::VarKind::Buffer(_)) {
+                let reach = match &op.index {
+                    Index::Absolute(n) => n.saturating_add(1),
+                    Index::None => 1,
+                    _ => var.len(),
+                };
+                let r = out.entry(op.var).or_insert(0);
+                *r = (*r).max(reach.min(var.len()));
+            }
+        }
+        if let Index::Relative { address, .. } = &op.index {
+            operand(program, address, out);
+        }
+    }
+    for stmt in block {
+        match stmt {
+            Stmt::Inst(inst) => {
+                for src in &inst.srcs {
+                    operand(program, src, out);
+                }
+            }
+            Stmt::If {
+                then_block,
+                else_block,
+                ..
+            } => {
+                buffer_reach_of(program, then_block, out);
+                buffer_reach_of(program, else_block, out);
+            }
+            Stmt::Rep { count, body, .. } => {
+                if let Some(c) = count {
+                    operand(program, c, out);
+                }
+                buffer_reach_of(program, body, out);
+            }
+            Stmt::Kill {
+                cond: KillCondition::Operand(op),
+                ..
+            } => operand(program, op, out),
+            _ => {}
+        }
+    }
 }
 
 /// A call site: the callee and where the CAL is.
@@ -329,8 +436,15 @@ pub(crate) struct Lowerer<'a> {
     /// Every global variable with its storage class, for the entry point's
     /// interface list.
     pub globals: Vec<(Word, StorageClass)>,
-    /// One OpFunction per reachable subroutine.
+    /// One OpFunction per reachable subroutine outside call cycles (and
+    /// the entry, always).
     pub functions: HashMap<SubId, Word>,
+    /// Subroutines of call cycles: the dispatch function of their cycle
+    /// and the state that starts them (`recursion`).
+    pub cycle_entries: HashMap<SubId, (Word, u32)>,
+    /// The run-time call depth (a Private `uint`), when CAL must check
+    /// MAX_PROGRAM_CALL_DEPTH.
+    pub call_depth: Option<Word>,
     /// REP nesting of the function being lowered.
     pub loops: Vec<LoopTargets>,
     /// Registers live in Private storage (the program has more than one
@@ -369,8 +483,10 @@ impl<'a> Lowerer<'a> {
             cc_regs: [None, None],
             globals: Vec::new(),
             functions: HashMap::new(),
+            cycle_entries: HashMap::new(),
+            call_depth: None,
             loops: Vec::new(),
-            private_registers: analysis.subroutines.len() > 1,
+            private_registers: analysis.subroutines.len() > 1 || !analysis.cycles.is_empty(),
             capabilities: HashSet::new(),
         };
         l.capability(spirv::Capability::Shader);
@@ -391,12 +507,38 @@ impl<'a> Lowerer<'a> {
 
     fn lower_program(&mut self, analysis: &Analysis) -> Result<(), LowerError> {
         self.declare_variables(analysis)?;
-        for &sub in &analysis.subroutines {
-            let id = self.b.id();
-            self.functions.insert(sub, id);
+        if analysis.depth_counter {
+            let uint = self.t(emit::Comp::U32, 1);
+            let zero = self.c_u32(0);
+            let var = self.global_variable(uint, StorageClass::Private, Some(zero), "call_depth");
+            self.call_depth = Some(var);
+        }
+        // Flatten each call cycle into the states of one dispatch function.
+        let mut flat_cycles = Vec::with_capacity(analysis.cycles.len());
+        for members in &analysis.cycles {
+            let flat = recursion::flatten(self.program, members)?;
+            let function = self.b.id();
+            for (&sub, &state) in &flat.entries {
+                self.cycle_entries.insert(sub, (function, state));
+            }
+            flat_cycles.push((function, flat));
         }
         for &sub in &analysis.subroutines {
-            self.lower_subroutine(sub, sub == self.program.entry, analysis)?;
+            if sub == self.program.entry || analysis.cycle_of(sub).is_none() {
+                let id = self.b.id();
+                self.functions.insert(sub, id);
+            }
+        }
+        for &sub in &analysis.subroutines {
+            let is_entry = sub == self.program.entry;
+            if analysis.cycle_of(sub).is_none() {
+                self.lower_subroutine(sub, is_entry, analysis)?;
+            } else if is_entry {
+                self.lower_entry_wrapper(sub)?;
+            }
+        }
+        for (function, flat) in &flat_cycles {
+            self.lower_cycle(*function, flat)?;
         }
         let main = self
             .functions

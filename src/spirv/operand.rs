@@ -6,6 +6,7 @@ use rspirv::spirv::{GlslStd450Op as GLOp, Op, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val, F32_NEG_ONE, F32_ONE};
 use super::interface::{IoShape, IoSlot, ParamSource, Storage};
+use super::state::StateRead;
 use super::{LowerError, Lowerer};
 use crate::ir::{Dest, Index, Operand, VarId, WriteMask};
 use crate::isa::DataType;
@@ -201,6 +202,11 @@ impl Lowerer<'_> {
                 }
                 Element::Dynamic(i) => self.load_param_dynamic(var, &elements, i, comp),
             },
+            StorageRef::Buffer {
+                buffer,
+                first,
+                vec4,
+            } => self.load_buffer(buffer, first, vec4, element, comp),
             StorageRef::Io(slots) => match element {
                 Element::Fixed(n) => {
                     let slot = slots.get(n as usize).copied().ok_or_else(|| {
@@ -252,7 +258,111 @@ impl Lowerer<'_> {
                 let v = self.load(p, Comp::U32, 4)?;
                 self.cast(v, comp)
             }
+            ParamSource::State(read) => self.load_state(read, comp),
+            ParamSource::BufferElement { buffer, element } => {
+                let e = Element::Fixed(element);
+                self.load_buffer(buffer, 0, true, e, comp)
+            }
         }
+    }
+
+    /// A State block row (`row` a constant or an `i32` value).
+    fn state_row(&mut self, row: Word) -> LResult<Val> {
+        let var = self
+            .io
+            .state_block
+            .ok_or_else(|| LowerError::internal("the State block was not declared"))?;
+        let vec4 = self.t(Comp::F32, 4);
+        let zero = self.c_i32(0);
+        let p = self.access(StorageClass::Uniform, vec4, var, &[zero, row])?;
+        self.load(p, Comp::F32, 4)
+    }
+
+    /// A GL state binding (docs/interface.md, "The State block"): a row,
+    /// with the components Tables X.3 to X.10 fix replaced by their
+    /// constants, or a column of a stored matrix for `.transpose` and
+    /// `.invtrans` (row `c` of the transpose is column `c`).
+    fn load_state(&mut self, read: StateRead, comp: Comp) -> LResult<Val> {
+        let v = match read {
+            StateRead::Row { row, fixed } => {
+                let r = self.c_i32(row as i32);
+                let mut v = self.state_row(r)?;
+                if fixed.iter().any(Option::is_some) {
+                    let bits: Vec<u32> = fixed.iter().map(|f| f.unwrap_or(0)).collect();
+                    let k = self.konst(Comp::F32, &bits);
+                    let picks: Vec<u32> = (0..4u32)
+                        .map(|c| {
+                            if fixed[c as usize].is_some() {
+                                c + 4
+                            } else {
+                                c
+                            }
+                        })
+                        .collect();
+                    v = self.shuffle(v, k, &picks)?;
+                }
+                v
+            }
+            StateRead::Column { first, column } => {
+                let mut parts = Vec::with_capacity(4);
+                for r in 0..4 {
+                    let id = self.c_i32((first + r) as i32);
+                    let row = self.state_row(id)?;
+                    parts.push(self.extract(row, column)?);
+                }
+                self.construct(&parts)?
+            }
+        };
+        self.cast(v, comp)
+    }
+
+    /// Element `element` of a BUFFER (`vec4 == false`: word `first + e`,
+    /// replicated to (x, x, x, x)) or BUFFER4 (vec4 `first + e`) variable,
+    /// NV_gpu_program4 section 2.X.3.6.
+    fn load_buffer(
+        &mut self,
+        buffer: u32,
+        first: u32,
+        vec4: bool,
+        element: Element,
+        comp: Comp,
+    ) -> LResult<Val> {
+        let var = self.io.buffers.get(&buffer).copied().ok_or_else(|| {
+            LowerError::internal(format!("program.buffer[{buffer}] was not declared"))
+        })?;
+        let zero = self.c_i32(0);
+        let index = match element {
+            Element::Fixed(n) => self.konst(Comp::I32, &[first.wrapping_add(n)]),
+            Element::Dynamic(i) => {
+                let f = self.konst(Comp::I32, &[first]);
+                self.op(Op::IAdd, &[i, f])?
+            }
+        };
+        let v = if vec4 {
+            let uvec4 = self.t(Comp::U32, 4);
+            let p = self.access(StorageClass::Uniform, uvec4, var, &[zero, index.id])?;
+            self.load(p, Comp::U32, 4)?
+        } else {
+            // Word w is component w % 4 of vec4 w / 4.
+            let (vector, component) = match element {
+                Element::Fixed(n) => {
+                    let w = first.wrapping_add(n);
+                    (self.c_i32((w / 4) as i32), self.c_i32((w % 4) as i32))
+                }
+                Element::Dynamic(_) => {
+                    let two = self.konst(Comp::I32, &[2]);
+                    let three = self.konst(Comp::I32, &[3]);
+                    let v = self.op(Op::ShiftRightArithmetic, &[index, two])?;
+                    let c = self.op(Op::BitwiseAnd, &[index, three])?;
+                    (v.id, c.id)
+                }
+            };
+            let uint = self.t(Comp::U32, 1);
+            let p = self.access(StorageClass::Uniform, uint, var, &[zero, vector, component])?;
+            let word = self.load(p, Comp::U32, 1)?;
+            self.splat(word, 4)?
+        };
+        self.cast(v, comp)
     }
 
     fn load_param_dynamic(
@@ -283,6 +393,25 @@ impl Lowerer<'_> {
                 let zero = self.c_i32(0);
                 let p = self.access(StorageClass::Uniform, uvec4, block_var, &[zero, index.id])?;
                 let v = self.load(p, Comp::U32, 4)?;
+                return self.cast(v, comp);
+            }
+        }
+        // Consecutive State rows (a matrix bound whole): index the block.
+        if let Some(ParamSource::State(StateRead::Row {
+            row: base,
+            fixed: [None, None, None, None],
+        })) = elements.first().copied()
+        {
+            let consecutive = elements.iter().enumerate().all(|(k, s)| {
+                *s == ParamSource::State(StateRead::Row {
+                    row: base.wrapping_add(k as u32),
+                    fixed: [None; 4],
+                })
+            });
+            if consecutive {
+                let base_id = self.konst(Comp::I32, &[base]);
+                let index = self.op(Op::IAdd, &[i, base_id])?;
+                let v = self.state_row(index.id)?;
                 return self.cast(v, comp);
             }
         }
@@ -388,6 +517,10 @@ impl Lowerer<'_> {
             StorageRef::Param(_) => {
                 Err(LowerError::internal_at("a write to a PARAM variable", span))
             }
+            StorageRef::Buffer { .. } => Err(LowerError::internal_at(
+                "a write to a BUFFER variable",
+                span,
+            )),
             StorageRef::Io(slots) => match element {
                 Element::Fixed(n) => {
                     let slot = slots.get(n as usize).copied().ok_or_else(|| {
@@ -495,6 +628,15 @@ impl Lowerer<'_> {
                 len: *len,
             }),
             Some(Storage::Param { elements }) => Ok(StorageRef::Param(elements.clone())),
+            Some(Storage::Buffer {
+                buffer,
+                first,
+                vec4,
+            }) => Ok(StorageRef::Buffer {
+                buffer: *buffer,
+                first: *first,
+                vec4: *vec4,
+            }),
             Some(Storage::Io { elements }) => Ok(StorageRef::Io(elements.clone())),
             None => Err(LowerError::internal_at(
                 format!("variable #{} has no storage", var.0),
@@ -515,4 +657,9 @@ enum StorageRef {
     },
     Param(Vec<ParamSource>),
     Io(Vec<IoSlot>),
+    Buffer {
+        buffer: u32,
+        first: u32,
+        vec4: bool,
+    },
 }

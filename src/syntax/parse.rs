@@ -185,10 +185,9 @@ fn syntax_error(
                     | Tok::Texture
             );
             if reserved && expected.iter().any(|t| t == "WORD") {
-                d = d.note(format!(
-                    "`{}` is a reserved keyword and cannot be used as a name (section 2.X.2)",
-                    tok.text()
-                ));
+                return Diagnostic::error("E0302", format!("`{}` is a reserved keyword", tok.text()))
+                    .primary(Span::new(l, r), "cannot be used as a name")
+                    .note("section 2.X.2: \"The following strings are reserved keywords and may not be used as identifiers: \"fragment\" (for fragment programs only), \"vertex\" (for vertex and geometry programs), \"primitive\" (for fragment and geometry programs), \"program\", \"result\", \"state\", and \"texture\".\"");
             }
             if tok == Tok::Option {
                 d = d.note("section 2.X.2: `OPTION` statements come first, before any declaration or instruction");

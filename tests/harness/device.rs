@@ -715,18 +715,32 @@ impl<'a> Scope<'a> {
         env: &HostBuffer,
         local: &HostBuffer,
     ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
+        self.uniform_set(set, stage, &[(0, env), (1, local)])
+    }
+
+    /// Like [`Scope::parameter_set`], with any list of (binding, buffer) uniform
+    /// buffers: env/local (0, 1), the `State` block (2), `program.buffer[b]` (3 + b).
+    pub fn uniform_set(
+        &mut self,
+        set: u32,
+        stage: vk::ShaderStageFlags,
+        buffers: &[(u32, &HostBuffer)],
+    ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
         if set > 7 {
             return Err(HarnessError::Job(format!(
                 "descriptor set {set}: the harness supports sets 0..=7"
             )));
         }
-        let bindings = [0, 1].map(|b| {
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(b)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .descriptor_count(1)
-                .stage_flags(stage)
-        });
+        let bindings: Vec<_> = buffers
+            .iter()
+            .map(|&(b, _)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(b)
+                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(stage)
+            })
+            .collect();
         let params = unsafe {
             self.dev().create_descriptor_set_layout(
                 &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
@@ -755,7 +769,7 @@ impl<'a> Scope<'a> {
 
         let sizes = [vk::DescriptorPoolSize {
             ty: vk::DescriptorType::UNIFORM_BUFFER,
-            descriptor_count: 2,
+            descriptor_count: buffers.len().max(1) as u32,
         }];
         let pool = unsafe {
             self.dev().create_descriptor_pool(
@@ -776,20 +790,27 @@ impl<'a> Scope<'a> {
             )
         }
         .vk("vkAllocateDescriptorSets")?[0];
-        let infos = [env, local].map(|b| {
-            [vk::DescriptorBufferInfo {
-                buffer: b.buffer,
-                offset: 0,
-                range: vk::WHOLE_SIZE,
-            }]
-        });
-        let writes = [0usize, 1].map(|b| {
-            vk::WriteDescriptorSet::default()
-                .dst_set(ds)
-                .dst_binding(b as u32)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .buffer_info(&infos[b])
-        });
+        let infos: Vec<_> = buffers
+            .iter()
+            .map(|&(_, b)| {
+                [vk::DescriptorBufferInfo {
+                    buffer: b.buffer,
+                    offset: 0,
+                    range: vk::WHOLE_SIZE,
+                }]
+            })
+            .collect();
+        let writes: Vec<_> = buffers
+            .iter()
+            .zip(&infos)
+            .map(|(&(b, _), info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(ds)
+                    .dst_binding(b)
+                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .buffer_info(info)
+            })
+            .collect();
         unsafe { self.dev().update_descriptor_sets(&writes, &[]) };
         Ok((layout, ds))
     }

@@ -6,8 +6,8 @@ use ash::vk;
 
 use super::device::{host_barrier, image_barrier, Device, HostBuffer, Scope};
 use super::{
-    collect_inputs, param_block, shaders, to_f32, HarnessError, Input, Kind, Result, FRAGMENT_SET,
-    KILL_SENTINEL,
+    buffer_blocks, collect_inputs, param_block, shaders, state_block, to_f32, HarnessError, Input,
+    Kind, Result, FRAGMENT_SET, KILL_SENTINEL,
 };
 
 /// Largest target width; more cases wrap onto further rows.
@@ -26,6 +26,11 @@ pub struct FragmentJob {
     pub env: Vec<[u32; 4]>,
     /// `program.local[i]` (binding 1), raw bits; the rest are zero.
     pub local: Vec<[u32; 4]>,
+    /// Rows of nvp4c's `State` block (binding 2, 408 rows, docs/interface.md),
+    /// raw bits; the rest are zero. Always bound.
+    pub state: Vec<[u32; 4]>,
+    /// `program.buffer[b]` contents (binding 3 + b), raw bits, as (b, uvec4s).
+    pub buffers: Vec<(u32, Vec<[u32; 4]>)>,
     /// Colour outputs to attach and read back, besides the ones the program declares:
     /// every `Output` with a `Location` (= attachment index n of `result.color[n]`,
     /// n ≤ 7) is attached automatically with the kind of its type. An entry here
@@ -59,6 +64,8 @@ impl Default for FragmentJob {
             cases: Vec::new(),
             env: Vec::new(),
             local: Vec::new(),
+            state: Vec::new(),
+            buffers: Vec::new(),
             outputs: Vec::new(),
             clear: KILL_SENTINEL,
             depth: false,
@@ -193,17 +200,28 @@ impl Device {
         }
         let env = param_block(&job.env, "env")?;
         let local = param_block(&job.local, "local")?;
+        let state = state_block(&job.state)?;
+        let buffers = buffer_blocks(&job.buffers)?;
 
         self.run(|d| {
             let mut s = Scope::new(d);
             let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
             let env = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &env)?;
             let local = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &local)?;
-            let (layout, set) = s.parameter_set(
+            let state = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &state)?;
+            let mut blocks = Vec::with_capacity(buffers.len());
+            for (binding, words) in &buffers {
+                blocks.push((
+                    *binding,
+                    s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, words)?,
+                ));
+            }
+            let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
+            uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
+            let (layout, set) = s.uniform_set(
                 job.descriptor_set,
                 vk::ShaderStageFlags::FRAGMENT,
-                &env,
-                &local,
+                &uniforms,
             )?;
 
             // Attachments: index = Location; unused indices have format UNDEFINED.

@@ -228,6 +228,42 @@ pub(crate) fn collect_inputs(
     Ok(map)
 }
 
+/// Rows of nvp4c's `State` block (binding 2, docs/interface.md): 6528 bytes.
+pub const STATE_ROWS: usize = 408;
+
+/// Most `uvec4` a `program.buffer[b]` block of a job may hold (64 KiB).
+pub const MAX_BUFFER_VEC4S: usize = 4096;
+
+/// Packs the `State` rows of a job into the full block image (zero past `rows`).
+pub(crate) fn state_block(rows: &[[u32; 4]]) -> Result<Vec<u32>> {
+    if rows.len() > STATE_ROWS {
+        return Err(HarnessError::Job(format!(
+            "state has {} rows, at most {STATE_ROWS}",
+            rows.len()
+        )));
+    }
+    let mut words = vec![0u32; STATE_ROWS * 4];
+    for (i, v) in rows.iter().enumerate() {
+        words[i * 4..i * 4 + 4].copy_from_slice(v);
+    }
+    Ok(words)
+}
+
+/// Checks the parameter buffers of a job: binding points b < 16, each once, at
+/// most [`MAX_BUFFER_VEC4S`] entries; returns (binding 3 + b, words).
+pub(crate) fn buffer_blocks(buffers: &[(u32, Vec<[u32; 4]>)]) -> Result<Vec<(u32, Vec<u32>)>> {
+    let mut out: Vec<(u32, Vec<u32>)> = Vec::new();
+    for (b, data) in buffers {
+        if *b >= 16 || out.iter().any(|(x, _)| *x == 3 + b) || data.len() > MAX_BUFFER_VEC4S {
+            return Err(HarnessError::Job(format!(
+                "program.buffer[{b}]: binding points 0..=15, once each, at most {MAX_BUFFER_VEC4S} uvec4"
+            )));
+        }
+        out.push((3 + b, data.iter().flatten().copied().collect()));
+    }
+    Ok(out)
+}
+
 /// Packs a list of `uvec4` parameters into a 4096-byte std140 block image.
 pub(crate) fn param_block(values: &[[u32; 4]], what: &str) -> Result<Vec<u32>> {
     if values.len() > PARAM_VEC4S {

@@ -7,7 +7,10 @@ use rspirv::spirv::BuiltIn;
 
 use super::device::{host_barrier, Device, Scope};
 use super::shaders::{OutputKey, VertexProgram};
-use super::{collect_inputs, param_block, to_f32, HarnessError, Input, Result, VERTEX_SET};
+use super::{
+    buffer_blocks, collect_inputs, param_block, state_block, to_f32, HarnessError, Input, Result,
+    VERTEX_SET,
+};
 
 /// Most vertices one vertex run takes.
 pub const MAX_VERTICES: usize = 64 * 1024;
@@ -36,6 +39,11 @@ pub struct VertexJob {
     pub env: Vec<[u32; 4]>,
     /// `program.local[i]` (binding 1), raw bits; the rest are zero.
     pub local: Vec<[u32; 4]>,
+    /// Rows of nvp4c's `State` block (binding 2, 408 rows, docs/interface.md),
+    /// raw bits; the rest are zero. Always bound.
+    pub state: Vec<[u32; 4]>,
+    /// `program.buffer[b]` contents (binding 3 + b), raw bits, as (b, uvec4s).
+    pub buffers: Vec<(u32, Vec<[u32; 4]>)>,
     /// Outputs to read back. Default: `[Position]`.
     pub capture: Vec<Capture>,
     /// Descriptor set of the parameters (default 0, see docs/interface.md).
@@ -50,6 +58,8 @@ impl Default for VertexJob {
             vertices: Vec::new(),
             env: Vec::new(),
             local: Vec::new(),
+            state: Vec::new(),
+            buffers: Vec::new(),
             capture: vec![Capture::Position],
             descriptor_set: VERTEX_SET,
             first_vertex: 0,
@@ -217,6 +227,8 @@ impl Device {
         }
         let env = param_block(&job.env, "env")?;
         let local = param_block(&job.local, "local")?;
+        let state = state_block(&job.state)?;
+        let buffers = buffer_blocks(&job.buffers)?;
 
         let captured: Vec<Vec<u32>> = self.run(|d| {
             let Some(xfb) = d.xfb.as_ref() else {
@@ -228,12 +240,18 @@ impl Device {
             let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
             let env = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &env)?;
             let local = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &local)?;
-            let (layout, set) = s.parameter_set(
-                job.descriptor_set,
-                vk::ShaderStageFlags::VERTEX,
-                &env,
-                &local,
-            )?;
+            let state = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &state)?;
+            let mut blocks = Vec::with_capacity(buffers.len());
+            for (binding, words) in &buffers {
+                blocks.push((
+                    *binding,
+                    s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, words)?,
+                ));
+            }
+            let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
+            uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
+            let (layout, set) =
+                s.uniform_set(job.descriptor_set, vk::ShaderStageFlags::VERTEX, &uniforms)?;
             let bindings = [vk::VertexInputBindingDescription {
                 binding: 0,
                 stride: stride as u32,

@@ -1,0 +1,448 @@
+//! What the language server knows about a document: its declarations,
+//! labels and the places that name them, read from the syntax tree (which
+//! the parser builds even for a program with errors), and the hover text
+//! for opcodes (from the instruction table, `crate::isa`) and names.
+
+use crate::isa::{split_opcode, DataType, Modifier, OpInfo, OperandKind, ResultKind, TypeRule};
+use crate::span::Span;
+use crate::syntax::ast::{
+    Arg, Ast, DeclKind, Declaration, IndexExpr, Instruction, Path, PathHead, PathPart, Statement,
+};
+
+/// What a symbol is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    Attrib,
+    Param,
+    Temp,
+    Output,
+    Alias,
+    Buffer,
+    Label,
+}
+
+impl SymbolKind {
+    fn describe(self) -> &'static str {
+        match self {
+            SymbolKind::Attrib => "attribute",
+            SymbolKind::Param => "parameter",
+            SymbolKind::Temp => "temporary",
+            SymbolKind::Output => "output",
+            SymbolKind::Alias => "alias",
+            SymbolKind::Buffer => "parameter buffer",
+            SymbolKind::Label => "label (subroutine)",
+        }
+    }
+}
+
+/// A declared name or a label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    /// The name where it is declared.
+    pub name_span: Span,
+    /// The whole declaration (for a label: the label up to the next one or
+    /// `END`).
+    pub span: Span,
+    /// The declaration statement (for a label: `name:`).
+    pub statement: Span,
+    /// `[n]` / `[]` for arrays.
+    pub array: Option<String>,
+    /// `INT`, `UINT`, `FLOAT`, `FLAT`, ... as written.
+    pub modifiers: Vec<String>,
+}
+
+/// A place that names a symbol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    pub name: String,
+    pub span: Span,
+    /// A CAL target (labels have their own namespace).
+    pub label: bool,
+}
+
+/// The symbols and references of one document.
+#[derive(Clone, Debug, Default)]
+pub struct DocumentIndex {
+    pub symbols: Vec<Symbol>,
+    pub references: Vec<Reference>,
+    /// Opcode words (`ADDR_SAT`) and their stand-alone modifiers.
+    pub instructions: Vec<(Span, String, Vec<(Span, String)>)>,
+}
+
+impl DocumentIndex {
+    /// Indexes a syntax tree.
+    pub fn new(ast: &Ast, source_len: usize) -> DocumentIndex {
+        let mut index = DocumentIndex::default();
+        let end = ast.end.map_or(source_len as u32, |s| s.start);
+        for statement in &ast.statements {
+            match statement {
+                Statement::Decl(d) => index.declaration(d),
+                Statement::Instruction(i) => index.instruction(i),
+                Statement::Label(l) => index.symbols.push(Symbol {
+                    name: l.name.clone(),
+                    kind: SymbolKind::Label,
+                    name_span: l.span,
+                    span: l.span,
+                    statement: Span {
+                        start: l.span.start,
+                        end: l.span.end + 1,
+                    },
+                    array: None,
+                    modifiers: Vec::new(),
+                }),
+                Statement::Option(_) | Statement::Error(_) => {}
+            }
+        }
+        // A label's subroutine runs to the next label or END.
+        let starts: Vec<u32> = index
+            .symbols
+            .iter()
+            .filter(|s| s.kind == SymbolKind::Label)
+            .map(|s| s.span.start)
+            .collect();
+        for s in &mut index.symbols {
+            if s.kind == SymbolKind::Label {
+                let next = starts.iter().copied().find(|&x| x > s.span.start);
+                s.span.end = next.unwrap_or(end).max(s.span.end);
+            }
+        }
+        index
+    }
+
+    fn declaration(&mut self, d: &Declaration) {
+        let modifiers: Vec<String> = d
+            .modifiers
+            .iter()
+            .map(|(m, _)| m.name().to_string())
+            .collect();
+        let mut add = |name: &crate::syntax::ast::Ident, kind, array: Option<String>| {
+            self.symbols.push(Symbol {
+                name: name.name.clone(),
+                kind,
+                name_span: name.span,
+                span: d.span,
+                statement: d.span,
+                array,
+                modifiers: modifiers.clone(),
+            })
+        };
+        let size = |s: &Option<crate::syntax::ast::ArraySize>| {
+            s.as_ref()
+                .map(|s| format!("[{}]", s.len.as_ref().map_or("", |l| l.text.as_str())))
+        };
+        match &d.kind {
+            DeclKind::Attrib { name, size: s, .. } => add(name, SymbolKind::Attrib, size(s)),
+            DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
+            DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
+            DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
+            DeclKind::Temp { names } => {
+                for (name, s) in names {
+                    add(name, SymbolKind::Temp, size(s));
+                }
+            }
+            DeclKind::Alias { name, target } => {
+                add(name, SymbolKind::Alias, None);
+                self.references.push(Reference {
+                    name: target.name.clone(),
+                    span: target.span,
+                    label: false,
+                });
+            }
+            DeclKind::PrimitiveIn(_) | DeclKind::PrimitiveOut(_) | DeclKind::VerticesOut(_) => {}
+        }
+    }
+
+    fn instruction(&mut self, inst: &Instruction) {
+        self.instructions.push((
+            inst.opcode.span,
+            inst.opcode.name.clone(),
+            inst.modifiers
+                .iter()
+                .map(|m| (m.span, m.name.clone()))
+                .collect(),
+        ));
+        let is_call = split_opcode(&inst.opcode.name).is_ok_and(|s| s.info.name == "CAL");
+        for arg in &inst.args {
+            if let Arg::Operand(op) = arg {
+                self.path(&op.path, is_call);
+            }
+        }
+    }
+
+    fn path(&mut self, path: &Path, label: bool) {
+        if let PathHead::Name(id) = &path.head {
+            self.references.push(Reference {
+                name: id.name.clone(),
+                span: id.span,
+                label,
+            });
+        }
+        for part in &path.parts {
+            if let PathPart::Index(IndexExpr::Relative { register, .. }, _) = part {
+                self.references.push(Reference {
+                    name: register.name.clone(),
+                    span: register.span,
+                    label: false,
+                });
+            }
+        }
+    }
+
+    /// The symbol a reference or declaration at `offset` names.
+    pub fn symbol_at(&self, offset: u32) -> Option<(&Symbol, Span)> {
+        if let Some(s) = self.symbols.iter().find(|s| contains(s.name_span, offset)) {
+            return Some((s, s.name_span));
+        }
+        let r = self.references.iter().find(|r| contains(r.span, offset))?;
+        let wanted_label = r.label;
+        self.symbols
+            .iter()
+            .find(|s| s.name == r.name && (s.kind == SymbolKind::Label) == wanted_label)
+            .map(|s| (s, r.span))
+    }
+
+    /// Hover text (Markdown) for what is at `offset`, and the range it
+    /// describes.
+    pub fn hover(&self, source: &str, offset: u32) -> Option<(String, Span)> {
+        for (span, word, modifiers) in &self.instructions {
+            if contains(*span, offset) {
+                return opcode_hover(word).map(|text| (text, *span));
+            }
+            for (span, m) in modifiers {
+                if contains(*span, offset) {
+                    let m = Modifier::standalone(m)?;
+                    return Some((
+                        format!("**.{}** — {}", m.name(), modifier_meaning(m)),
+                        *span,
+                    ));
+                }
+            }
+        }
+        let (symbol, span) = self.symbol_at(offset)?;
+        Some((symbol_hover(symbol, source), span))
+    }
+}
+
+/// Whether `offset` is in `span` (its end included, so a cursor just after
+/// a word still names it).
+fn contains(span: Span, offset: u32) -> bool {
+    span.start <= offset && offset <= span.end && span.start < span.end
+}
+
+fn symbol_hover(symbol: &Symbol, source: &str) -> String {
+    let text = source
+        .get(symbol.statement.range())
+        .unwrap_or(&symbol.name)
+        .trim();
+    let mut out = format!("```nvp4\n{text}\n```\n\n");
+    let ty = symbol
+        .modifiers
+        .iter()
+        .find_map(|m| match m.as_str() {
+            "INT" => Some("signed integer (`INT`)"),
+            "UINT" => Some("unsigned integer (`UINT`)"),
+            "FLOAT" => Some("floating-point (`FLOAT`)"),
+            _ => None,
+        })
+        .unwrap_or(match symbol.kind {
+            SymbolKind::Label | SymbolKind::Alias => "",
+            _ => "typeless (32-bit patterns, read as each instruction's data type)",
+        });
+    out.push_str(&format!("**{}** — {}", symbol.name, symbol.kind.describe()));
+    if let Some(a) = &symbol.array {
+        out.push_str(&format!(" array {a}"));
+    }
+    if !ty.is_empty() {
+        out.push_str(&format!(", {ty}"));
+    }
+    let others: Vec<&str> = symbol
+        .modifiers
+        .iter()
+        .map(String::as_str)
+        .filter(|m| !matches!(*m, "INT" | "UINT" | "FLOAT"))
+        .collect();
+    if !others.is_empty() {
+        out.push_str(&format!(" ({})", others.join(", ")));
+    }
+    out
+}
+
+/// Hover text for an opcode word, suffixes included (`ADDR_SAT`).
+pub fn opcode_hover(word: &str) -> Option<String> {
+    let split = split_opcode(word).ok()?;
+    let info = split.info;
+    let mut out = format!("**{}** — {}\n\n", info.name, info.summary);
+    if !split.suffixes.is_empty() {
+        let parts: Vec<String> = split
+            .suffixes
+            .iter()
+            .map(|(m, a, b)| format!("`{}`: {}", &word[*a..*b], modifier_meaning(*m)))
+            .collect();
+        out.push_str(&format!(
+            "`{word}` = `{}` + {}\n\n",
+            info.name,
+            parts.join(", ")
+        ));
+    }
+    out.push_str(&format!("Form: `{}`\n\n", signature(info)));
+    out.push_str(&format!(
+        "Default data type: {}. Modifiers: {}.\n\n",
+        match info.default_type {
+            DataType::Float => "float",
+            DataType::Signed => "signed integer",
+            DataType::Unsigned => "unsigned integer",
+        },
+        modifier_support(info)
+    ));
+    if let Some(stage) = info.only_stage {
+        out.push_str(&format!("Only in {stage} programs.\n\n"));
+    }
+    out.push_str(&format!("Spec: section {}", info.section));
+    Some(out)
+}
+
+fn signature(info: &OpInfo) -> String {
+    let rule = |r: TypeRule| match r {
+        TypeRule::Inherit => "",
+        TypeRule::Float => "f",
+        TypeRule::Signed => "s",
+        TypeRule::Unsigned => "u",
+    };
+    let mut args: Vec<String> = Vec::new();
+    match info.result {
+        ResultKind::None => {}
+        ResultKind::Vector(r) => args.push(format!("v{}", rule(r))),
+        ResultKind::Scalar(r) => args.push(format!("s{}", rule(r))),
+    }
+    let mut inputs: Vec<String> = info
+        .inputs
+        .iter()
+        .map(|k| match k {
+            OperandKind::Vector(r) => format!("v{}", rule(*r)),
+            OperandKind::Scalar(r) => format!("s{}", rule(*r)),
+        })
+        .collect();
+    use crate::isa::Shape;
+    match info.shape {
+        Shape::Tex => inputs.push("texImageUnit, texTarget".into()),
+        Shape::Txd => inputs.push("texImageUnit, texTarget".into()),
+        Shape::Swz => inputs.push("extendedSwizzle".into()),
+        Shape::Call => inputs.push("label".into()),
+        Shape::If | Shape::FlowCc => inputs.push("(ccTest)".into()),
+        _ => {}
+    }
+    if args.is_empty() {
+        format!("{} {}", info.name, inputs.join(", "))
+            .trim_end()
+            .to_string()
+    } else {
+        format!(
+            "{} {} = op({})",
+            info.name,
+            args.join(", "),
+            inputs.join(", ")
+        )
+    }
+}
+
+fn modifier_support(info: &OpInfo) -> String {
+    let m = info.modifiers;
+    let mut list = Vec::new();
+    if m.float {
+        list.push("`.F` `R`");
+    }
+    if m.half {
+        list.push("`H`");
+    }
+    if m.integer {
+        list.push("`.S` `.U`");
+    }
+    if m.cc {
+        list.push("`.CC0` `.CC1` (`C` `C0` `C1`)");
+    }
+    if m.clamp {
+        list.push("`.SAT` `.SSAT` (`_SAT` `_SSAT`)");
+    }
+    if list.is_empty() {
+        "none".to_string()
+    } else {
+        list.join(", ")
+    }
+}
+
+/// What a modifier does (section 2.X.4.1, Tables X.14 and X.15).
+fn modifier_meaning(m: Modifier) -> &'static str {
+    match m {
+        Modifier::F => "floating-point data type",
+        Modifier::U => "unsigned integer data type",
+        Modifier::S => "signed integer data type",
+        Modifier::Cc0 => "update condition code CC0",
+        Modifier::Cc1 => "update condition code CC1",
+        Modifier::Sat => "clamp the result to [0, 1]",
+        Modifier::Ssat => "clamp the result to [-1, 1]",
+        Modifier::Ntc => "no type checking of operands",
+        Modifier::S24 => "multiply 24-bit signed integers",
+        Modifier::U24 => "multiply 24-bit unsigned integers",
+        Modifier::Hi => "the high 32 bits of the 64-bit integer product",
+        Modifier::PrecisionFull => "floating-point at full (32-bit) precision",
+        Modifier::PrecisionHalf => "floating-point at half (16-bit) precision or better",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "!!NVfp4.0\nPARAM c[2] = { program.local[0..1] };\nTEMP R0, A;\nMOV R0, c[A.x];\nCAL sub;\nMOV result.color, R0;\nRET;\nsub:\nADDR_SAT R0, R0, c[1];\nRET;\nEND\n";
+
+    fn index() -> DocumentIndex {
+        let (ast, _) = crate::syntax::parse(SOURCE);
+        DocumentIndex::new(&ast.expect("a tree"), SOURCE.len())
+    }
+
+    #[test]
+    fn symbols_and_references() {
+        let index = index();
+        let names: Vec<&str> = index.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["c", "R0", "A", "sub"]);
+        let at = |needle: &str, nth: usize| {
+            SOURCE.match_indices(needle).nth(nth).expect("in source").0 as u32
+        };
+        // `A` inside `c[A.x]` is the relative address register.
+        let (a, _) = index.symbol_at(at("A.x", 0)).expect("A");
+        assert_eq!(a.kind, SymbolKind::Temp);
+        let (sub, _) = index.symbol_at(at("sub", 0) + 1).expect("label");
+        assert_eq!(sub.kind, SymbolKind::Label);
+        assert_eq!(
+            &SOURCE[sub.span.range()],
+            "sub:\nADDR_SAT R0, R0, c[1];\nRET;\n"
+        );
+    }
+
+    #[test]
+    fn opcode_hover_explains_suffixes() {
+        let text = opcode_hover("ADDR_SAT").expect("hover");
+        assert!(text.starts_with("**ADD** — "), "{text}");
+        assert!(
+            text.contains("`_SAT`: clamp the result to [0, 1]"),
+            "{text}"
+        );
+        assert!(text.contains("section 2.X.8.Z, ADD"), "{text}");
+        assert_eq!(opcode_hover("NOPE"), None);
+    }
+
+    #[test]
+    fn hover_on_a_name_shows_its_declaration() {
+        let index = index();
+        let at = SOURCE.find("c[A.x]").unwrap() as u32;
+        let (text, span) = index.hover(SOURCE, at).expect("hover");
+        assert!(
+            text.contains("PARAM c[2] = { program.local[0..1] }"),
+            "{text}"
+        );
+        assert!(text.contains("**c** — parameter array [2]"), "{text}");
+        assert_eq!(span, Span::new(at as usize, at as usize + 1));
+    }
+}

@@ -1,0 +1,283 @@
+//! The header comments NVIDIA's Cg compiler writes into its `gp4vp` /
+//! `gp4fp` / `gp4gp` output, which carry the source-level names:
+//!
+//! ```text
+//! #profile gp4fp
+//! #program main
+//! #semantic main.tint
+//! #var float4 tint :  : c[0] : 1 : 1
+//! #var float4x4 mvp :  : c[1], 4 : 2 : 1
+//! #var float4 texCoord : $vin.TEXCOORD0 : TEX0 : 0 : 1
+//! #var sampler2D decal :  : texunit 0 : 3 : 1
+//! #var float4 color : $vout.COLOR : COL : 4 : 1
+//! ```
+//!
+//! A `#var` line is `type name : semantic : resource : parameter number :
+//! referenced`. The lexer skips comments, so they are read here from the
+//! source text.
+
+use crate::ir::{AttribBinding, ColorSel, ResultBinding};
+use crate::isa::Stage;
+
+/// The Cg comments of a program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct CgComments {
+    pub profile: Option<String>,
+    pub program: Option<String>,
+    pub semantics: Vec<String>,
+    pub vars: Vec<CgVar>,
+}
+
+/// One `#var` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct CgVar {
+    pub ty: String,
+    pub name: String,
+    pub semantic: String,
+    pub resource: String,
+    pub parameter_number: Option<i64>,
+    pub referenced: bool,
+}
+
+/// What a `#var` resource names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Resource {
+    /// `c[5]`, `c[0], 4`: `count` consecutive elements of the PARAM array
+    /// `array` (or the single PARAM `array` when `first` is `None`).
+    Param {
+        array: String,
+        first: Option<u32>,
+        count: u32,
+    },
+    /// `texunit 0`.
+    TexUnit(u32),
+    /// `TEX0`, `ATTR3`, `HPOS`, `COL`: an input or output binding.
+    Attrib(AttribBinding),
+    Result(ResultBinding),
+    /// Empty (an unreferenced parameter) or not understood.
+    None,
+}
+
+/// Reads the Cg comments; `None` when the program has none.
+pub(super) fn parse(source: &str) -> Option<CgComments> {
+    let mut cg = CgComments::default();
+    let mut any = false;
+    for line in source.lines() {
+        let line = line.trim();
+        let Some(rest) = line.strip_prefix('#') else {
+            continue;
+        };
+        let (keyword, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let rest = rest.trim();
+        match keyword {
+            "profile" => cg.profile = Some(rest.to_string()),
+            "program" => cg.program = Some(rest.to_string()),
+            "semantic" => cg.semantics.push(rest.to_string()),
+            "var" => match parse_var(rest) {
+                Some(v) => cg.vars.push(v),
+                None => continue,
+            },
+            _ => continue,
+        }
+        any = true;
+    }
+    any.then_some(cg)
+}
+
+fn parse_var(text: &str) -> Option<CgVar> {
+    let fields: Vec<&str> = text.split(':').map(str::trim).collect();
+    let [decl, semantic, resource, number, referenced] = fields.as_slice() else {
+        return None;
+    };
+    let (ty, name) = decl.split_once(char::is_whitespace)?;
+    Some(CgVar {
+        ty: ty.to_string(),
+        name: name.trim().to_string(),
+        semantic: semantic.to_string(),
+        resource: resource.to_string(),
+        parameter_number: number.parse().ok(),
+        referenced: *referenced == "1",
+    })
+}
+
+impl CgVar {
+    /// What the resource names in a program of type `stage`.
+    pub fn resource(&self, stage: Stage) -> Resource {
+        let r = self.resource.as_str();
+        if let Some(unit) = r.strip_prefix("texunit") {
+            return unit
+                .trim()
+                .parse()
+                .map_or(Resource::None, Resource::TexUnit);
+        }
+        if let Some(param) = parse_param(r) {
+            return param;
+        }
+        let output = if self.semantic.starts_with("$vout.") {
+            true
+        } else if self.semantic.starts_with("$vin.") {
+            false
+        } else {
+            return Resource::None;
+        };
+        let (kind, n) = split_register(r);
+        varying(stage, output, kind, n)
+    }
+}
+
+/// `c[5]`, `c[0], 4`, `name`: a PARAM (array) element range.
+fn parse_param(r: &str) -> Option<Resource> {
+    let (head, count) = match r.split_once(',') {
+        Some((h, c)) => (h.trim(), c.trim().parse().ok()?),
+        None => (r, 1),
+    };
+    let (array, first) = match head.split_once('[') {
+        Some((a, rest)) => (a, Some(rest.strip_suffix(']')?.trim().parse().ok()?)),
+        None => (head, None),
+    };
+    let is_name = array
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && array.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    // Register names (`TEX0`, `COL`) are upper case; PARAM arrays Cg
+    // declares (`c`) are lower case.
+    is_name.then(|| Resource::Param {
+        array: array.to_string(),
+        first,
+        count,
+    })
+}
+
+/// `TEX3` → (`TEX`, Some(3)); `COL0[0]` → (`COL`, Some(0)); `HPOS` → (`HPOS`, None).
+fn split_register(r: &str) -> (&str, Option<u32>) {
+    let r = r.split('[').next().unwrap_or(r);
+    let digits = r.len() - r.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (kind, n) = r.split_at(r.len() - digits);
+    (kind, n.parse().ok())
+}
+
+/// The binding a Cg varying register stands for.
+fn varying(stage: Stage, output: bool, kind: &str, n: Option<u32>) -> Resource {
+    let color = |n: Option<u32>, back| ColorSel {
+        back,
+        secondary: n == Some(1),
+    };
+    let n0 = n.unwrap_or(0);
+    match (stage, output, kind) {
+        (Stage::Fragment, true, "COL") => Resource::Result(ResultBinding::FragColor(n0)),
+        (Stage::Fragment, true, "DEPR" | "DEPTH") => Resource::Result(ResultBinding::Depth),
+        (Stage::Fragment, false, "WPOS") => Resource::Attrib(AttribBinding::Position),
+        (Stage::Fragment, false, "FACE") => Resource::Attrib(AttribBinding::Facing),
+        (Stage::Fragment, false, "PRIMID") => Resource::Attrib(AttribBinding::PrimitiveId),
+        (Stage::Vertex, false, "ATTR") => Resource::Attrib(AttribBinding::Generic(n0)),
+        (Stage::Vertex | Stage::Geometry, true, kind) => match kind {
+            "HPOS" => Resource::Result(ResultBinding::Position),
+            "COL" => Resource::Result(ResultBinding::Color(color(n, false))),
+            "BCOL" => Resource::Result(ResultBinding::Color(color(n, true))),
+            "FOGC" | "FOG" => Resource::Result(ResultBinding::FogCoord),
+            "PSIZ" | "PSIZE" => Resource::Result(ResultBinding::PointSize),
+            "TEX" => Resource::Result(ResultBinding::TexCoord(n0)),
+            "ATTR" => Resource::Result(ResultBinding::Generic(n0)),
+            "CLP" => Resource::Result(ResultBinding::Clip(n0)),
+            "LAYER" => Resource::Result(ResultBinding::Layer),
+            _ => Resource::None,
+        },
+        (Stage::Fragment, false, kind) => match kind {
+            "COL" => Resource::Attrib(AttribBinding::Color(color(n, false))),
+            "FOGC" | "FOG" => Resource::Attrib(AttribBinding::FogCoord),
+            "TEX" => Resource::Attrib(AttribBinding::TexCoord(n0)),
+            "ATTR" => Resource::Attrib(AttribBinding::Generic(n0)),
+            "CLP" => Resource::Attrib(AttribBinding::Clip(n0)),
+            _ => Resource::None,
+        },
+        _ => Resource::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "!!NVfp4.0\n# cgc version 2.2.0017\n#profile gp4fp\n#program main\n#semantic main.lightColor\n#var float3 lightColor :  : c[5] : 6 : 1\n#var float4x4 mvp :  : c[0], 4 : 3 : 1\n#var float3 unused :  :  : 4 : 0\n#var float4 texCoord : $vin.TEXCOORD0 : TEX0 : 0 : 1\n#var sampler2D decal :  : texunit 2 : 1 : 1\n#var float4 color : $vout.COLOR : COL : -1 : 1\n#var float4 gl_FragColor : $vout.COLOR : COL0[0] : -1 : 1\nEND\n";
+
+    #[test]
+    fn var_lines_are_split_into_their_fields() {
+        let cg = parse(SOURCE).expect("Cg comments");
+        assert_eq!(cg.profile.as_deref(), Some("gp4fp"));
+        assert_eq!(cg.program.as_deref(), Some("main"));
+        assert_eq!(cg.semantics, vec!["main.lightColor"]);
+        assert_eq!(cg.vars.len(), 7);
+        let v = &cg.vars[0];
+        assert_eq!(
+            (v.ty.as_str(), v.name.as_str(), v.resource.as_str()),
+            ("float3", "lightColor", "c[5]")
+        );
+        assert_eq!((v.parameter_number, v.referenced), (Some(6), true));
+        assert!(!cg.vars[2].referenced);
+        assert_eq!(cg.vars[5].parameter_number, Some(-1));
+    }
+
+    #[test]
+    fn resources_name_bindings() {
+        let cg = parse(SOURCE).unwrap();
+        let r: Vec<Resource> = cg
+            .vars
+            .iter()
+            .map(|v| v.resource(Stage::Fragment))
+            .collect();
+        assert_eq!(
+            r[0],
+            Resource::Param {
+                array: "c".into(),
+                first: Some(5),
+                count: 1
+            }
+        );
+        assert_eq!(
+            r[1],
+            Resource::Param {
+                array: "c".into(),
+                first: Some(0),
+                count: 4
+            }
+        );
+        assert_eq!(r[2], Resource::None);
+        assert_eq!(r[3], Resource::Attrib(AttribBinding::TexCoord(0)));
+        assert_eq!(r[4], Resource::TexUnit(2));
+        assert_eq!(r[5], Resource::Result(ResultBinding::FragColor(0)));
+        assert_eq!(r[6], Resource::Result(ResultBinding::FragColor(0)));
+    }
+
+    #[test]
+    fn vertex_registers() {
+        let var = |semantic: &str, resource: &str| CgVar {
+            ty: "float4".into(),
+            name: "x".into(),
+            semantic: semantic.into(),
+            resource: resource.into(),
+            parameter_number: Some(0),
+            referenced: true,
+        };
+        let v = Stage::Vertex;
+        assert_eq!(
+            var("$vin.POSITION", "ATTR0").resource(v),
+            Resource::Attrib(AttribBinding::Generic(0))
+        );
+        assert_eq!(
+            var("$vout.POSITION", "HPOS").resource(v),
+            Resource::Result(ResultBinding::Position)
+        );
+        assert_eq!(
+            var("$vout.COLOR1", "COL1").resource(v),
+            Resource::Result(ResultBinding::Color(ColorSel {
+                back: false,
+                secondary: true
+            }))
+        );
+        assert_eq!(
+            var("$vout.ATTR2", "ATTR2").resource(v),
+            Resource::Result(ResultBinding::Generic(2))
+        );
+    }
+}

@@ -1,0 +1,2 @@
+!!NVfp4.0
+MOV result.color, fragment.color;

@@ -1,0 +1,4 @@
+!!NVfp4.0
+ATTRIB a = program.local[0];
+MOV result.color, a;
+END

@@ -1,0 +1,3 @@
+!!NVfp4.0
+MOV result.color, vertex.position;
+END

@@ -1,0 +1,6 @@
+!!NVfp4.0
+TEMP R0;
+TEMP R0;
+MOV R0, fragment.color;
+MOV result.color, R0;
+END

@@ -1,0 +1,5 @@
+!!NVfp4.0
+TEMP color;
+MOV colr, fragment.color;
+MOV result.color, colr;
+END

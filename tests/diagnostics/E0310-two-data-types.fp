@@ -1,0 +1,4 @@
+!!NVfp4.0
+INT FLOAT TEMP R0;
+MOV result.color, fragment.color;
+END

@@ -1,0 +1,4 @@
+!!NVfp4.0
+CENTROID ATTRIB pos = fragment.position;
+MOV result.color, pos;
+END

@@ -1,0 +1,4 @@
+!!NVfp4.0
+TEMP t[];
+MOV result.color, fragment.color;
+END

@@ -1,0 +1,3 @@
+!!NVfp4.0
+MOVE result.color, fragment.color;
+END

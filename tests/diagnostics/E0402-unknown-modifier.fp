@@ -1,0 +1,3 @@
+!!NVfp4.0
+MOV.SATT result.color, fragment.color;
+END

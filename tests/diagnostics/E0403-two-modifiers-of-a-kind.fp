@@ -1,0 +1,3 @@
+!!NVfp4.0
+MOV.SAT.SSAT result.color, fragment.color;
+END

@@ -1,0 +1,4 @@
+!!NVfp4.0
+CAL;
+MOV result.color, fragment.color;
+END

@@ -1,0 +1,3 @@
+!!NVfp4.0
+MOV result.color, fragment.color.xyba;
+END

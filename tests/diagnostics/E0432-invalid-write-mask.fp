@@ -1,0 +1,5 @@
+!!NVfp4.0
+TEMP R0;
+MOV R0.yx, fragment.color;
+MOV result.color, R0;
+END

@@ -1,0 +1,3 @@
+!!NVfp4.0
+TEX result.color, fragment.texcoord[0], texture[0], 2D, (9, 0);
+END

@@ -1,0 +1,8 @@
+!!NVfp4.0
+TEMP R0;
+MOVC R0, fragment.color;
+IF GT.x;
+MOV R0, 0;
+ENDREP;
+MOV result.color, R0;
+END

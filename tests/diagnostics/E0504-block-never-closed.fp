@@ -1,0 +1,6 @@
+!!NVfp4.0
+TEMP R0;
+MOVC R0, fragment.color;
+IF GT.x;
+MOV result.color, R0;
+END

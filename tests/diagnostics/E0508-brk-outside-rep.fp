@@ -1,0 +1,4 @@
+!!NVfp4.0
+BRK;
+MOV result.color, fragment.color;
+END

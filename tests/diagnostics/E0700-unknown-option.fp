@@ -1,0 +1,4 @@
+!!NVfp4.0
+OPTION ARB_fog_linearr;
+MOV result.color, fragment.color;
+END

@@ -1,0 +1,3 @@
+!!NVfp4.0
+MOV result.color[1], fragment.color;
+END

@@ -1,0 +1,4 @@
+!!NVfp4.0
+VERTICES_OUT 3;
+MOV result.color, fragment.color;
+END

@@ -1,0 +1,7 @@
+!!NVgp4.0
+PRIMITIVE_IN TRIANGLES;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 1;
+MOV result.position, vertex[0].position;
+EMIT;
+END
