@@ -123,6 +123,8 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E0803", title: "too many attributes", rule: "ARB resource limits (MAX_PROGRAM_ATTRIBS_ARB); NV_gpu_program4 2.X.3.2 (MAX_PROGRAM_ATTRIB_COMPONENTS_NV)" },
     CodeInfo { code: "E0804", title: "program.env/local number past the last parameter", rule: "ARB_vertex_program 2.14.1.1 (MAX_PROGRAM_ENV_PARAMETERS_ARB, MAX_PROGRAM_LOCAL_PARAMETERS_ARB)" },
     CodeInfo { code: "E0805", title: "parameter buffer binding point past the last one", rule: "NV_parameter_buffer_object (MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV)" },
+    CodeInfo { code: "E0806", title: "too many attribute components read", rule: "2.X.3.2: \"Programs that use more attribute binding components than this limit will fail to load\" (MAX_PROGRAM_ATTRIB_COMPONENTS_NV)" },
+    CodeInfo { code: "E0807", title: "too many result components written", rule: "2.X.3.5: \"Programs that require more result binding components than this limit will fail to load\" (MAX_PROGRAM_RESULT_COMPONENTS_NV)" },
     CodeInfo { code: "E0900", title: "valid, but not lowered to SPIR-V yet", rule: "— (nvp4c's support table in README.md)" },
     CodeInfo { code: "E9000", title: "internal compiler error: module failed validation", rule: "— (a bug in nvp4c; the module is never written)" },
     CodeInfo { code: "E9001", title: "internal compiler error", rule: "— (a bug in nvp4c)" },

@@ -25,6 +25,10 @@ pub struct Limits {
     pub max_local_parameters: u32,
     /// MAX_PROGRAM_ATTRIBS_ARB.
     pub max_attribs: u32,
+    /// MAX_PROGRAM_ATTRIB_COMPONENTS_NV: attribute components read.
+    pub max_attrib_components: u32,
+    /// MAX_PROGRAM_RESULT_COMPONENTS_NV: result components written.
+    pub max_result_components: u32,
     /// MAX_TEXTURE_IMAGE_UNITS.
     pub max_texture_units: u32,
     /// MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV.
@@ -49,7 +53,9 @@ impl Default for Limits {
             max_parameters: 65536,
             max_env_parameters: 256,
             max_local_parameters: 1024,
-            max_attribs: 16,
+            max_attribs: 32,
+            max_attrib_components: 64,
+            max_result_components: 64,
             max_texture_units: 32,
             max_buffer_bindings: 14,
             max_buffer_size: 16384,

@@ -33,7 +33,9 @@ use crate::ir::{
     ResultBinding, Stmt, VarKind,
 };
 use crate::isa::Stage;
-use crate::spirv::{attrib_slot, result_slot, InterfaceSlot};
+use crate::spirv::{
+    attrib_slot, result_slot, state_read, InterfaceSlot, FIRST_BUFFER_BINDING, STATE_BINDING,
+};
 use cg::{CgComments, Resource};
 use module::{ModuleFacts, Ty};
 
@@ -438,11 +440,10 @@ enum Target {
     Result(ResultBinding),
 }
 
-/// Binding numbers of docs/interface.md, "Descriptor sets".
+/// Binding numbers of docs/interface.md, "Descriptor sets" (the backend's
+/// constants where it has them).
 const ENV_BINDING: u32 = 0;
 const LOCAL_BINDING: u32 = 1;
-const STATE_BINDING: u32 = 2;
-const BUFFER_BINDING_BASE: u32 = 3;
 const TEXTURE_BINDING_BASE: u32 = 32;
 
 fn block_binding_name(binding: u32) -> String {
@@ -450,7 +451,7 @@ fn block_binding_name(binding: u32) -> String {
         ENV_BINDING => "program.env".to_string(),
         LOCAL_BINDING => "program.local".to_string(),
         STATE_BINDING => "state".to_string(),
-        b if b < TEXTURE_BINDING_BASE => format!("program.buffer[{}]", b - BUFFER_BINDING_BASE),
+        b if b < TEXTURE_BINDING_BASE => format!("program.buffer[{}]", b - FIRST_BUFFER_BINDING),
         b => format!("binding {b}"),
     }
 }
@@ -467,12 +468,27 @@ fn param_target(binding: &ParamBinding) -> Target {
             element: *n,
         },
         ParamBinding::BufferElement { buffer, element } => Target::Block {
-            binding: BUFFER_BINDING_BASE + buffer,
+            binding: FIRST_BUFFER_BINDING + buffer,
             element: *element,
         },
-        ParamBinding::State(item) => Target::Other(format!("state.{}", item.path.join("."))),
+        ParamBinding::State(item) => Target::Other(state_text(&item.path)),
         ParamBinding::Constant(_) => Target::Other("constant".to_string()),
     }
+}
+
+/// A state binding as written, from its canonical path:
+/// `["matrix", "mvp", "row", "0"]` is `state.matrix.mvp.row[0]`.
+fn state_text(path: &[String]) -> String {
+    let mut text = String::from("state");
+    for part in path {
+        if part.bytes().all(|b| b.is_ascii_digit()) {
+            text.push_str(&format!("[{part}]"));
+        } else {
+            text.push('.');
+            text.push_str(part);
+        }
+    }
+    text
 }
 
 impl Target {
@@ -602,40 +618,79 @@ fn uniform_block(
         ..
     }] = members.as_slice()
     {
-        let mut by_element: BTreeMap<u32, (BTreeSet<String>, bool)> = BTreeMap::new();
+        // Per element: the bindings that read it (their text and targets)
+        // and the program names bound to it.
+        #[derive(Default)]
+        struct Element {
+            bindings: BTreeSet<String>,
+            targets: Vec<Target>,
+            names: BTreeSet<String>,
+        }
+        let mut by_element: BTreeMap<u32, Element> = BTreeMap::new();
+        let mut add = |element: u32, target: Target, name: Option<String>| {
+            if element < *len {
+                let e = by_element.entry(element).or_default();
+                e.bindings.insert(target.text(program.stage));
+                if !e.targets.contains(&target) {
+                    e.targets.push(target);
+                }
+                e.names.extend(name);
+            }
+        };
         for v in &program.variables {
-            let VarKind::Param(bindings) = &v.kind else {
-                continue;
+            let name = |k: usize| match (&v.name, v.array_len) {
+                (Some(n), Some(_)) => Some(format!("{n}[{k}]")),
+                (Some(n), None) => Some(n.clone()),
+                (None, _) => None,
             };
-            for (k, b) in bindings.iter().enumerate() {
-                if let Target::Block {
-                    binding: bb,
-                    element,
-                } = param_target(b)
-                {
-                    if bb == binding && element < *len {
-                        let entry = by_element.entry(element).or_default();
-                        match (&v.name, v.array_len) {
-                            (Some(n), Some(_)) => {
-                                entry.0.insert(format!("{n}[{k}]"));
+            match &v.kind {
+                VarKind::Param(bindings) => {
+                    for (k, b) in bindings.iter().enumerate() {
+                        match (param_target(b), b) {
+                            (
+                                Target::Block {
+                                    binding: bb,
+                                    element,
+                                },
+                                _,
+                            ) if bb == binding => {
+                                add(element, Target::Block { binding, element }, name(k))
                             }
-                            (Some(n), None) => {
-                                entry.0.insert(n.clone());
+                            // GL state: the rows the backend reads it from.
+                            (target, ParamBinding::State(item)) if binding == STATE_BINDING => {
+                                if let Ok(read) = state_read(&item.path) {
+                                    for row in read.rows() {
+                                        add(row, target.clone(), name(k));
+                                    }
+                                }
                             }
-                            (None, _) => entry.1 = true,
+                            _ => {}
                         }
                     }
                 }
+                // BUFFER4 arrays: element `first + k` of the buffer.
+                VarKind::Buffer(b)
+                    if b.vec4 && FIRST_BUFFER_BINDING.checked_add(b.buffer) == Some(binding) =>
+                {
+                    for k in 0..v.len() {
+                        let element = b.first.saturating_add(k);
+                        add(
+                            element,
+                            Target::Block { binding, element },
+                            name(k as usize),
+                        );
+                    }
+                }
+                _ => {}
             }
         }
-        for (element, (names, _)) in by_element {
-            let target = Target::Block { binding, element };
+        for (element, e) in by_element {
             parameters.push(BlockParameter {
-                binding: target.text(program.stage),
+                binding: e.bindings.into_iter().collect::<Vec<_>>().join(", "),
                 element,
                 offset: offset + stride * element,
-                names: names.into_iter().collect(),
-                cg: ResolvedCg::names_for(cg, |t| *t == target),
+                names: e.names.into_iter().collect(),
+                cg: ResolvedCg::names_for(cg, |t| e.targets.contains(t)),
             });
         }
     }

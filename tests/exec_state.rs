@@ -59,10 +59,7 @@ fn bindings() -> Vec<(&'static str, [f32; 4])> {
         ("state.matrix.program[7].row[3]", row(3248)),
         ("state.matrix.modelview.row[0]", row(0)),
         // Table X.3: shininess is (s, 0, 0, 1).
-        (
-            "state.material.back.shininess",
-            [at(3472), 0.0, 0.0, 1.0],
-        ),
+        ("state.material.back.shininess", [at(3472), 0.0, 0.0, 1.0]),
         ("state.material.emission", row(3376)),
         ("state.lightmodel.scenecolor", row(3504)),
         ("state.lightmodel.back.scenecolor", row(3520)),
@@ -159,8 +156,16 @@ END
             .run_fragment(&spirv, &job)
             .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
         for (i, &r) in rows.iter().enumerate() {
-            assert_eq!(out.color_f32(i, 0), row(2560 + 16 * r), "m, case {i} ({env:?})");
-            assert_eq!(out.color_f32(i, 1), column(1408, r), "t, case {i} ({env:?})");
+            assert_eq!(
+                out.color_f32(i, 0),
+                row(2560 + 16 * r),
+                "m, case {i} ({env:?})"
+            );
+            assert_eq!(
+                out.color_f32(i, 1),
+                column(1408, r),
+                "t, case {i} ({env:?})"
+            );
             // Read as integers, the state is its float bits; w is 1.0.
             assert_eq!(
                 out.color(i, 2),

@@ -61,7 +61,9 @@ fn each_error_is_one_json_line_with_spans_notes_and_suggestion() {
     assert_eq!(d["suggestion"]["span"]["byte_start"], start);
     // The "did you mean" note became the suggestion; the rule stays a note.
     let notes = d["notes"].as_array().unwrap();
-    assert!(notes.iter().all(|n| !n.as_str().unwrap().contains("did you mean")));
+    assert!(notes
+        .iter()
+        .all(|n| !n.as_str().unwrap().contains("did you mean")));
     assert!(notes[0].as_str().unwrap().contains("Table X.13"));
     assert!(d["rendered"].as_str().unwrap().contains("typo.fp:3:1"));
 
@@ -77,7 +79,11 @@ fn each_error_is_one_json_line_with_spans_notes_and_suggestion() {
 #[test]
 fn secondary_spans_are_flagged() {
     // ADD.HI: the modifier is the primary span, the opcode a secondary one.
-    let out = run("hi.fp", "!!NVfp4.0\nTEMP R0;\nADD.HI R0, R0, R0;\nMOV result.color, R0;\nEND\n", &[]);
+    let out = run(
+        "hi.fp",
+        "!!NVfp4.0\nTEMP R0;\nADD.HI R0, R0, R0;\nMOV result.color, R0;\nEND\n",
+        &[],
+    );
     let diags = lines(&out);
     let spans = diags[0]["spans"].as_array().unwrap();
     assert!(spans.len() >= 2, "{spans:?}");
@@ -119,7 +125,10 @@ fn human_format_is_unchanged() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stderr).unwrap();
-    assert!(text.starts_with("error[E0400]: unknown instruction `MOVV`"), "{text}");
+    assert!(
+        text.starts_with("error[E0400]: unknown instruction `MOVV`"),
+        "{text}"
+    );
     assert!(text.contains("error: could not compile p.fp (1 error)"));
     let _ = std::fs::remove_dir_all(&dir);
 }

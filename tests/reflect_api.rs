@@ -247,3 +247,47 @@ fn cli_writes_the_reflection_as_json() {
     assert!(!bad_json.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn state_rows_and_parameter_buffers_are_reflected_with_their_names() {
+    let r = reflect(
+        "!!NVvp4.0\n#var float4x4 mvp : state.matrix.mvp : c[0], 4 : 1 : 1\nPARAM c[4] = { state.matrix.mvp };\nPARAM l = state.light[1].diffuse;\nDP4 result.position.x, c[0], vertex.position;\nDP4 result.position.y, c[1], vertex.position;\nDP4 result.position.z, c[2], vertex.position;\nDP4 result.position.w, c[3], l;\nEND\n",
+    );
+    let state = r
+        .uniform_blocks
+        .iter()
+        .find(|b| b.binding_name == "state")
+        .expect("the State block");
+    assert_eq!((state.set, state.binding), (0, 2));
+    let row0 = &state.parameters[0];
+    assert_eq!(row0.binding, "state.matrix.mvp.row[0]");
+    assert_eq!(row0.names, ["c[0]"]);
+    assert_eq!(row0.offset, 16 * row0.element);
+    assert_eq!((row0.cg[0].name.as_str(), row0.cg[0].row), ("mvp", Some(0)));
+    let light = state
+        .parameters
+        .iter()
+        .find(|p| p.names == ["l"])
+        .expect("the light row");
+    assert_eq!(light.binding, "state.light[1].diffuse");
+    // The block ends with the last row the program reads.
+    assert_eq!(state.size, light.offset + 16);
+
+    let r = reflect(
+        "!!NVfp4.0\nOPTION NV_parameter_buffer_object;\nBUFFER4 buf[] = { program.buffer[2][4..7] };\nMOV result.color, buf[1];\nEND\n",
+    );
+    let [buffer] = r.uniform_blocks.as_slice() else {
+        panic!("{:?}", r.uniform_blocks)
+    };
+    assert_eq!(buffer.binding_name, "program.buffer[2]");
+    assert_eq!((buffer.set, buffer.binding), (2, 5));
+    let p = buffer
+        .parameters
+        .iter()
+        .find(|p| p.names == ["buf[1]"])
+        .unwrap();
+    assert_eq!(
+        (p.binding.as_str(), p.element, p.offset),
+        ("program.buffer[2][5]", 5, 80)
+    );
+}

@@ -1152,7 +1152,8 @@ fn result_family(b: &ir::ResultBinding) -> Option<(String, u32)> {
         R::TexCoord(n) => Some(("texcoord".into(), n)),
         R::Generic(n) => Some(("attrib".into(), n)),
         R::Clip(n) => Some(("clip".into(), n)),
-        R::FragColor(n) => Some(("color".into(), n)),
+        // NV_fragment_program4 issue 5: fragment program results cannot be
+        // declared as arrays, so result.color[n] is not listed here.
         _ => None,
     }
 }

@@ -70,6 +70,7 @@ pub(crate) fn source_subroutines(p: &Program) -> impl Iterator<Item = &ir::Subro
 impl Checker<'_> {
     pub(super) fn program_rules(&mut self, p: &Program, ast: &Ast) {
         self.limit_rules(p, ast);
+        self.component_rules(p);
         self.relative_array_rules(p);
         self.buffer_rules(p);
         self.binding_rules(p);
@@ -237,6 +238,76 @@ impl Checker<'_> {
                     );
                 }
             }
+        }
+    }
+
+    /// Sections 2.X.3.2 and 2.X.3.5: MAX_PROGRAM_ATTRIB_COMPONENTS_NV and
+    /// MAX_PROGRAM_RESULT_COMPONENTS_NV. Counted as the spec allows: a
+    /// component of a binding counts when an instruction reads it (through
+    /// its swizzle) or writes it (through its write mask); for an array, the
+    /// components used count for every binding of the array.
+    fn component_rules(&mut self, p: &Program) {
+        let mut read: HashMap<VarId, u8> = HashMap::new();
+        let mut written: HashMap<VarId, u8> = HashMap::new();
+        for sub in source_subroutines(p) {
+            walk(&sub.body, &mut |s| {
+                if let Stmt::Inst(i) = s {
+                    for (k, o) in i.srcs.iter().enumerate() {
+                        let comps = i.op.components_read(k, i.dst.mask.0);
+                        let mut m = 0u8;
+                        for c in 0..4 {
+                            if comps & (1 << c) != 0 {
+                                m |= 1 << o.swizzle.0[c];
+                            }
+                        }
+                        *read.entry(o.var).or_default() |= m;
+                    }
+                    *written.entry(i.dst.var).or_default() |= i.dst.mask.0;
+                } else {
+                    for o in operands_of(s) {
+                        *read.entry(o.var).or_default() |= 0b1111;
+                    }
+                }
+            });
+        }
+        let mut attrib: BTreeMap<String, u8> = BTreeMap::new();
+        let mut result: BTreeMap<String, u8> = BTreeMap::new();
+        for (v, m) in &read {
+            if let VarKind::Attrib(bs) = &p.var(*v).kind {
+                for b in bs {
+                    *attrib.entry(format!("{b:?}")).or_default() |= m;
+                }
+            }
+        }
+        for (v, m) in &written {
+            if let VarKind::Result(bs) = &p.var(*v).kind {
+                for b in bs {
+                    *result.entry(format!("{b:?}")).or_default() |= m;
+                }
+            }
+        }
+        let count = |m: &BTreeMap<String, u8>| m.values().map(|x| x.count_ones()).sum::<u32>();
+        let limits = &self.options.limits;
+        let (attrib_max, result_max) = (limits.max_attrib_components, limits.max_result_components);
+        let span = p
+            .subroutines
+            .get(p.entry.0 as usize)
+            .map(|s| s.span)
+            .unwrap_or_default();
+        let (a, r) = (count(&attrib), count(&result));
+        if a > attrib_max {
+            self.error(
+                Diagnostic::error("E0806", format!("{a} attribute components are read, more than the limit of {attrib_max}"))
+                    .primary(span, "this program")
+                    .note("section 2.X.3.2: \"Programs that use more attribute binding components than this limit will fail to load\" (MAX_PROGRAM_ATTRIB_COMPONENTS_NV; see docs/limits.md)"),
+            );
+        }
+        if r > result_max {
+            self.error(
+                Diagnostic::error("E0807", format!("{r} result components are written, more than the limit of {result_max}"))
+                    .primary(span, "this program")
+                    .note("section 2.X.3.5: \"Programs that require more result binding components than this limit will fail to load\" (MAX_PROGRAM_RESULT_COMPONENTS_NV; see docs/limits.md)"),
+            );
         }
     }
 

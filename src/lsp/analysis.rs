@@ -236,7 +236,13 @@ fn symbol_hover(symbol: &Symbol, source: &str) -> String {
         .get(symbol.statement.range())
         .unwrap_or(&symbol.name)
         .trim();
-    let mut out = format!("```nvp4\n{text}\n```\n\n");
+    // A declaration's span ends before its `;`.
+    let terminator = if symbol.kind == SymbolKind::Label || text.ends_with(';') {
+        ""
+    } else {
+        ";"
+    };
+    let mut out = format!("```nvp4\n{text}{terminator}\n```\n\n");
     let ty = symbol
         .modifiers
         .iter()

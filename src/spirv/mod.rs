@@ -44,8 +44,11 @@ use crate::span::Span;
 use crate::{Options, TargetEnv};
 
 use emit::TypeKey;
-pub(crate) use interface::{attrib_slot, result_slot, InterfaceSlot};
+pub(crate) use interface::{
+    attrib_slot, result_slot, InterfaceSlot, FIRST_BUFFER_BINDING, STATE_BINDING,
+};
 use interface::{Io, Storage};
+pub(crate) use state::state_read;
 
 /// Why a program could not be lowered. Both kinds are internal compiler
 /// errors from the user's point of view: the checker accepted the program.

@@ -1135,7 +1135,7 @@ fn mutual_recursion_lowers_to_a_dispatch_loop() {
     let b = p.sub(
         "b",
         vec![
-            Stmt::Inst(body_inst(x, one)),
+            body_inst(x, one),
             Stmt::Call {
                 target: a,
                 cond: Some(cc_x(CcCondition::Gt)),
@@ -1667,4 +1667,376 @@ fn if_else_calls_and_returns_take_the_right_paths() {
         r[2][0], 50,
         "the call happens (LT.y) and RET (EQ.z) leaves the subroutine"
     );
+}
+
+// ---- GL state, parameter buffers, recursion -----------------------------
+
+fn state_item(dotted: &str) -> StateItem {
+    StateItem {
+        path: dotted.split('.').map(String::from).collect(),
+    }
+}
+
+/// Every kind of state binding, at the highest index docs/interface.md
+/// allows, in the canonical paths of check::bindings.
+fn all_state_items() -> Vec<StateItem> {
+    let mut v = Vec::new();
+    for m in [
+        "modelview.7",
+        "projection",
+        "mvp",
+        "texture.7",
+        "program.7",
+        "modelview.0",
+    ] {
+        for modifier in ["", "inverse.", "transpose.", "invtrans."] {
+            v.push(state_item(&format!("matrix.{m}.{modifier}row.3")));
+        }
+    }
+    for f in ["front", "back"] {
+        for w in ["ambient", "diffuse", "specular", "emission", "shininess"] {
+            v.push(state_item(&format!("material.{f}.{w}")));
+        }
+        v.push(state_item(&format!("lightmodel.{f}.scenecolor")));
+        for w in ["ambient", "diffuse", "specular"] {
+            v.push(state_item(&format!("lightprod.7.{f}.{w}")));
+        }
+    }
+    v.push(state_item("lightmodel.ambient"));
+    for w in [
+        "ambient",
+        "diffuse",
+        "specular",
+        "position",
+        "attenuation",
+        "spot.direction",
+        "half",
+    ] {
+        v.push(state_item(&format!("light.7.{w}")));
+    }
+    for k in ["eye", "object"] {
+        for c in ["s", "t", "r", "q"] {
+            v.push(state_item(&format!("texgen.7.{k}.{c}")));
+        }
+    }
+    for p in [
+        "texenv.7.color",
+        "fog.color",
+        "fog.params",
+        "clip.5.plane",
+        "point.size",
+        "point.attenuation",
+        "depth.range",
+    ] {
+        v.push(state_item(p));
+    }
+    v
+}
+
+#[test]
+fn every_state_binding_validates_in_the_state_block() {
+    for stage in [Stage::Vertex, Stage::Fragment] {
+        let items = all_state_items();
+        let mut p = P::new(stage);
+        let arr = p.params(items.iter().cloned().map(ParamBinding::State).collect());
+        let single = p.params(vec![ParamBinding::State(state_item("depth.range"))]);
+        let index = p.typed_temp(DataType::Signed);
+        let x = p.temp();
+        for (e, ty) in [(0u32, DataType::Float), (40, DataType::Signed)] {
+            let mut i = inst(Opcode::Mov, ty, x, &[arr]);
+            i.srcs[0].index = Index::Absolute(e);
+            p.push(Stmt::Inst(i));
+        }
+        // Relative addressing over the whole mixed array.
+        let mut i = inst(Opcode::Add, DataType::Float, x, &[arr, single]);
+        i.srcs[0].index = Index::Relative {
+            address: Box::new(Operand {
+                swizzle: Swizzle::splat(0),
+                ..operand(index, DataType::Signed)
+            }),
+            offset: 3,
+        };
+        p.push(Stmt::Inst(i));
+        let words = p.assert_valid();
+        let block = decorated(&words, Decoration::Binding, 2);
+        assert_eq!(block.len(), 1, "one State block at binding 2");
+        assert_eq!(
+            variable_class(&words, block[0]),
+            Some(spirv::StorageClass::Uniform)
+        );
+        let set = if stage == Stage::Vertex { 0 } else { 2 };
+        assert!(decorated(&words, Decoration::DescriptorSet, set).contains(&block[0]));
+        // The array covers every row up to depth.range (row 407).
+        let text = disassemble(&words).unwrap_or_default();
+        assert!(text.contains("OpTypeArray %v4float %uint_408"), "{text}");
+        assert!(text.contains("ArrayStride 16"), "{text}");
+    }
+}
+
+#[test]
+fn a_whole_matrix_indexes_the_state_block_directly() {
+    let mut p = P::new(Stage::Vertex);
+    let rows = (0..4)
+        .map(|r| ParamBinding::State(state_item(&format!("matrix.mvp.row.{r}"))))
+        .collect();
+    let m = p.params(rows);
+    let a = p.typed_temp(DataType::Signed);
+    let x = p.temp();
+    let mut i = inst(Opcode::Mov, DataType::Float, x, &[m]);
+    i.srcs[0].index = Index::Relative {
+        address: Box::new(Operand {
+            swizzle: Swizzle::splat(0),
+            ..operand(a, DataType::Signed)
+        }),
+        offset: 1,
+    };
+    p.push(Stmt::Inst(i));
+    let words = p.assert_valid();
+    // Rows 72..75: the block is declared up to row 75 and read with a
+    // dynamic index (no chain of selects).
+    let text = disassemble(&words).unwrap_or_default();
+    assert!(text.contains("OpTypeArray %v4float %uint_76"), "{text}");
+    assert!(!has_op(&words, Op::Select), "{text}");
+}
+
+#[test]
+fn state_indices_past_the_documented_bounds_are_unsupported() {
+    for path in [
+        "matrix.modelview.8.row.0",
+        "matrix.texture.8.inverse.row.1",
+        "matrix.program.8.row.0",
+        "light.8.half",
+        "lightprod.8.front.ambient",
+        "texgen.8.eye.s",
+        "texenv.8.color",
+        "clip.6.plane",
+    ] {
+        let mut p = P::new(Stage::Fragment);
+        let s = p.params(vec![ParamBinding::State(state_item(path))]);
+        let x = p.temp();
+        p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, x, &[s])));
+        match p.lower(TargetEnv::Vulkan1_0) {
+            Err(LowerError::Unsupported { what, .. }) => {
+                assert!(what.contains("docs/interface.md"), "{path}: {what}")
+            }
+            other => panic!("{path}: expected Unsupported, got {other:?}"),
+        }
+    }
+}
+
+fn buffer_var(p: &mut P, buffer: u32, first: u32, vec4: bool, len: Option<u32>) -> VarId {
+    p.var(
+        VarKind::Buffer(BufferBinding {
+            buffer,
+            first,
+            vec4,
+        }),
+        VarType::Typeless,
+        len,
+    )
+}
+
+#[test]
+fn parameter_buffers_validate_with_absolute_and_relative_addressing() {
+    for stage in [Stage::Vertex, Stage::Fragment] {
+        let mut p = P::new(stage);
+        let scalars = buffer_var(&mut p, 0, 5, false, Some(8));
+        let vectors = buffer_var(&mut p, 15, 2, true, Some(16));
+        let single = buffer_var(&mut p, 7, 9, false, None);
+        let element = p.params(vec![
+            ParamBinding::BufferElement {
+                buffer: 3,
+                element: 6,
+            },
+            ParamBinding::Local(2),
+        ]);
+        let a = p.typed_temp(DataType::Signed);
+        let x = p.temp();
+        let rel = |var: VarId, ty: DataType, offset: i32| Operand {
+            index: Index::Relative {
+                address: Box::new(Operand {
+                    swizzle: Swizzle::splat(1),
+                    ..operand(a, DataType::Signed)
+                }),
+                offset,
+            },
+            ..operand(var, ty)
+        };
+        for ty in [DataType::Float, DataType::Signed, DataType::Unsigned] {
+            let mut i = inst(Opcode::Add, ty, x, &[scalars, vectors]);
+            i.srcs[0] = rel(scalars, ty, 2);
+            i.srcs[1] = rel(vectors, ty, 0);
+            p.push(Stmt::Inst(i));
+            let mut i = inst(Opcode::Add, ty, x, &[scalars, single]);
+            i.srcs[0].index = Index::Absolute(7);
+            p.push(Stmt::Inst(i));
+            let mut i = inst(Opcode::Mov, ty, x, &[element]);
+            i.srcs[0] = rel(element, ty, 0);
+            p.push(Stmt::Inst(i));
+        }
+        let words = p.assert_valid();
+        let text = disassemble(&words).unwrap_or_default();
+        // binding 3 + b; sizes: words 5..12 -> 4 uvec4; vec4s 2..17 -> 18;
+        // word 9 -> 3; vec4 6 -> 7.
+        for (b, len) in [(0u32, 4u32), (15, 18), (7, 3), (3, 7)] {
+            let var = decorated(&words, Decoration::Binding, 3 + b);
+            assert_eq!(var.len(), 1, "program.buffer[{b}]");
+            assert!(
+                text.contains(&format!("%program_buffer{b} = OpVariable")),
+                "{text}"
+            );
+            assert!(
+                text.contains(&format!("OpTypeArray %v4uint %uint_{len}")),
+                "buffer {b}: {len} uvec4\n{text}"
+            );
+        }
+    }
+}
+
+/// A body with a counted REP holding an IF with BRK, CONT and RET, a
+/// call `call` inside the loop, and conditional forms of each.
+fn nested_body(x: VarId, one: VarId, count: VarId, call: Stmt) -> Block {
+    let span = Span::default();
+    vec![
+        body_inst(x, one),
+        Stmt::Rep {
+            count: Some(Operand {
+                swizzle: Swizzle::splat(0),
+                ..operand(count, DataType::Signed)
+            }),
+            body: vec![
+                call,
+                Stmt::If {
+                    test: cc_x(CcCondition::Gt),
+                    then_block: vec![
+                        Stmt::Rep {
+                            count: None,
+                            body: vec![
+                                body_inst(x, one),
+                                cond_stmt(0, Some(cc_x(CcCondition::Lt))),
+                                cond_stmt(1, Some(cc_x(CcCondition::Eq))),
+                                cond_stmt(2, Some(cc_x(CcCondition::Ne))),
+                                Stmt::If {
+                                    test: cc(CcCondition::Le, 1),
+                                    then_block: vec![cond_stmt(2, None)],
+                                    else_block: vec![cond_stmt(0, None)],
+                                    span,
+                                },
+                            ],
+                            span,
+                        },
+                        cond_stmt(1, Some(cc_x(CcCondition::Ge))),
+                    ],
+                    else_block: vec![cond_stmt(0, None)],
+                    span,
+                },
+                body_inst(x, one),
+            ],
+            span,
+        },
+        cond_stmt(2, Some(cc_x(CcCondition::Tr))),
+        body_inst(x, one),
+    ]
+}
+
+#[test]
+fn recursion_through_nested_flow_validates() {
+    for stage in [Stage::Vertex, Stage::Fragment] {
+        let mut p = P::new(stage);
+        let x = p.temp();
+        let one = p.constant([1.0; 4]);
+        let count = p.int_constant([3, 0, 0, 0]);
+        let span = Span::default();
+        // leaf: acyclic, called from inside the cycle.
+        let leaf = p.sub("leaf", vec![body_inst(x, one)]);
+        // a calls itself from inside a REP (its loop count is saved), and
+        // b; b calls a conditionally; main calls a and is not in the cycle.
+        let a = p.sub("a", Vec::new());
+        let b = p.sub("b", Vec::new());
+        let call = |target, cond| Stmt::Call { target, cond, span };
+        p.program.subroutines[a.0 as usize].body =
+            nested_body(x, one, count, call(a, Some(cc_x(CcCondition::Gt))));
+        p.program.subroutines[a.0 as usize]
+            .body
+            .push(call(leaf, None));
+        p.program.subroutines[a.0 as usize].body.push(call(b, None));
+        p.program.subroutines[b.0 as usize].body =
+            nested_body(x, one, count, call(a, Some(cc_x(CcCondition::Lt))));
+        p.push(call(a, None));
+        p.push(call(leaf, Some(cc_x(CcCondition::Ne))));
+        let words = p.assert_valid();
+        // main, leaf, and the dispatch function of {a, b}.
+        assert_eq!(module(&words).functions.len(), 3);
+    }
+}
+
+#[test]
+fn a_recursive_entry_gets_a_main_wrapper() {
+    let mut p = P::new(Stage::Fragment);
+    let x = p.temp();
+    let one = p.constant([1.0; 4]);
+    let count = p.int_constant([2, 0, 0, 0]);
+    let entry = p.program.entry;
+    let body = nested_body(
+        x,
+        one,
+        count,
+        Stmt::Call {
+            target: entry,
+            cond: Some(cc_x(CcCondition::Gt)),
+            span: Span::default(),
+        },
+    );
+    p.program.subroutines[0].body = body;
+    p.push(Stmt::Kill {
+        cond: KillCondition::Cc(cc_x(CcCondition::Lt)),
+        span: Span::default(),
+    });
+    let words = p.assert_valid();
+    let m = module(&words);
+    assert_eq!(m.functions.len(), 2, "main and the cycle");
+}
+
+#[test]
+fn deep_acyclic_call_chains_count_the_depth() {
+    // A chain of 3 calls: with MAX_PROGRAM_CALL_DEPTH 2 the CALs check a
+    // run-time depth; with the default (32) they are plain calls.
+    let mut p = P::new(Stage::Vertex);
+    let x = p.temp();
+    let one = p.constant([1.0; 4]);
+    let span = Span::default();
+    let c = p.sub("c", vec![body_inst(x, one)]);
+    let b = p.sub(
+        "b",
+        vec![Stmt::Call {
+            target: c,
+            cond: None,
+            span,
+        }],
+    );
+    let a = p.sub(
+        "a",
+        vec![Stmt::Call {
+            target: b,
+            cond: None,
+            span,
+        }],
+    );
+    p.push(Stmt::Call {
+        target: a,
+        cond: None,
+        span,
+    });
+    let plain = p.assert_valid();
+    assert!(!disassemble(&plain)
+        .unwrap_or_default()
+        .contains("call_depth"));
+    for env in ENVS {
+        let mut o = options(env);
+        o.limits.max_call_depth = 2;
+        let words = lower(&p.program, &o).unwrap_or_default();
+        assert!(validate(&words, env).is_ok());
+        let text = disassemble(&words).unwrap_or_default();
+        assert!(text.contains("call_depth"), "{text}");
+    }
 }
