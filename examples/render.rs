@@ -546,7 +546,7 @@ impl Gpu {
         // The pipeline: nvp4c's modules, entry point `main`.
         let vs = self.shader(&vertex.spirv)?;
         let fs = self.shader(&fragment.spirv)?;
-        let entry = CStr::from_bytes_with_nul(b"main\0").map_err(|e| fail(e.to_string()))?;
+        let entry = c"main";
         let shader_stages = [
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)

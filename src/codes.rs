@@ -16,6 +16,7 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E0001", title: "unexpected character", rule: "NV_gpu_program4 2.X.2: \"A program is invalid if it contains any tokens or characters not defined in this specification.\"" },
     CodeInfo { code: "E0002", title: "missing or unknown program header", rule: "NV_vertex_program4, NV_fragment_program4, NV_geometry_program4 2.X.2: programs begin with `!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`" },
     CodeInfo { code: "E0003", title: "program text is not valid UTF-8", rule: "2.X.2: program strings are arrays of ASCII characters" },
+    CodeInfo { code: "E0004", title: "program larger than Options::max_source_bytes", rule: "— (an embedder's bound on input size)" },
     CodeInfo { code: "E0100", title: "syntax error", rule: "2.X.2: the program must match the BNF (\"fails to load because it is not syntactically correct\")" },
     CodeInfo { code: "E0101", title: "program ends without END", rule: "2.X.2: <program> ::= ... \"END\"" },
     CodeInfo { code: "E0200", title: "unknown binding", rule: "2.X.3.2, 2.X.3.3, 2.X.3.5 binding tables of each program type" },

@@ -44,7 +44,7 @@ pub struct Label {
 ///
 /// ```
 /// use nvp4c::{span::Span, Diagnostic};
-/// let d = Diagnostic::warning("W0100", "unused temporary `R1`")
+/// let d = Diagnostic::warning("W0002", "temporary `R1` is never used")
 ///     .primary(Span::new(16, 18), "declared here")
 ///     .note("it is never read");
 /// assert!(!d.is_error());
@@ -53,7 +53,7 @@ pub struct Label {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// A stable code such as `E0400` (errors) or `W0100` (warnings).
+    /// A stable code such as `E0400` (errors) or `W0002` (warnings).
     pub code: &'static str,
     /// One line, without a trailing period.
     pub message: String,
@@ -69,7 +69,7 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
-            message: message.into(),
+            message: bounded(message.into()),
             labels: Vec::new(),
             notes: Vec::new(),
         }
@@ -85,7 +85,7 @@ impl Diagnostic {
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
-            message: message.into(),
+            message: bounded(message.into()),
             primary: true,
         });
         self
@@ -94,7 +94,7 @@ impl Diagnostic {
     pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
-            message: message.into(),
+            message: bounded(message.into()),
             primary: false,
         });
         self
@@ -112,6 +112,39 @@ impl Diagnostic {
     pub fn primary_span(&self) -> Option<Span> {
         self.labels.iter().find(|l| l.primary).map(|l| l.span)
     }
+}
+
+/// Messages quote the program's words; a hostile program can make a word a
+/// megabyte long. Any run of more than 64 characters without a space is cut
+/// to its first 60 and an ellipsis, so a message stays one readable line.
+fn bounded(message: String) -> String {
+    const LONGEST: usize = 64;
+    if message
+        .split_whitespace()
+        .all(|w| w.chars().count() <= LONGEST)
+    {
+        return message;
+    }
+    let mut out = String::with_capacity(LONGEST * 4);
+    let mut run = 0usize;
+    let mut cut = false;
+    for ch in message.chars() {
+        if ch.is_whitespace() {
+            run = 0;
+            cut = false;
+            out.push(ch);
+        } else if run < 60 {
+            run += 1;
+            out.push(ch);
+        } else if !cut {
+            cut = true;
+            out.push('…');
+            // Keep a closing quote so the message still reads.
+        } else if ch == '`' {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 /// A list of diagnostics for one program, in source order.

@@ -13,6 +13,7 @@
 pub mod check;
 pub mod codes;
 pub mod diag;
+pub mod interp;
 pub mod ir;
 pub mod isa;
 pub mod limits;
@@ -27,6 +28,13 @@ pub use isa::Stage;
 use span::Span;
 
 /// The Vulkan environment the SPIR-V is produced and validated for.
+///
+/// ```
+/// let mut options = nvp4c::Options::default();
+/// options.target_env = nvp4c::TargetEnv::Vulkan1_2;
+/// let compiled = nvp4c::compile("!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n", &options).unwrap();
+/// assert_eq!(compiled.spirv[1], 0x0001_0500); // SPIR-V 1.5
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TargetEnv {
@@ -43,6 +51,10 @@ pub enum TargetEnv {
 
 impl TargetEnv {
     /// (major, minor) SPIR-V version emitted for this environment.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::TargetEnv::Vulkan1_1.spirv_version(), (1, 3));
+    /// ```
     pub fn spirv_version(self) -> (u8, u8) {
         match self {
             TargetEnv::Vulkan1_0 => (1, 0),
@@ -53,10 +65,20 @@ impl TargetEnv {
     }
 }
 
-/// Compile options.
+/// Compile options. `Options::default()` targets Vulkan 1.0, validates,
+/// and uses the per-stage descriptor sets of docs/interface.md.
+///
+/// ```
+/// let mut options = nvp4c::Options::default();
+/// options.descriptor_set = Some(5);
+/// let source = "!!NVfp4.0\nMOV result.color, program.local[0];\nEND\n";
+/// let compiled = nvp4c::compile(source, &options).unwrap();
+/// assert_eq!(compiled.reflection.uniform_blocks[0].set, 5);
+/// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Options {
+    /// The Vulkan version to produce and validate SPIR-V for.
     pub target_env: TargetEnv,
     /// Run spirv-val in process on the output (on by default). A module
     /// that fails is an internal compiler error and is never returned.
@@ -66,6 +88,10 @@ pub struct Options {
     pub descriptor_set: Option<u32>,
     /// Implementation-dependent limits the checker enforces (docs/limits.md).
     pub limits: limits::Limits,
+    /// Larger sources are refused with `E0004` before any work is done, so an
+    /// embedder can bound the time and memory a hostile program costs.
+    /// Default: 128 MiB.
+    pub max_source_bytes: usize,
 }
 
 impl Default for Options {
@@ -75,11 +101,21 @@ impl Default for Options {
             validate: true,
             descriptor_set: None,
             limits: limits::Limits::default(),
+            max_source_bytes: 128 << 20,
         }
     }
 }
 
-/// A compiled program.
+/// A compiled program: the SPIR-V words, the program type, the
+/// reflection, and any warnings.
+///
+/// ```
+/// let source = "!!NVvp4.0\nTEMP unused;\nMOV result.position, vertex.position;\nEND\n";
+/// let compiled = nvp4c::compile(source, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(compiled.stage, nvp4c::Stage::Vertex);
+/// assert_eq!(compiled.reflection.inputs[0].bindings, ["vertex.position"]);
+/// assert_eq!(compiled.warnings.len(), 1); // `unused` is never used
+/// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Compiled {
@@ -97,7 +133,27 @@ pub struct Compiled {
 
 /// Parses and checks a program: the front end alone, for tools that want
 /// the IR (the interpreter, the language server).
+///
+/// ```
+/// let (program, warnings) = nvp4c::check("!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Fragment);
+/// assert!(warnings.is_empty());
+/// ```
 pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    if source.len() > options.max_source_bytes {
+        return Err(Diagnostics(vec![Diagnostic::error(
+            "E0004",
+            format!(
+                "the program is {} bytes, more than the {} allowed",
+                source.len(),
+                options.max_source_bytes
+            ),
+        )
+        .primary(Span::new(0, 0), "program starts here")
+        .note(
+            "Options::max_source_bytes bounds the size of programs nvp4c accepts",
+        )]));
+    }
     let (ast, mut diags) = syntax::parse(source);
     let Some(ast) = ast else {
         return Err(Diagnostics(diags));
@@ -125,6 +181,11 @@ pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagn
 
 /// The program text of `bytes`, or `E0003` at the first byte that is not
 /// UTF-8.
+///
+/// ```
+/// assert_eq!(nvp4c::source_text(b"!!NVfp4.0\nEND\n").unwrap(), "!!NVfp4.0\nEND\n");
+/// assert!(nvp4c::source_text(b"\xff").is_err());
+/// ```
 pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
@@ -141,6 +202,14 @@ pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
 ///
 /// On error, every diagnostic found is returned (errors and warnings).
 /// No panic crosses this function and it does no I/O.
+///
+/// ```
+/// let source = "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n";
+/// match nvp4c::compile(source, &nvp4c::Options::default()) {
+///     Ok(compiled) => assert_eq!(compiled.reflection.outputs[0].location, Some(0)),
+///     Err(diagnostics) => panic!("{}", diagnostics.render("prog.fp", source, false)),
+/// }
+/// ```
 pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     let (program, warnings) = check(source, options)?;
     let spirv = spirv::lower(&program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;

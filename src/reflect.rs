@@ -40,6 +40,14 @@ use cg::{CgComments, Resource};
 use module::{ModuleFacts, Ty};
 
 /// Everything a renderer needs to bind a compiled module.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert_eq!(r.stage, nvp4c::Stage::Fragment);
+/// assert_eq!(r.uniform_blocks.len(), 1);
+/// let json = serde_json::to_value(&r).unwrap();
+/// assert_eq!(json["inputs"][0]["location"], 5);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Reflection {
@@ -63,6 +71,12 @@ pub struct Reflection {
 }
 
 /// The entry point and its execution modes.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert_eq!(r.entry_point.name, "main");
+/// assert_eq!(r.entry_point.execution_modes, ["OriginUpperLeft"]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct EntryPoint {
@@ -75,6 +89,12 @@ pub struct EntryPoint {
 }
 
 /// A uniform block (docs/interface.md, "Descriptor sets").
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// let b = &r.uniform_blocks[0];
+/// assert_eq!((b.binding_name.as_str(), b.set, b.binding, b.size), ("program.local", 2, 1, 48));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct UniformBlock {
@@ -95,6 +115,12 @@ pub struct UniformBlock {
 }
 
 /// One member of a uniform block.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// let m = &r.uniform_blocks[0].members[0];
+/// assert_eq!((m.ty.as_str(), m.array_stride), ("uvec4[3]", Some(16)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct BlockMember {
@@ -112,6 +138,12 @@ pub struct BlockMember {
 }
 
 /// One vec4 element of a parameter block, and who reads it.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// let p = &r.uniform_blocks[0].parameters[0];
+/// assert_eq!((p.binding.as_str(), p.element, p.offset), ("program.local[2]", 2, 32));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct BlockParameter {
@@ -129,6 +161,11 @@ pub struct BlockParameter {
 }
 
 /// A texture unit: a combined image sampler.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert!(r.textures.is_empty()); // no texture instructions
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct TextureUnit {
@@ -147,6 +184,13 @@ pub struct TextureUnit {
 }
 
 /// An input or output of the module.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// let input = &r.inputs[0];
+/// assert_eq!(input.bindings, ["fragment.texcoord[0]"]);
+/// assert_eq!(input.interpolation, Some(nvp4c::reflect::Interpolation::Smooth));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct InterfaceVariable {
@@ -174,6 +218,11 @@ pub struct InterfaceVariable {
 }
 
 /// A component type.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert_eq!(r.outputs[0].component_type, nvp4c::reflect::ComponentType::Float);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ComponentType {
@@ -195,6 +244,11 @@ impl ComponentType {
 }
 
 /// Interpolation of a varying.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert_eq!(r.outputs[0].interpolation, None); // a fragment output
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Interpolation {
@@ -205,6 +259,11 @@ pub enum Interpolation {
 }
 
 /// The geometry program's declarations, as written in the program.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert!(r.geometry.is_none()); // a fragment program
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct GeometryLayout {
@@ -218,6 +277,11 @@ pub struct GeometryLayout {
 }
 
 /// The implementation-dependent limits (docs/limits.md) the program uses.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert_eq!((r.limits.instructions, r.limits.local_parameters), (1, 3));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct LimitsUsed {
@@ -245,6 +309,11 @@ pub struct LimitsUsed {
 }
 
 /// The Cg compiler's header comments.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert!(r.cg.is_none()); // no Cg comments in this program
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct CgProgram {
@@ -259,6 +328,13 @@ pub struct CgProgram {
 }
 
 /// One `#var` line and what it resolved to.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\n#var float4 tint :  : c[0] : 1 : 1\nPARAM c[1] = { program.local[4] };\nMOV result.color, c[0];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// let tint = &r.cg.as_ref().unwrap().variables[0];
+/// assert_eq!((tint.name.as_str(), tint.resource.as_str()), ("tint", "c[0]"));
+/// assert_eq!(tint.bound_to, ["program.local[4]"]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct CgVariable {
@@ -278,6 +354,12 @@ pub struct CgVariable {
 }
 
 /// A Cg name attached to a parameter, texture unit or varying.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVfp4.0\n#var float4 tint :  : c[0] : 1 : 1\nPARAM c[1] = { program.local[4] };\nMOV result.color, c[0];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// let p = &r.uniform_blocks[0].parameters[0];
+/// assert_eq!((p.cg[0].name.as_str(), p.cg[0].ty.as_str(), p.offset), ("tint", "float4", 64));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct CgName {
@@ -688,7 +770,7 @@ fn uniform_block(
             parameters.push(BlockParameter {
                 binding: e.bindings.into_iter().collect::<Vec<_>>().join(", "),
                 element,
-                offset: offset + stride * element,
+                offset: offset.saturating_add(stride.saturating_mul(element)),
                 names: e.names.into_iter().collect(),
                 cg: ResolvedCg::names_for(cg, |t| e.targets.contains(t)),
             });

@@ -205,3 +205,14 @@ fn the_bundled_examples_compile() {
         );
     }
 }
+
+#[test]
+fn deny_warnings_turns_warnings_into_a_failure() {
+    let src = b"!!NVfp4.0\nTEMP unused;\nMOV result.color, fragment.color;\nEND\n";
+    let r = nvp4c(&["-", "-o", "-"], Some(src));
+    assert_eq!(r.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("warning[W0002]"));
+    let r = nvp4c(&["-", "-o", "-", "--deny-warnings"], Some(src));
+    assert_eq!(r.status.code(), Some(1));
+    assert!(r.stdout.is_empty(), "no output when warnings are denied");
+}

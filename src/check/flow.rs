@@ -37,6 +37,9 @@ enum Frame {
         span: Span,
         then_block: Block,
         else_block: Option<(Block, Span)>,
+        /// Nested past the limit (already reported): its contents are not
+        /// kept, so the tree stays as shallow as the limit.
+        over_limit: bool,
     },
     Rep {
         count: Option<Operand>,
@@ -46,6 +49,7 @@ enum Frame {
         has_return: bool,
         /// Already reported as wrong: no more is said about it.
         broken: bool,
+        over_limit: bool,
     },
 }
 
@@ -84,10 +88,16 @@ struct Builder<'c, 'o> {
     pending_calls: Vec<Ident>,
     /// Closers (`ENDIF`, `ENDREP`) owed by blocks a label cut off.
     orphan_closers: Vec<&'static str>,
+    /// Open frames nested past a depth limit; while any is open, statements
+    /// are checked but not kept (the program already has an error).
+    over_limit_frames: usize,
 }
 
 impl Builder<'_, '_> {
     fn push(&mut self, s: Stmt) {
+        if self.over_limit_frames > 0 {
+            return;
+        }
         match self.frames.last_mut() {
             Some(Frame::If {
                 then_block,
@@ -169,8 +179,13 @@ impl Builder<'_, '_> {
                 span,
                 then_block,
                 else_block,
+                over_limit,
             } => {
                 self.if_depth -= 1;
+                if over_limit {
+                    self.over_limit_frames -= 1;
+                    return;
+                }
                 self.push(Stmt::If {
                     test,
                     then_block,
@@ -185,8 +200,13 @@ impl Builder<'_, '_> {
                 has_break,
                 has_return,
                 broken,
+                over_limit,
             } => {
                 self.loop_depth -= 1;
+                if over_limit {
+                    self.over_limit_frames -= 1;
+                    return;
+                }
                 if count.is_none() && !has_break && !has_return && !broken {
                     self.c.error(
                         Diagnostic::error("E0505", "REP without a count can never end")
@@ -207,11 +227,38 @@ impl Builder<'_, '_> {
         }
     }
 
+    fn open_rep(&mut self, count: Option<Operand>, span: Span, broken: bool) {
+        let limit = self.c.options.limits.max_loop_depth;
+        let over_limit = self.loop_depth >= limit;
+        // Reported once, where the limit is crossed.
+        if self.loop_depth == limit {
+            self.c.error(
+                Diagnostic::error("E0507", format!("REP nested {} deep", self.loop_depth + 1))
+                    .primary(span, format!("inside {} REP blocks", self.loop_depth))
+                    .note(format!("section 2.X.5: \"a program will fail to load if a REP instruction is nested inside MAX_PROGRAM_LOOP_DEPTH_NV or more REP/ENDREP blocks\"; the limit is {limit} (docs/limits.md)")),
+            );
+        }
+        self.loop_depth += 1;
+        self.over_limit_frames += usize::from(over_limit);
+        self.frames.push(Frame::Rep {
+            count,
+            span,
+            body: Vec::new(),
+            has_break: false,
+            has_return: false,
+            broken,
+            over_limit,
+        });
+    }
+
     fn statement(&mut self, f: Flat) {
         match f {
             Flat::Inst(i) => self.push(Stmt::Inst(i)),
             Flat::If(test, span) => {
-                if self.if_depth >= self.c.options.limits.max_if_depth {
+                let over_limit = self.if_depth >= self.c.options.limits.max_if_depth;
+                // Reported once, where the limit is crossed; the IFs inside
+                // it are part of the same mistake.
+                if self.if_depth == self.c.options.limits.max_if_depth {
                     self.c.error(
                         Diagnostic::error("E0506", format!("IF nested {} deep", self.if_depth + 1))
                             .primary(span, format!("inside {} IF blocks", self.if_depth))
@@ -219,11 +266,13 @@ impl Builder<'_, '_> {
                     );
                 }
                 self.if_depth += 1;
+                self.over_limit_frames += usize::from(over_limit);
                 self.frames.push(Frame::If {
                     test,
                     span,
                     then_block: Vec::new(),
                     else_block: None,
+                    over_limit,
                 });
             }
             Flat::Else(span) => match self.frames.last_mut() {
@@ -254,35 +303,8 @@ impl Builder<'_, '_> {
                     self.wrong_closer("ENDIF", span);
                 }
             }
-            Flat::BrokenRep(span) => {
-                self.loop_depth += 1;
-                self.frames.push(Frame::Rep {
-                    count: None,
-                    span,
-                    body: Vec::new(),
-                    has_break: false,
-                    has_return: false,
-                    broken: true,
-                });
-            }
-            Flat::Rep(count, span) => {
-                if self.loop_depth >= self.c.options.limits.max_loop_depth {
-                    self.c.error(
-                        Diagnostic::error("E0507", format!("REP nested {} deep", self.loop_depth + 1))
-                            .primary(span, format!("inside {} REP blocks", self.loop_depth))
-                            .note(format!("section 2.X.5: \"a program will fail to load if a REP instruction is nested inside MAX_PROGRAM_LOOP_DEPTH_NV or more REP/ENDREP blocks\"; the limit is {} (docs/limits.md)", self.c.options.limits.max_loop_depth)),
-                    );
-                }
-                self.loop_depth += 1;
-                self.frames.push(Frame::Rep {
-                    count,
-                    span,
-                    body: Vec::new(),
-                    has_break: false,
-                    has_return: false,
-                    broken: false,
-                });
-            }
+            Flat::BrokenRep(span) => self.open_rep(None, span, true),
+            Flat::Rep(count, span) => self.open_rep(count, span, false),
             Flat::EndRep(span) => {
                 if matches!(self.frames.last(), Some(Frame::Rep { .. })) {
                     if let Some(f) = self.frames.pop() {
@@ -354,6 +376,7 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
         loop_depth: 0,
         pending_calls: Vec::new(),
         orphan_closers: Vec::new(),
+        over_limit_frames: 0,
     };
     let mut segments: Vec<Segment> = vec![Segment {
         label: None,

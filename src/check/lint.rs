@@ -256,31 +256,38 @@ fn call_depth(c: &mut Checker<'_>, p: &Program) {
             }
         });
     }
-    // Longest acyclic chain from the entry (cycles are bounded at run time).
-    fn depth(
-        v: usize,
-        calls: &[Vec<(SubId, crate::span::Span)>],
-        on_path: &mut Vec<bool>,
-        memo: &mut HashMap<usize, u32>,
-    ) -> u32 {
-        if let Some(&d) = memo.get(&v) {
-            return d;
+    // Longest acyclic chain from the entry (cycles are bounded at run
+    // time), explored iteratively and only as deep as the limit + 1, so a
+    // program of a hundred thousand chained subroutines costs no stack.
+    let entry = p.entry.0 as usize;
+    let mut d = 0u32;
+    let mut stack: Vec<(usize, usize)> = vec![(entry, 0)];
+    let mut on_path = vec![false; calls.len()];
+    if let Some(x) = on_path.get_mut(entry) {
+        *x = true;
+    }
+    while let Some(&(v, next)) = stack.last() {
+        d = d.max(stack.len() as u32 - 1);
+        if d > limit {
+            break;
         }
-        on_path[v] = true;
-        let mut best = 0;
-        for &(t, _) in &calls[v] {
-            let t = t.0 as usize;
-            if t < calls.len() && !on_path[t] {
-                best = best.max(1 + depth(t, calls, on_path, memo));
+        match calls.get(v).and_then(|c| c.get(next)) {
+            Some(&(t, _)) => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
+                let t = t.0 as usize;
+                if t < calls.len() && !on_path[t] {
+                    on_path[t] = true;
+                    stack.push((t, 0));
+                }
+            }
+            None => {
+                on_path[v] = false;
+                stack.pop();
             }
         }
-        on_path[v] = false;
-        memo.insert(v, best);
-        best
     }
-    let mut on_path = vec![false; calls.len()];
-    let mut memo = HashMap::new();
-    let d = depth(p.entry.0 as usize, &calls, &mut on_path, &mut memo);
     if d > limit {
         let span = calls
             .get(p.entry.0 as usize)

@@ -1,18 +1,667 @@
 //! `nvp4c run`: the reference interpreter on the command line.
+//!
+//! ```text
+//! nvp4c run prog.fp --set fragment.texcoord[0]=0.5,0.25,0,1 --set program.local[0]=i:1,2,3,4 --trace
+//! ```
+//!
+//! Exit codes: 0 the program ran (killed or not), 1 the program has errors
+//! or could not be run (texture instructions, the step limit), 2 bad usage
+//! (an unreadable file, a malformed `--set` or `--inputs`).
 
+use nvp4c::interp::{self, Inputs, Outcome, ResultValue, RunOptions, TraceStep};
+use nvp4c::isa::DataType;
+use nvp4c::span::Span;
+use nvp4c::{Diagnostic, Diagnostics, Options};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+const EXIT_PROGRAM_ERROR: u8 = 1;
+const EXIT_USAGE: u8 = 2;
+
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Values are floats unless prefixed: i: signed, u: unsigned, x: hex bits
+(e.g. x:3f800000). A prefix on the first value applies to the rest; any
+value may carry its own. Missing components are filled with 0, 0, 1 as in
+a constant vector {x, y}. program.buffer[b] takes any number of words.
+
+Examples:
+  nvp4c run prog.fp --set fragment.texcoord[0]=0.5,0.25,0,1
+  nvp4c run prog.fp --set program.local[0]=i:1,2,3,4 --trace
+  nvp4c run prog.vp --inputs inputs.json --json
+
+An --inputs file is a JSON object with the same keys:
+  {\"vertex.position\": [1, 2, 3, 1], \"program.env[0]\": \"u:7,8\",
+   \"program.buffer[0]\": [\"x:3f800000\", \"i:-1\"]}")]
 pub struct RunArgs {
-    /// Program to run.
+    /// Program to run; `-` reads standard input.
     pub input: PathBuf,
+
+    /// Set an input (repeatable): NAME=V[,V...], e.g.
+    /// `fragment.texcoord[0]=0.5,0.25,0,1`, `program.local[2]=i:1,2,3,4`,
+    /// `program.env[0]=x:3f800000`, `state.matrix.mvp.row[0]=1,0,0,0`.
+    #[arg(long = "set", value_name = "NAME=VALUES")]
+    pub set: Vec<String>,
+
+    /// Read inputs from a JSON object file (keys as for --set; values an
+    /// array of numbers or prefixed strings, or one string as for --set).
+    /// --set values override the file.
+    #[arg(long, value_name = "FILE")]
+    pub inputs: Option<PathBuf>,
+
+    /// Print each executed statement with its source text, the value it
+    /// wrote (as float or integer, and hex) and the condition codes it set.
+    #[arg(long)]
+    pub trace: bool,
+
+    /// Print the outcome as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Stop after this many executed statements.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    pub max_steps: u64,
+
+    /// Colour in diagnostics.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 pub fn main(args: RunArgs) -> ExitCode {
-    eprintln!(
-        "error: `nvp4c run {}`: the reference interpreter is not built yet",
-        args.input.display()
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let stdin = args.input.as_os_str() == "-";
+    let name = if stdin {
+        "<stdin>".to_string()
+    } else {
+        args.input.display().to_string()
+    };
+    let bytes = if stdin {
+        let mut b = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut b).map(|_| b)
+    } else {
+        std::fs::read(&args.input)
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {name}: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let source = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let d = Diagnostic::error("E0003", "the program is not valid UTF-8 text")
+                .primary(Span::new(at, at + 1), "invalid byte here")
+                .note("section 2.X.2: program strings are ASCII text");
+            eprint!("{}", Diagnostics(vec![d]).render(&name, &lossy, color));
+            return ExitCode::from(EXIT_PROGRAM_ERROR);
+        }
+    };
+
+    let mut inputs = Inputs::default();
+    if let Some(path) = &args.inputs {
+        if let Err(e) = read_inputs_file(path, &mut inputs) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    for s in &args.set {
+        if let Err(e) = parse_set(s, &mut inputs) {
+            eprintln!("error: --set {s}: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+
+    let options = Options::default();
+    let (program, warnings) = match nvp4c::check(&source, &options) {
+        Ok(p) => p,
+        Err(diags) => {
+            eprint!("{}", diags.render(&name, &source, color));
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            eprintln!(
+                "error: could not compile {name} ({n} error{})",
+                if n == 1 { "" } else { "s" }
+            );
+            return ExitCode::from(EXIT_PROGRAM_ERROR);
+        }
+    };
+    if !warnings.is_empty() {
+        eprint!("{}", warnings.render(&name, &source, color));
+    }
+    for w in unused_inputs(&program, &inputs) {
+        eprintln!("warning: {w}");
+    }
+
+    let mut run_options = RunOptions::from_options(&options);
+    run_options.trace = args.trace;
+    run_options.max_steps = args.max_steps;
+    let text = SourceText::new(&source);
+    match interp::run(&program, &inputs, &run_options) {
+        Ok(outcome) => {
+            if args.json {
+                println!("{}", outcome_json(&program, &outcome, &text));
+            } else {
+                if args.trace {
+                    print_trace(&outcome, &text);
+                }
+                print_outcome(&program, &name, &outcome, &text);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(interp::InterpError::StepLimit { limit, partial }) => {
+            if args.trace && !args.json {
+                print_trace(&partial, &text);
+            }
+            eprintln!(
+                "error: {name}: stopped after {limit} executed statements; is there an endless loop? (raise the limit with --max-steps)"
+            );
+            ExitCode::from(EXIT_PROGRAM_ERROR)
+        }
+        Err(e) => {
+            match e.span() {
+                Some(span) => eprintln!(
+                    "error: {name}:{}: {e}\n  | {}",
+                    text.line_of(span),
+                    text.snippet(span)
+                ),
+                None => eprintln!("error: {name}: {e}"),
+            }
+            ExitCode::from(EXIT_PROGRAM_ERROR)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Float,
+    Signed,
+    Unsigned,
+    Hex,
+}
+
+fn split_prefix(s: &str) -> (Option<Kind>, &str) {
+    let s = s.trim();
+    for (p, k) in [
+        ("i:", Kind::Signed),
+        ("u:", Kind::Unsigned),
+        ("x:", Kind::Hex),
+        ("f:", Kind::Float),
+    ] {
+        if let Some(rest) = s.strip_prefix(p) {
+            return (Some(k), rest.trim());
+        }
+    }
+    (None, s)
+}
+
+fn parse_one(text: &str, kind: Kind) -> Result<u32, String> {
+    match kind {
+        Kind::Float => text.parse::<f32>().map(f32::to_bits).map_err(|_| {
+            format!("`{text}` is not a number (use i:, u: or x: for integers and bits)")
+        }),
+        Kind::Signed => text
+            .parse::<i32>()
+            .map(|v| v as u32)
+            .map_err(|_| format!("`{text}` is not a 32-bit signed integer")),
+        Kind::Unsigned => text
+            .parse::<u32>()
+            .map_err(|_| format!("`{text}` is not a 32-bit unsigned integer")),
+        Kind::Hex => {
+            let t = text
+                .strip_prefix("0x")
+                .or_else(|| text.strip_prefix("0X"))
+                .unwrap_or(text);
+            u32::from_str_radix(t, 16).map_err(|_| format!("`{text}` is not 32 bits of hex"))
+        }
+    }
+}
+
+/// Parses values given as strings (a prefix on the first one is the
+/// default for the rest); returns the words and the default kind.
+fn parse_list<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<(Vec<u32>, Kind), String> {
+    let mut default = Kind::Float;
+    let mut out = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let (kind, text) = split_prefix(item);
+        if i == 0 {
+            if let Some(k) = kind {
+                default = k;
+            }
+        }
+        if text.is_empty() {
+            return Err("empty value".into());
+        }
+        out.push(parse_one(text, kind.unwrap_or(default))?);
+    }
+    if out.is_empty() {
+        return Err("no values".into());
+    }
+    Ok((out, default))
+}
+
+/// Stores `words` under `name`: buffers take any number of words; other
+/// inputs one to four components, padded with 0, 0, 1 as a constant
+/// vector is (section 2.X.3.3).
+fn store(name: &str, words: Vec<u32>, kind: Kind, inputs: &mut Inputs) -> Result<(), String> {
+    let name = name.trim();
+    if let Some(rest) = name.strip_prefix("program.buffer[") {
+        let b = rest
+            .strip_suffix(']')
+            .and_then(|n| n.trim().parse::<u32>().ok())
+            .ok_or_else(|| {
+                format!("`{name}`: expected program.buffer[N] (the whole buffer, as words)")
+            })?;
+        inputs.buffers.insert(b, words);
+        return Ok(());
+    }
+    if words.len() > 4 {
+        return Err(format!(
+            "`{name}` takes at most 4 components, got {}",
+            words.len()
+        ));
+    }
+    let one = match kind {
+        Kind::Float => 1.0f32.to_bits(),
+        _ => 1,
+    };
+    let fill = [0, 0, 0, one];
+    let mut v = fill;
+    v[..words.len()].copy_from_slice(&words);
+    inputs.set(name, v)
+}
+
+fn parse_set(arg: &str, inputs: &mut Inputs) -> Result<(), String> {
+    let (name, values) = arg
+        .split_once('=')
+        .ok_or("expected NAME=VALUES, e.g. fragment.texcoord[0]=0.5,0.25,0,1")?;
+    let (words, kind) = parse_list(values.split(','))?;
+    store(name, words, kind, inputs)
+}
+
+fn read_inputs_file(path: &std::path::Path, inputs: &mut Inputs) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let obj = json
+        .as_object()
+        .ok_or("expected a JSON object of NAME: values")?;
+    for (name, value) in obj {
+        let items: Vec<String> = match value {
+            serde_json::Value::String(s) => s.split(',').map(str::to_string).collect(),
+            serde_json::Value::Number(n) => vec![n.to_string()],
+            serde_json::Value::Array(a) => a
+                .iter()
+                .map(|v| match v {
+                    serde_json::Value::String(s) => Ok(s.clone()),
+                    serde_json::Value::Number(n) => Ok(n.to_string()),
+                    other => Err(format!("`{name}`: {other} is not a number or a string")),
+                })
+                .collect::<Result<_, _>>()?,
+            other => {
+                return Err(format!(
+                    "`{name}`: {other} is not an array, a number or a string"
+                ))
+            }
+        };
+        let (words, kind) =
+            parse_list(items.iter().map(String::as_str)).map_err(|e| format!("`{name}`: {e}"))?;
+        store(name, words, kind, inputs)?;
+    }
+    Ok(())
+}
+
+/// Inputs the program never reads: probably a typo.
+fn unused_inputs(program: &nvp4c::ir::Program, inputs: &Inputs) -> Vec<String> {
+    use nvp4c::ir::{AttribBinding, ParamBinding, VarKind};
+    let mut attribs = BTreeSet::new();
+    let mut env = BTreeSet::new();
+    let mut local = BTreeSet::new();
+    let mut state = BTreeSet::new();
+    let mut buffers = BTreeSet::new();
+    for name in interp::attribute_inputs(program) {
+        attribs.insert(name);
+    }
+    for var in &program.variables {
+        match &var.kind {
+            VarKind::Attrib(bs) => {
+                for b in bs {
+                    if !matches!(b, AttribBinding::PerVertex { vertex: None, .. }) {
+                        attribs.extend(interp::attribute_aliases(program.stage, b));
+                    }
+                }
+            }
+            VarKind::Param(bs) => {
+                for b in bs {
+                    match b {
+                        ParamBinding::Env(n) => {
+                            env.insert(*n);
+                        }
+                        ParamBinding::Local(n) => {
+                            local.insert(*n);
+                        }
+                        ParamBinding::State(item) => {
+                            state.insert(interp::state_name(item));
+                        }
+                        ParamBinding::BufferElement { buffer, .. } => {
+                            buffers.insert(*buffer);
+                        }
+                        ParamBinding::Constant(_) => {}
+                    }
+                }
+            }
+            VarKind::Buffer(b) => {
+                buffers.insert(b.buffer);
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for name in inputs.attribs.keys() {
+        if !attribs.contains(name) {
+            let reads: Vec<_> = interp::attribute_inputs(program);
+            out.push(format!(
+                "the program does not read `{name}`{}",
+                if reads.is_empty() {
+                    String::from(" (it reads no attributes)")
+                } else {
+                    format!(" (it reads {})", reads.join(", "))
+                }
+            ));
+        }
+    }
+    for n in inputs.env.keys().filter(|n| !env.contains(n)) {
+        out.push(format!("the program does not read `program.env[{n}]`"));
+    }
+    for n in inputs.local.keys().filter(|n| !local.contains(n)) {
+        out.push(format!("the program does not read `program.local[{n}]`"));
+    }
+    for name in inputs.state.keys().filter(|n| !state.contains(*n)) {
+        out.push(format!("the program does not read `{name}`"));
+    }
+    for n in inputs.buffers.keys().filter(|n| !buffers.contains(n)) {
+        out.push(format!("the program does not read `program.buffer[{n}]`"));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Output
+
+struct SourceText<'s> {
+    source: &'s str,
+    line_starts: Vec<usize>,
+}
+
+impl<'s> SourceText<'s> {
+    fn new(source: &'s str) -> SourceText<'s> {
+        let mut line_starts = vec![0];
+        line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        SourceText {
+            source,
+            line_starts,
+        }
+    }
+    fn line_of(&self, span: Span) -> usize {
+        let at = span.start as usize;
+        self.line_starts.partition_point(|&s| s <= at)
+    }
+    /// The statement's text on one line.
+    fn snippet(&self, span: Span) -> String {
+        let text = self.source.get(span.range()).unwrap_or("");
+        let one_line: Vec<&str> = text.split_whitespace().collect();
+        one_line.join(" ")
+    }
+}
+
+const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+fn component_text(bits: u32, ty: DataType) -> String {
+    match ty {
+        DataType::Float => format!("{:?}", f32::from_bits(bits)),
+        DataType::Signed => format!("{}", bits as i32),
+        DataType::Unsigned => format!("{bits}u"),
+    }
+}
+
+fn mask_text(mask: u8) -> String {
+    (0..4)
+        .filter(|c| mask & (1 << c) != 0)
+        .map(|c| COMPONENTS[c])
+        .collect()
+}
+
+fn print_trace(outcome: &Outcome, text: &SourceText) {
+    println!("trace ({} statements executed):", outcome.steps);
+    let width = outcome
+        .trace
+        .iter()
+        .map(|s| text.snippet(s.span).len())
+        .max()
+        .unwrap_or(0)
+        .min(48);
+    for step in &outcome.trace {
+        print_step(step, text, width);
+    }
+    if outcome.trace_truncated {
+        println!("      ... (trace truncated)");
+    }
+    println!();
+}
+
+fn print_step(step: &TraceStep, text: &SourceText, width: usize) {
+    let line = text.line_of(step.span);
+    let snippet = text.snippet(step.span);
+    match &step.write {
+        // The end of a REP body: ENDREP itself has no statement of its own.
+        None if step.what.starts_with("ENDREP") => {
+            let endrep = format!("ENDREP (of line {line})");
+            println!("{:>5} | {endrep:<width$}   {}", "", step.what)
+        }
+        None => println!("{line:>5} | {snippet:<width$}   {}", step.what),
+        Some(w) => {
+            println!("{line:>5} | {snippet}");
+            if w.mask == 0 {
+                println!(
+                    "      |     {}: nothing written (condition code mask false)",
+                    w.target
+                );
+            }
+            for c in (0..4).filter(|c| w.mask & (1 << c) != 0) {
+                let undefined = if w.undefined & (1 << c) != 0 {
+                    "   (undefined by the spec)"
+                } else {
+                    ""
+                };
+                println!(
+                    "      |     {}.{} = {:<16} 0x{:08x}{undefined}",
+                    w.target,
+                    COMPONENTS[c],
+                    component_text(w.bits[c], w.ty),
+                    w.bits[c]
+                );
+            }
+        }
+    }
+    if let Some(cc) = &step.cc {
+        for c in (0..4).filter(|c| cc.mask & (1 << c) != 0) {
+            let f = cc.flags[c];
+            println!(
+                "      |     CC{}.{}: SF={} ZF={} OF={} CF={}",
+                cc.reg.0,
+                COMPONENTS[c],
+                u8::from(f.sf),
+                u8::from(f.zf),
+                u8::from(f.of),
+                u8::from(f.cf)
+            );
+        }
+    }
+}
+
+fn result_line(name: &str, r: &ResultValue, width: usize) -> String {
+    if r.written == 0 {
+        return format!("{name:<width$}  never written");
+    }
+    let mut values = Vec::new();
+    let mut hex = Vec::new();
+    for c in 0..4 {
+        if r.written & (1 << c) == 0 {
+            values.push("?".to_string());
+            hex.push("----------".to_string());
+            continue;
+        }
+        let mut v = component_text(r.bits[c], r.types[c]);
+        if r.undefined & (1 << c) != 0 {
+            v.push('~');
+        }
+        values.push(v);
+        hex.push(format!("0x{:08x}", r.bits[c]));
+    }
+    format!(
+        "{name:<width$}  ({})\n{:<width$}  [{}]",
+        values.join(", "),
+        "",
+        hex.join(" ")
+    )
+}
+
+fn print_results(results: &BTreeMap<String, ResultValue>, only_written: bool, indent: &str) {
+    let width = results.keys().map(String::len).max().unwrap_or(0);
+    for (name, r) in results {
+        if only_written && r.written == 0 {
+            continue;
+        }
+        for line in result_line(name, r, width).lines() {
+            println!("{indent}{line}");
+        }
+    }
+}
+
+fn print_outcome(program: &nvp4c::ir::Program, name: &str, outcome: &Outcome, text: &SourceText) {
+    println!(
+        "{} program {name}: {} statement{} executed",
+        program.stage,
+        outcome.steps,
+        if outcome.steps == 1 { "" } else { "s" }
     );
-    ExitCode::from(2)
+    if outcome.killed {
+        println!("killed: yes -- KIL discarded the fragment; the results below are what was written before it");
+    }
+    if program.geometry.is_some() {
+        println!("{} vertex(es) emitted", outcome.vertices.len());
+        for (i, v) in outcome.vertices.iter().enumerate() {
+            println!("vertex {i} (primitive {}):", v.primitive);
+            print_results(&v.results, true, "  ");
+        }
+        if outcome.results.values().any(|r| r.written != 0) {
+            println!("results written after the last EMIT (not emitted):");
+            print_results(&outcome.results, true, "  ");
+        }
+    } else if outcome.results.is_empty() {
+        println!("(the program declares no results)");
+    } else {
+        print_results(&outcome.results, false, "");
+    }
+    let any_undefined = outcome
+        .results
+        .values()
+        .any(|r| r.written & r.undefined != 0)
+        || outcome
+            .vertices
+            .iter()
+            .any(|v| v.results.values().any(|r| r.written & r.undefined != 0));
+    if any_undefined {
+        println!("(~ marks a value the spec leaves undefined, e.g. computed from an unwritten temporary; ? a component never written)");
+    } else if outcome
+        .results
+        .values()
+        .any(|r| r.written != 0 && r.written != 0xf)
+    {
+        println!("(? marks a component never written)");
+    }
+    for e in &outcome.undefined {
+        println!(
+            "warning: line {}: {} -- the rest of the run is undefined by the spec",
+            text.line_of(e.span),
+            e.what
+        );
+    }
+    for n in &outcome.notes {
+        println!("note: line {}: {}", text.line_of(n.span), n.what);
+    }
+}
+
+fn result_json(r: &ResultValue) -> serde_json::Value {
+    let values: Vec<serde_json::Value> = (0..4)
+        .map(|c| {
+            if r.written & (1 << c) == 0 {
+                serde_json::Value::Null
+            } else {
+                serde_json::Value::String(component_text(r.bits[c], r.types[c]))
+            }
+        })
+        .collect();
+    serde_json::json!({
+        "bits": r.bits.iter().map(|b| format!("0x{b:08x}")).collect::<Vec<_>>(),
+        "values": values,
+        "written": mask_text(r.written),
+        "undefined": mask_text(r.undefined & r.written),
+    })
+}
+
+fn outcome_json(program: &nvp4c::ir::Program, o: &Outcome, text: &SourceText) -> String {
+    let results: serde_json::Map<String, serde_json::Value> = o
+        .results
+        .iter()
+        .map(|(k, v)| (k.clone(), result_json(v)))
+        .collect();
+    let vertices: Vec<serde_json::Value> = o
+        .vertices
+        .iter()
+        .map(|v| {
+            let results: serde_json::Map<String, serde_json::Value> = v
+                .results
+                .iter()
+                .filter(|(_, r)| r.written != 0)
+                .map(|(k, r)| (k.clone(), result_json(r)))
+                .collect();
+            serde_json::json!({"primitive": v.primitive, "results": results})
+        })
+        .collect();
+    let events = |list: &[interp::UndefinedEvent]| -> Vec<serde_json::Value> {
+        list.iter()
+            .map(|e| serde_json::json!({"line": text.line_of(e.span), "what": e.what}))
+            .collect()
+    };
+    let value = serde_json::json!({
+        "stage": program.stage.name(),
+        "steps": o.steps,
+        "killed": o.killed,
+        "results": results,
+        "vertices": vertices,
+        "undefined": events(&o.undefined),
+        "notes": events(&o.notes),
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }

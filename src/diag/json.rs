@@ -17,6 +17,13 @@ use super::{Diagnostic, Diagnostics, Severity};
 use crate::span::Span;
 
 /// One diagnostic in the JSON format of docs/json-diagnostics.md.
+///
+/// ```
+/// # let source = "!!NVfp4.0\nMOVV result.color, 1;\nEND\n";
+/// # let errors = nvp4c::compile(source, &nvp4c::Options::default()).unwrap_err();
+/// let d = nvp4c::diag::json::to_json(&errors.0[0], "prog.fp", source);
+/// assert_eq!((d.code.as_str(), d.severity), ("E0400", nvp4c::Severity::Error));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct JsonDiagnostic {
@@ -39,6 +46,15 @@ pub struct JsonDiagnostic {
 
 /// A labelled source range. Lines and columns are 1-based; columns count
 /// Unicode scalar values (characters); `column_end` is exclusive.
+///
+/// ```
+/// # let source = "!!NVfp4.0\nMOVV result.color, 1;\nEND\n";
+/// # let errors = nvp4c::compile(source, &nvp4c::Options::default()).unwrap_err();
+/// let d = nvp4c::diag::json::to_json(&errors.0[0], "prog.fp", source);
+/// let span = &d.spans[0];
+/// assert_eq!((span.line_start, span.column_start, span.column_end), (2, 1, 5));
+/// assert_eq!((span.byte_start, span.byte_end, span.primary), (10, 14, true));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct JsonSpan {
@@ -59,6 +75,14 @@ pub struct JsonSpan {
 }
 
 /// A suggested edit: put `replacement` in place of `span`'s text.
+///
+/// ```
+/// # let source = "!!NVfp4.0\nMOVV result.color, 1;\nEND\n";
+/// # let errors = nvp4c::compile(source, &nvp4c::Options::default()).unwrap_err();
+/// let d = nvp4c::diag::json::to_json(&errors.0[0], "prog.fp", source);
+/// let fix = d.suggestion.unwrap();
+/// assert_eq!((fix.replacement.as_str(), fix.span.byte_start), ("MOV", 10));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct JsonSuggestion {
@@ -154,6 +178,13 @@ impl<'a> LineIndex<'a> {
 }
 
 /// Converts one diagnostic. `file` names the source in the spans.
+///
+/// ```
+/// # let source = "!!NVfp4.0\nMOVV result.color, 1;\nEND\n";
+/// # let errors = nvp4c::compile(source, &nvp4c::Options::default()).unwrap_err();
+/// let d = nvp4c::diag::json::to_json(&errors.0[0], "prog.fp", source);
+/// assert!(d.rendered.contains("prog.fp:2:1"));
+/// ```
 pub fn to_json(diagnostic: &Diagnostic, file: &str, source: &str) -> JsonDiagnostic {
     let index = LineIndex::new(source);
     let span = |s: Span, label: &str, primary: bool| {

@@ -10,6 +10,14 @@ use crate::syntax::ast::{
 };
 
 /// What a symbol is.
+///
+/// ```
+/// # use nvp4c::lsp::analysis::*;
+/// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
+/// let (ast, _) = nvp4c::syntax::parse(source);
+/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
+/// assert_eq!(index.symbols[0].kind, SymbolKind::Temp);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SymbolKind {
     Attrib,
@@ -36,6 +44,15 @@ impl SymbolKind {
 }
 
 /// A declared name or a label.
+///
+/// ```
+/// # use nvp4c::lsp::analysis::*;
+/// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
+/// let (ast, _) = nvp4c::syntax::parse(source);
+/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
+/// let r0 = &index.symbols[0];
+/// assert_eq!((r0.name.as_str(), &source[r0.name_span.range()]), ("R0", "R0"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symbol {
     pub name: String,
@@ -54,6 +71,15 @@ pub struct Symbol {
 }
 
 /// A place that names a symbol.
+///
+/// ```
+/// # use nvp4c::lsp::analysis::*;
+/// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
+/// let (ast, _) = nvp4c::syntax::parse(source);
+/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
+/// assert_eq!(index.references.len(), 2); // the two uses of R0
+/// assert!(!index.references[0].label);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reference {
     pub name: String,
@@ -63,12 +89,42 @@ pub struct Reference {
 }
 
 /// The symbols and references of one document.
+///
+/// ```
+/// # use nvp4c::lsp::analysis::*;
+/// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
+/// let (ast, _) = nvp4c::syntax::parse(source);
+/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
+/// let use_of_r0 = source.find("R0, frag").unwrap() as u32;
+/// let (symbol, _) = index.symbol_at(use_of_r0).unwrap();
+/// assert_eq!(symbol.name, "R0");
+/// let (text, _) = index.hover(source, use_of_r0).unwrap();
+/// assert!(text.contains("TEMP R0;"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct DocumentIndex {
     pub symbols: Vec<Symbol>,
     pub references: Vec<Reference>,
     /// Opcode words (`ADDR_SAT`) and their stand-alone modifiers.
-    pub instructions: Vec<(Span, String, Vec<(Span, String)>)>,
+    pub instructions: Vec<OpcodeSite>,
+}
+
+/// Where an instruction names its opcode and modifiers.
+///
+/// ```
+/// # use nvp4c::lsp::analysis::*;
+/// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
+/// let (ast, _) = nvp4c::syntax::parse(source);
+/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
+/// assert_eq!(index.instructions[0].word, "ADDR_SAT");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpcodeSite {
+    /// The opcode word with its suffixes, e.g. `ADDR_SAT`.
+    pub word: String,
+    pub span: Span,
+    /// Stand-alone modifiers (`SAT` of `.SAT`), without the dot.
+    pub modifiers: Vec<(String, Span)>,
 }
 
 impl DocumentIndex {
@@ -155,14 +211,15 @@ impl DocumentIndex {
     }
 
     fn instruction(&mut self, inst: &Instruction) {
-        self.instructions.push((
-            inst.opcode.span,
-            inst.opcode.name.clone(),
-            inst.modifiers
+        self.instructions.push(OpcodeSite {
+            word: inst.opcode.name.clone(),
+            span: inst.opcode.span,
+            modifiers: inst
+                .modifiers
                 .iter()
-                .map(|m| (m.span, m.name.clone()))
+                .map(|m| (m.name.clone(), m.span))
                 .collect(),
-        ));
+        });
         let is_call = split_opcode(&inst.opcode.name).is_ok_and(|s| s.info.name == "CAL");
         for arg in &inst.args {
             if let Arg::Operand(op) = arg {
@@ -206,11 +263,11 @@ impl DocumentIndex {
     /// Hover text (Markdown) for what is at `offset`, and the range it
     /// describes.
     pub fn hover(&self, source: &str, offset: u32) -> Option<(String, Span)> {
-        for (span, word, modifiers) in &self.instructions {
-            if contains(*span, offset) {
-                return opcode_hover(word).map(|text| (text, *span));
+        for site in &self.instructions {
+            if contains(site.span, offset) {
+                return opcode_hover(&site.word).map(|text| (text, site.span));
             }
-            for (span, m) in modifiers {
+            for (m, span) in &site.modifiers {
                 if contains(*span, offset) {
                     let m = Modifier::standalone(m)?;
                     return Some((
@@ -276,6 +333,11 @@ fn symbol_hover(symbol: &Symbol, source: &str) -> String {
 }
 
 /// Hover text for an opcode word, suffixes included (`ADDR_SAT`).
+///
+/// ```
+/// let text = nvp4c::lsp::analysis::opcode_hover("MULC").unwrap();
+/// assert!(text.contains("`C`: update condition code CC0"));
+/// ```
 pub fn opcode_hover(word: &str) -> Option<String> {
     let split = split_opcode(word).ok()?;
     let info = split.info;

@@ -50,10 +50,20 @@ use crate::span::Span;
 use crate::Options;
 use analysis::{DocumentIndex, SymbolKind};
 
-/// The error type of [`serve`].
+/// The error type of [`serve`]: a protocol error or a closed connection.
+///
+/// ```
+/// let e: nvp4c::lsp::ServerError = "connection closed".into();
+/// assert_eq!(e.to_string(), "connection closed");
+/// ```
 pub type ServerError = Box<dyn Error + Send + Sync>;
 
 /// What the server offers, sent in the `initialize` response.
+///
+/// ```
+/// let caps = nvp4c::lsp::capabilities();
+/// assert!(caps.hover_provider.is_some() && caps.definition_provider.is_some());
+/// ```
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
@@ -66,7 +76,8 @@ pub fn capabilities() -> ServerCapabilities {
 }
 
 /// Runs the server until the client sends `shutdown` and `exit` (or the
-/// connection closes).
+/// connection closes). The module documentation has a complete example
+/// over an in-memory connection.
 pub fn serve(connection: &Connection) -> Result<(), ServerError> {
     let (id, _params) = connection.initialize_start()?;
     let result = serde_json::json!({

@@ -266,14 +266,14 @@ impl ModuleFacts {
     pub fn size(&self, id: Word, matrix_stride: Option<u32>) -> u32 {
         match self.ty(id) {
             Ty::Scalar(_) => 4,
-            Ty::Vector(_, n) => 4 * n,
+            Ty::Vector(_, n) => n.saturating_mul(4),
             Ty::Matrix(column, n) => match matrix_stride {
-                Some(stride) => stride * n,
-                None => n * self.size_of_ty(&column),
+                Some(stride) => stride.saturating_mul(n),
+                None => n.saturating_mul(self.size_of_ty(&column)),
             },
             Ty::Array(_, len) => {
                 let stride = self.literal(id, Decoration::ArrayStride).unwrap_or(0);
-                stride * len.unwrap_or(0)
+                stride.saturating_mul(len.unwrap_or(0))
             }
             Ty::Struct(s) => self
                 .struct_members(s)
@@ -282,7 +282,9 @@ impl ModuleFacts {
                 .map(|(m, &t)| {
                     let m = m as u32;
                     let offset = self.member_literal(s, m, Decoration::Offset).unwrap_or(0);
-                    offset + self.size(t, self.member_literal(s, m, Decoration::MatrixStride))
+                    offset.saturating_add(
+                        self.size(t, self.member_literal(s, m, Decoration::MatrixStride)),
+                    )
                 })
                 .max()
                 .unwrap_or(0),
@@ -293,7 +295,7 @@ impl ModuleFacts {
     fn size_of_ty(&self, ty: &Ty) -> u32 {
         match ty {
             Ty::Scalar(_) => 4,
-            Ty::Vector(_, n) => 4 * n,
+            Ty::Vector(_, n) => n.saturating_mul(4),
             _ => 0,
         }
     }

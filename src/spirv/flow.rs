@@ -8,7 +8,8 @@
 //! the innermost loop's merge block, CONT to its continue block, RET is
 //! OpReturn (ending the program in `main`, section 2.X.8.Z, RET). Code
 //! after an unconditional branch in the same block is unreachable and is
-//! not emitted.
+//! not emitted. CAL is `recursion::emit_call`; subroutines in call cycles
+//! are lowered by `recursion`, not here.
 
 use rspirv::spirv::{self, Capability, GlslStd450Op as GLOp, Op};
 

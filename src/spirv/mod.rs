@@ -8,12 +8,15 @@
 //! * `emit` — types, constants and typed instruction helpers;
 //! * `interface` — inputs, outputs, uniform blocks and registers, exactly as
 //!   docs/interface.md states them;
+//! * `state` — the fixed layout of the `State` block (GL state bindings);
 //! * `operand` — operand loads (section 2.X.4.2) and destination updates
 //!   (section 2.X.4.3), including relative addressing;
 //! * `cc` — the condition code registers (sections 2.X.3.7 and 2.X.4.3,
 //!   Table X.16);
 //! * `alu` — the instructions of section 2.X.8;
-//! * `flow` — statements and structured control flow (section 2.X.5).
+//! * `flow` — statements and structured control flow (section 2.X.5);
+//! * `recursion` — CAL with the call depth, and call cycles lowered to a
+//!   dispatch loop with an explicit return stack (docs/semantics.md).
 //!
 //! The backend never reports source errors: the checker has accepted the
 //! program. Anything not lowered yet is an explicit
@@ -54,8 +57,10 @@ pub(crate) use state::state_read;
 /// errors from the user's point of view: the checker accepted the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LowerError {
-    /// A feature the backend does not lower yet (textures, GL state,
-    /// parameter buffers, geometry programs, recursive subroutines).
+    /// A feature the backend does not lower yet (textures, geometry
+    /// programs), or an index past a documented bound of the interface
+    /// (a `state.*` index or a `program.buffer[b]` outside
+    /// docs/interface.md).
     Unsupported { what: String, span: Span },
     /// The IR breaks an invariant the checker guarantees, or the SPIR-V
     /// builder was misused.

@@ -1,0 +1,746 @@
+//! The ALU instructions of Table X.13 (everything but flow control and
+//! textures), each transcribed from its pseudocode in section 2.X.8.
+//!
+//! Inputs are the loaded operands (swizzle, negate and absolute value
+//! already applied, section 2.X.4.2); the output is the unclamped result
+//! vector and, for the integer adds, the carry/overflow flags of section
+//! 2.X.4.3. Floating-point arithmetic is IEEE single precision with
+//! denormals kept (issue 18); each `*` and `+` of the pseudocode is one
+//! rounded f32 operation, in the order written (no fused multiply-add).
+//! The `Approx*` functions of the pseudocode are computed in double
+//! precision and rounded once to single.
+
+use super::value::{self, bool_bits, integral_float_as, is_negative, Vec4};
+use super::InterpError;
+use crate::ir::{ExtSwizzleSel, Instruction, MulMode, Operand};
+use crate::isa::{DataType, Opcode};
+
+/// Carry and overflow of an integer add or subtract (section 2.X.4.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct AddFlags {
+    pub overflow: bool,
+    pub carry: bool,
+    /// "If the operation is equivalent to an add with both operands negated
+    /// (-A-B), the carry and overflow flags are both undefined."
+    pub undefined: bool,
+}
+
+pub(super) struct Eval {
+    pub value: Vec4,
+    /// `Some` for the integer forms of ADD, SUB, MAD and SAD.
+    pub add_flags: Option<[AddFlags; 4]>,
+}
+
+impl Eval {
+    fn plain(value: Vec4) -> Eval {
+        Eval {
+            value,
+            add_flags: None,
+        }
+    }
+}
+
+type F = DataType;
+
+fn map1(a: Vec4, f: impl Fn(u32) -> (u32, bool)) -> Vec4 {
+    let mut out = Vec4::defined([0; 4]);
+    for c in 0..4 {
+        let (bits, undefined) = f(a.bits[c]);
+        out.bits[c] = bits;
+        if undefined || a.is_undefined(c) {
+            out.undefined |= 1 << c;
+        }
+    }
+    out
+}
+
+fn map2(a: Vec4, b: Vec4, f: impl Fn(u32, u32) -> (u32, bool)) -> Vec4 {
+    let mut out = Vec4::defined([0; 4]);
+    for c in 0..4 {
+        let (bits, undefined) = f(a.bits[c], b.bits[c]);
+        out.bits[c] = bits;
+        if undefined || a.is_undefined(c) || b.is_undefined(c) {
+            out.undefined |= 1 << c;
+        }
+    }
+    out
+}
+
+fn map3(a: Vec4, b: Vec4, c3: Vec4, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> Vec4 {
+    let mut out = Vec4::defined([0; 4]);
+    for c in 0..4 {
+        let (bits, undefined) = f(a.bits[c], b.bits[c], c3.bits[c]);
+        out.bits[c] = bits;
+        if undefined || a.is_undefined(c) || b.is_undefined(c) || c3.is_undefined(c) {
+            out.undefined |= 1 << c;
+        }
+    }
+    out
+}
+
+/// `ScalarLoad`: the operand's (single) selected component, replicated so
+/// it can stand beside a vector operand.
+fn scalar(a: Vec4) -> Vec4 {
+    Vec4::splat(a.bits[0], a.is_undefined(0))
+}
+
+fn fl(b: u32) -> f32 {
+    f32::from_bits(b)
+}
+
+fn fb(x: f32) -> u32 {
+    x.to_bits()
+}
+
+fn defined(bits: u32) -> (u32, bool) {
+    (bits, false)
+}
+
+/// A scalar float function of one scalar operand, replicated (COS, EX2, ...).
+fn scalar_float(a: Vec4, f: impl Fn(f32) -> (f32, bool)) -> Vec4 {
+    let (r, undefined) = f(a.f(0));
+    Vec4::splat(fb(r), undefined || a.is_undefined(0))
+}
+
+/// A scalar result computed from the components in `reads` of the operands.
+fn reduce(srcs: &[(Vec4, u8)], r: f32) -> Vec4 {
+    let undefined = srcs.iter().any(|(v, mask)| v.any_undefined(*mask));
+    Vec4::splat(fb(r), undefined)
+}
+
+fn approx(x: f64) -> f32 {
+    x as f32
+}
+
+/// ApproxRSQRT: undefined for operands less than or equal to zero (section
+/// 2.X.8.Z, RSQ); the value is IEEE's (+INF at +0, -INF at -0, NaN below).
+fn rsq(x: f32) -> (f32, bool) {
+    (approx(1.0 / (x as f64).sqrt()), x <= 0.0)
+}
+
+/// ApproxPower(a, b) = ApproxExp2(b * ApproxLog2(a)) (section 2.X.8.Z,
+/// POW). Where that formula has no value for ordinary inputs (a negative
+/// base, 0^0, 1^INF) the result is undefined.
+fn power(a: f32, b: f32) -> (f32, bool) {
+    let r = ((b as f64) * (a as f64).log2()).exp2();
+    let undefined = r.is_nan() && !a.is_nan() && !b.is_nan();
+    (approx(r), undefined)
+}
+
+/// The loaded operand without its outer negation, and whether it was
+/// negated: section 2.X.4.3, "negation modifiers turn add operations into
+/// subtracts and vice versa".
+fn unnegated(bits: u32, op: &Operand) -> (u32, bool) {
+    let negated = match (op.abs, op.ty) {
+        (false, _) => op.negate,
+        // |x| has no effect on unsigned operands, so both signs survive.
+        (true, DataType::Unsigned) => op.negate ^ op.negate_abs,
+        (true, _) => op.negate_abs,
+    };
+    (if negated { bits.wrapping_neg() } else { bits }, negated)
+}
+
+/// Flags of `a + b` (or `a - b` when `subtract`), section 2.X.4.3: OF from
+/// the signed operation, CF from the unsigned one (carry out of an add; no
+/// borrow, "greater than or equal to zero", for a subtract).
+fn add_sub_flags(a: u32, b: u32, subtract: bool) -> AddFlags {
+    if subtract {
+        AddFlags {
+            overflow: (a as i32).checked_sub(b as i32).is_none(),
+            carry: a >= b,
+            undefined: false,
+        }
+    } else {
+        AddFlags {
+            overflow: (a as i32).checked_add(b as i32).is_none(),
+            carry: a.checked_add(b).is_none(),
+            undefined: false,
+        }
+    }
+}
+
+/// The flags of `(±x) + (±y)` given the magnitudes and signs.
+fn signed_add_flags(x: (u32, bool), y: (u32, bool)) -> AddFlags {
+    match (x.1, y.1) {
+        (false, false) => add_sub_flags(x.0, y.0, false),
+        (false, true) => add_sub_flags(x.0, y.0, true),
+        (true, false) => add_sub_flags(y.0, x.0, true),
+        (true, true) => AddFlags {
+            // -A-B: undefined; report the flags of the add as loaded.
+            undefined: true,
+            ..add_sub_flags(x.0.wrapping_neg(), y.0.wrapping_neg(), false)
+        },
+    }
+}
+
+fn compare(op: Opcode, a: u32, b: u32, ty: DataType) -> bool {
+    use std::cmp::Ordering;
+    let ord = match ty {
+        F::Float => fl(a).partial_cmp(&fl(b)),
+        F::Signed => Some((a as i32).cmp(&(b as i32))),
+        F::Unsigned => Some(a.cmp(&b)),
+    };
+    // NaN compares false for everything but "not equal" (IEEE).
+    match (op, ord) {
+        (Opcode::Sne, None) => true,
+        (_, None) => false,
+        (Opcode::Seq, Some(o)) => o == Ordering::Equal,
+        (Opcode::Sge, Some(o)) => o != Ordering::Less,
+        (Opcode::Sgt, Some(o)) => o == Ordering::Greater,
+        (Opcode::Sle, Some(o)) => o != Ordering::Greater,
+        (Opcode::Slt, Some(o)) => o == Ordering::Less,
+        (_, Some(o)) => o != Ordering::Equal,
+    }
+}
+
+/// `(tmp0 > tmp1)` of MIN and MAX, in the operation's type.
+fn greater(a: u32, b: u32, ty: DataType) -> bool {
+    match ty {
+        F::Float => fl(a) > fl(b),
+        F::Signed => (a as i32) > (b as i32),
+        F::Unsigned => a > b,
+    }
+}
+
+/// Clamps of the pack instructions: "if (x < lo) x = lo; if (x > hi) x = hi".
+fn clamp_pk(x: f32, lo: f32, hi: f32) -> f32 {
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
+fn round_even(x: f32) -> f32 {
+    x.round_ties_even()
+}
+
+/// Evaluates one ALU instruction on its loaded operands.
+pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpError> {
+    let info = inst.op.info();
+    if s.len() != info.inputs.len() {
+        return Err(InterpError::Internal {
+            what: format!(
+                "{} has {} operands, Table X.13 says {}",
+                info.name,
+                s.len(),
+                info.inputs.len()
+            ),
+            span: inst.span,
+        });
+    }
+    let ty = inst.ty;
+    let rt = inst.dst.ty;
+    let src = |i: usize| s[i];
+    use Opcode as O;
+    let v = match inst.op {
+        O::Abs => map1(src(0), |a| defined(value::absolute(a, ty))),
+        O::Mov => src(0),
+        O::Add | O::Sub => {
+            let subtract = inst.op == O::Sub;
+            let r = map2(src(0), src(1), |a, b| match ty {
+                F::Float if subtract => defined(fb(fl(a) - fl(b))),
+                F::Float => defined(fb(fl(a) + fl(b))),
+                _ if subtract => defined(a.wrapping_sub(b)),
+                _ => defined(a.wrapping_add(b)),
+            });
+            if ty.is_integer() {
+                let mut flags = [AddFlags::default(); 4];
+                for (c, f) in flags.iter_mut().enumerate() {
+                    let x = unnegated(s[0].bits[c], &inst.srcs[0]);
+                    let (y, yneg) = unnegated(s[1].bits[c], &inst.srcs[1]);
+                    // a - b is a + (-b).
+                    *f = signed_add_flags(x, (y, yneg ^ subtract));
+                }
+                return Ok(Eval {
+                    value: r,
+                    add_flags: Some(flags),
+                });
+            }
+            r
+        }
+        O::Mul => match inst.mul_mode {
+            None => map2(src(0), src(1), |a, b| match ty {
+                F::Float => defined(fb(fl(a) * fl(b))),
+                _ => defined(a.wrapping_mul(b)),
+            }),
+            // "The results of such multiplies are undefined if either
+            // operand is outside the range [-2^23,+2^23-1] for S24 or
+            // [0,2^24-1] for U24."
+            Some(MulMode::S24) => map2(src(0), src(1), |a, b| {
+                let ok = |x: u32| (-(1 << 23)..(1 << 23)).contains(&(x as i32));
+                (a.wrapping_mul(b), !(ok(a) && ok(b)))
+            }),
+            Some(MulMode::U24) => map2(src(0), src(1), |a, b| {
+                (a.wrapping_mul(b), a >= 1 << 24 || b >= 1 << 24)
+            }),
+            // "returns the 32 most significant bits of the 64-bit product"
+            Some(MulMode::Hi) => map2(src(0), src(1), |a, b| match ty {
+                F::Unsigned => defined(((a as u64 * b as u64) >> 32) as u32),
+                _ => defined((((a as i32 as i64) * (b as i32 as i64)) >> 32) as u32),
+            }),
+        },
+        O::Mad => {
+            let r = map3(src(0), src(1), src(2), |a, b, c| match ty {
+                F::Float => defined(fb(fl(a) * fl(b) + fl(c))),
+                _ => defined(a.wrapping_mul(b).wrapping_add(c)),
+            });
+            if ty.is_integer() {
+                let mut flags = [AddFlags::default(); 4];
+                for (c, f) in flags.iter_mut().enumerate() {
+                    let (a, an) = unnegated(s[0].bits[c], &inst.srcs[0]);
+                    let (b, bn) = unnegated(s[1].bits[c], &inst.srcs[1]);
+                    let y = unnegated(s[2].bits[c], &inst.srcs[2]);
+                    *f = signed_add_flags((a.wrapping_mul(b), an ^ bn), y);
+                }
+                return Ok(Eval {
+                    value: r,
+                    add_flags: Some(flags),
+                });
+            }
+            r
+        }
+        O::Sad => {
+            // abs(tmp0 - tmp1) + tmp2, the difference taken exactly in the
+            // operation's type, the sum in unsigned 32 bits.
+            let diff = |a: u32, b: u32| match ty {
+                F::Unsigned => (a as i64 - b as i64).unsigned_abs() as u32,
+                _ => ((a as i32 as i64) - (b as i32 as i64)).unsigned_abs() as u32,
+            };
+            let r = map3(src(0), src(1), src(2), |a, b, c| {
+                defined(diff(a, b).wrapping_add(c))
+            });
+            let mut flags = [AddFlags::default(); 4];
+            for (c, f) in flags.iter_mut().enumerate() {
+                let y = unnegated(s[2].bits[c], &inst.srcs[2]);
+                *f = signed_add_flags((diff(s[0].bits[c], s[1].bits[c]), false), y);
+            }
+            return Ok(Eval {
+                value: r,
+                add_flags: Some(flags),
+            });
+        }
+        O::Div => map2(src(0), scalar(src(1)), |a, b| match ty {
+            F::Float => defined(fb(fl(a) / fl(b))),
+            // "The results of an signed or unsigned integer division by
+            // zero are undefined."
+            F::Signed if b == 0 => (u32::MAX, true),
+            F::Signed => defined((a as i32).wrapping_div(b as i32) as u32),
+            _ if b == 0 => (u32::MAX, true),
+            _ => defined(a / b),
+        }),
+        O::Mod => map2(src(0), scalar(src(1)), |a, b| match ty {
+            // "A result component is undefined if the corresponding
+            // component of the first operand is negative or if the second
+            // operand is less than or equal to zero."
+            F::Signed if b as i32 <= 0 => {
+                ((a as i32).checked_rem(b as i32).unwrap_or(0) as u32, true)
+            }
+            F::Signed => ((a as i32).wrapping_rem(b as i32) as u32, (a as i32) < 0),
+            _ if b == 0 => (0, true),
+            _ => defined(a % b),
+        }),
+        O::Min | O::Max => map2(src(0), src(1), |a, b| {
+            let gt = greater(a, b, ty);
+            let max = inst.op == O::Max;
+            defined(if gt == max { a } else { b })
+        }),
+        O::Cmp => map3(src(0), src(1), src(2), |a, b, c| {
+            defined(if is_negative(a, ty) { b } else { c })
+        }),
+        O::And => map2(src(0), src(1), |a, b| defined(a & b)),
+        O::Or => map2(src(0), src(1), |a, b| defined(a | b)),
+        O::Xor => map2(src(0), src(1), |a, b| defined(a ^ b)),
+        O::Not => map1(src(0), |a| defined(!a)),
+        O::Shl | O::Shr => map2(src(0), scalar(src(1)), |a, b| {
+            // "undefined if the value of the second operand is negative, or
+            // greater than or equal to the number of bits in the first".
+            let bad = match ty {
+                F::Signed => !(0..32).contains(&(b as i32)),
+                _ => b >= 32,
+            };
+            let n = b & 31;
+            let r = match (inst.op, ty) {
+                (O::Shl, _) => a << n,
+                (_, F::Unsigned) => a >> n,
+                _ => ((a as i32) >> n) as u32,
+            };
+            (r, bad)
+        }),
+        O::Ceil | O::Flr | O::Round | O::Trunc => map1(src(0), |a| {
+            let x = fl(a);
+            let r = match inst.op {
+                O::Ceil => x.ceil(),
+                O::Flr => x.floor(),
+                // "If the fractional portion of the operand is 0.5, round()
+                // selects the nearest even integer."
+                O::Round => round_even(x),
+                _ => x.trunc(),
+            };
+            integral_float_as(r, rt)
+        }),
+        O::Frc => map1(src(0), |a| {
+            // fraction(x) = x - floor(x), "always in the range [0.0, 1.0)":
+            // a result that rounds up to 1.0 becomes the float below it.
+            let x = fl(a);
+            let r = x - x.floor();
+            defined(if r >= 1.0 {
+                fb(1.0f32.next_down())
+            } else {
+                fb(r)
+            })
+        }),
+        O::Ssg => map1(src(0), |a| {
+            let x = fl(a);
+            // SetSign of a NaN is not defined.
+            if x.is_nan() {
+                (fb(0.0), true)
+            } else if x > 0.0 {
+                defined(fb(1.0))
+            } else if x < 0.0 {
+                defined(fb(-1.0))
+            } else {
+                defined(fb(0.0))
+            }
+        }),
+        O::I2f => map1(src(0), |a| match ty {
+            F::Unsigned => defined(fb(a as f32)),
+            _ => defined(fb(a as i32 as f32)),
+        }),
+        O::Seq | O::Sge | O::Sgt | O::Sle | O::Slt | O::Sne => map2(src(0), src(1), |a, b| {
+            defined(bool_bits(compare(inst.op, a, b, ty), rt))
+        }),
+        O::Sfl => Vec4::defined([bool_bits(false, rt); 4]),
+        O::Str => Vec4::defined([bool_bits(true, rt); 4]),
+        O::Cos => scalar_float(src(0), |x| (approx((x as f64).cos()), false)),
+        O::Sin => scalar_float(src(0), |x| (approx((x as f64).sin()), false)),
+        O::Ex2 => scalar_float(src(0), |x| (approx((x as f64).exp2()), false)),
+        // "If the scalar operand is zero or negative, the result is
+        // undefined." (-INF at zero, NaN below, as IEEE log2.)
+        O::Lg2 => scalar_float(src(0), |x| (approx((x as f64).log2()), x <= 0.0)),
+        O::Rcp => scalar_float(src(0), |x| (1.0 / x, false)),
+        O::Rcc => scalar_float(src(0), |x| {
+            // "If the approximated reciprocal is greater than 0.0, the
+            // result is clamped to the range [2^-64, 2^+64]. If the
+            // approximate reciprocal is not greater than zero, the result
+            // is clamped to the range [-2^+64, -2^-64]."
+            let r = 1.0 / x;
+            let (small, big) = (2.0f32.powi(-64), 2.0f32.powi(64));
+            let c = if r > 0.0 {
+                r.clamp(small, big)
+            } else if r.is_nan() {
+                r
+            } else {
+                r.clamp(-big, -small)
+            };
+            (c, false)
+        }),
+        O::Rsq => scalar_float(src(0), rsq),
+        O::Pow => {
+            let (a, b) = (src(0), src(1));
+            let (r, undefined) = power(a.f(0), b.f(0));
+            Vec4::splat(fb(r), undefined || a.is_undefined(0) || b.is_undefined(0))
+        }
+        O::Scs => {
+            // "If the scalar operand is not in the range [-PI,PI], the
+            // result vector is undefined." z and w are always undefined.
+            let a = src(0);
+            let x = a.f(0);
+            let out_of_range = x.is_nan() || x.abs() > std::f32::consts::PI;
+            let bad = out_of_range || a.is_undefined(0);
+            Vec4 {
+                bits: [
+                    fb(approx((x as f64).cos())),
+                    fb(approx((x as f64).sin())),
+                    0,
+                    0,
+                ],
+                undefined: if bad { 0xf } else { 0xc },
+            }
+        }
+        O::Dp2 | O::Dp2a | O::Dp3 | O::Dp4 | O::Dph => {
+            let (a, b) = (src(0), src(1));
+            let p = |c: usize| a.f(c) * b.f(c);
+            let (r, reads_a, reads_b) = match inst.op {
+                O::Dp2 => (p(0) + p(1), 0x3, 0x3),
+                O::Dp3 => (p(0) + p(1) + p(2), 0x7, 0x7),
+                O::Dp4 => (p(0) + p(1) + p(2) + p(3), 0xf, 0xf),
+                O::Dph => (p(0) + p(1) + p(2) + b.f(3), 0x7, 0xf),
+                _ => (p(0) + p(1) + src(2).f(0), 0x3, 0x3),
+            };
+            let mut reads = vec![(a, reads_a), (b, reads_b)];
+            if inst.op == O::Dp2a {
+                reads.push((src(2), 0x1));
+            }
+            reduce(&reads, r)
+        }
+        O::Dst => {
+            let (a, b) = (src(0), src(1));
+            let mut undefined = 0;
+            if a.is_undefined(1) || b.is_undefined(1) {
+                undefined |= 2;
+            }
+            if a.is_undefined(2) {
+                undefined |= 4;
+            }
+            if b.is_undefined(3) {
+                undefined |= 8;
+            }
+            Vec4 {
+                bits: [fb(1.0), fb(a.f(1) * b.f(1)), a.bits[2], b.bits[3]],
+                undefined,
+            }
+        }
+        O::Lit => lit(src(0)),
+        O::Lrp => map3(src(0), src(1), src(2), |t, a, b| {
+            let t = fl(t);
+            defined(fb(t * fl(a) + (1.0 - t) * fl(b)))
+        }),
+        O::Nrm => {
+            let a = src(0);
+            let d = a.f(0) * a.f(0) + a.f(1) * a.f(1) + a.f(2) * a.f(2);
+            let (scale, bad) = rsq(d);
+            let undefined = if bad || a.any_undefined(0x7) {
+                0xf
+            } else {
+                0x8
+            };
+            Vec4 {
+                bits: [
+                    fb(a.f(0) * scale),
+                    fb(a.f(1) * scale),
+                    fb(a.f(2) * scale),
+                    0,
+                ],
+                undefined,
+            }
+        }
+        O::Rfl => {
+            let (axis, dir) = (src(0), src(1));
+            let w = axis.f(0) * axis.f(0) + axis.f(1) * axis.f(1) + axis.f(2) * axis.f(2);
+            let mut x = axis.f(0) * dir.f(0) + axis.f(1) * dir.f(1) + axis.f(2) * dir.f(2);
+            x *= 2.0;
+            x /= w;
+            let undefined = if axis.any_undefined(0x7) || dir.any_undefined(0x7) {
+                0xf
+            } else {
+                0x8
+            };
+            Vec4 {
+                bits: [
+                    fb(x * axis.f(0) - dir.f(0)),
+                    fb(x * axis.f(1) - dir.f(1)),
+                    fb(x * axis.f(2) - dir.f(2)),
+                    0,
+                ],
+                undefined,
+            }
+        }
+        O::X2d => {
+            let (a, b, m) = (src(0), src(1), src(2));
+            let x = a.f(0) + b.f(0) * m.f(0) + b.f(1) * m.f(1);
+            let y = a.f(1) + b.f(0) * m.f(2) + b.f(1) * m.f(3);
+            let ux = a.is_undefined(0) || b.any_undefined(0x3) || m.any_undefined(0x3);
+            let uy = a.is_undefined(1) || b.any_undefined(0x3) || m.any_undefined(0xc);
+            Vec4 {
+                bits: [fb(x), fb(y), fb(x), fb(y)],
+                undefined: if ux { 0x5 } else { 0 } | if uy { 0xa } else { 0 },
+            }
+        }
+        O::Xpd => {
+            let (a, b) = (src(0), src(1));
+            let undefined = if a.any_undefined(0x7) || b.any_undefined(0x7) {
+                0xf
+            } else {
+                0x8
+            };
+            Vec4 {
+                bits: [
+                    fb(a.f(1) * b.f(2) - a.f(2) * b.f(1)),
+                    fb(a.f(2) * b.f(0) - a.f(0) * b.f(2)),
+                    fb(a.f(0) * b.f(1) - a.f(1) * b.f(0)),
+                    0,
+                ],
+                undefined,
+            }
+        }
+        O::Pk2h => {
+            let a = src(0);
+            let packed = value::f32_to_f16_bits(a.f(0)) as u32
+                | (value::f32_to_f16_bits(a.f(1)) as u32) << 16;
+            Vec4::splat(packed, a.any_undefined(0x3))
+        }
+        O::Pk2us => {
+            let a = src(0);
+            let us = |x: f32| round_even(65535.0 * clamp_pk(x, 0.0, 1.0)) as u32;
+            let nan = a.f(0).is_nan() || a.f(1).is_nan();
+            Vec4::splat(us(a.f(0)) | us(a.f(1)) << 16, nan || a.any_undefined(0x3))
+        }
+        O::Pk4b | O::Pk4ub => {
+            let a = src(0);
+            let byte = |x: f32| -> u32 {
+                let r = if inst.op == O::Pk4b {
+                    round_even(127.0 * clamp_pk(x, -128.0 / 127.0, 1.0) + 128.0)
+                } else {
+                    round_even(255.0 * clamp_pk(x, 0.0, 1.0))
+                };
+                r.clamp(0.0, 255.0) as u32
+            };
+            let packed = (0..4).fold(0, |acc, c| acc | byte(a.f(c)) << (8 * c));
+            let nan = (0..4).any(|c| a.f(c).is_nan());
+            Vec4::splat(packed, nan || a.any_undefined(0xf))
+        }
+        O::Up2h | O::Up2us | O::Up4b | O::Up4ub => {
+            let a = src(0);
+            let raw = a.bits[0];
+            let half = |shift: u32| (raw >> shift) & 0xffff;
+            let byte = |c: u32| (raw >> (8 * c)) & 0xff;
+            let r: [f32; 4] = match inst.op {
+                O::Up2h => {
+                    let (lo, hi) = (
+                        value::f16_bits_to_f32(half(0) as u16),
+                        value::f16_bits_to_f32(half(16) as u16),
+                    );
+                    [lo, hi, lo, hi]
+                }
+                O::Up2us => {
+                    let (lo, hi) = (half(0) as f32 / 65535.0, half(16) as f32 / 65535.0);
+                    [lo, hi, lo, hi]
+                }
+                O::Up4b => [0, 1, 2, 3].map(|c| (byte(c) as f32 - 128.0) / 127.0),
+                _ => [0, 1, 2, 3].map(|c| byte(c) as f32 / 255.0),
+            };
+            Vec4 {
+                bits: r.map(fb),
+                undefined: if a.is_undefined(0) { 0xf } else { 0 },
+            }
+        }
+        O::Swz => {
+            let a = src(0);
+            let Some(sel) = inst.ext_swizzle else {
+                return Err(InterpError::Internal {
+                    what: "SWZ without its extended swizzle".into(),
+                    span: inst.span,
+                });
+            };
+            let mut out = Vec4::defined([0; 4]);
+            for (c, comp) in sel.iter().enumerate() {
+                let (mut x, undefined) = match comp.sel {
+                    ExtSwizzleSel::Zero => (0.0, false),
+                    ExtSwizzleSel::One => (1.0, false),
+                    ExtSwizzleSel::Component(k) => {
+                        let k = usize::from(k & 3);
+                        (a.f(k), a.is_undefined(k))
+                    }
+                };
+                if comp.negate {
+                    x = -x;
+                }
+                out.bits[c] = fb(x);
+                if undefined {
+                    out.undefined |= 1 << c;
+                }
+            }
+            out
+        }
+        // NV_fragment_program4 2.X.8.Z, DDX/DDY: ComputePartialX/Y. The
+        // interpreter runs one fragment, as if its neighbours saw the same
+        // inputs, so every partial derivative is zero.
+        O::Ddx | O::Ddy => map1(src(0), |_| defined(fb(0.0))),
+        O::Tex | O::Txb | O::Txd | O::Txf | O::Txl | O::Txp | O::Txq => {
+            return Err(InterpError::Unsupported {
+                what: format!("texture instruction {}", info.name),
+                span: inst.span,
+            })
+        }
+        O::Brk
+        | O::Cal
+        | O::Cont
+        | O::Else
+        | O::Emit
+        | O::Endif
+        | O::Endprim
+        | O::Endrep
+        | O::If
+        | O::Kil
+        | O::Rep
+        | O::Ret => {
+            return Err(InterpError::Internal {
+                what: format!("flow-control opcode {} as an ALU instruction", info.name),
+                span: inst.span,
+            })
+        }
+    };
+    Ok(Eval::plain(v))
+}
+
+/// LIT (section 2.X.8.Z), including the clamp of the specular exponent to
+/// (-128, +128) and RoughApproxPower(0, 0) = 1.
+fn lit(a: Vec4) -> Vec4 {
+    let mut x = a.f(0);
+    let mut y = a.f(1);
+    let mut w = a.f(3);
+    if x < 0.0 {
+        x = 0.0;
+    }
+    if y < 0.0 {
+        y = 0.0;
+    }
+    // 128 - epsilon: the largest float below 128.
+    let limit = 128.0f32.next_down();
+    if w < -limit {
+        w = -limit;
+    } else if w > limit {
+        w = limit;
+    }
+    let z = if x > 0.0 {
+        if y == 0.0 && w == 0.0 {
+            1.0
+        } else {
+            approx(((w as f64) * (y as f64).log2()).exp2())
+        }
+    } else {
+        0.0
+    };
+    let mut undefined = 0;
+    if a.is_undefined(0) {
+        undefined |= 0x6;
+    }
+    if a.is_undefined(1) || a.is_undefined(3) {
+        undefined |= 0x4;
+    }
+    Vec4 {
+        bits: [fb(1.0), fb(x), fb(z), fb(1.0)],
+        undefined,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_flags_follow_section_2_x_4_3() {
+        // 0x7fffffff + 1 overflows as signed, not as unsigned.
+        let f = add_sub_flags(0x7fff_ffff, 1, false);
+        assert!(f.overflow && !f.carry);
+        // 0xffffffff + 1 carries, and is -1 + 1 = 0 signed: no overflow.
+        let f = add_sub_flags(u32::MAX, 1, false);
+        assert!(!f.overflow && f.carry);
+        // 3 - 5: borrow, so CF clear; 5 - 3: CF set.
+        assert!(!add_sub_flags(3, 5, true).carry);
+        assert!(add_sub_flags(5, 3, true).carry);
+        // -2^31 - 1 overflows.
+        assert!(add_sub_flags(0x8000_0000, 1, true).overflow);
+    }
+
+    #[test]
+    fn power_marks_formula_holes_undefined() {
+        assert_eq!(power(2.0, 10.0), (1024.0, false));
+        assert!(power(-2.0, 2.0).1);
+        assert!(power(0.0, 0.0).1);
+        assert_eq!(power(0.0, 2.0), (0.0, false));
+    }
+}

@@ -1,0 +1,1078 @@
+//! The execution state and the statement loop: variables and their
+//! storage, operand loads (section 2.X.4.2), destination updates and
+//! condition codes (section 2.X.4.3), and flow control (section 2.X.5)
+//! run with an explicit frame stack, so neither deep calls nor deep
+//! nesting can overflow the host stack.
+
+use super::alu::{self, AddFlags};
+use super::names::{attribute_aliases, attribute_name, per_vertex_name, result_name, state_name};
+use super::value::{self, Vec4};
+use super::{
+    EmittedVertex, Inputs, InterpError, Outcome, ResultValue, RunOptions, TraceCc, TraceStep,
+    TraceWrite, UndefinedEvent,
+};
+use crate::ir::{
+    AttribBinding, Block, BufferBinding, CcReg, CcTest, Clamp, Dest, Index, Instruction,
+    KillCondition, Literal, Operand, ParamBinding, Program, Stmt, VarId, VarKind, VarType,
+};
+use crate::isa::{CcCondition, CcFlags, DataType, Opcode};
+use crate::span::Span;
+use std::collections::BTreeMap;
+
+type Result<T> = std::result::Result<T, InterpError>;
+
+/// One vec4 of a parameter variable.
+enum ParamValue {
+    /// A constant, typed when read (section 2.X.3.3).
+    Literal([Literal; 4]),
+    /// env, local, state or buffer bits.
+    Bits([u32; 4]),
+}
+
+/// Where a variable's elements live.
+enum Storage {
+    Temp(Vec<Vec4>),
+    /// Attribute values by element; for a geometry program's per-vertex
+    /// variable (bound without a vertex number), `vertex * len + element`.
+    Attrib {
+        values: Vec<[u32; 4]>,
+        per_vertex: bool,
+    },
+    Param(Vec<ParamValue>),
+    /// One result slot per element.
+    Result(Vec<usize>),
+    Buffer(BufferBinding),
+}
+
+struct ResultSlot {
+    name: String,
+    value: Vec4,
+    written: u8,
+    types: [DataType; 4],
+}
+
+impl ResultSlot {
+    fn snapshot(&self) -> ResultValue {
+        ResultValue {
+            bits: self.value.bits,
+            written: self.written,
+            undefined: (self.value.undefined | !self.written) & 0xf,
+            types: self.types,
+        }
+    }
+}
+
+/// One component of a condition code register (section 2.X.3.7).
+#[derive(Clone, Copy, Debug)]
+struct CcComp {
+    flags: CcFlags,
+    /// Undefined flags: SF = 1, ZF = 2, OF = 4, CF = 8.
+    undefined: u8,
+}
+
+const SF: u8 = 1;
+const ZF: u8 = 2;
+const OF: u8 = 4;
+const CF: u8 = 8;
+
+/// The flags a Table X.16 test reads.
+fn flags_read(c: CcCondition) -> u8 {
+    use CcCondition as C;
+    match c {
+        C::Eq | C::Ne | C::Nan | C::Leg => SF | ZF,
+        C::Ge => SF | OF,
+        C::Gt | C::Le | C::Lt => SF | ZF | OF,
+        C::Fl | C::Tr => 0,
+        C::Cf | C::Ncf => CF,
+        C::Of | C::Nof => OF,
+        C::Sf | C::Nsf => SF,
+        C::Ab | C::Ble => CF | ZF,
+    }
+}
+
+/// What an open block of the frame stack is.
+enum FrameKind {
+    /// The taken side of an IF.
+    Branch,
+    /// A REP body; `remaining` is the loop count (`None`: no count).
+    Loop { remaining: Option<i64>, span: Span },
+    /// A subroutine body: the entry (the bottom frame) or a CAL.
+    Subroutine,
+}
+
+struct Frame<'p> {
+    stmts: &'p [Stmt],
+    pc: usize,
+    kind: FrameKind,
+}
+
+pub(super) struct Machine<'p> {
+    program: &'p Program,
+    inputs: &'p Inputs,
+    options: &'p RunOptions,
+    storage: Vec<Storage>,
+    results: Vec<ResultSlot>,
+    cc: [[CcComp; 4]; 2],
+    outcome: Outcome,
+    primitive: u32,
+    input_vertices: u32,
+    calls: u32,
+}
+
+fn internal(what: impl Into<String>, span: Span) -> InterpError {
+    InterpError::Internal {
+        what: what.into(),
+        span,
+    }
+}
+
+fn uses_texture(block: &Block) -> Option<&Instruction> {
+    block.iter().find_map(|s| match s {
+        Stmt::Inst(i)
+            if i.tex.is_some()
+                || matches!(
+                    i.op,
+                    Opcode::Tex
+                        | Opcode::Txb
+                        | Opcode::Txd
+                        | Opcode::Txf
+                        | Opcode::Txl
+                        | Opcode::Txp
+                        | Opcode::Txq
+                ) =>
+        {
+            Some(i)
+        }
+        Stmt::If {
+            then_block,
+            else_block,
+            ..
+        } => uses_texture(then_block).or_else(|| uses_texture(else_block)),
+        Stmt::Rep { body, .. } => uses_texture(body),
+        _ => None,
+    })
+}
+
+impl<'p> Machine<'p> {
+    pub(super) fn new(
+        program: &'p Program,
+        inputs: &'p Inputs,
+        options: &'p RunOptions,
+    ) -> Result<Machine<'p>> {
+        for sub in &program.subroutines {
+            if let Some(inst) = uses_texture(&sub.body) {
+                return Err(InterpError::Unsupported {
+                    what: format!(
+                        "texture instruction {} (textures are not modelled)",
+                        inst.op.name()
+                    ),
+                    span: inst.span,
+                });
+            }
+        }
+        let input_vertices = program.geometry.map_or(1, |g| g.input.vertex_count());
+        let mut results: Vec<ResultSlot> = Vec::new();
+        let mut slot_of: BTreeMap<String, usize> = BTreeMap::new();
+        let mut storage = Vec::with_capacity(program.variables.len());
+        for var in &program.variables {
+            let len = var.len().max(1) as usize;
+            let s = match &var.kind {
+                VarKind::Temp => Storage::Temp(vec![Vec4::UNWRITTEN; len]),
+                VarKind::Attrib(bindings) => {
+                    let per_vertex = bindings
+                        .iter()
+                        .any(|b| matches!(b, AttribBinding::PerVertex { vertex: None, .. }));
+                    let mut values = Vec::new();
+                    let vertices = if per_vertex { input_vertices } else { 1 };
+                    for v in 0..vertices {
+                        for b in bindings {
+                            values.push(attribute_value(program, inputs, b, v));
+                        }
+                    }
+                    Storage::Attrib { values, per_vertex }
+                }
+                VarKind::Param(bindings) => Storage::Param(
+                    bindings
+                        .iter()
+                        .map(|b| match b {
+                            ParamBinding::Constant(lits) => ParamValue::Literal(*lits),
+                            ParamBinding::Env(n) => {
+                                ParamValue::Bits(inputs.env.get(n).copied().unwrap_or([0; 4]))
+                            }
+                            ParamBinding::Local(n) => {
+                                ParamValue::Bits(inputs.local.get(n).copied().unwrap_or([0; 4]))
+                            }
+                            ParamBinding::State(item) => ParamValue::Bits(
+                                inputs
+                                    .state
+                                    .get(&state_name(item))
+                                    .copied()
+                                    .unwrap_or([0; 4]),
+                            ),
+                            ParamBinding::BufferElement { buffer, element } => {
+                                let words = inputs.buffers.get(buffer);
+                                let word = |k: u32| {
+                                    words
+                                        .and_then(|w| {
+                                            w.get(element.saturating_mul(4).saturating_add(k)
+                                                as usize)
+                                        })
+                                        .copied()
+                                        .unwrap_or(0)
+                                };
+                                ParamValue::Bits([word(0), word(1), word(2), word(3)])
+                            }
+                        })
+                        .collect(),
+                ),
+                VarKind::Result(bindings) => Storage::Result(
+                    bindings
+                        .iter()
+                        .map(|b| {
+                            let name = result_name(b);
+                            *slot_of.entry(name.clone()).or_insert_with(|| {
+                                results.push(ResultSlot {
+                                    name,
+                                    value: Vec4::UNWRITTEN,
+                                    written: 0,
+                                    types: [DataType::Float; 4],
+                                });
+                                results.len() - 1
+                            })
+                        })
+                        .collect(),
+                ),
+                VarKind::Buffer(b) => Storage::Buffer(*b),
+            };
+            storage.push(s);
+        }
+        let undefined_cc = CcComp {
+            flags: CcFlags::default(),
+            // "whose values are undefined at the beginning of program
+            // execution" (section 2.X.3.7)
+            undefined: 0xf,
+        };
+        Ok(Machine {
+            program,
+            inputs,
+            options,
+            storage,
+            results,
+            cc: [[undefined_cc; 4]; 2],
+            outcome: Outcome::default(),
+            primitive: 0,
+            input_vertices,
+            calls: 0,
+        })
+    }
+
+    fn undefined_event(&mut self, span: Span, what: String) {
+        // Keep the list short: the first event is what matters.
+        if self.outcome.undefined.len() < 64 {
+            self.outcome.undefined.push(UndefinedEvent { span, what });
+        }
+    }
+
+    fn note(&mut self, span: Span, what: String) {
+        if self.outcome.notes.len() < 64 && !self.outcome.notes.iter().any(|n| n.span == span) {
+            self.outcome.notes.push(UndefinedEvent { span, what });
+        }
+    }
+
+    fn var_storage(&self, id: VarId, span: Span) -> Result<(&'p crate::ir::Variable, usize)> {
+        let i = id.0 as usize;
+        match (self.program.variables.get(i), self.storage.get(i)) {
+            (Some(v), Some(_)) => Ok((v, i)),
+            _ => Err(internal(format!("variable {} does not exist", id.0), span)),
+        }
+    }
+
+    /// The element an index selects in an array of `len` (section 2.X.4.2),
+    /// clamped into the array; also whether it is undefined.
+    fn element(&mut self, len: u32, index: &Index, name: &str, span: Span) -> Result<(u32, bool)> {
+        let len = len.max(1);
+        match index {
+            Index::None => Ok((0, false)),
+            Index::Absolute(n) if *n < len => Ok((*n, false)),
+            Index::Absolute(n) => Err(internal(
+                format!("index {n} out of range for `{name}` ({len} elements)"),
+                span,
+            )),
+            Index::Relative { address, offset } => {
+                let a = self.load(address)?;
+                let raw = i64::from(a.i(0)) + i64::from(*offset);
+                let clamped = raw.clamp(0, i64::from(len) - 1);
+                if raw != clamped && !a.is_undefined(0) {
+                    self.note(
+                        span,
+                        format!(
+                            "relative index {raw} is outside `{name}` (0..{}); nvp4c clamps it to {clamped} (undefined in section 2.X.4.2)",
+                            len - 1
+                        ),
+                    );
+                }
+                Ok((clamped as u32, a.is_undefined(0)))
+            }
+            Index::PerVertex { .. } => Err(internal(
+                format!("a vertex index on `{name}`, which is not per-vertex"),
+                span,
+            )),
+        }
+    }
+
+    fn var_label(&self, id: VarId) -> String {
+        match self.program.variables.get(id.0 as usize) {
+            Some(v) => match (&v.name, &v.kind) {
+                (Some(n), _) => n.clone(),
+                (None, VarKind::Result(b)) if b.len() == 1 => result_name(&b[0]),
+                (None, VarKind::Attrib(b)) if b.len() == 1 => {
+                    attribute_name(self.program.stage, &b[0])
+                }
+                _ => format!("v{}", id.0),
+            },
+            None => format!("v{}", id.0),
+        }
+    }
+
+    /// Reads one element of a variable, before swizzle and modifiers.
+    fn fetch(&mut self, id: VarId, index: &Index, ty: DataType, span: Span) -> Result<Vec4> {
+        let (var, i) = self.var_storage(id, span)?;
+        let len = var.len();
+        let name = self.var_label(id);
+        if let Storage::Attrib {
+            per_vertex: true, ..
+        } = &self.storage[i]
+        {
+            let Index::PerVertex { vertex, element } = index else {
+                return Err(internal(
+                    format!("per-vertex attribute `{name}` read without a vertex number"),
+                    span,
+                ));
+            };
+            let (v, v_undefined) = self.element(self.input_vertices, vertex, &name, span)?;
+            let (e, e_undefined) = self.element(len, element, &name, span)?;
+            let Storage::Attrib { values, .. } = &self.storage[i] else {
+                return Err(internal("storage changed", span));
+            };
+            let bits = values
+                .get((v * len + e) as usize)
+                .copied()
+                .ok_or_else(|| internal("per-vertex element out of range", span))?;
+            let undefined = if v_undefined || e_undefined { 0xf } else { 0 };
+            return Ok(Vec4 { bits, undefined });
+        }
+        let (e, index_undefined) = self.element(len, index, &name, span)?;
+        let e = e as usize;
+        let mut v = match &self.storage[i] {
+            Storage::Temp(elems) => elems.get(e).copied(),
+            Storage::Attrib { values, .. } => values.get(e).map(|b| Vec4::defined(*b)),
+            Storage::Param(values) => values.get(e).map(|p| match p {
+                ParamValue::Bits(b) => Vec4::defined(*b),
+                ParamValue::Literal(lits) => {
+                    // Section 2.X.3.3: a constant used directly is read as
+                    // the operand's type; a declared one as the declared
+                    // type, floating-point when there is none.
+                    let lit_ty = match (&var.name, var.ty) {
+                        (None, _) => ty,
+                        (Some(_), VarType::Typed(t)) => t,
+                        (Some(_), VarType::Typeless) => DataType::Float,
+                    };
+                    Vec4::defined(lits.map(|l| l.bits(lit_ty)))
+                }
+            }),
+            Storage::Result(slots) => slots
+                .get(e)
+                .and_then(|s| self.results.get(*s))
+                .map(|s| s.value),
+            Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
+        }
+        .ok_or_else(|| internal(format!("element {e} of `{name}` does not exist"), span))?;
+        if index_undefined {
+            v.undefined = 0xf;
+        }
+        Ok(v)
+    }
+
+    /// Element `e` of a BUFFER/BUFFER4 variable (section 2.X.3.6): a
+    /// BUFFER element is one word broadcast, a BUFFER4 element four words.
+    /// Words past the end of the given buffer are undefined (zero).
+    fn buffer_element(&self, b: &BufferBinding, e: u32) -> Vec4 {
+        let words = self.inputs.buffers.get(&b.buffer);
+        let word = |k: u64| -> Option<u32> {
+            let k = usize::try_from(k).ok()?;
+            words.and_then(|w| w.get(k)).copied()
+        };
+        let first = u64::from(b.first) + u64::from(e);
+        let picks: [Option<u32>; 4] = if b.vec4 {
+            [0, 1, 2, 3].map(|k| word(first * 4 + k))
+        } else {
+            [word(first); 4]
+        };
+        let mut v = Vec4::defined([0; 4]);
+        for (c, p) in picks.iter().enumerate() {
+            match p {
+                Some(w) => v.bits[c] = *w,
+                None => v.undefined |= 1 << c,
+            }
+        }
+        v
+    }
+
+    /// Loads an operand (section 2.X.4.2): the element, then the swizzle,
+    /// the negation, the absolute value and the negation outside `|...|`.
+    fn load(&mut self, op: &Operand) -> Result<Vec4> {
+        let raw = self.fetch(op.var, &op.index, op.ty, op.span)?;
+        let mut v = Vec4::defined([0; 4]);
+        for c in 0..4 {
+            let k = usize::from(op.swizzle.0[c] & 3);
+            v.bits[c] = raw.bits[k];
+            if raw.is_undefined(k) {
+                v.undefined |= 1 << c;
+            }
+        }
+        for b in v.bits.iter_mut() {
+            if op.negate {
+                *b = value::negate(*b, op.ty);
+            }
+            if op.abs {
+                *b = value::absolute(*b, op.ty);
+            }
+            if op.negate_abs {
+                *b = value::negate(*b, op.ty);
+            }
+        }
+        Ok(v)
+    }
+
+    /// Writes `value` into the components of `mask` of the destination;
+    /// `uncertain` components (condition code mask undefined) become
+    /// undefined whether written or not. Returns the target's name.
+    fn store(&mut self, dst: &Dest, value: &Vec4, mask: u8, uncertain: u8) -> Result<String> {
+        let (var, i) = self.var_storage(dst.var, dst.span)?;
+        let len = var.len();
+        let name = self.var_label(dst.var);
+        let (e, index_undefined) = self.element(len, &dst.index, &name, dst.span)?;
+        if index_undefined {
+            self.undefined_event(
+                dst.span,
+                format!("`{name}` is written at an undefined relative index"),
+            );
+        }
+        let target = if var.is_array() {
+            format!("{name}[{e}]")
+        } else {
+            name.clone()
+        };
+        let apply = |slot: &mut Vec4| {
+            for c in 0..4 {
+                let bit = 1u8 << c;
+                if mask & bit != 0 {
+                    slot.bits[c] = value.bits[c];
+                    slot.undefined = (slot.undefined & !bit) | (value.undefined & bit);
+                }
+                if uncertain & bit != 0 {
+                    slot.undefined |= bit;
+                }
+            }
+        };
+        match &mut self.storage[i] {
+            Storage::Temp(elems) => {
+                let slot = elems
+                    .get_mut(e as usize)
+                    .ok_or_else(|| internal("element out of range", dst.span))?;
+                apply(slot);
+            }
+            Storage::Result(slots) => {
+                let s = *slots
+                    .get(e as usize)
+                    .ok_or_else(|| internal("element out of range", dst.span))?;
+                let slot = self
+                    .results
+                    .get_mut(s)
+                    .ok_or_else(|| internal("result slot out of range", dst.span))?;
+                apply(&mut slot.value);
+                slot.written |= mask | uncertain;
+                for c in 0..4 {
+                    if (mask | uncertain) & (1 << c) != 0 {
+                        slot.types[c] = dst.ty;
+                    }
+                }
+            }
+            _ => {
+                return Err(internal(
+                    format!("`{name}` is not a temporary or a result; it cannot be written"),
+                    dst.span,
+                ))
+            }
+        }
+        Ok(target)
+    }
+
+    fn cc_reg(&self, reg: CcReg, span: Span) -> Result<usize> {
+        match reg.0 {
+            0 | 1 => Ok(usize::from(reg.0)),
+            n => Err(internal(format!("condition code register CC{n}"), span)),
+        }
+    }
+
+    /// A Table X.16 test, swizzled: per component whether it passes, and
+    /// which components are undefined.
+    fn cc_test(&self, t: &CcTest, span: Span) -> Result<([bool; 4], u8)> {
+        let reg = self.cc_reg(t.reg, span)?;
+        let reads = flags_read(t.condition);
+        let mut pass = [false; 4];
+        let mut undefined = 0;
+        for (c, passes) in pass.iter_mut().enumerate() {
+            let comp = self.cc[reg][usize::from(t.swizzle.0[c] & 3)];
+            *passes = t.condition.holds(comp.flags);
+            if comp.undefined & reads != 0 {
+                undefined |= 1 << c;
+            }
+        }
+        Ok((pass, undefined))
+    }
+
+    /// A flow-control test: passes if any component passes (section
+    /// 2.X.5). Records an undefined event when the outcome depends on
+    /// undefined flags.
+    fn test_passes(&mut self, t: &CcTest, span: Span, what: &str) -> Result<bool> {
+        let (pass, undefined) = self.cc_test(t, span)?;
+        let defined_pass = (0..4).any(|c| pass[c] && undefined & (1 << c) == 0);
+        if !defined_pass && undefined != 0 {
+            self.undefined_event(
+                span,
+                format!(
+                    "{what} tests {} on CC{} components whose flags were never set or are undefined",
+                    t.condition.name(),
+                    t.reg.0
+                ),
+            );
+        }
+        Ok(pass.iter().any(|p| *p))
+    }
+
+    /// The flags of one result component (section 2.X.4.3).
+    fn flags_of(bits: u32, ty: DataType, add: Option<AddFlags>) -> CcComp {
+        match ty {
+            // "For floating-point results, the sign flag (SF) is set if the
+            // result is less than zero or is a NaN (not a number) value.
+            // The zero flag (ZF) is set if the result is equal to zero or
+            // is a NaN."
+            DataType::Float => {
+                let x = f32::from_bits(bits);
+                CcComp {
+                    flags: CcFlags {
+                        sf: x < 0.0 || x.is_nan(),
+                        zf: x == 0.0 || x.is_nan(),
+                        of: false,
+                        cf: false,
+                    },
+                    undefined: 0,
+                }
+            }
+            // "the sign flag (SF) is set if the most significant bit of the
+            // value written to the result variable is set and the zero flag
+            // (ZF) is set if the result written is zero. For instructions
+            // other than [ADD, MAD, SAD, SUB], the overflow and carry flags
+            // (OF and CF) are cleared."
+            _ => {
+                let add = add.unwrap_or_default();
+                CcComp {
+                    flags: CcFlags {
+                        sf: bits & 0x8000_0000 != 0,
+                        zf: bits == 0,
+                        of: add.overflow,
+                        cf: add.carry,
+                    },
+                    undefined: if add.undefined { OF | CF } else { 0 },
+                }
+            }
+        }
+    }
+
+    fn exec_instruction(&mut self, inst: &Instruction) -> Result<()> {
+        let mut srcs = Vec::with_capacity(inst.srcs.len());
+        for s in &inst.srcs {
+            srcs.push(self.load(s)?);
+        }
+        let eval = alu::evaluate(inst, &srcs)?;
+        let mut value = eval.value;
+        // Section 2.X.4.1: SAT/SSAT clamp floating-point results before
+        // the condition code and destination updates.
+        if let (Some(clamp), DataType::Float) = (inst.clamp, inst.dst.ty) {
+            let lo = match clamp {
+                Clamp::Sat => 0.0,
+                Clamp::Ssat => -1.0,
+            };
+            for b in value.bits.iter_mut() {
+                let x = f32::from_bits(*b);
+                let c = if x.is_nan() { 0.0 } else { x.clamp(lo, 1.0) };
+                *b = c.to_bits();
+            }
+        }
+        let mut mask = inst.dst.mask.0 & 0xf;
+        let mut uncertain = 0;
+        if let Some(t) = &inst.dst.cc_mask {
+            let (pass, undefined) = self.cc_test(t, inst.dst.span)?;
+            uncertain = mask & undefined;
+            for (c, p) in pass.iter().enumerate() {
+                if !p {
+                    mask &= !(1 << c);
+                }
+            }
+        }
+        let target = self.store(&inst.dst, &value, mask, uncertain)?;
+        let mut trace_cc = None;
+        if let Some(reg) = inst.cc_update {
+            let r = self.cc_reg(reg, inst.span)?;
+            // "The components of the selected condition code register are
+            // updated if and only if the corresponding component of the
+            // destination variable are enabled by both write masks."
+            for c in 0..4 {
+                let bit = 1u8 << c;
+                if mask & bit != 0 {
+                    let add = eval.add_flags.map(|f| f[c]);
+                    let mut comp = Self::flags_of(value.bits[c], inst.dst.ty, add);
+                    if value.is_undefined(c) {
+                        comp.undefined = 0xf;
+                    }
+                    self.cc[r][c] = comp;
+                }
+                if uncertain & bit != 0 {
+                    self.cc[r][c].undefined = 0xf;
+                }
+            }
+            trace_cc = Some(TraceCc {
+                reg,
+                mask: mask | uncertain,
+                flags: self.cc[r].map(|c| c.flags),
+            });
+        }
+        if self.tracing() {
+            let write = TraceWrite {
+                target,
+                mask,
+                bits: value.bits,
+                ty: inst.dst.ty,
+                undefined: value.undefined | uncertain,
+            };
+            self.push_trace(TraceStep {
+                span: inst.span,
+                what: describe(inst),
+                write: Some(write),
+                cc: trace_cc,
+            });
+        }
+        Ok(())
+    }
+
+    fn tracing(&self) -> bool {
+        self.options.trace
+    }
+
+    fn push_trace(&mut self, step: TraceStep) {
+        if self.outcome.trace.len() < self.options.max_trace {
+            self.outcome.trace.push(step);
+        } else {
+            self.outcome.trace_truncated = true;
+        }
+    }
+
+    fn trace_flow(&mut self, span: Span, what: impl FnOnce() -> String) {
+        if self.tracing() {
+            let what = what();
+            self.push_trace(TraceStep {
+                span,
+                what,
+                write: None,
+                cc: None,
+            });
+        }
+    }
+
+    /// An optional `(ccTest)` of BRK, CONT, RET, CAL.
+    fn optional_test(&mut self, cond: &Option<CcTest>, span: Span, what: &str) -> Result<bool> {
+        match cond {
+            None => Ok(true),
+            Some(t) => self.test_passes(t, span, what),
+        }
+    }
+
+    fn snapshot_results(&self) -> BTreeMap<String, ResultValue> {
+        self.results
+            .iter()
+            .map(|s| (s.name.clone(), s.snapshot()))
+            .collect()
+    }
+
+    /// Runs the entry subroutine to its end, a RET with an empty call
+    /// stack, a KIL, or a call past the depth limit.
+    pub(super) fn run(mut self) -> Result<Outcome> {
+        let entry = self
+            .program
+            .subroutines
+            .get(self.program.entry.0 as usize)
+            .ok_or_else(|| internal("the entry subroutine does not exist", Span::default()))?;
+        let mut frames: Vec<Frame<'p>> = vec![Frame {
+            stmts: &entry.body,
+            pc: 0,
+            kind: FrameKind::Subroutine,
+        }];
+        self.execute(&mut frames)?;
+        self.outcome.results = self.snapshot_results();
+        Ok(self.outcome)
+    }
+
+    /// Runs until the frame stack is empty or the program ends early (RET
+    /// in the entry, KIL, call depth exceeded).
+    fn execute(&mut self, frames: &mut Vec<Frame<'p>>) -> Result<()> {
+        loop {
+            let Some(top) = frames.last_mut() else {
+                return Ok(());
+            };
+            if top.pc >= top.stmts.len() {
+                match &mut top.kind {
+                    FrameKind::Branch => {
+                        frames.pop();
+                    }
+                    FrameKind::Loop { remaining, span } => {
+                        // ENDREP (section 2.X.8.Z): with a count, decrement
+                        // and repeat while it stays positive; without one,
+                        // always repeat.
+                        let span = *span;
+                        let again = match remaining {
+                            Some(n) => {
+                                *n -= 1;
+                                *n > 0
+                            }
+                            None => true,
+                        };
+                        let left = *remaining;
+                        if again {
+                            top.pc = 0;
+                        } else {
+                            frames.pop();
+                        }
+                        self.step()?;
+                        self.trace_flow(span, || match (again, left) {
+                            (true, Some(n)) => format!("ENDREP: repeat ({n} left)"),
+                            (true, None) => "ENDREP: repeat".into(),
+                            (false, _) => "ENDREP: loop done".into(),
+                        });
+                    }
+                    FrameKind::Subroutine => {
+                        // The end of a subroutine (the next label, or the
+                        // end of the program) returns as a RET would
+                        // (section 2.X.8.Z, CAL).
+                        frames.pop();
+                        self.calls = self.calls.saturating_sub(1);
+                    }
+                }
+                continue;
+            }
+            let stmt: &'p Stmt = &top.stmts[top.pc];
+            top.pc += 1;
+            self.step()?;
+            match stmt {
+                Stmt::Inst(inst) => self.exec_instruction(inst)?,
+                Stmt::If {
+                    test,
+                    then_block,
+                    else_block,
+                    span,
+                } => {
+                    let taken = self.test_passes(test, *span, "IF")?;
+                    self.trace_flow(*span, || {
+                        if taken {
+                            "IF: condition true".into()
+                        } else if else_block.is_empty() {
+                            "IF: condition false, skipped".into()
+                        } else {
+                            "IF: condition false, ELSE block runs".into()
+                        }
+                    });
+                    let block = if taken { then_block } else { else_block };
+                    if !block.is_empty() {
+                        frames.push(Frame {
+                            stmts: block,
+                            pc: 0,
+                            kind: FrameKind::Branch,
+                        });
+                    }
+                }
+                Stmt::Rep { count, body, span } => {
+                    let remaining = match count {
+                        None => None,
+                        Some(op) => Some(self.loop_count(op, *span)?),
+                    };
+                    self.trace_flow(*span, || match remaining {
+                        None => "REP: no count, runs until BRK or RET".into(),
+                        Some(n) if n <= 0 => format!("REP: count {n}, loop skipped"),
+                        Some(n) => format!("REP: {n} iteration{}", if n == 1 { "" } else { "s" }),
+                    });
+                    // "If the initial value of the loop count is not
+                    // positive, the entire block is skipped."
+                    if remaining.is_none_or(|n| n > 0) {
+                        frames.push(Frame {
+                            stmts: body,
+                            pc: 0,
+                            kind: FrameKind::Loop {
+                                remaining,
+                                span: *span,
+                            },
+                        });
+                    }
+                }
+                Stmt::Break { cond, span } => {
+                    let taken = self.optional_test(cond, *span, "BRK")?;
+                    self.trace_flow(*span, || taken_text("BRK", taken, cond.is_some()));
+                    if taken {
+                        // Continue after the innermost ENDREP.
+                        while let Some(f) = frames.pop() {
+                            if matches!(f.kind, FrameKind::Loop { .. }) {
+                                break;
+                            }
+                        }
+                    }
+                }
+                Stmt::Continue { cond, span } => {
+                    let taken = self.optional_test(cond, *span, "CONT")?;
+                    self.trace_flow(*span, || taken_text("CONT", taken, cond.is_some()));
+                    if taken {
+                        // Jump to the innermost ENDREP.
+                        while let Some(f) = frames.last_mut() {
+                            if matches!(f.kind, FrameKind::Loop { .. }) {
+                                f.pc = f.stmts.len();
+                                break;
+                            }
+                            frames.pop();
+                        }
+                    }
+                }
+                Stmt::Return { cond, span } => {
+                    let taken = self.optional_test(cond, *span, "RET")?;
+                    let in_entry = self.calls == 0;
+                    self.trace_flow(*span, || {
+                        let t = taken_text("RET", taken, cond.is_some());
+                        if taken && in_entry {
+                            format!("{t}; the call stack is empty, so the program ends")
+                        } else {
+                            t
+                        }
+                    });
+                    if taken {
+                        // Leaves every IF and REP of the subroutine.
+                        while let Some(f) = frames.pop() {
+                            if matches!(f.kind, FrameKind::Subroutine) {
+                                break;
+                            }
+                        }
+                        if in_entry {
+                            return Ok(());
+                        }
+                        self.calls -= 1;
+                    }
+                }
+                Stmt::Call { target, cond, span } => {
+                    let taken = self.optional_test(cond, *span, "CAL")?;
+                    let sub = self
+                        .program
+                        .subroutines
+                        .get(target.0 as usize)
+                        .ok_or_else(|| internal("CAL of a missing subroutine", *span))?;
+                    let name = sub.name.clone().unwrap_or_default();
+                    if !taken {
+                        self.trace_flow(*span, || {
+                            format!("CAL {name}: condition false, not called")
+                        });
+                        continue;
+                    }
+                    if self.calls >= self.options.max_call_depth {
+                        // Section 2.X.8.Z, CAL: undefined, "can result in
+                        // immediate program termination" -- nvp4c's choice.
+                        let depth = self.options.max_call_depth;
+                        self.undefined_event(
+                            *span,
+                            format!("CAL {name} with {depth} calls active (MAX_PROGRAM_CALL_DEPTH); the program is terminated"),
+                        );
+                        self.trace_flow(*span, || {
+                            format!(
+                                "CAL {name}: call depth limit {depth} reached, program terminated"
+                            )
+                        });
+                        return Ok(());
+                    }
+                    self.calls += 1;
+                    let depth = self.calls;
+                    self.trace_flow(*span, || format!("CAL {name} (call depth {depth})"));
+                    frames.push(Frame {
+                        stmts: &sub.body,
+                        pc: 0,
+                        kind: FrameKind::Subroutine,
+                    });
+                }
+                Stmt::Kill { cond, span } => {
+                    let kill = match cond {
+                        KillCondition::Cc(t) => self.test_passes(t, *span, "KIL")?,
+                        KillCondition::Operand(op) => {
+                            // "the fragment is discarded if any of its
+                            // components are negative"
+                            let v = self.load(op)?;
+                            let neg = |c: usize| value::is_negative(v.bits[c], op.ty);
+                            let defined_neg = (0..4).any(|c| neg(c) && !v.is_undefined(c));
+                            if !defined_neg && v.undefined != 0 {
+                                self.undefined_event(
+                                    *span,
+                                    "KIL tests a value that is undefined".into(),
+                                );
+                            }
+                            (0..4).any(neg)
+                        }
+                    };
+                    self.trace_flow(*span, || {
+                        if kill {
+                            "KIL: fragment discarded, the program ends".into()
+                        } else {
+                            "KIL: fragment kept".into()
+                        }
+                    });
+                    if kill {
+                        self.outcome.killed = true;
+                        return Ok(());
+                    }
+                }
+                Stmt::Emit { span } => {
+                    let limit = self.program.geometry.map(|g| g.vertices_out);
+                    if limit.is_some_and(|l| self.outcome.vertices.len() as u64 >= u64::from(l)) {
+                        self.undefined_event(
+                            *span,
+                            format!(
+                                "EMIT of vertex {} exceeds VERTICES_OUT {}",
+                                self.outcome.vertices.len() + 1,
+                                limit.unwrap_or(0)
+                            ),
+                        );
+                    }
+                    let results = self.snapshot_results();
+                    self.outcome.vertices.push(EmittedVertex {
+                        primitive: self.primitive,
+                        results,
+                    });
+                    // "After the EMIT instruction completes, a new vertex is
+                    // started and all result variables become undefined."
+                    for slot in &mut self.results {
+                        slot.value.undefined = 0xf;
+                        slot.written = 0;
+                    }
+                    let n = self.outcome.vertices.len();
+                    let p = self.primitive;
+                    self.trace_flow(*span, || format!("EMIT: vertex {n} of primitive {p}"));
+                }
+                Stmt::EndPrimitive { span } => {
+                    self.primitive += 1;
+                    let p = self.primitive;
+                    self.trace_flow(*span, || format!("ENDPRIM: primitive {p} starts"));
+                }
+            }
+        }
+    }
+
+    /// The REP count (section 2.X.8.Z, REP): "If the loop count is
+    /// specified as a floating-point value, it is converted to the largest
+    /// integer less than or equal to the specified value".
+    fn loop_count(&mut self, op: &Operand, span: Span) -> Result<i64> {
+        let v = self.load(op)?;
+        if v.is_undefined(0) {
+            self.undefined_event(span, "REP with an undefined loop count".into());
+        }
+        Ok(match op.ty {
+            DataType::Float => {
+                let x = v.f(0).floor();
+                if x.is_nan() {
+                    self.undefined_event(span, "REP with a NaN loop count (skipped)".into());
+                }
+                // Saturating: +INF loops until the step limit.
+                x as i64
+            }
+            DataType::Signed => i64::from(v.i(0)),
+            DataType::Unsigned => i64::from(v.u(0)),
+        })
+    }
+
+    fn step(&mut self) -> Result<()> {
+        self.outcome.steps += 1;
+        if self.outcome.steps > self.options.max_steps {
+            self.outcome.steps = self.options.max_steps;
+            let mut partial = std::mem::take(&mut self.outcome);
+            partial.results = self.snapshot_results();
+            return Err(InterpError::StepLimit {
+                limit: self.options.max_steps,
+                partial: Box::new(partial),
+            });
+        }
+        Ok(())
+    }
+}
+
+fn taken_text(op: &str, taken: bool, conditional: bool) -> String {
+    match (taken, conditional) {
+        (true, false) => op.to_string(),
+        (true, true) => format!("{op}: condition true"),
+        (false, _) => format!("{op}: condition false, no effect"),
+    }
+}
+
+/// The value of one attribute binding for input vertex `vertex`.
+fn attribute_value(
+    program: &Program,
+    inputs: &Inputs,
+    binding: &AttribBinding,
+    vertex: u32,
+) -> [u32; 4] {
+    let names: Vec<String> = match binding {
+        AttribBinding::PerVertex {
+            vertex: None,
+            binding,
+        } => vec![per_vertex_name(vertex, binding)],
+        b => {
+            let mut v = vec![attribute_name(program.stage, b)];
+            v.extend(attribute_aliases(program.stage, b));
+            v
+        }
+    };
+    names
+        .iter()
+        .find_map(|n| inputs.attribs.get(n))
+        .copied()
+        .unwrap_or([0; 4])
+}
+
+/// The opcode with its modifiers, e.g. `ADD.S.CC1.SAT`.
+fn describe(inst: &Instruction) -> String {
+    let info = inst.op.info();
+    let mut s = info.name.to_string();
+    if inst.ty != info.default_type || inst.mul_mode.is_some() {
+        match inst.mul_mode {
+            Some(crate::ir::MulMode::S24) => s.push_str(".S24"),
+            Some(crate::ir::MulMode::U24) => s.push_str(".U24"),
+            Some(crate::ir::MulMode::Hi) => s.push_str(match inst.ty {
+                DataType::Unsigned => ".U.HI",
+                _ => ".S.HI",
+            }),
+            None => s.push_str(match inst.ty {
+                DataType::Float => ".F",
+                DataType::Signed => ".S",
+                DataType::Unsigned => ".U",
+            }),
+        }
+    }
+    if let Some(r) = inst.cc_update {
+        s.push_str(&format!(".CC{}", r.0));
+    }
+    match inst.clamp {
+        Some(Clamp::Sat) => s.push_str(".SAT"),
+        Some(Clamp::Ssat) => s.push_str(".SSAT"),
+        None => {}
+    }
+    s
+}

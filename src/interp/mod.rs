@@ -1,0 +1,404 @@
+//! The reference interpreter: runs a checked [`ir::Program`] on one set of
+//! inputs exactly as NV_gpu_program4 section 2.X defines execution.
+//!
+//! It is the test oracle for the SPIR-V backend and the engine of
+//! `nvp4c run`. It reads only the IR and the instruction table
+//! ([`crate::isa`]); it shares no code with the backend, so the two are
+//! independent readings of the spec.
+//!
+//! ```
+//! use nvp4c::interp::{self, Inputs, RunOptions};
+//!
+//! let source = "!!NVfp4.0\n\
+//!               TEMP r;\n\
+//!               ADD r, fragment.texcoord[0], program.local[1];\n\
+//!               MUL result.color, r, 2;\n\
+//!               END\n";
+//! let (program, _warnings) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+//! let mut inputs = Inputs::default();
+//! inputs.attribs.insert("fragment.texcoord[0]".into(), interp::floats([0.5, 0.25, 0.0, 1.0]));
+//! inputs.local.insert(1, interp::floats([1.0, 1.0, 1.0, 1.0]));
+//! let outcome = interp::run(&program, &inputs, &RunOptions::default()).unwrap();
+//! let color = &outcome.results["result.color"];
+//! assert_eq!(color.floats(), [3.0, 2.5, 2.0, 4.0]);
+//! assert_eq!(color.written, 0xf);
+//! assert!(!outcome.killed);
+//! ```
+//!
+//! # Model
+//!
+//! * **Registers** are typeless: a temporary is four 32-bit patterns,
+//!   read as float, signed or unsigned by bit reinterpretation according to
+//!   the type the instruction asks for (section 2.X.3.1, 2.X.4).
+//! * **Operands** are loaded as section 2.X.4.2 says: the element (with
+//!   relative addressing), the swizzle, the negation, the absolute value,
+//!   then the negation outside `|...|`.
+//! * **Results** are clamped (SAT, SSAT), then written under the write mask
+//!   and the condition code mask; the condition code register named by
+//!   `.CC0`/`.CC1` is updated for exactly the written components (section
+//!   2.X.4.3), with integer overflow and carry for ADD, SUB, MAD and SAD.
+//! * **Constants** take their bits from [`ir::Literal::bits`]: a literal
+//!   used directly in an instruction is read as the operand's type; one in
+//!   a declared `PARAM` as the declared type, floating-point if none
+//!   (section 2.X.3.3, "Constant Bindings").
+//! * **Flow** is the IR's tree: `IF` passes when any component of the
+//!   swizzled test passes; `REP` takes the floor of a float count or an
+//!   integer count once and runs the body while it stays positive; `BRK`
+//!   and `CONT` act on the innermost `REP`; `CAL` pushes a call, `RET` pops
+//!   one and ends the program when the call stack is empty; a called
+//!   subroutine also returns at the next label (section 2.X.5, CAL).
+//!
+//! # Where the spec leaves things open
+//!
+//! The interpreter always computes a value, but it tracks what the spec
+//! leaves undefined, so a differential test knows what not to compare:
+//!
+//! * per component: [`Vec4::undefined`] and [`ResultValue::undefined`]
+//!   mark values that are undefined (an unwritten temporary or result, the
+//!   `w` of XPD/NRM/RFL, the `z`/`w` of SCS, integer division by zero,
+//!   shifts by 32 or more, S24/U24 operands out of range, float-to-integer
+//!   conversions that do not fit, LG2/RSQ of a non-positive value, POW
+//!   where `2^(b·log2 a)` has no value, and anything computed from those);
+//! * per run: [`Outcome::undefined`] lists events that make the rest of
+//!   the run undefined (a branch on an undefined condition code, a call
+//!   past `MAX_PROGRAM_CALL_DEPTH`, an `EMIT` past `VERTICES_OUT`).
+//!
+//! Choices where the spec allows several behaviours:
+//!
+//! * **Relative addressing** outside an array is undefined in the spec;
+//!   nvp4c clamps the element into `[0, n-1]` (docs/interface.md), for
+//!   reads and writes alike, and so does the interpreter.
+//! * **Call depth:** a `CAL` issued while `max_call_depth` calls are
+//!   active ends the program (the spec allows "immediate program
+//!   termination"); the results are those written so far and the event is
+//!   recorded in [`Outcome::undefined`].
+//! * **Precision:** `H`, `SHORT` and `LONG` do not change anything; every
+//!   float operation is IEEE single precision with denormals kept.
+//! * **Saturation of NaN:** SAT and SSAT turn NaN into 0.
+//! * **Transcendentals** (`Approx*` of the pseudocode) are computed in
+//!   double precision and rounded to single; special values follow IEEE
+//!   (issue 18): RCP(±0) = ±INF, RSQ(+0) = +INF, LG2(0) = -INF, LG2(<0) =
+//!   NaN, EX2(-INF) = 0. FRC never returns 1.0 (the spec says [0, 1)).
+//! * **DDX/DDY** return zero: one fragment is run, as if every fragment of
+//!   its quad had the same inputs.
+//! * **Inputs** not given are zero (attributes, `program.env`,
+//!   `program.local`, `state.*`); buffer words past the end of a given
+//!   buffer read as zero and undefined.
+//! * **Textures** are not modelled: a program containing a texture
+//!   instruction fails with [`InterpError::Unsupported`].
+//! * **KIL** ends the invocation ("exit" in its pseudocode);
+//!   [`Outcome::killed`] is set and the results hold what was written
+//!   before it.
+//!
+//! Geometry programs run once per input primitive: `EMIT` appends the
+//! current results to [`Outcome::vertices`] and makes them undefined again,
+//! `ENDPRIM` starts a new output primitive.
+
+mod alu;
+mod machine;
+mod names;
+mod value;
+
+pub use names::{attribute_aliases, attribute_name, per_vertex_name, result_name, state_name};
+pub use value::Vec4;
+
+use crate::ir::{self, CcReg};
+use crate::isa::{CcFlags, DataType};
+use crate::span::Span;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The values a program reads, as raw 32-bit patterns.
+///
+/// Keys of `attribs` and `state` are the names [`attribute_name`],
+/// [`per_vertex_name`] and [`state_name`] give (`fragment.texcoord[0]`,
+/// `vertex[2].position`, `state.matrix.mvp.row[0]`); spellings listed by
+/// [`attribute_aliases`] are accepted too. Anything not given reads as
+/// zero.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inputs {
+    /// Attribute bindings by name.
+    pub attribs: BTreeMap<String, [u32; 4]>,
+    /// `program.env[n]`.
+    pub env: BTreeMap<u32, [u32; 4]>,
+    /// `program.local[n]`.
+    pub local: BTreeMap<u32, [u32; 4]>,
+    /// GL state bindings by [`state_name`].
+    pub state: BTreeMap<String, [u32; 4]>,
+    /// `program.buffer[b]` as 32-bit words: element `n` of a `BUFFER`
+    /// variable is word `n` (broadcast to x, y, z, w), element `n` of a
+    /// `BUFFER4` variable is words `4n..4n+4` (NV_parameter_buffer_object,
+    /// section 2.X.3.6).
+    pub buffers: BTreeMap<u32, Vec<u32>>,
+}
+
+impl Inputs {
+    /// Sets an input by its binding name: `program.env[n]`,
+    /// `program.local[n]`, `state.…`, `program.buffer[b]` (the vector's
+    /// four words become the buffer's words 0 to 3; set
+    /// [`Inputs::buffers`] directly for more), or an attribute name.
+    pub fn set(&mut self, name: &str, value: [u32; 4]) -> Result<(), String> {
+        let index = |prefix: &str| -> Option<Result<u32, String>> {
+            let rest = name.strip_prefix(prefix)?;
+            Some(
+                rest.strip_suffix(']')
+                    .and_then(|n| n.trim().parse::<u32>().ok())
+                    .ok_or_else(|| format!("`{name}`: expected `{prefix}N]`")),
+            )
+        };
+        if let Some(n) = index("program.env[") {
+            self.env.insert(n?, value);
+        } else if let Some(n) = index("program.local[") {
+            self.local.insert(n?, value);
+        } else if let Some(n) = index("program.buffer[") {
+            self.buffers.insert(n?, value.to_vec());
+        } else if name.starts_with("state.") {
+            self.state.insert(name.to_string(), value);
+        } else if name.starts_with("program.") {
+            return Err(format!(
+                "`{name}`: the program parameters are program.env[n], program.local[n] and program.buffer[b]"
+            ));
+        } else if name.contains('.') {
+            self.attribs.insert(name.to_string(), value);
+        } else {
+            return Err(format!(
+                "`{name}` is not a binding name (e.g. fragment.texcoord[0], program.local[2], state.matrix.mvp.row[0])"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The bits of four floats.
+pub fn floats(v: [f32; 4]) -> [u32; 4] {
+    v.map(f32::to_bits)
+}
+
+/// The bits of four signed integers.
+pub fn ints(v: [i32; 4]) -> [u32; 4] {
+    v.map(|x| x as u32)
+}
+
+/// How to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RunOptions {
+    /// MAX_PROGRAM_CALL_DEPTH_NV: how many CALs may be active at once.
+    pub max_call_depth: u32,
+    /// Statements (instructions and flow control) executed before the run
+    /// stops with [`InterpError::StepLimit`].
+    pub max_steps: u64,
+    /// Record a [`TraceStep`] per executed statement.
+    pub trace: bool,
+    /// At most this many trace steps are kept (the first ones).
+    pub max_trace: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            max_call_depth: crate::limits::Limits::default().max_call_depth,
+            max_steps: 10_000_000,
+            trace: false,
+            max_trace: 100_000,
+        }
+    }
+}
+
+impl RunOptions {
+    /// The run options matching the limits a program was checked with.
+    pub fn from_options(options: &crate::Options) -> RunOptions {
+        RunOptions {
+            max_call_depth: options.limits.max_call_depth,
+            ..RunOptions::default()
+        }
+    }
+}
+
+/// The final value of one result binding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultValue {
+    /// The raw bits; zero where never written.
+    pub bits: [u32; 4],
+    /// Components written (bit i = component i).
+    pub written: u8,
+    /// Components whose value is undefined by the spec: never written, or
+    /// written with an undefined value.
+    pub undefined: u8,
+    /// The data type of the instruction that last wrote each component.
+    pub types: [DataType; 4],
+}
+
+impl ResultValue {
+    /// The components read as floats.
+    pub fn floats(&self) -> [f32; 4] {
+        self.bits.map(f32::from_bits)
+    }
+    /// The components read as signed integers.
+    pub fn ints(&self) -> [i32; 4] {
+        self.bits.map(|b| b as i32)
+    }
+    /// Components written with a value the spec defines.
+    pub fn defined(&self) -> u8 {
+        self.written & !self.undefined & 0xf
+    }
+}
+
+/// One vertex a geometry program emitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmittedVertex {
+    /// Output primitive number: 0, then one more after each `ENDPRIM`.
+    pub primitive: u32,
+    pub results: BTreeMap<String, ResultValue>,
+}
+
+/// An event after which the spec does not define the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndefinedEvent {
+    pub span: Span,
+    pub what: String,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// Every result binding the program declares, by [`result_name`].
+    pub results: BTreeMap<String, ResultValue>,
+    /// A KIL discarded the fragment.
+    pub killed: bool,
+    /// Geometry programs: the emitted vertices in order.
+    pub vertices: Vec<EmittedVertex>,
+    /// Events that leave the rest of the run undefined (see the module
+    /// documentation); empty for a run the spec defines completely.
+    pub undefined: Vec<UndefinedEvent>,
+    /// Notes on nvp4c's choices where the spec is silent, e.g. a relative
+    /// index clamped into its array.
+    pub notes: Vec<UndefinedEvent>,
+    /// Statements executed.
+    pub steps: u64,
+    /// With [`RunOptions::trace`]: the executed statements.
+    pub trace: Vec<TraceStep>,
+    /// More steps ran than [`RunOptions::max_trace`] keeps.
+    pub trace_truncated: bool,
+}
+
+/// One executed statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceStep {
+    /// The statement's source text.
+    pub span: Span,
+    /// What happened, e.g. `ADD.S.CC0`, `IF: taken`, `REP: 3 iterations`,
+    /// `BRK: not taken`, `end of REP body: repeat (2 left)`.
+    pub what: String,
+    /// The value written, for instructions.
+    pub write: Option<TraceWrite>,
+    /// The condition code update, for instructions that have one.
+    pub cc: Option<TraceCc>,
+}
+
+/// The destination update of one instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceWrite {
+    /// The variable written, with the element for arrays, e.g. `R0`,
+    /// `result.color`, `arr[2]`.
+    pub target: String,
+    /// Components actually written (write mask and condition code mask).
+    pub mask: u8,
+    /// The clamped result (all four components, written or not).
+    pub bits: [u32; 4],
+    pub ty: DataType,
+    /// Result components whose value is undefined.
+    pub undefined: u8,
+}
+
+/// A condition code update.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceCc {
+    pub reg: CcReg,
+    /// Components updated.
+    pub mask: u8,
+    /// The register's flags after the instruction.
+    pub flags: [CcFlags; 4],
+}
+
+/// Why a run failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InterpError {
+    /// Something the interpreter does not model (textures).
+    Unsupported { what: String, span: Span },
+    /// The step limit was reached (an endless loop?). `partial` holds the
+    /// state at that point, with its trace.
+    StepLimit { limit: u64, partial: Box<Outcome> },
+    /// The IR breaks an invariant the checker guarantees (a bug).
+    Internal { what: String, span: Span },
+}
+
+impl InterpError {
+    /// Where in the source the error is, when it has a place.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            InterpError::Unsupported { span, .. } | InterpError::Internal { span, .. } => {
+                Some(*span)
+            }
+            InterpError::StepLimit { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for InterpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InterpError::Unsupported { what, .. } => {
+                write!(f, "the interpreter does not support {what}")
+            }
+            InterpError::StepLimit { limit, .. } => write!(
+                f,
+                "stopped after {limit} executed statements (an endless loop?)"
+            ),
+            InterpError::Internal { what, .. } => write!(f, "internal interpreter error: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for InterpError {}
+
+/// Runs `program` once on `inputs`.
+///
+/// Fails with [`InterpError::Unsupported`] before executing anything if the
+/// program uses a texture instruction, and with [`InterpError::StepLimit`]
+/// when [`RunOptions::max_steps`] statements have run. Never panics.
+pub fn run(
+    program: &ir::Program,
+    inputs: &Inputs,
+    options: &RunOptions,
+) -> Result<Outcome, InterpError> {
+    machine::Machine::new(program, inputs, options)?.run()
+}
+
+/// The attribute names a program reads (the keys of [`Inputs::attribs`]
+/// that matter), canonical forms only. Per-vertex attributes of a geometry
+/// program are listed for every input vertex.
+pub fn attribute_inputs(program: &ir::Program) -> Vec<String> {
+    let mut names = std::collections::BTreeSet::new();
+    let vertices = program.geometry.map_or(1, |g| g.input.vertex_count());
+    for var in &program.variables {
+        if let ir::VarKind::Attrib(bindings) = &var.kind {
+            for b in bindings {
+                match b {
+                    ir::AttribBinding::PerVertex {
+                        vertex: None,
+                        binding,
+                    } => {
+                        for v in 0..vertices {
+                            names.insert(per_vertex_name(v, binding));
+                        }
+                    }
+                    _ => {
+                        names.insert(attribute_name(program.stage, b));
+                    }
+                }
+            }
+        }
+    }
+    names.into_iter().collect()
+}
