@@ -33,7 +33,8 @@ pub struct Limits {
     pub max_texture_units: u32,
     /// MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV.
     pub max_buffer_bindings: u32,
-    /// MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV (vec4 elements).
+    /// MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV, in 32-bit words (16384 words
+    /// is 64 KiB, NV_parameter_buffer_object issue 8).
     pub max_buffer_size: u32,
     /// MAX_PROGRAM_OUTPUT_VERTICES_NV: the largest VERTICES_OUT.
     pub max_output_vertices: u32,

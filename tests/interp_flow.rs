@@ -39,16 +39,25 @@ fn nested_if_else_follows_the_condition_codes() {
     let body = "TEMP t;\nMOV.CC t, program.local[0];\n\
         IF GT.x;\n  IF EQ.y;\n    MOV result.color, 1;\n  ELSE;\n    MOV result.color, 2;\n  ENDIF;\n\
         ELSE;\n  MOV result.color, 3;\nENDIF;";
-    assert_eq!(color(&frag(body, &[floats([1.0, 0.0, 0.0, 0.0])])), [1.0; 4]);
-    assert_eq!(color(&frag(body, &[floats([1.0, 5.0, 0.0, 0.0])])), [2.0; 4]);
-    assert_eq!(color(&frag(body, &[floats([-1.0, 0.0, 0.0, 0.0])])), [3.0; 4]);
+    assert_eq!(
+        color(&frag(body, &[floats([1.0, 0.0, 0.0, 0.0])])),
+        [1.0; 4]
+    );
+    assert_eq!(
+        color(&frag(body, &[floats([1.0, 5.0, 0.0, 0.0])])),
+        [2.0; 4]
+    );
+    assert_eq!(
+        color(&frag(body, &[floats([-1.0, 0.0, 0.0, 0.0])])),
+        [3.0; 4]
+    );
 }
 
 #[test]
 fn if_passes_when_any_swizzled_component_passes() {
     // Section 2.X.5: "passes if and only if any of the four components
-    // passes". CC0 = (-1, -1, -1, 1): LT.xyz all pass... GT.xyzx fails
-    // (no component of x, y, z is > 0); GT (all four) passes through w.
+    // passes". CC0 = (-1, -1, -1, 1): GT.xyzx fails (none of x, y, z is
+    // > 0); GT (all four) and GT.w pass through w.
     let body = "TEMP t;\nMOV.CC t, program.local[0];\nMOV result.color, 0;\n\
         IF GT.xyzx;\n  MOV result.color.x, 1;\nENDIF;\n\
         IF GT;\n  MOV result.color.y, 1;\nENDIF;\n\
@@ -78,9 +87,18 @@ fn rep_count_is_floored_once_and_non_positive_counts_skip() {
     // Section 2.X.8.Z, REP: floor(2.7) = 2 iterations; floor(-0.5) = -1
     // and 0.9 floors to 0: the block is skipped.
     let body = "TEMP n;\nMOV n, 0;\nREP program.local[0].x;\n  ADD n, n, 1;\nENDREP;\nMOV result.color, n;";
-    assert_eq!(color(&frag(body, &[floats([2.7, 0.0, 0.0, 0.0])])), [2.0; 4]);
-    assert_eq!(color(&frag(body, &[floats([-0.5, 0.0, 0.0, 0.0])])), [0.0; 4]);
-    assert_eq!(color(&frag(body, &[floats([0.9, 0.0, 0.0, 0.0])])), [0.0; 4]);
+    assert_eq!(
+        color(&frag(body, &[floats([2.7, 0.0, 0.0, 0.0])])),
+        [2.0; 4]
+    );
+    assert_eq!(
+        color(&frag(body, &[floats([-0.5, 0.0, 0.0, 0.0])])),
+        [0.0; 4]
+    );
+    assert_eq!(
+        color(&frag(body, &[floats([0.9, 0.0, 0.0, 0.0])])),
+        [0.0; 4]
+    );
     // An integer count.
     let body = "TEMP n;\nMOV n, 0;\nREP.S program.local[0].x;\n  ADD n, n, 1;\nENDREP;\nMOV result.color, n;";
     assert_eq!(color(&frag(body, &[ints([5, 0, 0, 0])])), [5.0; 4]);
@@ -103,10 +121,10 @@ fn brk_and_cont_act_on_the_innermost_loop() {
     // `inner` for i = 0 and 1 (i = 2 breaks first). So inner = 3 * 2 = 6;
     // outer counts 3.
     let body = "TEMP i, inner, outer, t;\nMOV inner, 0;\nMOV outer, 0;\n\
-        REP 3;\n  MOV i, 0;\n  REP 10;\n    SUB.CC t, i, 2;\n    BRK GE.x;\n    ADD i, i, 1;\n    ADD inner, inner, 1;\n  ENDREP;\n  ADD outer, outer, 1;\nENDREP;\n\
+        REP 3;\n  MOV i, 0;\n  REP 10;\n    SUB.CC t, i, 2;\n    BRK (GE.x);\n    ADD i, i, 1;\n    ADD inner, inner, 1;\n  ENDREP;\n  ADD outer, outer, 1;\nENDREP;\n\
         MOV result.color.x, inner;\nMOV result.color.y, outer;\n\
         MOV i, 0;\nMOV t, 0;\n\
-        REP 6;\n  ADD i, i, 1;\n  FRC.CC t.x, {0.5}.x;\n  MUL.CC t.y, i, 0.5;\n  FRC.CC t.z, t.y;\n  CONT NE.z;\n  ADD t.w, t.w, 1;\nENDREP;\n\
+        REP 6;\n  ADD i, i, 1;\n  MUL.CC t.y, i, 0.5;\n  FRC.CC t.z, t.y;\n  CONT (NE.z);\n  ADD t.w, t.w, 1;\nENDREP;\n\
         MOV result.color.z, t.w;\nMOV result.color.w, i;";
     // Second loop: i = 1..6; i * 0.5 has a fraction for odd i, so CONT skips
     // the add for i = 1, 3, 5: t.w counts i = 2, 4, 6 -> 3.
@@ -115,13 +133,13 @@ fn brk_and_cont_act_on_the_innermost_loop() {
 
 #[test]
 fn rep_without_count_runs_until_brk() {
-    let body = "TEMP n, t;\nMOV n, 0;\nREP;\n  ADD n, n, 1;\n  SUB.CC t, n, 4;\n  BRK EQ.x;\nENDREP;\nMOV result.color, n;";
+    let body = "TEMP n, t;\nMOV n, 0;\nREP;\n  ADD n, n, 1;\n  SUB.CC t, n, 4;\n  BRK (EQ.x);\nENDREP;\nMOV result.color, n;";
     assert_eq!(color(&frag(body, &[])), [4.0; 4]);
 }
 
 #[test]
 fn an_endless_loop_stops_at_the_step_limit() {
-    let src = "!!NVfp4.0\nTEMP t;\nMOV.CC t, 1;\nREP;\n  ADD t, t, 1;\n  BRK FL;\nENDREP;\nMOV result.color, t;\nEND\n";
+    let src = "!!NVfp4.0\nTEMP t;\nMOV.CC t, 1;\nREP;\n  ADD t, t, 1;\n  BRK (FL);\nENDREP;\nMOV result.color, t;\nEND\n";
     let mut options = RunOptions::default();
     options.max_steps = 1000;
     options.trace = true;
@@ -156,23 +174,21 @@ fn a_called_subroutine_returns_at_the_next_label_but_main_runs_through_labels() 
     // instruction and continues "until either a RET instruction is issued
     // in the main subroutine or the end of the program text is reached".
     //
-    // The entry: x = 1; falls into `a` (x = 2), then `b` (x = 4); then
-    // CAL a runs only `a` (x = 5) and returns at label `b`.
+    // The entry: x = 1; falls through label `a` (x = 2) and label `b`
+    // (x = 4); there CAL a runs only `a` (x = 5), returning at label `b`;
+    // the result is written and RET in the entry ends the program.
     let src = "!!NVfp4.0\nTEMP x;\nMOV x, 1;\n\
         a:\n  ADD x, x, 1;\n\
         b:\n  MUL x, x, 2;\n  IF TR;\n    CAL a;\n    MOV result.color, x;\n    RET;\n  ENDIF;\nEND\n";
-    // Careful: the CAL is inside `b`, executed by the entry once: after
-    // x = 4, CAL a makes x = 5, then the result is written and RET in the
-    // entry ends the program.
     assert_eq!(color(&run(src, &Inputs::default())), [5.0; 4]);
 }
 
 #[test]
 fn ret_leaves_nested_blocks_and_conditional_cal_ret() {
-    // `f` loops 100 times but returns (RET GT.x) once n > 2, from inside
+    // `f` loops 100 times but returns (RET (GT.x)) once n > 2, from inside
     // an IF inside a REP: n = 3. CAL g (FL) is never taken.
     let src = "!!NVfp4.0\nTEMP n, t;\n\
-        f:\n  REP 100;\n    ADD n, n, 1;\n    SUB.CC t, n, 2;\n    IF TR;\n      RET GT.x;\n    ENDIF;\n  ENDREP;\n  MOV n, -1;\n  RET;\n\
+        f:\n  REP 100;\n    ADD n, n, 1;\n    SUB.CC t, n, 2;\n    IF TR;\n      RET (GT.x);\n    ENDIF;\n  ENDREP;\n  MOV n, -1;\n  RET;\n\
         g:\n  MOV n, 1000;\n  RET;\n\
         main:\n  MOV n, 0;\n  CAL f;\n  CAL g (FL);\n  MOV result.color, n;\nEND\n";
     assert_eq!(color(&run(src, &Inputs::default())), [3.0; 4]);
@@ -191,7 +207,7 @@ fn recursion_is_allowed_up_to_the_call_depth() {
     // including themselves". count(n): if n > 0 { acc += n; n -= 1;
     // count() }. 4 + 3 + 2 + 1 = 10 with 5 nested calls.
     let src = "!!NVfp4.0\nTEMP n, acc;\n\
-        count:\n  MOV.CC n, n;\n  RET LE.x;\n  ADD acc, acc, n;\n  SUB n, n, 1;\n  CAL count;\n  RET;\n\
+        count:\n  MOV.CC n, n;\n  RET (LE.x);\n  ADD acc, acc, n;\n  SUB n, n, 1;\n  CAL count;\n  RET;\n\
         main:\n  MOV n, 4;\n  MOV acc, 0;\n  CAL count;\n  MOV result.color, acc;\nEND\n";
     let o = run(src, &Inputs::default());
     assert_eq!(color(&o), [10.0; 4]);
@@ -228,15 +244,21 @@ fn kil_with_an_operand_discards_on_any_negative_component() {
     assert!(!o.killed);
     assert_eq!(color(&o), [2.0; 4]);
     // KIL.U never kills; KIL.S kills on a negative integer.
-    let o = frag("KIL.U program.local[0];\nMOV result.color, 1;", &[ints([-1; 4])]);
+    let o = frag(
+        "KIL.U program.local[0];\nMOV result.color, 1;",
+        &[ints([-1; 4])],
+    );
     assert!(!o.killed);
-    let o = frag("KIL.S program.local[0];\nMOV result.color, 1;", &[ints([0, 0, -1, 0])]);
+    let o = frag(
+        "KIL.S program.local[0];\nMOV result.color, 1;",
+        &[ints([0, 0, -1, 0])],
+    );
     assert!(o.killed);
 }
 
 #[test]
 fn kil_with_a_condition_code_test() {
-    let body = "TEMP t;\nMOV.CC t, program.local[0];\nKIL LT.xy;\nMOV result.color, 1;";
+    let body = "TEMP t;\nMOV.CC t, program.local[0];\nKIL LT.xyxy;\nMOV result.color, 1;";
     assert!(frag(body, &[floats([1.0, -1.0, 0.0, 0.0])]).killed);
     assert!(!frag(body, &[floats([1.0, 1.0, -1.0, 0.0])]).killed);
 }
@@ -285,7 +307,9 @@ fn relative_addressing_of_result_arrays() {
     let src = "!!NVvp4.0\nOUTPUT tc[] = { result.texcoord[0..3] };\nINT TEMP A;\n\
         MOV.S A, vertex.attrib[1];\nMOV tc[A.x], {1, 2, 3, 4};\nMOV tc[A.y + 1], 5;\nMOV result.position, 0;\nEND\n";
     let mut inputs = Inputs::default();
-    inputs.attribs.insert("vertex.attrib[1]".into(), ints([2, 0, 0, 0]));
+    inputs
+        .attribs
+        .insert("vertex.attrib[1]".into(), ints([2, 0, 0, 0]));
     let o = run(src, &inputs);
     assert_eq!(
         o.results["result.texcoord[2]"].floats(),
@@ -307,7 +331,9 @@ fn inputs_by_binding_name_env_local_state_and_aliases() {
         ADD result.texcoord[0], program.env[3], program.local[0];\n\
         MOV result.texcoord[1], row;\nMOV result.texcoord[2], vertex.texcoord[1];\nEND\n";
     let mut inputs = Inputs::default();
-    inputs.set("vertex.position", floats([1.0, 2.0, 3.0, 1.0])).unwrap();
+    inputs
+        .set("vertex.position", floats([1.0, 2.0, 3.0, 1.0]))
+        .unwrap();
     inputs.set("program.env[3]", floats([0.5; 4])).unwrap();
     inputs.set("program.local[0]", floats([0.25; 4])).unwrap();
     inputs
@@ -329,7 +355,10 @@ fn inputs_by_binding_name_env_local_state_and_aliases() {
 
 #[test]
 fn missing_inputs_read_as_zero() {
-    let o = frag("ADD result.color, fragment.texcoord[3], program.env[7];", &[]);
+    let o = frag(
+        "ADD result.color, fragment.texcoord[3], program.env[7];",
+        &[],
+    );
     assert_eq!(color(&o), [0.0; 4]);
     assert_eq!(o.results["result.color"].undefined, 0);
 }
@@ -343,16 +372,15 @@ fn parameter_buffers_read_words() {
         MOV result.color[0], b[2];\nMOV result.color[1], v[1];\nEND\n";
     let src = src.replace("!!NVfp4.0\n", "!!NVfp4.0\nOPTION ARB_draw_buffers;\n");
     let mut inputs = Inputs::default();
-    inputs.buffers.insert(0, floats([1.0, 2.0, 3.0, 4.0]).to_vec());
+    inputs
+        .buffers
+        .insert(0, floats([1.0, 2.0, 3.0, 4.0]).to_vec());
     inputs
         .buffers
         .insert(1, (0..8).map(|k| (k as f32).to_bits()).collect());
     let o = run(&src, &inputs);
     assert_eq!(o.results["result.color"].floats(), [3.0; 4]);
-    assert_eq!(
-        o.results["result.color[1]"].floats(),
-        [4.0, 5.0, 6.0, 7.0]
-    );
+    assert_eq!(o.results["result.color[1]"].floats(), [4.0, 5.0, 6.0, 7.0]);
 }
 
 #[test]
@@ -360,7 +388,10 @@ fn attribute_inputs_lists_what_the_program_reads() {
     let p = check("!!NVfp4.0\nADD result.color, fragment.texcoord[1], fragment.color;\nEND\n");
     assert_eq!(
         interp::attribute_inputs(&p),
-        vec!["fragment.color".to_string(), "fragment.texcoord[1]".to_string()]
+        vec![
+            "fragment.color".to_string(),
+            "fragment.texcoord[1]".to_string()
+        ]
     );
 }
 
@@ -370,7 +401,8 @@ fn attribute_inputs_lists_what_the_program_reads() {
 fn geometry_programs_emit_vertices_and_primitives() {
     // Each EMIT takes the current results; ENDPRIM starts a new primitive;
     // after EMIT the results are undefined again (NV_geometry_program4).
-    let src = "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 4;\n\
+    let src =
+        "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 4;\n\
         ATTRIB p = vertex.position;\nINT TEMP v;\nMOV.S v, 0;\n\
         REP 3;\n  MOV result.position, p[v.x];\n  EMIT;\n  ADD.S v, v, 1;\nENDREP;\n\
         ENDPRIM;\nMOV result.position, vertex[2].position;\nEMIT;\nEND\n";
@@ -390,7 +422,10 @@ fn geometry_programs_emit_vertices_and_primitives() {
     assert_eq!(pos, [0.0, 1.0, 2.0, 2.0]);
     let prims: Vec<u32> = o.vertices.iter().map(|v| v.primitive).collect();
     assert_eq!(prims, [0, 0, 0, 1]);
-    assert_eq!(o.results["result.position"].written, 0, "undefined after EMIT");
+    assert_eq!(
+        o.results["result.position"].written, 0,
+        "undefined after EMIT"
+    );
     assert!(o.undefined.is_empty());
 }
 

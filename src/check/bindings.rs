@@ -610,6 +610,30 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
             path.push("range".into());
         }
     }
+    // The GL state arrays have fixed sizes (docs/interface.md, the State
+    // block): MAX_LIGHTS, MAX_CLIP_PLANES, MAX_TEXTURE_COORDS,
+    // MAX_VERTEX_UNITS and MAX_PROGRAM_MATRICES.
+    let (index_at, bound, what) = match path[0].as_str() {
+        "light" => (1, 8, "MAX_LIGHTS"),
+        "lightprod" => (1, 8, "MAX_LIGHTS"),
+        "clip" => (1, 6, "MAX_CLIP_PLANES"),
+        "texgen" | "texenv" => (1, 8, "MAX_TEXTURE_COORDS"),
+        "matrix" if matches!(path[1].as_str(), "modelview") => (2, 8, "MAX_VERTEX_UNITS_ARB"),
+        "matrix" if matches!(path[1].as_str(), "texture") => (2, 8, "MAX_TEXTURE_COORDS"),
+        "matrix" if matches!(path[1].as_str(), "program") => (2, 8, "MAX_PROGRAM_MATRICES_ARB"),
+        _ => (0, 0, ""),
+    };
+    if bound > 0 {
+        if let Some(n) = path
+            .get(index_at)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| *n >= bound)
+        {
+            return Err(Diagnostic::error("E0222", format!("`state.{}` index {n} is past the last one ({})", path[..index_at].join("."), bound - 1))
+                .primary(c.span(), format!("{what} is {bound} in nvp4c's State block"))
+                .note("ARB_vertex_program section 2.14.1.x: state array bindings are numbered from 0 to the GL limit minus one; docs/interface.md gives nvp4c's State block"));
+        }
+    }
     match rows {
         Some((a, b)) => {
             let whole = a != b;

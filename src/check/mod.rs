@@ -657,18 +657,42 @@ impl<'o> Checker<'o> {
                     ) => {
                         let first = elements.map_or(0, |e| e.0);
                         // A buffer array covers the range it names, or the
-                        // whole binding point.
-                        let len = elements
-                            .map_or(self.options.limits.max_buffer_size, |(a, b)| b - a + 1);
-                        *out = Elements::Buffer(
-                            ir::BufferBinding {
-                                buffer,
-                                first,
-                                vec4,
-                            },
-                            len,
-                        );
-                        true
+                        // whole binding point: MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV
+                        // words, a quarter as many vec4s for BUFFER4.
+                        let whole = self.options.limits.max_buffer_size / if vec4 { 4 } else { 1 };
+                        let len = elements.map_or(whole, |(a, b)| b - a + 1);
+                        match out {
+                            Elements::None => {
+                                *out = Elements::Buffer(
+                                    ir::BufferBinding {
+                                        buffer,
+                                        first,
+                                        vec4,
+                                    },
+                                    len,
+                                );
+                                true
+                            }
+                            // NV_parameter_buffer_object 2.X.3.6: "all bindings
+                            // assigned to the array must use the same binding
+                            // point and must increase consecutively".
+                            Elements::Buffer(prev, n)
+                                if prev.buffer == buffer
+                                    && prev.first + *n == first
+                                    && elements.is_some() =>
+                            {
+                                *n += len;
+                                true
+                            }
+                            _ => {
+                                self.error(
+                                    Diagnostic::error("E0330", "buffer array bindings are not one consecutive range of one binding point")
+                                        .primary(item.span(), "does not continue the bindings before it")
+                                        .note("NV_parameter_buffer_object section 2.X.3.6: \"all bindings assigned to the array must use the same binding point and must increase consecutively\""),
+                                );
+                                false
+                            }
+                        }
                     }
                     (BoundKind::Param, Binding::Buffer { span, .. }) => {
                         self.error(

@@ -1,0 +1,256 @@
+//! `nvp4c run`: inputs from --set and --inputs, the printed results and
+//! trace, JSON output, exit codes.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn nvp4c_run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nvp4c"))
+        .arg("run")
+        .args(args)
+        .args(["--color", "never"])
+        .output()
+        .expect("nvp4c runs")
+}
+
+fn program(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nvp4c-interp-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const PROG: &str = "!!NVfp4.0\n\
+TEMP r;\n\
+ADD.CC r, fragment.texcoord[0], program.local[0];\n\
+MUL result.color, r, 2;\n\
+END\n";
+
+#[test]
+fn prints_results_as_floats_and_hex() {
+    let p = program("add.fp", PROG);
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "fragment.texcoord[0]=0.5,0.25,0,1",
+        "--set",
+        "program.local[0]=0.25",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // local[0] = (0.25, 0, 0, 1) (missing components filled as {x}):
+    // r = (0.75, 0.25, 0, 2); result = (1.5, 0.5, 0, 4).
+    assert!(out.contains("result.color"), "{out}");
+    assert!(out.contains("(1.5, 0.5, 0.0, 4.0)"), "{out}");
+    assert!(
+        out.contains("0x3fc00000 0x3f000000 0x00000000 0x40800000"),
+        "{out}"
+    );
+    assert!(out.contains("fragment program"), "{out}");
+}
+
+#[test]
+fn integer_and_hex_inputs() {
+    let p = program(
+        "int.fp",
+        "!!NVfp4.0\nINT TEMP a;\nADD.S a, program.local[0], program.local[1];\nMOV.S result.color, a;\nEND\n",
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "program.local[0]=i:1,-2,3,4",
+        "--set",
+        "program.local[1]=x:ffffffff,1,u:7,0x10",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // (1 - 1, -2 + 1, 3 + 7, 4 + 16), shown as integers (written by ADD.S).
+    assert!(out.contains("(0, -1, 10, 20)"), "{out}");
+    assert!(
+        out.contains("0x00000000 0xffffffff 0x0000000a 0x00000014"),
+        "{out}"
+    );
+}
+
+#[test]
+fn trace_shows_source_values_and_condition_codes() {
+    let p = program("trace.fp", PROG);
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "fragment.texcoord[0]=-1,0,1,0",
+        "--trace",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("3 | ADD.CC r, fragment.texcoord[0], program.local[0]"),
+        "{out}"
+    );
+    assert!(out.contains("r.x = -1.0"), "{out}");
+    assert!(out.contains("0xbf800000"), "{out}");
+    assert!(out.contains("CC0.x: SF=1 ZF=0 OF=0 CF=0"), "{out}");
+    assert!(out.contains("CC0.y: SF=0 ZF=1 OF=0 CF=0"), "{out}");
+    assert!(out.contains("4 | MUL result.color, r, 2"), "{out}");
+}
+
+#[test]
+fn inputs_from_a_json_file_and_set_overrides() {
+    let p = program("json.fp", PROG);
+    let inputs = program(
+        "inputs.json",
+        r#"{"fragment.texcoord[0]": [1, 2, 3, 4], "program.local[0]": "x:3f800000,0,0,0"}"#,
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--set",
+        "program.local[0]=0,0,0,1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // (1, 2, 3, 4) + (0, 0, 0, 1) = (1, 2, 3, 5), times 2.
+    assert!(
+        stdout(&o).contains("(2.0, 4.0, 6.0, 10.0)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn json_output() {
+    let p = program("out.fp", PROG);
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "fragment.texcoord[0]=1,1,1,1",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["killed"], false);
+    assert_eq!(v["stage"], "fragment");
+    assert_eq!(v["results"]["result.color"]["bits"][0], "0x40000000");
+    assert_eq!(v["results"]["result.color"]["written"], "xyzw");
+}
+
+#[test]
+fn kil_is_reported() {
+    let p = program(
+        "kil.fp",
+        "!!NVfp4.0\nMOV result.color, 1;\nKIL fragment.texcoord[0];\nEND\n",
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "fragment.texcoord[0]=1,-1,1,1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("killed: yes"), "{}", stdout(&o));
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "fragment.texcoord[0]=1,1,1,1"]);
+    assert!(!stdout(&o).contains("killed"), "{}", stdout(&o));
+}
+
+#[test]
+fn never_written_and_undefined_results_are_marked() {
+    let p = program(
+        "undef.fp",
+        "!!NVfp4.0\nOPTION ARB_draw_buffers;\nTEMP t;\nMOV result.color.xy, t;\nMOV result.color.z, 1;\nMOV result.color[1].x, 1;\nEND\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // x, y from an unwritten temporary (undefined, ~), z = 1, w never written (?).
+    assert!(out.contains("(0.0~, 0.0~, 1.0, ?)"), "{out}");
+    assert!(out.contains("----------"), "{out}");
+}
+
+#[test]
+fn compile_errors_are_rendered_with_exit_code_1() {
+    let p = program("bad.fp", "!!NVfp4.0\nMOV result.color, nonsense;\nEND\n");
+    let o = nvp4c_run(&[p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("error["), "{err}");
+    assert!(err.contains("bad.fp:2:"), "{err}");
+}
+
+#[test]
+fn bad_usage_exits_with_2() {
+    let p = program("usage.fp", PROG);
+    for set in [
+        "fragment.texcoord[0]",
+        "fragment.texcoord[0]=a,b",
+        "program.local[0]=1,2,3,4,5",
+        "program.local[zz]=1",
+        "nonsense=1",
+        "program.local[0]=i:1.5",
+    ] {
+        let o = nvp4c_run(&[p.to_str().unwrap(), "--set", set]);
+        assert_eq!(o.status.code(), Some(2), "--set {set}: {}", stderr(&o));
+        assert!(stderr(&o).contains("error: --set"), "{}", stderr(&o));
+    }
+    let o = nvp4c_run(&["/nonexistent/prog.fp"]);
+    assert_eq!(o.status.code(), Some(2));
+    let bad_json = program("bad.json", "[1, 2]");
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--inputs", bad_json.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn inputs_the_program_does_not_read_are_warned_about() {
+    let p = program("warn.fp", PROG);
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "fragment.texcoord[1]=1"]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains("does not read `fragment.texcoord[1]`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("fragment.texcoord[0]"),
+        "it lists what is read: {err}"
+    );
+}
+
+#[test]
+fn an_endless_loop_and_textures_exit_with_1() {
+    let p = program(
+        "loop.fp",
+        "!!NVfp4.0\nTEMP t;\nMOV t, 0;\nREP;\nADD t, t, 1;\nBRK (FL);\nENDREP;\nMOV result.color, t;\nEND\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--max-steps", "500"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("stopped after 500"), "{}", stderr(&o));
+    let p = program(
+        "tex.fp",
+        "!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("TEX"), "{}", stderr(&o));
+}
+
+#[test]
+fn geometry_vertices_are_listed() {
+    let p = program(
+        "g.gp",
+        "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 2;\n\
+         MOV result.position, vertex[0].position;\nEMIT;\nADD result.position, vertex[0].position, 1;\nEMIT;\nEND\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "vertex[0].position=1,2,3,4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("2 vertex(es) emitted"), "{out}");
+    assert!(out.contains("vertex 1 (primitive 0):"), "{out}");
+    assert!(out.contains("(2.0, 3.0, 4.0, 5.0)"), "{out}");
+}
