@@ -188,6 +188,10 @@ pub enum Literal {
     Int { negative: bool, magnitude: u64 },
     /// A `<float>`.
     Float(f64),
+    /// A constant of a declared `PARAM`, already converted to the declared
+    /// type (floating-point when none is given, section 2.X.3.3): a read of
+    /// any type sees these bits, as it would any typeless parameter.
+    Bits(u32),
 }
 
 impl Literal {
@@ -231,6 +235,7 @@ impl Literal {
             (Literal::Float(f), DataType::Float) => (f as f32).to_bits(),
             (Literal::Float(f), DataType::Signed) => (f as i32) as u32,
             (Literal::Float(f), DataType::Unsigned) => f as u32,
+            (Literal::Bits(b), _) => b,
         }
     }
 }

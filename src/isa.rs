@@ -1486,13 +1486,27 @@ pub struct SplitOpcode {
 pub fn split_opcode(word: &str) -> Result<SplitOpcode, Option<(&'static OpInfo, usize)>> {
     // The longest base name that prefixes the word wins, so `SUB` is not
     // taken for `S` + ..., and `DP2A` is not `DP2` + `A`.
-    let mut best: Option<&'static OpInfo> = None;
-    for info in INSTRUCTIONS {
-        if word.starts_with(info.name) && best.is_none_or(|b| info.name.len() > b.name.len()) {
-            best = Some(info);
+    // Looked up by prefix, longest first, in a table built once (a scan of
+    // the whole table per instruction was a hot spot).
+    static BY_NAME: std::sync::OnceLock<(
+        std::collections::HashMap<&'static str, &'static OpInfo>,
+        usize,
+    )> = std::sync::OnceLock::new();
+    let (by_name, longest) = BY_NAME.get_or_init(|| {
+        let mut m = std::collections::HashMap::new();
+        for info in INSTRUCTIONS {
+            m.entry(info.name).or_insert(info);
         }
-    }
-    let info = best.ok_or(None)?;
+        (
+            m,
+            INSTRUCTIONS.iter().map(|i| i.name.len()).max().unwrap_or(0),
+        )
+    });
+    let info = (1..=word.len().min(*longest))
+        .rev()
+        .filter(|&n| word.is_char_boundary(n))
+        .find_map(|n| by_name.get(&word[..n]).copied())
+        .ok_or(None)?;
     let mut rest = &word[info.name.len()..];
     let mut at = info.name.len();
     let mut suffixes = Vec::new();

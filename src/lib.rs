@@ -17,11 +17,13 @@ pub mod interp;
 pub mod ir;
 pub mod isa;
 pub mod limits;
+pub mod link;
 pub mod lsp;
 pub mod reflect;
 pub mod span;
 pub mod spirv;
 pub mod syntax;
+pub mod testgen;
 
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use isa::Stage;
@@ -88,6 +90,16 @@ pub struct Options {
     pub descriptor_set: Option<u32>,
     /// Implementation-dependent limits the checker enforces (docs/limits.md).
     pub limits: limits::Limits,
+    /// Declare `SignedZeroInfNanPreserve` for 32-bit floats, so the device
+    /// keeps the signs of zeros and IEEE infinities and NaNs as the spec's
+    /// arithmetic does (docs/semantics.md). Needs a device with
+    /// `shaderSignedZeroInfNanPreserveFloat32` (VK_KHR_shader_float_controls,
+    /// core in Vulkan 1.2). Default: off, so the module loads everywhere.
+    pub preserve_signed_zero_inf_nan: bool,
+    /// Run the spirv-tools optimizer (its performance passes, in process) on
+    /// the module, and validate the result again when `validate` is set.
+    /// Default: off.
+    pub optimize: bool,
     /// Larger sources are refused with `E0004` before any work is done, so an
     /// embedder can bound the time and memory a hostile program costs.
     /// Default: 128 MiB.
@@ -102,6 +114,8 @@ impl Default for Options {
             descriptor_set: None,
             limits: limits::Limits::default(),
             max_source_bytes: 128 << 20,
+            optimize: false,
+            preserve_signed_zero_inf_nan: false,
         }
     }
 }
@@ -213,23 +227,42 @@ pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
 pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     let (program, warnings) = check(source, options)?;
     let spirv = spirv::lower(&program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
-    if options.validate {
-        if let Err(message) = spirv::validate(&spirv, options.target_env) {
-            return Err(Diagnostics(vec![Diagnostic::error(
+    let validate = |words: &[u32]| -> Result<(), Diagnostics> {
+        if !options.validate {
+            return Ok(());
+        }
+        spirv::validate(words, options.target_env).map_err(|message| {
+            Diagnostics(vec![Diagnostic::error(
                 "E9000",
                 "internal compiler error: the generated SPIR-V failed validation",
             )
             .primary(Span::new(0, 0), "while compiling this program")
             .note(format!("spirv-val: {message}"))
-            .note("this is a bug in nvp4c; the module was not written. Please report it with the program.")]));
-        }
-    }
+            .note("this is a bug in nvp4c; the module was not written. Please report it with the program.")])
+        })
+    };
+    validate(&spirv)?;
+    // The reflection describes the interface the program declares, so it is
+    // read from the module before optimisation (which may drop unused
+    // variables; Vulkan allows the extra bindings and Locations).
     let reflection = reflect::reflect(&program, &spirv, source).map_err(|what| {
         Diagnostics(vec![lower_error(spirv::LowerError::Internal {
             what: format!("cannot reflect the module: {what}"),
             span: Span::new(0, 0),
         })])
     })?;
+    let spirv = if options.optimize {
+        let optimized = spirv::optimize(&spirv, options.target_env).map_err(|what| {
+            Diagnostics(vec![lower_error(spirv::LowerError::Internal {
+                what: format!("the SPIR-V optimizer failed: {what}"),
+                span: Span::new(0, 0),
+            })])
+        })?;
+        validate(&optimized)?;
+        optimized
+    } else {
+        spirv
+    };
     Ok(Compiled {
         spirv,
         stage: program.stage,

@@ -42,6 +42,10 @@ struct Cli {
     #[arg(long)]
     no_validate: bool,
 
+    /// Optimise the module (spirv-tools performance passes), then validate it again.
+    #[arg(short = 'O', long)]
+    optimize: bool,
+
     /// Treat warnings as errors.
     #[arg(long)]
     deny_warnings: bool,
@@ -66,6 +70,9 @@ enum Command {
     /// Run a program in the reference interpreter on given inputs and print
     /// its results (no GPU needed).
     Run(cli::run::RunArgs),
+    /// Compile a vertex, optional geometry and fragment program and check
+    /// that each stage's attributes are written by the one before it.
+    Link(cli::link::LinkArgs),
     /// Run the language server on standard input/output (diagnostics,
     /// hover, go to definition, document symbols).
     Lsp,
@@ -111,6 +118,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Run(args)) => cli::run::main(args),
+        Some(Command::Link(args)) => cli::link::main(args),
         Some(Command::Lsp) => lsp_main(),
         None => compile_main(cli),
     }
@@ -155,6 +163,7 @@ fn compile_main(cli: Cli) -> ExitCode {
         Env::Vulkan1_3 => TargetEnv::Vulkan1_3,
     };
     options.validate = !cli.no_validate;
+    options.optimize = cli.optimize;
     options.descriptor_set = cli.descriptor_set;
 
     let compiled = match nvp4c::compile(&source, &options) {

@@ -198,7 +198,7 @@ fn recursion_inside_rep_keeps_each_levels_loop_count() {
     // one shared count this program would make 4 calls for L = 3, not 7).
     let src = "!!NVfp4.0
 INT TEMP d, calls, lim, k;
-PARAM two = {2};
+INT PARAM two = {2};
 INT OUTPUT o = result.color;
 main:
   FLR.S lim.x, fragment.texcoord[0].x;
@@ -249,7 +249,7 @@ END
 const NESTED: &str = "!!NVfp4.0
 OPTION ARB_draw_buffers;
 INT TEMP c, e, t, k;
-PARAM two = {2};
+INT PARAM two = {2};
 INT OUTPUT o0 = result.color[0];
 INT OUTPUT o1 = result.color[1];
 main:

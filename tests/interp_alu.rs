@@ -144,6 +144,13 @@ fn sat_and_ssat_clamp_float_results() {
         &[c],
     );
     assert_eq!(cc_after(&o, 0), ["----", "-Z--", "----", "-Z--"]);
+    // Clamping a NaN is not defined by section 2.X.4.1: flagged.
+    let o = frag(
+        "MOV_SAT result.color, program.local[0];",
+        &[floats([f32::NAN, 0.5, 0.5, 0.5])],
+    );
+    assert_eq!(o.results["result.color"].undefined, 0b0001);
+    assert_eq!(color_f(&o), [0.0, 0.5, 0.5, 0.5]);
 }
 
 // ---------------------------------------------------------------- condition codes
@@ -647,9 +654,13 @@ fn undefined_special_values_are_flagged() {
     ] {
         assert_eq!(o.results[n].undefined, 0xf, "{n}");
     }
-    // 0^2 = 0 is fine.
+    // 0^2 = 2^(2 * -INF) = 0 is fine.
     assert_eq!(o.results["result.color[4]"].undefined, 0);
     assert_eq!(o.results["result.color[4]"].floats(), [0.0; 4]);
+    // x^0 = 1, as LIT defines 0^0.
+    let o = frag("POW result.color, {0}.x, {0}.x;", &[]);
+    assert_eq!(color_f(&o), [1.0; 4]);
+    assert_eq!(o.results["result.color"].undefined, 0);
 }
 
 #[test]

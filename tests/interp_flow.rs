@@ -215,17 +215,19 @@ fn recursion_is_allowed_up_to_the_call_depth() {
 }
 
 #[test]
-fn a_call_past_the_depth_limit_terminates_the_program() {
-    // With MAX_PROGRAM_CALL_DEPTH = 3: calls 1, 2 and 3 run (x = 1, 2, 3,
-    // each written to result.color); the fourth CAL finds 3 calls active,
-    // which the spec leaves undefined; nvp4c ends the program.
-    let src = "!!NVfp4.0\nTEMP x;\n\
-        f:\n  ADD x, x, 1;\n  MOV result.color, x;\n  CAL f;\n  MOV result.color, -1;\n  RET;\n\
-        main:\n  MOV x, 0;\n  CAL f;\nEND\n";
+fn a_call_past_the_depth_limit_has_no_effect() {
+    // With MAX_PROGRAM_CALL_DEPTH = 3: calls 1, 2 and 3 run (x = 1, 2, 3);
+    // the fourth CAL finds 3 calls active. The spec leaves it undefined;
+    // issue 38: "In the initial implementation of this extension, such
+    // instructions will have no effect." So call 3 continues after its CAL
+    // (y = 1), returns, call 2 continues (y = 2), then call 1 (y = 3).
+    let src = "!!NVfp4.0\nTEMP x, y;\n\
+        f:\n  ADD x, x, 1;\n  CAL f;\n  ADD y, y, 1;\n  RET;\n\
+        main:\n  MOV x, 0;\n  MOV y, 0;\n  CAL f;\n  MOV result.color.x, x;\n  MOV result.color.y, y;\nEND\n";
     let mut options = RunOptions::default();
     options.max_call_depth = 3;
     let o = run_opts(src, &Inputs::default(), &options);
-    assert_eq!(color(&o), [3.0; 4]);
+    assert_eq!(color(&o)[..2], [3.0, 3.0]);
     assert_eq!(o.undefined.len(), 1);
     assert!(o.undefined[0].what.contains("MAX_PROGRAM_CALL_DEPTH"));
 }
@@ -449,4 +451,27 @@ fn the_trace_records_writes_flow_and_condition_codes() {
     assert_eq!(o.steps, 3);
     // Spans point into the source.
     assert_eq!(&src[o.trace[1].span.range()], "IF LT.x");
+}
+
+#[test]
+fn result_lookup_accepts_other_spellings() {
+    let o = frag("MOV result.color[0], 1;", &[]);
+    assert_eq!(o.result("result.color[0]").unwrap().floats(), [1.0; 4]);
+    assert_eq!(o.result("result.color").unwrap().floats(), [1.0; 4]);
+    let vp = "!!NVvp4.0\nMOV result.color.front.primary, 2;\nMOV result.position, 0;\nEND\n";
+    let o = run(vp, &Inputs::default());
+    assert_eq!(o.result("result.color.primary").unwrap().floats(), [2.0; 4]);
+    assert!(o.result("result.color.secondary").is_none());
+}
+
+#[test]
+fn emit_past_vertices_out_is_dropped_and_reported() {
+    // NV_geometry_program4: past the vertex limit, EMIT "may or may not
+    // have any effect"; the interpreter drops the vertex and reports it.
+    let src = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 2;\n\
+        REP 3;\n  MOV result.position, vertex[0].position;\n  EMIT;\nENDREP;\nEND\n";
+    let o = run(src, &Inputs::default());
+    assert_eq!(o.vertices.len(), 2);
+    assert_eq!(o.undefined.len(), 1);
+    assert!(o.undefined[0].what.contains("VERTICES_OUT"));
 }

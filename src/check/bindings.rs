@@ -476,7 +476,7 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
         ],
         "state",
     )?;
-    let item = item.name.clone();
+    let item = item.name.to_string();
     let mut path = vec![item.clone()];
     let mut rows: Option<(u32, u32)> = None;
     let one = |c: &mut Cursor<'_>, what: &str, default: Option<u32>| -> Result<u32, Diagnostic> {
@@ -495,12 +495,12 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
         "material" => {
             let face = c
                 .take_member_if(&["front", "back"])
-                .map_or("front".to_string(), |f| f.name.clone());
+                .map_or("front".to_string(), |f| f.name.to_string());
             let p = c.expect_member(
                 &["ambient", "diffuse", "specular", "emission", "shininess"],
                 "state.material",
             )?;
-            path.extend([face, p.name.clone()]);
+            path.extend([face, p.name.to_string()]);
         }
         "light" => {
             let n = one(c, "state.light", None)?;
@@ -516,7 +516,7 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
                 ],
                 "state.light[n]",
             )?;
-            path.extend([n.to_string(), p.name.clone()]);
+            path.extend([n.to_string(), p.name.to_string()]);
             if p.name == "spot" {
                 c.expect_member(&["direction"], "state.light[n].spot")?;
                 path.push("direction".into());
@@ -528,7 +528,7 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
                 "state.lightmodel",
             )?;
             if p.name == "front" || p.name == "back" {
-                let face = p.name.clone();
+                let face = p.name.to_string();
                 c.expect_member(&["scenecolor"], &format!("state.lightmodel.{face}"))?;
                 path.extend([face, "scenecolor".into()]);
             } else if p.name == "scenecolor" {
@@ -541,13 +541,13 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
             let n = one(c, "state.lightprod", None)?;
             let face = c
                 .take_member_if(&["front", "back"])
-                .map_or("front".to_string(), |f| f.name.clone());
+                .map_or("front".to_string(), |f| f.name.to_string());
             let p = c.expect_member(&["ambient", "diffuse", "specular"], "state.lightprod[n]")?;
-            path.extend([n.to_string(), face, p.name.clone()]);
+            path.extend([n.to_string(), face, p.name.to_string()]);
         }
         "fog" => {
             let p = c.expect_member(&["color", "params"], "state.fog")?;
-            path.push(p.name.clone());
+            path.push(p.name.to_string());
         }
         "matrix" => {
             let m = c.expect_member(
@@ -555,7 +555,7 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
                 "state.matrix",
             )?;
             let name = m.name.clone();
-            path.push(name.clone());
+            path.push(name.to_string());
             match name.as_str() {
                 "modelview" | "texture" => {
                     path.push(one(c, &format!("state.matrix.{name}"), Some(0))?.to_string())
@@ -564,7 +564,7 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
                 _ => {}
             }
             if let Some(m) = c.take_member_if(&["inverse", "transpose", "invtrans"]) {
-                path.push(m.name.clone());
+                path.push(m.name.to_string());
             }
             if c.take_member_if(&["row"]).is_some() {
                 match selection(c, "row", allow_range)? {
@@ -587,9 +587,9 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
         "texgen" => {
             let n = one(c, "state.texgen", Some(0))?;
             let t = c.expect_member(&["eye", "object"], "state.texgen[n]")?;
-            let t = t.name.clone();
+            let t = t.name.to_string();
             let coord = c.expect_member(&["s", "t", "r", "q"], &format!("state.texgen[n].{t}"))?;
-            path.extend([n.to_string(), t, coord.name.clone()]);
+            path.extend([n.to_string(), t, coord.name.to_string()]);
         }
         "clip" => {
             let n = one(c, "state.clip", None)?;
@@ -598,7 +598,7 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
         }
         "point" => {
             let p = c.expect_member(&["size", "attenuation"], "state.point")?;
-            path.push(p.name.clone());
+            path.push(p.name.to_string());
         }
         "texenv" => {
             let n = one(c, "state.texenv", Some(0))?;

@@ -428,7 +428,7 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
     let mut labels: HashMap<String, (usize, Span)> = HashMap::new();
     for (i, s) in segments.iter().enumerate() {
         if let Some(l) = &s.label {
-            if let Some(&(_, first)) = labels.get(&l.name) {
+            if let Some(&(_, first)) = labels.get(l.name.as_str()) {
                 c.error(
                     Diagnostic::error("E0509", format!("label `{}` is defined twice", l.name))
                         .primary(l.span, "defined again here")
@@ -438,14 +438,14 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
                         ),
                 );
             } else {
-                labels.insert(l.name.clone(), (i, l.span));
+                labels.insert(l.name.to_string(), (i, l.span));
             }
         }
     }
     // Resolve CAL targets.
     let mut targets = Vec::with_capacity(pending.len());
     for t in &pending {
-        match labels.get(&t.name) {
+        match labels.get(t.name.as_str()) {
             Some(&(i, _)) => targets.push(Some(i as u32)),
             None => {
                 let mut d =
@@ -469,7 +469,7 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
     let mut subs: Vec<Subroutine> = segments
         .iter()
         .map(|s| Subroutine {
-            name: s.label.as_ref().map(|l| l.name.clone()),
+            name: s.label.as_ref().map(|l| l.name.to_string()),
             span: s.label.as_ref().map_or(Span::default(), |l| l.span),
             body: s.body.clone(),
         })

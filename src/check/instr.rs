@@ -1101,10 +1101,10 @@ impl Checker<'_> {
                     }
                 };
                 let span = decoded.span;
-                let (key, kind) = match decoded.binding {
-                    Binding::Attrib(v) => (format!("A{v:?}"), VarKind::Attrib(v)),
-                    Binding::Result(v) => (format!("R{v:?}"), VarKind::Result(v)),
-                    Binding::Param(v) => (format!("P{v:?}"), VarKind::Param(v)),
+                let kind = match decoded.binding {
+                    Binding::Attrib(v) => VarKind::Attrib(v),
+                    Binding::Result(v) => VarKind::Result(v),
+                    Binding::Param(v) => VarKind::Param(v),
                     Binding::Buffer { span: bspan, .. } => {
                         self.error(
                             Diagnostic::error("E0208", "a parameter buffer binding used directly in an instruction")
@@ -1122,14 +1122,15 @@ impl Checker<'_> {
                         return None;
                     }
                 };
-                let var = self.implicit_var(key, kind, span);
+                let var = self.implicit_var(kind, span);
                 Some((var, decoded.rest, span))
             }
             PathHead::Vector(_) | PathHead::Number(_) => None,
         }
     }
 
-    fn implicit_var(&mut self, key: String, kind: VarKind, span: Span) -> VarId {
+    fn implicit_var(&mut self, kind: VarKind, span: Span) -> VarId {
+        let key = super::ImplicitKey::of(&kind);
         if let Some(&v) = self.implicit.get(&key) {
             return v;
         }
@@ -1432,7 +1433,13 @@ impl Checker<'_> {
                 });
             }
         };
-        let swizzle = self.operand_suffix(rest, kind, o.path.span)?;
+        // <paramUseS> ::= ... | <constantScalar>: a bare number is a scalar
+        // operand without a suffix (its four components are equal).
+        let swizzle = if matches!(o.path.head, PathHead::Number(_)) {
+            Swizzle::IDENTITY
+        } else {
+            self.operand_suffix(rest, kind, o.path.span)?
+        };
         Some(ir::Operand {
             var,
             index: Index::None,
@@ -1446,12 +1453,7 @@ impl Checker<'_> {
     }
 
     fn constant_var(&mut self, c: [Literal; 4], span: Span) -> VarId {
-        let key = format!("C{c:?}");
-        self.implicit_var(
-            key,
-            VarKind::Param(vec![ir::ParamBinding::Constant(c)]),
-            span,
-        )
+        self.implicit_var(VarKind::Param(vec![ir::ParamBinding::Constant(c)]), span)
     }
 
     fn operand_suffix(
@@ -1669,7 +1671,7 @@ impl Path {
     fn span_text(&self, rule: &Ident) -> String {
         match self.parts.first() {
             Some(PathPart::Member(s)) => format!("{}.{}", rule.name, s.name),
-            _ => rule.name.clone(),
+            _ => rule.name.to_string(),
         }
     }
 }

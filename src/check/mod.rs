@@ -85,12 +85,12 @@ pub(crate) struct Checker<'o> {
     options: &'o Options,
     diags: Vec<Diagnostic>,
     vars: Vec<Variable>,
-    names: HashMap<String, Symbol>,
+    names: rustc_hash::FxHashMap<ast::Text, Symbol>,
     /// Implicit variables, keyed by what they bind, so that one binding used
     /// twice is one variable.
-    implicit: HashMap<String, VarId>,
+    implicit: rustc_hash::FxHashMap<ImplicitKey, VarId>,
     /// Undeclared names already reported, so each is reported once.
-    reported_undeclared: HashMap<String, Span>,
+    reported_undeclared: rustc_hash::FxHashMap<ast::Text, Span>,
     options_seen: Vec<(String, Span)>,
     geometry_decls: Vec<(&'static str, Span, Option<String>)>,
     /// Interpolation of each fragment attribute declared so far, for the
@@ -99,6 +99,53 @@ pub(crate) struct Checker<'o> {
     /// The target each texture unit is used with, for the one-target rule.
     texture_targets: HashMap<u32, (ir::TexTarget, Span)>,
     had_syntax_error: bool,
+}
+
+/// What an implicit variable binds: its key in `Checker::implicit`. Keys are
+/// equal exactly when the bindings are (literals by their bits: a float
+/// literal is never NaN).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ImplicitKey {
+    Attrib(ir::AttribBinding),
+    Attribs(Vec<ir::AttribBinding>),
+    Result(ir::ResultBinding),
+    Results(Vec<ir::ResultBinding>),
+    /// Parameter bindings by their `Debug` form (they hold floats).
+    Param(String),
+    Constant([LiteralKey; 4]),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum LiteralKey {
+    Int { negative: bool, magnitude: u64 },
+    Float(u64),
+    Bits(u32),
+}
+
+impl ImplicitKey {
+    fn of(kind: &VarKind) -> ImplicitKey {
+        match kind {
+            VarKind::Attrib(b) if b.len() == 1 => ImplicitKey::Attrib(b[0]),
+            VarKind::Attrib(b) => ImplicitKey::Attribs(b.clone()),
+            VarKind::Result(b) if b.len() == 1 => ImplicitKey::Result(b[0]),
+            VarKind::Result(b) => ImplicitKey::Results(b.clone()),
+            VarKind::Param(b) => match b.as_slice() {
+                [ir::ParamBinding::Constant(c)] => ImplicitKey::Constant(c.map(|l| match l {
+                    Literal::Int {
+                        negative,
+                        magnitude,
+                    } => LiteralKey::Int {
+                        negative,
+                        magnitude,
+                    },
+                    Literal::Float(f) => LiteralKey::Float(f.to_bits()),
+                    Literal::Bits(b) => LiteralKey::Bits(b),
+                })),
+                _ => ImplicitKey::Param(format!("{b:?}")),
+            },
+            other => ImplicitKey::Param(format!("{other:?}")),
+        }
+    }
 }
 
 /// Declared properties collected from `<varMods>`.
@@ -117,9 +164,9 @@ impl<'o> Checker<'o> {
             options,
             diags: Vec::new(),
             vars: Vec::new(),
-            names: HashMap::new(),
-            implicit: HashMap::new(),
-            reported_undeclared: HashMap::new(),
+            names: Default::default(),
+            implicit: Default::default(),
+            reported_undeclared: Default::default(),
             options_seen: Vec::new(),
             geometry_decls: Vec::new(),
             interp_by_binding: HashMap::new(),
@@ -195,7 +242,7 @@ impl<'o> Checker<'o> {
                     .note("ARB_fragment_program section 3.11.4.5: specifying both ARB_precision_hint_fastest and ARB_precision_hint_nicest fails to load"),
             );
         }
-        self.options_seen.push((id.name.clone(), id.span));
+        self.options_seen.push((id.name.to_string(), id.span));
     }
 
     // ----- declarations (section 2.X.3) -----
@@ -333,7 +380,7 @@ impl<'o> Checker<'o> {
                         },
                     };
                     let v = self.add_var(Variable {
-                        name: Some(name.name.clone()),
+                        name: Some(name.name.to_string()),
                         span: name.span,
                         kind: VarKind::Temp,
                         ty,
@@ -408,15 +455,15 @@ impl<'o> Checker<'o> {
             ),
             DeclKind::PrimitiveIn(t) => {
                 self.geometry_decls
-                    .push(("PRIMITIVE_IN", d.span, Some(t.name.clone())))
+                    .push(("PRIMITIVE_IN", d.span, Some(t.name.to_string())))
             }
             DeclKind::PrimitiveOut(t) => {
                 self.geometry_decls
-                    .push(("PRIMITIVE_OUT", d.span, Some(t.name.clone())))
+                    .push(("PRIMITIVE_OUT", d.span, Some(t.name.to_string())))
             }
             DeclKind::VerticesOut(n) => {
                 self.geometry_decls
-                    .push(("VERTICES_OUT", d.span, Some(n.text.clone())))
+                    .push(("VERTICES_OUT", d.span, Some(n.text.to_string())))
             }
         }
         if matches!(
@@ -576,7 +623,7 @@ impl<'o> Checker<'o> {
             Elements::None => return,
         };
         let var = self.add_var(Variable {
-            name: Some(name.name.clone()),
+            name: Some(name.name.to_string()),
             span: name.span,
             kind,
             ty,
@@ -612,12 +659,20 @@ impl<'o> Checker<'o> {
                 );
                 false
             }
+            // Section 2.X.3.3: "For constants in variable declarations, the
+            // components of the constant are interpreted according to the
+            // variable's component data type modifier", so their bits are
+            // fixed here, whatever type later reads them.
             InitItem::Scalar(s) => match self.constant(std::slice::from_ref(s), true, data_ty) {
-                Some(c) => out.push_param(ir::ParamBinding::Constant(c)),
+                Some(c) => out.push_param(ir::ParamBinding::Constant(
+                    c.map(|l| Literal::Bits(l.bits(data_ty))),
+                )),
                 None => false,
             },
             InitItem::Vector(v) => match self.constant(&v.components, false, data_ty) {
-                Some(c) => out.push_param(ir::ParamBinding::Constant(c)),
+                Some(c) => out.push_param(ir::ParamBinding::Constant(
+                    c.map(|l| Literal::Bits(l.bits(data_ty))),
+                )),
                 None => false,
             },
             InitItem::Binding(path) => {
@@ -857,7 +912,7 @@ impl<'o> Checker<'o> {
     }
 
     fn undeclared(&mut self, id: &Ident, rule: &str) -> Diagnostic {
-        let candidates: Vec<&str> = self.names.keys().map(String::as_str).collect();
+        let candidates: Vec<&str> = self.names.keys().map(|k| k.as_str()).collect();
         let mut d = Diagnostic::error("E0301", format!("`{}` is not declared", id.name))
             .primary(id.span, "not declared");
         if let Some(s) = did_you_mean(&id.name, candidates) {

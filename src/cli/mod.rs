@@ -1,3 +1,4 @@
 //! Subcommands of the `nvp4c` binary beyond compiling.
 
+pub mod link;
 pub mod run;

@@ -173,6 +173,13 @@ pub fn main(args: RunArgs) -> ExitCode {
             eprintln!(
                 "error: {name}: stopped after {limit} executed statements; is there an endless loop? (raise the limit with --max-steps)"
             );
+            for e in &partial.undefined {
+                eprintln!(
+                    "note: line {}: {} (undefined by the spec; the interpreter reads never-set flags as clear)",
+                    text.line_of(e.span),
+                    e.what
+                );
+            }
             ExitCode::from(EXIT_PROGRAM_ERROR)
         }
         Err(e) => {

@@ -119,9 +119,13 @@ fn rsq(x: f32) -> (f32, bool) {
 }
 
 /// ApproxPower(a, b) = ApproxExp2(b * ApproxLog2(a)) (section 2.X.8.Z,
-/// POW). Where that formula has no value for ordinary inputs (a negative
-/// base, 0^0, 1^INF) the result is undefined.
+/// POW), with a^0 = 1 (LIT: "0^0 is defined to be 1"). Where the formula
+/// has no value for other inputs (a negative base, 1^INF) the result is
+/// undefined.
 fn power(a: f32, b: f32) -> (f32, bool) {
+    if b == 0.0 && !a.is_nan() {
+        return (1.0, false);
+    }
     let r = ((b as f64) * (a as f64).log2()).exp2();
     let undefined = r.is_nan() && !a.is_nan() && !b.is_nan();
     (approx(r), undefined)
@@ -159,16 +163,18 @@ fn add_sub_flags(a: u32, b: u32, subtract: bool) -> AddFlags {
     }
 }
 
-/// The flags of `(±x) + (±y)` given the magnitudes and signs.
-fn signed_add_flags(x: (u32, bool), y: (u32, bool)) -> AddFlags {
+/// The flags of `(±x) + (±y)` given the magnitudes and signs; `plain` is
+/// the flags of the operation on the loaded values, used when the spec
+/// leaves them undefined (-A-B), as nvp4c's backend does
+/// (docs/semantics.md).
+fn signed_add_flags(x: (u32, bool), y: (u32, bool), plain: AddFlags) -> AddFlags {
     match (x.1, y.1) {
         (false, false) => add_sub_flags(x.0, y.0, false),
         (false, true) => add_sub_flags(x.0, y.0, true),
         (true, false) => add_sub_flags(y.0, x.0, true),
         (true, true) => AddFlags {
-            // -A-B: undefined; report the flags of the add as loaded.
             undefined: true,
-            ..add_sub_flags(x.0.wrapping_neg(), y.0.wrapping_neg(), false)
+            ..plain
         },
     }
 }
@@ -251,8 +257,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
                 for (c, f) in flags.iter_mut().enumerate() {
                     let x = unnegated(s[0].bits[c], &inst.srcs[0]);
                     let (y, yneg) = unnegated(s[1].bits[c], &inst.srcs[1]);
+                    let plain = add_sub_flags(s[0].bits[c], s[1].bits[c], subtract);
                     // a - b is a + (-b).
-                    *f = signed_add_flags(x, (y, yneg ^ subtract));
+                    *f = signed_add_flags(x, (y, yneg ^ subtract), plain);
                 }
                 return Ok(Eval {
                     value: r,
@@ -293,7 +300,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
                     let (a, an) = unnegated(s[0].bits[c], &inst.srcs[0]);
                     let (b, bn) = unnegated(s[1].bits[c], &inst.srcs[1]);
                     let y = unnegated(s[2].bits[c], &inst.srcs[2]);
-                    *f = signed_add_flags((a.wrapping_mul(b), an ^ bn), y);
+                    let product = s[0].bits[c].wrapping_mul(s[1].bits[c]);
+                    let plain = add_sub_flags(product, s[2].bits[c], false);
+                    *f = signed_add_flags((a.wrapping_mul(b), an ^ bn), y, plain);
                 }
                 return Ok(Eval {
                     value: r,
@@ -315,7 +324,8 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
             let mut flags = [AddFlags::default(); 4];
             for (c, f) in flags.iter_mut().enumerate() {
                 let y = unnegated(s[2].bits[c], &inst.srcs[2]);
-                *f = signed_add_flags((diff(s[0].bits[c], s[1].bits[c]), false), y);
+                let d = diff(s[0].bits[c], s[1].bits[c]);
+                *f = signed_add_flags((d, false), y, add_sub_flags(d, s[2].bits[c], false));
             }
             return Ok(Eval {
                 value: r,
@@ -740,7 +750,8 @@ mod tests {
     fn power_marks_formula_holes_undefined() {
         assert_eq!(power(2.0, 10.0), (1024.0, false));
         assert!(power(-2.0, 2.0).1);
-        assert!(power(0.0, 0.0).1);
+        assert_eq!(power(0.0, 0.0), (1.0, false));
+        assert!(power(1.0, f32::INFINITY).1);
         assert_eq!(power(0.0, 2.0), (0.0, false));
     }
 }

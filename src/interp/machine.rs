@@ -267,8 +267,11 @@ impl<'p> Machine<'p> {
     }
 
     fn undefined_event(&mut self, span: Span, what: String) {
-        // Keep the list short: the first event is what matters.
-        if self.outcome.undefined.len() < 64 {
+        // One event per statement (a loop repeats it), and few in all: the
+        // first is what matters.
+        if self.outcome.undefined.len() < 64
+            && !self.outcome.undefined.iter().any(|e| e.span == span)
+        {
             self.outcome.undefined.push(UndefinedEvent { span, what });
         }
     }
@@ -289,13 +292,17 @@ impl<'p> Machine<'p> {
 
     /// The element an index selects in an array of `len` (section 2.X.4.2),
     /// clamped into the array; also whether it is undefined.
-    fn element(&mut self, len: u32, index: &Index, name: &str, span: Span) -> Result<(u32, bool)> {
+    /// `var` names the variable in messages.
+    fn element(&mut self, len: u32, index: &Index, var: VarId, span: Span) -> Result<(u32, bool)> {
         let len = len.max(1);
         match index {
             Index::None => Ok((0, false)),
             Index::Absolute(n) if *n < len => Ok((*n, false)),
             Index::Absolute(n) => Err(internal(
-                format!("index {n} out of range for `{name}` ({len} elements)"),
+                format!(
+                    "index {n} out of range for `{}` ({len} elements)",
+                    self.var_label(var)
+                ),
                 span,
             )),
             Index::Relative { address, offset } => {
@@ -303,6 +310,7 @@ impl<'p> Machine<'p> {
                 let raw = i64::from(a.i(0)) + i64::from(*offset);
                 let clamped = raw.clamp(0, i64::from(len) - 1);
                 if raw != clamped && !a.is_undefined(0) {
+                    let name = self.var_label(var);
                     self.note(
                         span,
                         format!(
@@ -314,7 +322,10 @@ impl<'p> Machine<'p> {
                 Ok((clamped as u32, a.is_undefined(0)))
             }
             Index::PerVertex { .. } => Err(internal(
-                format!("a vertex index on `{name}`, which is not per-vertex"),
+                format!(
+                    "a vertex index on `{}`, which is not per-vertex",
+                    self.var_label(var)
+                ),
                 span,
             )),
         }
@@ -338,30 +349,34 @@ impl<'p> Machine<'p> {
     fn fetch(&mut self, id: VarId, index: &Index, ty: DataType, span: Span) -> Result<Vec4> {
         let (var, i) = self.var_storage(id, span)?;
         let len = var.len();
-        let name = self.var_label(id);
         if let Storage::Attrib {
             per_vertex: true, ..
         } = &self.storage[i]
         {
             let Index::PerVertex { vertex, element } = index else {
                 return Err(internal(
-                    format!("per-vertex attribute `{name}` read without a vertex number"),
+                    format!(
+                        "per-vertex attribute `{}` read without a vertex number",
+                        self.var_label(id)
+                    ),
                     span,
                 ));
             };
-            let (v, v_undefined) = self.element(self.input_vertices, vertex, &name, span)?;
-            let (e, e_undefined) = self.element(len, element, &name, span)?;
+            let (v, v_undefined) = self.element(self.input_vertices, vertex, id, span)?;
+            let (e, e_undefined) = self.element(len, element, id, span)?;
             let Storage::Attrib { values, .. } = &self.storage[i] else {
                 return Err(internal("storage changed", span));
             };
-            let bits = values
-                .get((v * len + e) as usize)
+            let at = u64::from(v) * u64::from(len.max(1)) + u64::from(e);
+            let bits = usize::try_from(at)
+                .ok()
+                .and_then(|at| values.get(at))
                 .copied()
                 .ok_or_else(|| internal("per-vertex element out of range", span))?;
             let undefined = if v_undefined || e_undefined { 0xf } else { 0 };
             return Ok(Vec4 { bits, undefined });
         }
-        let (e, index_undefined) = self.element(len, index, &name, span)?;
+        let (e, index_undefined) = self.element(len, index, id, span)?;
         let e = e as usize;
         let mut v = match &self.storage[i] {
             Storage::Temp(elems) => elems.get(e).copied(),
@@ -386,7 +401,12 @@ impl<'p> Machine<'p> {
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
         }
-        .ok_or_else(|| internal(format!("element {e} of `{name}` does not exist"), span))?;
+        .ok_or_else(|| {
+            internal(
+                format!("element {e} of `{}` does not exist", self.var_label(id)),
+                span,
+            )
+        })?;
         if index_undefined {
             v.undefined = 0xf;
         }
@@ -450,18 +470,19 @@ impl<'p> Machine<'p> {
     fn store(&mut self, dst: &Dest, value: &Vec4, mask: u8, uncertain: u8) -> Result<String> {
         let (var, i) = self.var_storage(dst.var, dst.span)?;
         let len = var.len();
-        let name = self.var_label(dst.var);
-        let (e, index_undefined) = self.element(len, &dst.index, &name, dst.span)?;
+        let (e, index_undefined) = self.element(len, &dst.index, dst.var, dst.span)?;
         if index_undefined {
+            let name = self.var_label(dst.var);
             self.undefined_event(
                 dst.span,
                 format!("`{name}` is written at an undefined relative index"),
             );
         }
-        let target = if var.is_array() {
-            format!("{name}[{e}]")
-        } else {
-            name.clone()
+        // The name is only needed for the trace.
+        let target = match (self.tracing(), var.is_array()) {
+            (false, _) => String::new(),
+            (true, true) => format!("{}[{e}]", self.var_label(dst.var)),
+            (true, false) => self.var_label(dst.var),
         };
         let apply = |slot: &mut Vec4| {
             for c in 0..4 {
@@ -500,7 +521,10 @@ impl<'p> Machine<'p> {
             }
             _ => {
                 return Err(internal(
-                    format!("`{name}` is not a temporary or a result; it cannot be written"),
+                    format!(
+                        "`{}` is not a temporary or a result; it cannot be written",
+                        self.var_label(dst.var)
+                    ),
                     dst.span,
                 ))
             }
@@ -604,10 +628,17 @@ impl<'p> Machine<'p> {
                 Clamp::Sat => 0.0,
                 Clamp::Ssat => -1.0,
             };
-            for b in value.bits.iter_mut() {
+            for (c, b) in value.bits.iter_mut().enumerate() {
                 let x = f32::from_bits(*b);
-                let c = if x.is_nan() { 0.0 } else { x.clamp(lo, 1.0) };
-                *b = c.to_bits();
+                // Clamping a NaN is not defined; the value is nvp4c's
+                // (docs/semantics.md: SAT gives 0, SSAT -1).
+                let clamped = if x.is_nan() {
+                    value.undefined |= 1 << c;
+                    lo
+                } else {
+                    x.clamp(lo, 1.0)
+                };
+                *b = clamped.to_bits();
             }
         }
         let mut mask = inst.dst.mask.0 & 0xf;
@@ -888,19 +919,18 @@ impl<'p> Machine<'p> {
                         continue;
                     }
                     if self.calls >= self.options.max_call_depth {
-                        // Section 2.X.8.Z, CAL: undefined, "can result in
-                        // immediate program termination" -- nvp4c's choice.
+                        // Section 2.X.8.Z, CAL: undefined results. Issue 38:
+                        // "In the initial implementation of this extension,
+                        // such instructions will have no effect."
                         let depth = self.options.max_call_depth;
                         self.undefined_event(
                             *span,
-                            format!("CAL {name} with {depth} calls active (MAX_PROGRAM_CALL_DEPTH); the program is terminated"),
+                            format!("CAL {name} with {depth} calls active (MAX_PROGRAM_CALL_DEPTH); the call has no effect (issue 38)"),
                         );
                         self.trace_flow(*span, || {
-                            format!(
-                                "CAL {name}: call depth limit {depth} reached, program terminated"
-                            )
+                            format!("CAL {name}: call depth limit {depth} reached, no effect")
                         });
-                        return Ok(());
+                        continue;
                     }
                     self.calls += 1;
                     let depth = self.calls;
@@ -942,22 +972,23 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Stmt::Emit { span } => {
-                    let limit = self.program.geometry.map(|g| g.vertices_out);
-                    if limit.is_some_and(|l| self.outcome.vertices.len() as u64 >= u64::from(l)) {
+                    // NV_geometry_program4: "Once a geometry program emits a
+                    // number of vertices equal to the vertex limit,
+                    // subsequent EMIT instructions may or may not have any
+                    // effect." Here they have none (and are reported).
+                    let limit = self.program.geometry.map_or(u32::MAX, |g| g.vertices_out);
+                    if self.outcome.vertices.len() as u64 >= u64::from(limit) {
                         self.undefined_event(
                             *span,
-                            format!(
-                                "EMIT of vertex {} exceeds VERTICES_OUT {}",
-                                self.outcome.vertices.len() + 1,
-                                limit.unwrap_or(0)
-                            ),
+                            format!("EMIT past VERTICES_OUT {limit}; the vertex is dropped"),
                         );
+                    } else {
+                        let results = self.snapshot_results();
+                        self.outcome.vertices.push(EmittedVertex {
+                            primitive: self.primitive,
+                            results,
+                        });
                     }
-                    let results = self.snapshot_results();
-                    self.outcome.vertices.push(EmittedVertex {
-                        primitive: self.primitive,
-                        results,
-                    });
                     // "After the EMIT instruction completes, a new vertex is
                     // started and all result variables become undefined."
                     for slot in &mut self.results {
@@ -969,7 +1000,7 @@ impl<'p> Machine<'p> {
                     self.trace_flow(*span, || format!("EMIT: vertex {n} of primitive {p}"));
                 }
                 Stmt::EndPrimitive { span } => {
-                    self.primitive += 1;
+                    self.primitive = self.primitive.saturating_add(1);
                     let p = self.primitive;
                     self.trace_flow(*span, || format!("ENDPRIM: primitive {p} starts"));
                 }

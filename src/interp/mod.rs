@@ -58,10 +58,12 @@
 //!   `w` of XPD/NRM/RFL, the `z`/`w` of SCS, integer division by zero,
 //!   shifts by 32 or more, S24/U24 operands out of range, float-to-integer
 //!   conversions that do not fit, LG2/RSQ of a non-positive value, POW
-//!   where `2^(b·log2 a)` has no value, and anything computed from those);
+//!   where `2^(b·log2 a)` has no value, SAT/SSAT of a NaN, and anything
+//!   computed from those);
 //! * per run: [`Outcome::undefined`] lists events that make the rest of
 //!   the run undefined (a branch on an undefined condition code, a call
-//!   past `MAX_PROGRAM_CALL_DEPTH`, an `EMIT` past `VERTICES_OUT`).
+//!   past `MAX_PROGRAM_CALL_DEPTH`, an `EMIT` past `VERTICES_OUT`, which
+//!   is dropped).
 //!
 //! Choices where the spec allows several behaviours:
 //!
@@ -69,12 +71,17 @@
 //!   nvp4c clamps the element into `[0, n-1]` (docs/interface.md), for
 //!   reads and writes alike, and so does the interpreter.
 //! * **Call depth:** a `CAL` issued while `max_call_depth` calls are
-//!   active ends the program (the spec allows "immediate program
-//!   termination"); the results are those written so far and the event is
-//!   recorded in [`Outcome::undefined`].
+//!   active has no effect, execution continues after it (issue 38: "In the
+//!   initial implementation of this extension, such instructions will have
+//!   no effect"); the event is recorded in [`Outcome::undefined`].
 //! * **Precision:** `H`, `SHORT` and `LONG` do not change anything; every
 //!   float operation is IEEE single precision with denormals kept.
-//! * **Saturation of NaN:** SAT and SSAT turn NaN into 0.
+//! * **Saturation of NaN** is not defined (section 2.X.4.1): the
+//!   component is marked undefined; its value is 0 for SAT, -1 for SSAT.
+//! * **Undefined values** otherwise follow docs/semantics.md where it picks
+//!   one (integer division by zero gives all ones, the flags of -A-B are
+//!   those of the plain add of the loaded values, POW(x, 0) = 1), so that
+//!   traces read the same as the GPU; they stay marked undefined.
 //! * **Transcendentals** (`Approx*` of the pseudocode) are computed in
 //!   double precision and rounded to single; special values follow IEEE
 //!   (issue 18): RCP(±0) = ±INF, RSQ(+0) = +INF, LG2(0) = -INF, LG2(<0) =
@@ -99,7 +106,10 @@ mod machine;
 mod names;
 mod value;
 
-pub use names::{attribute_aliases, attribute_name, per_vertex_name, result_name, state_name};
+pub use names::{
+    attribute_aliases, attribute_name, canonical_result_name, per_vertex_name, result_name,
+    state_name,
+};
 pub use value::Vec4;
 
 use crate::ir::{self, CcReg};
@@ -269,7 +279,8 @@ pub struct Outcome {
     /// Geometry programs: the emitted vertices in order.
     pub vertices: Vec<EmittedVertex>,
     /// Events that leave the rest of the run undefined (see the module
-    /// documentation); empty for a run the spec defines completely.
+    /// documentation), the first at each statement; empty for a run the
+    /// spec defines completely.
     pub undefined: Vec<UndefinedEvent>,
     /// Notes on nvp4c's choices where the spec is silent, e.g. a relative
     /// index clamped into its array.
@@ -280,6 +291,16 @@ pub struct Outcome {
     pub trace: Vec<TraceStep>,
     /// More steps ran than [`RunOptions::max_trace`] keeps.
     pub trace_truncated: bool,
+}
+
+impl Outcome {
+    /// The result `name`, in any spelling [`canonical_result_name`]
+    /// accepts (`result.color[0]` finds `result.color`).
+    pub fn result(&self, name: &str) -> Option<&ResultValue> {
+        self.results
+            .get(name)
+            .or_else(|| self.results.get(&canonical_result_name(name)))
+    }
 }
 
 /// One executed statement.

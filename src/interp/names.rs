@@ -148,6 +148,33 @@ pub fn result_name(binding: &ResultBinding) -> String {
     }
 }
 
+/// The canonical form of a result name written another way:
+/// `result.color[0]` (a fragment program's first draw buffer) and the
+/// `.front` / `.primary` spellings of `result.color` (ARB_vertex_program
+/// defaults) become [`result_name`]'s form. Other names are returned as
+/// they are.
+pub fn canonical_result_name(name: &str) -> String {
+    let name = name.trim();
+    if name == "result.color[0]" {
+        return "result.color".into();
+    }
+    match name.strip_prefix("result.color") {
+        Some(rest) if rest.starts_with('.') => {
+            let parts: Vec<&str> = rest
+                .split('.')
+                .filter(|p| !p.is_empty() && *p != "front" && *p != "primary")
+                .collect();
+            let mut s = String::from("result.color");
+            for p in parts {
+                s.push('.');
+                s.push_str(p);
+            }
+            s
+        }
+        _ => name.to_string(),
+    }
+}
+
 /// The name of a GL state binding: the decoded path with numbers as
 /// subscripts, e.g. `state.matrix.mvp.row[0]`, `state.light[1].diffuse`,
 /// `state.material.front.ambient`.
@@ -198,6 +225,15 @@ mod tests {
         );
         assert_eq!(result_name(&ResultBinding::FragColor(0)), "result.color");
         assert_eq!(result_name(&ResultBinding::FragColor(3)), "result.color[3]");
+        assert_eq!(canonical_result_name("result.color[0]"), "result.color");
+        assert_eq!(
+            canonical_result_name("result.color.front.secondary"),
+            "result.color.secondary"
+        );
+        assert_eq!(
+            canonical_result_name("result.texcoord[0]"),
+            "result.texcoord[0]"
+        );
         assert_eq!(
             state_name(&StateItem {
                 path: vec!["matrix".into(), "mvp".into(), "row".into(), "0".into()]

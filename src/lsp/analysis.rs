@@ -137,7 +137,7 @@ impl DocumentIndex {
                 Statement::Decl(d) => index.declaration(d),
                 Statement::Instruction(i) => index.instruction(i),
                 Statement::Label(l) => index.symbols.push(Symbol {
-                    name: l.name.clone(),
+                    name: l.name.to_string(),
                     kind: SymbolKind::Label,
                     name_span: l.span,
                     span: l.span,
@@ -175,7 +175,7 @@ impl DocumentIndex {
             .collect();
         let mut add = |name: &crate::syntax::ast::Ident, kind, array: Option<String>| {
             self.symbols.push(Symbol {
-                name: name.name.clone(),
+                name: name.name.to_string(),
                 kind,
                 name_span: name.span,
                 span: d.span,
@@ -201,7 +201,7 @@ impl DocumentIndex {
             DeclKind::Alias { name, target } => {
                 add(name, SymbolKind::Alias, None);
                 self.references.push(Reference {
-                    name: target.name.clone(),
+                    name: target.name.to_string(),
                     span: target.span,
                     label: false,
                 });
@@ -212,12 +212,12 @@ impl DocumentIndex {
 
     fn instruction(&mut self, inst: &Instruction) {
         self.instructions.push(OpcodeSite {
-            word: inst.opcode.name.clone(),
+            word: inst.opcode.name.to_string(),
             span: inst.opcode.span,
             modifiers: inst
                 .modifiers
                 .iter()
-                .map(|m| (m.name.clone(), m.span))
+                .map(|m| (m.name.to_string(), m.span))
                 .collect(),
         });
         let is_call = split_opcode(&inst.opcode.name).is_ok_and(|s| s.info.name == "CAL");
@@ -231,7 +231,7 @@ impl DocumentIndex {
     fn path(&mut self, path: &Path, label: bool) {
         if let PathHead::Name(id) = &path.head {
             self.references.push(Reference {
-                name: id.name.clone(),
+                name: id.name.to_string(),
                 span: id.span,
                 label,
             });
@@ -239,7 +239,7 @@ impl DocumentIndex {
         for part in &path.parts {
             if let PathPart::Index(IndexExpr::Relative { register, .. }, _) = part {
                 self.references.push(Reference {
-                    name: register.name.clone(),
+                    name: register.name.to_string(),
                     span: register.span,
                     label: false,
                 });

@@ -53,10 +53,30 @@ pub(super) struct GlobalVar {
     pub pointee: Word,
 }
 
+/// The words of `module` before its first `OpFunction`: the header and
+/// every declaration; all of it when it has no function or is malformed.
+fn declarations(module: &[u32]) -> &[u32] {
+    const OP_FUNCTION: u32 = 54;
+    let mut at = 5;
+    while let Some(&first) = module.get(at) {
+        let count = (first >> 16) as usize;
+        if first & 0xffff == OP_FUNCTION {
+            return &module[..at];
+        }
+        if count == 0 {
+            break;
+        }
+        at += count;
+    }
+    module
+}
+
 impl ModuleFacts {
     pub fn load(words: &[u32]) -> Result<ModuleFacts, String> {
-        let module =
-            rspirv::dr::load_words(words).map_err(|e| format!("cannot parse the module: {e}"))?;
+        // Only the declarations are read (types, names, decorations): the
+        // function bodies, most of a large module, are not parsed.
+        let module = rspirv::dr::load_words(declarations(words))
+            .map_err(|e| format!("cannot parse the module: {e}"))?;
         let mut facts = ModuleFacts {
             defs: HashMap::new(),
             names: HashMap::new(),

@@ -63,13 +63,9 @@ impl Lowerer<'_> {
     fn lower_instruction_inner(&mut self, inst: &Instruction) -> LResult<()> {
         let info = OpInfo::of(inst.op);
         match info.shape {
-            Shape::Alu | Shape::Swz => {}
-            Shape::Tex | Shape::Txd => {
-                return Err(LowerError::unsupported(
-                    format!("texture instructions ({})", info.name),
-                    inst.span,
-                ))
-            }
+            // Texture instructions load, clamp, update CCs and write like
+            // the others; texture.rs computes their result.
+            Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd => {}
             _ => {
                 return Err(LowerError::internal_at(
                     format!("{} is not an ALU instruction", info.name),
@@ -176,17 +172,20 @@ impl Lowerer<'_> {
                     self.op(Op::FAdd, &[p, v(2)])?.into()
                 } else {
                     // The add of the product and the third operand sets
-                    // the carry and overflow flags.
+                    // the carry and overflow flags. A negated factor
+                    // negates the product, and section 2.X.4.3's "negation
+                    // modifiers turn add operations into subtracts" applies
+                    // to it as to the third operand: -A*B + C is C - A*B.
                     let p = self.op(Op::IMul, &[v(0), v(1)])?;
                     let value = self.op(Op::IAdd, &[p, v(2)])?;
-                    let c = &s[2];
+                    let product = Loaded {
+                        value: p,
+                        base: self.op(Op::IMul, &[s[0].base, s[1].base])?,
+                        negated: s[0].negated ^ s[1].negated,
+                    };
                     Computed {
                         value,
-                        addsub: Some(AddSub {
-                            a: p,
-                            b: c.base,
-                            subtract: c.negated,
-                        }),
+                        addsub: Some(add_operands(&product, &s[2])),
                     }
                 }
             }
@@ -239,8 +238,16 @@ impl Lowerer<'_> {
                 }
             }
             Opcode::Frc => {
+                // Section 2.X.8.Z, FRC: the result "is always in the range
+                // [0.0, 1.0)", but x - floor(x) rounds to 1.0 for tiny
+                // negative x; such results become the float just below 1
+                // (a NaN stays NaN: the comparison is false for it).
                 let fl = self.glsl(GLOp::Floor, &[v(0)])?;
-                self.op(Op::FSub, &[v(0), fl])?.into()
+                let r = self.op(Op::FSub, &[v(0), fl])?;
+                let one = self.splat_const(Comp::F32, F32_ONE, 4);
+                let below_one = self.splat_const(Comp::F32, 0x3f7f_ffff, 4);
+                let too_big = self.cmp(Op::FOrdGreaterThanEqual, r, one)?;
+                self.sel(too_big, below_one, r)?.into()
             }
             Opcode::Div => {
                 let d = self.splat(v(1), 4)?;
@@ -357,13 +364,18 @@ impl Lowerer<'_> {
                 self.construct(&[x, y, x, y])?.into()
             }
             Opcode::Ssg => {
+                // The selects pick bit patterns, not floats: lavapipe turns
+                // a float select chain of this shape into its fsign, which
+                // answers -0.0 for zero, and the spec wants 0.0.
                 let zero = self.splat_const(Comp::F32, 0, 4);
-                let one = self.splat_const(Comp::F32, F32_ONE, 4);
-                let neg = self.splat_const(Comp::F32, F32_NEG_ONE, 4);
                 let gt = self.cmp(Op::FOrdGreaterThan, v(0), zero)?;
                 let lt = self.cmp(Op::FOrdLessThan, v(0), zero)?;
-                let n = self.sel(lt, neg, zero)?;
-                self.sel(gt, one, n)?.into()
+                let zero_bits = self.splat_const(Comp::U32, 0, 4);
+                let one_bits = self.splat_const(Comp::U32, F32_ONE, 4);
+                let neg_bits = self.splat_const(Comp::U32, F32_NEG_ONE, 4);
+                let n = self.sel(lt, neg_bits, zero_bits)?;
+                let bits = self.sel(gt, one_bits, n)?;
+                self.cast(bits, Comp::F32)?.into()
             }
             Opcode::Rcp => {
                 let one = self.konst(Comp::F32, &[F32_ONE]);
@@ -393,6 +405,13 @@ impl Lowerer<'_> {
             Opcode::Ddx => self.op(Op::DPdx, &[v(0)])?.into(),
             Opcode::Ddy => self.op(Op::DPdy, &[v(0)])?.into(),
             Opcode::Swz => self.swz(inst, v(0))?.into(),
+            Opcode::Tex
+            | Opcode::Txb
+            | Opcode::Txd
+            | Opcode::Txf
+            | Opcode::Txl
+            | Opcode::Txp
+            | Opcode::Txq => self.texture(inst, s)?.into(),
             Opcode::Pk2h | Opcode::Pk2us | Opcode::Pk4b | Opcode::Pk4ub => {
                 let bits = self.pack(inst.op, v(0))?;
                 self.cast(bits, Comp::from(ty))?.into()

@@ -66,11 +66,8 @@ impl Lowerer<'_> {
                 .guarded(cond.as_ref(), |l| l.emit_call(*target, *span))
                 .map_err(|e| e.at(*span)),
             Stmt::Kill { cond, span } => self.lower_kill(cond).map_err(|e| e.at(*span)),
-            Stmt::Emit { span } => Err(LowerError::unsupported("EMIT (geometry programs)", *span)),
-            Stmt::EndPrimitive { span } => Err(LowerError::unsupported(
-                "ENDPRIM (geometry programs)",
-                *span,
-            )),
+            Stmt::Emit { span } => self.lower_emit().map_err(|e| e.at(*span)),
+            Stmt::EndPrimitive { span } => self.lower_end_primitive().map_err(|e| e.at(*span)),
         }
     }
 

@@ -8,6 +8,7 @@ use rspirv::dr::Operand as SpvOperand;
 use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass, Word};
 
 use super::emit::{register_class, Comp, LResult};
+use super::geometry::VertexSel;
 use super::state::{state_read, StateRead, STATE_ROWS};
 use super::{Analysis, LowerError, Lowerer};
 
@@ -17,8 +18,8 @@ pub(crate) const STATE_BINDING: u32 = 2;
 pub(crate) const FIRST_BUFFER_BINDING: u32 = 3;
 pub(crate) const MAX_BUFFER_BINDINGS: u32 = 16;
 use crate::ir::{
-    AttribBinding, ColorSel, Interpolation, Literal, ParamBinding, Precision, ResultBinding, VarId,
-    VarKind, VarType, Variable,
+    AttribBinding, ColorSel, Interpolation, Literal, ParamBinding, PerVertexAttrib, Precision,
+    ResultBinding, VarId, VarKind, VarType, Variable,
 };
 use crate::isa::Stage;
 
@@ -88,6 +89,9 @@ pub(crate) struct IoSlot {
     pub comp: Comp,
     pub shape: IoShape,
     pub class: StorageClass,
+    /// A geometry program input: which vertex of the per-vertex array
+    /// (docs/interface.md, "Geometry programs").
+    pub vertex: VertexSel,
 }
 
 /// How a vec4 register view maps onto the interface variable.
@@ -117,6 +121,8 @@ pub(crate) struct Io {
     pub state_block: Option<Word>,
     /// `program.buffer[b]` blocks (binding 3 + b), by b.
     pub buffers: BTreeMap<u32, Word>,
+    /// `texture[n]` descriptors (binding 32 + n), by n (texture.rs).
+    pub textures: BTreeMap<u32, super::texture::TextureUnit>,
 }
 
 /// The identity of an interface variable: aliases such as
@@ -138,6 +144,9 @@ struct SlotSpec {
     typed: bool,
     /// FLAT / CENTROID / NOPERSPECTIVE of a fragment attribute.
     interpolation: Interpolation,
+    /// A geometry program's per-vertex input (an array over the vertices
+    /// of the input primitive).
+    vertex: VertexSel,
 }
 
 struct KeyInfo {
@@ -146,6 +155,7 @@ struct KeyInfo {
     shape: IoShape,
     clip_len: u32,
     interpolation: Interpolation,
+    per_vertex: bool,
 }
 
 impl Lowerer<'_> {
@@ -413,6 +423,7 @@ impl Lowerer<'_> {
                     shape: spec.shape,
                     clip_len: 0,
                     interpolation: Interpolation::default(),
+                    per_vertex: spec.vertex != VertexSel::None,
                 });
                 if spec.typed && !info.typed {
                     info.comp = spec.comp;
@@ -441,7 +452,7 @@ impl Lowerer<'_> {
             } else {
                 StorageClass::Input
             };
-            let pointee = match info.shape {
+            let mut pointee = match info.shape {
                 IoShape::Vec4 => self.t(info.comp, 4),
                 IoShape::Scalar { .. } | IoShape::Facing => self.t(info.comp, 1),
                 IoShape::ClipElement { .. } => {
@@ -449,6 +460,11 @@ impl Lowerer<'_> {
                     self.t_array(float, info.clip_len.max(1))
                 }
             };
+            if info.per_vertex {
+                // NV_geometry_program4 2.X.3.2: `vertex[m].<binding>`, one
+                // element per vertex of the input primitive.
+                pointee = self.per_vertex_array(pointee)?;
+            }
             let var = self.global_variable(pointee, class, None, &name);
             match *key {
                 IoKey::Location { location, .. } => {
@@ -464,6 +480,10 @@ impl Lowerer<'_> {
                         .decorate(var, Decoration::BuiltIn, [SpvOperand::BuiltIn(b)]);
                     match b {
                         BuiltIn::ClipDistance => self.capability(Capability::ClipDistance),
+                        // A geometry program reading or writing PointSize.
+                        BuiltIn::PointSize if stage == Stage::Geometry => {
+                            self.capability(Capability::GeometryPointSize)
+                        }
                         // A fragment shader reading PrimitiveId needs the
                         // Geometry capability.
                         BuiltIn::PrimitiveId => self.capability(Capability::Geometry),
@@ -479,7 +499,13 @@ impl Lowerer<'_> {
                 Stage::Vertex | Stage::Geometry => output,
                 Stage::Fragment => !output,
             };
-            if flat_allowed && (info.comp.is_integer() || info.interpolation.flat) {
+            // Built-in outputs of a geometry program (Layer, PrimitiveId)
+            // take no interpolation decoration.
+            let builtin_output = stage == Stage::Geometry && matches!(key, IoKey::BuiltIn { .. });
+            if flat_allowed
+                && !builtin_output
+                && (info.comp.is_integer() || info.interpolation.flat)
+            {
                 self.b.decorate(var, Decoration::Flat, []);
             }
             if stage == Stage::Fragment && !output {
@@ -510,6 +536,7 @@ impl Lowerer<'_> {
                     comp,
                     shape: spec.shape,
                     class,
+                    vertex: spec.vertex,
                 });
             }
             self.storage.insert(id, Storage::Io { elements });
@@ -543,6 +570,7 @@ fn builtin_from_u32(b: u32) -> LResult<BuiltIn> {
         BuiltIn::FrontFacing,
         BuiltIn::PrimitiveId,
         BuiltIn::FragDepth,
+        BuiltIn::Layer,
     ]
     .into_iter()
     .find(|&x| x as u32 == b)
@@ -564,6 +592,7 @@ fn location(output: bool, location: u32, ty: VarType) -> SlotSpec {
         comp,
         typed,
         interpolation: Interpolation::default(),
+        vertex: VertexSel::None,
     }
 }
 
@@ -577,6 +606,7 @@ fn builtin(output: bool, b: BuiltIn, shape: IoShape, comp: Comp) -> SlotSpec {
         comp,
         typed: true,
         interpolation: Interpolation::default(),
+        vertex: VertexSel::None,
     }
 }
 
@@ -623,7 +653,59 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
             IoShape::ClipElement { index: *n },
             Comp::F32,
         )),
+        (Stage::Geometry, A::PrimitiveId) => Ok(scalar_int(BuiltIn::PrimitiveId)),
+        (Stage::Geometry, A::PerVertex { vertex, binding }) => {
+            let mut spec = per_vertex_spec(binding, ty)?;
+            spec.vertex = match vertex {
+                Some(m) => VertexSel::Fixed(*m),
+                None => VertexSel::Indexed,
+            };
+            Ok(spec)
+        }
         (stage, b) => Err(format!("the attribute binding {b:?} in a {stage} program")),
+    }
+}
+
+/// The slot of `vertex[m].<binding>` in a geometry program: the Location
+/// (or built-in) the previous stage writes (docs/interface.md, "Varyings"),
+/// before `declare_io` makes it an array over the input vertices.
+fn per_vertex_spec(binding: &PerVertexAttrib, ty: VarType) -> Result<SlotSpec, String> {
+    use PerVertexAttrib as P;
+    match binding {
+        P::Position => Ok(builtin(false, BuiltIn::Position, IoShape::Vec4, Comp::F32)),
+        P::Color(sel) => Ok(location(false, color_location(*sel), ty)),
+        P::FogCoord => Ok(location(false, 4, ty)),
+        P::TexCoord(n) if *n < 8 => Ok(location(false, 5 + n, ty)),
+        P::Generic(n) if *n < 16 => Ok(location(false, 14 + n, ty)),
+        P::Id => Ok(SlotSpec {
+            key: IoKey::Location {
+                output: false,
+                location: 13,
+            },
+            shape: IoShape::Scalar { component: 0 },
+            comp: Comp::I32,
+            typed: true,
+            interpolation: Interpolation::default(),
+            vertex: VertexSel::None,
+        }),
+        P::PointSize => Ok(builtin(
+            false,
+            BuiltIn::PointSize,
+            IoShape::Scalar { component: 0 },
+            Comp::F32,
+        )),
+        P::Clip(n) => Ok(builtin(
+            false,
+            BuiltIn::ClipDistance,
+            IoShape::ClipElement { index: *n },
+            Comp::F32,
+        )),
+        P::TexCoord(n) => Err(format!(
+            "vertex[m].texcoord[{n}]: the varyings of docs/interface.md stop at texcoord[7]"
+        )),
+        P::Generic(n) => Err(format!(
+            "vertex[m].attrib[{n}]: the varyings of docs/interface.md stop at attrib[15]"
+        )),
     }
 }
 
@@ -632,12 +714,16 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
 fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<SlotSpec, String> {
     use ResultBinding as R;
     match (stage, binding) {
-        (Stage::Vertex, R::Position) => {
+        (Stage::Vertex | Stage::Geometry, R::Position) => {
             Ok(builtin(true, BuiltIn::Position, IoShape::Vec4, Comp::F32))
         }
-        (Stage::Vertex, R::Color(sel)) => Ok(location(true, color_location(*sel), ty)),
-        (Stage::Vertex, R::FogCoord) => Ok(location(true, 4, ty)),
-        (Stage::Vertex, R::TexCoord(n)) if *n < 8 => Ok(location(true, 5 + n, ty)),
+        (Stage::Vertex | Stage::Geometry, R::Color(sel)) => {
+            Ok(location(true, color_location(*sel), ty))
+        }
+        (Stage::Vertex | Stage::Geometry, R::FogCoord) => Ok(location(true, 4, ty)),
+        (Stage::Vertex | Stage::Geometry, R::TexCoord(n)) if *n < 8 => {
+            Ok(location(true, 5 + n, ty))
+        }
         (Stage::Vertex, R::Id) => Ok(SlotSpec {
             key: IoKey::Location {
                 output: true,
@@ -647,15 +733,18 @@ fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<Slo
             comp: Comp::I32,
             typed: true,
             interpolation: Interpolation::default(),
+            vertex: VertexSel::None,
         }),
-        (Stage::Vertex, R::Generic(n)) if *n < 16 => Ok(location(true, 14 + n, ty)),
-        (Stage::Vertex, R::Clip(n)) => Ok(builtin(
+        (Stage::Vertex | Stage::Geometry, R::Generic(n)) if *n < 16 => {
+            Ok(location(true, 14 + n, ty))
+        }
+        (Stage::Vertex | Stage::Geometry, R::Clip(n)) => Ok(builtin(
             true,
             BuiltIn::ClipDistance,
             IoShape::ClipElement { index: *n },
             Comp::F32,
         )),
-        (Stage::Vertex, R::PointSize) => Ok(builtin(
+        (Stage::Vertex | Stage::Geometry, R::PointSize) => Ok(builtin(
             true,
             BuiltIn::PointSize,
             IoShape::Scalar { component: 0 },
@@ -671,6 +760,19 @@ fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<Slo
             Ok(location(true, 0, ty))
         }
         (Stage::Fragment, R::FragColor(n)) => Ok(location(true, *n, ty)),
+        // NV_geometry_program4 2.X.3.5: integer layer and primitive id in x.
+        (Stage::Geometry, R::Layer) => Ok(builtin(
+            true,
+            BuiltIn::Layer,
+            IoShape::Scalar { component: 0 },
+            Comp::I32,
+        )),
+        (Stage::Geometry, R::PrimitiveId) => Ok(builtin(
+            true,
+            BuiltIn::PrimitiveId,
+            IoShape::Scalar { component: 0 },
+            Comp::I32,
+        )),
         // NV_fragment_program4: only the z component of result.depth counts.
         (Stage::Fragment, R::Depth) => Ok(builtin(
             true,

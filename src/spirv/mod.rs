@@ -15,8 +15,12 @@
 //!   Table X.16);
 //! * `alu` — the instructions of section 2.X.8;
 //! * `flow` — statements and structured control flow (section 2.X.5);
+//! * `geometry` — geometry programs (NV_geometry_program4): execution
+//!   modes, per-vertex inputs, EMIT and ENDPRIM;
 //! * `recursion` — CAL with the call depth, and call cycles lowered to a
-//!   dispatch loop with an explicit return stack (docs/semantics.md).
+//!   dispatch loop with an explicit return stack (docs/semantics.md);
+//! * `texture` — texture units (binding 32 + n) and TEX, TXB, TXD, TXF,
+//!   TXL, TXP, TXQ (section 2.X.4.4).
 //!
 //! The backend never reports source errors: the checker has accepted the
 //! program. Anything not lowered yet is an explicit
@@ -27,12 +31,14 @@ mod alu;
 mod cc;
 mod emit;
 mod flow;
+mod geometry;
 mod interface;
 mod operand;
 mod recursion;
 mod state;
 #[cfg(test)]
 mod tests;
+mod texture;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -136,6 +142,34 @@ pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerErro
     let mut lowerer = Lowerer::new(program, options, &analysis)?;
     lowerer.lower_program(&analysis)?;
     Ok(lowerer.finish())
+}
+
+/// Runs the spirv-tools optimizer's performance passes (in process) on
+/// `words` for the given environment (`Options::optimize`).
+pub fn optimize(words: &[u32], env: TargetEnv) -> Result<Vec<u32>, String> {
+    use spirv_tools::opt::Optimizer;
+    let target = match env {
+        TargetEnv::Vulkan1_0 => spirv_tools::TargetEnv::Vulkan_1_0,
+        TargetEnv::Vulkan1_1 => spirv_tools::TargetEnv::Vulkan_1_1,
+        TargetEnv::Vulkan1_2 => spirv_tools::TargetEnv::Vulkan_1_2,
+        TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
+    };
+    let mut opt = spirv_tools::opt::create(Some(target));
+    opt.register_performance_passes();
+    let mut messages = Vec::new();
+    opt.optimize(
+        words,
+        &mut |m: spirv_tools::error::Message| messages.push(m.message),
+        None,
+    )
+    .map(|binary| binary.as_words().to_vec())
+    .map_err(|e| {
+        if messages.is_empty() {
+            e.to_string()
+        } else {
+            format!("{e}: {}", messages.join("; "))
+        }
+    })
 }
 
 /// Runs spirv-val (in process) on `words` for the given environment.
@@ -384,8 +418,13 @@ fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
         index(&op.index, out);
     }
     fn index(ix: &Index, out: &mut BTreeSet<VarId>) {
-        if let Index::Relative { address, .. } = ix {
-            operand(address, out);
+        match ix {
+            Index::Relative { address, .. } => operand(address, out),
+            Index::PerVertex { vertex, element } => {
+                index(vertex, out);
+                index(element, out);
+            }
+            Index::None | Index::Absolute(_) => {}
         }
     }
     for stmt in block {
@@ -433,8 +472,9 @@ pub(crate) struct Lowerer<'a> {
     pub options: &'a Options,
     pub b: Builder,
     pub glsl_set: Word,
-    pub types: HashMap<TypeKey, Word>,
-    pub consts: HashMap<(Word, Vec<u32>), Word>,
+    // Fx-hashed: looked up for nearly every emitted instruction.
+    pub types: rustc_hash::FxHashMap<TypeKey, Word>,
+    pub consts: rustc_hash::FxHashMap<(Word, Vec<u32>), Word>,
     /// How each used variable is stored.
     pub storage: HashMap<VarId, Storage>,
     /// Interface variables and uniform blocks.
@@ -459,6 +499,9 @@ pub(crate) struct Lowerer<'a> {
     /// function), otherwise in the entry function.
     pub private_registers: bool,
     capabilities: HashSet<u32>,
+    /// Geometry programs whose EMITs can exceed VERTICES_OUT: the number
+    /// of vertices emitted so far (a Private `uint`, geometry.rs).
+    pub emit_count: Option<Word>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -467,11 +510,9 @@ impl<'a> Lowerer<'a> {
         options: &'a Options,
         analysis: &Analysis,
     ) -> Result<Self, LowerError> {
-        if program.stage == Stage::Geometry {
-            let span = program.sub(program.entry).span;
-            return Err(LowerError::unsupported(
-                "geometry programs (!!NVgp4.0)",
-                span,
+        if program.stage == Stage::Geometry && program.geometry.is_none() {
+            return Err(LowerError::internal(
+                "a geometry program without PRIMITIVE_IN / PRIMITIVE_OUT / VERTICES_OUT",
             ));
         }
         let mut b = Builder::new();
@@ -484,8 +525,8 @@ impl<'a> Lowerer<'a> {
             options,
             b,
             glsl_set,
-            types: HashMap::new(),
-            consts: HashMap::new(),
+            types: Default::default(),
+            consts: Default::default(),
             storage: HashMap::new(),
             io: Io::default(),
             cc_regs: [None, None],
@@ -496,8 +537,12 @@ impl<'a> Lowerer<'a> {
             loops: Vec::new(),
             private_registers: analysis.subroutines.len() > 1 || !analysis.cycles.is_empty(),
             capabilities: HashSet::new(),
+            emit_count: None,
         };
         l.capability(spirv::Capability::Shader);
+        if program.stage == Stage::Geometry {
+            l.capability(spirv::Capability::Geometry);
+        }
         Ok(l)
     }
 
@@ -515,11 +560,15 @@ impl<'a> Lowerer<'a> {
 
     fn lower_program(&mut self, analysis: &Analysis) -> Result<(), LowerError> {
         self.declare_variables(analysis)?;
+        self.declare_textures(analysis)?;
         if analysis.depth_counter {
             let uint = self.t(emit::Comp::U32, 1);
             let zero = self.c_u32(0);
             let var = self.global_variable(uint, StorageClass::Private, Some(zero), "call_depth");
             self.call_depth = Some(var);
+        }
+        if self.program.stage == Stage::Geometry {
+            self.declare_emit_count(analysis)?;
         }
         // Flatten each call cycle into the states of one dispatch function.
         let mut flat_cycles = Vec::with_capacity(analysis.cycles.len());
@@ -556,12 +605,7 @@ impl<'a> Lowerer<'a> {
         let model = match self.program.stage {
             Stage::Vertex => spirv::ExecutionModel::Vertex,
             Stage::Fragment => spirv::ExecutionModel::Fragment,
-            Stage::Geometry => {
-                return Err(LowerError::unsupported(
-                    "geometry programs (!!NVgp4.0)",
-                    Span::default(),
-                ))
-            }
+            Stage::Geometry => spirv::ExecutionModel::Geometry,
         };
         // SPIR-V 1.4 and later list every global the entry point uses;
         // before that, only Input and Output variables.
@@ -575,6 +619,20 @@ impl<'a> Lowerer<'a> {
             .map(|&(id, _)| id)
             .collect();
         self.b.entry_point(model, main, "main", interface);
+        if self.options.preserve_signed_zero_inf_nan {
+            // Without this mode Vulkan may change the sign of a zero and
+            // does not promise IEEE infinities and NaNs (lavapipe, for one,
+            // folds `x < 0 ? -1.0 : 0.0` into a negation that gives -0.0).
+            // The spec's results are exact IEEE values, so on request the
+            // module asks for them (VK_KHR_shader_float_controls,
+            // shaderSignedZeroInfNanPreserveFloat32).
+            self.capability(spirv::Capability::SignedZeroInfNanPreserve);
+            if self.options.target_env.spirv_version() < (1, 4) {
+                self.b.extension("SPV_KHR_float_controls");
+            }
+            self.b
+                .execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [32]);
+        }
         if self.program.stage == Stage::Fragment {
             self.b
                 .execution_mode(main, spirv::ExecutionMode::OriginUpperLeft, []);
@@ -582,6 +640,9 @@ impl<'a> Lowerer<'a> {
                 self.b
                     .execution_mode(main, spirv::ExecutionMode::DepthReplacing, []);
             }
+        }
+        if self.program.stage == Stage::Geometry {
+            self.geometry_execution_modes(main)?;
         }
         Ok(())
     }

@@ -63,9 +63,17 @@ impl Lowerer<'_> {
                 op.span,
             ));
         }
-        let element = self.element(op.var, &op.index, op.span)?;
         let comp = Comp::from(op.ty);
-        let vector = self.load_element(op.var, element, comp, op.span)?;
+        let vector = match &op.index {
+            // A geometry program's per-vertex array (geometry.rs).
+            Index::PerVertex { vertex, element } => {
+                self.load_per_vertex(op.var, vertex, element, comp, op.span)?
+            }
+            index => {
+                let element = self.element(op.var, index, op.span)?;
+                self.load_element(op.var, element, comp, op.span)?
+            }
+        };
         let mut v = if scalar {
             self.extract(vector, u32::from(op.swizzle.0[0]))?
         } else {
@@ -129,8 +137,10 @@ impl Lowerer<'_> {
                 format!("element {n} of an array of {len}"),
                 span,
             )),
-            Index::PerVertex { .. } => Err(LowerError::unsupported(
-                "per-vertex attribute arrays of geometry programs",
+            // Operands resolve it in `load_per_vertex`; attributes are
+            // never destinations.
+            Index::PerVertex { .. } => Err(LowerError::internal_at(
+                "a per-vertex index outside an operand",
                 span,
             )),
             Index::Relative { address, offset } => {
@@ -227,7 +237,7 @@ impl Lowerer<'_> {
 
     /// Picks `values[i]` with a chain of selects (for elements that are
     /// separate SPIR-V variables).
-    fn select_element(&mut self, i: Val, values: &[Val]) -> LResult<Val> {
+    pub(crate) fn select_element(&mut self, i: Val, values: &[Val]) -> LResult<Val> {
         let mut result = *values
             .first()
             .ok_or_else(|| LowerError::internal("indexing an empty array"))?;
@@ -458,16 +468,35 @@ impl Lowerer<'_> {
     }
 
     fn load_slot(&mut self, slot: IoSlot, comp: Comp) -> LResult<Val> {
+        self.load_slot_at(slot, None, comp)
+    }
+
+    /// Loads an interface element; `vertex` selects the vertex of a
+    /// geometry program's per-vertex input (an `i32` id) when the slot is
+    /// indexed by the operand (`VertexSel::Indexed`).
+    pub(crate) fn load_slot_at(
+        &mut self,
+        slot: IoSlot,
+        vertex: Option<Word>,
+        comp: Comp,
+    ) -> LResult<Val> {
+        let prefix = self.vertex_prefix(slot, vertex)?;
         let v = match slot.shape {
-            IoShape::Vec4 => self.load(slot.var, slot.comp, 4)?,
+            IoShape::Vec4 => {
+                let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
+                self.load(p, slot.comp, 4)?
+            }
             IoShape::Scalar { component } => {
-                let s = self.load(slot.var, slot.comp, 1)?;
+                let p = self.slot_pointer(slot, slot.comp, 1, &prefix)?;
+                let s = self.load(p, slot.comp, 1)?;
                 self.widen(s, component)?
             }
             IoShape::ClipElement { index } => {
                 let float = self.t(Comp::F32, 1);
                 let i = self.c_i32(index as i32);
-                let p = self.access(slot.class, float, slot.var, &[i])?;
+                let mut indices = prefix;
+                indices.push(i);
+                let p = self.access(slot.class, float, slot.var, &indices)?;
                 let s = self.load(p, Comp::F32, 1)?;
                 self.widen(s, 0)?
             }

@@ -16,8 +16,137 @@ pub struct Ast {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {
-    pub name: String,
+    pub name: Text,
     pub span: Span,
+}
+
+/// The text of a name or number, as written. Short texts (up to 22 bytes,
+/// nearly every name and number in real programs) are stored inline, so the
+/// syntax tree of a large program costs no allocation per token; longer
+/// ones go to the heap. Reads as a `&str`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Text(TextRepr);
+
+// Equal texts have equal representations: the length decides inline or
+// heap, and inline bytes past the length are zero.
+#[derive(Clone, PartialEq, Eq)]
+enum TextRepr {
+    Inline { len: u8, bytes: [u8; Text::INLINE] },
+    Heap(Box<str>),
+}
+
+impl Text {
+    const INLINE: usize = 22;
+
+    pub fn new(s: &str) -> Text {
+        if s.len() <= Text::INLINE {
+            let mut bytes = [0; Text::INLINE];
+            bytes[..s.len()].copy_from_slice(s.as_bytes());
+            Text(TextRepr::Inline {
+                len: s.len() as u8,
+                bytes,
+            })
+        } else {
+            Text(TextRepr::Heap(s.into()))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            TextRepr::Inline { len, bytes } => {
+                let b = &bytes[..*len as usize];
+                // SAFETY: the bytes were copied from a `&str` in `new`, whole.
+                unsafe { std::str::from_utf8_unchecked(b) }
+            }
+            TextRepr::Heap(s) => s,
+        }
+    }
+}
+
+impl std::hash::Hash for Text {
+    // As `str` hashes, which `Borrow<str>` requires.
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h)
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text::new(s)
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text::new(&s)
+    }
+}
+
+impl From<Text> for String {
+    fn from(t: Text) -> String {
+        t.as_str().to_string()
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Text {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == other.as_str()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,7 +270,7 @@ impl InitItem {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IntLit {
-    pub text: String,
+    pub text: Text,
     pub span: Span,
 }
 
@@ -163,7 +292,7 @@ impl IntLit {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Number {
     Int(IntLit),
-    Float { text: String, span: Span },
+    Float { text: Text, span: Span },
 }
 
 impl Number {

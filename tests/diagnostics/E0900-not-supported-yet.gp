@@ -2,6 +2,6 @@
 PRIMITIVE_IN TRIANGLES;
 PRIMITIVE_OUT POINTS;
 VERTICES_OUT 1;
-MOV result.position, vertex[0].position;
+MOV result.position, vertex[0].attrib[16];
 EMIT;
 END

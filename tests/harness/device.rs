@@ -341,6 +341,8 @@ unsafe fn create(
     // (Not robustBufferAccess: it would hide out-of-bounds reads.)
     let core = vk::PhysicalDeviceFeatures {
         geometry_shader: s.geometry_shader,
+        // Geometry programs reading or writing PointSize (GeometryPointSize).
+        shader_tessellation_and_geometry_point_size: s.shader_tessellation_and_geometry_point_size,
         tessellation_shader: s.tessellation_shader,
         shader_clip_distance: s.shader_clip_distance,
         shader_cull_distance: s.shader_cull_distance,
@@ -534,7 +536,8 @@ impl HostBuffer {
     }
 }
 
-enum Object {
+/// A Vulkan object a [`Scope`] destroys when dropped.
+pub(crate) enum Object {
     Buffer(vk::Buffer),
     Memory(vk::DeviceMemory),
     Image(vk::Image),
@@ -546,6 +549,8 @@ enum Object {
     DescriptorPool(vk::DescriptorPool),
     CommandBuffer(vk::CommandBuffer),
     Fence(vk::Fence),
+    Sampler(vk::Sampler),
+    BufferView(vk::BufferView),
 }
 
 /// The Vulkan objects of one run; destroyed (after waiting for the device to be
@@ -563,8 +568,13 @@ impl<'a> Scope<'a> {
         }
     }
 
-    fn dev(&self) -> &ash::Device {
+    pub(crate) fn dev(&self) -> &ash::Device {
         &self.d.device
+    }
+
+    /// Hands `o` to the scope, which destroys it when dropped.
+    pub(crate) fn own(&mut self, o: Object) {
+        self.objects.push(o);
     }
 
     fn memory_type(&self, bits: u32, want: vk::MemoryPropertyFlags) -> Option<u32> {
@@ -574,7 +584,7 @@ impl<'a> Scope<'a> {
         })
     }
 
-    fn allocate(
+    pub(crate) fn allocate(
         &mut self,
         req: vk::MemoryRequirements,
         want: vk::MemoryPropertyFlags,
@@ -902,6 +912,8 @@ impl Drop for Scope<'_> {
                         dev.free_command_buffers(self.d.command_pool, &[cb])
                     }
                     Object::Fence(f) => dev.destroy_fence(f, None),
+                    Object::Sampler(s) => dev.destroy_sampler(s, None),
+                    Object::BufferView(v) => dev.destroy_buffer_view(v, None),
                 }
             }
         }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use ash::vk;
 
 use super::device::{host_barrier, image_barrier, Device, HostBuffer, Scope};
+use super::texture::Texture;
 use super::{
     buffer_blocks, collect_inputs, param_block, shaders, state_block, to_f32, HarnessError, Input,
     Kind, Result, FRAGMENT_SET, KILL_SENTINEL,
@@ -56,6 +57,8 @@ pub struct FragmentJob {
     pub width: Option<u32>,
     /// Descriptor set of the parameters (default 2, see docs/interface.md).
     pub descriptor_set: u32,
+    /// Textures, each at binding 32 + unit of the set (default: none).
+    pub textures: Vec<Texture>,
 }
 
 impl Default for FragmentJob {
@@ -74,6 +77,7 @@ impl Default for FragmentJob {
             flat_varyings: true,
             width: None,
             descriptor_set: FRAGMENT_SET,
+            textures: Vec::new(),
         }
     }
 }
@@ -218,10 +222,11 @@ impl Device {
             }
             let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
             uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
-            let (layout, set) = s.uniform_set(
+            let (layout, set) = s.resource_set(
                 job.descriptor_set,
                 vk::ShaderStageFlags::FRAGMENT,
                 &uniforms,
+                &job.textures,
             )?;
 
             // Attachments: index = Location; unused indices have format UNDEFINED.

@@ -32,6 +32,16 @@
 //!   outputs exceed the device's per-vertex transform feedback size (512 bytes on
 //!   lavapipe), the outputs are captured over several draws.
 //!
+//! * [`Device::run_geometry`] runs a vertex program and a geometry program drawn with
+//!   a given topology and captures the geometry program's emitted vertices with
+//!   transform feedback (the geometry module patched like a vertex program), one
+//!   record per vertex of each decomposed output primitive; the record count comes
+//!   from the transform feedback counter buffer. Parameters are in set 1.
+//!
+//! Textures: `FragmentJob::textures` / `VertexJob::textures` ([`Texture`]) are
+//! uploaded (every mip level, layer and cube face) and bound at binding 32 + unit of
+//! the stage's set, with their samplers; a BUFFER unit is a uniform texel buffer.
+//!
 //! Parameters: both kinds of run bind `program.env` (binding 0) and `program.local`
 //! (binding 1) as 4096-byte uniform buffers (256 `uvec4`, zero unless the job sets
 //! them) in the stage's descriptor set (vertex 0, fragment 2, see docs/interface.md).
@@ -39,7 +49,9 @@
 
 mod device;
 mod fragment;
+mod geometry;
 mod shaders;
+mod texture;
 mod vertex;
 
 use std::fmt;
@@ -50,6 +62,10 @@ use ash::vk;
 pub use device::{device_or_skip, shared_device, Device};
 #[allow(unused_imports)]
 pub use fragment::{FragmentJob, FragmentOutput};
+#[allow(unused_imports)]
+pub use geometry::GeometryJob;
+#[allow(unused_imports)]
+pub use texture::{SamplerDesc, Texture, TextureKind, FIRST_TEXTURE_BINDING};
 #[allow(unused_imports)]
 pub use vertex::{Capture, VertexJob, VertexOutput, VertexRecord};
 
@@ -62,6 +78,8 @@ pub const PARAM_VEC4S: usize = 256;
 
 /// Descriptor set of vertex programs (docs/interface.md).
 pub const VERTEX_SET: u32 = 0;
+/// Descriptor set of geometry programs (docs/interface.md).
+pub const GEOMETRY_SET: u32 = 1;
 /// Descriptor set of fragment programs (docs/interface.md).
 pub const FRAGMENT_SET: u32 = 2;
 

@@ -184,19 +184,21 @@ fn id_ref(op: Option<&Operand>) -> Option<u32> {
 
 impl VertexProgram {
     pub fn load(words: &[u32]) -> Result<VertexProgram> {
+        VertexProgram::load_model(words, ExecutionModel::Vertex)
+    }
+
+    /// Loads the last pre-rasterisation stage of a pipeline for capture: a
+    /// `Vertex` or a `Geometry` entry point (geometry runs patch the geometry
+    /// program the same way).
+    pub fn load_model(words: &[u32], model: ExecutionModel) -> Result<VertexProgram> {
         let module = rspirv::dr::load_words(words)
-            .map_err(|e| HarnessError::Spirv(format!("cannot parse the vertex program: {e}")))?;
+            .map_err(|e| HarnessError::Spirv(format!("cannot parse the {model:?} program: {e}")))?;
         let entry = module
             .entry_points
             .iter()
-            .find(|ep| {
-                matches!(
-                    ep.operands.first(),
-                    Some(Operand::ExecutionModel(ExecutionModel::Vertex))
-                )
-            })
+            .find(|ep| ep.operands.first() == Some(&Operand::ExecutionModel(model)))
             .and_then(|ep| id_ref(ep.operands.get(1)))
-            .ok_or_else(|| HarnessError::Spirv("no Vertex entry point".into()))?;
+            .ok_or_else(|| HarnessError::Spirv(format!("no {model:?} entry point")))?;
         if module.execution_modes.iter().any(|m| {
             matches!(
                 m.operands.get(1),

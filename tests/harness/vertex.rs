@@ -7,6 +7,7 @@ use rspirv::spirv::BuiltIn;
 
 use super::device::{host_barrier, Device, Scope};
 use super::shaders::{OutputKey, VertexProgram};
+use super::texture::Texture;
 use super::{
     buffer_blocks, collect_inputs, param_block, state_block, to_f32, HarnessError, Input, Result,
     VERTEX_SET,
@@ -26,6 +27,10 @@ pub enum Capture {
     ClipDistance,
     /// The output at this Location (every variable covering it, merged by Component).
     Location(u32),
+    /// `result.layer` of a geometry program (built-in `Layer`).
+    Layer,
+    /// `result.primid` of a geometry program (built-in `PrimitiveId`).
+    PrimitiveId,
 }
 
 /// A vertex run: `vertices[i]` holds the attributes of vertex i.
@@ -50,6 +55,8 @@ pub struct VertexJob {
     pub descriptor_set: u32,
     /// `firstVertex` of the draw: vertex i has `VertexIndex` = first_vertex + i.
     pub first_vertex: u32,
+    /// Textures, each at binding 32 + unit of the set (default: none).
+    pub textures: Vec<Texture>,
 }
 
 impl Default for VertexJob {
@@ -63,6 +70,7 @@ impl Default for VertexJob {
             capture: vec![Capture::Position],
             descriptor_set: VERTEX_SET,
             first_vertex: 0,
+            textures: Vec::new(),
         }
     }
 }
@@ -84,6 +92,10 @@ pub struct VertexRecord {
     pub position: Option<[u32; 4]>,
     pub point_size: Option<u32>,
     pub clip_distance: Option<Vec<u32>>,
+    /// `Layer` (geometry runs).
+    pub layer: Option<u32>,
+    /// `PrimitiveId` (geometry runs).
+    pub primitive_id: Option<u32>,
     /// Captured Locations; components the program does not declare are zero.
     pub locations: BTreeMap<u32, [u32; 4]>,
 }
@@ -157,30 +169,7 @@ impl Device {
         let program = VertexProgram::load(vert_spirv)?;
 
         // Which outputs to capture.
-        let mut wanted = BTreeSet::new();
-        for &c in &job.capture {
-            let hits: Vec<usize> = program
-                .outputs
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| match (c, o.key) {
-                    (Capture::Position, OutputKey::BuiltIn(BuiltIn::Position))
-                    | (Capture::PointSize, OutputKey::BuiltIn(BuiltIn::PointSize))
-                    | (Capture::ClipDistance, OutputKey::BuiltIn(BuiltIn::ClipDistance)) => true,
-                    (Capture::Location(l), OutputKey::Location { location, .. }) => {
-                        (location..location + o.elems).contains(&l)
-                    }
-                    _ => false,
-                })
-                .map(|(i, _)| i)
-                .collect();
-            if hits.is_empty() {
-                return Err(HarnessError::Job(format!(
-                    "the vertex program has no output for {c:?}"
-                )));
-            }
-            wanted.extend(hits);
-        }
+        let wanted = wanted_outputs(&program, &job.capture)?;
 
         // Split the captures into passes that fit the per-vertex transform feedback size.
         let mut passes: Vec<(Vec<(usize, u32)>, u32)> = Vec::new();
@@ -250,8 +239,12 @@ impl Device {
             }
             let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
             uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
-            let (layout, set) =
-                s.uniform_set(job.descriptor_set, vk::ShaderStageFlags::VERTEX, &uniforms)?;
+            let (layout, set) = s.resource_set(
+                job.descriptor_set,
+                vk::ShaderStageFlags::VERTEX,
+                &uniforms,
+                &job.textures,
+            )?;
             let bindings = [vk::VertexInputBindingDescription {
                 binding: 0,
                 stride: stride as u32,
@@ -376,41 +369,85 @@ impl Device {
         for ((caps, pass_stride), words) in passes.iter().zip(&captured) {
             let stride_words = (*pass_stride / 4) as usize;
             for (v, rec) in vertices.iter_mut().enumerate() {
-                let base = v * stride_words;
-                for &(i, offset) in caps {
-                    let o = &program.outputs[i];
-                    let comps = *o.comps.as_ref().unwrap_or(&0) as usize;
-                    let at = base + (offset / 4) as usize;
-                    let data = &words[at..at + comps * o.elems as usize];
-                    match o.key {
-                        OutputKey::BuiltIn(BuiltIn::Position) => {
-                            let mut p = [0u32; 4];
-                            p[..comps.min(4)].copy_from_slice(&data[..comps.min(4)]);
-                            rec.position = Some(p);
-                        }
-                        OutputKey::BuiltIn(BuiltIn::PointSize) => rec.point_size = Some(data[0]),
-                        OutputKey::BuiltIn(BuiltIn::ClipDistance) => {
-                            rec.clip_distance = Some(data.to_vec())
-                        }
-                        OutputKey::BuiltIn(_) => {}
-                        OutputKey::Location {
-                            location,
-                            component,
-                        } => {
-                            for e in 0..o.elems {
-                                let slot = rec.locations.entry(location + e).or_insert([0; 4]);
-                                let src = &data[e as usize * comps..(e as usize + 1) * comps];
-                                for (c, &w) in src.iter().enumerate() {
-                                    if let Some(dst) = slot.get_mut(component as usize + c) {
-                                        *dst = w;
-                                    }
-                                }
-                            }
+                decode_record(&program, caps, &words[v * stride_words..], rec);
+            }
+        }
+        Ok(VertexOutput { vertices })
+    }
+}
+
+/// Decodes the captured outputs `caps` (output index, byte offset) of one vertex
+/// from `words` (starting at the vertex's record) into `rec`.
+pub(crate) fn decode_record(
+    program: &VertexProgram,
+    caps: &[(usize, u32)],
+    words: &[u32],
+    rec: &mut VertexRecord,
+) {
+    for &(i, offset) in caps {
+        let o = &program.outputs[i];
+        let comps = *o.comps.as_ref().unwrap_or(&0) as usize;
+        let at = (offset / 4) as usize;
+        let data = &words[at..at + comps * o.elems as usize];
+        match o.key {
+            OutputKey::BuiltIn(BuiltIn::Position) => {
+                let mut p = [0u32; 4];
+                p[..comps.min(4)].copy_from_slice(&data[..comps.min(4)]);
+                rec.position = Some(p);
+            }
+            OutputKey::BuiltIn(BuiltIn::PointSize) => rec.point_size = Some(data[0]),
+            OutputKey::BuiltIn(BuiltIn::ClipDistance) => rec.clip_distance = Some(data.to_vec()),
+            OutputKey::BuiltIn(BuiltIn::Layer) => rec.layer = Some(data[0]),
+            OutputKey::BuiltIn(BuiltIn::PrimitiveId) => rec.primitive_id = Some(data[0]),
+            OutputKey::BuiltIn(_) => {}
+            OutputKey::Location {
+                location,
+                component,
+            } => {
+                for e in 0..o.elems {
+                    let slot = rec.locations.entry(location + e).or_insert([0; 4]);
+                    let src = &data[e as usize * comps..(e as usize + 1) * comps];
+                    for (c, &w) in src.iter().enumerate() {
+                        if let Some(dst) = slot.get_mut(component as usize + c) {
+                            *dst = w;
                         }
                     }
                 }
             }
         }
-        Ok(VertexOutput { vertices })
     }
+}
+
+/// The outputs of `program` that `capture` asks for (indices into `outputs`).
+pub(crate) fn wanted_outputs(
+    program: &VertexProgram,
+    capture: &[Capture],
+) -> Result<BTreeSet<usize>> {
+    let mut wanted = BTreeSet::new();
+    for &c in capture {
+        let hits: Vec<usize> = program
+            .outputs
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| match (c, o.key) {
+                (Capture::Position, OutputKey::BuiltIn(BuiltIn::Position))
+                | (Capture::PointSize, OutputKey::BuiltIn(BuiltIn::PointSize))
+                | (Capture::ClipDistance, OutputKey::BuiltIn(BuiltIn::ClipDistance))
+                | (Capture::Layer, OutputKey::BuiltIn(BuiltIn::Layer))
+                | (Capture::PrimitiveId, OutputKey::BuiltIn(BuiltIn::PrimitiveId)) => true,
+                (Capture::Location(l), OutputKey::Location { location, .. }) => {
+                    (location..location + o.elems).contains(&l)
+                }
+                _ => false,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if hits.is_empty() {
+            return Err(HarnessError::Job(format!(
+                "the program has no output for {c:?}"
+            )));
+        }
+        wanted.extend(hits);
+    }
+    Ok(wanted)
 }

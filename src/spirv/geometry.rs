@@ -1,0 +1,307 @@
+//! Geometry programs (NV_geometry_program4) in SPIR-V's `Geometry`
+//! execution model, as docs/interface.md ("Geometry programs") states it.
+//!
+//! * PRIMITIVE_IN, PRIMITIVE_OUT and VERTICES_OUT (section 2.X.7.Y) become
+//!   the execution modes `InputPoints` … `InputTrianglesAdjacency`,
+//!   `OutputPoints` / `OutputLineStrip` / `OutputTriangleStrip` and
+//!   `OutputVertices`, with `Invocations 1`.
+//! * `vertex[m].<binding>` (section 2.X.3.2) reads element *m* of an input
+//!   array over the vertices of the input primitive, at the Location (or
+//!   built-in) the previous stage writes. A variable bound to
+//!   `vertex.<binding>` without a vertex number is indexed `name[v]` or
+//!   `name[v][n]`; a relative vertex number is clamped into the primitive's
+//!   vertices as relative array indices are (docs/interface.md).
+//! * EMIT (section 2.X.8.Z) is `OpEmitVertex`, ENDPRIM `OpEndPrimitive`.
+//!   The spec makes every result undefined after EMIT ("After the EMIT
+//!   instruction completes, a new vertex is started and all result
+//!   variables become undefined") and leaves them unchanged across ENDPRIM;
+//!   SPIR-V's `OpEmitVertex` and `OpEndPrimitive` say exactly the same of
+//!   output variables, so results are written straight to the outputs,
+//!   without shadow copies.
+//! * Section 2.14.6.4: "Once a geometry program emits a number of vertices
+//!   equal to the vertex limit, subsequent EMIT instructions may or may not
+//!   have any effect." Vulkan leaves emitting more than `OutputVertices`
+//!   undefined, so when the program could (EMIT in a loop or a recursive
+//!   subroutine, or more EMITs on a path than VERTICES_OUT), a counter drops
+//!   the extra EMITs.
+
+use std::collections::HashMap;
+
+use rspirv::spirv::{ExecutionMode, GlslStd450Op as GLOp, Op, Word};
+
+use super::emit::{Comp, LResult, Val};
+use super::interface::{IoSlot, Storage};
+use super::operand::Element;
+use super::{Analysis, LowerError, Lowerer};
+use crate::ir::{
+    Block, GeometryLayout, Index, PrimitiveIn, PrimitiveOut, Program, Stmt, SubId, VarId,
+};
+use crate::span::Span;
+
+/// Which vertex of a geometry program's input primitive an interface
+/// element reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VertexSel {
+    /// Not a per-vertex input (every other stage, `primitive.id`, results).
+    None,
+    /// `vertex[m].<binding>`.
+    Fixed(u32),
+    /// `vertex.<binding>` bound to a variable: the operand's first index
+    /// selects the vertex (`Index::PerVertex`).
+    Indexed,
+}
+
+impl Lowerer<'_> {
+    fn geometry_layout(&self) -> LResult<GeometryLayout> {
+        self.program
+            .geometry
+            .ok_or_else(|| LowerError::internal("a geometry program without its declarations"))
+    }
+
+    /// The number of vertices of the input primitive (section 2.14.6.1).
+    fn input_vertices(&self) -> LResult<u32> {
+        Ok(self.geometry_layout()?.input.vertex_count())
+    }
+
+    /// `pointee[n]`, n the number of input vertices: the type of a per-vertex
+    /// input.
+    pub(crate) fn per_vertex_array(&mut self, pointee: Word) -> LResult<Word> {
+        let n = self.input_vertices()?;
+        Ok(self.t_array(pointee, n))
+    }
+
+    /// The execution modes of section 2.X.7.Y's declarations.
+    pub(crate) fn geometry_execution_modes(&mut self, main: Word) -> LResult<()> {
+        let g = self.geometry_layout()?;
+        let input = match g.input {
+            PrimitiveIn::Points => ExecutionMode::InputPoints,
+            PrimitiveIn::Lines => ExecutionMode::InputLines,
+            PrimitiveIn::LinesAdjacency => ExecutionMode::InputLinesAdjacency,
+            PrimitiveIn::Triangles => ExecutionMode::Triangles,
+            PrimitiveIn::TrianglesAdjacency => ExecutionMode::InputTrianglesAdjacency,
+        };
+        let output = match g.output {
+            PrimitiveOut::Points => ExecutionMode::OutputPoints,
+            PrimitiveOut::LineStrip => ExecutionMode::OutputLineStrip,
+            PrimitiveOut::TriangleStrip => ExecutionMode::OutputTriangleStrip,
+        };
+        self.b.execution_mode(main, input, []);
+        self.b.execution_mode(main, ExecutionMode::Invocations, [1]);
+        self.b.execution_mode(main, output, []);
+        self.b
+            .execution_mode(main, ExecutionMode::OutputVertices, [g.vertices_out]);
+        Ok(())
+    }
+
+    /// Declares the emitted-vertex counter when the program could emit more
+    /// than VERTICES_OUT vertices (section 2.14.6.4).
+    pub(crate) fn declare_emit_count(&mut self, analysis: &Analysis) -> LResult<()> {
+        let limit = self.geometry_layout()?.vertices_out;
+        match max_emits(self.program, analysis) {
+            Some(n) if n <= limit => Ok(()),
+            _ => {
+                let uint = self.t(Comp::U32, 1);
+                let zero = self.c_u32(0);
+                let var = self.global_variable(
+                    uint,
+                    rspirv::spirv::StorageClass::Private,
+                    Some(zero),
+                    "emitted_vertices",
+                );
+                self.emit_count = Some(var);
+                Ok(())
+            }
+        }
+    }
+
+    /// EMIT (section 2.X.8.Z): `OpEmitVertex`, skipped once VERTICES_OUT
+    /// vertices have been emitted when the counter is needed.
+    pub(crate) fn lower_emit(&mut self) -> LResult<()> {
+        let Some(counter) = self.emit_count else {
+            self.b.emit_vertex()?;
+            return Ok(());
+        };
+        let limit = self.geometry_layout()?.vertices_out;
+        let count = self.load(counter, Comp::U32, 1)?;
+        let limit = self.konst(Comp::U32, &[limit]);
+        let room = self.cmp(Op::ULessThan, count, limit)?;
+        self.guarded_by(Some(room), |l| {
+            l.b.emit_vertex()?;
+            let one = l.konst(Comp::U32, &[1]);
+            let next = l.op(Op::IAdd, &[count, one])?;
+            l.store(counter, next)
+        })
+    }
+
+    /// ENDPRIM (section 2.X.8.Z): `OpEndPrimitive`. "ENDPRIM has no effect
+    /// if the geometry program's output primitive type is POINTS"; SPIR-V's
+    /// OpEndPrimitive on a point stream has none either.
+    pub(crate) fn lower_end_primitive(&mut self) -> LResult<()> {
+        self.b.end_primitive()?;
+        Ok(())
+    }
+
+    /// The access-chain prefix selecting the vertex of a per-vertex input
+    /// (empty for other interface variables).
+    pub(crate) fn vertex_prefix(
+        &mut self,
+        slot: IoSlot,
+        vertex: Option<Word>,
+    ) -> LResult<Vec<Word>> {
+        match slot.vertex {
+            VertexSel::None => Ok(Vec::new()),
+            VertexSel::Fixed(m) => {
+                if m >= self.input_vertices()? {
+                    return Err(LowerError::internal(format!(
+                        "vertex[{m}] of a primitive of {} vertices",
+                        self.input_vertices()?
+                    )));
+                }
+                Ok(vec![self.c_i32(m as i32)])
+            }
+            VertexSel::Indexed => vertex.map(|v| vec![v]).ok_or_else(|| {
+                LowerError::internal("a per-vertex attribute read without a vertex number")
+            }),
+        }
+    }
+
+    /// Pointer to the `n` components of `comp` an interface slot holds, in
+    /// the element `prefix` selects.
+    pub(crate) fn slot_pointer(
+        &mut self,
+        slot: IoSlot,
+        comp: Comp,
+        n: u32,
+        prefix: &[Word],
+    ) -> LResult<Word> {
+        if prefix.is_empty() {
+            return Ok(slot.var);
+        }
+        let ty = self.t(comp, n);
+        self.access(slot.class, ty, slot.var, prefix)
+    }
+
+    /// `name[v]` or `name[v][n]` of a variable bound to `vertex.<binding>`
+    /// (NV_geometry_program4 section 2.X.3.2).
+    pub(crate) fn load_per_vertex(
+        &mut self,
+        var: VarId,
+        vertex: &Index,
+        element: &Index,
+        comp: Comp,
+        span: Span,
+    ) -> LResult<Val> {
+        let slots = match self.storage.get(&var) {
+            Some(Storage::Io { elements }) => elements.clone(),
+            _ => {
+                return Err(LowerError::internal_at(
+                    "a per-vertex index on a variable that is not a geometry attribute",
+                    span,
+                ))
+            }
+        };
+        let v = self.vertex_index(vertex, span)?;
+        match self.element(var, element, span)? {
+            Element::Fixed(n) => {
+                let slot = slots.get(n as usize).copied().ok_or_else(|| {
+                    LowerError::internal_at("interface element out of range", span)
+                })?;
+                self.load_slot_at(slot, Some(v), comp)
+            }
+            Element::Dynamic(i) => {
+                let mut loads = Vec::with_capacity(slots.len());
+                for slot in slots {
+                    loads.push(self.load_slot_at(slot, Some(v), comp)?);
+                }
+                self.select_element(i, &loads)
+            }
+        }
+    }
+
+    /// The vertex number of a per-vertex index as an `i32` id: a constant,
+    /// or `A.x + offset` clamped into the input primitive's vertices
+    /// (out-of-range relative addressing is undefined, section 2.X.4.2;
+    /// nvp4c clamps, docs/interface.md).
+    fn vertex_index(&mut self, vertex: &Index, span: Span) -> LResult<Word> {
+        let n = self.input_vertices()?;
+        match vertex {
+            Index::Absolute(m) if *m < n => Ok(self.c_i32(*m as i32)),
+            Index::Relative { address, offset } => {
+                let a = self.load_operand(address, true)?.value;
+                let a = match a.comp {
+                    Comp::F32 => self.convert(Op::ConvertFToS, a, Comp::I32)?,
+                    _ => self.cast(a, Comp::I32)?,
+                };
+                let off = self.konst(Comp::I32, &[*offset as u32]);
+                let sum = self.op(Op::IAdd, &[a, off])?;
+                let lo = self.konst(Comp::I32, &[0]);
+                let hi = self.konst(Comp::I32, &[n - 1]);
+                Ok(self.glsl(GLOp::SClamp, &[sum, lo, hi])?.id)
+            }
+            other => Err(LowerError::internal_at(
+                format!("vertex index {other:?} of a primitive of {n} vertices"),
+                span,
+            )),
+        }
+    }
+}
+
+/// The most EMITs any run of the program can execute, `None` when it is
+/// unbounded at compile time (EMIT inside REP, or in a recursive
+/// subroutine).
+fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
+    fn block(
+        program: &Program,
+        b: &Block,
+        memo: &mut HashMap<SubId, Option<u32>>,
+        active: &mut Vec<SubId>,
+    ) -> Option<u32> {
+        let mut total = 0u32;
+        for stmt in b {
+            let n = match stmt {
+                Stmt::Emit { .. } => Some(1),
+                Stmt::If {
+                    then_block,
+                    else_block,
+                    ..
+                } => {
+                    let t = block(program, then_block, memo, active)?;
+                    let e = block(program, else_block, memo, active)?;
+                    Some(t.max(e))
+                }
+                Stmt::Rep { body, .. } => match block(program, body, memo, active)? {
+                    0 => Some(0),
+                    _ => None,
+                },
+                Stmt::Call { target, .. } => sub(program, *target, memo, active),
+                _ => Some(0),
+            }?;
+            total = total.checked_add(n)?;
+        }
+        Some(total)
+    }
+    fn sub(
+        program: &Program,
+        s: SubId,
+        memo: &mut HashMap<SubId, Option<u32>>,
+        active: &mut Vec<SubId>,
+    ) -> Option<u32> {
+        if let Some(&m) = memo.get(&s) {
+            return m;
+        }
+        if active.contains(&s) || s.0 as usize >= program.subroutines.len() {
+            return None;
+        }
+        active.push(s);
+        let n = block(program, &program.sub(s).body, memo, active);
+        active.pop();
+        memo.insert(s, n);
+        n
+    }
+    if !analysis.cycles.is_empty() {
+        // A cycle that emits makes the count unbounded; one that does not
+        // contributes nothing. Keep it simple: count only acyclic programs.
+        return None;
+    }
+    sub(program, program.entry, &mut HashMap::new(), &mut Vec::new())
+}

@@ -1,0 +1,924 @@
+//! Texture access: the texture units' descriptors and the instructions TEX,
+//! TXB, TXD, TXF, TXL, TXP and TXQ (NV_gpu_program4 section 2.X.4.4,
+//! "Program Texture Access", and their sections 2.X.8.Z).
+//!
+//! Every unit a reachable instruction names is one descriptor at binding
+//! 32 + *n* of the stage's set (docs/interface.md, "Textures"): a combined
+//! image sampler whose image type follows the unit's target (Table X.17),
+//! or a uniform texel buffer for the BUFFER target. The lowering of each
+//! instruction follows its pseudocode:
+//!
+//! * coordinates are taken from the components Table X.17 (sampling) or
+//!   Table X.18 (TXF) names; array layers are rounded to the nearest
+//!   integer here (`floor(x + 0.5)`, EXT_texture_array), so the device's
+//!   own round-to-nearest-even never sees a half;
+//! * RECT and SHADOWRECT take unnormalized coordinates: they are divided by
+//!   the size of level 0 (OpImageQuerySizeLod), so an ordinary sampler
+//!   (normalized coordinates) gives the spec's texel;
+//! * TEX, TXB and TXP compute the LOD from implicit derivatives in fragment
+//!   programs; in vertex and geometry programs ComputePartialsX/Y return
+//!   zero (section 2.X.4.4), so the LOD is that of the base level, lowered
+//!   as an explicit LOD 0 (TXB's bias added to -infinity changes nothing);
+//! * SHADOW targets compare with the Dref operand; the result is the
+//!   comparison result c as (c, c, c, 1) (DEPTH_TEXTURE_MODE LUMINANCE,
+//!   GL's default);
+//! * texel offsets are ConstOffset operands (the checker enforced the
+//!   range and the dimensions).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rspirv::dr::{self, InsertPoint, Operand as SpvOperand};
+use rspirv::spirv::{
+    Capability, Decoration, Dim, GlslStd450Op as GLOp, ImageFormat, ImageOperands, Op,
+    StorageClass, Word,
+};
+
+use super::emit::{Comp, LResult, Val, F32_ONE};
+use super::operand::Loaded;
+use super::{Analysis, LowerError, Lowerer};
+use crate::ir::{Block, Instruction, Program, Stmt, SubId, TexTarget};
+use crate::isa::{DataType, Opcode, Stage};
+
+/// `texture[n]` is at binding 32 + n (docs/interface.md, "Descriptor sets").
+pub(crate) const FIRST_TEXTURE_BINDING: u32 = 32;
+
+/// 0.5 in f32 bits.
+const F32_HALF: u32 = 0x3f00_0000;
+
+/// The descriptor of one texture unit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TextureUnit {
+    /// The UniformConstant variable at binding 32 + n.
+    pub var: Word,
+    pub target: TexTarget,
+    /// The image's sampled type (the component type texels are read as).
+    pub comp: Comp,
+    /// The OpTypeImage.
+    pub image_ty: Word,
+    /// The OpTypeSampledImage; `None` for a uniform texel buffer.
+    pub sampled_ty: Option<Word>,
+}
+
+/// How a target's image is declared and how Table X.17 reads its
+/// coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Layout {
+    dim: Dim,
+    /// Spatial coordinates: s, (t, (r)), from x, y, z.
+    coords: u32,
+    /// The component holding the array layer.
+    layer: Option<u32>,
+    /// The component holding the depth comparison reference.
+    shadow: Option<u32>,
+    /// Unnormalized coordinates (RECT, SHADOWRECT).
+    rect: bool,
+}
+
+/// Table X.17 (sampling) and the image type of each target.
+fn layout(target: TexTarget) -> Layout {
+    use TexTarget as T;
+    let l = |dim, coords, layer, shadow| Layout {
+        dim,
+        coords,
+        layer,
+        shadow,
+        rect: false,
+    };
+    match target {
+        T::T1D => l(Dim::Dim1D, 1, None, None),
+        T::T2D => l(Dim::Dim2D, 2, None, None),
+        T::T3D => l(Dim::Dim3D, 3, None, None),
+        T::Cube => l(Dim::DimCube, 3, None, None),
+        T::Rect => Layout {
+            rect: true,
+            ..l(Dim::Dim2D, 2, None, None)
+        },
+        T::Array1D => l(Dim::Dim1D, 1, Some(1), None),
+        T::Array2D => l(Dim::Dim2D, 2, Some(2), None),
+        T::Shadow1D => l(Dim::Dim1D, 1, None, Some(2)),
+        T::Shadow2D => l(Dim::Dim2D, 2, None, Some(2)),
+        T::ShadowRect => Layout {
+            rect: true,
+            ..l(Dim::Dim2D, 2, None, Some(2))
+        },
+        T::ShadowCube => l(Dim::DimCube, 3, None, Some(3)),
+        T::ShadowArray1D => l(Dim::Dim1D, 1, Some(1), Some(2)),
+        T::ShadowArray2D => l(Dim::Dim2D, 2, Some(2), Some(3)),
+        T::Buffer => l(Dim::DimBuffer, 1, None, None),
+    }
+}
+
+/// What the program does with one unit.
+struct UnitUse {
+    target: TexTarget,
+    /// The data type of the first instruction that reads texels (TXQ
+    /// reads none).
+    ty: Option<DataType>,
+}
+
+/// The units used by the reachable subroutines, in the order of the
+/// program text (so "the first instruction" is the first one written).
+fn unit_uses(program: &Program, analysis: &Analysis) -> LResult<BTreeMap<u32, UnitUse>> {
+    fn walk(block: &Block, out: &mut BTreeMap<u32, UnitUse>) -> LResult<()> {
+        for stmt in block {
+            match stmt {
+                Stmt::Inst(inst) => {
+                    let Some(tex) = &inst.tex else { continue };
+                    let reads = inst.op != Opcode::Txq;
+                    let u = out.entry(tex.unit).or_insert(UnitUse {
+                        target: tex.target,
+                        ty: None,
+                    });
+                    if u.target != tex.target {
+                        // Section 2.X.4.4: one target per unit; the
+                        // checker rejects anything else (E0444).
+                        return Err(LowerError::internal_at(
+                            format!("texture unit {} used with two targets", tex.unit),
+                            inst.span,
+                        ));
+                    }
+                    if reads && u.ty.is_none() {
+                        u.ty = Some(inst.ty);
+                    }
+                }
+                Stmt::If {
+                    then_block,
+                    else_block,
+                    ..
+                } => {
+                    walk(then_block, out)?;
+                    walk(else_block, out)?;
+                }
+                Stmt::Rep { body, .. } => walk(body, out)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    let reachable: BTreeSet<SubId> = analysis.subroutines.iter().copied().collect();
+    let mut out = BTreeMap::new();
+    for (i, sub) in program.subroutines.iter().enumerate() {
+        if reachable.contains(&SubId(i as u32)) {
+            walk(&sub.body, &mut out)?;
+        }
+    }
+    Ok(out)
+}
+
+impl Lowerer<'_> {
+    /// Declares one descriptor per texture unit the program uses
+    /// (docs/interface.md, "Textures").
+    pub(crate) fn declare_textures(&mut self, analysis: &Analysis) -> LResult<()> {
+        let set = self
+            .options
+            .descriptor_set
+            .unwrap_or(match self.program.stage {
+                Stage::Vertex => 0,
+                Stage::Geometry => 1,
+                Stage::Fragment => 2,
+            });
+        for (unit, u) in unit_uses(self.program, analysis)? {
+            let layout = layout(u.target);
+            // Depth comparisons return floats (section 3.8.14); any other
+            // unit is typed by the first instruction that reads it. A unit
+            // read with two data types is read with the first and its bits
+            // reinterpreted for the others: the spec leaves a format that
+            // does not match the data type undefined (section 2.X.4.4).
+            let comp = match (layout.shadow, u.ty) {
+                (Some(_), _) | (None, None) => Comp::F32,
+                (None, Some(t)) => Comp::from(t),
+            };
+            match layout.dim {
+                Dim::Dim1D => self.capability(Capability::Sampled1D),
+                Dim::DimBuffer => self.capability(Capability::SampledBuffer),
+                _ => {}
+            }
+            let scalar = self.t(comp, 1);
+            let image_ty = self.b.type_image(
+                scalar,
+                layout.dim,
+                u32::from(layout.shadow.is_some()),
+                u32::from(layout.layer.is_some()),
+                0,
+                1,
+                ImageFormat::Unknown,
+                None,
+            );
+            let sampled_ty =
+                (u.target != TexTarget::Buffer).then(|| self.b.type_sampled_image(image_ty));
+            let pointee = sampled_ty.unwrap_or(image_ty);
+            let var = self.global_variable(
+                pointee,
+                StorageClass::UniformConstant,
+                None,
+                &format!("texture{unit}"),
+            );
+            self.b.decorate(
+                var,
+                Decoration::DescriptorSet,
+                [SpvOperand::LiteralBit32(set)],
+            );
+            self.b.decorate(
+                var,
+                Decoration::Binding,
+                [SpvOperand::LiteralBit32(FIRST_TEXTURE_BINDING + unit)],
+            );
+            self.io.textures.insert(
+                unit,
+                TextureUnit {
+                    var,
+                    target: u.target,
+                    comp,
+                    image_ty,
+                    sampled_ty,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// TEX, TXB, TXD, TXF, TXL, TXP, TXQ: four components of the
+    /// instruction's result type.
+    pub(crate) fn texture(&mut self, inst: &Instruction, s: &[Loaded]) -> LResult<Val> {
+        let tex = inst.tex.as_ref().ok_or_else(|| {
+            LowerError::internal_at("a texture instruction without a unit", inst.span)
+        })?;
+        let unit = self.io.textures.get(&tex.unit).copied().ok_or_else(|| {
+            LowerError::internal_at(
+                format!("texture unit {} was not declared", tex.unit),
+                inst.span,
+            )
+        })?;
+        if unit.target != tex.target {
+            return Err(LowerError::internal_at(
+                format!("texture unit {} used with two targets", tex.unit),
+                inst.span,
+            ));
+        }
+        let operand = |i: usize| {
+            s.get(i).map(|l| l.value).ok_or_else(|| {
+                LowerError::internal_at(format!("{} without operand {i}", inst.op), inst.span)
+            })
+        };
+        // Offsets that are all zero are no offset (and a cube map may not
+        // carry one at all in SPIR-V).
+        let offset = tex.offset.filter(|o| o.iter().any(|&c| c != 0));
+        let value = match inst.op {
+            Opcode::Txq => self.txq(unit, operand(0)?)?,
+            Opcode::Txf => self.txf(unit, operand(0)?, offset)?,
+            Opcode::Txd => {
+                let grad = Some((operand(1)?, operand(2)?));
+                self.sample(unit, inst.op, operand(0)?, grad, offset)?
+            }
+            Opcode::Tex | Opcode::Txb | Opcode::Txl | Opcode::Txp => {
+                self.sample(unit, inst.op, operand(0)?, None, offset)?
+            }
+            op => {
+                return Err(LowerError::internal_at(
+                    format!("{op} is not a texture instruction"),
+                    inst.span,
+                ))
+            }
+        };
+        // Section 2.X.4.4: "The result vector is interpreted as
+        // floating-point, signed integer, or unsigned integer, according to
+        // the data type modifier of the instruction."
+        self.cast(value, Comp::from(inst.ty))
+    }
+
+    /// The sampled image of a unit (OpLoad of the combined image sampler).
+    fn load_sampled(&mut self, unit: TextureUnit) -> LResult<Word> {
+        let ty = unit
+            .sampled_ty
+            .ok_or_else(|| LowerError::internal("sampling a buffer texture"))?;
+        Ok(self.b.load(ty, None, unit.var, None, [])?)
+    }
+
+    /// The image of a unit: OpImage of the combined image sampler, or the
+    /// texel buffer itself.
+    fn load_image(&mut self, unit: TextureUnit) -> LResult<Word> {
+        match unit.sampled_ty {
+            Some(_) => {
+                let sampled = self.load_sampled(unit)?;
+                Ok(self.b.image(unit.image_ty, None, sampled)?)
+            }
+            None => Ok(self.b.load(unit.image_ty, None, unit.var, None, [])?),
+        }
+    }
+
+    /// An instruction with a result, id operands and optional image
+    /// operands (given in the order of their mask bits).
+    fn image_inst(
+        &mut self,
+        op: Op,
+        result_ty: Word,
+        ids: &[Word],
+        operands: &[(ImageOperands, Vec<Word>)],
+    ) -> LResult<Word> {
+        let id = self.b.id();
+        let mut ops: Vec<SpvOperand> = ids.iter().map(|&w| SpvOperand::IdRef(w)).collect();
+        if !operands.is_empty() {
+            let mask = operands
+                .iter()
+                .fold(ImageOperands::NONE, |m, (bit, _)| m | *bit);
+            ops.push(SpvOperand::ImageOperands(mask));
+            for (_, args) in operands {
+                ops.extend(args.iter().map(|&w| SpvOperand::IdRef(w)));
+            }
+        }
+        let inst = dr::Instruction::new(op, Some(result_ty), Some(id), ops);
+        self.b.insert_into_block(InsertPoint::End, inst)?;
+        Ok(id)
+    }
+
+    /// The size of level 0 of a RECT unit as floats (s and t divide by it).
+    fn rect_size(&mut self, unit: TextureUnit) -> LResult<Val> {
+        self.capability(Capability::ImageQuery);
+        let image = self.load_image(unit)?;
+        let ivec2 = self.t(Comp::I32, 2);
+        let zero = self.c_i32(0);
+        let size = self.emit(Op::ImageQuerySizeLod, ivec2, &[image, zero])?;
+        self.convert(
+            Op::ConvertSToF,
+            Val {
+                id: size,
+                comp: Comp::I32,
+                n: 2,
+            },
+            Comp::F32,
+        )
+    }
+
+    /// The first `n` components of `v` (a scalar for 1).
+    fn leading(&mut self, v: Val, n: u32) -> LResult<Val> {
+        match n {
+            1 => self.extract(v, 0),
+            4 => Ok(v),
+            _ => {
+                let comps: Vec<u32> = (0..n).collect();
+                self.shuffle(v, v, &comps)
+            }
+        }
+    }
+
+    /// A filtered texture access (TextureSample of section 2.X.4.4) for
+    /// TEX, TXB, TXD, TXL and TXP.
+    fn sample(
+        &mut self,
+        unit: TextureUnit,
+        op: Opcode,
+        coord: Val,
+        grad: Option<(Val, Val)>,
+        offset: Option<[i32; 3]>,
+    ) -> LResult<Val> {
+        let layout = layout(unit.target);
+        let mut coord = coord;
+        if op == Opcode::Txp {
+            // Section 2.X.8.Z, TXP: x, y and z are divided by w (the
+            // layer and the depth reference included, as the pseudocode
+            // writes it); w itself is kept.
+            let w = self.extract(coord, 3)?;
+            let w3 = self.splat(w, 3)?;
+            let xyz = self.leading(coord, 3)?;
+            let q = self.op(Op::FDiv, &[xyz, w3])?;
+            coord = self.shuffle(q, coord, &[0, 1, 2, 6])?;
+        }
+        let rect = if layout.rect {
+            Some(self.rect_size(unit)?)
+        } else {
+            None
+        };
+        // (s, t, r) of Table X.17, then the layer.
+        let mut st = self.leading(coord, layout.coords)?;
+        if let Some(size) = rect {
+            st = self.op(Op::FDiv, &[st, size])?;
+        }
+        let mut parts = Vec::with_capacity(4);
+        for c in 0..layout.coords {
+            parts.push(self.extract(st, c)?);
+        }
+        if let Some(l) = layout.layer {
+            // "the layer used is derived by rounding the extracted
+            // floating-point component to the nearest integer"
+            // (section 2.X.4.4; floor(l + 0.5) as EXT_texture_array).
+            let layer = self.extract(coord, l)?;
+            let half = self.konst(Comp::F32, &[F32_HALF]);
+            let layer = self.op(Op::FAdd, &[layer, half])?;
+            parts.push(self.glsl(GLOp::Floor, &[layer])?);
+        }
+        let spv_coord = if parts.len() == 1 {
+            parts[0]
+        } else {
+            self.construct(&parts)?
+        };
+        let dref = match layout.shadow {
+            Some(c) => Some(self.extract(coord, c)?),
+            None => None,
+        };
+
+        // The LOD: implicit derivatives exist in fragment programs only.
+        let fragment = self.program.stage == Stage::Fragment;
+        let mut operands: Vec<(ImageOperands, Vec<Word>)> = Vec::new();
+        let explicit = match op {
+            Opcode::Tex | Opcode::Txp if fragment => false,
+            Opcode::Txb if fragment => {
+                // Section 2.X.8.Z, TXB: w is added to the computed LOD.
+                let w = self.extract(coord, 3)?;
+                operands.push((ImageOperands::BIAS, vec![w.id]));
+                false
+            }
+            Opcode::Tex | Opcode::Txp | Opcode::Txb => {
+                // Vertex and geometry programs: zero partials, so the
+                // base level (section 2.X.4.4, ComputePartialsX/Y).
+                let zero = self.konst(Comp::F32, &[0]);
+                operands.push((ImageOperands::LOD, vec![zero.id]));
+                true
+            }
+            Opcode::Txl => {
+                // Section 2.X.8.Z, TXL: the LOD is w.
+                let w = self.extract(coord, 3)?;
+                operands.push((ImageOperands::LOD, vec![w.id]));
+                true
+            }
+            Opcode::Txd => {
+                let (ddx, ddy) =
+                    grad.ok_or_else(|| LowerError::internal("TXD without partials"))?;
+                let mut ddx = self.leading(ddx, layout.coords)?;
+                let mut ddy = self.leading(ddy, layout.coords)?;
+                if let Some(size) = rect {
+                    // Partials of unnormalized coordinates, scaled like
+                    // the coordinates.
+                    ddx = self.op(Op::FDiv, &[ddx, size])?;
+                    ddy = self.op(Op::FDiv, &[ddy, size])?;
+                }
+                operands.push((ImageOperands::GRAD, vec![ddx.id, ddy.id]));
+                true
+            }
+            other => {
+                return Err(LowerError::internal(format!(
+                    "{other} is not a sampling instruction"
+                )))
+            }
+        };
+        if let Some(o) = offset {
+            let o = self.offset_const(o, layout.coords);
+            operands.push((ImageOperands::CONST_OFFSET, vec![o]));
+        }
+        let sampled = self.load_sampled(unit)?;
+        match dref {
+            None => {
+                let ty = self.t(unit.comp, 4);
+                let spv_op = if explicit {
+                    Op::ImageSampleExplicitLod
+                } else {
+                    Op::ImageSampleImplicitLod
+                };
+                let id = self.image_inst(spv_op, ty, &[sampled, spv_coord.id], &operands)?;
+                Ok(Val {
+                    id,
+                    comp: unit.comp,
+                    n: 4,
+                })
+            }
+            Some(dref) => {
+                let ty = self.t(Comp::F32, 1);
+                let spv_op = if explicit {
+                    Op::ImageSampleDrefExplicitLod
+                } else {
+                    Op::ImageSampleDrefImplicitLod
+                };
+                let id =
+                    self.image_inst(spv_op, ty, &[sampled, spv_coord.id, dref.id], &operands)?;
+                // The comparison result c as (c, c, c, 1): the LUMINANCE
+                // depth texture mode, GL's default (section 3.8.14).
+                let c = Val {
+                    id,
+                    comp: Comp::F32,
+                    n: 1,
+                };
+                let one = self.konst(Comp::F32, &[F32_ONE]);
+                self.construct(&[c, c, c, one])
+            }
+        }
+    }
+
+    /// A ConstOffset of `n` components.
+    fn offset_const(&mut self, o: [i32; 3], n: u32) -> Word {
+        let bits: Vec<u32> = o[..n as usize].iter().map(|&c| c as u32).collect();
+        self.konst(Comp::I32, &bits).id
+    }
+
+    /// TXF: TexelFetch of section 2.X.4.4, coordinates per Table X.18.
+    fn txf(&mut self, unit: TextureUnit, coord: Val, offset: Option<[i32; 3]>) -> LResult<Val> {
+        let layout = layout(unit.target);
+        if layout.shadow.is_some() || layout.dim == Dim::DimCube {
+            // Section 2.X.8.Z, TXF: the checker rejects these (E0445).
+            return Err(LowerError::internal("TXF on a SHADOW or CUBE target"));
+        }
+        let n = layout.coords + u32::from(layout.layer.is_some());
+        // Table X.18: i, j, k from x, y, z; the layer right after them.
+        let ijk = self.leading(coord, n)?;
+        let mut operands: Vec<(ImageOperands, Vec<Word>)> = Vec::new();
+        if layout.dim != Dim::DimBuffer {
+            // The level is w (relative to the base level, which is the
+            // view's first level in Vulkan).
+            let w = self.extract(coord, 3)?;
+            operands.push((ImageOperands::LOD, vec![w.id]));
+            if let Some(o) = offset {
+                let o = self.offset_const(o, layout.coords);
+                operands.push((ImageOperands::CONST_OFFSET, vec![o]));
+            }
+        }
+        let image = self.load_image(unit)?;
+        let ty = self.t(unit.comp, 4);
+        let id = self.image_inst(Op::ImageFetch, ty, &[image, ijk.id], &operands)?;
+        Ok(Val {
+            id,
+            comp: unit.comp,
+            n: 4,
+        })
+    }
+
+    /// TXQ: the size of level x (section 2.X.8.Z, TXQ). 1D: width in x;
+    /// 2D, RECT, CUBE: width, height; 3D: width, height, depth; ARRAY1D:
+    /// width, layers; ARRAY2D: width, height, layers; BUFFER: texels in x.
+    /// The components the spec leaves undefined are 0.
+    fn txq(&mut self, unit: TextureUnit, lod: Val) -> LResult<Val> {
+        self.capability(Capability::ImageQuery);
+        let layout = layout(unit.target);
+        let image = self.load_image(unit)?;
+        let n = match layout.dim {
+            Dim::DimCube => 2,
+            Dim::DimBuffer => 1,
+            _ => layout.coords + u32::from(layout.layer.is_some()),
+        };
+        let ty = self.t(Comp::I32, n);
+        let id = if layout.dim == Dim::DimBuffer {
+            self.emit(Op::ImageQuerySize, ty, &[image])?
+        } else {
+            let level = self.extract(lod, 0)?;
+            self.emit(Op::ImageQuerySizeLod, ty, &[image, level.id])?
+        };
+        let size = Val {
+            id,
+            comp: Comp::I32,
+            n,
+        };
+        let zero = self.konst(Comp::I32, &[0]);
+        let mut parts = Vec::with_capacity(4);
+        for c in 0..4 {
+            parts.push(if c < n { self.extract(size, c)? } else { zero });
+        }
+        self.construct(&parts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every texture instruction on every target the checker accepts, in
+    //! vertex and fragment programs, with and without offsets and in every
+    //! data type, lowers to modules spirv-val accepts for vulkan1.0 and
+    //! vulkan1.3; the descriptors and image types are docs/interface.md's.
+
+    use rspirv::dr::{self, Operand as SpvOperand};
+    use rspirv::spirv::{Capability, Decoration, Dim, Op, StorageClass};
+
+    use crate::{compile, Options, TargetEnv};
+
+    const TARGETS: [&str; 14] = [
+        "1D",
+        "2D",
+        "3D",
+        "CUBE",
+        "RECT",
+        "SHADOW1D",
+        "SHADOW2D",
+        "SHADOWRECT",
+        "SHADOWCUBE",
+        "ARRAY1D",
+        "ARRAY2D",
+        "SHADOWARRAY1D",
+        "SHADOWARRAY2D",
+        "BUFFER",
+    ];
+
+    fn options(env: TargetEnv) -> Options {
+        Options {
+            target_env: env,
+            ..Options::default()
+        }
+    }
+
+    /// A program running `op` (with its suffix) on `texture[3]`.
+    fn program(stage: &str, op: &str, target: &str, offset: &str) -> String {
+        let (header, input, output) = match stage {
+            "vp" => ("!!NVvp4.0", "vertex.attrib[1]", "result.texcoord[0]"),
+            "gp" => (
+                "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;",
+                "vertex[1].texcoord[0]",
+                "result.texcoord[0]",
+            ),
+            _ => ("!!NVfp4.0", "fragment.texcoord[0]", "result.color"),
+        };
+        let emit = if stage == "gp" { "EMIT;\n" } else { "" };
+        let base = op.split('.').next().unwrap_or(op);
+        let coord = if matches!(base, "TXF" | "TXQ") {
+            "a"
+        } else {
+            input
+        };
+        let args = if base == "TXD" {
+            format!("{coord}, {input}, {input}")
+        } else {
+            coord.to_string()
+        };
+        format!(
+            "{header}\nTEMP r, a;\nTRUNC.S a, {input};\n{op} r, {args}, texture[3], {target}{offset};\nMOV {output}, r;\n{emit}END\n"
+        )
+    }
+
+    /// Section 2.X.4.4 and 2.X.8.Z: the pairs a program may not use.
+    fn allowed(op: &str, target: &str) -> bool {
+        let shadow_or_cube = target.starts_with("SHADOW") || target == "CUBE";
+        match op {
+            "TXF" => !shadow_or_cube,
+            "TXB" | "TXL" | "TXP" => !matches!(target, "SHADOWCUBE" | "SHADOWARRAY2D" | "BUFFER"),
+            "TXQ" => true,
+            _ => target != "BUFFER",
+        }
+    }
+
+    /// The widest offset a target takes (none for cube maps and buffers).
+    fn offset(target: &str) -> &'static str {
+        match target {
+            "1D" | "ARRAY1D" | "SHADOW1D" | "SHADOWARRAY1D" => ", (-8)",
+            "3D" => ", (1, -2, 7)",
+            "CUBE" | "SHADOWCUBE" | "BUFFER" => "",
+            _ => ", (7, -8)",
+        }
+    }
+
+    #[test]
+    fn every_instruction_on_every_target_validates() {
+        let mut lowered = 0;
+        for stage in ["vp", "gp", "fp"] {
+            for op in ["TEX", "TXB", "TXD", "TXF", "TXL", "TXP", "TXQ"] {
+                for target in TARGETS {
+                    let suffixes: &[&str] = if op == "TXQ" {
+                        &[""]
+                    } else {
+                        &["", ".F", ".S", ".U"]
+                    };
+                    for suffix in suffixes {
+                        for off in ["", offset(target)] {
+                            if op == "TXQ" && !off.is_empty() {
+                                continue;
+                            }
+                            let src = program(stage, &format!("{op}{suffix}"), target, off);
+                            for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+                                match compile(&src, &options(env)) {
+                                    Ok(c) => {
+                                        assert!(allowed(op, target), "accepted:\n{src}");
+                                        assert!(!c.spirv.is_empty());
+                                        lowered += 1;
+                                    }
+                                    Err(d) => {
+                                        assert!(
+                                            !allowed(op, target),
+                                            "{env:?}:\n{src}\n{}",
+                                            d.render("t", &src, false)
+                                        );
+                                        assert!(
+                                            d.iter().all(|d| d.code.starts_with("E044")),
+                                            "{}",
+                                            d.render("t", &src, false)
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(lowered > 1500, "{lowered} modules");
+    }
+
+    fn module(words: &[u32]) -> dr::Module {
+        dr::load_words(words).unwrap_or_else(|e| panic!("rspirv: {e}"))
+    }
+
+    fn lower(src: &str, options: &Options) -> Vec<u32> {
+        match compile(src, options) {
+            Ok(c) => c.spirv,
+            Err(d) => panic!("{}", d.render("t", src, false)),
+        }
+    }
+
+    /// The literal operand of `deco` on `id`.
+    fn decoration(m: &dr::Module, id: u32, deco: Decoration) -> Option<u32> {
+        m.annotations
+            .iter()
+            .find_map(|i| match i.operands.as_slice() {
+                [SpvOperand::IdRef(t), SpvOperand::Decoration(d), SpvOperand::LiteralBit32(v)]
+                    if *t == id && *d == deco =>
+                {
+                    Some(*v)
+                }
+                _ => None,
+            })
+    }
+
+    fn def(m: &dr::Module, id: u32) -> &dr::Instruction {
+        m.types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(id))
+            .unwrap_or_else(|| panic!("no definition of %{id}"))
+    }
+
+    fn id_operand(i: &dr::Instruction, n: usize) -> u32 {
+        match i.operands.get(n) {
+            Some(SpvOperand::IdRef(id)) => *id,
+            other => panic!("operand {n} of {:?}: {other:?}", i.class.opcode),
+        }
+    }
+
+    /// What the texture variable at `binding` is: (set, sampled image?,
+    /// Dim, Depth, Arrayed, sampled type opcode and signedness).
+    fn texture_at(words: &[u32], binding: u32) -> (u32, bool, Dim, u32, u32, (Op, u32)) {
+        let m = module(words);
+        let var = m
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::Variable
+                    && decoration(&m, i.result_id.unwrap_or(0), Decoration::Binding)
+                        == Some(binding)
+            })
+            .unwrap_or_else(|| panic!("no variable at binding {binding}"));
+        assert_eq!(
+            var.operands.first(),
+            Some(&SpvOperand::StorageClass(StorageClass::UniformConstant))
+        );
+        let set = decoration(&m, var.result_id.unwrap_or(0), Decoration::DescriptorSet)
+            .unwrap_or(u32::MAX);
+        let ptr = def(&m, var.result_type.unwrap_or(0));
+        let mut ty = def(&m, id_operand(ptr, 1));
+        let sampled = ty.class.opcode == Op::TypeSampledImage;
+        if sampled {
+            ty = def(&m, id_operand(ty, 0));
+        }
+        assert_eq!(ty.class.opcode, Op::TypeImage);
+        let lit = |n: usize| match ty.operands.get(n) {
+            Some(SpvOperand::LiteralBit32(v)) => *v,
+            other => panic!("{other:?}"),
+        };
+        let dim = match ty.operands.get(1) {
+            Some(SpvOperand::Dim(d)) => *d,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!((lit(4), lit(5)), (0, 1), "single-sampled, Sampled = 1");
+        let scalar = def(&m, id_operand(ty, 0));
+        let signedness = match scalar.operands.get(1) {
+            Some(SpvOperand::LiteralBit32(s)) => *s,
+            _ => 0,
+        };
+        (
+            set,
+            sampled,
+            dim,
+            lit(2),
+            lit(3),
+            (scalar.class.opcode, signedness),
+        )
+    }
+
+    fn capabilities(words: &[u32]) -> Vec<Capability> {
+        module(words)
+            .capabilities
+            .iter()
+            .filter_map(|i| match i.operands.first() {
+                Some(SpvOperand::Capability(c)) => Some(*c),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn has_op(words: &[u32], op: Op) -> bool {
+        module(words)
+            .functions
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .flat_map(|b| &b.instructions)
+            .any(|i| i.class.opcode == op)
+    }
+
+    #[test]
+    fn image_types_follow_the_target_and_data_type() {
+        let float = (Op::TypeFloat, 0);
+        let int = (Op::TypeInt, 1);
+        let uint = (Op::TypeInt, 0);
+        let cases = [
+            ("TEX", "1D", (Dim::Dim1D, 0, 0), float),
+            ("TEX.S", "2D", (Dim::Dim2D, 0, 0), int),
+            ("TEX.U", "3D", (Dim::Dim3D, 0, 0), uint),
+            ("TEX", "CUBE", (Dim::DimCube, 0, 0), float),
+            // RECT is a 2D image read with normalized coordinates.
+            ("TEX", "RECT", (Dim::Dim2D, 0, 0), float),
+            ("TEX", "SHADOW1D", (Dim::Dim1D, 1, 0), float),
+            // Depth comparisons return floats whatever the data type.
+            ("TEX.S", "SHADOW2D", (Dim::Dim2D, 1, 0), float),
+            ("TEX", "SHADOWRECT", (Dim::Dim2D, 1, 0), float),
+            ("TEX", "SHADOWCUBE", (Dim::DimCube, 1, 0), float),
+            ("TEX.U", "ARRAY1D", (Dim::Dim1D, 0, 1), uint),
+            ("TXL.S", "ARRAY2D", (Dim::Dim2D, 0, 1), int),
+            ("TEX", "SHADOWARRAY1D", (Dim::Dim1D, 1, 1), float),
+            ("TEX", "SHADOWARRAY2D", (Dim::Dim2D, 1, 1), float),
+            ("TXQ", "2D", (Dim::Dim2D, 0, 0), float),
+        ];
+        for (op, target, (dim, depth, arrayed), comp) in cases {
+            let words = lower(&program("fp", op, target, ""), &Options::default());
+            let t = texture_at(&words, 35);
+            assert_eq!(
+                t,
+                (2, true, dim, depth, arrayed, comp),
+                "{op} {target}: set 2, binding 32 + 3"
+            );
+        }
+        // BUFFER: a uniform texel buffer (an image, no sampler).
+        let words = lower(&program("vp", "TXF.U", "BUFFER", ""), &Options::default());
+        assert_eq!(
+            texture_at(&words, 35),
+            (0, false, Dim::DimBuffer, 0, 0, uint)
+        );
+        assert!(capabilities(&words).contains(&Capability::SampledBuffer));
+        let words = lower(&program("vp", "TEX", "1D", ""), &Options::default());
+        assert!(capabilities(&words).contains(&Capability::Sampled1D));
+        assert!(!capabilities(&words).contains(&Capability::ImageQuery));
+        let words = lower(&program("vp", "TXQ", "3D", ""), &Options::default());
+        assert!(capabilities(&words).contains(&Capability::ImageQuery));
+        // --descriptor-set moves textures with the blocks.
+        let o = Options {
+            descriptor_set: Some(5),
+            ..Options::default()
+        };
+        let words = lower(&program("fp", "TEX", "2D", ""), &o);
+        assert_eq!(texture_at(&words, 35).0, 5);
+    }
+
+    #[test]
+    fn the_reflection_lists_each_unit() {
+        let src = "!!NVfp4.0\nTEMP r, a;\nTRUNC.S a, fragment.texcoord[0];\nTXF.U r, a, texture[1], BUFFER;\nTXQ a, a, texture[2], SHADOWCUBE;\nTEX.S r, fragment.texcoord[0], texture[5], ARRAY2D;\nMOV result.color, r;\nEND\n";
+        let r = match compile(src, &Options::default()) {
+            Ok(c) => c.reflection,
+            Err(d) => panic!("{}", d.render("t", src, false)),
+        };
+        let units: Vec<_> = r
+            .textures
+            .iter()
+            .map(|t| (t.unit, t.target.as_deref(), t.set, t.binding, t.ty.as_str()))
+            .collect();
+        assert_eq!(
+            units,
+            [
+                (1, Some("BUFFER"), 2, 33, "utextureBuffer"),
+                (2, Some("SHADOWCUBE"), 2, 34, "samplerCubeShadow"),
+                (5, Some("ARRAY2D"), 2, 37, "isampler2DArray"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_unit_is_typed_by_its_first_texel_read() {
+        let src = "!!NVfp4.0\nTEMP r, a;\nTRUNC.S a, fragment.texcoord[0];\nTXQ a, a, texture[1], 2D;\nTXF.U r, a, texture[1], 2D;\nTEX.S r, fragment.texcoord[0], texture[1], 2D;\nMOV result.color, r;\nEND\n";
+        let words = lower(src, &Options::default());
+        assert_eq!(texture_at(&words, 33).5, (Op::TypeInt, 0));
+        assert!(has_op(&words, Op::ImageFetch));
+        assert!(has_op(&words, Op::ImageQuerySizeLod));
+    }
+
+    #[test]
+    fn lod_is_implicit_only_in_fragment_programs() {
+        let fp = lower(&program("fp", "TEX", "2D", ""), &Options::default());
+        assert!(has_op(&fp, Op::ImageSampleImplicitLod));
+        let vp = lower(&program("vp", "TEX", "2D", ""), &Options::default());
+        assert!(has_op(&vp, Op::ImageSampleExplicitLod));
+        assert!(!has_op(&vp, Op::ImageSampleImplicitLod));
+        let vp = lower(&program("vp", "TXB", "SHADOW2D", ""), &Options::default());
+        assert!(has_op(&vp, Op::ImageSampleDrefExplicitLod));
+        let fp = lower(&program("fp", "TXB", "SHADOW2D", ""), &Options::default());
+        assert!(has_op(&fp, Op::ImageSampleDrefImplicitLod));
+        // RECT queries the size to normalize its coordinates.
+        let fp = lower(&program("fp", "TXP", "RECT", ""), &Options::default());
+        assert!(has_op(&fp, Op::ImageQuerySizeLod));
+        // Geometry programs have no derivatives either (section 2.X.4.4).
+        let gp = lower(
+            &program("gp", "TXP", "SHADOWARRAY1D", ""),
+            &Options::default(),
+        );
+        assert!(has_op(&gp, Op::ImageSampleDrefExplicitLod));
+        assert_eq!(texture_at(&gp, 35).0, 1, "geometry programs use set 1");
+        let fp = lower(&program("fp", "TXD", "CUBE", ""), &Options::default());
+        assert!(has_op(&fp, Op::ImageSampleExplicitLod));
+    }
+}

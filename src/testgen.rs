@@ -1,0 +1,686 @@
+//! A generator of random valid fragment programs, for differential testing
+//! of the SPIR-V backend against the reference interpreter (and for the
+//! structure-aware fuzzer). Deterministic: one seed, one program.
+//!
+//! Programs use four float registers `F0`..`F3` and four integer registers
+//! `I0`..`I3` (typeless temporaries, only ever written and read with one
+//! data type, so a comparison knows how to compare them), initialised from
+//! `fragment.texcoord[0..3]` and constants. They end by writing every
+//! register to a colour output (`result.color[0..3]` float,
+//! `result.color[4..7]` declared `INT`), so every register is compared.
+//!
+//! Instructions whose results are approximations in Vulkan (RCP, RSQ, EX2,
+//! LG2, POW, SIN, COS, DIV ...) write only `F3`, and nothing reads `F3`
+//! afterwards: their error cannot be amplified by a later discontinuous
+//! instruction (FLR, a comparison, a condition code), so the comparison can
+//! be exact everywhere but `F3`, which gets the tolerance of
+//! docs/semantics.md.
+
+use crate::isa::{CcCondition, Opcode, OperandKind, Shape, TypeRule, INSTRUCTIONS};
+
+/// SplitMix64: small, fast, and the same on every machine.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+    pub fn chance(&mut self, percent: u32) -> bool {
+        self.below(100) < percent as usize
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// What the generator may use.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Config {
+    /// Instructions in the main body (flow statements included).
+    pub statements: usize,
+    /// IF/ELSE/ENDIF and REP/ENDREP blocks with BRK/CONT.
+    pub flow: bool,
+    /// Subroutines with CAL and RET.
+    pub subroutines: bool,
+    /// Inputs include -0.0 (never denormals).
+    pub special_values: bool,
+    /// Inputs include infinities, NaN and values near the float range's
+    /// end. Off by default: Vulkan lets a driver assume no infinity or NaN
+    /// occurs (lavapipe folds `0 * x` to 0 even for x = inf), so these
+    /// cannot be compared with the spec's IEEE results (docs/semantics.md).
+    pub ieee_specials: bool,
+    /// Instructions whose Vulkan results are approximations (into `F3`).
+    pub approximate: bool,
+    /// Pixels (input cases) per program.
+    pub cases: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            statements: 24,
+            flow: true,
+            subroutines: true,
+            special_values: true,
+            ieee_specials: false,
+            approximate: true,
+            cases: 16,
+        }
+    }
+}
+
+/// A generated program and its inputs.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The program, one statement per line.
+    pub lines: Vec<String>,
+    /// Per case, the bits of `fragment.texcoord[0..3]`.
+    pub inputs: Vec<[[u32; 4]; 4]>,
+}
+
+impl Generated {
+    pub fn source(&self) -> String {
+        let mut s = self.lines.join("\n");
+        s.push('\n');
+        s
+    }
+}
+
+/// The registers the generated programs use.
+pub const FLOAT_REGS: [&str; 4] = ["F0", "F1", "F2", "F3"];
+pub const INT_REGS: [&str; 4] = ["I0", "I1", "I2", "I3"];
+/// The register that holds approximate results.
+pub const APPROX_REG: &str = "F3";
+
+const SWIZZLES: [&str; 8] = ["", ".xyzw", ".wzyx", ".xxyy", ".yzwx", ".x", ".w", ".zxwy"];
+const MASKS: [&str; 8] = ["", ".x", ".xy", ".xyz", ".w", ".yw", ".xzw", ".z"];
+
+/// Exact in IEEE single precision and in Vulkan (NoContraction keeps MAD
+/// and the dot products as separate roundings).
+const EXACT_FLOAT_OPS: &[Opcode] = &[
+    Opcode::Mov,
+    Opcode::Add,
+    Opcode::Sub,
+    Opcode::Mul,
+    Opcode::Mad,
+    Opcode::Min,
+    Opcode::Max,
+    Opcode::Abs,
+    Opcode::Flr,
+    Opcode::Ceil,
+    Opcode::Frc,
+    Opcode::Trunc,
+    Opcode::Round,
+    Opcode::Cmp,
+    Opcode::Slt,
+    Opcode::Sge,
+    Opcode::Seq,
+    Opcode::Sne,
+    Opcode::Sgt,
+    Opcode::Sle,
+    Opcode::Sfl,
+    Opcode::Str,
+    Opcode::Ssg,
+    Opcode::Dp2,
+    Opcode::Dp2a,
+    Opcode::Dp3,
+    Opcode::Dp4,
+    Opcode::Dph,
+    Opcode::Dst,
+    Opcode::Lrp,
+    Opcode::Xpd,
+    Opcode::Swz,
+];
+
+/// Approximate in Vulkan's precision rules.
+const APPROX_FLOAT_OPS: &[Opcode] = &[
+    Opcode::Rcp,
+    Opcode::Rsq,
+    Opcode::Ex2,
+    Opcode::Lg2,
+    Opcode::Pow,
+    Opcode::Sin,
+    Opcode::Cos,
+    Opcode::Div,
+    Opcode::Nrm,
+    Opcode::Lit,
+    Opcode::Rcc,
+    Opcode::Scs,
+];
+
+const INT_OPS: &[Opcode] = &[
+    Opcode::Mov,
+    Opcode::Add,
+    Opcode::Sub,
+    Opcode::Mul,
+    Opcode::Mad,
+    Opcode::Min,
+    Opcode::Max,
+    Opcode::Abs,
+    Opcode::Cmp,
+    Opcode::Slt,
+    Opcode::Sge,
+    Opcode::Seq,
+    Opcode::Sne,
+    Opcode::Sgt,
+    Opcode::Sle,
+    Opcode::Sfl,
+    Opcode::Str,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Not,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Div,
+    Opcode::Mod,
+    Opcode::Sad,
+];
+
+struct Gen<'c> {
+    rng: Rng,
+    config: &'c Config,
+    lines: Vec<String>,
+    /// Open loops, innermost last: whether each has a count (a loop
+    /// without one gets no CONT, which could skip its closing BRK).
+    loops: Vec<bool>,
+    labels: Vec<String>,
+}
+
+/// Generates the program for `seed`.
+pub fn generate(seed: u64, config: &Config) -> Generated {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        config,
+        lines: Vec::new(),
+        loops: Vec::new(),
+        labels: Vec::new(),
+    };
+    g.lines.push("!!NVfp4.0".into());
+    g.lines
+        .push(format!("# generated by nvp4c::testgen, seed {seed}"));
+    g.lines.push("OPTION ARB_draw_buffers;".into());
+    g.lines.push("TEMP F0, F1, F2, F3, I0, I1, I2, I3;".into());
+    for n in 4..8 {
+        g.lines
+            .push(format!("INT OUTPUT o{n} = result.color[{n}];"));
+    }
+    let subroutines = if config.subroutines {
+        g.rng.below(3)
+    } else {
+        0
+    };
+    for k in 0..subroutines {
+        let name = format!("sub{k}");
+        g.lines.push(format!("{name}:"));
+        let n = 2 + g.rng.below(4);
+        g.body(n, 1);
+        g.lines.push("RET;".into());
+        g.labels.push(name);
+    }
+    if subroutines > 0 {
+        g.lines.push("main:".into());
+    }
+    g.lines.push("MOV F0, fragment.texcoord[0];".into());
+    g.lines.push("MOV F1, fragment.texcoord[1];".into());
+    g.lines.push("MOV.S I0, fragment.texcoord[2];".into());
+    g.lines.push("MOV.S I1, fragment.texcoord[3];".into());
+    let c = g.float_constant_vector();
+    g.lines.push(format!("MOV F2, {c};"));
+    g.lines.push("MOV F3, {0, 0, 0, 0};".into());
+    let c = g.int_constant_vector();
+    g.lines.push(format!("MOV.S I2, {c};"));
+    g.lines.push("XOR.S I3, I0, I1;".into());
+    // Condition codes start defined.
+    g.lines.push("MOVC F0, F0;".into());
+    g.lines.push("MOVC1.S I0, I0;".into());
+    let n = config.statements;
+    g.body(n, 0);
+    for (n, r) in FLOAT_REGS.iter().enumerate() {
+        g.lines.push(format!("MOV result.color[{n}], {r};"));
+    }
+    for (n, r) in INT_REGS.iter().enumerate() {
+        g.lines.push(format!("MOV.S o{}, {r};", n + 4));
+    }
+    g.lines.push("END".into());
+    let inputs = (0..config.cases).map(|_| g.inputs()).collect();
+    Generated {
+        lines: g.lines,
+        inputs,
+    }
+}
+
+impl Gen<'_> {
+    fn float_value(&mut self) -> f32 {
+        const NICE: [f32; 16] = [
+            0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 3.25, -7.5, 100.0, 0.125, -0.75, 1.5, 2.5, -2.5, 1e-3,
+            65536.0,
+        ];
+        if self.config.ieee_specials && self.rng.chance(10) {
+            *self
+                .rng
+                .pick(&[f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MAX, 1e30])
+        } else if self.config.special_values && self.rng.chance(8) {
+            // No denormals: Vulkan does not promise to preserve them (lavapipe
+            // flushes them in arithmetic), docs/semantics.md.
+            *self.rng.pick(&[-0.0, -1e-30, 1e-30])
+        } else if self.rng.chance(20) {
+            (self.rng.below(2001) as f32 - 1000.0) / 16.0
+        } else {
+            *self.rng.pick(&NICE)
+        }
+    }
+
+    fn int_value(&mut self) -> i32 {
+        const NICE: [i32; 12] = [0, 1, -1, 2, 7, -8, 100, 255, 65535, -65536, 31, 12345];
+        if self.rng.chance(15) {
+            *self
+                .rng
+                .pick(&[i32::MIN, i32::MAX, -2, 0x4000_0000, 0x7FFF_FFFE])
+        } else if self.rng.chance(30) {
+            self.rng.below(64) as i32 - 32
+        } else {
+            *self.rng.pick(&NICE)
+        }
+    }
+
+    fn inputs(&mut self) -> [[u32; 4]; 4] {
+        let mut v = [[0u32; 4]; 4];
+        for reg in v.iter_mut().take(2) {
+            for c in reg.iter_mut() {
+                *c = self.float_value().to_bits();
+            }
+        }
+        for reg in v.iter_mut().skip(2) {
+            for c in reg.iter_mut() {
+                *c = self.int_value() as u32;
+            }
+        }
+        v
+    }
+
+    fn float_literal(&mut self) -> String {
+        let v = *self
+            .rng
+            .pick(&[0.0f32, 1.0, 2.0, 0.5, 0.25, 3.0, 10.0, 0.125, 1.5, 4.0]);
+        let neg = self.rng.chance(30);
+        format!("{}{v:?}", if neg { "-" } else { "" })
+    }
+
+    fn float_constant_vector(&mut self) -> String {
+        let n = 1 + self.rng.below(4);
+        let parts: Vec<String> = (0..n).map(|_| self.float_literal()).collect();
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    fn int_constant_vector(&mut self) -> String {
+        let n = 1 + self.rng.below(4);
+        // Never negative: a negative literal read as UINT fails to load
+        // (section 2.X.3.3); a negated operand gives negatives instead.
+        let parts: Vec<String> = (0..n).map(|_| format!("{}", self.rng.below(40))).collect();
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    fn cc_test(&mut self) -> String {
+        let (name, _) = *self.rng.pick(&CcCondition::ALL);
+        let reg = *self.rng.pick(&["", "0", "1"]);
+        let swz = *self.rng.pick(&["", ".x", ".y", ".xyzw", ".wzyx", ".z"]);
+        format!("{name}{reg}{swz}")
+    }
+
+    /// A float source operand that is exact (never F3).
+    fn float_operand(&mut self, scalar: bool) -> String {
+        if self.rng.chance(15) {
+            let c = self.float_constant_vector();
+            let sw = if scalar { ".x" } else { "" };
+            return format!("{c}{sw}");
+        }
+        let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+        self.decorate(reg, scalar)
+    }
+
+    fn int_operand(&mut self, scalar: bool) -> String {
+        if self.rng.chance(15) {
+            let c = self.int_constant_vector();
+            let sw = if scalar { ".x" } else { "" };
+            return format!("{c}{sw}");
+        }
+        let reg = *self.rng.pick(&INT_REGS);
+        self.decorate(reg, scalar)
+    }
+
+    fn decorate(&mut self, reg: &str, scalar: bool) -> String {
+        let swz = if scalar {
+            (*self.rng.pick(&[".x", ".y", ".z", ".w"])).to_string()
+        } else {
+            (*self.rng.pick(&SWIZZLES)).to_string()
+        };
+        let base = format!("{reg}{swz}");
+        match self.rng.below(6) {
+            0 => format!("-{base}"),
+            1 => format!("|{base}|"),
+            2 => format!("-|{base}|"),
+            _ => base,
+        }
+    }
+
+    fn body(&mut self, n: usize, depth: u32) {
+        for _ in 0..n {
+            let roll = self.rng.below(100);
+            if self.config.flow && depth < 3 && roll < 8 {
+                self.if_block(depth);
+            } else if self.config.flow && depth < 3 && roll < 14 {
+                self.rep_block(depth);
+            } else if !self.loops.is_empty() && roll < 18 {
+                let counted = self.loops.last().copied().unwrap_or(false);
+                let kw = if !counted || self.rng.chance(50) {
+                    "BRK"
+                } else {
+                    "CONT"
+                };
+                let t = self.cc_test();
+                self.lines.push(format!("{kw} ({t});"));
+            } else if !self.labels.is_empty() && roll < 22 {
+                let l = self.rng.pick(&self.labels).clone();
+                if self.rng.chance(50) {
+                    let t = self.cc_test();
+                    self.lines.push(format!("CAL {l} ({t});"));
+                } else {
+                    self.lines.push(format!("CAL {l};"));
+                }
+            } else {
+                self.instruction();
+            }
+        }
+    }
+
+    fn if_block(&mut self, depth: u32) {
+        let t = self.cc_test();
+        self.lines.push(format!("IF {t};"));
+        let n = 1 + self.rng.below(4);
+        self.body(n, depth + 1);
+        if self.rng.chance(50) {
+            self.lines.push("ELSE;".into());
+            let n = 1 + self.rng.below(3);
+            self.body(n, depth + 1);
+        }
+        self.lines.push("ENDIF;".into());
+    }
+
+    fn rep_block(&mut self, depth: u32) {
+        // Counts stay small, so nested loops stay quick.
+        let count = match self.rng.below(3) {
+            0 => format!("{{{}}}", self.rng.below(4)),
+            1 => format!("{{{}.5}}", self.rng.below(3)),
+            _ => String::new(),
+        };
+        if count.is_empty() {
+            // A loop without a count ends with an unconditional BRK (and
+            // gets no CONT that could skip it).
+            self.lines.push("REP;".into());
+            self.loops.push(false);
+            let n = 1 + self.rng.below(3);
+            self.body(n, depth + 1);
+            self.lines.push("BRK;".into());
+        } else {
+            let suffix = if count.contains('.') { "" } else { ".S" };
+            self.lines.push(format!("REP{suffix} {count};"));
+            self.loops.push(true);
+            let n = 1 + self.rng.below(4);
+            self.body(n, depth + 1);
+        }
+        self.loops.pop();
+        self.lines.push("ENDREP;".into());
+    }
+
+    fn instruction(&mut self) {
+        let integer = self.rng.chance(35);
+        if integer {
+            self.int_instruction();
+        } else if self.config.approximate && self.rng.chance(15) {
+            self.approx_instruction();
+        } else if self.rng.chance(8) {
+            self.conversion();
+        } else {
+            self.float_instruction();
+        }
+    }
+
+    fn modifiers(&mut self, float_result: bool, cc: bool) -> String {
+        let mut m = String::new();
+        if cc && self.rng.chance(30) {
+            m.push_str(if self.rng.chance(50) { ".CC" } else { ".CC1" });
+        }
+        if float_result && self.rng.chance(20) {
+            m.push_str(if self.rng.chance(50) { ".SAT" } else { ".SSAT" });
+        }
+        m
+    }
+
+    fn dest(&mut self, reg: &str, op: Opcode) -> String {
+        let mut mask = (*self.rng.pick(&MASKS)).to_string();
+        if matches!(op, Opcode::Xpd | Opcode::Nrm) && (mask.is_empty() || mask.contains('w')) {
+            mask = ".xyz".into();
+        }
+        if self.rng.chance(10) {
+            let t = self.cc_test();
+            format!("{reg}{mask} ({t})")
+        } else {
+            format!("{reg}{mask}")
+        }
+    }
+
+    fn operands(&mut self, op: Opcode, int: bool) -> Vec<String> {
+        op.info()
+            .inputs
+            .iter()
+            .map(|k| {
+                let scalar = matches!(k, OperandKind::Scalar(_));
+                let as_int = match k.type_rule() {
+                    TypeRule::Inherit => int,
+                    TypeRule::Float => false,
+                    TypeRule::Signed | TypeRule::Unsigned => true,
+                };
+                if as_int {
+                    self.int_operand(scalar)
+                } else {
+                    self.float_operand(scalar)
+                }
+            })
+            .collect()
+    }
+
+    fn float_instruction(&mut self) {
+        let op = *self.rng.pick(EXACT_FLOAT_OPS);
+        let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+        let mods = self.modifiers(true, true);
+        let dst = self.dest(reg, op);
+        if op == Opcode::Swz {
+            let src = *self.rng.pick(&FLOAT_REGS[..3]);
+            let sel: Vec<String> = (0..4)
+                .map(|_| {
+                    let s = *self.rng.pick(&["0", "1", "x", "y", "z", "w"]);
+                    if self.rng.chance(25) {
+                        format!("-{s}")
+                    } else {
+                        s.to_string()
+                    }
+                })
+                .collect();
+            self.lines
+                .push(format!("SWZ{mods} {dst}, {src}, {};", sel.join(", ")));
+            return;
+        }
+        let ops = self.operands(op, false);
+        self.lines
+            .push(format!("{}{mods} {dst}, {};", op.name(), ops.join(", ")));
+    }
+
+    fn approx_instruction(&mut self) {
+        let op = *self.rng.pick(APPROX_FLOAT_OPS);
+        let mods = self.modifiers(true, false);
+        // Vulkan bounds the error of these only on moderate inputs (sin and
+        // cos within [-pi, pi] after reduction, exp2 relative to the size of
+        // its input), so the operands go through F3, clamped to [-64, 64].
+        if matches!(
+            op,
+            Opcode::Rcp | Opcode::Rcc | Opcode::Rsq | Opcode::Lg2 | Opcode::Pow | Opcode::Div
+        ) {
+            // These are discontinuous at zero (RCP(+0) = +INF, RCP(-0) =
+            // -INF), and Vulkan does not promise the sign of a zero
+            // (docs/semantics.md): keep their inputs away from zero.
+            let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+            let swz = *self.rng.pick(&SWIZZLES);
+            self.lines.push(format!(
+                "MAX {APPROX_REG}, |{reg}{swz}|, {{0.125, 0.125, 0.125, 0.125}};"
+            ));
+            self.lines.push(format!(
+                "MIN {APPROX_REG}, {APPROX_REG}, {{64, 64, 64, 64}};"
+            ));
+        } else {
+            let src = self.float_operand(false);
+            self.lines
+                .push(format!("MIN {APPROX_REG}, {src}, {{64, 64, 64, 64}};"));
+            self.lines.push(format!(
+                "MAX {APPROX_REG}, {APPROX_REG}, {{-64, -64, -64, -64}};"
+            ));
+        }
+        let dst = self.dest(APPROX_REG, op);
+        let ops: Vec<String> = op
+            .info()
+            .inputs
+            .iter()
+            .map(|k| {
+                let scalar = matches!(k, OperandKind::Scalar(_));
+                self.decorate(APPROX_REG, scalar)
+            })
+            .collect();
+        self.lines
+            .push(format!("{}{mods} {dst}, {};", op.name(), ops.join(", ")));
+    }
+
+    fn int_instruction(&mut self) {
+        let op = *self.rng.pick(INT_OPS);
+        let signed = self.rng.chance(50);
+        let ty = if signed { ".S" } else { ".U" };
+        let reg = *self.rng.pick(&INT_REGS);
+        let cc = if self.rng.chance(30) {
+            if self.rng.chance(50) {
+                ".CC"
+            } else {
+                ".CC1"
+            }
+        } else {
+            ""
+        };
+        let dst = self.dest(reg, op);
+        let ops = self.operands(op, true);
+        self.lines
+            .push(format!("{}{ty}{cc} {dst}, {};", op.name(), ops.join(", ")));
+    }
+
+    /// FLR/CEIL/TRUNC/ROUND with an integer result, and I2F.
+    fn conversion(&mut self) {
+        if self.rng.chance(50) {
+            let op = *self
+                .rng
+                .pick(&[Opcode::Flr, Opcode::Ceil, Opcode::Trunc, Opcode::Round]);
+            let ty = if self.rng.chance(50) { ".S" } else { ".U" };
+            let reg = *self.rng.pick(&INT_REGS);
+            let dst = self.dest(reg, op);
+            let src = self.float_operand(false);
+            self.lines.push(format!("{}{ty} {dst}, {src};", op.name()));
+        } else {
+            let ty = if self.rng.chance(50) { ".S" } else { ".U" };
+            let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+            let dst = self.dest(reg, Opcode::I2f);
+            let src = self.int_operand(false);
+            self.lines.push(format!("I2F{ty} {dst}, {src};"));
+        }
+    }
+}
+
+/// Whether an opcode can appear in generated programs (for coverage
+/// reports).
+pub fn generated_opcodes() -> Vec<Opcode> {
+    let mut v: Vec<Opcode> = EXACT_FLOAT_OPS
+        .iter()
+        .chain(APPROX_FLOAT_OPS)
+        .chain(INT_OPS)
+        .copied()
+        .collect();
+    v.extend([
+        Opcode::I2f,
+        Opcode::If,
+        Opcode::Rep,
+        Opcode::Brk,
+        Opcode::Cont,
+        Opcode::Cal,
+        Opcode::Ret,
+    ]);
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Opcodes of the vertex/fragment ALU set the generator does not use, and
+/// why (reported by the differential test).
+pub fn excluded_opcodes() -> Vec<(Opcode, &'static str)> {
+    let used = generated_opcodes();
+    INSTRUCTIONS
+        .iter()
+        .filter(|i| matches!(i.shape, Shape::Alu) && !used.contains(&i.opcode))
+        .map(|i| {
+            let why = match i.opcode {
+                Opcode::Ddx | Opcode::Ddy => "derivatives depend on neighbouring pixels",
+                Opcode::Pk2h
+                | Opcode::Pk2us
+                | Opcode::Pk4b
+                | Opcode::Pk4ub
+                | Opcode::Up2h
+                | Opcode::Up2us
+                | Opcode::Up4b
+                | Opcode::Up4ub => "covered by dedicated tests",
+                _ => "not generated",
+            };
+            (i.opcode, why)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_programs_compile_and_validate() {
+        let config = Config::default();
+        for seed in 0..200 {
+            let g = generate(seed, &config);
+            let src = g.source();
+            if let Err(d) = crate::compile(&src, &crate::Options::default()) {
+                panic!("seed {seed}:\n{}\n{src}", d.render("gen.fp", &src, false));
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_program() {
+        let c = Config::default();
+        assert_eq!(generate(7, &c).source(), generate(7, &c).source());
+        assert_ne!(generate(7, &c).source(), generate(8, &c).source());
+    }
+}

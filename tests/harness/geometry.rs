@@ -1,0 +1,303 @@
+//! Geometry runs: a vertex program and a geometry program in one pipeline, the
+//! geometry program's emitted vertices captured with transform feedback.
+//!
+//! The geometry program's SPIR-V is patched for capture exactly like a vertex
+//! program's (`VertexProgram::with_xfb`: `Xfb` mode, `XfbBuffer`/`XfbStride`/
+//! `Offset`). Transform feedback records the *decomposed* primitives
+//! (Vulkan, "Transform Feedback"): a point is one record, each line of a line strip
+//! two, each triangle of a triangle strip three, in the order the topology defines
+//! (triangle *i* of a strip is vertices i, i + 1 + i % 2, i + 2 - i % 2). The number
+//! of records is read from the transform feedback counter buffer.
+
+use ash::vk;
+use rspirv::spirv::ExecutionModel;
+
+use super::device::{host_barrier, Device, Scope};
+use super::shaders::VertexProgram;
+use super::vertex::{decode_record, wanted_outputs, Capture, VertexOutput, VertexRecord};
+use super::{
+    buffer_blocks, collect_inputs, param_block, state_block, HarnessError, Input, Result,
+    GEOMETRY_SET,
+};
+
+/// A geometry run: `vertices` go through the vertex program, are assembled with
+/// `topology` into the geometry program's input primitives, and the vertices it
+/// emits are captured.
+#[derive(Clone, Debug)]
+pub struct GeometryJob {
+    /// Per-vertex attributes of the vertex program (`vertex.attrib[n]` is Location n).
+    pub vertices: Vec<Vec<Input>>,
+    /// The draw's topology; must suit the geometry program's PRIMITIVE_IN
+    /// (e.g. `LINE_LIST_WITH_ADJACENCY` for LINES_ADJACENCY).
+    pub topology: vk::PrimitiveTopology,
+    /// The geometry program's `program.env[i]` (binding 0), raw bits.
+    pub env: Vec<[u32; 4]>,
+    /// The geometry program's `program.local[i]` (binding 1), raw bits.
+    pub local: Vec<[u32; 4]>,
+    /// Rows of the geometry program's `State` block (binding 2).
+    pub state: Vec<[u32; 4]>,
+    /// `program.buffer[b]` of the geometry program (binding 3 + b).
+    pub buffers: Vec<(u32, Vec<[u32; 4]>)>,
+    /// Outputs of the geometry program to capture. Default: `[Position]`.
+    pub capture: Vec<Capture>,
+    /// Room for this many captured records. Default 4096.
+    pub max_records: usize,
+    /// Descriptor set of the geometry program's parameters (default 1); the vertex
+    /// program gets no parameters.
+    pub descriptor_set: u32,
+}
+
+impl Default for GeometryJob {
+    fn default() -> Self {
+        GeometryJob {
+            vertices: Vec::new(),
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            env: Vec::new(),
+            local: Vec::new(),
+            state: Vec::new(),
+            buffers: Vec::new(),
+            capture: vec![Capture::Position],
+            max_records: 4096,
+            descriptor_set: GEOMETRY_SET,
+        }
+    }
+}
+
+impl GeometryJob {
+    pub fn new(
+        vertices: Vec<Vec<Input>>,
+        topology: vk::PrimitiveTopology,
+        capture: Vec<Capture>,
+    ) -> GeometryJob {
+        GeometryJob {
+            vertices,
+            topology,
+            capture,
+            ..Default::default()
+        }
+    }
+}
+
+impl Device {
+    /// Runs `vert_spirv` (a `Vertex` entry point) then `geom_spirv` (a `Geometry`
+    /// entry point) over the job's vertices and captures what the geometry program
+    /// emits, one record per vertex of each decomposed primitive.
+    pub fn run_geometry(
+        &self,
+        vert_spirv: &[u32],
+        geom_spirv: &[u32],
+        job: &GeometryJob,
+    ) -> Result<VertexOutput> {
+        let n = job.vertices.len();
+        if n == 0 || n > 64 * 1024 || job.max_records == 0 || job.max_records > 1 << 20 {
+            return Err(HarnessError::Job(format!(
+                "{n} vertices, {} records; a geometry job takes 1..=65536 vertices and \
+                 1..=2^20 records",
+                job.max_records
+            )));
+        }
+        let attributes: Vec<_> = collect_inputs(&job.vertices, "attribute")?
+            .into_iter()
+            .collect();
+        if attributes.iter().any(|&(l, _)| l > 31) {
+            return Err(HarnessError::Job(
+                "attributes must use Locations 0..=31".into(),
+            ));
+        }
+        if self.xfb_max_bytes == 0 {
+            return Err(HarnessError::NoDevice(
+                "the device lacks VK_EXT_transform_feedback, needed for geometry runs".into(),
+            ));
+        }
+        let program = VertexProgram::load_model(geom_spirv, ExecutionModel::Geometry)?;
+        let wanted = wanted_outputs(&program, &job.capture)?;
+        let mut caps = Vec::new();
+        let mut stride = 0u32;
+        for &i in &wanted {
+            caps.push((i, stride));
+            stride += program.outputs[i].bytes()?;
+        }
+        if stride > self.xfb_max_bytes {
+            return Err(HarnessError::Job(format!(
+                "{stride} bytes per vertex exceed the {}-byte transform feedback limit",
+                self.xfb_max_bytes
+            )));
+        }
+        let geom_words = program.with_xfb(&caps, stride);
+
+        let vstride = 16 * attributes.len().max(1);
+        let mut vdata = vec![0u32; n * vstride / 4];
+        for (i, v) in job.vertices.iter().enumerate() {
+            for input in v {
+                let k = attributes
+                    .iter()
+                    .position(|&(l, _)| l == input.location)
+                    .unwrap_or(0);
+                let at = i * vstride / 4 + 4 * k;
+                vdata[at..at + 4].copy_from_slice(&input.bits);
+            }
+        }
+        let env = param_block(&job.env, "env")?;
+        let local = param_block(&job.local, "local")?;
+        let state = state_block(&job.state)?;
+        let buffers = buffer_blocks(&job.buffers)?;
+        let out_bytes = u64::from(stride) * job.max_records as u64;
+
+        let (words, counter) = self.run(|d| {
+            let Some(xfb) = d.xfb.as_ref() else {
+                return Err(HarnessError::NoDevice(
+                    "the device lacks VK_EXT_transform_feedback".into(),
+                ));
+            };
+            let mut s = Scope::new(d);
+            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
+            let env = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &env)?;
+            let local = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &local)?;
+            let state = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &state)?;
+            let mut blocks = Vec::with_capacity(buffers.len());
+            for (binding, words) in &buffers {
+                blocks.push((
+                    *binding,
+                    s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, words)?,
+                ));
+            }
+            let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
+            uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
+            let (layout, set) = s.uniform_set(
+                job.descriptor_set,
+                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY,
+                &uniforms,
+            )?;
+            let vmodule = s.shader(vert_spirv)?;
+            let gmodule = s.shader(&geom_words)?;
+            let stages = [
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::VERTEX)
+                    .module(vmodule)
+                    .name(c"main"),
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::GEOMETRY)
+                    .module(gmodule)
+                    .name(c"main"),
+            ];
+            let bindings = [vk::VertexInputBindingDescription {
+                binding: 0,
+                stride: vstride as u32,
+                input_rate: vk::VertexInputRate::VERTEX,
+            }];
+            let attribute_desc: Vec<_> = attributes
+                .iter()
+                .enumerate()
+                .map(
+                    |(k, &(location, kind))| vk::VertexInputAttributeDescription {
+                        location,
+                        binding: 0,
+                        format: kind.format(),
+                        offset: 16 * k as u32,
+                    },
+                )
+                .collect();
+            let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
+            if !attributes.is_empty() {
+                vertex_input = vertex_input
+                    .vertex_binding_descriptions(&bindings)
+                    .vertex_attribute_descriptions(&attribute_desc);
+            }
+            let input_assembly =
+                vk::PipelineInputAssemblyStateCreateInfo::default().topology(job.topology);
+            let raster = vk::PipelineRasterizationStateCreateInfo::default()
+                .rasterizer_discard_enable(true)
+                .polygon_mode(vk::PolygonMode::FILL)
+                .cull_mode(vk::CullModeFlags::NONE)
+                .line_width(1.0);
+            let mut rendering = vk::PipelineRenderingCreateInfo::default();
+            let info = vk::GraphicsPipelineCreateInfo::default()
+                .stages(&stages)
+                .vertex_input_state(&vertex_input)
+                .input_assembly_state(&input_assembly)
+                .rasterization_state(&raster)
+                .layout(layout)
+                .push_next(&mut rendering);
+            let pipeline = s.graphics_pipeline(&info)?;
+            let out = s.buffer(
+                out_bytes,
+                vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT,
+                &[],
+            )?;
+            let counter = s.buffer(
+                16,
+                vk::BufferUsageFlags::TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT,
+                &[],
+            )?;
+            let rendering_info = vk::RenderingInfo::default()
+                .render_area(vk::Rect2D {
+                    offset: vk::Offset2D { x: 0, y: 0 },
+                    extent: vk::Extent2D {
+                        width: 1,
+                        height: 1,
+                    },
+                })
+                .layer_count(1);
+            let descriptor_set = job.descriptor_set;
+            s.submit(|dev, cb| unsafe {
+                let fp = xfb.fp();
+                dev.cmd_begin_rendering(cb, &rendering_info);
+                if !attributes.is_empty() {
+                    dev.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
+                }
+                dev.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                dev.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    layout,
+                    descriptor_set,
+                    &[set],
+                    &[],
+                );
+                let offsets = [0u64];
+                let sizes = [out_bytes];
+                (fp.cmd_bind_transform_feedback_buffers_ext)(
+                    cb,
+                    0,
+                    1,
+                    &out.buffer,
+                    offsets.as_ptr(),
+                    sizes.as_ptr(),
+                );
+                (fp.cmd_begin_transform_feedback_ext)(cb, 0, 0, std::ptr::null(), std::ptr::null());
+                dev.cmd_draw(cb, n as u32, 1, 0, 0);
+                let counter_offsets = [0u64];
+                (fp.cmd_end_transform_feedback_ext)(
+                    cb,
+                    0,
+                    1,
+                    &counter.buffer,
+                    counter_offsets.as_ptr(),
+                );
+                dev.cmd_end_rendering(cb);
+                host_barrier(
+                    dev,
+                    cb,
+                    vk::PipelineStageFlags::TRANSFORM_FEEDBACK_EXT,
+                    vk::AccessFlags::TRANSFORM_FEEDBACK_WRITE_EXT
+                        | vk::AccessFlags::TRANSFORM_FEEDBACK_COUNTER_WRITE_EXT,
+                );
+            })?;
+            Ok((out.read_words(), counter.read_words()[0]))
+        })?;
+
+        let stride_words = (stride / 4).max(1) as usize;
+        let records = (counter / stride.max(1)) as usize;
+        if records > job.max_records {
+            return Err(HarnessError::Job(format!(
+                "{records} records captured, room for {}",
+                job.max_records
+            )));
+        }
+        let mut vertices = vec![VertexRecord::default(); records];
+        for (v, rec) in vertices.iter_mut().enumerate() {
+            decode_record(&program, &caps, &words[v * stride_words..], rec);
+        }
+        Ok(VertexOutput { vertices })
+    }
+}

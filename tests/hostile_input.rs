@@ -1,0 +1,148 @@
+//! Hostile and extreme inputs through the library: each gives diagnostics
+//! (or a module), never a panic, a stack overflow or run-away time. Sizes are
+//! chosen so the debug-profile test stays within a few seconds; the release
+//! figures for larger inputs are in docs/performance.md.
+
+use nvp4c::{compile, compile_bytes, Diagnostics, Options};
+
+fn errors(d: &Diagnostics) -> Vec<&'static str> {
+    d.iter().filter(|d| d.is_error()).map(|d| d.code).collect()
+}
+
+fn run(source: &str) -> Result<nvp4c::Compiled, Diagnostics> {
+    std::panic::catch_unwind(|| compile(source, &Options::default()))
+        .unwrap_or_else(|_| panic!("compile panicked"))
+}
+
+#[test]
+fn deeply_nested_ifs_give_one_e0506_and_no_stack_overflow() {
+    let depth = 100_000;
+    let mut s = String::from("!!NVfp4.0\nTEMP R0;\nMOVC R0, fragment.color;\n");
+    s.push_str(&"IF GT.x;\n".repeat(depth));
+    s.push_str(&"ENDIF;\n".repeat(depth));
+    s.push_str("MOV result.color, R0;\nEND\n");
+    let err = run(&s).expect_err("too deep");
+    assert_eq!(errors(&err), ["E0506"]);
+}
+
+#[test]
+fn deeply_nested_reps_give_one_e0507() {
+    let depth = 100_000;
+    let mut s = String::from("!!NVfp4.0\nTEMP R0;\nMOV R0, 0;\n");
+    s.push_str(&"REP 2;\n".repeat(depth));
+    s.push_str(&"ENDREP;\n".repeat(depth));
+    s.push_str("MOV result.color, R0;\nEND\n");
+    let err = run(&s).expect_err("too deep");
+    assert_eq!(errors(&err), ["E0507"]);
+}
+
+#[test]
+fn unbalanced_nesting_is_reported_not_recursed() {
+    let mut s = String::from("!!NVfp4.0\nTEMP R0;\nMOVC R0, fragment.color;\n");
+    s.push_str(&"IF GT.x;\nREP 2;\n".repeat(50_000));
+    s.push_str("MOV result.color, R0;\nEND\n");
+    let err = run(&s).expect_err("unbalanced");
+    assert!(!errors(&err).is_empty());
+}
+
+#[test]
+fn a_million_element_param_array_is_refused_quickly() {
+    let n = 1_000_000;
+    let mut s = format!("!!NVvp4.0\nPARAM c[{n}] = {{ ");
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push('1');
+    }
+    s.push_str(" };\nMOV result.position, c[0];\nEND\n");
+    let t = std::time::Instant::now();
+    let err = run(&s).expect_err("beyond MAX_PROGRAM_PARAMETERS_ARB");
+    assert!(!errors(&err).is_empty());
+    assert!(t.elapsed().as_secs() < 60, "took {:?}", t.elapsed());
+}
+
+#[test]
+#[ignore = "known: rendering a diagnostic on a 1 MB line prints the whole line (2 MB); see docs/performance.md"]
+fn a_one_megabyte_line_compiles_and_its_errors_render_bounded() {
+    // 1 MB of instructions on one line.
+    let inst = "ADD R0, R0, {0.5}.x; ";
+    let count = (1 << 20) / inst.len();
+    let mut s = String::from("!!NVfp4.0\nTEMP R0;\nMOV R0, fragment.color; ");
+    s.push_str(&inst.repeat(count));
+    s.push_str("MOV result.color, R0;\nEND\n");
+    let (program, _) = nvp4c::check(&s, &Options::default()).expect("valid");
+    assert!(program.stage == nvp4c::Stage::Fragment);
+
+    // The same line with a mistake at its end: the message shows a bounded
+    // excerpt, not the megabyte.
+    let bad = s.replace("MOV result.color, R0;", "MOV result.color, R9;");
+    let err = nvp4c::check(&bad, &Options::default()).expect_err("R9 undeclared");
+    assert_eq!(errors(&err), ["E0301"]);
+    let text = err.render("long.fp", &bad, false);
+    assert!(text.len() < 64 << 10, "rendered {} bytes", text.len());
+}
+
+#[test]
+fn a_one_megabyte_comment_line_is_skipped() {
+    let mut s = String::from("!!NVfp4.0\n#");
+    s.push_str(&"x".repeat(1 << 20));
+    s.push_str("\nMOV result.color, fragment.color;\nEND\n");
+    run(&s).expect("valid");
+}
+
+#[test]
+fn invalid_utf8_is_e0003() {
+    for bytes in [
+        &b"!!NVfp4.0\nMOV result.color, \xff;\nEND\n"[..],
+        b"\xc3",
+        b"!!NVfp4.0\n\xed\xa0\x80END\n",
+        b"\xfe\xff!!NVfp4.0\nEND\n",
+    ] {
+        let err = std::panic::catch_unwind(|| compile_bytes(bytes, &Options::default()))
+            .expect("no panic")
+            .expect_err("invalid UTF-8");
+        assert_eq!(errors(&err), ["E0003"], "{bytes:?}");
+    }
+}
+
+#[test]
+fn nul_bytes_are_diagnosed() {
+    for s in [
+        "\0",
+        "!!NVfp4.0\0\nEND\n",
+        "!!NVfp4.0\nMOV result.color, fragment.color;\0\nEND\n",
+        "!!NVfp4.0\nMOV result.color,\0 fragment.color;\nEND\n",
+        "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n\0",
+    ] {
+        let result = run(s);
+        if let Err(err) = &result {
+            assert!(!errors(err).is_empty(), "{s:?}");
+            let _ = err.render("nul.fp", s, false);
+        }
+    }
+    let err = run("!!NVfp4.0\nMOV result.color,\0 fragment.color;\nEND\n").expect_err("NUL");
+    assert!(!errors(&err).is_empty());
+}
+
+#[test]
+fn many_errors_are_bounded_in_time() {
+    // 50 000 bad statements: every one is reported, linearly.
+    let mut s = String::from("!!NVfp4.0\n");
+    s.push_str(&"FOO R0, R1;\n".repeat(50_000));
+    s.push_str("END\n");
+    let err = run(&s).expect_err("unknown opcodes");
+    assert!(!errors(&err).is_empty());
+}
+
+#[test]
+fn oversized_sources_are_refused_before_any_work() {
+    let mut options = Options::default();
+    options.max_source_bytes = 1000;
+    let s = format!(
+        "!!NVfp4.0\n{}END\n",
+        "MOV result.color, fragment.color;\n".repeat(100)
+    );
+    let err = compile(&s, &options).expect_err("too big");
+    assert_eq!(errors(&err), ["E0004"]);
+}
