@@ -42,6 +42,11 @@ struct Cli {
     #[arg(long)]
     no_validate: bool,
 
+    /// Ask the driver to keep signed zeros, infinities and NaNs
+    /// (SignedZeroInfNanPreserve; needs VK_KHR_shader_float_controls).
+    #[arg(long)]
+    preserve_signed_zero_inf_nan: bool,
+
     /// Optimise the module (spirv-tools performance passes), then validate it again.
     #[arg(short = 'O', long)]
     optimize: bool,
@@ -163,6 +168,7 @@ fn compile_main(cli: Cli) -> ExitCode {
         Env::Vulkan1_3 => TargetEnv::Vulkan1_3,
     };
     options.validate = !cli.no_validate;
+    options.preserve_signed_zero_inf_nan = cli.preserve_signed_zero_inf_nan;
     options.optimize = cli.optimize;
     options.descriptor_set = cli.descriptor_set;
 
