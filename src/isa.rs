@@ -290,6 +290,34 @@ impl OpInfo {
     pub fn has_result(&self) -> bool {
         !matches!(self.result, ResultKind::None)
     }
+
+    /// The modifiers the instruction accepts, one group per kind, each as
+    /// its stand-alone forms (Table X.14) and its suffix forms (Table X.15).
+    /// Messages and editor hovers list them from here.
+    pub fn modifier_groups(&self) -> Vec<(&'static [&'static str], &'static [&'static str])> {
+        let m = self.modifiers;
+        let mut groups: Vec<(&'static [&'static str], &'static [&'static str])> = Vec::new();
+        if m.float {
+            groups.push((&["F"], &["R"]));
+        }
+        if m.half {
+            groups.push((&[], &["H"]));
+        }
+        if m.integer {
+            groups.push((&["S", "U"], &[]));
+        }
+        if m.cc {
+            groups.push((&["CC", "CC0", "CC1"], &["C", "C0", "C1"]));
+        }
+        if m.clamp {
+            groups.push((&["SAT", "SSAT"], &["_SAT", "_SSAT"]));
+        }
+        // Section 2.X.4.1: S24, U24 and HI are for MUL only.
+        if self.opcode == Opcode::Mul {
+            groups.push((&["S24", "U24", "HI"], &[]));
+        }
+        groups
+    }
 }
 
 impl Opcode {

@@ -1613,30 +1613,23 @@ fn components(s: &str) -> Result<Vec<u8>, String> {
 }
 
 fn supported_list(info: &OpInfo) -> String {
-    let m = info.modifiers;
-    let mut v = Vec::new();
-    if m.float {
-        v.push("F, R");
-    }
-    if m.half {
-        v.push("H");
-    }
-    if m.integer {
-        v.push("S, U");
-    }
-    if m.cc {
-        v.push("CC, CC0, CC1 (C, C0, C1)");
-    }
-    if m.clamp {
-        v.push("SAT, SSAT");
-    }
-    if info.opcode == Opcode::Mul {
-        v.push("S24, U24, HI");
-    }
-    if v.is_empty() {
+    let groups: Vec<String> = info
+        .modifier_groups()
+        .iter()
+        .map(
+            |(standalone, suffixes)| match (standalone.is_empty(), suffixes.is_empty()) {
+                (false, false) => {
+                    format!("{} (suffix {})", standalone.join(", "), suffixes.join(", "))
+                }
+                (false, true) => standalone.join(", "),
+                _ => format!("suffix {}", suffixes.join(", ")),
+            },
+        )
+        .collect();
+    if groups.is_empty() {
         "no modifiers".into()
     } else {
-        v.join("; ")
+        groups.join("; ")
     }
 }
 

@@ -416,23 +416,19 @@ fn signature(info: &OpInfo) -> String {
 }
 
 fn modifier_support(info: &OpInfo) -> String {
-    let m = info.modifiers;
-    let mut list = Vec::new();
-    if m.float {
-        list.push("`.F` `R`");
-    }
-    if m.half {
-        list.push("`H`");
-    }
-    if m.integer {
-        list.push("`.S` `.U`");
-    }
-    if m.cc {
-        list.push("`.CC0` `.CC1` (`C` `C0` `C1`)");
-    }
-    if m.clamp {
-        list.push("`.SAT` `.SSAT` (`_SAT` `_SSAT`)");
-    }
+    let list: Vec<String> = info
+        .modifier_groups()
+        .iter()
+        .map(|(standalone, suffixes)| {
+            let a: Vec<String> = standalone.iter().map(|m| format!("`.{m}`")).collect();
+            let b: Vec<String> = suffixes.iter().map(|m| format!("`{m}`")).collect();
+            match (a.is_empty(), b.is_empty()) {
+                (false, false) => format!("{} ({})", a.join(" "), b.join(" ")),
+                (false, true) => a.join(" "),
+                _ => b.join(" "),
+            }
+        })
+        .collect();
     if list.is_empty() {
         "none".to_string()
     } else {
