@@ -1,5 +1,13 @@
 //! Diagnostics: every user-facing error and warning, with a stable code,
 //! labelled spans and notes, rendered by codespan-reporting or as JSON.
+//!
+//! ```
+//! let source = "!!NVfp4.0\nMOV result.color, R9;\nEND\n";
+//! let errors = nvp4c::compile(source, &nvp4c::Options::default()).unwrap_err();
+//! let d = errors.iter().next().unwrap();
+//! assert_eq!((d.severity, d.code), (nvp4c::Severity::Error, "E0301"));
+//! assert!(errors.render("prog.fp", source, false).contains("prog.fp:2:19"));
+//! ```
 
 use crate::span::Span;
 
@@ -16,7 +24,9 @@ pub mod json;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Reported; compilation goes on.
     Warning,
+    /// The program does not compile.
     Error,
 }
 
@@ -29,6 +39,7 @@ pub enum Severity {
 /// assert!(d.labels[0].primary);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Label {
     /// The byte range in the source.
     pub span: Span,
@@ -51,7 +62,9 @@ pub struct Label {
 /// assert_eq!(d.primary_span(), Some(Span::new(16, 18)));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
     /// A stable code such as `E0400` (errors) or `W0002` (warnings).
     pub code: &'static str,
@@ -65,6 +78,11 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A new error without labels or notes.
+    ///
+    /// ```
+    /// let d = nvp4c::Diagnostic::error("E0001", "unexpected character `@`");
+    /// assert!(d.is_error() && d.labels.is_empty() && d.notes.is_empty());
+    /// ```
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -75,6 +93,11 @@ impl Diagnostic {
         }
     }
     /// A new warning without labels or notes.
+    ///
+    /// ```
+    /// let d = nvp4c::Diagnostic::warning("W0002", "variable `t` is never used");
+    /// assert_eq!(d.severity, nvp4c::Severity::Warning);
+    /// ```
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
@@ -82,6 +105,12 @@ impl Diagnostic {
         }
     }
     /// Adds a primary label.
+    ///
+    /// ```
+    /// use nvp4c::{span::Span, Diagnostic};
+    /// let d = Diagnostic::error("E0400", "unknown instruction `MOVV`").primary(Span::new(10, 14), "not an instruction");
+    /// assert_eq!(d.primary_span(), Some(Span::new(10, 14)));
+    /// ```
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
@@ -91,6 +120,15 @@ impl Diagnostic {
         self
     }
     /// Adds a secondary label.
+    ///
+    /// ```
+    /// use nvp4c::{span::Span, Diagnostic};
+    /// let d = Diagnostic::error("E0300", "`t` is declared twice")
+    ///     .primary(Span::new(30, 31), "declared again here")
+    ///     .secondary(Span::new(15, 16), "first declared here");
+    /// assert!(!d.labels[1].primary);
+    /// assert_eq!(d.primary_span(), Some(Span::new(30, 31)));
+    /// ```
     pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label {
             span,
@@ -100,15 +138,32 @@ impl Diagnostic {
         self
     }
     /// Adds a note.
+    ///
+    /// ```
+    /// let d = nvp4c::Diagnostic::error("E0001", "unexpected character").note("section 2.X.2");
+    /// assert_eq!(d.notes, ["section 2.X.2"]);
+    /// ```
     pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
     /// Whether the severity is [`Severity::Error`].
+    ///
+    /// ```
+    /// assert!(nvp4c::Diagnostic::error("E0001", "x").is_error());
+    /// assert!(!nvp4c::Diagnostic::warning("W0001", "x").is_error());
+    /// ```
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
     /// The primary span, if any (the first primary label).
+    ///
+    /// ```
+    /// use nvp4c::{span::Span, Diagnostic};
+    /// assert_eq!(Diagnostic::error("E0001", "x").primary_span(), None);
+    /// let d = Diagnostic::error("E0001", "x").secondary(Span::new(0, 1), "").primary(Span::new(5, 6), "");
+    /// assert_eq!(d.primary_span(), Some(Span::new(5, 6)));
+    /// ```
     pub fn primary_span(&self) -> Option<Span> {
         self.labels.iter().find(|l| l.primary).map(|l| l.span)
     }
@@ -161,18 +216,40 @@ pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
     /// The diagnostics in order.
+    ///
+    /// ```
+    /// let errors = nvp4c::compile("!!NVfp4.0\nMOVV R0;\nMOVV R1;\nEND\n", &nvp4c::Options::default()).unwrap_err();
+    /// let codes: Vec<_> = errors.iter().map(|d| d.code).collect();
+    /// assert_eq!(codes, ["E0400", "E0400"]);
+    /// ```
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.0.iter()
     }
     /// How many diagnostics there are.
+    ///
+    /// ```
+    /// let errors = nvp4c::compile("!!NVfp4.0\nMOVV R0;\nMOVV R1;\nEND\n", &nvp4c::Options::default()).unwrap_err();
+    /// assert_eq!(errors.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.0.len()
     }
     /// Whether there are none.
+    ///
+    /// ```
+    /// let compiled = nvp4c::compile("!!NVfp4.0\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(compiled.warnings.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
     /// Whether any diagnostic is an error.
+    ///
+    /// ```
+    /// use nvp4c::{Diagnostic, Diagnostics};
+    /// assert!(!Diagnostics(vec![Diagnostic::warning("W0002", "unused")]).has_errors());
+    /// assert!(Diagnostics(vec![Diagnostic::error("E0001", "bad")]).has_errors());
+    /// ```
     pub fn has_errors(&self) -> bool {
         self.0.iter().any(Diagnostic::is_error)
     }
@@ -187,9 +264,9 @@ impl Diagnostics {
     /// assert!(text.contains("error[E0400]: unknown instruction `MOVV`"));
     /// ```
     pub fn render(&self, file_name: &str, source: &str, color: bool) -> String {
-        use codespan_reporting::diagnostic as cd;
         use codespan_reporting::files::SimpleFile;
         use codespan_reporting::term::{self, termcolor::Buffer};
+        let has_long_line = source.split('\n').any(|l| l.len() > LONG_LINE);
         let file = SimpleFile::new(file_name, source);
         let mut buffer = if color {
             Buffer::ansi()
@@ -198,38 +275,170 @@ impl Diagnostics {
         };
         let config = term::Config::default();
         for d in &self.0 {
-            let clamp = |s: Span| {
-                let end = (s.end as usize).min(source.len());
-                let start = (s.start as usize).min(end);
-                start..end
-            };
-            let labels = d
-                .labels
-                .iter()
-                .map(|l| {
-                    let style = if l.primary {
-                        cd::LabelStyle::Primary
-                    } else {
-                        cd::LabelStyle::Secondary
-                    };
-                    cd::Label::new(style, (), clamp(l.span)).with_message(l.message.clone())
-                })
-                .collect();
-            let severity = match d.severity {
-                Severity::Error => cd::Severity::Error,
-                Severity::Warning => cd::Severity::Warning,
-            };
-            let cd = cd::Diagnostic::new(severity)
-                .with_code(d.code)
-                .with_message(d.message.clone())
-                .with_labels(labels)
-                .with_notes(d.notes.clone());
+            // A label on a very long line would print the whole line: show
+            // a window of it instead.
+            if has_long_line {
+                if let Some((text, d)) = windowed(source, d) {
+                    let _ = term::emit(
+                        &mut buffer,
+                        &config,
+                        &SimpleFile::new(file_name, text.as_str()),
+                        &to_codespan(&d, &text),
+                    );
+                    continue;
+                }
+            }
+            let cd = to_codespan(d, source);
             // Rendering into a memory buffer cannot fail on I/O; a span
             // error would mean a bad span, which the clamp above rules out.
             let _ = term::emit(&mut buffer, &config, &file, &cd);
         }
         String::from_utf8_lossy(buffer.as_slice()).into_owned()
     }
+}
+
+/// Lines longer than this are shown as a window around their labels.
+const LONG_LINE: usize = 512;
+/// Bytes of context on each side of a label in such a window.
+const WINDOW: usize = 60;
+
+fn to_codespan(d: &Diagnostic, source: &str) -> codespan_reporting::diagnostic::Diagnostic<()> {
+    use codespan_reporting::diagnostic as cd;
+    let clamp = |s: Span| {
+        let end = (s.end as usize).min(source.len());
+        let start = (s.start as usize).min(end);
+        start..end
+    };
+    let labels = d
+        .labels
+        .iter()
+        .map(|l| {
+            let style = if l.primary {
+                cd::LabelStyle::Primary
+            } else {
+                cd::LabelStyle::Secondary
+            };
+            cd::Label::new(style, (), clamp(l.span)).with_message(l.message.clone())
+        })
+        .collect();
+    let severity = match d.severity {
+        Severity::Error => cd::Severity::Error,
+        Severity::Warning => cd::Severity::Warning,
+    };
+    cd::Diagnostic::new(severity)
+        .with_code(d.code)
+        .with_message(d.message.clone())
+        .with_labels(labels)
+        .with_notes(d.notes.clone())
+}
+
+/// For a diagnostic with a label on a line over `LONG_LINE` bytes: a copy
+/// of the source where every such line is cut to a window around its
+/// labels, and the diagnostic with its spans moved into that copy and a
+/// note giving the real columns. `None` when no label is on a long line.
+fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
+    let floor = |mut i: usize| {
+        i = i.min(source.len());
+        while !source.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let line_of = |at: usize| {
+        let at = floor(at);
+        let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = source[at..].find('\n').map_or(source.len(), |i| at + i);
+        (start, end)
+    };
+    // The window of each long line that holds a label.
+    let mut windows: Vec<(usize, usize, usize, usize)> = Vec::new(); // line start, line end, window start, window end
+    for l in &d.labels {
+        let (ls, le) = line_of(l.span.start as usize);
+        if le - ls <= LONG_LINE {
+            continue;
+        }
+        let ws = floor((l.span.start as usize).saturating_sub(WINDOW).max(ls));
+        let we = floor(
+            ((l.span.end as usize).min(le) + WINDOW)
+                .min(le)
+                .min(l.span.start as usize + 4 * WINDOW),
+        );
+        match windows.iter_mut().find(|w| w.0 == ls) {
+            Some(w) => {
+                w.2 = w.2.min(ws);
+                w.3 = w.3.max(we).min(w.2 + 8 * WINDOW).max(w.2);
+            }
+            None => windows.push((ls, le, ws, we)),
+        }
+    }
+    if windows.is_empty() {
+        return None;
+    }
+    windows.sort();
+    // Rebuild: every long line becomes "…" + window + "…"; other long lines
+    // (without labels) are cut to their start.
+    let mut text = String::new();
+    let mut moves: Vec<(usize, usize, usize)> = Vec::new(); // old window start, old window end, new start
+    let mut notes = Vec::new();
+    let mut line_no = 1;
+    // (old line start, new line start, new line length) for every line.
+    let mut lines: Vec<(usize, usize, usize)> = Vec::new();
+    for line in source.split_inclusive('\n') {
+        let start = line.as_ptr() as usize - source.as_ptr() as usize;
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let new_start = text.len();
+        if let Some(w) = windows.iter().find(|w| w.0 == start) {
+            text.push('…');
+            moves.push((w.2, w.3, text.len()));
+            text.push_str(&source[w.2..w.3]);
+            text.push('…');
+            let col = |i: usize| source[w.0..i].chars().count() + 1;
+            notes.push(format!(
+                "line {line_no} is {} bytes long; shown from column {} to {}",
+                body.len(),
+                col(w.2),
+                col(w.3)
+            ));
+        } else if body.len() > LONG_LINE {
+            let mut cut = LONG_LINE.min(body.len());
+            while !body.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.push_str(&body[..cut]);
+            text.push('…');
+        } else {
+            text.push_str(body);
+        }
+        lines.push((start, new_start, text.len() - new_start));
+        if line.ends_with('\n') {
+            text.push('\n');
+        }
+        line_no += 1;
+    }
+    let map = |at: u32| -> u32 {
+        let at = at as usize;
+        for &(ws, we, ns) in &moves {
+            if (ws..=we).contains(&at) {
+                return (ns + (at - ws)) as u32;
+            }
+        }
+        // Elsewhere: the same column of the same line, within what is left
+        // of the line.
+        let k = lines.partition_point(|l| l.0 <= at).saturating_sub(1);
+        match lines.get(k) {
+            Some(&(old, new, len)) => (new + (at - old).min(len)) as u32,
+            None => text.len() as u32,
+        }
+    };
+    let mut d = d.clone();
+    for l in &mut d.labels {
+        l.span = Span {
+            start: map(l.span.start),
+            end: map(l.span.end).max(map(l.span.start)),
+        };
+    }
+    d.notes.extend(notes);
+    Some((text, d))
 }
 
 impl IntoIterator for Diagnostics {

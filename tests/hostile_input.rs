@@ -63,7 +63,6 @@ fn a_million_element_param_array_is_refused_quickly() {
 }
 
 #[test]
-#[ignore = "known: rendering a diagnostic on a 1 MB line prints the whole line (2 MB); see docs/performance.md"]
 fn a_one_megabyte_line_compiles_and_its_errors_render_bounded() {
     // 1 MB of instructions on one line.
     let inst = "ADD R0, R0, {0.5}.x; ";
