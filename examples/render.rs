@@ -1,8 +1,9 @@
 //! Embedding nvp4c in a Vulkan renderer: compile a `!!NVvp4.0` /
 //! `!!NVfp4.0` pair with the library, build the pipeline from the
 //! reflection (descriptor set layouts, uniform buffer sizes, parameter
-//! offsets found by their Cg names, vertex attribute Locations), draw a
-//! textured quad offscreen and write it as a PNG.
+//! offsets and texture units found by their Cg names, vertex attribute
+//! Locations), upload a checkerboard texture, draw the textured quad
+//! offscreen and write it as a PNG.
 //!
 //! ```text
 //! cargo run --example render -- quad.png
@@ -18,11 +19,27 @@ use std::ffi::CStr;
 use std::process::ExitCode;
 
 use ash::vk;
-use nvp4c::reflect::Reflection;
+use nvp4c::reflect::{ComponentType, Reflection, TextureUnit};
 
 const WIDTH: u32 = 64;
 const HEIGHT: u32 = 64;
 const FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
+/// The texture's format: UNORM, so the program's `TEX` (a float read,
+/// docs/interface.md "Sampled type") sees values in [0, 1].
+const TEXTURE_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
+const COLOR_RANGE: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
+    aspect_mask: vk::ImageAspectFlags::COLOR,
+    base_mip_level: 0,
+    level_count: 1,
+    base_array_layer: 0,
+    layer_count: 1,
+};
+const COLOR_LAYERS: vk::ImageSubresourceLayers = vk::ImageSubresourceLayers {
+    aspect_mask: vk::ImageAspectFlags::COLOR,
+    mip_level: 0,
+    base_array_layer: 0,
+    layer_count: 1,
+};
 
 /// Transforms the unit quad by `xform` (scale in xy, offset in zw) and
 /// passes its texture coordinate on. The `#var` line is what Cg writes;
@@ -38,27 +55,42 @@ MOV result.texcoord[0], vertex.texcoord[0];
 END
 ";
 
-/// The \"texture\": a 4×4 checkerboard of two colours, computed from the
-/// texture coordinate. nvp4c does not lower the texture instructions yet
-/// (TEX is `E0900 not supported yet`; textures will become combined image
-/// samplers at set 2, binding 32 + unit, docs/interface.md), so the
-/// fragment program textures procedurally: cell = floor(4·uv); the colour
-/// is `colorB` where cell.x + cell.y is odd, `colorA` where it is even.
+/// Samples the texture unit the renderer bound to `checker` (unit 0, a
+/// 2D target: a combined image sampler at set 2, binding 32, per
+/// docs/interface.md, "Textures") and multiplies the texel by `tint`.
 const FRAGMENT_PROGRAM: &str = "!!NVfp4.0
-#var float4 colorA :  : c[0] : 0 : 1
-#var float4 colorB :  : c[1] : 1 : 1
-#var float4 uv : $vin.TEXCOORD0 : TEX0 : 2 : 1
-PARAM c[2] = { program.local[0..1] };
+#var float4 uv : $vin.TEXCOORD0 : TEX0 : 0 : 1
+#var sampler2D checker :  : texunit 0 : 1 : 1
+#var float4 tint :  : c[0] : 2 : 1
+PARAM c[1] = { program.local[0] };
 TEMP t;
-MUL t, fragment.texcoord[0], 4.0;
-FLR t, t;
-ADD t.x, t.x, t.y;
-MUL t.x, t.x, 0.5;
-FRC t.x, t.x;
-SGE t.x, t.x, 0.25;
-LRP result.color, t.x, c[1], c[0];
+TEX t, fragment.texcoord[0], texture[0], 2D;
+MUL result.color, t, c[0];
 END
 ";
+
+/// The texture's side in texels.
+const TEXTURE_SIZE: u32 = 8;
+
+/// An 8×8 RGBA8 checkerboard: `EVEN` where x + y is even, `ODD` where it
+/// is odd, except texel (7, 0) (the top right corner), which is `MARK`, so
+/// the picture shows which way the texture is oriented.
+fn checkerboard() -> Vec<u8> {
+    const EVEN: [u8; 4] = [255, 160, 0, 255];
+    const ODD: [u8; 4] = [0, 64, 200, 255];
+    const MARK: [u8; 4] = [0, 255, 0, 255];
+    let mut texels = Vec::new();
+    for y in 0..TEXTURE_SIZE {
+        for x in 0..TEXTURE_SIZE {
+            texels.extend(match (x, y) {
+                (7, 0) => MARK,
+                _ if (x + y) % 2 == 0 => EVEN,
+                _ => ODD,
+            });
+        }
+    }
+    texels
+}
 
 /// The quad: (position, texcoord) per vertex, drawn as a triangle strip.
 const QUAD: [[f32; 8]; 4] = [
@@ -121,6 +153,14 @@ fn cg_parameter(reflection: &Reflection, name: &str) -> Result<(u32, u32), Failu
         .ok_or_else(|| fail(format!("no Cg parameter `{name}`")))
 }
 
+/// The texture unit the program uses for the Cg sampler `name`.
+fn cg_texture<'r>(reflection: &'r Reflection, name: &str) -> Option<&'r TextureUnit> {
+    reflection
+        .textures
+        .iter()
+        .find(|t| t.cg.iter().any(|c| c.name == name))
+}
+
 /// The Location of an input, by its program binding.
 fn input_location(reflection: &Reflection, binding: &str) -> Result<u32, Failure> {
     reflection
@@ -146,25 +186,23 @@ fn run(out: &str) -> Result<(), Failure> {
         (
             vk::ShaderStageFlags::FRAGMENT,
             &fragment.reflection,
-            "colorA",
-            [1.0, 0.0, 0.0, 1.0],
-        ),
-        (
-            vk::ShaderStageFlags::FRAGMENT,
-            &fragment.reflection,
-            "colorB",
-            [0.0, 0.0, 1.0, 1.0],
+            "tint",
+            [1.0, 1.0, 0.5, 1.0],
         ),
     ];
     params.sort_by_key(|p| p.2);
     let position = input_location(&vertex.reflection, "vertex.position")?;
     let texcoord = input_location(&vertex.reflection, "vertex.texcoord[0]")?;
+    // Texture contents, bound to the unit the reflection names `checker`.
+    let checker = checkerboard();
+    let textures: [(vk::ShaderStageFlags, &str, &[u8]); 1] =
+        [(vk::ShaderStageFlags::FRAGMENT, "checker", &checker)];
 
     // SAFETY: everything below is plain Vulkan usage on objects created
     // here, destroyed in reverse order by `Gpu::drop`.
     unsafe {
         let gpu = Gpu::new()?;
-        let pixels = gpu.draw(&vertex, &fragment, &params, position, texcoord)?;
+        let pixels = gpu.draw(&vertex, &fragment, &params, &textures, position, texcoord)?;
         write_png(out, &pixels)?;
     }
     Ok(())
@@ -193,10 +231,21 @@ struct Gpu {
     objects: std::cell::RefCell<Vec<Object>>,
 }
 
+/// An uploaded texture (its objects are owned by `Gpu::objects`).
+struct Texture {
+    image: vk::Image,
+    extent: vk::Extent3D,
+    view: vk::ImageView,
+    sampler: vk::Sampler,
+    /// Holds the texels until the upload recorded by `Gpu::record_upload`.
+    staging: vk::Buffer,
+}
+
 enum Object {
     Buffer(vk::Buffer),
     Image(vk::Image),
     ImageView(vk::ImageView),
+    Sampler(vk::Sampler),
     Memory(vk::DeviceMemory),
     Shader(vk::ShaderModule),
     SetLayout(vk::DescriptorSetLayout),
@@ -220,6 +269,7 @@ impl Drop for Gpu {
                     Object::Buffer(x) => d.destroy_buffer(x, None),
                     Object::Image(x) => d.destroy_image(x, None),
                     Object::ImageView(x) => d.destroy_image_view(x, None),
+                    Object::Sampler(x) => d.destroy_sampler(x, None),
                     Object::Memory(x) => d.free_memory(x, None),
                     Object::Shader(x) => d.destroy_shader_module(x, None),
                     Object::SetLayout(x) => d.destroy_descriptor_set_layout(x, None),
@@ -362,30 +412,178 @@ impl Gpu {
         Ok(module)
     }
 
+    /// A sampled 2D RGBA8 texture of `TEXTURE_SIZE`² texels, its view and
+    /// a NEAREST sampler, and a staging buffer holding `texels`, to be copied
+    /// into the image by [`Gpu::record_upload`].
+    unsafe fn texture(&self, texels: &[u8]) -> Result<Texture, Failure> {
+        let d = &self.device;
+        let extent = vk::Extent3D {
+            width: TEXTURE_SIZE,
+            height: TEXTURE_SIZE,
+            depth: 1,
+        };
+        if texels.len() != (4 * extent.width * extent.height) as usize {
+            return Err(fail("texture data is not TEXTURE_SIZE² RGBA8 texels"));
+        }
+        let image = d.create_image(
+            &vk::ImageCreateInfo::default()
+                .image_type(vk::ImageType::TYPE_2D)
+                .format(TEXTURE_FORMAT)
+                .extent(extent)
+                .mip_levels(1)
+                .array_layers(1)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .tiling(vk::ImageTiling::OPTIMAL)
+                .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST),
+            None,
+        )?;
+        self.keep(Object::Image(image));
+        let memory = self.allocate(
+            d.get_image_memory_requirements(image),
+            vk::MemoryPropertyFlags::DEVICE_LOCAL,
+        )?;
+        d.bind_image_memory(image, memory, 0)?;
+        let view = d.create_image_view(
+            &vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(TEXTURE_FORMAT)
+                .subresource_range(COLOR_RANGE),
+            None,
+        )?;
+        self.keep(Object::ImageView(view));
+        // GL's NEAREST / CLAMP_TO_EDGE texture state, one level.
+        let sampler = d.create_sampler(
+            &vk::SamplerCreateInfo::default()
+                .mag_filter(vk::Filter::NEAREST)
+                .min_filter(vk::Filter::NEAREST)
+                .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .max_lod(0.0),
+            None,
+        )?;
+        self.keep(Object::Sampler(sampler));
+        let (staging, _) = self.buffer(vk::BufferUsageFlags::TRANSFER_SRC, texels)?;
+        Ok(Texture {
+            image,
+            extent,
+            view,
+            sampler,
+            staging,
+        })
+    }
+
+    /// Records the copy of a texture's staging buffer into its image, leaving
+    /// the image ready for fragment shader reads.
+    unsafe fn record_upload(&self, cmd: vk::CommandBuffer, texture: &Texture) {
+        let d = &self.device;
+        let to_transfer = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::empty())
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(texture.image)
+            .subresource_range(COLOR_RANGE);
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::TOP_OF_PIPE,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[to_transfer],
+        );
+        d.cmd_copy_buffer_to_image(
+            cmd,
+            texture.staging,
+            texture.image,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            &[vk::BufferImageCopy {
+                buffer_offset: 0,
+                buffer_row_length: 0,
+                buffer_image_height: 0,
+                image_subresource: COLOR_LAYERS,
+                image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
+                image_extent: texture.extent,
+            }],
+        );
+        let to_shader = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(texture.image)
+            .subresource_range(COLOR_RANGE);
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[to_shader],
+        );
+    }
+
     /// Draws the quad and returns the RGBA8 pixels, row by row.
+    ///
+    /// `params` are uniform values by Cg name; `textures` texture contents
+    /// (`TEXTURE_SIZE`² RGBA8 texels) by the Cg name of their sampler.
     unsafe fn draw(
         &self,
         vertex: &nvp4c::Compiled,
         fragment: &nvp4c::Compiled,
         params: &[(vk::ShaderStageFlags, &Reflection, &str, [f32; 4])],
+        textures: &[(vk::ShaderStageFlags, &str, &[u8])],
         position: u32,
         texcoord: u32,
     ) -> Result<Vec<u8>, Failure> {
         let d = &self.device;
 
         // Descriptor sets from the reflection: one uniform buffer per block,
-        // sized as the reflection says, parameters written at their offsets.
+        // sized as the reflection says, parameters written at their offsets;
+        // one combined image sampler per texture unit, with the image type
+        // the reflection gives for the unit's target.
         let stages = [
             (vk::ShaderStageFlags::VERTEX, &vertex.reflection),
             (vk::ShaderStageFlags::FRAGMENT, &fragment.reflection),
         ];
         let max_set = stages
             .iter()
-            .flat_map(|(_, r)| r.uniform_blocks.iter().map(|b| b.set))
+            .flat_map(|(_, r)| {
+                let blocks = r.uniform_blocks.iter().map(|b| b.set);
+                blocks.chain(r.textures.iter().map(|t| t.set))
+            })
             .max()
             .unwrap_or(0);
+        // Each texture a stage binds, by the unit its Cg sampler names.
+        let mut bound: Vec<(vk::ShaderStageFlags, u32, Texture)> = Vec::new();
+        for (stage, name, texels) in textures {
+            let Some((_, reflection)) = stages.iter().find(|(s, _)| s == stage) else {
+                return Err(fail(format!("no {stage:?} program for texture `{name}`")));
+            };
+            let unit = cg_texture(reflection, name)
+                .ok_or_else(|| fail(format!("no Cg sampler `{name}`")))?;
+            // This example uploads 2D float (UNORM) textures only.
+            if unit.target.as_deref() != Some("2D")
+                || unit.sampled_type != Some(ComponentType::Float)
+            {
+                return Err(fail(format!(
+                    "`{name}` is a {} ({:?}); this example binds 2D float textures",
+                    unit.ty, unit.target
+                )));
+            }
+            bound.push((*stage, unit.unit, self.texture(texels)?));
+        }
         let mut layouts = Vec::new();
         let mut writes: Vec<(u32, u32, vk::Buffer, u64)> = Vec::new();
+        let mut image_writes: Vec<(u32, u32, vk::ImageView, vk::Sampler)> = Vec::new();
         let mut block_count = 0;
         for set in 0..=max_set {
             let mut bindings = Vec::new();
@@ -415,6 +613,25 @@ impl Gpu {
                     writes.push((set, block.binding, buffer, block.size as u64));
                     block_count += 1;
                 }
+                for unit in reflection.textures.iter().filter(|t| t.set == set) {
+                    let Some((_, _, texture)) = bound
+                        .iter()
+                        .find(|(s, u, _)| *s == stage && *u == unit.unit)
+                    else {
+                        return Err(fail(format!(
+                            "the {stage:?} program samples texture[{}]; no texture given",
+                            unit.unit
+                        )));
+                    };
+                    bindings.push(
+                        vk::DescriptorSetLayoutBinding::default()
+                            .binding(unit.binding)
+                            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                            .descriptor_count(1)
+                            .stage_flags(stage),
+                    );
+                    image_writes.push((set, unit.binding, texture.view, texture.sampler));
+                }
             }
             let layout = d.create_descriptor_set_layout(
                 &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
@@ -428,10 +645,16 @@ impl Gpu {
             None,
         )?;
         self.keep(Object::PipelineLayout(pipeline_layout));
-        let pool_sizes = [vk::DescriptorPoolSize {
-            ty: vk::DescriptorType::UNIFORM_BUFFER,
-            descriptor_count: block_count.max(1),
-        }];
+        let pool_sizes = [
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_BUFFER,
+                descriptor_count: block_count.max(1),
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                descriptor_count: (image_writes.len() as u32).max(1),
+            },
+        ];
         let pool = d.create_descriptor_pool(
             &vk::DescriptorPoolCreateInfo::default()
                 .max_sets(layouts.len() as u32)
@@ -455,6 +678,19 @@ impl Gpu {
                 .dst_binding(*binding)
                 .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
                 .buffer_info(&info);
+            d.update_descriptor_sets(&[write], &[]);
+        }
+        for (set, binding, view, sampler) in &image_writes {
+            let info = [vk::DescriptorImageInfo {
+                sampler: *sampler,
+                image_view: *view,
+                image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            }];
+            let write = vk::WriteDescriptorSet::default()
+                .dst_set(sets[*set as usize])
+                .dst_binding(*binding)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .image_info(&info);
             d.update_descriptor_sets(&[write], &[]);
         }
 
@@ -481,19 +717,12 @@ impl Gpu {
             vk::MemoryPropertyFlags::DEVICE_LOCAL,
         )?;
         d.bind_image_memory(image, image_memory, 0)?;
-        let color_range = vk::ImageSubresourceRange {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            base_mip_level: 0,
-            level_count: 1,
-            base_array_layer: 0,
-            layer_count: 1,
-        };
         let view = d.create_image_view(
             &vk::ImageViewCreateInfo::default()
                 .image(image)
                 .view_type(vk::ImageViewType::TYPE_2D)
                 .format(FORMAT)
-                .subresource_range(color_range),
+                .subresource_range(COLOR_RANGE),
             None,
         )?;
         self.keep(Object::ImageView(view));
@@ -644,6 +873,9 @@ impl Gpu {
                 .command_buffer_count(1),
         )?[0];
         d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())?;
+        for (_, _, texture) in &bound {
+            self.record_upload(cmd, texture);
+        }
         let clear = [vk::ClearValue {
             color: vk::ClearColorValue {
                 float32: [0.0, 0.0, 0.0, 1.0],
@@ -679,12 +911,7 @@ impl Gpu {
                 buffer_offset: 0,
                 buffer_row_length: 0,
                 buffer_image_height: 0,
-                image_subresource: vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: 0,
-                    base_array_layer: 0,
-                    layer_count: 1,
-                },
+                image_subresource: COLOR_LAYERS,
                 image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
                 image_extent: vk::Extent3D {
                     width: WIDTH,

@@ -32,7 +32,7 @@ for pair in "${pairs[@]}"; do
   hyperfine -N --warmup 20 --min-runs 200 --export-json "$out/r.json" --style none \
     "$nvp4c $nv -o $out/nv.spv" \
     "$nvp4c --no-validate $nv -o $out/nv.spv" \
-    "glslangValidator -V $gl -o $out/gl.spv" >/dev/null
+    "glslangValidator -V $gl -o $out/gl.spv" >/dev/null 2>&1
   a=$(mean 0) b=$(mean 1) g=$(mean 2)
   printf '%-28s %10.3fms %10.3fms %10.3fms %8.3fx %8.3fx\n' "$(basename "$nv")" \
     "$(echo "$a*1000" | bc -l)" "$(echo "$b*1000" | bc -l)" "$(echo "$g*1000" | bc -l)" \

@@ -1,17 +1,36 @@
 //! The registry of diagnostic codes: one row per code, with the rule it
 //! enforces. docs/diagnostics.md lists the same rows with a program that
 //! triggers each; tests/diagnostics.rs keeps the three in step.
+//!
+//! ```
+//! let info = nvp4c::codes::lookup("E0400").unwrap();
+//! assert_eq!(info.title, "unknown instruction");
+//! assert!(nvp4c::codes::CODES.iter().all(|c| c.code.len() == 5));
+//! ```
 
 /// One diagnostic code.
+///
+/// ```
+/// let info = nvp4c::codes::lookup("W0002").unwrap();
+/// assert_eq!((info.code, info.title), ("W0002", "variable declared and never used"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CodeInfo {
+    /// The code: `E` and four digits for errors, `W` and four for warnings.
     pub code: &'static str,
+    /// A short description, as docs/diagnostics.md lists it.
     pub title: &'static str,
     /// The spec rule it enforces, with its section.
     pub rule: &'static str,
 }
 
 /// Every code nvp4c reports.
+///
+/// ```
+/// let errors = nvp4c::codes::CODES.iter().filter(|c| c.code.starts_with('E')).count();
+/// assert!(errors > 100);
+/// ```
 pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E0001", title: "unexpected character", rule: "NV_gpu_program4 2.X.2: \"A program is invalid if it contains any tokens or characters not defined in this specification.\"" },
     CodeInfo { code: "E0002", title: "missing or unknown program header", rule: "NV_vertex_program4, NV_fragment_program4, NV_geometry_program4 2.X.2: programs begin with `!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`" },
@@ -142,6 +161,13 @@ pub const CODES: &[CodeInfo] = &[
 ];
 
 /// The registry row of a code.
+///
+/// `None` for a code nvp4c does not have.
+///
+/// ```
+/// assert_eq!(nvp4c::codes::lookup("E0003").unwrap().title, "program text is not valid UTF-8");
+/// assert!(nvp4c::codes::lookup("E9999").is_none());
+/// ```
 pub fn lookup(code: &str) -> Option<&'static CodeInfo> {
     CODES.iter().find(|c| c.code == code)
 }

@@ -380,10 +380,9 @@ fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
     let mut text = String::new();
     let mut moves: Vec<(usize, usize, usize)> = Vec::new(); // old window start, old window end, new start
     let mut notes = Vec::new();
-    let mut line_no = 1;
     // (old line start, new line start, new line length) for every line.
     let mut lines: Vec<(usize, usize, usize)> = Vec::new();
-    for line in source.split_inclusive('\n') {
+    for (line_no, line) in (1..).zip(source.split_inclusive('\n')) {
         let start = line.as_ptr() as usize - source.as_ptr() as usize;
         let body = line.strip_suffix('\n').unwrap_or(line);
         let new_start = text.len();
@@ -413,7 +412,6 @@ fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
         if line.ends_with('\n') {
             text.push('\n');
         }
-        line_no += 1;
     }
     let map = |at: u32| -> u32 {
         let at = at as usize;

@@ -4,82 +4,188 @@
 //! decoded, modifiers are folded into explicit fields, and flow control is a
 //! tree (`If`, `Rep`, subroutines) rather than labels and jumps. The SPIR-V
 //! backend and the reference interpreter read only this (plus `isa`).
+//!
+//! [`crate::check`] returns a [`Program`]; [`crate::interp::run`] executes one.
+//!
+//! ```
+//! use nvp4c::ir::{Stmt, VarKind};
+//! let source = "!!NVfp4.0\nTEMP t;\nMUL t, fragment.color, 2;\nMOV result.color, t;\nEND\n";
+//! let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+//! let body = &program.sub(program.entry).body;
+//! let Stmt::Inst(mul) = &body[0] else { panic!() };
+//! assert_eq!(mul.op, nvp4c::isa::Opcode::Mul);
+//! assert!(matches!(program.var(mul.dst.var).kind, VarKind::Temp));
+//! assert_eq!(program.var(mul.dst.var).name.as_deref(), Some("t"));
+//! ```
 
 use crate::isa::{CcCondition, DataType, Opcode, Stage};
 use crate::span::Span;
 
 /// Index into `Program::variables`.
+///
+/// ```
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+/// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+/// assert_eq!(program.var(add.dst.var).name.as_deref(), Some("t"));
+/// assert_eq!(add.dst.var, nvp4c::ir::VarId(0)); // the first declared variable
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VarId(pub u32);
 
 /// Index into `Program::subroutines`.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nCAL f;\nRET;\nf:\nMOV result.color, 1;\nRET;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let nvp4c::ir::Stmt::Call { target, .. } = program.sub(program.entry).body[0] else { panic!() };
+/// assert_eq!(program.sub(target).name.as_deref(), Some("f"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SubId(pub u32);
 
+/// A checked program: its variables, subroutines and geometry layout.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nOPTION ARB_precision_hint_nicest;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Fragment);
+/// assert_eq!(program.options, ["ARB_precision_hint_nicest"]);
+/// assert_eq!(program.subroutines.len(), 1);
+/// assert!(program.geometry.is_none());
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Program {
+    /// The program type, from the header.
     pub stage: Stage,
     /// `OPTION` names, in order.
     pub options: Vec<String>,
+    /// Every variable, declared or implicit (bindings used directly); indexed by [`VarId`].
     pub variables: Vec<Variable>,
     /// Subroutine blocks (section 2.X.5). `entry` is where execution starts.
     pub subroutines: Vec<Subroutine>,
+    /// The subroutine execution starts in.
     pub entry: SubId,
     /// Geometry program layout (NV_geometry_program4), `None` otherwise.
     pub geometry: Option<GeometryLayout>,
 }
 
 impl Program {
+    /// The variable `id`.
+    ///
+    /// ```
+    /// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+    /// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+    /// assert!(matches!(program.var(mov.dst.var).kind, nvp4c::ir::VarKind::Result(_)));
+    /// ```
     pub fn var(&self, id: VarId) -> &Variable {
         &self.variables[id.0 as usize]
     }
+    /// The subroutine `id`.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// let entry = program.sub(program.entry);
+    /// assert_eq!((entry.name.as_deref(), entry.body.len()), (None, 1));
+    /// ```
     pub fn sub(&self, id: SubId) -> &Subroutine {
         &self.subroutines[id.0 as usize]
     }
 }
 
+/// A labelled block of code (section 2.X.5): what a `CAL` calls.
+///
+/// ```
+/// let source = "!!NVfp4.0\nmain:\nMOV result.color, 1;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let main = program.sub(program.entry);
+/// assert_eq!(main.name.as_deref(), Some("main"));
+/// assert_eq!(&source[main.span.range()], "main");
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Subroutine {
     /// The label; `None` for the unlabelled code at the start of the program.
     pub name: Option<String>,
+    /// The label (or the first statement).
     pub span: Span,
+    /// The statements, to the next label.
     pub body: Block,
 }
 
 /// How a variable's components are typed (section 2.X.3.1).
+///
+/// ```
+/// use nvp4c::{ir::VarType, isa::DataType};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nINT TEMP i;\nTEMP t;\nMOV.S i, 1;\nI2F t, i;\nMOV result.color, t;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.variables[0].ty, VarType::Typed(DataType::Signed));
+/// assert_eq!(program.variables[1].ty, VarType::Typeless);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum VarType {
     /// No `INT`/`UINT`/`FLOAT` modifier: raw 32-bit patterns, read with the
     /// type the instruction asks for.
     Typeless,
+    /// `INT`, `UINT` or `FLOAT`: components of that type.
     Typed(DataType),
 }
 
 /// `SHORT`/`LONG` (section 2.X.3.1). SHORT lowers to RelaxedPrecision.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nSHORT TEMP t;\nMOV t, 1;\nMOV result.color, t;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.variables[0].precision, nvp4c::ir::Precision::Short);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Precision {
+    /// No modifier.
     #[default]
     Default,
+    /// `SHORT`.
     Short,
+    /// `LONG`.
     Long,
 }
 
 /// FLAT / CENTROID / NOPERSPECTIVE (NV_fragment_program4 2.X.3.1).
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nFLAT ATTRIB c = fragment.color;\nMOV result.color, c;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let i = program.variables[0].interpolation;
+/// assert!(i.flat && !i.centroid && !i.noperspective);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Interpolation {
+    /// `FLAT`: no interpolation.
     pub flat: bool,
+    /// `CENTROID`: sampled within the primitive.
     pub centroid: bool,
+    /// `NOPERSPECTIVE`: linear in screen space.
     pub noperspective: bool,
 }
 
+/// A declared variable (TEMP, ATTRIB, PARAM, OUTPUT, BUFFER) or a binding
+/// used directly in an instruction.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP a[3];\nMOV a[1], 1;\nMOV result.color, a[1];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let a = &program.variables[0];
+/// assert_eq!((a.name.as_deref(), a.array_len, a.len()), (Some("a"), Some(3), 3));
+/// assert!(a.is_array() && !a.is_empty());
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Variable {
     /// The declared name; `None` for a binding used directly in an
     /// instruction (an implicit declaration, section 2.X.4.2).
     pub name: Option<String>,
+    /// The declaration (or the first use of an implicit one).
     pub span: Span,
+    /// What it is bound to.
     pub kind: VarKind,
+    /// Its component typing.
     pub ty: VarType,
+    /// `SHORT` / `LONG`.
     pub precision: Precision,
     /// `Some(n)` for arrays.
     pub array_len: Option<u32>,
@@ -89,19 +195,46 @@ pub struct Variable {
 }
 
 impl Variable {
+    /// Whether it was declared as an array.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(!program.variables[0].is_array());
+    /// ```
     pub fn is_array(&self) -> bool {
         self.array_len.is_some()
     }
     /// Number of vec4 elements.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nPARAM p[2] = { program.local[0..1] };\nADD result.color, p[0], p[1];\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert_eq!(program.variables[0].len(), 2);
+    /// ```
     pub fn len(&self) -> u32 {
         self.array_len.unwrap_or(1)
     }
+    /// Whether it has no elements (never, for a checked program).
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(program.variables.iter().all(|v| !v.is_empty()));
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }
 
+/// What a variable is.
+///
+/// ```
+/// use nvp4c::ir::{AttribBinding, ParamBinding, VarKind};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nADD result.color, fragment.texcoord[1], program.env[4];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let kinds: Vec<_> = program.variables.iter().map(|v| &v.kind).collect();
+/// assert!(kinds.iter().any(|k| matches!(k, VarKind::Attrib(b) if b[..] == [AttribBinding::TexCoord(1)])));
+/// assert!(kinds.iter().any(|k| matches!(k, VarKind::Param(b) if b[..] == [ParamBinding::Env(4)])));
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum VarKind {
     /// TEMP (section 2.X.3.4).
     Temp,
@@ -116,76 +249,159 @@ pub enum VarKind {
 }
 
 /// Which color of a color binding.
+///
+/// ```
+/// use nvp4c::ir::{AttribBinding, ColorSel, VarKind};
+/// let (program, _) = nvp4c::check("!!NVvp4.0\nMOV result.position, vertex.position;\nMOV result.color.back.secondary, vertex.color.secondary;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let secondary = ColorSel { back: false, secondary: true };
+/// assert!(program.variables.iter().any(|v| matches!(&v.kind, VarKind::Attrib(b) if b[..] == [AttribBinding::Color(secondary)])));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct ColorSel {
+    /// `.back` (vertex results; the back-facing colour).
     pub back: bool,
+    /// `.secondary`.
     pub secondary: bool,
 }
 
 /// Vertex, fragment and geometry attribute bindings (the vp4, fp4 and gp4
 /// texts, section 2.X.3.2).
+///
+/// ```
+/// use nvp4c::ir::{AttribBinding, VarKind};
+/// let (program, _) = nvp4c::check("!!NVvp4.0\nMOV result.position, vertex.attrib[3];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let bindings = program.variables.iter().find_map(|v| match &v.kind {
+///     VarKind::Attrib(b) => Some(b),
+///     _ => None,
+/// }).unwrap();
+/// assert_eq!(bindings[..], [AttribBinding::Generic(3)]);
+/// assert_eq!(nvp4c::interp::attribute_name(program.stage, &bindings[0]), "vertex.attrib[3]");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[non_exhaustive]
 pub enum AttribBinding {
+    /// `vertex.position`, `fragment.position` (window position).
     Position,
+    /// `vertex.weight[n]`.
     Weight(u32),
+    /// `vertex.normal`.
     Normal,
+    /// `vertex.color`, `fragment.color`, with `.secondary` (and `.back` for geometry inputs).
     Color(ColorSel),
+    /// `vertex.fogcoord`, `fragment.fogcoord`.
     FogCoord,
+    /// `vertex.texcoord[n]`, `fragment.texcoord[n]`.
     TexCoord(u32),
+    /// `vertex.attrib[n]`, `fragment.attrib[n]`.
     Generic(u32),
+    /// `vertex.id`.
     VertexId,
+    /// `vertex.instance`.
     InstanceId,
     /// fragment.facing
     Facing,
-    /// fragment.clip[n] / vertex[m].clip[n]
+    /// `fragment.clip[n]` / `vertex[m].clip[n]`
     Clip(u32),
+    /// `vertex[m].pointsize` read through the whole array.
     PointSize,
+    /// `primitive.id`.
     PrimitiveId,
     /// A geometry program's per-vertex attribute, `vertex[m].<binding>`;
     /// `vertex: None` is the whole-array form indexed with two subscripts.
     PerVertex {
+        /// The input vertex `m`, or `None` for the two-subscript form.
         vertex: Option<u32>,
+        /// The attribute of that vertex.
         binding: PerVertexAttrib,
     },
 }
 
+/// A geometry program's per-vertex attribute, `vertex[m].<this>`.
+///
+/// ```
+/// use nvp4c::ir::PerVertexAttrib;
+/// assert_eq!(nvp4c::interp::per_vertex_name(0, &PerVertexAttrib::Clip(2)), "vertex[0].clip[2]");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[non_exhaustive]
 pub enum PerVertexAttrib {
+    /// `.position`.
     Position,
+    /// `.color`, `.color.secondary`, `.color.back`, ...
     Color(ColorSel),
+    /// `.fogcoord`.
     FogCoord,
+    /// `.pointsize`.
     PointSize,
+    /// `.texcoord[n]`.
     TexCoord(u32),
+    /// `.clip[n]`.
     Clip(u32),
+    /// `.attrib[n]`.
     Generic(u32),
+    /// `.id`.
     Id,
 }
 
 /// Result bindings (section 2.X.3.5 and the program-type texts).
+///
+/// ```
+/// use nvp4c::ir::{ResultBinding, VarKind};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nOPTION ARB_draw_buffers;\nMOV result.color[1], 1;\nMOV result.depth.z, 0.5;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let results: Vec<_> = program.variables.iter().filter_map(|v| match &v.kind {
+///     VarKind::Result(b) => Some(b[0]),
+///     _ => None,
+/// }).collect();
+/// assert_eq!(results, [ResultBinding::FragColor(1), ResultBinding::Depth]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[non_exhaustive]
 pub enum ResultBinding {
+    /// `result.position`.
     Position,
+    /// A vertex or geometry program's `result.color` (front/back, primary/secondary).
     Color(ColorSel),
-    /// fragment result.color[n] (draw buffer n).
+    /// A fragment program's `result.color[n]` (draw buffer n).
     FragColor(u32),
+    /// `result.depth`.
     Depth,
+    /// `result.fogcoord`.
     FogCoord,
+    /// `result.pointsize`.
     PointSize,
+    /// `result.texcoord[n]`.
     TexCoord(u32),
+    /// `result.clip[n]`.
     Clip(u32),
+    /// `result.attrib[n]`.
     Generic(u32),
     /// vertex result.id
     Id,
+    /// geometry `result.layer`.
     Layer,
+    /// geometry `result.primid`.
     PrimitiveId,
 }
 
 /// A literal as written; its value depends on the type it is read as
 /// (section 2.X.3.3, "Constant Bindings").
+///
+/// ```
+/// use nvp4c::{ir::Literal, isa::DataType};
+/// assert_eq!(Literal::Float(1.5).bits(DataType::Float), 1.5f32.to_bits());
+/// assert_eq!(Literal::Int { negative: true, magnitude: 2 }.bits(DataType::Signed), (-2i32) as u32);
+/// assert_eq!(Literal::ONE.bits(DataType::Float), 1.0f32.to_bits());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Literal {
     /// An `<int>` with its sign.
-    Int { negative: bool, magnitude: u64 },
+    ///
+    Int {
+        /// A `-` before it.
+        negative: bool,
+        /// The value without the sign.
+        magnitude: u64,
+    },
     /// A `<float>`.
     Float(f64),
     /// A constant of a declared `PARAM`, already converted to the declared
@@ -195,10 +411,20 @@ pub enum Literal {
 }
 
 impl Literal {
+    /// The integer 0.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::ir::Literal::ZERO.bits(nvp4c::isa::DataType::Float), 0);
+    /// ```
     pub const ZERO: Literal = Literal::Int {
         negative: false,
         magnitude: 0,
     };
+    /// The integer 1.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::ir::Literal::ONE.bits(nvp4c::isa::DataType::Unsigned), 1);
+    /// ```
     pub const ONE: Literal = Literal::Int {
         negative: false,
         magnitude: 1,
@@ -206,6 +432,13 @@ impl Literal {
 
     /// The 32-bit pattern of this literal read as `ty`. The checker has
     /// already rejected the combinations the spec forbids.
+    ///
+    /// ```
+    /// use nvp4c::{ir::Literal, isa::DataType};
+    /// assert_eq!(Literal::Float(2.75).bits(DataType::Signed), 2); // truncated
+    /// assert_eq!(Literal::Int { negative: false, magnitude: 3 }.bits(DataType::Float), 3.0f32.to_bits());
+    /// assert_eq!(Literal::Bits(7).bits(DataType::Float), 7);
+    /// ```
     pub fn bits(self, ty: DataType) -> u32 {
         match (self, ty) {
             (
@@ -241,17 +474,30 @@ impl Literal {
 }
 
 /// One vec4 of a program parameter (section 2.X.3.3).
+///
+/// ```
+/// use nvp4c::ir::{ParamBinding, VarKind};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nPARAM p[2] = { {1, 2}, program.local[3] };\nADD result.color, p[0], p[1];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let VarKind::Param(elements) = &program.variables[0].kind else { panic!() };
+/// assert!(matches!(elements[0], ParamBinding::Constant(_)));
+/// assert_eq!(elements[1], ParamBinding::Local(3));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ParamBinding {
     /// A constant vector; missing components are already filled (0, 0, 1).
     Constant([Literal; 4]),
+    /// `program.env[n]`.
     Env(u32),
+    /// `program.local[n]`.
     Local(u32),
     /// A `state.*` item (ARB_vertex_program / ARB_fragment_program tables).
     State(StateItem),
     /// One vec4 of `program.buffer[b]` (NV_parameter_buffer_object).
     BufferElement {
+        /// The buffer binding `b`.
         buffer: u32,
+        /// The vec4 element.
         element: u32,
     },
 }
@@ -259,38 +505,80 @@ pub enum ParamBinding {
 /// A GL state binding, kept as the decoded path, e.g.
 /// `["matrix", "mvp", "row", "0"]`; `state_layout` in the backend gives it
 /// its std140 slot.
+///
+/// ```
+/// let item = nvp4c::ir::StateItem { path: vec!["light".into(), "1".into(), "diffuse".into()] };
+/// assert_eq!(nvp4c::interp::state_name(&item), "state.light[1].diffuse");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StateItem {
+    /// The binding's words after `state.`, numbers as their own items.
     pub path: Vec<String>,
 }
 
 /// `program.buffer[b]` behind a BUFFER/BUFFER4 variable.
+///
+/// ```
+/// use nvp4c::ir::{BufferBinding, VarKind};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nBUFFER4 b[] = { program.buffer[2][4..7] };\nMOV result.color, b[0];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let VarKind::Buffer(binding) = program.variables[0].kind else { panic!() };
+/// assert_eq!((binding.buffer, binding.first, binding.vec4), (2, 4, true));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferBinding {
+    /// The buffer binding `b`.
     pub buffer: u32,
     /// First element (in vec4 units for BUFFER4, scalars for BUFFER).
     pub first: u32,
+    /// `BUFFER4` (vec4 elements) rather than `BUFFER` (scalars).
     pub vec4: bool,
 }
 
 /// The geometry program declarations (NV_geometry_program4).
+///
+/// ```
+/// use nvp4c::ir::{PrimitiveIn, PrimitiveOut};
+/// let source = "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT LINE_STRIP;\nVERTICES_OUT 4;\nEMIT;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let layout = program.geometry.unwrap();
+/// assert_eq!((layout.input, layout.output, layout.vertices_out), (PrimitiveIn::Triangles, PrimitiveOut::LineStrip, 4));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct GeometryLayout {
+    /// `PRIMITIVE_IN`.
     pub input: PrimitiveIn,
+    /// `PRIMITIVE_OUT`.
     pub output: PrimitiveOut,
+    /// `VERTICES_OUT`.
     pub vertices_out: u32,
 }
 
+/// The input primitive type (`PRIMITIVE_IN`).
+///
+/// ```
+/// assert_eq!(nvp4c::ir::PrimitiveIn::LinesAdjacency.vertex_count(), 4);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum PrimitiveIn {
+    /// `POINTS`.
     Points,
+    /// `LINES`.
     Lines,
+    /// `LINES_ADJACENCY`.
     LinesAdjacency,
+    /// `TRIANGLES`.
     Triangles,
+    /// `TRIANGLES_ADJACENCY`.
     TrianglesAdjacency,
 }
 
 impl PrimitiveIn {
+    /// Vertices per input primitive.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::ir::PrimitiveIn::TrianglesAdjacency.vertex_count(), 6);
+    /// ```
     pub fn vertex_count(self) -> u32 {
         match self {
             PrimitiveIn::Points => 1,
@@ -302,51 +590,127 @@ impl PrimitiveIn {
     }
 }
 
+/// The output primitive type (`PRIMITIVE_OUT`).
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nEMIT;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.geometry.unwrap().output, nvp4c::ir::PrimitiveOut::Points);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum PrimitiveOut {
+    /// `POINTS`.
     Points,
+    /// `LINE_STRIP`.
     LineStrip,
+    /// `TRIANGLE_STRIP`.
     TriangleStrip,
 }
 
 /// Component selectors 0..=3 for x, y, z, w.
+///
+/// ```
+/// use nvp4c::ir::Swizzle;
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+/// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+/// assert_eq!(mov.srcs[0].swizzle, Swizzle([3, 2, 1, 0])); // .wzyx
+/// assert!(add.srcs[0].swizzle.is_identity());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swizzle(pub [u8; 4]);
 
 impl Swizzle {
+    /// `.xyzw`.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::ir::Swizzle::IDENTITY.0, [0, 1, 2, 3]);
+    /// ```
     pub const IDENTITY: Swizzle = Swizzle([0, 1, 2, 3]);
+    /// Component `c` four times (`.x` is `splat(0)`).
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::ir::Swizzle::splat(2).0, [2, 2, 2, 2]);
+    /// ```
     pub fn splat(c: u8) -> Swizzle {
         Swizzle([c; 4])
     }
+    /// Whether it is `.xyzw`.
+    ///
+    /// ```
+    /// use nvp4c::ir::Swizzle;
+    /// assert!(Swizzle([0, 1, 2, 3]).is_identity() && !Swizzle::splat(0).is_identity());
+    /// ```
     pub fn is_identity(self) -> bool {
         self == Swizzle::IDENTITY
     }
 }
 
 /// Bit i enables component i (x = 1, y = 2, z = 4, w = 8).
+///
+/// ```
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+/// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+/// assert_eq!(mov.dst.mask, nvp4c::ir::WriteMask(0b0011)); // .xy
+/// assert!(mov.dst.mask.has(1) && !mov.dst.mask.has(2));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WriteMask(pub u8);
 
 impl WriteMask {
+    /// `.xyzw`.
+    ///
+    /// ```
+    /// assert!((0..4).all(|c| nvp4c::ir::WriteMask::ALL.has(c)));
+    /// ```
     pub const ALL: WriteMask = WriteMask(0xf);
+    /// Whether component `c` (0 to 3) is written.
+    ///
+    /// ```
+    /// assert!(nvp4c::ir::WriteMask(0b1000).has(3));
+    /// ```
     pub fn has(self, c: usize) -> bool {
         self.0 & (1 << c) != 0
     }
 }
 
 /// Condition code register: CC0 or CC1.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nMOVC1 t, fragment.color;\nMOV result.color, t;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[0] else { panic!() };
+/// assert_eq!(mov.cc_update, Some(nvp4c::ir::CcReg(1)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CcReg(pub u8);
 
 /// A `<ccTest>`: a Table X.16 test on one register, then swizzled.
+///
+/// ```
+/// use nvp4c::{ir::{CcReg, Stmt, Swizzle}, isa::CcCondition};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nMOVC t, fragment.color;\nIF GT.y;\nMOV result.color, t;\nENDIF;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let Stmt::If { test, .. } = &program.sub(program.entry).body[1] else { panic!() };
+/// assert_eq!((test.condition, test.reg, test.swizzle), (CcCondition::Gt, CcReg(0), Swizzle::splat(1)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CcTest {
+    /// The Table X.16 test.
     pub condition: CcCondition,
+    /// The register tested.
     pub reg: CcReg,
+    /// Which components are tested.
     pub swizzle: Swizzle,
 }
 
 /// Clamping modifiers (section 2.X.4.1).
+///
+/// ```
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+/// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+/// assert_eq!(mov.clamp, Some(nvp4c::ir::Clamp::Sat));
+/// assert_eq!(add.clamp, None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clamp {
     /// SAT: [0, 1].
@@ -356,14 +720,32 @@ pub enum Clamp {
 }
 
 /// MUL's special forms (section 2.X.8.Z, MUL).
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nINT TEMP i;\nMUL.S24 i, 3, 4;\nI2F result.color, i;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let nvp4c::ir::Stmt::Inst(mul) = &program.sub(program.entry).body[0] else { panic!() };
+/// assert_eq!(mul.mul_mode, Some(nvp4c::ir::MulMode::S24));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MulMode {
+    /// `S24`: signed 24-bit operands.
     S24,
+    /// `U24`: unsigned 24-bit operands.
     U24,
+    /// `HI`: the high 32 bits of the 64-bit product.
     Hi,
 }
 
 /// Which element of a variable an operand or destination names.
+///
+/// ```
+/// use nvp4c::ir::{Index, Stmt};
+/// let source = "!!NVvp4.0\nPARAM p[4] = { program.env[0..3] };\nINT TEMP a;\nMOV.S a, 1;\nMOV result.position, p[a.x + 2];\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { panic!() };
+/// assert!(matches!(mov.srcs[0].index, Index::Relative { offset: 2, .. }));
+/// assert_eq!(mov.dst.index, Index::None);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Index {
     /// Not an array.
@@ -371,22 +753,44 @@ pub enum Index {
     /// `[n]`.
     Absolute(u32),
     /// `[A.x + n]`: an integer scalar operand plus a constant offset.
-    Relative { address: Box<Operand>, offset: i32 },
+    ///
+    Relative {
+        /// The address register's component (`A.x`).
+        address: Box<Operand>,
+        /// The constant `n`.
+        offset: i32,
+    },
     /// A geometry program's per-vertex attribute variable (bound to
     /// `vertex.<binding>` without a vertex number): `name[v]` or, for an
     /// array, `name[v][n]` (NV_geometry_program4 section 2.X.3.2).
     PerVertex {
+        /// The input vertex `v`.
         vertex: Box<Index>,
+        /// The array element `n`, or [`Index::None`].
         element: Box<Index>,
     },
 }
 
 /// A source operand (section 2.X.4.2): load, swizzle, negate, then absolute
 /// value, then the outer negate.
+///
+/// ```
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+/// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+/// let src = &mov.srcs[0];
+/// assert!(src.negate_abs && src.abs && !src.negate); // -|t.wzyx|
+/// assert_eq!(src.ty, nvp4c::isa::DataType::Float);
+/// assert_eq!(program.var(src.var).name.as_deref(), Some("t"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Operand {
+    /// The variable read.
     pub var: VarId,
+    /// The element read.
     pub index: Index,
+    /// The swizzle (a scalar suffix is a splat).
     pub swizzle: Swizzle,
     /// `<operandNeg>`: applied after the swizzle.
     pub negate: bool,
@@ -396,57 +800,119 @@ pub struct Operand {
     pub negate_abs: bool,
     /// The data type this operand is read as (Table X.13 inputs).
     pub ty: DataType,
+    /// The operand in the source.
     pub span: Span,
 }
 
 /// The destination of an instruction (section 2.X.4.3).
+///
+/// ```
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+/// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+/// assert_eq!(mov.dst.mask, nvp4c::ir::WriteMask(0b0011));
+/// assert!(mov.dst.cc_mask.is_none());
+/// assert_eq!(add.dst.ty, nvp4c::isa::DataType::Float);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Dest {
+    /// The variable written.
     pub var: VarId,
+    /// The element written.
     pub index: Index,
+    /// The write mask.
     pub mask: WriteMask,
     /// The run-time condition code write mask, if any.
     pub cc_mask: Option<CcTest>,
     /// The data type of the written value.
     pub ty: DataType,
+    /// The destination in the source.
     pub span: Span,
 }
 
 /// One selector of SWZ's extended swizzle.
+///
+/// ```
+/// use nvp4c::ir::{ExtSwizzleSel, Stmt};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nSWZ result.color, fragment.color, x, -y, 0, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let Stmt::Inst(swz) = &program.sub(program.entry).body[0] else { panic!() };
+/// let sel = swz.ext_swizzle.unwrap();
+/// assert_eq!(sel.map(|c| c.sel), [ExtSwizzleSel::Component(0), ExtSwizzleSel::Component(1), ExtSwizzleSel::Zero, ExtSwizzleSel::One]);
+/// assert!(sel[1].negate);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExtSwizzleSel {
+    /// A component of the operand, 0 to 3.
     Component(u8),
+    /// The constant 0.
     Zero,
+    /// The constant 1.
     One,
 }
 
+/// One component of SWZ's extended swizzle; see [`ExtSwizzleSel`].
+///
+/// ```
+/// use nvp4c::ir::{ExtSwizzleComp, ExtSwizzleSel};
+/// let minus_one = ExtSwizzleComp { negate: true, sel: ExtSwizzleSel::One };
+/// assert!(minus_one.negate);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExtSwizzleComp {
+    /// A `-` before the selector.
     pub negate: bool,
+    /// The selector.
     pub sel: ExtSwizzleSel,
 }
 
 /// Texture targets of `<texTarget>` plus the BUFFER target.
+///
+/// ```
+/// use nvp4c::ir::{Stmt, TexTarget};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[1], SHADOW2D;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let Stmt::Inst(tex) = &program.sub(program.entry).body[0] else { panic!() };
+/// assert_eq!(tex.tex.as_ref().unwrap().target, TexTarget::Shadow2D);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[non_exhaustive]
 pub enum TexTarget {
+    /// `1D`.
     T1D,
+    /// `2D`.
     T2D,
+    /// `3D`.
     T3D,
+    /// `CUBE`.
     Cube,
+    /// `RECT`.
     Rect,
+    /// `SHADOW1D`.
     Shadow1D,
+    /// `SHADOW2D`.
     Shadow2D,
+    /// `SHADOWRECT`.
     ShadowRect,
+    /// `ARRAY1D`.
     Array1D,
+    /// `ARRAY2D`.
     Array2D,
+    /// `SHADOWCUBE`.
     ShadowCube,
+    /// `SHADOWARRAY1D`.
     ShadowArray1D,
+    /// `SHADOWARRAY2D`.
     ShadowArray2D,
+    /// `BUFFER` (TXF, TXQ).
     Buffer,
 }
 
 impl TexTarget {
     /// The target as written in a program.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::ir::TexTarget::ShadowArray2D.name(), "SHADOWARRAY2D");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             TexTarget::T1D => "1D",
@@ -467,34 +933,72 @@ impl TexTarget {
     }
 }
 
+/// The texture operand of a texture instruction: unit, target and texel
+/// offset.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[2], 2D, (1, -2);\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let nvp4c::ir::Stmt::Inst(tex) = &program.sub(program.entry).body[0] else { panic!() };
+/// let access = tex.tex.as_ref().unwrap();
+/// assert_eq!((access.unit, access.offset), (2, Some([1, -2, 0])));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct TexAccess {
+    /// `texture[n]`.
     pub unit: u32,
+    /// The target.
     pub target: TexTarget,
+    /// The texel offset, missing components 0.
     pub offset: Option<[i32; 3]>,
 }
 
 /// An ALU or texture instruction: everything but flow control.
+///
+/// ```
+/// use nvp4c::{isa::{DataType, Opcode}};
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nADD t, fragment.color, {1, 2, 3, 4};\nMOV_SAT result.color.xy, -|t.wzyx|;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// # let nvp4c::ir::Stmt::Inst(add) = &program.sub(program.entry).body[0] else { unreachable!() };
+/// # let nvp4c::ir::Stmt::Inst(mov) = &program.sub(program.entry).body[1] else { unreachable!() };
+/// assert_eq!((add.op, add.ty, add.srcs.len()), (Opcode::Add, DataType::Float, 2));
+/// assert_eq!((mov.op, mov.half, mov.cc_update), (Opcode::Mov, false, None));
+/// assert!(add.tex.is_none() && add.ext_swizzle.is_none() && add.mul_mode.is_none());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Instruction {
+    /// The opcode.
     pub op: Opcode,
     /// The operation's data type after defaults (Table X.13 column D).
     pub ty: DataType,
     /// `H` suffix: at least 16-bit precision (RelaxedPrecision).
     pub half: bool,
+    /// `SAT` / `SSAT`.
     pub clamp: Option<Clamp>,
+    /// `.CC0` / `.CC1` (`C`, `C0`, `C1`): the register updated.
     pub cc_update: Option<CcReg>,
+    /// MUL only: `S24`, `U24`, `HI`.
     pub mul_mode: Option<MulMode>,
+    /// The destination (unused by instructions without a result, e.g. KIL).
     pub dst: Dest,
+    /// The source operands, in order.
     pub srcs: Vec<Operand>,
     /// SWZ only.
     pub ext_swizzle: Option<[ExtSwizzleComp; 4]>,
     /// Texture instructions only.
     pub tex: Option<TexAccess>,
+    /// The whole instruction.
     pub span: Span,
 }
 
 /// KIL's condition (NV_fragment_program4 2.X.8.Z, KIL).
+///
+/// ```
+/// use nvp4c::ir::{KillCondition, Stmt};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nKIL fragment.color;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let Stmt::Kill { cond, .. } = &program.sub(program.entry).body[0] else { panic!() };
+/// assert!(matches!(cond, KillCondition::Operand(_)));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum KillCondition {
     /// Kill if any component of the operand is negative.
@@ -503,48 +1007,96 @@ pub enum KillCondition {
     Cc(CcTest),
 }
 
+/// A sequence of statements.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let body: &nvp4c::ir::Block = &program.sub(program.entry).body;
+/// assert_eq!(body.len(), 1);
+/// ```
 pub type Block = Vec<Stmt>;
 
+/// A statement: an instruction or flow control (section 2.X.5, 2.X.8.Z).
+///
+/// ```
+/// use nvp4c::ir::Stmt;
+/// let source = "!!NVfp4.0\nTEMP t;\nMOVC t, fragment.color;\nREP 3;\nIF GT.x;\nBRK;\nENDIF;\nENDREP;\nMOV result.color, t;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let body = &program.sub(program.entry).body;
+/// let Stmt::Rep { count: Some(_), body: rep, .. } = &body[1] else { panic!() };
+/// let Stmt::If { then_block, else_block, .. } = &rep[0] else { panic!() };
+/// assert!(matches!(then_block[..], [Stmt::Break { cond: None, .. }]) && else_block.is_empty());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Stmt {
+    /// An ALU or texture instruction.
     Inst(Instruction),
+    /// `IF` test, then and optional `ELSE` blocks.
     If {
+        /// The condition code test.
         test: CcTest,
+        /// Runs when the test passes for any tested component.
         then_block: Block,
+        /// The `ELSE` block (empty without one).
         else_block: Block,
+        /// The statement in the source.
         span: Span,
     },
     /// REP with an optional count (section 2.X.8.Z, REP).
     Rep {
+        /// The loop count operand; `None` loops until a `BRK`.
         count: Option<Operand>,
+        /// The loop body.
         body: Block,
+        /// The statement in the source.
         span: Span,
     },
+    /// `BRK`, with an optional condition code test.
     Break {
+        /// Acts only where the test passes.
         cond: Option<CcTest>,
+        /// The statement in the source.
         span: Span,
     },
+    /// `CONT`, with an optional condition code test.
     Continue {
+        /// Acts only where the test passes.
         cond: Option<CcTest>,
+        /// The statement in the source.
         span: Span,
     },
+    /// `RET`, with an optional condition code test.
     Return {
+        /// Acts only where the test passes.
         cond: Option<CcTest>,
+        /// The statement in the source.
         span: Span,
     },
+    /// `CAL` of a subroutine, with an optional condition code test.
     Call {
+        /// The subroutine called.
         target: SubId,
+        /// Acts only where the test passes.
         cond: Option<CcTest>,
+        /// The statement in the source.
         span: Span,
     },
+    /// `KIL` (fragment programs).
     Kill {
+        /// When to discard the fragment.
         cond: KillCondition,
+        /// The statement in the source.
         span: Span,
     },
+    /// `EMIT` (geometry programs).
     Emit {
+        /// The statement in the source.
         span: Span,
     },
+    /// `ENDPRIM` (geometry programs).
     EndPrimitive {
+        /// The statement in the source.
         span: Span,
     },
 }

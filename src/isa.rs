@@ -6,19 +6,41 @@
 //! its default data type and the fixed types of its operands and result.
 //! The lexer, parser, checker, backend and interpreter all read it, so they
 //! cannot drift apart.
+//!
+//! ```
+//! use nvp4c::isa::{DataType, OpInfo, Opcode};
+//! let dp4 = OpInfo::lookup("DP4").unwrap();
+//! assert_eq!((dp4.opcode, dp4.inputs.len(), dp4.default_type), (Opcode::Dp4, 2, DataType::Float));
+//! assert!(dp4.modifiers.clamp && !dp4.modifiers.integer);
+//! assert_eq!(dp4.section, "2.X.8.Z, DP4");
+//! ```
 
 use std::fmt;
 
 /// Program type, chosen by the header (`!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`).
+///
+/// ```
+/// use nvp4c::Stage;
+/// assert_eq!(Stage::Geometry.header(), "!!NVgp4.0");
+/// assert_eq!(Stage::Vertex.to_string(), "vertex");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
+    /// `!!NVvp4.0`: NV_vertex_program4.
     Vertex,
+    /// `!!NVfp4.0`: NV_fragment_program4.
     Fragment,
+    /// `!!NVgp4.0`: NV_geometry_program4.
     Geometry,
 }
 
 impl Stage {
+    /// The program header that selects this type.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::Stage::Fragment.header(), "!!NVfp4.0");
+    /// ```
     pub fn header(self) -> &'static str {
         match self {
             Stage::Vertex => "!!NVvp4.0",
@@ -26,6 +48,11 @@ impl Stage {
             Stage::Geometry => "!!NVgp4.0",
         }
     }
+    /// The lower-case name, as `Display` shows it.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::Stage::Geometry.name(), "geometry");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Stage::Vertex => "vertex",
@@ -42,6 +69,12 @@ impl fmt::Display for Stage {
 }
 
 /// The data type an instruction operates on (section 2.X.4.1).
+///
+/// ```
+/// use nvp4c::isa::DataType;
+/// assert!(DataType::Unsigned.is_integer() && !DataType::Float.is_integer());
+/// assert_eq!(DataType::Signed.name(), "INT");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum DataType {
     /// `.F`, `R`, `H`: 32-bit IEEE float.
@@ -53,9 +86,19 @@ pub enum DataType {
 }
 
 impl DataType {
+    /// Whether it is `Signed` or `Unsigned`.
+    ///
+    /// ```
+    /// assert!(nvp4c::isa::DataType::Signed.is_integer());
+    /// ```
     pub fn is_integer(self) -> bool {
         !matches!(self, DataType::Float)
     }
+    /// The declaration keyword: `FLOAT`, `INT`, `UINT`.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::isa::DataType::Unsigned.name(), "UINT");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             DataType::Float => "FLOAT",
@@ -67,6 +110,14 @@ impl DataType {
 
 /// How an operand's or result's data type is decided (Table X.13 columns
 /// "Out" and "Inputs").
+///
+/// ```
+/// use nvp4c::isa::{DataType, OpInfo, OperandKind, TypeRule};
+/// // I2F reads integers of its data type and writes floats.
+/// let i2f = OpInfo::lookup("I2F").unwrap();
+/// assert_eq!(i2f.inputs[0], OperandKind::Vector(TypeRule::Inherit));
+/// assert_eq!(i2f.result_type(DataType::Signed), Some(DataType::Float));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TypeRule {
     /// `v`, `s`: the instruction's data type.
@@ -80,6 +131,13 @@ pub enum TypeRule {
 }
 
 impl TypeRule {
+    /// The data type given the instruction's.
+    ///
+    /// ```
+    /// use nvp4c::isa::{DataType, TypeRule};
+    /// assert_eq!(TypeRule::Inherit.resolve(DataType::Unsigned), DataType::Unsigned);
+    /// assert_eq!(TypeRule::Float.resolve(DataType::Unsigned), DataType::Float);
+    /// ```
     pub fn resolve(self, op_type: DataType) -> DataType {
         match self {
             TypeRule::Inherit => op_type,
@@ -91,6 +149,12 @@ impl TypeRule {
 }
 
 /// The form of one operand.
+///
+/// ```
+/// use nvp4c::isa::OpInfo;
+/// let pow = OpInfo::lookup("POW").unwrap();
+/// assert!(pow.inputs.iter().all(|k| k.is_scalar()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OperandKind {
     /// A four-component vector (`<instOperandV>`).
@@ -100,19 +164,38 @@ pub enum OperandKind {
 }
 
 impl OperandKind {
+    /// How the operand's data type is decided.
+    ///
+    /// ```
+    /// use nvp4c::isa::{OperandKind, TypeRule};
+    /// assert_eq!(OperandKind::Scalar(TypeRule::Float).type_rule(), TypeRule::Float);
+    /// ```
     pub fn type_rule(self) -> TypeRule {
         match self {
             OperandKind::Vector(t) | OperandKind::Scalar(t) => t,
         }
     }
+    /// Whether it is a scalar operand.
+    ///
+    /// ```
+    /// use nvp4c::isa::{OperandKind, TypeRule};
+    /// assert!(!OperandKind::Vector(TypeRule::Inherit).is_scalar());
+    /// ```
     pub fn is_scalar(self) -> bool {
         matches!(self, OperandKind::Scalar(_))
     }
 }
 
 /// The result an instruction writes.
+///
+/// ```
+/// use nvp4c::isa::{OpInfo, ResultKind, TypeRule};
+/// assert_eq!(OpInfo::lookup("DP3").unwrap().result, ResultKind::Scalar(TypeRule::Inherit));
+/// assert_eq!(OpInfo::lookup("KIL").unwrap().result, ResultKind::None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultKind {
+    /// No result (flow control, KIL).
     None,
     /// A vector result; each enabled component gets its own value.
     Vector(TypeRule),
@@ -122,6 +205,12 @@ pub enum ResultKind {
 
 /// The grammar class of an instruction (section 2.X.2, `<VECTORop>` and so
 /// on). It fixes the operand list the parser accepts.
+///
+/// ```
+/// use nvp4c::isa::{OpInfo, Shape};
+/// assert_eq!(OpInfo::lookup("TXD").unwrap().shape, Shape::Txd);
+/// assert_eq!(OpInfo::lookup("MAD").unwrap().shape, Shape::Alu);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// `op result, operands...` with the kinds of `OpInfo::inputs`.
@@ -149,6 +238,11 @@ pub enum Shape {
 }
 
 /// The modifier groups of Table X.13 ("F I C S H D" columns).
+///
+/// ```
+/// let m = nvp4c::isa::OpInfo::lookup("ADD").unwrap().modifiers;
+/// assert!(m.float && m.integer && m.cc && m.clamp && m.half);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModifierSupport {
     /// F: `.F`, `R`, `H`.
@@ -164,129 +258,262 @@ pub struct ModifierSupport {
 }
 
 /// Every opcode of NV_gpu_program4 and the vp4/fp4/gp4 additions.
+///
+/// ```
+/// use nvp4c::isa::Opcode;
+/// assert_eq!(Opcode::Txl.name(), "TXL");
+/// assert_eq!(Opcode::Mad.to_string(), "MAD");
+/// assert!(Opcode::Mul.is_componentwise() && !Opcode::Dp3.is_componentwise());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Opcode {
+    /// `ABS`: absolute value (2.X.8.Z, ABS).
     Abs,
+    /// `ADD`: add (2.X.8.Z, ADD).
     Add,
+    /// `AND`: bitwise and (2.X.8.Z, AND).
     And,
+    /// `BRK`: break out of loop (2.X.8.Z, BRK).
     Brk,
+    /// `CAL`: subroutine call (2.X.8.Z, CAL).
     Cal,
+    /// `CEIL`: ceiling (2.X.8.Z, CEIL).
     Ceil,
+    /// `CMP`: compare (2.X.8.Z, CMP).
     Cmp,
+    /// `CONT`: continue with next loop iteration (2.X.8.Z, CONT).
     Cont,
+    /// `COS`: cosine with reduction to [-PI,PI] (2.X.8.Z, COS).
     Cos,
+    /// `DDX`: partial derivative relative to X (2.X.8.Z, DDX).
     Ddx,
+    /// `DDY`: partial derivative relative to Y (2.X.8.Z, DDY).
     Ddy,
+    /// `DIV`: divide vector components by scalar (2.X.8.Z, DIV).
     Div,
+    /// `DP2`: 2-component dot product (2.X.8.Z, DP2).
     Dp2,
+    /// `DP2A`: 2-component dot product with scalar add (2.X.8.Z, DP2A).
     Dp2a,
+    /// `DP3`: 3-component dot product (2.X.8.Z, DP3).
     Dp3,
+    /// `DP4`: 4-component dot product (2.X.8.Z, DP4).
     Dp4,
+    /// `DPH`: homogeneous dot product (2.X.8.Z, DPH).
     Dph,
+    /// `DST`: distance vector (2.X.8.Z, DST).
     Dst,
+    /// `ELSE`: start if test else block (2.X.8.Z, ELSE).
     Else,
+    /// `EMIT`: emit vertex (NV_geometry_program4 2.X.8.Z, EMIT).
     Emit,
+    /// `ENDIF`: end if test block (2.X.8.Z, ENDIF).
     Endif,
+    /// `ENDPRIM`: end of primitive (NV_geometry_program4 2.X.8.Z, ENDPRIM).
     Endprim,
+    /// `ENDREP`: end of repeat block (2.X.8.Z, ENDREP).
     Endrep,
+    /// `EX2`: exponential base 2 (2.X.8.Z, EX2).
     Ex2,
+    /// `FLR`: floor (2.X.8.Z, FLR).
     Flr,
+    /// `FRC`: fraction (2.X.8.Z, FRC).
     Frc,
+    /// `I2F`: integer to float (2.X.8.Z, I2F).
     I2f,
+    /// `IF`: start of if test block (2.X.8.Z, IF).
     If,
+    /// `KIL`: kill fragment (NV_fragment_program4 2.X.8.Z, KIL).
     Kil,
+    /// `LG2`: logarithm base 2 (2.X.8.Z, LG2).
     Lg2,
+    /// `LIT`: compute lighting coefficients (2.X.8.Z, LIT).
     Lit,
+    /// `LRP`: linear interpolation (2.X.8.Z, LRP).
     Lrp,
+    /// `MAD`: multiply and add (2.X.8.Z, MAD).
     Mad,
+    /// `MAX`: maximum (2.X.8.Z, MAX).
     Max,
+    /// `MIN`: minimum (2.X.8.Z, MIN).
     Min,
+    /// `MOD`: modulus vector components by scalar (2.X.8.Z, MOD).
     Mod,
+    /// `MOV`: move (2.X.8.Z, MOV).
     Mov,
+    /// `MUL`: multiply (2.X.8.Z, MUL).
     Mul,
+    /// `NOT`: bitwise not (2.X.8.Z, NOT).
     Not,
+    /// `NRM`: normalize 3-component vector (2.X.8.Z, NRM).
     Nrm,
+    /// `OR`: bitwise or (2.X.8.Z, OR).
     Or,
+    /// `PK2H`: pack two 16-bit floats (2.X.8.Z, PK2H).
     Pk2h,
+    /// `PK2US`: pack two floats as unsigned 16-bit (2.X.8.Z, PK2US).
     Pk2us,
+    /// `PK4B`: pack four floats as signed 8-bit (2.X.8.Z, PK4B).
     Pk4b,
+    /// `PK4UB`: pack four floats as unsigned 8-bit (2.X.8.Z, PK4UB).
     Pk4ub,
+    /// `POW`: exponentiate (2.X.8.Z, POW).
     Pow,
+    /// `RCC`: reciprocal (clamped) (2.X.8.Z, RCC).
     Rcc,
+    /// `RCP`: reciprocal (2.X.8.Z, RCP).
     Rcp,
+    /// `REP`: start of repeat block (2.X.8.Z, REP).
     Rep,
+    /// `RET`: subroutine return (2.X.8.Z, RET).
     Ret,
+    /// `RFL`: reflection vector (2.X.8.Z, RFL).
     Rfl,
+    /// `ROUND`: round to nearest integer (2.X.8.Z, ROUND).
     Round,
+    /// `RSQ`: reciprocal square root (2.X.8.Z, RSQ).
     Rsq,
+    /// `SAD`: sum of absolute differences (2.X.8.Z, SAD).
     Sad,
+    /// `SCS`: sine/cosine without reduction (2.X.8.Z, SCS).
     Scs,
+    /// `SEQ`: set on equal (2.X.8.Z, SEQ).
     Seq,
+    /// `SFL`: set on false (2.X.8.Z, SFL).
     Sfl,
+    /// `SGE`: set on greater than or equal (2.X.8.Z, SGE).
     Sge,
+    /// `SGT`: set on greater than (2.X.8.Z, SGT).
     Sgt,
+    /// `SHL`: shift left (2.X.8.Z, SHL).
     Shl,
+    /// `SHR`: shift right (2.X.8.Z, SHR).
     Shr,
+    /// `SIN`: sine with reduction to [-PI,PI] (2.X.8.Z, SIN).
     Sin,
+    /// `SLE`: set on less than or equal (2.X.8.Z, SLE).
     Sle,
+    /// `SLT`: set on less than (2.X.8.Z, SLT).
     Slt,
+    /// `SNE`: set on not equal (2.X.8.Z, SNE).
     Sne,
+    /// `SSG`: set sign (2.X.8.Z, SSG).
     Ssg,
+    /// `STR`: set on true (2.X.8.Z, STR).
     Str,
+    /// `SUB`: subtract (2.X.8.Z, SUB).
     Sub,
+    /// `SWZ`: extended swizzle (2.X.8.Z, SWZ).
     Swz,
+    /// `TEX`: texture sample (2.X.8.Z, TEX).
     Tex,
+    /// `TRUNC`: truncate (round toward zero) (2.X.8.Z, TRUNC).
     Trunc,
+    /// `TXB`: texture sample with bias (2.X.8.Z, TXB).
     Txb,
+    /// `TXD`: texture sample with partials (2.X.8.Z, TXD).
     Txd,
+    /// `TXF`: texel fetch (2.X.8.Z, TXF).
     Txf,
+    /// `TXL`: texture sample with LOD (2.X.8.Z, TXL).
     Txl,
+    /// `TXP`: texture sample with projection (2.X.8.Z, TXP).
     Txp,
+    /// `TXQ`: texture info query (2.X.8.Z, TXQ).
     Txq,
+    /// `UP2H`: unpack two 16-bit floats (2.X.8.Z, UP2H).
     Up2h,
+    /// `UP2US`: unpack two unsigned 16-bit integers (2.X.8.Z, UP2US).
     Up2us,
+    /// `UP4B`: unpack four signed 8-bit integers (2.X.8.Z, UP4B).
     Up4b,
+    /// `UP4UB`: unpack four unsigned 8-bit integers (2.X.8.Z, UP4UB).
     Up4ub,
+    /// `X2D`: 2D coordinate transformation (2.X.8.Z, X2D).
     X2d,
+    /// `XOR`: exclusive or (2.X.8.Z, XOR).
     Xor,
+    /// `XPD`: cross product (2.X.8.Z, XPD).
     Xpd,
 }
 
 /// One row of the instruction table.
+///
+/// ```
+/// let tex = nvp4c::isa::Opcode::Tex.info();
+/// assert_eq!((tex.name, tex.only_stage, tex.section), ("TEX", None, "2.X.8.Z, TEX"));
+/// let kil = nvp4c::isa::OpInfo::lookup("KIL").unwrap();
+/// assert_eq!(kil.only_stage, Some(nvp4c::Stage::Fragment));
+/// assert!(!kil.summary.is_empty());
+/// ```
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct OpInfo {
+    /// The opcode.
     pub opcode: Opcode,
+    /// The opcode as written, e.g. `DP4`.
     pub name: &'static str,
+    /// The operand list the grammar accepts.
     pub shape: Shape,
+    /// The modifier groups it accepts.
     pub modifiers: ModifierSupport,
     /// Table X.13 column D: the data type when no type modifier is given.
     pub default_type: DataType,
+    /// What it writes.
     pub result: ResultKind,
+    /// Its source operands (for `Shape::Alu`).
     pub inputs: &'static [OperandKind],
     /// `None` when every program type has it.
     pub only_stage: Option<Stage>,
     /// Where the spec describes it.
     pub section: &'static str,
+    /// A few words on what it does, e.g. `4-component dot product`.
     pub summary: &'static str,
 }
 
 impl OpInfo {
+    /// The row of an opcode name without suffixes.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::isa::OpInfo::lookup("RSQ").unwrap().opcode, nvp4c::isa::Opcode::Rsq);
+    /// assert!(nvp4c::isa::OpInfo::lookup("RSQC").is_none());
+    /// ```
     pub fn lookup(name: &str) -> Option<&'static OpInfo> {
         INSTRUCTIONS.iter().find(|i| i.name == name)
     }
+    /// The row of `opcode`.
+    ///
+    /// ```
+    /// use nvp4c::isa::{OpInfo, Opcode};
+    /// assert_eq!(OpInfo::of(Opcode::Xpd).name, "XPD");
+    /// ```
     pub fn of(opcode: Opcode) -> &'static OpInfo {
         // The table is ordered like the enum, so this is an index; the
         // assertion in the tests keeps the two in step.
         &INSTRUCTIONS[opcode as usize]
     }
-    /// Whether the instruction writes a floating-point result (the only
-    /// kind that may be clamped, section 2.X.4.1).
+    /// The data type of the result given the instruction's data type;
+    /// `None` when it writes none. (Only a floating-point result may be
+    /// clamped, section 2.X.4.1.)
+    ///
+    /// ```
+    /// use nvp4c::isa::{DataType, OpInfo};
+    /// assert_eq!(OpInfo::lookup("SEQ").unwrap().result_type(DataType::Signed), Some(DataType::Signed));
+    /// assert_eq!(OpInfo::lookup("BRK").unwrap().result_type(DataType::Float), None);
+    /// ```
     pub fn result_type(&self, op_type: DataType) -> Option<DataType> {
         match self.result {
             ResultKind::None => None,
             ResultKind::Vector(t) | ResultKind::Scalar(t) => Some(t.resolve(op_type)),
         }
     }
+    /// Whether it writes a result.
+    ///
+    /// ```
+    /// assert!(nvp4c::isa::OpInfo::lookup("TXQ").unwrap().has_result());
+    /// assert!(!nvp4c::isa::OpInfo::lookup("EMIT").unwrap().has_result());
+    /// ```
     pub fn has_result(&self) -> bool {
         !matches!(self.result, ResultKind::None)
     }
@@ -294,6 +521,11 @@ impl OpInfo {
     /// The modifiers the instruction accepts, one group per kind, each as
     /// its stand-alone forms (Table X.14) and its suffix forms (Table X.15).
     /// Messages and editor hovers list them from here.
+    ///
+    /// ```
+    /// let groups = nvp4c::isa::OpInfo::lookup("MUL").unwrap().modifier_groups();
+    /// assert!(groups.contains(&(&["S24", "U24", "HI"][..], &[][..])));
+    /// ```
     pub fn modifier_groups(&self) -> Vec<(&'static [&'static str], &'static [&'static str])> {
         let m = self.modifiers;
         let mut groups: Vec<(&'static [&'static str], &'static [&'static str])> = Vec::new();
@@ -321,9 +553,19 @@ impl OpInfo {
 }
 
 impl Opcode {
+    /// The opcode's row of the table.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::isa::Opcode::Lrp.info().inputs.len(), 3);
+    /// ```
     pub fn info(self) -> &'static OpInfo {
         OpInfo::of(self)
     }
+    /// The opcode as written.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::isa::Opcode::Pk2us.name(), "PK2US");
+    /// ```
     pub fn name(self) -> &'static str {
         self.info().name
     }
@@ -389,6 +631,11 @@ const GEOM: Option<Stage> = Some(Stage::Geometry);
 const ALL: Option<Stage> = None;
 
 /// Table X.13, in the order of `Opcode`.
+///
+/// ```
+/// use nvp4c::isa::{INSTRUCTIONS, Stage};
+/// assert!(INSTRUCTIONS.iter().any(|i| i.name == "EMIT" && i.only_stage == Some(Stage::Geometry)));
+/// ```
 pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(
         Abs,
@@ -1402,6 +1649,8 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
 
 /// Which kind of modifier a stand-alone modifier or suffix is; at most one of
 /// each kind per instruction (section 2.X.4.1).
+// Internal and unstable (the parser's suffix splitting).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModifierKind {
     DataType,
@@ -1412,6 +1661,8 @@ pub enum ModifierKind {
 }
 
 /// A modifier as written, stand-alone (Table X.14) or as a suffix (Table X.15).
+// Internal and unstable (the parser's suffix splitting).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Modifier {
     F,
@@ -1500,6 +1751,8 @@ impl Modifier {
 }
 
 /// An opcode name with its Table X.15 suffixes split off, e.g. `ADDRC1_SSAT`.
+// Internal and unstable (the parser's suffix splitting).
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct SplitOpcode {
     pub info: &'static OpInfo,
@@ -1511,6 +1764,8 @@ pub struct SplitOpcode {
 /// in the order the spec requires (data type, then condition code, then
 /// clamping, section 2.X.4.1); `Err` carries the base opcode and the byte
 /// offset where the suffixes stop making sense.
+// Internal and unstable (the parser's suffix splitting).
+#[doc(hidden)]
 pub fn split_opcode(word: &str) -> Result<SplitOpcode, Option<(&'static OpInfo, usize)>> {
     // The longest base name that prefixes the word wins, so `SUB` is not
     // taken for `S` + ..., and `DP2A` is not `DP2` + `A`.
@@ -1568,29 +1823,60 @@ pub fn split_opcode(word: &str) -> Result<SplitOpcode, Option<(&'static OpInfo, 
 }
 
 /// Condition code tests of Table X.16.
+///
+/// ```
+/// use nvp4c::isa::{CcCondition, CcFlags};
+/// assert_eq!(CcCondition::parse_rule("LE1"), Some((CcCondition::Le, 1)));
+/// assert_eq!(CcCondition::Nan.name(), "NAN");
+/// let negative = CcFlags { sf: true, ..CcFlags::default() };
+/// assert!(CcCondition::Lt.holds(negative) && !CcCondition::Ge.holds(negative));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum CcCondition {
+    /// `EQ`: equal.
     Eq,
+    /// `GE`: greater or equal.
     Ge,
+    /// `GT`: greater.
     Gt,
+    /// `LE`: less or equal.
     Le,
+    /// `LT`: less.
     Lt,
+    /// `NE`: not equal (NaN included).
     Ne,
+    /// `FL`: false.
     Fl,
+    /// `TR`: true.
     Tr,
+    /// `NAN`: not a number.
     Nan,
+    /// `LEG`: less, equal or greater (not NaN).
     Leg,
+    /// `CF`: carry flag set.
     Cf,
+    /// `NCF`: carry flag clear.
     Ncf,
+    /// `OF`: overflow flag set.
     Of,
+    /// `NOF`: overflow flag clear.
     Nof,
+    /// `SF`: sign flag set.
     Sf,
+    /// `NSF`: sign flag clear.
     Nsf,
+    /// `AB`: above (unsigned greater).
     Ab,
+    /// `BLE`: below or equal (unsigned).
     Ble,
 }
 
 impl CcCondition {
+    /// Every test with its name, in Table X.16's order.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::isa::CcCondition::ALL.len(), 18);
+    /// ```
     pub const ALL: [(&'static str, CcCondition); 18] = [
         ("EQ", CcCondition::Eq),
         ("GE", CcCondition::Ge),
@@ -1613,6 +1899,12 @@ impl CcCondition {
     ];
 
     /// Parses a `<ccMaskRule>` such as `GT1`: the test and the register.
+    ///
+    /// ```
+    /// use nvp4c::isa::CcCondition;
+    /// assert_eq!(CcCondition::parse_rule("GT"), Some((CcCondition::Gt, 0)));
+    /// assert_eq!(CcCondition::parse_rule("XX"), None);
+    /// ```
     pub fn parse_rule(text: &str) -> Option<(CcCondition, u8)> {
         let (base, reg) = match text.as_bytes().last() {
             Some(b'0') => (&text[..text.len() - 1], 0),
@@ -1625,6 +1917,11 @@ impl CcCondition {
             .map(|&(_, c)| (c, reg))
     }
 
+    /// The test as written, e.g. `GE`.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::isa::CcCondition::Ble.name(), "BLE");
+    /// ```
     pub fn name(self) -> &'static str {
         CcCondition::ALL
             .iter()
@@ -1634,6 +1931,12 @@ impl CcCondition {
     }
 
     /// Table X.16's condition, for one component's flags.
+    ///
+    /// ```
+    /// use nvp4c::isa::{CcCondition, CcFlags};
+    /// let zero = CcFlags { zf: true, ..CcFlags::default() };
+    /// assert!(CcCondition::Eq.holds(zero) && !CcCondition::Ne.holds(zero));
+    /// ```
     pub fn holds(self, f: CcFlags) -> bool {
         let CcFlags { sf, zf, of, cf } = f;
         match self {
@@ -1660,11 +1963,20 @@ impl CcCondition {
 }
 
 /// The four flags of one condition code component (section 2.X.3.7).
+///
+/// ```
+/// let flags = nvp4c::isa::CcFlags { sf: false, zf: true, of: false, cf: false };
+/// assert!(nvp4c::isa::CcCondition::Ge.holds(flags));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CcFlags {
+    /// Sign flag.
     pub sf: bool,
+    /// Zero flag.
     pub zf: bool,
+    /// Overflow flag.
     pub of: bool,
+    /// Carry flag.
     pub cf: bool,
 }
 
@@ -1672,6 +1984,11 @@ impl Opcode {
     /// Whether each result component depends only on the same component of
     /// each vector operand (after swizzling), so a write mask limits which
     /// operand components are read.
+    ///
+    /// ```
+    /// use nvp4c::isa::Opcode;
+    /// assert!(Opcode::Add.is_componentwise() && !Opcode::Xpd.is_componentwise());
+    /// ```
     pub fn is_componentwise(self) -> bool {
         use Opcode::*;
         matches!(
@@ -1717,6 +2034,12 @@ impl Opcode {
     /// The components (bit i = component i, after the operand's swizzle) of
     /// operand `index` that the instruction reads, given the destination's
     /// write mask. From each instruction's pseudocode in section 2.X.8.
+    ///
+    /// ```
+    /// use nvp4c::isa::Opcode;
+    /// assert_eq!(Opcode::Add.components_read(0, 0b0011), 0b0011);
+    /// assert_eq!(Opcode::Dp3.components_read(1, 0b0001), 0b0111);
+    /// ```
     pub fn components_read(self, index: usize, write_mask: u8) -> u8 {
         use Opcode::*;
         let info = self.info();

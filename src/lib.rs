@@ -6,10 +6,28 @@
 //! assert_eq!(compiled.spirv[0], 0x0723_0203); // the SPIR-V magic number
 //! ```
 //!
-//! The pipeline is text → [`syntax`] (tokens, syntax tree) → [`check`]
-//! (the checked [`ir::Program`]) → [`spirv`] (words) → validation. See
-//! docs/architecture.md.
+//! The API:
+//!
+//! * [`compile`], [`compile_bytes`]: a program to validated SPIR-V, with its
+//!   [`reflect::Reflection`] (what to bind where, with the Cg names) and
+//!   warnings; or every [`Diagnostic`] found ([`Diagnostics::render`],
+//!   [`diag::json`], the code registry [`codes`]). [`Options`] picks the
+//!   [`TargetEnv`], descriptor set and [`limits::Limits`].
+//! * [`check`]: the front end alone, giving the checked [`ir::Program`]
+//!   (instructions from the [`isa`] table), which [`interp::run`] executes.
+//! * [`link::check_pipeline`]: whether vertex, geometry and fragment
+//!   programs fit together; [`lsp::serve`]: the language server.
+//!
+//! The library does no I/O, and no panic crosses the API. Internally the
+//! pipeline is text → `syntax` (tokens, syntax tree) → `check` (the IR) →
+//! `spirv` (words) → validation (docs/architecture.md); those modules are
+//! public for the tests, benches and fuzz targets only, hidden from the
+//! documentation and unstable.
 
+#![warn(missing_docs)]
+
+// Internal and unstable (the checker behind `check`; for tests and benches).
+#[doc(hidden)]
 pub mod check;
 pub mod codes;
 pub mod diag;
@@ -21,8 +39,14 @@ pub mod link;
 pub mod lsp;
 pub mod reflect;
 pub mod span;
+// Internal and unstable (the SPIR-V back end; for tests, benches and the CLI).
+#[doc(hidden)]
 pub mod spirv;
+// Internal and unstable (lexer, parser, syntax tree; for tests, fuzzing and the LSP).
+#[doc(hidden)]
 pub mod syntax;
+// Internal and unstable (the random program generator of the differential tests).
+#[doc(hidden)]
 pub mod testgen;
 
 pub use diag::{Diagnostic, Diagnostics, Severity};

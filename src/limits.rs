@@ -2,8 +2,29 @@
 //! ARB_vertex_program / ARB_fragment_program limits). The spec leaves them
 //! to the implementation; the defaults are those of a GeForce 8-class
 //! implementation, documented with their sources in docs/limits.md.
+//!
+//! ```
+//! let mut options = nvp4c::Options::default();
+//! options.limits.max_if_depth = 1;
+//! let source = "!!NVfp4.0\nTEMP t;\nMOVC t, fragment.color;\nIF GT.x;\nIF GT.y;\nMOV result.color, t;\nENDIF;\nENDIF;\nEND\n";
+//! let errors = nvp4c::compile(source, &options).unwrap_err();
+//! assert!(errors.has_errors());
+//! ```
 
 /// Limits the checker enforces. Every field is a count.
+///
+/// `Limits::default()` is the GeForce 8-class set; change fields to match
+/// another implementation (the struct is `#[non_exhaustive]`, so start from
+/// the default):
+///
+/// ```
+/// let mut limits = nvp4c::limits::Limits::default();
+/// assert_eq!(limits.max_call_depth, 32);
+/// limits.max_texture_units = 16;
+/// let mut options = nvp4c::Options::default();
+/// options.limits = limits;
+/// assert!(nvp4c::compile("!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[16], 2D;\nEND\n", &options).is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {

@@ -44,8 +44,19 @@ use crate::spirv::{attrib_slot, result_slot, InterfaceSlot};
 use crate::{Compiled, Diagnostic, Diagnostics, Options};
 
 /// A diagnostic about a pipeline: its labels may be in different files.
+///
+/// ```
+/// let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n";
+/// let fp = "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n";
+/// let report = nvp4c::link::check_pipeline(&[("a.vp", vp), ("c.fp", fp)], &nvp4c::Options::default()).unwrap();
+/// let d = &report.diagnostics[0];
+/// assert_eq!(d.diagnostic.code, "E1000"); // fragment.color is never written
+/// assert_eq!(d.label_files[0], 1);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LinkDiagnostic {
+    /// The diagnostic; its spans are in the files `label_files` names.
     pub diagnostic: Diagnostic,
     /// The file (index into the `check_pipeline` input) of each of
     /// `diagnostic.labels`, in the same order.
@@ -53,7 +64,16 @@ pub struct LinkDiagnostic {
 }
 
 /// The outcome of [`check_pipeline`].
+///
+/// ```
+/// let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nMOV result.color, 1;\nEND\n";
+/// let fp = "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n";
+/// let report = nvp4c::link::check_pipeline(&[("a.vp", vp), ("c.fp", fp)], &nvp4c::Options::default()).unwrap();
+/// assert!(report.diagnostics.is_empty());
+/// assert!(report.compiled.iter().all(Result::is_ok));
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct LinkReport {
     /// Each program's compilation: the module, or its diagnostics.
     pub compiled: Vec<Result<Compiled, Diagnostics>>,
@@ -65,12 +85,29 @@ pub struct LinkReport {
 impl LinkReport {
     /// Whether any diagnostic is an error (a program does not compile, or
     /// the programs do not fit together).
+    ///
+    /// ```
+    /// let vp = "!!NVvp4.0\nMOVV result.position, vertex.position;\nEND\n";
+    /// let fp = "!!NVfp4.0\nMOV result.color, 1;\nEND\n";
+    /// let report = nvp4c::link::check_pipeline(&[("a.vp", vp), ("c.fp", fp)], &nvp4c::Options::default()).unwrap();
+    /// assert!(report.has_errors()); // a.vp does not compile
+    /// ```
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.diagnostic.is_error())
     }
 
     /// Renders every diagnostic like [`Diagnostics::render`], each label in
     /// its own file. `files` is the input of [`check_pipeline`].
+    ///
+    /// ```
+    /// let files = [
+    ///     ("a.vp", "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n"),
+    ///     ("c.fp", "!!NVfp4.0\nMOV result.color, fragment.texcoord[2];\nEND\n"),
+    /// ];
+    /// let report = nvp4c::link::check_pipeline(&files, &nvp4c::Options::default()).unwrap();
+    /// let text = report.render(&files, false);
+    /// assert!(text.contains("error[E1000]") && text.contains("c.fp:2:"));
+    /// ```
     pub fn render(&self, files: &[(&str, &str)], color: bool) -> String {
         use codespan_reporting::diagnostic as cd;
         use codespan_reporting::files::SimpleFiles;
@@ -119,7 +156,15 @@ impl LinkReport {
 }
 
 /// Why the files do not form a pipeline at all.
+///
+/// ```
+/// let fp = "!!NVfp4.0\nMOV result.color, 1;\nEND\n";
+/// let err = nvp4c::link::check_pipeline(&[("c.fp", fp)], &nvp4c::Options::default()).unwrap_err();
+/// assert!(matches!(err, nvp4c::link::LinkError::Stages(_)));
+/// assert!(err.to_string().contains("1 files given"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LinkError {
     /// Not a vertex program, an optional geometry program and a fragment
     /// program, in that order.
@@ -143,6 +188,16 @@ impl std::error::Error for LinkError {}
 ///
 /// Programs that do not compile are reported (their own diagnostics, in
 /// their own file) and leave the pipeline unchecked.
+///
+/// ```
+/// let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nMOV.S result.texcoord[0], 7;\nEND\n";
+/// let fp = "!!NVfp4.0\nMOV result.color, fragment.texcoord[0];\nEND\n";
+/// let report = nvp4c::link::check_pipeline(&[("a.vp", vp), ("c.fp", fp)], &nvp4c::Options::default()).unwrap();
+/// assert!(report.compiled.iter().all(Result::is_ok)); // each compiles alone
+/// // Integer bits in an interpolated varying: the fragment program must read it FLAT.
+/// let codes: Vec<_> = report.diagnostics.iter().map(|d| d.diagnostic.code).collect();
+/// assert_eq!(codes, ["E1002"]);
+/// ```
 pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkReport, LinkError> {
     if !(2..=3).contains(&files.len()) {
         return Err(LinkError::Stages(format!(

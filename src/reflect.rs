@@ -53,6 +53,7 @@ use module::{ModuleFacts, Ty};
 pub struct Reflection {
     /// The program type.
     pub stage: Stage,
+    /// The entry point (`main`) and its execution modes.
     pub entry_point: EntryPoint,
     /// Uniform blocks (`program.env`, `program.local`, GL state, parameter
     /// buffers), by set and binding.
@@ -65,6 +66,7 @@ pub struct Reflection {
     pub outputs: Vec<InterfaceVariable>,
     /// Geometry programs only.
     pub geometry: Option<GeometryLayout>,
+    /// How much of each implementation-dependent limit the program uses.
     pub limits: LimitsUsed,
     /// The Cg header comments, when the program is Cg output.
     pub cg: Option<CgProgram>,
@@ -103,7 +105,9 @@ pub struct UniformBlock {
     /// What the block holds: `program.env`, `program.local`, `state`,
     /// `program.buffer[b]`.
     pub binding_name: String,
+    /// The descriptor set.
     pub set: u32,
+    /// The binding in the set.
     pub binding: u32,
     /// Bytes the shader can read: the end of the last member.
     pub size: u32,
@@ -124,6 +128,7 @@ pub struct UniformBlock {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct BlockMember {
+    /// The member's name in the module, e.g. `param`.
     pub name: String,
     /// Byte offset in the block.
     pub offset: u32,
@@ -134,6 +139,7 @@ pub struct BlockMember {
     pub size: u32,
     /// For arrays: the element count and the byte stride.
     pub array_length: Option<u32>,
+    /// The byte stride between array elements, for arrays.
     pub array_stride: Option<u32>,
 }
 
@@ -160,11 +166,16 @@ pub struct BlockParameter {
     pub cg: Vec<CgName>,
 }
 
-/// A texture unit: a combined image sampler.
+/// A texture unit: a combined image sampler (or, for the BUFFER target, a
+/// uniform texel buffer), docs/interface.md "Textures".
 ///
 /// ```
-/// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
-/// assert!(r.textures.is_empty()); // no texture instructions
+/// let source = "!!NVfp4.0\n#var sampler2D decal :  : texunit 3 : 1 : 1\nTEX result.color, fragment.texcoord[0], texture[3], 2D;\nEND\n";
+/// let r = nvp4c::compile(source, &nvp4c::Options::default()).unwrap().reflection;
+/// let t = &r.textures[0];
+/// assert_eq!((t.unit, t.target.as_deref(), t.set, t.binding), (3, Some("2D"), 2, 35));
+/// assert_eq!((t.ty.as_str(), t.sampled_type), ("sampler2D", Some(nvp4c::reflect::ComponentType::Float)));
+/// assert_eq!(t.cg[0].name, "decal");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -173,13 +184,16 @@ pub struct TextureUnit {
     pub unit: u32,
     /// The target the program uses it with, e.g. `2D`, `SHADOWCUBE`.
     pub target: Option<String>,
+    /// The descriptor set.
     pub set: u32,
+    /// The binding: 32 + `unit`.
     pub binding: u32,
     /// The SPIR-V type, e.g. `sampler2D`, `usampler2DArray`.
     #[serde(rename = "type")]
     pub ty: String,
     /// The component type of the sampled values.
     pub sampled_type: Option<ComponentType>,
+    /// Cg samplers bound to this unit (`texunit n`).
     pub cg: Vec<CgName>,
 }
 
@@ -198,6 +212,7 @@ pub struct InterfaceVariable {
     pub location: Option<u32>,
     /// The SPIR-V built-in, e.g. `Position`, `FragCoord`.
     pub built_in: Option<String>,
+    /// The type of each component.
     pub component_type: ComponentType,
     /// 1 to 4.
     pub components: u32,
@@ -207,6 +222,7 @@ pub struct InterfaceVariable {
     /// input) is interpolated; `None` for built-ins, vertex inputs and
     /// fragment outputs.
     pub interpolation: Option<Interpolation>,
+    /// Interpolated at the centroid (`CENTROID`).
     pub centroid: bool,
     /// The program bindings at this slot, e.g. `vertex.texcoord[0]`,
     /// `result.color`.
@@ -226,9 +242,13 @@ pub struct InterfaceVariable {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ComponentType {
+    /// 32-bit float.
     Float,
+    /// 32-bit signed integer.
     Int,
+    /// 32-bit unsigned integer.
     Uint,
+    /// Boolean (`FrontFacing`).
     Bool,
 }
 
@@ -254,7 +274,9 @@ impl ComponentType {
 pub enum Interpolation {
     /// Perspective-correct (the default).
     Smooth,
+    /// Not interpolated: the provoking vertex's value (`FLAT`).
     Flat,
+    /// Linear in screen space (`NOPERSPECTIVE`).
     NoPerspective,
 }
 
@@ -273,6 +295,7 @@ pub struct GeometryLayout {
     pub input_vertices: u32,
     /// `POINTS`, `LINE_STRIP`, `TRIANGLE_STRIP`.
     pub output: String,
+    /// `VERTICES_OUT`: the most vertices one invocation emits.
     pub vertices_out: u32,
 }
 
@@ -338,6 +361,7 @@ pub struct CgProgram {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct CgVariable {
+    /// The Cg name, e.g. `lightColor`, `IN.texCoord`.
     pub name: String,
     /// The Cg type, e.g. `float3`, `float4x4`, `sampler2D`.
     #[serde(rename = "type")]
@@ -346,7 +370,9 @@ pub struct CgVariable {
     pub semantic: String,
     /// E.g. `c[5]`, `c[0], 4`, `texunit 0`, `TEX0`; empty when unused.
     pub resource: String,
+    /// The fourth field: Cg's parameter number.
     pub parameter_number: Option<i64>,
+    /// The fifth field: whether the program uses it.
     pub referenced: bool,
     /// The program bindings it resolved to, e.g. `program.local[5]`,
     /// `texture[0]`, `fragment.texcoord[0]` (one per element of a matrix).
@@ -363,7 +389,9 @@ pub struct CgVariable {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct CgName {
+    /// The Cg name.
     pub name: String,
+    /// The Cg type, e.g. `float4x4`.
     #[serde(rename = "type")]
     pub ty: String,
     /// For a parameter spanning several elements (a matrix): which row

@@ -1,6 +1,7 @@
 //! Runs examples/render.rs (the embedding example: compile a vertex and
-//! fragment program, bind them from the reflection, draw a checkerboard
-//! quad offscreen, write a PNG) and checks the picture's pixels.
+//! fragment program, bind them from the reflection, upload a checkerboard
+//! texture, draw the quad sampling it with TEX offscreen, write a PNG) and
+//! checks the picture's pixels.
 //!
 //! Without a Vulkan device the example exits with 3: the test then prints
 //! SKIPPED, except under CI=true, where it fails (like tests/harness).
@@ -29,7 +30,7 @@ fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
 }
 
 #[test]
-fn render_example_draws_the_checkerboard_quad() {
+fn render_example_draws_the_textured_quad() {
     let dir = std::env::temp_dir().join(format!("nvp4c-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let png_path = dir.join("quad.png");
@@ -71,18 +72,46 @@ fn render_example_draws_the_checkerboard_quad() {
         let i = 4 * (y * width + x) as usize;
         [pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]]
     };
+    // The clear colour.
     const BLACK: [u8; 4] = [0, 0, 0, 255];
-    const RED: [u8; 4] = [255, 0, 0, 255]; // colorA: even cells
-    const BLUE: [u8; 4] = [0, 0, 255, 255]; // colorB: odd cells
-                                            // The quad is scaled by 0.5 (`xform`): it covers pixels 16..48, in
-                                            // 4×4 cells of 8 pixels; the rest is the black clear colour.
+    // The texture (examples/render.rs, `checkerboard`) is 8×8 texels:
+    // EVEN = (255, 160, 0, 255) where x + y is even, ODD = (0, 64, 200, 255)
+    // where it is odd, MARK = (0, 255, 0, 255) at texel (7, 0). The program
+    // multiplies each texel by `tint` = (1, 1, 0.5, 1): only ODD's blue
+    // changes, 200 → 100 (exact in UNORM8: 200/255 · 0.5 · 255 = 100).
+    const EVEN: [u8; 4] = [255, 160, 0, 255];
+    const ODD: [u8; 4] = [0, 64, 100, 255];
+    const MARK: [u8; 4] = [0, 255, 0, 255];
+    // The quad is scaled by 0.5 (`xform`): it covers pixels 16..48 in x
+    // and y, texture coordinates (0, 0) at the top left (Vulkan's y points
+    // down) to (1, 1); with NEAREST filtering texel (i, j) fills pixels
+    // 16 + 4i .. 20 + 4i across and 16 + 4j .. 20 + 4j down.
+    let texel_pixel = |i: u32, j: u32, dx: u32, dy: u32| at(16 + 4 * i + dx, 16 + 4 * j + dy);
+    // Outside the quad.
     assert_eq!(at(2, 2), BLACK);
     assert_eq!(at(60, 33), BLACK);
-    assert_eq!(at(20, 20), RED);
-    assert_eq!(at(28, 20), BLUE);
-    assert_eq!(at(20, 28), BLUE);
-    assert_eq!(at(28, 28), RED);
-    assert_eq!(at(44, 44), RED);
-    assert_eq!(at(44, 36), BLUE);
+    assert_eq!(at(15, 30), BLACK);
+    assert_eq!(at(48, 30), BLACK);
+    assert_eq!(at(30, 48), BLACK);
+    // Every texel, at two of its pixels (the corners of its 4×4 block).
+    for j in 0..8 {
+        for i in 0..8 {
+            let expected = match (i, j) {
+                (7, 0) => MARK,
+                _ if (i + j) % 2 == 0 => EVEN,
+                _ => ODD,
+            };
+            assert_eq!(texel_pixel(i, j, 0, 0), expected, "texel ({i}, {j})");
+            assert_eq!(texel_pixel(i, j, 3, 3), expected, "texel ({i}, {j})");
+        }
+    }
+    // The orientation, by hand: the mark is at the top right, and the
+    // other corners are EVEN (top left, bottom right) and ODD (bottom left).
+    assert_eq!(at(45, 17), MARK);
+    assert_eq!(at(16, 16), EVEN);
+    assert_eq!(at(47, 47), EVEN);
+    assert_eq!(at(17, 46), ODD);
+    assert_eq!(at(19, 16), EVEN); // the last pixel of texel (0, 0)
+    assert_eq!(at(20, 16), ODD); // the first of texel (1, 0)
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,7 +13,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nvp4c::link::{check_pipeline, LinkError};
+use nvp4c::link::check_pipeline;
 use nvp4c::Options;
 
 const EXIT_PROGRAM_ERROR: u8 = 1;
@@ -65,8 +65,8 @@ pub fn main(args: LinkArgs) -> ExitCode {
         .collect();
     let report = match check_pipeline(&files, &Options::default()) {
         Ok(r) => r,
-        Err(LinkError::Stages(m)) => {
-            eprintln!("error: {m}");
+        Err(e) => {
+            eprintln!("error: {e}");
             return ExitCode::from(EXIT_USAGE);
         }
     };

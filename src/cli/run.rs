@@ -373,7 +373,8 @@ fn unused_inputs(program: &nvp4c::ir::Program, inputs: &Inputs) -> Vec<String> {
                         ParamBinding::BufferElement { buffer, .. } => {
                             buffers.insert(*buffer);
                         }
-                        ParamBinding::Constant(_) => {}
+                        // Constants need no input.
+                        _ => {}
                     }
                 }
             }

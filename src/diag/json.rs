@@ -64,9 +64,13 @@ pub struct JsonSpan {
     pub byte_start: u32,
     /// Byte offset one past the last byte.
     pub byte_end: u32,
+    /// The 1-based line of `byte_start`.
     pub line_start: u32,
+    /// The 1-based column of `byte_start`.
     pub column_start: u32,
+    /// The 1-based line of `byte_end`.
     pub line_end: u32,
+    /// The 1-based column of `byte_end` (exclusive).
     pub column_end: u32,
     /// The label's text (may be empty).
     pub label: String,
@@ -88,6 +92,7 @@ pub struct JsonSpan {
 pub struct JsonSuggestion {
     /// The primary span, which the replacement replaces.
     pub span: JsonSpan,
+    /// The text to put there.
     pub replacement: String,
 }
 
@@ -108,6 +113,11 @@ pub struct LineIndex<'a> {
 
 impl<'a> LineIndex<'a> {
     /// Indexes `source`; a line ends at `\n`, `\r\n` or a lone `\r`.
+    ///
+    /// ```
+    /// let index = nvp4c::diag::json::LineIndex::new("a\r\nb\rc");
+    /// assert_eq!(index.line(6), 2); // three lines: CRLF and a lone CR end lines
+    /// ```
     pub fn new(source: &'a str) -> LineIndex<'a> {
         let bytes = source.as_bytes();
         let mut starts = vec![0];
@@ -124,6 +134,11 @@ impl<'a> LineIndex<'a> {
     }
 
     /// The 0-based line of a byte offset (clamped to the text).
+    ///
+    /// ```
+    /// let index = nvp4c::diag::json::LineIndex::new("ab\ncd");
+    /// assert_eq!((index.line(1), index.line(3), index.line(99)), (0, 1, 1));
+    /// ```
     pub fn line(&self, offset: usize) -> usize {
         let offset = offset.min(self.source.len());
         self.starts
@@ -132,6 +147,11 @@ impl<'a> LineIndex<'a> {
     }
 
     /// The 0-based line and character (Unicode scalar value) column.
+    ///
+    /// ```
+    /// let index = nvp4c::diag::json::LineIndex::new("é\nxé");
+    /// assert_eq!(index.line_col(6), (1, 2)); // after "xé": two characters
+    /// ```
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let (line, text) = self.line_prefix(offset);
         (line, text.chars().count())
@@ -139,6 +159,11 @@ impl<'a> LineIndex<'a> {
 
     /// The 0-based line and UTF-16 code unit column (the Language Server
     /// Protocol's default position encoding).
+    ///
+    /// ```
+    /// let index = nvp4c::diag::json::LineIndex::new("a𝄞b");
+    /// assert_eq!(index.line_utf16(5), (0, 3)); // 𝄞 is two UTF-16 units
+    /// ```
     pub fn line_utf16(&self, offset: usize) -> (usize, usize) {
         let (line, text) = self.line_prefix(offset);
         (line, text.encode_utf16().count())
@@ -146,6 +171,12 @@ impl<'a> LineIndex<'a> {
 
     /// The byte offset of a 0-based line and UTF-16 column, clamped to the
     /// line and the text.
+    ///
+    /// ```
+    /// let index = nvp4c::diag::json::LineIndex::new("a𝄞b\ncd");
+    /// assert_eq!(index.offset(0, 3), 5); // the `b`
+    /// assert_eq!(index.offset(1, 9), 9); // clamped to the line's end
+    /// ```
     pub fn offset(&self, line: usize, utf16_column: usize) -> usize {
         let Some(&start) = self.starts.get(line) else {
             return self.source.len();

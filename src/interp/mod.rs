@@ -125,7 +125,19 @@ use std::fmt;
 /// `vertex[2].position`, `state.matrix.mvp.row[0]`); spellings listed by
 /// [`attribute_aliases`] are accepted too. Anything not given reads as
 /// zero.
+///
+/// ```
+/// use nvp4c::interp::{self, Inputs};
+/// let mut inputs = Inputs::default();
+/// inputs.set("fragment.color", interp::floats([1.0, 0.5, 0.25, 1.0])).unwrap();
+/// inputs.set("program.local[0]", interp::floats([2.0; 4])).unwrap();
+/// assert_eq!(inputs.local[&0], interp::floats([2.0; 4]));
+/// # let (program, _) = nvp4c::check("!!NVfp4.0\nMUL result.color, fragment.color, program.local[0];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let outcome = interp::run(&program, &inputs, &Default::default()).unwrap();
+/// assert_eq!(outcome.results["result.color"].floats(), [2.0, 1.0, 0.5, 2.0]);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Inputs {
     /// Attribute bindings by name.
     pub attribs: BTreeMap<String, [u32; 4]>,
@@ -147,6 +159,18 @@ impl Inputs {
     /// `program.local[n]`, `state.…`, `program.buffer[b]` (the vector's
     /// four words become the buffer's words 0 to 3; set
     /// [`Inputs::buffers`] directly for more), or an attribute name.
+    ///
+    /// Fails for a name that is no binding, e.g. `color` or `program.foo`.
+    ///
+    /// ```
+    /// let mut inputs = nvp4c::interp::Inputs::default();
+    /// inputs.set("program.env[3]", [1, 2, 3, 4]).unwrap();
+    /// inputs.set("state.matrix.mvp.row[0]", [0; 4]).unwrap();
+    /// inputs.set("vertex.attrib[1]", [0; 4]).unwrap();
+    /// assert_eq!(inputs.env[&3], [1, 2, 3, 4]);
+    /// assert!(inputs.set("color", [0; 4]).is_err());
+    /// assert!(inputs.set("program.local[x]", [0; 4]).is_err());
+    /// ```
     pub fn set(&mut self, name: &str, value: [u32; 4]) -> Result<(), String> {
         let index = |prefix: &str| -> Option<Result<u32, String>> {
             let rest = name.strip_prefix(prefix)?;
@@ -180,16 +204,33 @@ impl Inputs {
 }
 
 /// The bits of four floats.
+///
+/// ```
+/// assert_eq!(nvp4c::interp::floats([1.0, 0.0, -2.0, 0.5])[0], 0x3f80_0000);
+/// ```
 pub fn floats(v: [f32; 4]) -> [u32; 4] {
     v.map(f32::to_bits)
 }
 
 /// The bits of four signed integers.
+///
+/// ```
+/// assert_eq!(nvp4c::interp::ints([-1, 0, 1, 2]), [u32::MAX, 0, 1, 2]);
+/// ```
 pub fn ints(v: [i32; 4]) -> [u32; 4] {
     v.map(|x| x as u32)
 }
 
 /// How to run.
+///
+/// ```
+/// let mut options = nvp4c::interp::RunOptions::default();
+/// options.trace = true;
+/// options.max_steps = 1000;
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nREP;\nBRK (FL.x);\nENDREP;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let err = nvp4c::interp::run(&program, &Default::default(), &options).unwrap_err();
+/// assert!(matches!(err, nvp4c::interp::InterpError::StepLimit { limit: 1000, .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RunOptions {
@@ -217,6 +258,12 @@ impl Default for RunOptions {
 
 impl RunOptions {
     /// The run options matching the limits a program was checked with.
+    ///
+    /// ```
+    /// let mut options = nvp4c::Options::default();
+    /// options.limits.max_call_depth = 4;
+    /// assert_eq!(nvp4c::interp::RunOptions::from_options(&options).max_call_depth, 4);
+    /// ```
     pub fn from_options(options: &crate::Options) -> RunOptions {
         RunOptions {
             max_call_depth: options.limits.max_call_depth,
@@ -226,7 +273,18 @@ impl RunOptions {
 }
 
 /// The final value of one result binding.
+///
+/// ```
+/// use nvp4c::interp::{self, RunOptions};
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nMOV result.color.xy, 0.5;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let outcome = interp::run(&program, &Default::default(), &RunOptions::default()).unwrap();
+/// let color = &outcome.results["result.color"];
+/// assert_eq!((color.written, color.undefined, color.defined()), (0b0011, 0b1100, 0b0011));
+/// assert_eq!(color.floats()[..2], [0.5, 0.5]);
+/// assert_eq!(color.types[0], nvp4c::isa::DataType::Float);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResultValue {
     /// The raw bits; zero where never written.
     pub bits: [u32; 4],
@@ -241,36 +299,92 @@ pub struct ResultValue {
 
 impl ResultValue {
     /// The components read as floats.
+    ///
+    /// ```
+    /// # let (program, _) = nvp4c::check("!!NVfp4.0\nMOV result.color, {1, 2, 3, 4};\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// # let outcome = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    /// assert_eq!(outcome.results["result.color"].floats(), [1.0, 2.0, 3.0, 4.0]);
+    /// ```
     pub fn floats(&self) -> [f32; 4] {
         self.bits.map(f32::from_bits)
     }
     /// The components read as signed integers.
+    ///
+    /// ```
+    /// # let (program, _) = nvp4c::check("!!NVfp4.0\nOUTPUT out = result.color;\nMOV.S out, {-1, 2, 3, 4};\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// # let outcome = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    /// assert_eq!(outcome.results["result.color"].ints(), [-1, 2, 3, 4]);
+    /// ```
     pub fn ints(&self) -> [i32; 4] {
         self.bits.map(|b| b as i32)
     }
     /// Components written with a value the spec defines.
+    ///
+    /// ```
+    /// # let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nMOV result.color.x, 1;\nMOV result.color.y, t.x;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// # let outcome = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    /// // y was written from an unwritten temporary; z and w never written.
+    /// assert_eq!(outcome.results["result.color"].defined(), 0b0001);
+    /// ```
     pub fn defined(&self) -> u8 {
         self.written & !self.undefined & 0xf
     }
 }
 
 /// One vertex a geometry program emitted.
+///
+/// ```
+/// let source = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 2;\n\
+///               MOV result.position, vertex[0].position;\nEMIT;\nENDPRIM;\nEMIT;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let outcome = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+/// let primitives: Vec<u32> = outcome.vertices.iter().map(|v| v.primitive).collect();
+/// assert_eq!(primitives, [0, 1]);
+/// assert!(outcome.vertices[0].results.contains_key("result.position"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EmittedVertex {
     /// Output primitive number: 0, then one more after each `ENDPRIM`.
     pub primitive: u32,
+    /// Every result binding at the `EMIT`, by [`result_name`].
     pub results: BTreeMap<String, ResultValue>,
 }
 
 /// An event after which the spec does not define the run.
+///
+/// ```
+/// let source = "!!NVfp4.0\nTEMP t;\nMOVC t, fragment.color;\nMOVC t, t;\nIF GT1.x;\nENDIF;\nMOV result.color, t;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let outcome = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+/// // CC1 was never written: the IF branches on undefined flags.
+/// let event = &outcome.undefined[0];
+/// assert_eq!(&source[event.span.range()], "IF GT1.x");
+/// assert!(!event.what.is_empty());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UndefinedEvent {
+    /// The statement.
     pub span: Span,
+    /// What is undefined, in words.
     pub what: String,
 }
 
 /// What a run produced.
+///
+/// ```
+/// let source = "!!NVfp4.0\nKIL fragment.color.x;\nMOV result.color, 1;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let mut inputs = nvp4c::interp::Inputs::default();
+/// inputs.set("fragment.color", nvp4c::interp::floats([-1.0; 4])).unwrap();
+/// let outcome = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+/// assert!(outcome.killed);
+/// assert_eq!(outcome.results["result.color"].written, 0); // KIL ended the run first
+/// assert_eq!(outcome.steps, 1);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Outcome {
     /// Every result binding the program declares, by [`result_name`].
     pub results: BTreeMap<String, ResultValue>,
@@ -296,6 +410,13 @@ pub struct Outcome {
 impl Outcome {
     /// The result `name`, in any spelling [`canonical_result_name`]
     /// accepts (`result.color[0]` finds `result.color`).
+    ///
+    /// ```
+    /// # let (program, _) = nvp4c::check("!!NVfp4.0\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// # let outcome = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    /// assert_eq!(outcome.result("result.color[0]").unwrap().floats(), [1.0; 4]);
+    /// assert!(outcome.result("result.depth").is_none());
+    /// ```
     pub fn result(&self, name: &str) -> Option<&ResultValue> {
         self.results
             .get(name)
@@ -304,7 +425,20 @@ impl Outcome {
 }
 
 /// One executed statement.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nADDC result.color, fragment.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let mut options = nvp4c::interp::RunOptions::default();
+/// options.trace = true;
+/// let outcome = nvp4c::interp::run(&program, &Default::default(), &options).unwrap();
+/// let step = &outcome.trace[0];
+/// assert_eq!(step.what, "ADD.CC0");
+/// let write = step.write.as_ref().unwrap();
+/// assert_eq!((write.target.as_str(), write.mask, write.bits[0]), ("result.color", 0xf, 1.0f32.to_bits()));
+/// assert_eq!(step.cc.as_ref().unwrap().mask, 0xf);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct TraceStep {
     /// The statement's source text.
     pub span: Span,
@@ -318,7 +452,18 @@ pub struct TraceStep {
 }
 
 /// The destination update of one instruction.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP a[2];\nMOV.U a[1].y, 7;\nMOV result.color, a[1];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let mut options = nvp4c::interp::RunOptions::default();
+/// options.trace = true;
+/// let outcome = nvp4c::interp::run(&program, &Default::default(), &options).unwrap();
+/// let write = outcome.trace[0].write.as_ref().unwrap();
+/// assert_eq!((write.target.as_str(), write.mask, write.bits[1]), ("a[1]", 0b0010, 7));
+/// assert_eq!((write.ty, write.undefined), (nvp4c::isa::DataType::Unsigned, 0));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TraceWrite {
     /// The variable written, with the element for arrays, e.g. `R0`,
     /// `result.color`, `arr[2]`.
@@ -327,14 +472,27 @@ pub struct TraceWrite {
     pub mask: u8,
     /// The clamped result (all four components, written or not).
     pub bits: [u32; 4],
+    /// The data type the value was written with.
     pub ty: DataType,
     /// Result components whose value is undefined.
     pub undefined: u8,
 }
 
 /// A condition code update.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEMP t;\nSUBC1 t.x, 0, 1;\nMOV result.color, t;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let mut options = nvp4c::interp::RunOptions::default();
+/// options.trace = true;
+/// let outcome = nvp4c::interp::run(&program, &Default::default(), &options).unwrap();
+/// let cc = outcome.trace[0].cc.as_ref().unwrap();
+/// assert_eq!((cc.reg, cc.mask), (nvp4c::ir::CcReg(1), 0b0001));
+/// assert!(cc.flags[0].sf); // 0 - 1 is negative
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TraceCc {
+    /// CC0 or CC1.
     pub reg: CcReg,
     /// Components updated.
     pub mask: u8,
@@ -343,19 +501,49 @@ pub struct TraceCc {
 }
 
 /// Why a run failed.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let err = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap_err();
+/// assert!(matches!(err, nvp4c::interp::InterpError::Unsupported { .. }));
+/// assert!(err.to_string().contains("TEX"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum InterpError {
     /// Something the interpreter does not model (textures).
-    Unsupported { what: String, span: Span },
+    Unsupported {
+        /// What is not modelled, e.g. `TEX`.
+        what: String,
+        /// The instruction.
+        span: Span,
+    },
     /// The step limit was reached (an endless loop?). `partial` holds the
     /// state at that point, with its trace.
-    StepLimit { limit: u64, partial: Box<Outcome> },
+    StepLimit {
+        /// [`RunOptions::max_steps`].
+        limit: u64,
+        /// The outcome so far.
+        partial: Box<Outcome>,
+    },
     /// The IR breaks an invariant the checker guarantees (a bug).
-    Internal { what: String, span: Span },
+    Internal {
+        /// The broken invariant.
+        what: String,
+        /// Where it was found.
+        span: Span,
+    },
 }
 
 impl InterpError {
     /// Where in the source the error is, when it has a place.
+    ///
+    /// ```
+    /// let source = "!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n";
+    /// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+    /// let err = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap_err();
+    /// assert!(source[err.span().unwrap().range()].starts_with("TEX"));
+    /// ```
     pub fn span(&self) -> Option<Span> {
         match self {
             InterpError::Unsupported { span, .. } | InterpError::Internal { span, .. } => {
@@ -388,6 +576,15 @@ impl std::error::Error for InterpError {}
 /// Fails with [`InterpError::Unsupported`] before executing anything if the
 /// program uses a texture instruction, and with [`InterpError::StepLimit`]
 /// when [`RunOptions::max_steps`] statements have run. Never panics.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVvp4.0\nDP4 result.position.x, vertex.position, program.env[0];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// let mut inputs = nvp4c::interp::Inputs::default();
+/// inputs.set("vertex.position", nvp4c::interp::floats([1.0, 2.0, 3.0, 1.0])).unwrap();
+/// inputs.set("program.env[0]", nvp4c::interp::floats([1.0, 1.0, 1.0, 10.0])).unwrap();
+/// let outcome = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+/// assert_eq!(outcome.results["result.position"].floats()[0], 16.0);
+/// ```
 pub fn run(
     program: &ir::Program,
     inputs: &Inputs,
@@ -399,6 +596,11 @@ pub fn run(
 /// The attribute names a program reads (the keys of [`Inputs::attribs`]
 /// that matter), canonical forms only. Per-vertex attributes of a geometry
 /// program are listed for every input vertex.
+///
+/// ```
+/// let (program, _) = nvp4c::check("!!NVfp4.0\nADD result.color, fragment.color, fragment.texcoord[1];\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(nvp4c::interp::attribute_inputs(&program), ["fragment.color", "fragment.texcoord[1]"]);
+/// ```
 pub fn attribute_inputs(program: &ir::Program) -> Vec<String> {
     let mut names = std::collections::BTreeSet::new();
     let vertices = program.geometry.map_or(1, |g| g.input.vertex_count());

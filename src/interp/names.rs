@@ -27,6 +27,12 @@ fn color_suffix(sel: ColorSel) -> &'static str {
 /// (`PerVertex { vertex: None, .. }`) is named without one
 /// (`vertex.position`); the element actually read is named by
 /// [`per_vertex_name`].
+///
+/// ```
+/// use nvp4c::{interp::attribute_name, ir::AttribBinding, Stage};
+/// assert_eq!(attribute_name(Stage::Fragment, &AttribBinding::TexCoord(2)), "fragment.texcoord[2]");
+/// assert_eq!(attribute_name(Stage::Vertex, &AttribBinding::Generic(3)), "vertex.attrib[3]");
+/// ```
 pub fn attribute_name(stage: Stage, binding: &AttribBinding) -> String {
     let root = match stage {
         Stage::Fragment => "fragment",
@@ -72,6 +78,11 @@ fn per_vertex_suffix(binding: &PerVertexAttrib) -> String {
 
 /// The name of a geometry program's per-vertex attribute of input vertex
 /// `vertex`, e.g. `vertex[1].texcoord[0]` (NV_geometry_program4 2.X.3.2).
+///
+/// ```
+/// use nvp4c::ir::PerVertexAttrib;
+/// assert_eq!(nvp4c::interp::per_vertex_name(1, &PerVertexAttrib::TexCoord(0)), "vertex[1].texcoord[0]");
+/// ```
 pub fn per_vertex_name(vertex: u32, binding: &PerVertexAttrib) -> String {
     format!("vertex[{vertex}]{}", per_vertex_suffix(binding))
 }
@@ -81,6 +92,11 @@ pub fn per_vertex_name(vertex: u32, binding: &PerVertexAttrib) -> String {
 /// and for vertex programs the conventional/generic aliasing of
 /// docs/interface.md (`vertex.position` is `vertex.attrib[0]`, ...,
 /// `vertex.texcoord[n]` is `vertex.attrib[8 + n]`).
+///
+/// ```
+/// use nvp4c::{interp::attribute_aliases, ir::AttribBinding, Stage};
+/// assert!(attribute_aliases(Stage::Vertex, &AttribBinding::Position).contains(&"vertex.attrib[0]".to_string()));
+/// ```
 pub fn attribute_aliases(stage: Stage, binding: &AttribBinding) -> Vec<String> {
     let canonical = attribute_name(stage, binding);
     let mut v = Vec::new();
@@ -130,6 +146,12 @@ pub fn attribute_aliases(stage: Stage, binding: &AttribBinding) -> Vec<String> {
 /// The name of a result binding, e.g. `result.texcoord[1]`. A fragment
 /// program's `result.color[0]` is `result.color` (they are one output,
 /// docs/interface.md).
+///
+/// ```
+/// use nvp4c::ir::ResultBinding;
+/// assert_eq!(nvp4c::interp::result_name(&ResultBinding::TexCoord(1)), "result.texcoord[1]");
+/// assert_eq!(nvp4c::interp::result_name(&ResultBinding::FragColor(0)), "result.color");
+/// ```
 pub fn result_name(binding: &ResultBinding) -> String {
     match *binding {
         ResultBinding::Position => "result.position".into(),
@@ -153,6 +175,12 @@ pub fn result_name(binding: &ResultBinding) -> String {
 /// `.front` / `.primary` spellings of `result.color` (ARB_vertex_program
 /// defaults) become [`result_name`]'s form. Other names are returned as
 /// they are.
+///
+/// ```
+/// use nvp4c::interp::canonical_result_name;
+/// assert_eq!(canonical_result_name("result.color[0]"), "result.color");
+/// assert_eq!(canonical_result_name("result.texcoord[1]"), "result.texcoord[1]");
+/// ```
 pub fn canonical_result_name(name: &str) -> String {
     let name = name.trim();
     if name == "result.color[0]" {
@@ -178,6 +206,12 @@ pub fn canonical_result_name(name: &str) -> String {
 /// The name of a GL state binding: the decoded path with numbers as
 /// subscripts, e.g. `state.matrix.mvp.row[0]`, `state.light[1].diffuse`,
 /// `state.material.front.ambient`.
+///
+/// ```
+/// use nvp4c::ir::StateItem;
+/// let item = StateItem { path: ["matrix", "mvp", "row", "0"].map(String::from).to_vec() };
+/// assert_eq!(nvp4c::interp::state_name(&item), "state.matrix.mvp.row[0]");
+/// ```
 pub fn state_name(item: &StateItem) -> String {
     let mut s = String::from("state");
     for part in &item.path {

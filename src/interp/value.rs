@@ -8,24 +8,48 @@ use crate::isa::DataType;
 /// by the spec (an unwritten temporary, an integer division by zero, the
 /// `w` of XPD, ...). The interpreter still computes a deterministic value
 /// for an undefined component, but a differential test must not compare it.
+///
+/// ```
+/// use nvp4c::interp::Vec4;
+/// let v = Vec4 { bits: [1.5f32.to_bits(), (-2i32) as u32, 7, 0], undefined: 0b1000 };
+/// assert_eq!((v.f(0), v.i(1), v.u(2)), (1.5, -2, 7));
+/// assert!(v.is_undefined(3) && v.any_undefined(0b1100) && !v.any_undefined(0b0111));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Vec4 {
+    /// The raw 32-bit patterns of x, y, z, w.
     pub bits: [u32; 4],
+    /// Bit `i` set: component `i` is undefined by the spec.
     pub undefined: u8,
 }
 
 impl Vec4 {
     /// A value nobody has written yet: zero bits, all undefined.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::interp::Vec4::UNWRITTEN.undefined, 0xf);
+    /// ```
     pub const UNWRITTEN: Vec4 = Vec4 {
         bits: [0; 4],
         undefined: 0xf,
     };
 
+    /// A value with every component defined.
+    ///
+    /// ```
+    /// let v = nvp4c::interp::Vec4::defined([1, 2, 3, 4]);
+    /// assert_eq!((v.u(3), v.undefined), (4, 0));
+    /// ```
     pub fn defined(bits: [u32; 4]) -> Vec4 {
         Vec4 { bits, undefined: 0 }
     }
 
     /// The scalar `x` replicated (the "s" result kind of Table X.13).
+    ///
+    /// ```
+    /// let v = nvp4c::interp::Vec4::splat(9, true);
+    /// assert_eq!((v.bits, v.undefined), ([9; 4], 0xf));
+    /// ```
     pub fn splat(bits: u32, undefined: bool) -> Vec4 {
         Vec4 {
             bits: [bits; 4],
@@ -33,23 +57,48 @@ impl Vec4 {
         }
     }
 
+    /// Whether component `c` (0 to 3) is undefined.
+    ///
+    /// ```
+    /// assert!(nvp4c::interp::Vec4::UNWRITTEN.is_undefined(2));
+    /// ```
     pub fn is_undefined(&self, c: usize) -> bool {
         self.undefined & (1 << c) != 0
     }
 
+    /// Component `c` read as a float.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::interp::Vec4::defined([0x3f80_0000; 4]).f(0), 1.0);
+    /// ```
     pub fn f(&self, c: usize) -> f32 {
         f32::from_bits(self.bits[c])
     }
 
+    /// Component `c` read as a signed integer.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::interp::Vec4::defined([u32::MAX; 4]).i(1), -1);
+    /// ```
     pub fn i(&self, c: usize) -> i32 {
         self.bits[c] as i32
     }
 
+    /// Component `c` read as an unsigned integer.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::interp::Vec4::defined([1, 2, 3, 4]).u(2), 3);
+    /// ```
     pub fn u(&self, c: usize) -> u32 {
         self.bits[c]
     }
 
     /// Whether any of the components in `mask` is undefined.
+    ///
+    /// ```
+    /// let v = nvp4c::interp::Vec4 { bits: [0; 4], undefined: 0b0100 };
+    /// assert!(v.any_undefined(0b0110) && !v.any_undefined(0b0011));
+    /// ```
     pub fn any_undefined(&self, mask: u8) -> bool {
         self.undefined & mask != 0
     }

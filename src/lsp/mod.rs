@@ -21,6 +21,8 @@
 //! thread.join().unwrap().unwrap();
 //! ```
 
+// Internal and unstable (the syntax-tree queries behind hover and definition).
+#[doc(hidden)]
 pub mod analysis;
 
 use std::collections::HashMap;
@@ -78,6 +80,26 @@ pub fn capabilities() -> ServerCapabilities {
 /// Runs the server until the client sends `shutdown` and `exit` (or the
 /// connection closes). The module documentation has a complete example
 /// over an in-memory connection.
+///
+/// ```
+/// use lsp_server::{Connection, Message, Notification, Request, RequestId};
+/// let (server, client) = Connection::memory();
+/// let thread = std::thread::spawn(move || nvp4c::lsp::serve(&server));
+/// let send = |m: Message| client.sender.send(m).unwrap();
+/// send(Request::new(RequestId::from(1), "initialize".into(), serde_json::json!({"capabilities": {}})).into());
+/// let Ok(Message::Response(_)) = client.receiver.recv() else { panic!() };
+/// send(Notification::new("initialized".into(), serde_json::json!({})).into());
+/// let doc = serde_json::json!({"textDocument": {"uri": "file:///a.fp", "languageId": "nvp4", "version": 1,
+///     "text": "!!NVfp4.0\nMOVV result.color, 1;\nEND\n"}});
+/// send(Notification::new("textDocument/didOpen".into(), doc).into());
+/// let Ok(Message::Notification(n)) = client.receiver.recv() else { panic!() };
+/// assert_eq!(n.method, "textDocument/publishDiagnostics");
+/// assert_eq!(n.params["diagnostics"][0]["code"], "E0400");
+/// send(Request::new(RequestId::from(2), "shutdown".into(), ()).into());
+/// let Ok(Message::Response(_)) = client.receiver.recv() else { panic!() };
+/// send(Notification::new("exit".into(), ()).into());
+/// thread.join().unwrap().unwrap();
+/// ```
 pub fn serve(connection: &Connection) -> Result<(), ServerError> {
     let (id, _params) = connection.initialize_start()?;
     let result = serde_json::json!({

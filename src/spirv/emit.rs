@@ -303,9 +303,34 @@ impl Lowerer<'_> {
 
     /// A numeric conversion (OpConvertFToS and friends).
     pub(crate) fn convert(&mut self, op: Op, v: Val, comp: Comp) -> LResult<Val> {
+        // A float-to-integer conversion of NaN or of a value outside the
+        // integer's range is undefined in SPIR-V, and LLVM-based drivers
+        // make it a poison value that can change unrelated results (found
+        // by the differential test). The spec leaves those results
+        // undefined too; nvp4c saturates first (docs/semantics.md), so the
+        // rest of the program stays defined.
+        let v = match op {
+            // [-2^31, the largest float below 2^31]
+            Op::ConvertFToS => self.saturate(v, 0xcf00_0000, 0x4eff_ffff)?,
+            // [0, the largest float below 2^32]
+            Op::ConvertFToU => self.saturate(v, 0, 0x4f7f_ffff)?,
+            _ => v,
+        };
         let ty = self.t(comp, v.n);
         let id = self.emit(op, ty, &[v.id])?;
         Ok(Val { id, comp, n: v.n })
+    }
+
+    /// `v` clamped into [lo, hi] (float bit patterns); NaN becomes `lo`.
+    /// Ordered comparisons and selects, not NMin/NMax, so a driver that
+    /// assumes no NaN cannot fold the NaN case away.
+    fn saturate(&mut self, v: Val, lo: u32, hi: u32) -> LResult<Val> {
+        let lo = self.splat_const(Comp::F32, lo, v.n);
+        let hi = self.splat_const(Comp::F32, hi, v.n);
+        let above = self.cmp(Op::FOrdGreaterThanEqual, v, lo)?;
+        let v = self.sel(above, v, lo)?;
+        let below = self.cmp(Op::FOrdLessThanEqual, v, hi)?;
+        self.sel(below, v, hi)
     }
 
     /// A GLSL.std.450 instruction whose result has the type of `args[0]`.
@@ -432,7 +457,17 @@ impl Lowerer<'_> {
     /// unsigned, section 2.X.4.2).
     pub(crate) fn negate(&mut self, v: Val) -> LResult<Val> {
         match v.comp {
-            Comp::F32 => self.op(Op::FNegate, &[v]),
+            // The sign bit is flipped as an integer, which is what OpFNegate
+            // does, because lavapipe's (Mesa 22.3) range analysis takes
+            // fneg(a.w) * fneg(a.x) for a square, "never negative", and
+            // drops a later |...| of it (the differential test found MAX of
+            // |(-a.w)*(-a.x)| giving the wrong operand).
+            Comp::F32 => {
+                let bits = self.cast(v, Comp::U32)?;
+                let sign = self.splat_const(Comp::U32, SIGN_BIT, v.n);
+                let flipped = self.op(Op::BitwiseXor, &[bits, sign])?;
+                self.cast(flipped, Comp::F32)
+            }
             _ => self.op(Op::SNegate, &[v]),
         }
     }

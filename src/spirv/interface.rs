@@ -322,10 +322,15 @@ impl Lowerer<'_> {
         };
         let name = var.name.clone().unwrap_or_else(|| format!("temp{}", id.0));
         let class = register_class(private);
+        // Temporaries start at zero. The spec leaves them undefined (section
+        // 2.X.3.4), but an uninitialised SPIR-V variable lets the driver's
+        // compiler treat a read of it as undef and fold neighbouring,
+        // defined lanes wrongly (lavapipe did: tests/differential/).
+        let zero = self.b.constant_null(pointee);
         let ptr = if private {
-            self.global_variable(pointee, class, None, &name)
+            self.global_variable(pointee, class, Some(zero), &name)
         } else {
-            self.function_variable(pointee, Some(&name))?
+            self.function_variable_init(pointee, Some(&name), Some(zero))?
         };
         if var.precision == Precision::Short {
             // SHORT: at least 16-bit storage (section 2.X.3.1).

@@ -689,14 +689,24 @@ impl<'a> Lowerer<'a> {
         pointee: Word,
         name: Option<&str>,
     ) -> Result<Word, LowerError> {
+        self.function_variable_init(pointee, name, None)
+    }
+
+    /// `function_variable` with an initial value (a constant id).
+    pub(crate) fn function_variable_init(
+        &mut self,
+        pointee: Word,
+        name: Option<&str>,
+        init: Option<Word>,
+    ) -> Result<Word, LowerError> {
         let ptr_ty = self.t_ptr(StorageClass::Function, pointee);
         let id = self.b.id();
-        let inst = rspirv::dr::Instruction::new(
-            spirv::Op::Variable,
-            Some(ptr_ty),
-            Some(id),
-            vec![rspirv::dr::Operand::StorageClass(StorageClass::Function)],
-        );
+        let mut operands = vec![rspirv::dr::Operand::StorageClass(StorageClass::Function)];
+        if let Some(init) = init {
+            operands.push(rspirv::dr::Operand::IdRef(init));
+        }
+        let inst =
+            rspirv::dr::Instruction::new(spirv::Op::Variable, Some(ptr_ty), Some(id), operands);
         let f = self
             .b
             .selected_function()
