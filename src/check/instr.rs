@@ -214,29 +214,10 @@ impl Checker<'_> {
 
     fn opcode(&mut self, word: &Ident) -> Option<&'static OpInfo> {
         match split_opcode(&word.name) {
-            Ok(s) if s.suffixes.is_empty() => Some(s.info),
             Ok(s) => Some(s.info),
-            Err(None) => {
-                let mut d =
-                    Diagnostic::error("E0400", format!("unknown instruction `{}`", word.name))
-                        .primary(word.span, "not an instruction");
-                if let Some(s) = did_you_mean(&word.name, INSTRUCTIONS.iter().map(|i| i.name)) {
-                    d = d.note(format!("did you mean `{s}`?"));
-                }
-                self.error(d.note("the instructions are listed in Table X.13 (section 2.X.4)"));
-                None
-            }
-            Err(Some((info, _))) if !is_suffix_soup(&word.name[info.name.len()..]) => {
-                let mut d =
-                    Diagnostic::error("E0400", format!("unknown instruction `{}`", word.name))
-                        .primary(word.span, "not an instruction");
-                if let Some(s) = did_you_mean(&word.name, INSTRUCTIONS.iter().map(|i| i.name)) {
-                    d = d.note(format!("did you mean `{s}`?"));
-                }
-                self.error(d.note("the instructions are listed in Table X.13 (section 2.X.4)"));
-                None
-            }
-            Err(Some((info, at))) => {
+            // An opcode followed only by suffix letters in the wrong order
+            // (`ADD_SATR`).
+            Err(Some((info, at))) if is_suffix_soup(&word.name[info.name.len()..]) => {
                 let start = word.span.start + at as u32;
                 self.error(
                     Diagnostic::error("E0401", format!("`{}` is not a valid suffix of {}", &word.name[at..], info.name))
@@ -244,6 +225,18 @@ impl Checker<'_> {
                         .secondary(Span { start: word.span.start, end: start }, format!("the {} instruction", info.name))
                         .note("section 2.X.4.1, Table X.15: the suffixes are R, H, C, C0, C1, _SAT and _SSAT, written in that order: data type, then condition code, then clamping (e.g. `ADDRC1_SSAT`)"),
                 );
+                None
+            }
+            // Any other word, or an opcode followed by letters that are not
+            // suffixes (`MOVE`), is a misspelled instruction.
+            Err(_) => {
+                let mut d =
+                    Diagnostic::error("E0400", format!("unknown instruction `{}`", word.name))
+                        .primary(word.span, "not an instruction");
+                if let Some(s) = did_you_mean(&word.name, INSTRUCTIONS.iter().map(|i| i.name)) {
+                    d = d.note(format!("did you mean `{s}`?"));
+                }
+                self.error(d.note("the instructions are listed in Table X.13 (section 2.X.4)"));
                 None
             }
         }
