@@ -152,7 +152,7 @@ impl Lowerer<'_> {
             Opcode::Mov => v(0).into(),
             Opcode::Abs => match ty {
                 DataType::Float => self.glsl(GLOp::FAbs, &[v(0)])?.into(),
-                DataType::Signed => self.glsl(GLOp::SAbs, &[v(0)])?.into(),
+                DataType::Signed => self.signed_abs(v(0))?.into(),
                 DataType::Unsigned => v(0).into(),
             },
             Opcode::Add => {

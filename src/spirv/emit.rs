@@ -472,6 +472,19 @@ impl Lowerer<'_> {
         }
     }
 
+    /// |x| of signed integers, with |INT_MIN| = INT_MIN (two's complement,
+    /// as the spec's integer negation). Computed as (x ^ m) - m with m the
+    /// sign mask, not GLSL.std.450 SAbs: LLVM-based drivers lower SAbs to an
+    /// abs that is poison for INT_MIN and fold code after it on the
+    /// assumption that the result is not negative (found by the
+    /// differential test on lavapipe).
+    pub(crate) fn signed_abs(&mut self, x: Val) -> LResult<Val> {
+        let shift = self.splat_const(Comp::U32, 31, x.n);
+        let m = self.op(Op::ShiftRightArithmetic, &[x, shift])?;
+        let flipped = self.op(Op::BitwiseXor, &[x, m])?;
+        self.op(Op::ISub, &[flipped, m])
+    }
+
     /// The float with the magnitude of `magnitude_bits` and the sign bit of
     /// `sign_of` (bit patterns, `n` components).
     pub(crate) fn with_sign_of(&mut self, magnitude_bits: u32, sign_of: Val) -> LResult<Val> {

@@ -94,7 +94,7 @@ impl Lowerer<'_> {
         // no effect."
         v = match comp {
             Comp::F32 => self.glsl(GLOp::FAbs, &[v])?,
-            Comp::I32 => self.glsl(GLOp::SAbs, &[v])?,
+            Comp::I32 => self.signed_abs(v)?,
             _ => v,
         };
         let base = v;
