@@ -249,6 +249,22 @@ pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
 /// }
 /// ```
 pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
+    // A panic would be a bug; it must not cross the API. It becomes an
+    // internal error instead (the fuzz targets check there are none).
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        compile_unguarded(source, options)
+    })) {
+        Ok(result) => result,
+        Err(_) => Err(Diagnostics(vec![Diagnostic::error(
+            "E9001",
+            "internal compiler error: the compiler panicked",
+        )
+        .primary(Span::new(0, 0), "while compiling this program")
+        .note("this is a bug in nvp4c; please report it with the program")])),
+    }
+}
+
+fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     let (program, warnings) = check(source, options)?;
     let spirv = spirv::lower(&program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
