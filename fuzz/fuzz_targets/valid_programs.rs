@@ -17,7 +17,7 @@ impl Bytes<'_> {
     }
 }
 
-const SWZ: &[&str] = &["", ".x", ".xyzw", ".wzyx", ".xxxx", ".yzx", ".w"];
+const SWZ: &[&str] = &["", ".x", ".xyzw", ".wzyx", ".xxxx", ".zxyw", ".w"];
 const MASK: &[&str] = &["", ".x", ".xy", ".xyz", ".w", ".yw"];
 const SRC: &[&str] = &[
     "R0",
@@ -29,16 +29,22 @@ const SRC: &[&str] = &[
     "c[0]",
     "c[1]",
     "{0.5, 1, 2, -1}",
-    "{0.25}.x",
+    "{0.25}",
 ];
 
 fn operand(b: &mut Bytes, scalar: bool) -> String {
     let neg = if b.next() % 4 == 0 { "-" } else { "" };
     let src = b.pick(SRC);
-    let swz = if scalar {
+    // Constants take a `.x` in scalar operands and no suffix otherwise
+    // (found by this target: the generator wrote `{0.25}.x.x`).
+    let swz = if src.starts_with('{') {
+        if scalar {
+            ".x"
+        } else {
+            ""
+        }
+    } else if scalar {
         b.pick(&[".x", ".y", ".z", ".w"])
-    } else if src.starts_with('{') {
-        ""
     } else {
         b.pick(SWZ)
     };
