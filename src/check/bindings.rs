@@ -177,11 +177,11 @@ fn selection(c: &mut Cursor<'_>, what: &str, allow_range: bool) -> Result<Sel, D
     Ok(sel)
 }
 
-fn expand<T>(sel: Sel, default: u32, f: impl Fn(u32) -> T) -> (Vec<T>, bool) {
+fn expand<T>(sel: Sel, default: u32, f: impl Fn(u32) -> T) -> Vec<T> {
     match sel {
-        Sel::None => (vec![f(default)], false),
-        Sel::One(n) => (vec![f(n)], false),
-        Sel::Range(a, b) => ((a..=b).map(f).collect(), true),
+        Sel::None => vec![f(default)],
+        Sel::One(n) => vec![f(n)],
+        Sel::Range(a, b) => (a..=b).map(f).collect(),
     }
 }
 
@@ -227,7 +227,7 @@ pub fn decode<'p>(
         end: root_span.end,
         start: root_span.start,
     };
-    let (binding, _is_range) = match root {
+    let binding = match root {
         Root::Vertex if stage == Stage::Vertex => {
             c.expect_member(
                 &[
@@ -248,14 +248,14 @@ pub fn decode<'p>(
             )?;
             let name = m.name.clone();
             let w = format!("fragment.{name}");
-            let (v, r) = match name.as_str() {
-                "color" => (vec![AttribBinding::Color(color_sel(&mut c, false))], false),
+            let v = match name.as_str() {
+                "color" => vec![AttribBinding::Color(color_sel(&mut c, false))],
                 "texcoord" => expand(
                     selection(&mut c, &w, allow_range)?,
                     0,
                     AttribBinding::TexCoord,
                 ),
-                "fogcoord" => (vec![AttribBinding::FogCoord], false),
+                "fogcoord" => vec![AttribBinding::FogCoord],
                 "clip" => expand(
                     required(selection(&mut c, &w, allow_range)?, &c, &w)?,
                     0,
@@ -266,14 +266,14 @@ pub fn decode<'p>(
                     0,
                     AttribBinding::Generic,
                 ),
-                "position" => (vec![AttribBinding::Position], false),
-                _ => (vec![AttribBinding::Facing], false),
+                "position" => vec![AttribBinding::Position],
+                _ => vec![AttribBinding::Facing],
             };
-            (Binding::Attrib(v), r)
+            Binding::Attrib(v)
         }
         Root::Primitive => {
             c.expect_member(&["id"], "primitive")?;
-            (Binding::Attrib(vec![AttribBinding::PrimitiveId]), false)
+            Binding::Attrib(vec![AttribBinding::PrimitiveId])
         }
         Root::Result => result_binding(stage, &mut c, allow_range)?,
         Root::Program => program_binding(&mut c, allow_range)?,
@@ -283,7 +283,7 @@ pub fn decode<'p>(
                 Sel::One(n) => n,
                 _ => 0,
             };
-            (Binding::Texture(unit), false)
+            Binding::Texture(unit)
         }
     };
     Ok(Decoded {
@@ -293,28 +293,28 @@ pub fn decode<'p>(
     })
 }
 
-fn vertex_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+fn vertex_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
     let name = c.parts[c.at - 1].member_name();
     let w = format!("vertex.{name}");
-    let (v, r) = match name {
-        "position" => (vec![AttribBinding::Position], false),
+    let v = match name {
+        "position" => vec![AttribBinding::Position],
         "weight" => expand(selection(c, &w, false)?, 0, AttribBinding::Weight),
-        "normal" => (vec![AttribBinding::Normal], false),
-        "fogcoord" => (vec![AttribBinding::FogCoord], false),
-        "color" => (vec![AttribBinding::Color(color_sel(c, false))], false),
+        "normal" => vec![AttribBinding::Normal],
+        "fogcoord" => vec![AttribBinding::FogCoord],
+        "color" => vec![AttribBinding::Color(color_sel(c, false))],
         "texcoord" => expand(selection(c, &w, allow_range)?, 0, AttribBinding::TexCoord),
         "attrib" => expand(
             required(selection(c, &w, allow_range)?, c, &w)?,
             0,
             AttribBinding::Generic,
         ),
-        "id" => (vec![AttribBinding::VertexId], false),
-        _ => (vec![AttribBinding::InstanceId], false),
+        "id" => vec![AttribBinding::VertexId],
+        _ => vec![AttribBinding::InstanceId],
     };
-    Ok((Binding::Attrib(v), r))
+    Ok(Binding::Attrib(v))
 }
 
-fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
     let vertex = match selection(c, "vertex", false)? {
         Sel::One(n) => Some(n),
         _ => None,
@@ -335,12 +335,12 @@ fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bo
     let name = m.name.clone();
     let w = format!("vertex.{name}");
     let pv = |b| AttribBinding::PerVertex { vertex, binding: b };
-    let (v, r) = match name.as_str() {
-        "position" => (vec![pv(PerVertexAttrib::Position)], false),
-        "color" => (vec![pv(PerVertexAttrib::Color(color_sel(c, true)))], false),
-        "fogcoord" => (vec![pv(PerVertexAttrib::FogCoord)], false),
-        "pointsize" => (vec![pv(PerVertexAttrib::PointSize)], false),
-        "id" => (vec![pv(PerVertexAttrib::Id)], false),
+    let v = match name.as_str() {
+        "position" => vec![pv(PerVertexAttrib::Position)],
+        "color" => vec![pv(PerVertexAttrib::Color(color_sel(c, true)))],
+        "fogcoord" => vec![pv(PerVertexAttrib::FogCoord)],
+        "pointsize" => vec![pv(PerVertexAttrib::PointSize)],
+        "id" => vec![pv(PerVertexAttrib::Id)],
         "texcoord" => expand(selection(c, &w, allow_range)?, 0, |n| {
             pv(PerVertexAttrib::TexCoord(n))
         }),
@@ -351,14 +351,14 @@ fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bo
             pv(PerVertexAttrib::Generic(n))
         }),
     };
-    Ok((Binding::Attrib(v), r))
+    Ok(Binding::Attrib(v))
 }
 
 fn result_binding(
     stage: Stage,
     c: &mut Cursor<'_>,
     allow_range: bool,
-) -> Result<(Binding, bool), Diagnostic> {
+) -> Result<Binding, Diagnostic> {
     let names: &[&str] = match stage {
         Stage::Vertex => &[
             "position",
@@ -386,15 +386,15 @@ fn result_binding(
     let m = c.expect_member(names, "result")?;
     let name = m.name.clone();
     let w = format!("result.{name}");
-    let (v, r) = match (stage, name.as_str()) {
+    let v = match (stage, name.as_str()) {
         (Stage::Fragment, "color") => {
             expand(selection(c, &w, allow_range)?, 0, ResultBinding::FragColor)
         }
-        (Stage::Fragment, _) => (vec![ResultBinding::Depth], false),
-        (_, "color") => (vec![ResultBinding::Color(color_sel(c, true))], false),
-        (_, "position") => (vec![ResultBinding::Position], false),
-        (_, "fogcoord") => (vec![ResultBinding::FogCoord], false),
-        (_, "pointsize") => (vec![ResultBinding::PointSize], false),
+        (Stage::Fragment, _) => vec![ResultBinding::Depth],
+        (_, "color") => vec![ResultBinding::Color(color_sel(c, true))],
+        (_, "position") => vec![ResultBinding::Position],
+        (_, "fogcoord") => vec![ResultBinding::FogCoord],
+        (_, "pointsize") => vec![ResultBinding::PointSize],
         (_, "texcoord") => expand(selection(c, &w, allow_range)?, 0, ResultBinding::TexCoord),
         (_, "clip") => expand(
             required(selection(c, &w, allow_range)?, c, &w)?,
@@ -406,33 +406,33 @@ fn result_binding(
             0,
             ResultBinding::Generic,
         ),
-        (_, "id") => (vec![ResultBinding::Id], false),
-        (_, "primid") => (vec![ResultBinding::PrimitiveId], false),
-        _ => (vec![ResultBinding::Layer], false),
+        (_, "id") => vec![ResultBinding::Id],
+        (_, "primid") => vec![ResultBinding::PrimitiveId],
+        _ => vec![ResultBinding::Layer],
     };
-    Ok((Binding::Result(v), r))
+    Ok(Binding::Result(v))
 }
 
-fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
     let m = c.expect_member(&["env", "local", "buffer"], "program")?;
     let name = m.name.clone();
     let w = format!("program.{name}");
     match name.as_str() {
         "env" => {
-            let (v, r) = expand(
+            let v = expand(
                 required(selection(c, &w, allow_range)?, c, &w)?,
                 0,
                 ParamBinding::Env,
             );
-            Ok((Binding::Param(v), r))
+            Ok(Binding::Param(v))
         }
         "local" => {
-            let (v, r) = expand(
+            let v = expand(
                 required(selection(c, &w, allow_range)?, c, &w)?,
                 0,
                 ParamBinding::Local,
             );
-            Ok((Binding::Param(v), r))
+            Ok(Binding::Param(v))
         }
         _ => {
             // NV_parameter_buffer_object: <bufferBinding> ::= "program" "." "buffer" <arrayMemAbs>
@@ -441,25 +441,21 @@ fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bo
                 _ => 0,
             };
             let start = c.end;
-            let (elements, r) =
-                match selection(c, &format!("program.buffer[{buffer}]"), allow_range)? {
-                    Sel::None => (None, false),
-                    Sel::One(n) => (Some((n, n)), false),
-                    Sel::Range(a, b) => (Some((a, b)), true),
-                };
-            Ok((
-                Binding::Buffer {
-                    buffer,
-                    elements,
-                    span: Span { start, end: c.end },
-                },
-                r,
-            ))
+            let elements = match selection(c, &format!("program.buffer[{buffer}]"), allow_range)? {
+                Sel::None => None,
+                Sel::One(n) => Some((n, n)),
+                Sel::Range(a, b) => Some((a, b)),
+            };
+            Ok(Binding::Buffer {
+                buffer,
+                elements,
+                span: Span { start, end: c.end },
+            })
         }
     }
 }
 
-fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool), Diagnostic> {
+fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
     let item = c.expect_member(
         &[
             "material",
@@ -649,12 +645,11 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<(Binding, bool
                     ParamBinding::State(StateItem { path: p })
                 })
                 .collect();
-            Ok((Binding::Param(v), whole))
+            Ok(Binding::Param(v))
         }
-        None => Ok((
-            Binding::Param(vec![ParamBinding::State(StateItem { path })]),
-            false,
-        )),
+        None => Ok(Binding::Param(vec![ParamBinding::State(StateItem {
+            path,
+        })])),
     }
 }
 
