@@ -730,6 +730,23 @@ impl<'a> Scope<'a> {
 
     /// Like [`Scope::parameter_set`], with any list of (binding, buffer) uniform
     /// buffers: env/local (0, 1), the `State` block (2), `program.buffer[b]` (3 + b).
+    /// Uploads uniform block images (from [`super::uniform_blocks`]), keeping
+    /// their bindings.
+    pub fn uniform_buffers(
+        &mut self,
+        blocks: &[(u32, Vec<u32>)],
+    ) -> Result<Vec<(u32, HostBuffer)>> {
+        blocks
+            .iter()
+            .map(|(binding, words)| {
+                Ok((
+                    *binding,
+                    self.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, words)?,
+                ))
+            })
+            .collect()
+    }
+
     pub fn uniform_set(
         &mut self,
         set: u32,

@@ -7,8 +7,8 @@ use ash::vk;
 use super::device::{host_barrier, image_barrier, Device, HostBuffer, Scope};
 use super::texture::Texture;
 use super::{
-    buffer_blocks, collect_inputs, param_block, shaders, state_block, to_f32, HarnessError, Input,
-    Kind, Result, FRAGMENT_SET, KILL_SENTINEL,
+    collect_inputs, shaders, to_f32, uniform_blocks, HarnessError, Input, Kind, Result,
+    FRAGMENT_SET, KILL_SENTINEL,
 };
 
 /// Largest target width; more cases wrap onto further rows.
@@ -202,26 +202,14 @@ impl Device {
                 rec[4 + 4 * k..8 + 4 * k].copy_from_slice(&input.bits);
             }
         }
-        let env = param_block(&job.env, "env")?;
-        let local = param_block(&job.local, "local")?;
-        let state = state_block(&job.state)?;
-        let buffers = buffer_blocks(&job.buffers)?;
+        let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
 
         self.run(|d| {
             let mut s = Scope::new(d);
             let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
-            let env = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &env)?;
-            let local = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &local)?;
-            let state = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &state)?;
-            let mut blocks = Vec::with_capacity(buffers.len());
-            for (binding, words) in &buffers {
-                blocks.push((
-                    *binding,
-                    s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, words)?,
-                ));
-            }
-            let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
-            uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
+            let uploaded = s.uniform_buffers(&blocks)?;
+            let uniforms: Vec<(u32, &HostBuffer)> =
+                uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
             let (layout, set) = s.resource_set(
                 job.descriptor_set,
                 vk::ShaderStageFlags::FRAGMENT,

@@ -12,13 +12,10 @@
 use ash::vk;
 use rspirv::spirv::ExecutionModel;
 
-use super::device::{host_barrier, Device, Scope};
+use super::device::{host_barrier, Device, HostBuffer, Scope};
 use super::shaders::VertexProgram;
 use super::vertex::{decode_record, wanted_outputs, Capture, VertexOutput, VertexRecord};
-use super::{
-    buffer_blocks, collect_inputs, param_block, state_block, HarnessError, Input, Result,
-    GEOMETRY_SET,
-};
+use super::{collect_inputs, uniform_blocks, HarnessError, Input, Result, GEOMETRY_SET};
 
 /// A geometry run: `vertices` go through the vertex program, are assembled with
 /// `topology` into the geometry program's input primitives, and the vertices it
@@ -137,10 +134,7 @@ impl Device {
                 vdata[at..at + 4].copy_from_slice(&input.bits);
             }
         }
-        let env = param_block(&job.env, "env")?;
-        let local = param_block(&job.local, "local")?;
-        let state = state_block(&job.state)?;
-        let buffers = buffer_blocks(&job.buffers)?;
+        let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
         let out_bytes = u64::from(stride) * job.max_records as u64;
 
         let (words, counter) = self.run(|d| {
@@ -151,18 +145,9 @@ impl Device {
             };
             let mut s = Scope::new(d);
             let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
-            let env = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &env)?;
-            let local = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &local)?;
-            let state = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &state)?;
-            let mut blocks = Vec::with_capacity(buffers.len());
-            for (binding, words) in &buffers {
-                blocks.push((
-                    *binding,
-                    s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, words)?,
-                ));
-            }
-            let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
-            uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
+            let uploaded = s.uniform_buffers(&blocks)?;
+            let uniforms: Vec<(u32, &HostBuffer)> =
+                uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
             let (layout, set) = s.uniform_set(
                 job.descriptor_set,
                 vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY,

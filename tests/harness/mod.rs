@@ -282,6 +282,24 @@ pub(crate) fn buffer_blocks(buffers: &[(u32, Vec<[u32; 4]>)]) -> Result<Vec<(u32
     Ok(out)
 }
 
+/// Every uniform block a job binds, as (binding, words): `program.env` (0),
+/// `program.local` (1), the `State` block (2) and `program.buffer[b]` (3 + b),
+/// per docs/interface.md.
+pub(crate) fn uniform_blocks(
+    env: &[[u32; 4]],
+    local: &[[u32; 4]],
+    state: &[[u32; 4]],
+    buffers: &[(u32, Vec<[u32; 4]>)],
+) -> Result<Vec<(u32, Vec<u32>)>> {
+    let mut blocks = vec![
+        (0, param_block(env, "env")?),
+        (1, param_block(local, "local")?),
+        (2, state_block(state)?),
+    ];
+    blocks.extend(buffer_blocks(buffers)?);
+    Ok(blocks)
+}
+
 /// Packs a list of `uvec4` parameters into a 4096-byte std140 block image.
 pub(crate) fn param_block(values: &[[u32; 4]], what: &str) -> Result<Vec<u32>> {
     if values.len() > PARAM_VEC4S {

@@ -5,13 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use ash::vk;
 use rspirv::spirv::BuiltIn;
 
-use super::device::{host_barrier, Device, Scope};
+use super::device::{host_barrier, Device, HostBuffer, Scope};
 use super::shaders::{OutputKey, VertexProgram};
 use super::texture::Texture;
-use super::{
-    buffer_blocks, collect_inputs, param_block, state_block, to_f32, HarnessError, Input, Result,
-    VERTEX_SET,
-};
+use super::{collect_inputs, to_f32, uniform_blocks, HarnessError, Input, Result, VERTEX_SET};
 
 /// Most vertices one vertex run takes.
 pub const MAX_VERTICES: usize = 64 * 1024;
@@ -214,10 +211,7 @@ impl Device {
                 vdata[at..at + 4].copy_from_slice(&input.bits);
             }
         }
-        let env = param_block(&job.env, "env")?;
-        let local = param_block(&job.local, "local")?;
-        let state = state_block(&job.state)?;
-        let buffers = buffer_blocks(&job.buffers)?;
+        let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
 
         let captured: Vec<Vec<u32>> = self.run(|d| {
             let Some(xfb) = d.xfb.as_ref() else {
@@ -227,18 +221,9 @@ impl Device {
             };
             let mut s = Scope::new(d);
             let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
-            let env = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &env)?;
-            let local = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &local)?;
-            let state = s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, &state)?;
-            let mut blocks = Vec::with_capacity(buffers.len());
-            for (binding, words) in &buffers {
-                blocks.push((
-                    *binding,
-                    s.buffer(0, vk::BufferUsageFlags::UNIFORM_BUFFER, words)?,
-                ));
-            }
-            let mut uniforms = vec![(0, &env), (1, &local), (2, &state)];
-            uniforms.extend(blocks.iter().map(|(b, buf)| (*b, buf)));
+            let uploaded = s.uniform_buffers(&blocks)?;
+            let uniforms: Vec<(u32, &HostBuffer)> =
+                uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
             let (layout, set) = s.resource_set(
                 job.descriptor_set,
                 vk::ShaderStageFlags::VERTEX,
