@@ -192,7 +192,7 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
             "Options::max_source_bytes bounds the size of programs nvp4c accepts",
         )]));
     }
-    let (ast, mut diags) = syntax::parse(source);
+    let (ast, mut diags) = syntax::parse_bounded(source, options.limits.max_instructions as usize);
     let Some(ast) = ast else {
         return Err(Diagnostics(diags));
     };

@@ -145,3 +145,24 @@ fn oversized_sources_are_refused_before_any_work() {
     let err = compile(&s, &options).expect_err("too big");
     assert_eq!(errors(&err), ["E0004"]);
 }
+
+#[test]
+fn a_64_megabyte_program_is_read_only_to_twice_the_instruction_limit() {
+    // 2.6 million instructions, 40 times the default limit of 65 536: the
+    // parse stops at instruction 4 × 65 536 + 1 with E0800 instead of
+    // building a tree of the whole 64 MB (which took 10 s and 2.8 GB).
+    let line = "ADD t, t, fragment.color;\n";
+    let mut s = String::with_capacity(64 << 20);
+    s.push_str("!!NVfp4.0\nTEMP t;\n");
+    while s.len() < (64 << 20) - 64 {
+        s.push_str(line);
+    }
+    s.push_str("MOV result.color, t;\nEND\n");
+    let err = run(&s).expect_err("far past the instruction limit");
+    assert_eq!(errors(&err), ["E0800"]);
+    let d = err.iter().next().unwrap();
+    let stop = d.primary_span().unwrap().start as usize;
+    let limit = Options::default().limits.max_instructions as usize;
+    let read = nvp4c::syntax::READ_PAST_LIMIT * limit;
+    assert_eq!(stop, "!!NVfp4.0\nTEMP t;\n".len() + read * line.len());
+}

@@ -269,7 +269,9 @@ impl Server {
     /// The document's text, syntax tree index and line index.
     fn document(&self, uri: &Uri) -> Option<(&str, DocumentIndex)> {
         let text = self.documents.get(uri)?;
-        let (ast, _) = crate::syntax::parse(text);
+        // Bounded like compilation, so hovering in a huge file stays cheap.
+        let max = self.options.limits.max_instructions as usize;
+        let (ast, _) = crate::syntax::parse_bounded(text, max);
         Some((text, DocumentIndex::new(&ast?, text.len())))
     }
 

@@ -423,7 +423,7 @@ impl<'a> Lexer<'a> {
 }
 
 impl<'a> Iterator for Lexer<'a> {
-    type Item = Result<Spanned<'a>, std::convert::Infallible>;
+    type Item = Result<Spanned<'a>, super::parse::Stop>;
     fn next(&mut self) -> Option<Self::Item> {
         self.next_token().map(Ok)
     }

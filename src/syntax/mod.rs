@@ -4,4 +4,4 @@ pub mod ast;
 pub mod lexer;
 mod parse;
 
-pub use parse::parse;
+pub use parse::{parse, parse_bounded, Stop, READ_PAST_LIMIT};

@@ -13,20 +13,58 @@ lalrpop_util::lalrpop_mod!(
     "/nvp4.rs"
 );
 
+/// Why the parser stopped before the end of the program, other than a
+/// syntax error it could not recover from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The instruction at this span was one more than the parse was allowed
+    /// to read ([`parse_bounded`]).
+    TooManyInstructions(Span),
+}
+
 /// Parses a whole program. Returns the tree (with `Statement::Error` where
 /// a statement could not be read) unless the program could not be read to
 /// its `END`, and every diagnostic found on the way.
+///
+/// ```
+/// let (ast, diags) = nvp4c::syntax::parse("!!NVfp4.0\nMOV result.color, 1;\nEND\n");
+/// assert_eq!(ast.unwrap().statements.len(), 1);
+/// assert!(diags.is_empty());
+/// ```
 pub fn parse(source: &str) -> (Option<Ast>, Vec<Diagnostic>) {
+    parse_bounded(source, usize::MAX)
+}
+
+/// How many times the instruction limit [`parse_bounded`] reads before it
+/// stops.
+pub const READ_PAST_LIMIT: usize = 4;
+
+/// [`parse`] for a program allowed `max_instructions` instructions: it
+/// reads at most [`READ_PAST_LIMIT`] times as many, and stops at the next
+/// one with `E0800`. Such a program fails anyway; stopping early bounds the
+/// time and memory hostile input can take by the limit instead of by the
+/// size of the text. Up to that point every error is reported as usual
+/// (e.g. 100 000 nested `IF`s, 200 000 instructions, get their depth error).
+///
+/// ```
+/// let source = format!("!!NVfp4.0\n{}END\n", "MOV result.color, 1;\n".repeat(10));
+/// let (ast, diags) = nvp4c::syntax::parse_bounded(&source, 2); // reads 8
+/// assert!(ast.is_none());
+/// assert_eq!(diags[0].code, "E0800");
+/// ```
+pub fn parse_bounded(source: &str, max_instructions: usize) -> (Option<Ast>, Vec<Diagnostic>) {
+    let limit = max_instructions;
     let (stage, start) = match read_header(source) {
         Ok(h) => h,
         Err(d) => return (None, vec![d]),
     };
     let mut lexer = Lexer::new(source, start, stage);
     let mut recovered = Vec::new();
-    let result = grammar::programParser::new().parse(&mut recovered, &mut lexer);
+    let mut budget = max_instructions.saturating_mul(READ_PAST_LIMIT);
+    let result = grammar::programParser::new().parse(&mut recovered, &mut budget, &mut lexer);
     let mut diagnostics = std::mem::take(&mut lexer.diagnostics);
     for r in recovered {
-        diagnostics.push(syntax_error(r.error, source));
+        diagnostics.push(syntax_error(r.error, source, limit));
     }
     let ast = match result {
         Ok((statements, end)) => Some(Ast {
@@ -36,7 +74,7 @@ pub fn parse(source: &str) -> (Option<Ast>, Vec<Diagnostic>) {
             end: Some(end),
         }),
         Err(e) => {
-            diagnostics.push(syntax_error(e, source));
+            diagnostics.push(syntax_error(e, source, limit));
             None
         }
     };
@@ -129,10 +167,7 @@ fn code_end_before_line_of(source: &str, at: usize) -> Option<usize> {
     None
 }
 
-fn syntax_error(
-    e: ParseError<usize, Tok<'_>, std::convert::Infallible>,
-    source: &str,
-) -> Diagnostic {
+fn syntax_error(e: ParseError<usize, Tok<'_>, Stop>, source: &str, limit: usize) -> Diagnostic {
     match e {
         ParseError::UnrecognizedToken {
             token: (l, tok, r),
@@ -226,7 +261,15 @@ fn syntax_error(
         }
         ParseError::InvalidToken { location } => Diagnostic::error("E0001", "invalid token")
             .primary(Span::new(location, location + 1), "here"),
-        ParseError::User { error } => match error {},
+        ParseError::User {
+            error: Stop::TooManyInstructions(at),
+        } => Diagnostic::error(
+            "E0800",
+            format!("more than {READ_PAST_LIMIT} times the limit of {limit} instructions"),
+        )
+        .primary(at, "nvp4c stopped reading the program here")
+        .note("ARB_vertex_program / ARB_fragment_program: a program fails to load if it exceeds MAX_PROGRAM_INSTRUCTIONS_ARB; see docs/limits.md")
+        .note(format!("a program at {READ_PAST_LIMIT} times the limit is not read further, so that hostile input cannot take time and memory in proportion to its size")),
     }
 }
 
