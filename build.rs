@@ -1,7 +1,56 @@
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
 fn main() {
     lalrpop::Configuration::new()
         .set_in_dir("grammar")
         .emit_rerun_directives(true)
         .process()
         .expect("LALRPOP grammar failed to build");
+    link_libstdcxx_statically();
+}
+
+/// SPIRV-Tools (the validator and optimiser, C++) asks for `-lstdc++`.
+/// Linked dynamically, the loader resolves ~2 000 libstdc++ symbols at every
+/// start, which is most of a short `nvp4c` run (docs/performance.md,
+/// "Start-up"). Putting a directory that holds only `libstdc++.a` ahead of
+/// the system's on the search path makes that same `-lstdc++` pick the
+/// archive, without rebuilding SPIRV-Tools. Set `NVP4C_DYNAMIC_LIBSTDCXX=1`
+/// to keep the shared library (e.g. where no `libstdc++.a` is installed,
+/// which is also detected).
+fn link_libstdcxx_statically() {
+    println!("cargo:rerun-if-env-changed=NVP4C_DYNAMIC_LIBSTDCXX");
+    println!("cargo:rerun-if-env-changed=CXX");
+    if env::var_os("NVP4C_DYNAMIC_LIBSTDCXX").is_some_and(|v| v != "0") {
+        return;
+    }
+    let target = env::var("TARGET").unwrap_or_default();
+    if !target.ends_with("-linux-gnu") || env::var("HOST").ok() != Some(target) {
+        return;
+    }
+    let Some(archive) = find_libstdcxx_archive() else {
+        return;
+    };
+    let dir =
+        PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("static-libstdcxx");
+    let link = dir.join("libstdc++.a");
+    let _ = std::fs::remove_file(&link);
+    if std::fs::create_dir_all(&dir).is_err()
+        || std::os::unix::fs::symlink(&archive, &link).is_err()
+    {
+        return;
+    }
+    println!("cargo:rustc-link-search=native={}", dir.display());
+}
+
+fn find_libstdcxx_archive() -> Option<PathBuf> {
+    let compiler = env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
+    let out = Command::new(compiler)
+        .arg("-print-file-name=libstdc++.a")
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    // Without the archive the compiler echoes the bare name back.
+    (path.is_absolute() && Path::new(&path).is_file()).then_some(path)
 }
