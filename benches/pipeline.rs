@@ -13,6 +13,12 @@
 #[path = "common/mod.rs"]
 mod common;
 
+/// The command line's allocator (src/main.rs), so the figures are the CLI's;
+/// `--no-default-features` measures with the system allocator.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;

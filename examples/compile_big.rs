@@ -8,6 +8,11 @@
 #[path = "../benches/common/mod.rs"]
 mod common;
 
+/// The command line's allocator (src/main.rs), so the figures are the CLI's.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mb: f64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10.0);

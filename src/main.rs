@@ -8,6 +8,13 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// mimalloc instead of glibc's malloc: the compiler allocates and frees
+/// many small nodes, where glibc spent a third of the time of a big compile
+/// (docs/performance.md).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Compile an NV_gpu_program4 assembly program (`!!NVvp4.0`, `!!NVfp4.0`,
 /// `!!NVgp4.0`) to Vulkan SPIR-V. The program type comes from the header.
 #[derive(Parser, Debug)]
