@@ -192,11 +192,16 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
             "Options::max_source_bytes bounds the size of programs nvp4c accepts",
         )]));
     }
-    let (ast, mut diags) = syntax::parse_bounded(source, options.limits.max_instructions as usize);
-    let Some(ast) = ast else {
+    // The checker takes each statement as the parser reads it: the
+    // program's syntax tree is never built whole (docs/architecture.md).
+    let (parsed, mut diags) =
+        syntax::parse_with(source, options.limits.max_instructions as usize, |stage| {
+            check::ProgramChecker::new(stage, options)
+        });
+    let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));
     };
-    let (program, more) = check::check(&ast, options);
+    let (program, more) = parsed.sink.finish(parsed.header, Some(parsed.end));
     diags.extend(more);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
     match program {

@@ -13,17 +13,16 @@
 //! flagged only if nothing in the program writes that component at all.
 
 use super::rules::{operands_of, source_subroutines, walk};
-use super::Checker;
+use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{Block, Index, Program, ResultBinding, Stmt, SubId, VarId, VarKind};
 use crate::isa::Stage;
-use crate::syntax::ast::Ast;
 use std::collections::{BTreeSet, HashMap};
 
-pub(super) fn lint(c: &mut Checker<'_>, p: &Program, ast: &Ast) {
+pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
     unused_variables(c, p);
     read_before_write(c, p);
-    missing_results(c, p, ast);
+    missing_results(c, p, text);
     call_depth(c, p);
 }
 
@@ -207,7 +206,7 @@ impl Flow<'_> {
     }
 }
 
-fn missing_results(c: &mut Checker<'_>, p: &Program, ast: &Ast) {
+fn missing_results(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
     let mut written: Vec<ResultBinding> = Vec::new();
     for sub in &p.subroutines {
         walk(&sub.body, &mut |s| {
@@ -238,8 +237,8 @@ fn missing_results(c: &mut Checker<'_>, p: &Program, ast: &Ast) {
     if !ok {
         c.error(
             Diagnostic::warning("W0003", format!("this {} program never writes {what}", p.stage))
-                .primary(ast.header, format!("this {} program", p.stage))
-                .secondary(ast.end.unwrap_or(ast.header), "ends here without writing it")
+                .primary(text.header, format!("this {} program", p.stage))
+                .secondary(text.end, "ends here without writing it")
                 .note("section 2.X.3.5: result variables are undefined at the beginning of each invocation, so an unwritten result is undefined in later stages"),
         );
     }

@@ -28,48 +28,110 @@ pub use suggest::did_you_mean;
 
 /// Checks a parsed program. The IR is returned only when there is no error.
 pub fn check(ast: &Ast, options: &Options) -> (Option<ir::Program>, Vec<Diagnostic>) {
-    let mut c = Checker::new(ast.stage, options);
-    let mut flat = Vec::new();
-    let mut seen_instruction: Option<Span> = None;
+    let mut checker = ProgramChecker::new(ast.stage, options);
     for st in &ast.statements {
-        match st {
-            Statement::Option(id) => c.option(id),
-            Statement::Decl(d) => c.declaration(d),
-            Statement::Instruction(i) => {
-                seen_instruction.get_or_insert(i.span);
-                if let Some(f) = c.instruction(i) {
-                    flat.push(f);
-                }
-            }
-            Statement::Label(id) => flat.push(flow::Flat::Label(id.clone())),
-            Statement::Error(_) => c.had_syntax_error = true,
+        checker.statement(st);
+    }
+    checker.finish(ast.header, ast.end)
+}
+
+/// The checker fed one statement at a time, in program order. The compiler
+/// hands it each statement as the parser reads it (a
+/// [`StatementSink`](crate::syntax::StatementSink)), so a program's whole
+/// syntax tree never exists at once: only the checked IR grows with the
+/// program.
+pub(crate) struct ProgramChecker<'o> {
+    c: Checker<'o>,
+    /// Instructions and labels, for the flow tree.
+    flat: Vec<flow::Flat>,
+    /// Where each instruction statement is, for the instruction limit.
+    instructions: Vec<Span>,
+}
+
+impl<'o> ProgramChecker<'o> {
+    pub(crate) fn new(stage: Stage, options: &'o Options) -> ProgramChecker<'o> {
+        ProgramChecker {
+            c: Checker::new(stage, options),
+            flat: Vec::new(),
+            instructions: Vec::new(),
         }
     }
-    let geometry = c.geometry_layout(ast);
-    let (subroutines, entry) = flow::build(flat, &mut c);
-    let errors_so_far = c.diags.iter().any(Diagnostic::is_error) || c.had_syntax_error;
-    let program = ir::Program {
-        stage: ast.stage,
-        options: c.options_seen.iter().map(|(n, _)| n.clone()).collect(),
-        variables: std::mem::take(&mut c.vars),
-        subroutines,
-        entry,
-        geometry,
-    };
-    if !errors_so_far {
-        c.program_rules(&program, ast);
+
+    pub(crate) fn statement(&mut self, st: &Statement) {
+        match st {
+            Statement::Option(id) => self.c.option(id),
+            Statement::Decl(d) => self.c.declaration(d),
+            Statement::Instruction(i) => {
+                self.instructions.push(i.span);
+                if let Some(f) = self.c.instruction(i) {
+                    self.flat.push(f);
+                }
+            }
+            Statement::Label(id) => self.flat.push(flow::Flat::Label(id.clone())),
+            Statement::Error(_) => self.c.had_syntax_error = true,
+        }
     }
-    // Warnings only for programs without errors: a broken program's
-    // warnings would mostly be echoes of its errors.
-    if !c.diags.iter().any(Diagnostic::is_error) && !errors_so_far {
-        lint::lint(&mut c, &program, ast);
+
+    /// The whole-program rules, once every statement is in. `header` is the
+    /// header's span, `end` the `END`'s.
+    pub(crate) fn finish(
+        self,
+        header: Span,
+        end: Option<Span>,
+    ) -> (Option<ir::Program>, Vec<Diagnostic>) {
+        let ProgramChecker {
+            mut c,
+            flat,
+            instructions,
+        } = self;
+        let text = ProgramText {
+            header,
+            end: end.unwrap_or(header),
+            instructions,
+        };
+        let geometry = c.geometry_layout(&text);
+        let (subroutines, entry) = flow::build(flat, &mut c);
+        let errors_so_far = c.diags.iter().any(Diagnostic::is_error) || c.had_syntax_error;
+        let program = ir::Program {
+            stage: c.stage,
+            options: c.options_seen.iter().map(|(n, _)| n.clone()).collect(),
+            variables: std::mem::take(&mut c.vars),
+            subroutines,
+            entry,
+            geometry,
+        };
+        if !errors_so_far {
+            c.program_rules(&program, &text);
+        }
+        // Warnings only for programs without errors: a broken program's
+        // warnings would mostly be echoes of its errors.
+        if !c.diags.iter().any(Diagnostic::is_error) && !errors_so_far {
+            lint::lint(&mut c, &program, &text);
+        }
+        let mut diags = std::mem::take(&mut c.diags);
+        diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
+        if diags.iter().any(Diagnostic::is_error) || c.had_syntax_error {
+            return (None, diags);
+        }
+        (Some(program), diags)
     }
-    let mut diags = std::mem::take(&mut c.diags);
-    diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
-    if diags.iter().any(Diagnostic::is_error) || c.had_syntax_error {
-        return (None, diags);
+}
+
+impl crate::syntax::StatementSink for ProgramChecker<'_> {
+    fn statement(&mut self, statement: Statement) {
+        ProgramChecker::statement(self, &statement);
     }
-    (Some(program), diags)
+}
+
+/// What the whole-program rules need of the program text, kept while its
+/// statements stream past.
+pub(crate) struct ProgramText {
+    /// The header (`!!NVfp4.0`).
+    header: Span,
+    /// `END` (the header when the program has none).
+    end: Span,
+    /// Every instruction statement, in order.
+    instructions: Vec<Span>,
 }
 
 /// What a name in the program refers to.
@@ -93,6 +155,8 @@ pub(crate) struct Checker<'o> {
     reported_undeclared: rustc_hash::FxHashMap<ast::Text, Span>,
     options_seen: Vec<(String, Span)>,
     geometry_decls: Vec<(&'static str, Span, Option<String>)>,
+    /// The first VERTICES_OUT declaration, for the output limits.
+    vertices_out_decl: Option<Span>,
     /// Interpolation of each fragment attribute declared so far, for the
     /// rule that one attribute has one interpolation.
     interp_by_binding: HashMap<ir::AttribBinding, (ir::Interpolation, Span)>,
@@ -169,6 +233,7 @@ impl<'o> Checker<'o> {
             reported_undeclared: Default::default(),
             options_seen: Vec::new(),
             geometry_decls: Vec::new(),
+            vertices_out_decl: None,
             interp_by_binding: HashMap::new(),
             texture_targets: HashMap::new(),
             had_syntax_error: false,
@@ -1073,7 +1138,7 @@ impl<'o> Checker<'o> {
         true
     }
 
-    fn geometry_layout(&mut self, ast: &Ast) -> Option<ir::GeometryLayout> {
+    fn geometry_layout(&mut self, text: &ProgramText) -> Option<ir::GeometryLayout> {
         if self.stage != Stage::Geometry {
             return None;
         }
@@ -1081,6 +1146,10 @@ impl<'o> Checker<'o> {
         let mut output = None;
         let mut vertices = None;
         let decls = std::mem::take(&mut self.geometry_decls);
+        self.vertices_out_decl = decls
+            .iter()
+            .find(|(kw, ..)| *kw == "VERTICES_OUT")
+            .map(|(_, span, _)| *span);
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for (kw, span, arg) in &decls {
             if let Some(first) = seen.insert(kw, *span) {
@@ -1128,7 +1197,7 @@ impl<'o> Checker<'o> {
                 },
             }
         }
-        let end = ast.end.unwrap_or(ast.header);
+        let end = text.end;
         for (kw, present) in [
             (
                 "PRIMITIVE_IN",
@@ -1146,7 +1215,7 @@ impl<'o> Checker<'o> {
             if !present {
                 self.error(
                     Diagnostic::error("E0723", format!("geometry program without `{kw}`"))
-                        .primary(ast.header, "this geometry program")
+                        .primary(text.header, "this geometry program")
                         .secondary(end, "program ends here")
                         .note("NV_geometry_program4 section 2.X.7: a geometry program will fail to load unless it has exactly one PRIMITIVE_IN, one PRIMITIVE_OUT and one VERTICES_OUT declaration"),
                 );

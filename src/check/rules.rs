@@ -2,7 +2,7 @@
 //! and ARB_fragment_program section 2.X.3.9 via NV_gpu_program4, Table X.21),
 //! rules about bindings across variables, and option-dependent rules.
 
-use super::Checker;
+use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{
     self, AttribBinding, Block, Index, KillCondition, Operand, ParamBinding, Program,
@@ -10,7 +10,6 @@ use crate::ir::{
 };
 use crate::isa::Stage;
 use crate::span::Span;
-use crate::syntax::ast::{Ast, Statement};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Calls `f` on every statement of a block, depth first, in source order.
@@ -68,8 +67,8 @@ pub(crate) fn source_subroutines(p: &Program) -> impl Iterator<Item = &ir::Subro
 }
 
 impl Checker<'_> {
-    pub(super) fn program_rules(&mut self, p: &Program, ast: &Ast) {
-        self.limit_rules(p, ast);
+    pub(super) fn program_rules(&mut self, p: &Program, text: &ProgramText) {
+        self.limit_rules(p, text);
         self.component_rules(p);
         self.relative_array_rules(p);
         self.buffer_rules(p);
@@ -90,7 +89,7 @@ impl Checker<'_> {
     /// Section 2.X.3.9 (ARB_vertex_program/ARB_fragment_program limits) and
     /// the option-dependent reductions of NV_fragment_program4 and
     /// NV_vertex_program4.
-    fn limit_rules(&mut self, p: &Program, ast: &Ast) {
+    fn limit_rules(&mut self, p: &Program, text: &ProgramText) {
         let limits = self.options.limits.clone();
         let fog = ["ARB_fog_exp", "ARB_fog_exp2", "ARB_fog_linear"]
             .into_iter()
@@ -104,17 +103,7 @@ impl Checker<'_> {
             }
             None => (0, ""),
         };
-        let instructions: Vec<Span> = ast
-            .statements
-            .iter()
-            .filter_map(|s| {
-                if let Statement::Instruction(i) = s {
-                    Some(i.span)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let instructions = &text.instructions;
         let max = limits.max_instructions.saturating_sub(instr_cut) as usize;
         if instructions.len() > max {
             self.error(
@@ -201,15 +190,7 @@ impl Checker<'_> {
             }
         }
         if let Some(g) = p.geometry {
-            let decl = ast.statements.iter().find_map(|s| match s {
-                Statement::Decl(d)
-                    if matches!(d.kind, crate::syntax::ast::DeclKind::VerticesOut(_)) =>
-                {
-                    Some(d.span)
-                }
-                _ => None,
-            });
-            let span = decl.unwrap_or(ast.header);
+            let span = self.vertices_out_decl.unwrap_or(text.header);
             if g.vertices_out > limits.max_output_vertices {
                 self.error(
                     Diagnostic::error("E0725", format!("VERTICES_OUT {} is more than the limit of {}", g.vertices_out, limits.max_output_vertices))

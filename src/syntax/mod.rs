@@ -4,4 +4,5 @@ pub mod ast;
 pub mod lexer;
 mod parse;
 
-pub use parse::{parse, parse_bounded, Stop, READ_PAST_LIMIT};
+pub(crate) use parse::parse_with;
+pub use parse::{parse, parse_bounded, StatementSink, Stop, READ_PAST_LIMIT};

@@ -1,9 +1,10 @@
 //! LALRPOP glue: runs the lexer and the generated parser, and turns parse
 //! errors into diagnostics.
 
-use super::ast::Ast;
+use super::ast::{Ast, Statement};
 use super::lexer::{read_header, Lexer, Tok};
 use crate::diag::Diagnostic;
+use crate::isa::Stage;
 use crate::span::Span;
 use lalrpop_util::ParseError;
 
@@ -53,25 +54,71 @@ pub const READ_PAST_LIMIT: usize = 4;
 /// assert_eq!(diags[0].code, "E0800");
 /// ```
 pub fn parse_bounded(source: &str, max_instructions: usize) -> (Option<Ast>, Vec<Diagnostic>) {
+    let (parsed, diagnostics) = parse_with(source, max_instructions, |_| Vec::new());
+    let ast = parsed.map(|p| Ast {
+        stage: p.stage,
+        header: p.header,
+        statements: p.sink,
+        end: Some(p.end),
+    });
+    (ast, diagnostics)
+}
+
+/// Where the parser puts each statement as soon as it has read it, in
+/// program order (options, declarations, then the rest, as written).
+pub trait StatementSink {
+    /// Takes the next statement.
+    fn statement(&mut self, statement: Statement);
+}
+
+/// Collects the statements: the syntax tree.
+impl StatementSink for Vec<Statement> {
+    fn statement(&mut self, statement: Statement) {
+        self.push(statement);
+    }
+}
+
+/// A program read to its `END`.
+pub(crate) struct Parsed<S> {
+    pub stage: Stage,
+    pub header: Span,
+    pub end: Span,
+    /// The sink, having taken every statement.
+    pub sink: S,
+}
+
+/// Parses a program, handing each statement to the sink that `make_sink`
+/// builds for the program's type (read from its header) as soon as the
+/// statement is read; reads at most [`READ_PAST_LIMIT`] × `max_instructions`
+/// instructions (see [`parse_bounded`]). The sink has seen a prefix of the
+/// program when this returns `None`: the program could not be read to its
+/// `END`, and the diagnostics say why.
+pub(crate) fn parse_with<S: StatementSink>(
+    source: &str,
+    max_instructions: usize,
+    make_sink: impl FnOnce(Stage) -> S,
+) -> (Option<Parsed<S>>, Vec<Diagnostic>) {
     let limit = max_instructions;
     let (stage, start) = match read_header(source) {
         Ok(h) => h,
         Err(d) => return (None, vec![d]),
     };
+    let mut sink = make_sink(stage);
     let mut lexer = Lexer::new(source, start, stage);
     let mut recovered = Vec::new();
     let mut budget = max_instructions.saturating_mul(READ_PAST_LIMIT);
-    let result = grammar::programParser::new().parse(&mut recovered, &mut budget, &mut lexer);
+    let result =
+        grammar::programParser::new().parse(&mut recovered, &mut budget, &mut sink, &mut lexer);
     let mut diagnostics = std::mem::take(&mut lexer.diagnostics);
     for r in recovered {
         diagnostics.push(syntax_error(r.error, source, limit));
     }
-    let ast = match result {
-        Ok((statements, end)) => Some(Ast {
+    let parsed = match result {
+        Ok(end) => Some(Parsed {
             stage,
             header: Span::new(0, start),
-            statements,
-            end: Some(end),
+            end,
+            sink,
         }),
         Err(e) => {
             diagnostics.push(syntax_error(e, source, limit));
@@ -79,7 +126,7 @@ pub fn parse_bounded(source: &str, max_instructions: usize) -> (Option<Ast>, Vec
         }
     };
     diagnostics.sort_by_key(|d| d.primary_span().map(|s| s.start));
-    (ast, diagnostics)
+    (parsed, diagnostics)
 }
 
 /// A terminal of the grammar as a person would name it.
