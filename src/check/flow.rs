@@ -78,8 +78,11 @@ struct Segment {
     body: Block,
 }
 
-struct Builder<'c, 'o> {
-    c: &'c mut Checker<'o>,
+/// Builds the flow tree from the program's instructions and labels as the
+/// checker produces them, one at a time (section 2.X.5).
+pub(crate) struct Builder<'o> {
+    /// The checker, which reports the flow errors (and owns everything else).
+    pub(crate) c: Checker<'o>,
     frames: Vec<Frame>,
     block: Block,
     if_depth: u32,
@@ -91,9 +94,13 @@ struct Builder<'c, 'o> {
     /// Open frames nested past a depth limit; while any is open, statements
     /// are checked but not kept (the program already has an error).
     over_limit_frames: usize,
+    /// The code before the first label, then one segment per label.
+    segments: Vec<Segment>,
+    /// The last statement seen, where blocks still open are reported.
+    end: Span,
 }
 
-impl Builder<'_, '_> {
+impl Builder<'_> {
     fn push(&mut self, s: Stmt) {
         if self.over_limit_frames > 0 {
             return;
@@ -367,35 +374,39 @@ impl Builder<'_, '_> {
 }
 
 /// Builds the subroutines. Returns them and the entry point.
-pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, SubId) {
-    let mut b = Builder {
-        c,
-        frames: Vec::new(),
-        block: Vec::new(),
-        if_depth: 0,
-        loop_depth: 0,
-        pending_calls: Vec::new(),
-        orphan_closers: Vec::new(),
-        over_limit_frames: 0,
-    };
-    let mut segments: Vec<Segment> = vec![Segment {
-        label: None,
-        body: Vec::new(),
-    }];
-    let mut end = Span::default();
-    for f in flat {
+impl<'o> Builder<'o> {
+    pub(crate) fn new(c: Checker<'o>) -> Builder<'o> {
+        Builder {
+            c,
+            frames: Vec::new(),
+            block: Vec::new(),
+            if_depth: 0,
+            loop_depth: 0,
+            pending_calls: Vec::new(),
+            orphan_closers: Vec::new(),
+            over_limit_frames: 0,
+            segments: vec![Segment {
+                label: None,
+                body: Vec::new(),
+            }],
+            end: Span::default(),
+        }
+    }
+
+    /// Takes the next instruction or label.
+    pub(crate) fn add(&mut self, f: Flat) {
         if let Flat::Label(id) = f {
-            b.close_all(id.span, true);
-            if let Some(seg) = segments.last_mut() {
-                seg.body = std::mem::take(&mut b.block);
+            self.close_all(id.span, true);
+            if let Some(seg) = self.segments.last_mut() {
+                seg.body = std::mem::take(&mut self.block);
             }
-            segments.push(Segment {
+            self.segments.push(Segment {
                 label: Some(id),
                 body: Vec::new(),
             });
-            continue;
+            return;
         }
-        end = match &f {
+        self.end = match &f {
             Flat::Inst(i) => i.span,
             Flat::If(_, s)
             | Flat::Else(s)
@@ -412,14 +423,32 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
             | Flat::EndPrim(s) => *s,
             Flat::Label(id) => id.span,
         };
-        b.statement(f);
+        self.statement(f);
     }
-    b.close_all(end, false);
-    if let Some(seg) = segments.last_mut() {
-        seg.body = std::mem::take(&mut b.block);
+
+    /// Closes what is still open, resolves the CALs and returns the
+    /// subroutines, the entry and the checker.
+    pub(crate) fn finish(mut self) -> (Vec<Subroutine>, SubId, Checker<'o>) {
+        let end = self.end;
+        self.close_all(end, false);
+        let mut segments = std::mem::take(&mut self.segments);
+        if let Some(seg) = segments.last_mut() {
+            seg.body = std::mem::take(&mut self.block);
+        }
+        let pending = std::mem::take(&mut self.pending_calls);
+        let mut c = self.c;
+        let (subs, entry) = link_segments(segments, pending, &mut c);
+        (subs, entry, c)
     }
-    let pending = std::mem::take(&mut b.pending_calls);
-    let c = b.c;
+}
+
+/// Section 2.X.5: labels name subroutines; CAL targets are resolved and the
+/// entry point chosen once the whole program is read.
+fn link_segments(
+    mut segments: Vec<Segment>,
+    pending: Vec<Ident>,
+    c: &mut Checker<'_>,
+) -> (Vec<Subroutine>, SubId) {
     // The unlabelled start is a segment only if it has code, or if no
     // label exists at all.
     if segments.len() > 1 && segments[0].body.is_empty() {
@@ -466,27 +495,33 @@ pub(crate) fn build(flat: Vec<Flat>, c: &mut Checker<'_>) -> (Vec<Subroutine>, S
     // one, else at the first instruction, and runs until RET in main or the
     // end of the program text (labels do not stop it).
     let entry_index = labels.get("main").map_or(0, |&(i, _)| i);
+    // Execution that runs past the entry segment into later ones needs a
+    // subroutine of its own: those segments' code, copied. Every other body
+    // is moved, so the IR is never held twice.
+    let run_on: Option<Block> = (entry_index + 1 != segments.len()).then(|| {
+        segments[entry_index..]
+            .iter()
+            .flat_map(|s| s.body.iter().cloned())
+            .collect()
+    });
     let mut subs: Vec<Subroutine> = segments
-        .iter()
+        .into_iter()
         .map(|s| Subroutine {
             name: s.label.as_ref().map(|l| l.name.to_string()),
             span: s.label.as_ref().map_or(Span::default(), |l| l.span),
-            body: s.body.clone(),
+            body: s.body,
         })
         .collect();
-    let entry = if entry_index + 1 == segments.len() {
-        SubId(entry_index as u32)
-    } else {
-        let body: Block = segments[entry_index..]
-            .iter()
-            .flat_map(|s| s.body.iter().cloned())
-            .collect();
-        subs.push(Subroutine {
-            name: Some("<entry>".into()),
-            span: subs[entry_index].span,
-            body,
-        });
-        SubId(subs.len() as u32 - 1)
+    let entry = match run_on {
+        None => SubId(entry_index as u32),
+        Some(body) => {
+            subs.push(Subroutine {
+                name: Some("<entry>".into()),
+                span: subs[entry_index].span,
+                body,
+            });
+            SubId(subs.len() as u32 - 1)
+        }
     };
     (subs, entry)
 }

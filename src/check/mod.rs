@@ -41,9 +41,8 @@ pub fn check(ast: &Ast, options: &Options) -> (Option<ir::Program>, Vec<Diagnost
 /// syntax tree never exists at once: only the checked IR grows with the
 /// program.
 pub(crate) struct ProgramChecker<'o> {
-    c: Checker<'o>,
-    /// Instructions and labels, for the flow tree.
-    flat: Vec<flow::Flat>,
+    /// The flow tree being built, and the checker inside it.
+    flow: flow::Builder<'o>,
     /// Where each instruction statement is, for the instruction limit.
     instructions: Vec<Span>,
 }
@@ -51,24 +50,24 @@ pub(crate) struct ProgramChecker<'o> {
 impl<'o> ProgramChecker<'o> {
     pub(crate) fn new(stage: Stage, options: &'o Options) -> ProgramChecker<'o> {
         ProgramChecker {
-            c: Checker::new(stage, options),
-            flat: Vec::new(),
+            flow: flow::Builder::new(Checker::new(stage, options)),
             instructions: Vec::new(),
         }
     }
 
     pub(crate) fn statement(&mut self, st: &Statement) {
+        let flow = &mut self.flow;
         match st {
-            Statement::Option(id) => self.c.option(id),
-            Statement::Decl(d) => self.c.declaration(d),
+            Statement::Option(id) => flow.c.option(id),
+            Statement::Decl(d) => flow.c.declaration(d),
             Statement::Instruction(i) => {
                 self.instructions.push(i.span);
-                if let Some(f) = self.c.instruction(i) {
-                    self.flat.push(f);
+                if let Some(f) = flow.c.instruction(i) {
+                    flow.add(f);
                 }
             }
-            Statement::Label(id) => self.flat.push(flow::Flat::Label(id.clone())),
-            Statement::Error(_) => self.c.had_syntax_error = true,
+            Statement::Label(id) => flow.add(flow::Flat::Label(id.clone())),
+            Statement::Error(_) => flow.c.had_syntax_error = true,
         }
     }
 
@@ -80,8 +79,7 @@ impl<'o> ProgramChecker<'o> {
         end: Option<Span>,
     ) -> (Option<ir::Program>, Vec<Diagnostic>) {
         let ProgramChecker {
-            mut c,
-            flat,
+            mut flow,
             instructions,
         } = self;
         let text = ProgramText {
@@ -89,8 +87,8 @@ impl<'o> ProgramChecker<'o> {
             end: end.unwrap_or(header),
             instructions,
         };
-        let geometry = c.geometry_layout(&text);
-        let (subroutines, entry) = flow::build(flat, &mut c);
+        let geometry = flow.c.geometry_layout(&text);
+        let (subroutines, entry, mut c) = flow.finish();
         let errors_so_far = c.diags.iter().any(Diagnostic::is_error) || c.had_syntax_error;
         let program = ir::Program {
             stage: c.stage,
