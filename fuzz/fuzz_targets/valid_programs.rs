@@ -1,6 +1,13 @@
 //! Structure-aware: the fuzzer's bytes choose instructions, operands,
 //! swizzles, modifiers and flow for a program that is valid by construction;
 //! it must compile, and its SPIR-V must pass spirv-val (compile validates).
+//!
+//! The first byte picks the generator: this file's own (float ALU
+//! instructions, IF/ELSE nesting, operand forms), or `nvp4c::testgen` — the
+//! differential tests' generator, integer and float instructions, REP with
+//! BRK/CONT, subroutines with CAL/RET, condition codes — reading its
+//! choices from the remaining bytes; and for testgen, the options (`-O`,
+//! signed zeros) and the program's size.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use std::fmt::Write;
@@ -157,7 +164,14 @@ fn program(data: &[u8]) -> String {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let source = program(data);
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    if mode & 1 == 1 {
+        testgen_program(mode, rest);
+        return;
+    }
+    let source = program(rest);
     let result = std::panic::catch_unwind(|| nvp4c::compile(&source, &nvp4c::Options::default()));
     match result {
         Err(_) => panic!("compile panicked on\n{source}"),
@@ -178,3 +192,26 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// A testgen program from `bytes`; `mode` picks the generator's features,
+/// the program's size and the compile options. Every one must compile.
+fn testgen_program(mode: u8, bytes: &[u8]) {
+    let mut config = nvp4c::testgen::Config::default();
+    config.flow = mode & 2 != 0;
+    config.subroutines = mode & 4 != 0;
+    config.approximate = mode & 8 != 0;
+    config.statements = 8 + usize::from((mode >> 4) & 3) * 16;
+    let mut options = nvp4c::Options::default();
+    options.optimize = mode & 0x40 != 0;
+    options.preserve_signed_zero_inf_nan = mode & 0x80 != 0;
+    let rng = nvp4c::testgen::Rng::from_bytes(bytes);
+    let source = nvp4c::testgen::generate_with(rng, "fuzzer input", &config).source();
+    match std::panic::catch_unwind(|| nvp4c::compile(&source, &options)) {
+        Err(_) => panic!("compile panicked on\n{source}"),
+        Ok(Ok(_)) => {}
+        Ok(Err(d)) => panic!(
+            "generated program rejected:\n{source}\n{}",
+            d.render("gen.fp", &source, false)
+        ),
+    }
+}
