@@ -29,7 +29,10 @@ enum Choices {
     /// One byte per choice among at most 256 things, four otherwise; zeros
     /// once the bytes run out. A small change of the input is then a small
     /// change of the program, which is what coverage-guided fuzzing needs.
-    Bytes { bytes: Vec<u8>, at: usize },
+    Bytes {
+        bytes: Vec<u8>,
+        at: usize,
+    },
 }
 
 impl Rng {
