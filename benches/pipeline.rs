@@ -66,6 +66,11 @@ fn stages(c: &mut Criterion, name: &str, source: &str, options: &nvp4c::Options,
             b.iter(|| nvp4c::spirv::validate(black_box(&words), options.target_env))
         });
     }
+    // The front end as `compile` runs it: statements stream from the parser
+    // to the checker, no whole syntax tree.
+    g.bench_function(BenchmarkId::new("parse+check", source.len()), |b| {
+        b.iter(|| nvp4c::check(black_box(source), options).expect("checks"))
+    });
     // parse + check + lower, the front end and backend without spirv-val
     // and reflection: the figure the 50 MB/s target is about.
     g.bench_function(BenchmarkId::new("parse+check+lower", source.len()), |b| {
