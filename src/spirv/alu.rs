@@ -56,6 +56,10 @@ fn f32_bits(x: f32) -> u32 {
 
 impl Lowerer<'_> {
     pub(crate) fn lower_instruction(&mut self, inst: &Instruction) -> LResult<()> {
+        // Nothing reads what it writes (live.rs, docs/semantics.md).
+        if !self.live.inst_needed(inst) {
+            return Ok(());
+        }
         self.lower_instruction_inner(inst)
             .map_err(|e| e.at(inst.span))
     }
@@ -138,8 +142,13 @@ impl Lowerer<'_> {
         if inst.half {
             self.relaxed(value);
         }
-        if let Some(reg) = inst.cc_update {
+        if let Some(reg) = inst.cc_update.filter(|r| self.live.cc_live(r.0)) {
             self.cc_update(reg, value, computed.addsub, &enable)?;
+        }
+        // Needed for its condition code update only: the temporary it
+        // writes is read by nothing needed and is not declared.
+        if !self.live.var_live(inst.dst.var) {
+            return Ok(());
         }
         self.write_dest(&inst.dst, value, &enable)
     }

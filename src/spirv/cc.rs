@@ -188,13 +188,18 @@ impl Lowerer<'_> {
                 ))
             }
         }
-        let mut packed = self.splat_const(Comp::U32, 0, result.n);
+        let mut packed: Option<Val> = None;
         for (flag, bit) in flags {
             let set = self.splat_const(Comp::U32, bit, result.n);
             let clear = self.splat_const(Comp::U32, 0, result.n);
             let value = self.sel(flag, set, clear)?;
-            packed = self.op(Op::BitwiseOr, &[packed, value])?;
+            packed = Some(match packed {
+                Some(p) => self.op(Op::BitwiseOr, &[p, value])?,
+                None => value,
+            });
         }
+        let packed =
+            packed.ok_or_else(|| LowerError::internal("a condition code without flags"))?;
         self.merge_store(var, Comp::U32, packed, enable)
     }
 }

@@ -60,6 +60,18 @@ pub(crate) enum TypeKey {
 
 pub(crate) type LResult<T> = Result<T, LowerError>;
 
+/// The constant cache, one map per shape of key so that the common
+/// lookups allocate nothing.
+#[derive(Default)]
+pub(crate) struct ConstCache {
+    /// (type, bits) of scalars.
+    scalars: rustc_hash::FxHashMap<(Word, u32), Word>,
+    /// (type, component ids, unused ones 0) of vectors.
+    vectors: rustc_hash::FxHashMap<(Word, [Word; 4]), Word>,
+    /// Arrays (register initialisers).
+    composites: rustc_hash::FxHashMap<(Word, Vec<Word>), Word>,
+}
+
 pub(crate) const F32_INF: u32 = 0x7f80_0000;
 pub(crate) const F32_NEG_INF: u32 = 0xff80_0000;
 pub(crate) const F32_NAN: u32 = 0x7fc0_0000;
@@ -153,28 +165,21 @@ impl Lowerer<'_> {
 
     // ---- constants ------------------------------------------------------
 
-    fn cached_constant(
-        &mut self,
-        ty: Word,
-        key: Vec<u32>,
-        make: impl FnOnce(&mut Self) -> Word,
-    ) -> Word {
-        if let Some(&c) = self.consts.get(&(ty, key.clone())) {
-            return c;
-        }
-        let c = make(self);
-        self.consts.insert((ty, key), c);
-        c
-    }
-
     /// A scalar constant with the given bit pattern (0 / 1 for booleans).
     pub(crate) fn c_scalar(&mut self, comp: Comp, bits: u32) -> Word {
         let ty = self.t(comp, 1);
-        self.cached_constant(ty, vec![bits], |l| match comp {
-            Comp::Bool if bits != 0 => l.b.constant_true(ty),
-            Comp::Bool => l.b.constant_false(ty),
-            _ => l.b.constant_bit32(ty, bits),
-        })
+        // Keys are plain words: this runs for nearly every instruction, and
+        // a `Vec` key cost an allocation per lookup (docs/performance.md).
+        if let Some(&c) = self.consts.scalars.get(&(ty, bits)) {
+            return c;
+        }
+        let c = match comp {
+            Comp::Bool if bits != 0 => self.b.constant_true(ty),
+            Comp::Bool => self.b.constant_false(ty),
+            _ => self.b.constant_bit32(ty, bits),
+        };
+        self.consts.scalars.insert((ty, bits), c);
+        c
     }
 
     pub(crate) fn c_u32(&mut self, v: u32) -> Word {
@@ -185,7 +190,7 @@ impl Lowerer<'_> {
         self.c_scalar(Comp::I32, v as u32)
     }
 
-    /// A constant value of `bits.len()` components.
+    /// A constant value of `bits.len()` components (at most 4).
     pub(crate) fn konst(&mut self, comp: Comp, bits: &[u32]) -> Val {
         let n = bits.len() as u32;
         if n == 1 {
@@ -195,23 +200,52 @@ impl Lowerer<'_> {
                 n,
             };
         }
-        let parts: Vec<Word> = bits.iter().map(|&b| self.c_scalar(comp, b)).collect();
+        if n > 4 {
+            // Not a value of the language; keeps the fixed-size key honest.
+            let parts: Vec<Word> = bits.iter().map(|&b| self.c_scalar(comp, b)).collect();
+            let ty = self.t(comp, n);
+            let id = self.c_composite(ty, parts);
+            return Val { id, comp, n };
+        }
+        let mut parts = [0; 4];
+        for (p, &b) in parts.iter_mut().zip(bits) {
+            *p = self.c_scalar(comp, b);
+        }
         let ty = self.t(comp, n);
-        let id = self.cached_constant(ty, parts.clone(), |l| l.b.constant_composite(ty, parts));
+        let id = match self.consts.vectors.get(&(ty, parts)) {
+            Some(&c) => c,
+            None => {
+                let c = self
+                    .b
+                    .constant_composite(ty, parts[..n as usize].iter().copied());
+                self.consts.vectors.insert((ty, parts), c);
+                c
+            }
+        };
         Val { id, comp, n }
     }
 
     pub(crate) fn splat_const(&mut self, comp: Comp, bits: u32, n: u32) -> Val {
-        self.konst(comp, &vec![bits; n as usize])
+        if n <= 4 {
+            let all = [bits; 4];
+            self.konst(comp, &all[..n as usize])
+        } else {
+            self.konst(comp, &vec![bits; n as usize])
+        }
     }
 
     /// A composite constant of an arbitrary (array) type from member ids.
     pub(crate) fn c_composite(&mut self, ty: Word, parts: Vec<Word>) -> Word {
-        self.cached_constant(ty, parts.clone(), |l| l.b.constant_composite(ty, parts))
+        if let Some(&c) = self.consts.composites.get(&(ty, parts.clone())) {
+            return c;
+        }
+        let c = self.b.constant_composite(ty, parts.iter().copied());
+        self.consts.composites.insert((ty, parts), c);
+        c
     }
 
     pub(crate) fn bool_mask(&mut self, mask: u8) -> Val {
-        let bits: Vec<u32> = (0..4).map(|c| u32::from(mask & (1 << c) != 0)).collect();
+        let bits: [u32; 4] = std::array::from_fn(|c| u32::from(mask & (1 << c) != 0));
         self.konst(Comp::Bool, &bits)
     }
 
@@ -234,8 +268,18 @@ impl Lowerer<'_> {
     pub(crate) fn op(&mut self, op: Op, args: &[Val]) -> LResult<Val> {
         let first = args[0];
         let ty = self.t_of(first);
-        let ids: Vec<Word> = args.iter().map(|a| a.id).collect();
-        let id = self.emit(op, ty, &ids)?;
+        // Operations take at most three operands: no allocation per use.
+        let mut ids = [0; 4];
+        let n = args.len().min(4);
+        for (d, a) in ids.iter_mut().zip(args) {
+            *d = a.id;
+        }
+        let id = if args.len() <= 4 {
+            self.emit(op, ty, &ids[..n])?
+        } else {
+            let ids: Vec<Word> = args.iter().map(|a| a.id).collect();
+            self.emit(op, ty, &ids)?
+        };
         // Floating-point arithmetic is rounded per operation as the
         // pseudocode of section 2.X.8 writes it; NoContraction keeps the
         // driver from fusing a multiply and an add into one rounding.
@@ -387,7 +431,11 @@ impl Lowerer<'_> {
             return Ok(s);
         }
         let s = self.extract(s, 0)?;
-        self.construct(&vec![s; n as usize])
+        if n <= 4 {
+            self.construct(&[s; 4][..n as usize])
+        } else {
+            self.construct(&vec![s; n as usize])
+        }
     }
 
     /// Component selection from the concatenation of `a` and `b`.
@@ -408,7 +456,7 @@ impl Lowerer<'_> {
         if comps == [0, 1, 2, 3] && v.n == 4 {
             return Ok(v);
         }
-        let c: Vec<u32> = comps.iter().map(|&c| u32::from(c)).collect();
+        let c = comps.map(u32::from);
         self.shuffle(v, v, &c)
     }
 

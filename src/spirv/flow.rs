@@ -38,6 +38,8 @@ impl Lowerer<'_> {
     pub(crate) fn lower_stmt(&mut self, stmt: &Stmt) -> LResult<()> {
         match stmt {
             Stmt::Inst(inst) => self.lower_instruction(inst),
+            // Only unobservable instructions inside (live.rs).
+            Stmt::If { .. } if !self.live.stmt_needed(stmt) => Ok(()),
             Stmt::If {
                 test,
                 then_block,

@@ -210,7 +210,7 @@ impl Lowerer<'_> {
             }
             Element::Dynamic(i) => {
                 let mut loads = Vec::with_capacity(slots.len());
-                for slot in slots {
+                for &slot in slots.iter() {
                     loads.push(self.load_slot_at(slot, Some(v), comp)?);
                 }
                 self.select_element(i, &loads)

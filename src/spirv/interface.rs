@@ -22,6 +22,7 @@ use crate::ir::{
     ResultBinding, VarId, VarKind, VarType, Variable,
 };
 use crate::isa::Stage;
+use std::rc::Rc;
 
 /// How a used variable is stored.
 pub(crate) enum Storage {
@@ -35,13 +36,15 @@ pub(crate) enum Storage {
         len: Option<u32>,
     },
     /// A PARAM: where each element comes from.
-    Param { elements: Vec<ParamSource> },
+    // Shared, so that `operand::storage_of` copies a pointer per access
+    // rather than the list (c[64] is read by most instructions).
+    Param { elements: Rc<[ParamSource]> },
     /// A BUFFER / BUFFER4 variable (NV_parameter_buffer_object): element
     /// `e` is word `first + e` (BUFFER, replicated to four components) or
     /// vec4 `first + e` (BUFFER4) of `program.buffer[buffer]`.
     Buffer { buffer: u32, first: u32, vec4: bool },
     /// An ATTRIB or OUTPUT: the interface slot of each element.
-    Io { elements: Vec<IoSlot> },
+    Io { elements: Rc<[IoSlot]> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -218,7 +221,12 @@ impl Lowerer<'_> {
                         }
                         elements.push(source);
                     }
-                    self.storage.insert(id, Storage::Param { elements });
+                    self.storage.insert(
+                        id,
+                        Storage::Param {
+                            elements: elements.into(),
+                        },
+                    );
                 }
                 VarKind::Attrib(bindings) => {
                     check_len(var, bindings.len())?;
@@ -311,7 +319,10 @@ impl Lowerer<'_> {
 
     fn register(&mut self, id: VarId, var: &Variable, private: bool) -> LResult<Storage> {
         let comp = match var.ty {
-            VarType::Typeless => Comp::U32,
+            // Bit patterns (docs/interface.md, "Registers"), unless every
+            // access uses one type (live.rs): then that type, so no access
+            // needs a bitcast.
+            VarType::Typeless => self.live.single_type(id).map_or(Comp::U32, Comp::from),
             VarType::Typed(t) => Comp::from(t),
         };
         let vec4 = self.t(comp, 4);
@@ -544,7 +555,12 @@ impl Lowerer<'_> {
                     vertex: spec.vertex,
                 });
             }
-            self.storage.insert(id, Storage::Io { elements });
+            self.storage.insert(
+                id,
+                Storage::Io {
+                    elements: elements.into(),
+                },
+            );
         }
         Ok(())
     }

@@ -33,6 +33,7 @@ mod emit;
 mod flow;
 mod geometry;
 mod interface;
+mod live;
 mod operand;
 mod recursion;
 mod state;
@@ -220,6 +221,9 @@ pub(crate) struct Analysis {
     /// element an access can reach (the array length for relative
     /// addressing).
     pub buffer_reach: HashMap<VarId, u32>,
+    /// Which instructions and registers can affect the program's results
+    /// (`live`); temporaries nothing needed reads are not in `variables`.
+    pub live: live::Liveness,
 }
 
 impl Analysis {
@@ -328,12 +332,27 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             )));
         }
     }
+    let live = live::Liveness::of(program, &order);
+    variables.retain(|&v| live.var_live(v));
+    if !live.has_effects() {
+        // Nothing to observe: `main` stays empty (live.rs), so no other
+        // subroutine, call stack or depth counter is needed.
+        return Ok(Analysis {
+            subroutines: vec![program.entry],
+            variables,
+            cycles: Vec::new(),
+            depth_counter: false,
+            buffer_reach,
+            live,
+        });
+    }
     Ok(Analysis {
         subroutines: order,
         variables,
         cycles,
         depth_counter,
         buffer_reach,
+        live,
     })
 }
 
@@ -474,7 +493,7 @@ pub(crate) struct Lowerer<'a> {
     pub glsl_set: Word,
     // Fx-hashed: looked up for nearly every emitted instruction.
     pub types: rustc_hash::FxHashMap<TypeKey, Word>,
-    pub consts: rustc_hash::FxHashMap<(Word, Vec<u32>), Word>,
+    pub consts: emit::ConstCache,
     /// How each used variable is stored.
     pub storage: HashMap<VarId, Storage>,
     /// Interface variables and uniform blocks.
@@ -502,6 +521,8 @@ pub(crate) struct Lowerer<'a> {
     /// Geometry programs whose EMITs can exceed VERTICES_OUT: the number
     /// of vertices emitted so far (a Private `uint`, geometry.rs).
     pub emit_count: Option<Word>,
+    /// What the lowering may leave out (`live`).
+    pub live: live::Liveness,
 }
 
 impl<'a> Lowerer<'a> {
@@ -538,6 +559,7 @@ impl<'a> Lowerer<'a> {
             private_registers: analysis.subroutines.len() > 1 || !analysis.cycles.is_empty(),
             capabilities: HashSet::new(),
             emit_count: None,
+            live: analysis.live.clone(),
         };
         l.capability(spirv::Capability::Shader);
         if program.stage == Stage::Geometry {
@@ -674,7 +696,9 @@ impl<'a> Lowerer<'a> {
             self.declare_function_registers(analysis)?;
         }
         self.loops.clear();
-        self.lower_block(&subroutine.body)?;
+        if self.live.has_effects() {
+            self.lower_block(&subroutine.body)?;
+        }
         if self.b.selected_block().is_some() {
             self.b.ret()?;
         }

@@ -226,7 +226,7 @@ impl Lowerer<'_> {
                 }
                 Element::Dynamic(i) => {
                     let mut loads = Vec::with_capacity(slots.len());
-                    for slot in &slots {
+                    for slot in slots.iter() {
                         loads.push(self.load_slot(*slot, comp)?);
                     }
                     self.select_element(i, &loads)
@@ -596,15 +596,13 @@ impl Lowerer<'_> {
         let old = self.load(ptr, comp, 4)?;
         let merged = match enable.dynamic {
             None => {
-                let picks: Vec<u32> = (0..4u32)
-                    .map(|c| {
-                        if enable.mask.has(c as usize) {
-                            c
-                        } else {
-                            c + 4
-                        }
-                    })
-                    .collect();
+                let picks: [u32; 4] = std::array::from_fn(|c| {
+                    if enable.mask.has(c) {
+                        c as u32
+                    } else {
+                        c as u32 + 4
+                    }
+                });
                 self.shuffle(v, old, &picks)?
             }
             Some(d) => self.sel(d, v, old)?,
@@ -684,8 +682,8 @@ enum StorageRef {
         comp: Comp,
         len: Option<u32>,
     },
-    Param(Vec<ParamSource>),
-    Io(Vec<IoSlot>),
+    Param(std::rc::Rc<[ParamSource]>),
+    Io(std::rc::Rc<[IoSlot]>),
     Buffer {
         buffer: u32,
         first: u32,

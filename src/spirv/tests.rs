@@ -28,6 +28,9 @@ fn options(env: TargetEnv) -> Options {
 /// A program under construction.
 struct P {
     program: Program,
+    /// Leave out unobservable code as `lower` does outside tests (most
+    /// tests here look at the code of programs that observe nothing).
+    prune: bool,
 }
 
 impl P {
@@ -45,6 +48,7 @@ impl P {
                 entry: SubId(0),
                 geometry: None,
             },
+            prune: false,
         }
     }
 
@@ -125,6 +129,7 @@ impl P {
     }
 
     fn lower(&self, env: TargetEnv) -> Result<Vec<u32>, LowerError> {
+        super::live::KEEP_ALL.with(|k| k.set(!self.prune));
         lower(&self.program, &options(env))
     }
 
@@ -2038,5 +2043,100 @@ fn deep_acyclic_call_chains_count_the_depth() {
         assert!(validate(&words, env).is_ok());
         let text = disassemble(&words).unwrap_or_default();
         assert!(text.contains("call_depth"), "{text}");
+    }
+}
+
+// ---- unobservable code (live.rs) -----------------------------------------
+
+#[test]
+fn unobservable_instructions_and_flags_are_left_out() {
+    // A temporary nothing reads and a condition code nothing tests.
+    let mut p = P::new(Stage::Vertex);
+    p.prune = true;
+    let a = p.temp();
+    let r = p.result(ResultBinding::Position);
+    let mut add = inst(Opcode::Add, DataType::Float, a, &[a, a]);
+    add.cc_update = Some(CcReg(0));
+    p.push(Stmt::Inst(add));
+    // An IF with only such code inside goes too.
+    p.push(Stmt::If {
+        test: cc(CcCondition::Gt, 1),
+        then_block: vec![Stmt::Inst(inst(Opcode::Mul, DataType::Float, a, &[a, a]))],
+        else_block: Vec::new(),
+        span: Span::default(),
+    });
+    p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, r, &[r])));
+    let words = p.assert_valid();
+    assert!(!has_op(&words, Op::FAdd) && !has_op(&words, Op::FMul));
+    assert!(!has_op(&words, Op::FUnordLessThan));
+    assert!(!has_op(&words, Op::SelectionMerge));
+}
+
+#[test]
+fn code_feeding_a_result_across_flow_control_is_kept() {
+    // t = t + t in a loop, a flag set there and tested by an IF after it,
+    // and the result written from t inside that IF.
+    let mut p = P::new(Stage::Vertex);
+    p.prune = true;
+    let t = p.temp();
+    let u = p.temp();
+    let k = p.constant([3.0, 0.0, 0.0, 0.0]);
+    let r = p.result(ResultBinding::Position);
+    let mut mul = inst(Opcode::Mul, DataType::Float, u, &[t, t]);
+    mul.cc_update = Some(CcReg(1));
+    p.push(Stmt::Rep {
+        count: Some(operand(k, DataType::Float)),
+        body: vec![
+            Stmt::Inst(inst(Opcode::Add, DataType::Float, t, &[t, t])),
+            Stmt::Inst(mul),
+        ],
+        span: Span::default(),
+    });
+    p.push(Stmt::If {
+        test: cc(CcCondition::Gt, 1),
+        then_block: vec![Stmt::Inst(inst(Opcode::Mov, DataType::Float, r, &[t]))],
+        else_block: Vec::new(),
+        span: Span::default(),
+    });
+    let words = p.assert_valid();
+    assert!(has_op(&words, Op::FAdd), "t feeds the result");
+    assert!(
+        has_op(&words, Op::FMul),
+        "the multiply sets the tested flags"
+    );
+    assert!(has_op(&words, Op::FUnordLessThan));
+}
+
+#[test]
+fn pruned_recursion_and_nested_flow_validate() {
+    // As recursion_through_nested_flow_validates, leaving out unobservable
+    // code: once with a result written from the cycle's register, once
+    // with a dead temporary and an IF of nothing but dead code in it.
+    for observe in [true, false] {
+        let mut p = P::new(Stage::Vertex);
+        p.prune = true;
+        let x = p.temp();
+        let dead = p.temp();
+        let one = p.constant([1.0; 4]);
+        let count = p.int_constant([3, 0, 0, 0]);
+        let r = p.result(ResultBinding::Position);
+        let span = Span::default();
+        let a = p.sub("a", Vec::new());
+        let call = |target, cond| Stmt::Call { target, cond, span };
+        let mut body = nested_body(x, one, count, call(a, Some(cc_x(CcCondition::Gt))));
+        body.push(Stmt::If {
+            test: cc(CcCondition::Lt, 1),
+            then_block: vec![body_inst(dead, one)],
+            else_block: Vec::new(),
+            span,
+        });
+        p.program.subroutines[a.0 as usize].body = body;
+        p.push(call(a, None));
+        if observe {
+            p.push(Stmt::Inst(inst(Opcode::Mov, DataType::Float, r, &[x])));
+        }
+        let words = p.assert_valid();
+        let functions = module(&words).functions.len();
+        assert_eq!(functions, if observe { 2 } else { 1 });
     }
 }
