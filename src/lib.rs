@@ -297,7 +297,8 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
         })])
     })?;
     let spirv = if options.optimize {
-        let optimized = spirv::optimize(&spirv, options.target_env).map_err(|what| {
+        let inline = spirv::inlining_is_bounded(&program);
+        let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {
             Diagnostics(vec![lower_error(spirv::LowerError::Internal {
                 what: format!("the SPIR-V optimizer failed: {what}"),
                 span: Span::new(0, 0),

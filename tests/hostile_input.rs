@@ -166,3 +166,29 @@ fn a_64_megabyte_program_is_read_only_to_twice_the_instruction_limit() {
     let read = nvp4c::syntax::READ_PAST_LIMIT * limit;
     assert_eq!(stop, "!!NVfp4.0\nTEMP t;\n".len() + read * line.len());
 }
+
+#[test]
+fn deep_call_chains_do_not_make_the_optimiser_inline_exponentially() {
+    // Ten levels of four calls: inlining everything would copy the leaf
+    // 4^9 = 262 144 times (spirv-opt -O on this module ran past a minute).
+    // `-O` inlines only when that stays within bounds
+    // (spirv::inlining_is_bounded), so this compiles in milliseconds.
+    let mut s = String::from(
+        "!!NVfp4.0\nTEMP r;\nMOV r, fragment.color;\nCAL s9;\nMOV result.color, r;\nRET;\ns0:\n",
+    );
+    s.push_str(&"MAD r, r, 0.5, 0.25;\n".repeat(8));
+    s.push_str("RET;\n");
+    for k in 1..10 {
+        s.push_str(&format!(
+            "s{k}:\n{}RET;\n",
+            format!("CAL s{};\n", k - 1).repeat(4)
+        ));
+    }
+    s.push_str("END\n");
+    let mut options = Options::default();
+    options.optimize = true;
+    let (program, _) = nvp4c::check(&s, &options).expect("valid");
+    assert!(!nvp4c::spirv::inlining_is_bounded(&program));
+    let compiled = compile(&s, &options).expect("compiles and validates");
+    assert!(compiled.spirv.len() < 10_000);
+}

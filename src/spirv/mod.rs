@@ -145,10 +145,17 @@ pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerErro
     Ok(lowerer.finish())
 }
 
-/// Runs the spirv-tools optimizer's performance passes (in process) on
-/// `words` for the given environment (`Options::optimize`).
-pub fn optimize(words: &[u32], env: TargetEnv) -> Result<Vec<u32>, String> {
-    use spirv_tools::opt::Optimizer;
+/// Runs the spirv-tools optimiser on a valid module: the performance passes
+/// (`spirv-opt -O`), with exhaustive inlining only when `inline` is set.
+///
+/// Inlining every call copies a subroutine once per call path, which is
+/// exponential in the depth of the call graph: three levels of four calls
+/// made a 1 KB program's optimisation take ten seconds, and 32 levels (the
+/// call depth limit) would never finish. [`inlining_is_bounded`] decides
+/// from the program whether it is safe; Vulkan drivers inline calls
+/// themselves, so a module left with calls loses little.
+pub fn optimize(words: &[u32], env: TargetEnv, inline: bool) -> Result<Vec<u32>, String> {
+    use spirv_tools::opt::{Optimizer, Passes};
     let target = match env {
         TargetEnv::Vulkan1_0 => spirv_tools::TargetEnv::Vulkan_1_0,
         TargetEnv::Vulkan1_1 => spirv_tools::TargetEnv::Vulkan_1_1,
@@ -156,7 +163,59 @@ pub fn optimize(words: &[u32], env: TargetEnv) -> Result<Vec<u32>, String> {
         TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
     };
     let mut opt = spirv_tools::opt::create(Some(target));
-    opt.register_performance_passes();
+    if inline {
+        opt.register_performance_passes();
+    } else {
+        // spirv-opt's performance recipe (source/opt/optimizer.cpp,
+        // RegisterPerformancePasses) without InlineExhaustive, and without
+        // the two passes the C API does not offer (scalar replacement, loop
+        // unrolling).
+        use Passes::*;
+        for pass in [
+            WrapOpKill,
+            DeadBranchElim,
+            MergeReturn,
+            EliminateDeadFunctions,
+            AggressiveDCE,
+            PrivateToLocal,
+            LocalSingleBlockLoadStoreElim,
+            LocalSingleStoreElim,
+            AggressiveDCE,
+            LocalAccessChainConvert,
+            LocalSingleBlockLoadStoreElim,
+            LocalSingleStoreElim,
+            AggressiveDCE,
+            LocalMultiStoreElim,
+            AggressiveDCE,
+            ConditionalConstantPropagation,
+            AggressiveDCE,
+            DeadBranchElim,
+            RedundancyElimination,
+            CombineAccessChains,
+            Simplification,
+            LocalAccessChainConvert,
+            LocalSingleBlockLoadStoreElim,
+            LocalSingleStoreElim,
+            AggressiveDCE,
+            SSARewrite,
+            AggressiveDCE,
+            VectorDCE,
+            DeadInsertElim,
+            DeadBranchElim,
+            Simplification,
+            IfConversion,
+            CopyPropagateArrays,
+            ReduceLoadSize,
+            AggressiveDCE,
+            BlockMerge,
+            RedundancyElimination,
+            DeadBranchElim,
+            BlockMerge,
+            Simplification,
+        ] {
+            opt.register_pass(pass);
+        }
+    }
     let mut messages = Vec::new();
     opt.optimize(
         words,
@@ -171,6 +230,79 @@ pub fn optimize(words: &[u32], env: TargetEnv) -> Result<Vec<u32>, String> {
             format!("{e}: {}", messages.join("; "))
         }
     })
+}
+
+/// Whether inlining every call of `program` keeps it within 4 times its
+/// statement count (plus 4096, so small programs always inline): each
+/// call costs the callee's inlined size; a recursive cycle (lowered as a
+/// loop, not as calls) answers no.
+///
+/// ```
+/// let flat = "!!NVfp4.0\nMOV result.color, 1;\nEND\n";
+/// let (program, _) = nvp4c::check(flat, &nvp4c::Options::default()).unwrap();
+/// assert!(nvp4c::spirv::inlining_is_bounded(&program));
+/// ```
+pub fn inlining_is_bounded(program: &Program) -> bool {
+    fn statements(block: &crate::ir::Block, calls: &mut Vec<SubId>) -> u64 {
+        let mut n = 0u64;
+        for s in block {
+            n += 1;
+            match s {
+                Stmt::Call { target, .. } => calls.push(*target),
+                Stmt::If {
+                    then_block,
+                    else_block,
+                    ..
+                } => n += statements(then_block, calls) + statements(else_block, calls),
+                Stmt::Rep { body, .. } => n += statements(body, calls),
+                _ => {}
+            }
+        }
+        n
+    }
+    let subs = &program.subroutines;
+    let mut own = Vec::with_capacity(subs.len());
+    let mut calls = Vec::with_capacity(subs.len());
+    for sub in subs {
+        let mut c = Vec::new();
+        own.push(statements(&sub.body, &mut c));
+        calls.push(c);
+    }
+    if subs.is_empty() {
+        return true;
+    }
+    let last = subs.len() - 1;
+    let sub = |id: SubId| (id.0 as usize).min(last);
+    // The inlined size of each subroutine, depth first with an explicit
+    // stack (a call chain may be thousands of subroutines long).
+    let mut inlined: Vec<Option<u64>> = vec![None; subs.len()];
+    let mut on_stack = vec![false; subs.len()];
+    let entry = sub(program.entry);
+    let mut stack = vec![(entry, 0usize)];
+    on_stack[entry] = true;
+    while let Some((k, next)) = stack.last_mut() {
+        let k = *k;
+        if let Some(&t) = calls[k].get(*next) {
+            *next += 1;
+            let t = sub(t);
+            if on_stack[t] {
+                return false;
+            }
+            if inlined[t].is_none() {
+                on_stack[t] = true;
+                stack.push((t, 0));
+            }
+        } else {
+            let n = calls[k].iter().fold(own[k], |n, &t| {
+                n.saturating_add(inlined[sub(t)].unwrap_or(u64::MAX))
+            });
+            inlined[k] = Some(n);
+            on_stack[k] = false;
+            stack.pop();
+        }
+    }
+    let total: u64 = own.iter().sum();
+    inlined[entry].unwrap_or(u64::MAX) <= total.saturating_mul(4).saturating_add(4096)
 }
 
 /// Runs spirv-val (in process) on `words` for the given environment.
