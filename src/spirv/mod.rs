@@ -138,6 +138,12 @@ impl From<rspirv::dr::Error> for LowerError {
 }
 
 /// Lowers a checked program to SPIR-V words for `options.target_env`.
+///
+/// This is the lowering stage alone, for benchmarks and tools that run
+/// their own checks: the words are **not validated** here, whatever
+/// `options.validate` says. [`crate::compile`] validates them (unless the
+/// caller turned `Options::validate` off) and never returns a module that
+/// fails spirv-val.
 pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerError> {
     let analysis = analyze(program, options)?;
     let mut lowerer = Lowerer::new(program, options, &analysis)?;
@@ -147,6 +153,7 @@ pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerErro
 
 /// Runs the spirv-tools optimiser on a valid module: the performance passes
 /// (`spirv-opt -O`), with exhaustive inlining only when `inline` is set.
+/// The result is not validated here; [`crate::compile`] validates it again.
 ///
 /// Inlining every call copies a subroutine once per call path, which is
 /// exponential in the depth of the call graph: three levels of four calls
