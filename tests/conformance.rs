@@ -1,5 +1,6 @@
 //! Runs every `.nvtest` file in tests/conformance/ (format: tests/common/nvtest.rs)
-//! on the Vulkan device and in the reference interpreter.
+//! on the Vulkan device, unoptimised and with `-O`, and in the reference
+//! interpreter.
 
 mod common;
 mod harness;
@@ -39,9 +40,14 @@ fn run_dir(dir: &str, minimum: usize) {
             Err(e) => fails.push(format!("{name}: interpreter: {e}")),
         }
         if let Some(dev) = dev {
-            match nvtest::run_device(dev, &t) {
-                Ok(v) => fails.extend(v.into_iter().map(|m| format!("{name}: {m}"))),
-                Err(e) => fails.push(format!("{name}: device: {e}")),
+            // The module as compiled, and as `-O` optimises it: both must
+            // give the expected results.
+            for optimize in [false, true] {
+                let how = if optimize { " (-O)" } else { "" };
+                match nvtest::run_device_with(dev, &t, optimize) {
+                    Ok(v) => fails.extend(v.into_iter().map(|m| format!("{name}{how}: {m}"))),
+                    Err(e) => fails.push(format!("{name}{how}: device: {e}")),
+                }
             }
         }
     }

@@ -117,6 +117,33 @@ fn mismatches(dev: &harness::Device, g: &Generated) -> Result<Vec<String>, Strin
     nvtest::run_device(dev, &oracle(g)?.0)
 }
 
+#[test]
+fn generated_programs_optimised_with_o_agree_with_the_interpreter() {
+    // `-O` runs spirv-opt's passes over every kind of code testgen writes
+    // (flow, subroutines, condition codes, integers): the optimised module
+    // must still compute the interpreter's results.
+    let count = env_u64("NVP4C_DIFF_O_COUNT", 100);
+    let base = env_u64("NVP4C_DIFF_O_SEED", 0x0_5EED_1000);
+    let config = Config::default();
+    let Some(dev) = nvtest::device() else { return };
+    let mut failures = Vec::new();
+    for seed in base..base + count {
+        let g = testgen::generate(seed, &config);
+        let (t, _) = oracle(&g).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
+        let m = nvtest::run_device_with(dev, &t, true)
+            .unwrap_or_else(|e| panic!("seed {seed:#x}: {e}\n{}", g.source()));
+        if !m.is_empty() {
+            failures.push(format!("seed {seed:#x}:\n{}\n{}", m.join("\n"), g.source()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} program(s) differ once optimised:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
 /// Deletes lines (single statements and whole blocks) while the program
 /// stays valid and still mismatches.
 fn shrink(dev: &harness::Device, mut g: Generated) -> Generated {

@@ -327,10 +327,17 @@ pub fn run_interp(t: &NvTest) -> Result<Vec<String>, String> {
 
 /// Runs a test on the device; returns a description of each mismatch.
 pub fn run_device(dev: &Device, t: &NvTest) -> Result<Vec<String>, String> {
+    run_device_with(dev, t, false)
+}
+
+/// [`run_device`] with the module optimised by spirv-opt (`-O`) when
+/// `optimize` is set: the optimised module must compute the same results.
+pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<String>, String> {
     // Signed zeros and IEEE specials are part of what these tests check;
     // lavapipe supports keeping them (docs/semantics.md).
     let mut options = nvp4c::Options::default();
     options.preserve_signed_zero_inf_nan = true;
+    options.optimize = optimize;
     let spirv = nvp4c::compile(&t.program, &options)
         .map_err(|d| d.render("test", &t.program, false))?
         .spirv;
