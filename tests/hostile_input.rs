@@ -192,3 +192,23 @@ fn deep_call_chains_do_not_make_the_optimiser_inline_exponentially() {
     let compiled = compile(&s, &options).expect("compiles and validates");
     assert!(compiled.spirv.len() < 10_000);
 }
+
+#[test]
+fn validation_is_on_by_default_and_rejects_a_broken_module() {
+    // compile() hands out a module only after spirv-val accepts it
+    // (E9000 otherwise), unless the caller sets `validate = false`.
+    let options = Options::default();
+    assert!(options.validate);
+    let source = "!!NVfp4.0\nMUL result.color, fragment.color, 0.5;\nEND\n";
+    let (program, _) = nvp4c::check(source, &options).expect("valid");
+    let words = nvp4c::spirv::lower(&program, &options).expect("lowers");
+    nvp4c::spirv::validate(&words, options.target_env).expect("valid module");
+    // The same module with its id bound (header word 3) too small: every
+    // id past it is invalid, and spirv-val must say so.
+    let mut broken = words.clone();
+    broken[3] = 2;
+    assert!(nvp4c::spirv::validate(&broken, options.target_env).is_err());
+    let mut truncated = words;
+    truncated.truncate(truncated.len() - 3);
+    assert!(nvp4c::spirv::validate(&truncated, options.target_env).is_err());
+}
