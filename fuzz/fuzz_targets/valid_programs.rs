@@ -202,14 +202,16 @@ fn testgen_program(mode: u8, bytes: &[u8]) {
     config.approximate = mode & 8 != 0;
     config.statements = 8 + usize::from((mode >> 4) & 3) * 16;
     let mut options = nvp4c::Options::default();
-    // The optimiser's own passes grow faster than linearly with a program's
-    // branches (spirv-opt took 10 s on a 1 244-line testgen program with
-    // 584 IFs, 30 s with fuzzing instrumentation): `-O` for the smaller
-    // programs only, so the fuzzer spends its time on nvp4c.
-    options.optimize = mode & 0x40 != 0 && config.statements <= 24;
+    // spirv-opt's SSA rewrite grows much faster than linearly with a
+    // program's branches: 7-14 s for some 800-line testgen programs with
+    // ~900 blocks, a minute under fuzzing instrumentation (others of the
+    // same size take 0.4 s; docs/performance.md). `-O` only for programs
+    // of at most 200 lines, so the fuzzer spends its time on nvp4c.
+    let optimize = mode & 0x40 != 0;
     options.preserve_signed_zero_inf_nan = mode & 0x80 != 0;
     let rng = nvp4c::testgen::Rng::from_bytes(bytes);
     let source = nvp4c::testgen::generate_with(rng, "fuzzer input", &config).source();
+    options.optimize = optimize && source.lines().count() <= 200;
     match std::panic::catch_unwind(|| nvp4c::compile(&source, &options)) {
         Err(_) => panic!("compile panicked on\n{source}"),
         Ok(Ok(_)) => {}
