@@ -122,7 +122,12 @@ pub struct Options {
     pub preserve_signed_zero_inf_nan: bool,
     /// Run the spirv-tools optimizer (its performance passes, in process) on
     /// the module, and validate the result again when `validate` is set.
-    /// Default: off.
+    /// Calls are inlined only when that stays bounded
+    /// ([`spirv::inlining_is_bounded`]). Default: off. Drivers optimise
+    /// themselves (on lavapipe `-O` made no measurable difference to render
+    /// time), and spirv-opt's cost grows much faster than the program on
+    /// code with hundreds of branches (seconds for some 800-line programs,
+    /// docs/performance.md), so leave it off for untrusted programs.
     pub optimize: bool,
     /// Larger sources are refused with `E0004` before any work is done, so an
     /// embedder can bound the time and memory a hostile program costs.
