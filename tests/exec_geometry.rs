@@ -8,11 +8,17 @@
 //! Transform feedback records decomposed primitives: one record per point, two
 //! per line of a strip, three per triangle of a strip (triangle i of a strip
 //! is vertices i, i + 1 + i % 2, i + 2 - i % 2).
+//!
+//! The `rasterised_*` tests draw the geometry program's primitives into a
+//! 32×32 RGBA32F target through a fragment program (`Device::run_raster`) and
+//! check the pixels. Clip-space x, y map to pixels as 16·(x + 1), 16·(y + 1)
+//! (row 0 at the top, Vulkan's convention); every vertex is placed so that no
+//! pixel centre (k + 0.5) lies on or near an edge whose coverage is checked.
 
 mod harness;
 
 use ash::vk;
-use harness::{fbits, Capture, GeometryJob, Input, VertexOutput};
+use harness::{fbits, Capture, GeometryJob, Input, RasterJob, RasterOutput, VertexOutput};
 
 fn compile(src: &str) -> Vec<u32> {
     match nvp4c::compile(src, &nvp4c::Options::default()) {
@@ -547,4 +553,297 @@ END
         assert_eq!(out.vertices[r].layer, Some(2 * prim), "record {r}");
         assert_eq!(out.vertices[r].primitive_id, Some(prim + 10), "record {r}");
     }
+}
+
+/// The vertex program of the rasterised tests: `vertex.attrib[0]` is the
+/// position, `vertex.attrib[1]` goes to `result.texcoord[0]`.
+const RASTER_VERTEX: &str = "!!NVvp4.0
+MOV result.position, vertex.attrib[0];
+MOV result.texcoord[0], vertex.attrib[1];
+END
+";
+
+/// Runs `RASTER_VERTEX`, `geometry` and `fragment` as one rasterised pipeline.
+fn run_raster(geometry: &str, fragment: &str, job: &RasterJob) -> Option<RasterOutput> {
+    let vs = compile(RASTER_VERTEX);
+    let gs = compile(geometry);
+    let fs = compile(fragment);
+    let dev = harness::device_or_skip()?;
+    Some(
+        dev.run_raster(&vs, Some(&gs), &fs, job)
+            .unwrap_or_else(|e| {
+                panic!(
+                    "run failed: {e}\n--- geometry ---\n{geometry}\n--- fragment ---\n{fragment}"
+                )
+            }),
+    )
+}
+
+/// A pixel coordinate of the 32×32 target in clip space (x or y).
+fn ndc(pixel: f32) -> f32 {
+    pixel / 16.0 - 1.0
+}
+
+/// A raster vertex: `vertex.attrib[0]` = (clip x, y of pixel coordinates
+/// `p`, 0, 1), `vertex.attrib[1]` (→ `result.texcoord[0]`) = `colour`.
+fn raster_vertex(p: [f32; 2], colour: [f32; 4]) -> Vec<Input> {
+    vec![
+        Input::float(0, [ndc(p[0]), ndc(p[1]), 0.0, 1.0]),
+        Input::float(1, colour),
+    ]
+}
+
+#[test]
+fn rasterised_points_expand_to_quads_with_the_primitive_colour() {
+    // PRIMITIVE_IN POINTS, PRIMITIVE_OUT TRIANGLE_STRIP, VERTICES_OUT 4
+    // (section 2.X.7.Y): each point becomes a four-vertex strip, a quad of
+    // half-extent program.local[0] = (0.25, 0.125) in clip space, i.e. 8×4
+    // pixels (not square, so swapped x and y would show). Each corner carries
+    // the point's texcoord[0] as result.color, and primitive.id (0, 1, 2) as
+    // result.texcoord[3].x; the fragment program writes the colour with alpha
+    // replaced by that id. Points at pixel (8, 8), (24, 8), (16, 24) give the
+    // quads [4, 12)×[6, 10), [20, 28)×[6, 10), [12, 20)×[22, 26): every edge
+    // is on an integer pixel coordinate, so every pixel centre is strictly
+    // inside or outside a quad, and every pixel of the target is checked
+    // (inside: the colour, exactly, as all four corners carry the same value;
+    // outside: the clear value, a NaN no program writes).
+    let geometry = "!!NVgp4.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 4;
+PARAM half = program.local[0];
+TEMP c, id;
+MOV c, vertex[0].texcoord[0];
+I2F id.x, primitive.id.x;
+MAD result.position, half, {-1, -1, 0, 0}, vertex[0].position;
+MOV result.color, c;
+MOV result.texcoord[3], id.x;
+EMIT;
+MAD result.position, half, {1, -1, 0, 0}, vertex[0].position;
+MOV result.color, c;
+MOV result.texcoord[3], id.x;
+EMIT;
+MAD result.position, half, {-1, 1, 0, 0}, vertex[0].position;
+MOV result.color, c;
+MOV result.texcoord[3], id.x;
+EMIT;
+MAD result.position, half, {1, 1, 0, 0}, vertex[0].position;
+MOV result.color, c;
+MOV result.texcoord[3], id.x;
+EMIT;
+END
+";
+    let fragment = "!!NVfp4.0
+MOV result.color, fragment.color;
+MOV result.color.w, fragment.texcoord[3].x;
+END
+";
+    let centres = [[8.0, 8.0], [24.0, 8.0], [16.0, 24.0]];
+    let colours = [
+        [1.0, 0.0, 0.5, 7.0],
+        [0.0, 1.0, 0.25, 7.0],
+        [0.75, 0.125, 1.0, 7.0],
+    ];
+    let vertices = centres
+        .iter()
+        .zip(colours)
+        .map(|(&c, colour)| raster_vertex(c, colour))
+        .collect();
+    let job = RasterJob {
+        local: vec![fbits([0.25, 0.125, 0.0, 0.0])],
+        ..RasterJob::new(vertices, vk::PrimitiveTopology::POINT_LIST)
+    };
+    let Some(out) = run_raster(geometry, fragment, &job) else {
+        return;
+    };
+    let mut covered = [0; 3];
+    for y in 0..32u32 {
+        for x in 0..32u32 {
+            let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+            let quad = centres
+                .iter()
+                .position(|c| (px - c[0]).abs() < 4.0 && (py - c[1]).abs() < 2.0);
+            let want = match quad {
+                Some(k) => {
+                    covered[k] += 1;
+                    let mut c = colours[k];
+                    c[3] = k as f32;
+                    fbits(c)
+                }
+                None => out.clear,
+            };
+            assert_eq!(out.bits(x, y), want, "pixel ({x}, {y}), quad {quad:?}");
+        }
+    }
+    assert_eq!(covered, [32; 3], "8×4 pixels per quad");
+}
+
+/// A triangle in pixel coordinates with the colour its pixels must hold.
+struct Tri {
+    v: [[f32; 2]; 3],
+    colour: [f32; 4],
+}
+
+/// Where the centre of pixel (x, y) is relative to a triangle: `Some(true)`
+/// at least 0.25 pixel inside every edge, `Some(false)` at least 0.25 pixel
+/// outside one edge, `None` too near an edge to say (rasterisation rules and
+/// sub-pixel precision decide; such pixels are not checked).
+fn coverage(t: &[[f32; 2]; 3], x: u32, y: u32) -> Option<bool> {
+    let p = [x as f32 + 0.5, y as f32 + 0.5];
+    let [a, b, c] = *t;
+    let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    let mut inside = true;
+    for (e0, e1) in [(a, b), (b, c), (c, a)] {
+        let (dx, dy) = (e1[0] - e0[0], e1[1] - e0[1]);
+        let cross = dx * (p[1] - e0[1]) - dy * (p[0] - e0[0]);
+        // Signed distance to the edge's line, positive on the triangle's side.
+        let d = cross * area.signum() / (dx * dx + dy * dy).sqrt();
+        if d < -0.25 {
+            return Some(false);
+        }
+        if d < 0.25 {
+            inside = false;
+        }
+    }
+    inside.then_some(true)
+}
+
+/// What pixel (x, y) must hold when `tris` (not overlapping) are drawn:
+/// `Some(Some(colour))`, `Some(None)` for the clear value, `None` when it is
+/// too near an edge to say.
+fn expected_pixel(tris: &[Tri], x: u32, y: u32) -> Option<Option<[f32; 4]>> {
+    let mut colour = None;
+    for t in tris {
+        if coverage(&t.v, x, y)? {
+            colour = Some(t.colour);
+        }
+    }
+    Some(colour)
+}
+
+#[test]
+fn rasterised_endprim_splits_the_strip_and_result_primid_reaches_the_fragment_program() {
+    // PRIMITIVE_IN TRIANGLES, PRIMITIVE_OUT TRIANGLE_STRIP, VERTICES_OUT 6
+    // (section 2.X.7.Y). Each input triangle k (primitive.id k = 0, 1) is
+    // emitted as itself, then ENDPRIM, then again moved 16 pixels right: two
+    // separate triangles (2.X.8.Z, ENDPRIM). result.primid is 2k for the
+    // first and 2k + 1 for the second; for the second it is written before
+    // ENDPRIM and not again before the next EMIT ("Any result registers
+    // written prior to an ENDPRIM instruction are unchanged, and will be used
+    // in the vertex specified by the next EMIT"). The fragment program writes
+    // primitive.id, which after a geometry program is its result.primid
+    // (section 2.X.3.5), as float in x, and the colour of the input
+    // triangle's vertices (all three alike) in y, z, w.
+    //
+    // Triangle k has corners (2, 2 + 16k), (10, 2 + 16k), (2, 14 + 16k) in
+    // pixels. Pixels whose centre is within 0.25 pixel of an edge are not
+    // checked; all others must hold their triangle's value or the clear
+    // value. Without the ENDPRIM the six vertices would form one strip whose
+    // triangles (v1, v2, v3) and (v2, v3, v4) cover the gap between the two
+    // copies: the test checks that such pixels exist and are clear.
+    let geometry = "!!NVgp4.0
+PRIMITIVE_IN TRIANGLES;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 6;
+INT TEMP id;
+PARAM shift = {1, 0, 0, 0};
+MUL.S id.x, primitive.id.x, 2;
+ADD.S id.y, id.x, 1;
+MOV result.position, vertex[0].position;
+MOV result.color, vertex[0].texcoord[0];
+MOV.S result.primid.x, id.x;
+EMIT;
+MOV result.position, vertex[1].position;
+MOV result.color, vertex[1].texcoord[0];
+MOV.S result.primid.x, id.x;
+EMIT;
+MOV result.position, vertex[2].position;
+MOV result.color, vertex[2].texcoord[0];
+MOV.S result.primid.x, id.x;
+EMIT;
+MOV.S result.primid.x, id.y;
+ENDPRIM;
+ADD result.position, vertex[0].position, shift;
+MOV result.color, vertex[0].texcoord[0];
+EMIT;
+ADD result.position, vertex[1].position, shift;
+MOV result.color, vertex[1].texcoord[0];
+MOV.S result.primid.x, id.y;
+EMIT;
+ADD result.position, vertex[2].position, shift;
+MOV result.color, vertex[2].texcoord[0];
+MOV.S result.primid.x, id.y;
+EMIT;
+END
+";
+    let fragment = "!!NVfp4.0
+MOV result.color, fragment.color;
+I2F result.color.x, primitive.id.x;
+END
+";
+    let colours = [[9.0, 0.5, 0.25, 1.0], [9.0, 1.0, 0.75, 0.5]];
+    let corners = |k: usize, dx: f32| {
+        let y = 16.0 * k as f32;
+        [
+            [2.0 + dx, 2.0 + y],
+            [10.0 + dx, 2.0 + y],
+            [2.0 + dx, 14.0 + y],
+        ]
+    };
+    let vertices = (0..2)
+        .flat_map(|k| corners(k, 0.0).map(|p| raster_vertex(p, colours[k])))
+        .collect();
+    let job = RasterJob::new(vertices, vk::PrimitiveTopology::TRIANGLE_LIST);
+    let Some(out) = run_raster(geometry, fragment, &job) else {
+        return;
+    };
+    let mut tris = Vec::new();
+    let mut bridges = Vec::new();
+    for (k, &input_colour) in colours.iter().enumerate() {
+        for (j, dx) in [0.0, 16.0].into_iter().enumerate() {
+            let mut colour = input_colour;
+            colour[0] = (2 * k + j) as f32;
+            tris.push(Tri {
+                v: corners(k, dx),
+                colour,
+            });
+        }
+        // The strip's triangles 1 and 2 if ENDPRIM did not split it.
+        let (a, b) = (corners(k, 0.0), corners(k, 16.0));
+        bridges.push([a[1], a[2], b[0]]);
+        bridges.push([a[2], b[0], b[1]]);
+    }
+    let (mut checked, mut bridge_pixels) = (0, 0);
+    let mut per_primitive = [0; 4];
+    for y in 0..32u32 {
+        for x in 0..32u32 {
+            let Some(want) = expected_pixel(&tris, x, y) else {
+                continue;
+            };
+            checked += 1;
+            let got = out.bits(x, y);
+            match want {
+                Some(c) => {
+                    per_primitive[c[0] as usize] += 1;
+                    assert_eq!(got, fbits(c), "pixel ({x}, {y})");
+                }
+                None => {
+                    if bridges.iter().any(|b| coverage(b, x, y) == Some(true)) {
+                        bridge_pixels += 1;
+                    }
+                    assert_eq!(got, out.clear, "pixel ({x}, {y}) must stay clear");
+                }
+            }
+        }
+    }
+    // The triangles have area 48 pixels; at most a few pixels of each lie
+    // within 0.25 pixel of its slanted edge.
+    for (p, &n) in per_primitive.iter().enumerate() {
+        assert!(n >= 30, "primitive {p}: only {n} pixels checked");
+    }
+    assert!(checked > 900, "only {checked} pixels checked");
+    assert!(
+        bridge_pixels >= 20,
+        "only {bridge_pixels} clear pixels would be covered without ENDPRIM"
+    );
 }

@@ -1,4 +1,6 @@
-//! Fragment runs: one POINT per case, one pixel per case.
+//! Fragment runs: one POINT per case, one pixel per case; and `Device::render`, the
+//! draw into a colour (and depth) target and its read-back that fragment runs and
+//! rasterised runs (`Device::run_raster`, geometry.rs) share.
 
 use std::collections::BTreeMap;
 
@@ -202,27 +204,85 @@ impl Device {
                 rec[4 + 4 * k..8 + 4 * k].copy_from_slice(&input.bits);
             }
         }
+        let mut attributes = vec![vk::VertexInputAttributeDescription {
+            location: 0,
+            binding: 0,
+            format: vk::Format::R32G32B32A32_SFLOAT,
+            offset: 0,
+        }];
+        for k in 0..varyings.len() as u32 {
+            attributes.push(vk::VertexInputAttributeDescription {
+                location: k + 1,
+                binding: 0,
+                format: vk::Format::R32G32B32A32_UINT,
+                offset: 16 * (k + 1),
+            });
+        }
         let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
+        let pixels = self.render(&Draw {
+            vertex: &vs,
+            geometry: None,
+            fragment: frag_spirv,
+            topology: vk::PrimitiveTopology::POINT_LIST,
+            vertex_data: &vdata,
+            stride: stride as u32,
+            attributes,
+            vertex_count: n as u32,
+            width,
+            height,
+            outputs: &outputs,
+            clear: job.clear,
+            depth_clear: job.depth.then_some(job.depth_clear),
+            blocks: &blocks,
+            textures: &job.textures,
+            descriptor_set: job.descriptor_set,
+            stages: vk::ShaderStageFlags::FRAGMENT,
+        })?;
+        // Pixels beyond the last case are dropped.
+        let colors = pixels
+            .colors
+            .into_iter()
+            .map(|(loc, mut px)| {
+                px.truncate(n);
+                (loc, px)
+            })
+            .collect();
+        let depth = pixels.depth.map(|mut d| {
+            d.truncate(n);
+            d
+        });
+        Ok(FragmentOutput {
+            width,
+            height,
+            cases: n,
+            clear: job.clear,
+            colors,
+            depth,
+        })
+    }
 
+    /// Draws `draw` into a fresh W×H target and reads every attachment back, per
+    /// pixel: the part of a fragment run that does not depend on where the vertices
+    /// come from (fragment runs draw harness-made points; [`Device::run_raster`]
+    /// draws a vertex and a geometry program's primitives).
+    pub(crate) fn render(&self, draw: &Draw<'_>) -> Result<Pixels> {
+        let (width, height) = (draw.width, draw.height);
+        let outputs = draw.outputs;
         self.run(|d| {
             let mut s = Scope::new(d);
-            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
-            let uploaded = s.uniform_buffers(&blocks)?;
+            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, draw.vertex_data)?;
+            let uploaded = s.uniform_buffers(draw.blocks)?;
             let uniforms: Vec<(u32, &HostBuffer)> =
                 uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
-            let (layout, set) = s.resource_set(
-                job.descriptor_set,
-                vk::ShaderStageFlags::FRAGMENT,
-                &uniforms,
-                &job.textures,
-            )?;
+            let (layout, set) =
+                s.resource_set(draw.descriptor_set, draw.stages, &uniforms, draw.textures)?;
 
             // Attachments: index = Location; unused indices have format UNDEFINED.
             let count = outputs.keys().next_back().map_or(0, |&l| l + 1) as usize;
             let mut formats = vec![vk::Format::UNDEFINED; count];
             let mut images: Vec<(u32, vk::Image, vk::ImageView, HostBuffer)> = Vec::new();
             let pixel_bytes = 16 * width as u64 * height as u64;
-            for (&loc, &kind) in &outputs {
+            for (&loc, &kind) in outputs {
                 formats[loc as usize] = kind.format();
                 let (image, view) = s.image(
                     kind.format(),
@@ -234,7 +294,7 @@ impl Device {
                 let readback = s.buffer(pixel_bytes, vk::BufferUsageFlags::TRANSFER_DST, &[])?;
                 images.push((loc, image, view, readback));
             }
-            let depth = if job.depth {
+            let depth = if draw.depth_clear.is_some() {
                 let (image, view) = s.image(
                     vk::Format::D32_SFLOAT,
                     vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
@@ -250,43 +310,41 @@ impl Device {
                 None
             };
 
-            let vs = s.shader(&vs)?;
-            let fs = s.shader(frag_spirv)?;
+            let vs = s.shader(draw.vertex)?;
+            let gs = draw.geometry.map(|g| s.shader(g)).transpose()?;
+            let fs = s.shader(draw.fragment)?;
             let pipeline = {
-                let stages = [
-                    vk::PipelineShaderStageCreateInfo::default()
-                        .stage(vk::ShaderStageFlags::VERTEX)
-                        .module(vs)
-                        .name(c"main"),
+                let mut stages = vec![vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::VERTEX)
+                    .module(vs)
+                    .name(c"main")];
+                if let Some(gs) = gs {
+                    stages.push(
+                        vk::PipelineShaderStageCreateInfo::default()
+                            .stage(vk::ShaderStageFlags::GEOMETRY)
+                            .module(gs)
+                            .name(c"main"),
+                    );
+                }
+                stages.push(
                     vk::PipelineShaderStageCreateInfo::default()
                         .stage(vk::ShaderStageFlags::FRAGMENT)
                         .module(fs)
                         .name(c"main"),
-                ];
+                );
                 let bindings = [vk::VertexInputBindingDescription {
                     binding: 0,
-                    stride: stride as u32,
+                    stride: draw.stride,
                     input_rate: vk::VertexInputRate::VERTEX,
                 }];
-                let mut attributes = vec![vk::VertexInputAttributeDescription {
-                    location: 0,
-                    binding: 0,
-                    format: vk::Format::R32G32B32A32_SFLOAT,
-                    offset: 0,
-                }];
-                for k in 0..varyings.len() as u32 {
-                    attributes.push(vk::VertexInputAttributeDescription {
-                        location: k + 1,
-                        binding: 0,
-                        format: vk::Format::R32G32B32A32_UINT,
-                        offset: 16 * (k + 1),
-                    });
+                let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
+                if !draw.attributes.is_empty() {
+                    vertex_input = vertex_input
+                        .vertex_binding_descriptions(&bindings)
+                        .vertex_attribute_descriptions(&draw.attributes);
                 }
-                let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
-                    .vertex_binding_descriptions(&bindings)
-                    .vertex_attribute_descriptions(&attributes);
-                let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-                    .topology(vk::PrimitiveTopology::POINT_LIST);
+                let input_assembly =
+                    vk::PipelineInputAssemblyStateCreateInfo::default().topology(draw.topology);
                 let viewports = [vk::Viewport {
                     x: 0.0,
                     y: 0.0,
@@ -309,9 +367,10 @@ impl Device {
                     .line_width(1.0);
                 let multisample = vk::PipelineMultisampleStateCreateInfo::default()
                     .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+                let with_depth = draw.depth_clear.is_some();
                 let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
-                    .depth_test_enable(job.depth)
-                    .depth_write_enable(job.depth)
+                    .depth_test_enable(with_depth)
+                    .depth_write_enable(with_depth)
                     .depth_compare_op(vk::CompareOp::ALWAYS);
                 // Unused attachment indices (between requested Locations) get no
                 // writes at all.
@@ -331,7 +390,7 @@ impl Device {
                     .attachments(&blend_attachments);
                 let mut rendering =
                     vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
-                if job.depth {
+                if with_depth {
                     rendering = rendering.depth_attachment_format(vk::Format::D32_SFLOAT);
                 }
                 let info = vk::GraphicsPipelineCreateInfo::default()
@@ -349,7 +408,7 @@ impl Device {
             };
 
             let clear = vk::ClearValue {
-                color: vk::ClearColorValue { uint32: job.clear },
+                color: vk::ClearColorValue { uint32: draw.clear },
             };
             let mut color_attachments = vec![vk::RenderingAttachmentInfo::default(); count];
             for &(loc, _, view, _) in &images {
@@ -368,7 +427,7 @@ impl Device {
                     .store_op(vk::AttachmentStoreOp::STORE)
                     .clear_value(vk::ClearValue {
                         depth_stencil: vk::ClearDepthStencilValue {
-                            depth: job.depth_clear,
+                            depth: draw.depth_clear.unwrap_or(1.0),
                             stencil: 0,
                         },
                     })
@@ -402,7 +461,7 @@ impl Device {
                     depth: 1,
                 },
             };
-            let descriptor_set = job.descriptor_set;
+            let descriptor_set = draw.descriptor_set;
             s.submit(|dev, cb| unsafe {
                 let color = vk::ImageAspectFlags::COLOR;
                 let depth_aspect = vk::ImageAspectFlags::DEPTH;
@@ -449,8 +508,10 @@ impl Device {
                     &[set],
                     &[],
                 );
-                dev.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
-                dev.cmd_draw(cb, n as u32, 1, 0, 0);
+                if !draw.attributes.is_empty() {
+                    dev.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
+                }
+                dev.cmd_draw(cb, draw.vertex_count, 1, 0, 0);
                 dev.cmd_end_rendering(cb);
                 for &(_, image, _, readback) in &images {
                     image_barrier(
@@ -505,29 +566,56 @@ impl Device {
                 host_barrier(dev, cb, transfer, vk::AccessFlags::TRANSFER_WRITE);
             })?;
 
+            let pixels = (width * height) as usize;
             let colors = images
                 .iter()
                 .map(|&(loc, _, _, readback)| {
                     let words = readback.read_words();
-                    let per_case = (0..n)
-                        .map(|i| {
-                            let mut px = [0u32; 4];
-                            px.copy_from_slice(&words[i * 4..i * 4 + 4]);
-                            px
-                        })
+                    let per_pixel = words[..4 * pixels]
+                        .chunks_exact(4)
+                        .map(|w| [w[0], w[1], w[2], w[3]])
                         .collect();
-                    (loc, per_case)
+                    (loc, per_pixel)
                 })
                 .collect();
-            let depth = depth.map(|(_, _, readback)| readback.read_words()[..n].to_vec());
-            Ok(FragmentOutput {
-                width,
-                height,
-                cases: n,
-                clear: job.clear,
-                colors,
-                depth,
-            })
+            let depth = depth.map(|(_, _, readback)| readback.read_words()[..pixels].to_vec());
+            Ok(Pixels { colors, depth })
         })
     }
+}
+
+/// One draw of [`Device::render`]: the shader modules (entry points `main`), the
+/// vertex buffer (one binding of `stride`-byte records; no binding when
+/// `attributes` is empty), the target and the one descriptor set of parameters.
+pub(crate) struct Draw<'a> {
+    pub vertex: &'a [u32],
+    pub geometry: Option<&'a [u32]>,
+    pub fragment: &'a [u32],
+    pub topology: vk::PrimitiveTopology,
+    pub vertex_data: &'a [u32],
+    pub stride: u32,
+    pub attributes: Vec<vk::VertexInputAttributeDescription>,
+    pub vertex_count: u32,
+    pub width: u32,
+    pub height: u32,
+    /// The colour attachments: index = Location, format from the kind.
+    pub outputs: &'a BTreeMap<u32, Kind>,
+    /// Clear value (bits) of every colour attachment.
+    pub clear: [u32; 4],
+    /// `Some(clear)`: a D32_SFLOAT depth buffer (test ALWAYS, writes on), read back.
+    pub depth_clear: Option<f32>,
+    /// Uniform blocks (binding, words) and textures of `descriptor_set`, visible to
+    /// `stages`.
+    pub blocks: &'a [(u32, Vec<u32>)],
+    pub textures: &'a [Texture],
+    pub descriptor_set: u32,
+    pub stages: vk::ShaderStageFlags,
+}
+
+/// What [`Device::render`] reads back: per attached Location, one `[u32; 4]` per
+/// pixel, row-major from the top left (row y = framebuffer y); the depth bits per
+/// pixel when the draw has a depth buffer.
+pub(crate) struct Pixels {
+    pub colors: BTreeMap<u32, Vec<[u32; 4]>>,
+    pub depth: Option<Vec<u32>>,
 }

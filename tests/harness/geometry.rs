@@ -1,5 +1,8 @@
 //! Geometry runs: a vertex program and a geometry program in one pipeline, the
-//! geometry program's emitted vertices captured with transform feedback.
+//! geometry program's emitted vertices captured with transform feedback
+//! ([`Device::run_geometry`]); and rasterised runs: a vertex, an optional geometry
+//! and a fragment program in one pipeline drawn into a colour target read back
+//! per pixel ([`Device::run_raster`], through the fragment runs' `Device::render`).
 //!
 //! The geometry program's SPIR-V is patched for capture exactly like a vertex
 //! program's (`VertexProgram::with_xfb`: `Xfb` mode, `XfbBuffer`/`XfbStride`/
@@ -9,13 +12,19 @@
 //! (triangle *i* of a strip is vertices i, i + 1 + i % 2, i + 2 - i % 2). The number
 //! of records is read from the transform feedback counter buffer.
 
+use std::collections::BTreeMap;
+
 use ash::vk;
 use rspirv::spirv::ExecutionModel;
 
 use super::device::{host_barrier, Device, HostBuffer, Scope};
-use super::shaders::VertexProgram;
+use super::fragment::Draw;
+use super::shaders::{self, VertexProgram};
 use super::vertex::{decode_record, wanted_outputs, Capture, VertexOutput, VertexRecord};
-use super::{collect_inputs, uniform_blocks, HarnessError, Input, Result, GEOMETRY_SET};
+use super::{
+    collect_inputs, to_f32, uniform_blocks, HarnessError, Input, Kind, Result, GEOMETRY_SET,
+    KILL_SENTINEL,
+};
 
 /// A geometry run: `vertices` go through the vertex program, are assembled with
 /// `topology` into the geometry program's input primitives, and the vertices it
@@ -93,14 +102,8 @@ impl Device {
                 job.max_records
             )));
         }
-        let attributes: Vec<_> = collect_inputs(&job.vertices, "attribute")?
-            .into_iter()
-            .collect();
-        if attributes.iter().any(|&(l, _)| l > 31) {
-            return Err(HarnessError::Job(
-                "attributes must use Locations 0..=31".into(),
-            ));
-        }
+        let vertex_buffer = VertexBuffer::new(&job.vertices)?;
+        let attributes = vertex_buffer.attributes.clone();
         if self.xfb_max_bytes == 0 {
             return Err(HarnessError::NoDevice(
                 "the device lacks VK_EXT_transform_feedback, needed for geometry runs".into(),
@@ -122,18 +125,6 @@ impl Device {
         }
         let geom_words = program.with_xfb(&caps, stride);
 
-        let vstride = 16 * attributes.len().max(1);
-        let mut vdata = vec![0u32; n * vstride / 4];
-        for (i, v) in job.vertices.iter().enumerate() {
-            for input in v {
-                let k = attributes
-                    .iter()
-                    .position(|&(l, _)| l == input.location)
-                    .unwrap_or(0);
-                let at = i * vstride / 4 + 4 * k;
-                vdata[at..at + 4].copy_from_slice(&input.bits);
-            }
-        }
         let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
         let out_bytes = u64::from(stride) * job.max_records as u64;
 
@@ -144,7 +135,7 @@ impl Device {
                 ));
             };
             let mut s = Scope::new(d);
-            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
+            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vertex_buffer.data)?;
             let uploaded = s.uniform_buffers(&blocks)?;
             let uniforms: Vec<(u32, &HostBuffer)> =
                 uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
@@ -167,21 +158,10 @@ impl Device {
             ];
             let bindings = [vk::VertexInputBindingDescription {
                 binding: 0,
-                stride: vstride as u32,
+                stride: vertex_buffer.stride,
                 input_rate: vk::VertexInputRate::VERTEX,
             }];
-            let attribute_desc: Vec<_> = attributes
-                .iter()
-                .enumerate()
-                .map(
-                    |(k, &(location, kind))| vk::VertexInputAttributeDescription {
-                        location,
-                        binding: 0,
-                        format: kind.format(),
-                        offset: 16 * k as u32,
-                    },
-                )
-                .collect();
+            let attribute_desc = vertex_buffer.descriptions();
             let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
             if !attributes.is_empty() {
                 vertex_input = vertex_input
@@ -284,5 +264,219 @@ impl Device {
             decode_record(&program, &caps, &words[v * stride_words..], rec);
         }
         Ok(VertexOutput { vertices })
+    }
+}
+
+/// The vertex buffer of a job's per-vertex attributes: one binding, one 16-byte
+/// slot per Location the vertices use (in Location order), zero bits where a
+/// vertex does not list a Location.
+struct VertexBuffer {
+    /// (Location, kind) of each slot.
+    attributes: Vec<(u32, Kind)>,
+    stride: u32,
+    data: Vec<u32>,
+}
+
+impl VertexBuffer {
+    fn new(vertices: &[Vec<Input>]) -> Result<VertexBuffer> {
+        let attributes: Vec<_> = collect_inputs(vertices, "attribute")?.into_iter().collect();
+        if attributes.iter().any(|&(l, _)| l > 31) {
+            return Err(HarnessError::Job(
+                "attributes must use Locations 0..=31".into(),
+            ));
+        }
+        let stride = 16 * attributes.len().max(1);
+        let mut data = vec![0u32; vertices.len() * stride / 4];
+        for (i, v) in vertices.iter().enumerate() {
+            for input in v {
+                let k = attributes
+                    .iter()
+                    .position(|&(l, _)| l == input.location)
+                    .unwrap_or(0);
+                let at = i * stride / 4 + 4 * k;
+                data[at..at + 4].copy_from_slice(&input.bits);
+            }
+        }
+        Ok(VertexBuffer {
+            attributes,
+            stride: stride as u32,
+            data,
+        })
+    }
+
+    fn descriptions(&self) -> Vec<vk::VertexInputAttributeDescription> {
+        self.attributes
+            .iter()
+            .enumerate()
+            .map(
+                |(k, &(location, kind))| vk::VertexInputAttributeDescription {
+                    location,
+                    binding: 0,
+                    format: kind.format(),
+                    offset: 16 * k as u32,
+                },
+            )
+            .collect()
+    }
+}
+
+/// A rasterised run: `vertices` go through the vertex program, are assembled with
+/// `topology`, go through the geometry program (if any), and its primitives are
+/// rasterised into a `width`×`height` target (viewport = the whole target, no
+/// culling, one sample) and shaded by the fragment program. Every colour output
+/// the fragment program declares is an RGBA32 attachment of its kind, cleared to
+/// `clear`, read back per pixel.
+#[derive(Clone, Debug)]
+pub struct RasterJob {
+    /// Per-vertex attributes of the vertex program (`vertex.attrib[n]` is Location n).
+    pub vertices: Vec<Vec<Input>>,
+    /// The draw's topology; with a geometry program it must suit its PRIMITIVE_IN.
+    pub topology: vk::PrimitiveTopology,
+    /// `program.env[i]` (binding 0) of the set `descriptor_set`, raw bits.
+    pub env: Vec<[u32; 4]>,
+    /// `program.local[i]` (binding 1), raw bits.
+    pub local: Vec<[u32; 4]>,
+    /// Rows of the `State` block (binding 2).
+    pub state: Vec<[u32; 4]>,
+    /// `program.buffer[b]` (binding 3 + b).
+    pub buffers: Vec<(u32, Vec<[u32; 4]>)>,
+    /// The one descriptor set of parameters (default 1, the geometry program's);
+    /// it is visible to every stage, the other sets are empty.
+    pub descriptor_set: u32,
+    /// Target size in pixels (default 32×32).
+    pub width: u32,
+    pub height: u32,
+    /// Clear value (bits) of every colour attachment; a pixel still holding it was
+    /// not covered. Default [`KILL_SENTINEL`].
+    pub clear: [u32; 4],
+}
+
+impl Default for RasterJob {
+    fn default() -> Self {
+        RasterJob {
+            vertices: Vec::new(),
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            env: Vec::new(),
+            local: Vec::new(),
+            state: Vec::new(),
+            buffers: Vec::new(),
+            descriptor_set: GEOMETRY_SET,
+            width: 32,
+            height: 32,
+            clear: KILL_SENTINEL,
+        }
+    }
+}
+
+impl RasterJob {
+    pub fn new(vertices: Vec<Vec<Input>>, topology: vk::PrimitiveTopology) -> RasterJob {
+        RasterJob {
+            vertices,
+            topology,
+            ..Default::default()
+        }
+    }
+}
+
+/// The pixels of a rasterised run, as bit patterns. Pixel (x, y) is column x, row y
+/// from the top left (Vulkan's framebuffer coordinates: clip-space y = -1 is row 0).
+#[derive(Clone, Debug)]
+pub struct RasterOutput {
+    pub width: u32,
+    pub height: u32,
+    pub clear: [u32; 4],
+    /// Per attached Location, one `[u32; 4]` per pixel, row-major.
+    pub colors: BTreeMap<u32, Vec<[u32; 4]>>,
+}
+
+impl RasterOutput {
+    /// The bits of pixel (x, y) of the attachment at `location`.
+    /// Panics if that Location was not attached or (x, y) is outside the target.
+    pub fn color(&self, x: u32, y: u32, location: u32) -> [u32; 4] {
+        assert!(
+            x < self.width && y < self.height,
+            "pixel ({x}, {y}) is outside"
+        );
+        match self.colors.get(&location) {
+            Some(v) => v[(y * self.width + x) as usize],
+            None => panic!("output Location {location} is not declared by the program"),
+        }
+    }
+    /// Location 0 of pixel (x, y).
+    pub fn bits(&self, x: u32, y: u32) -> [u32; 4] {
+        self.color(x, y, 0)
+    }
+    /// Location 0 of pixel (x, y) as floats.
+    pub fn f32(&self, x: u32, y: u32) -> [f32; 4] {
+        to_f32(self.bits(x, y))
+    }
+    /// True when pixel (x, y) of Location 0 still holds the clear value.
+    pub fn cleared(&self, x: u32, y: u32) -> bool {
+        self.bits(x, y) == self.clear
+    }
+}
+
+impl Device {
+    /// Runs `vert_spirv` (a `Vertex` entry point), `geom_spirv` (a `Geometry` entry
+    /// point, if any) and `frag_spirv` (a `Fragment` entry point) as one pipeline
+    /// over the job's vertices, rasterising into a target read back per pixel.
+    pub fn run_raster(
+        &self,
+        vert_spirv: &[u32],
+        geom_spirv: Option<&[u32]>,
+        frag_spirv: &[u32],
+        job: &RasterJob,
+    ) -> Result<RasterOutput> {
+        let n = job.vertices.len();
+        if n == 0 || n > 64 * 1024 {
+            return Err(HarnessError::Job(format!(
+                "{n} vertices; a raster job takes 1..=65536"
+            )));
+        }
+        if !(1..=4096).contains(&job.width) || !(1..=4096).contains(&job.height) {
+            return Err(HarnessError::Job(format!(
+                "a {}x{} target; width and height are 1..=4096",
+                job.width, job.height
+            )));
+        }
+        let outputs: BTreeMap<u32, Kind> =
+            shaders::fragment_outputs(frag_spirv)?.into_iter().collect();
+        if outputs.is_empty() {
+            return Err(HarnessError::Job(
+                "the fragment program declares no colour output".into(),
+            ));
+        }
+        if let Some(loc) = outputs.keys().find(|&&l| l > 7) {
+            return Err(HarnessError::Job(format!(
+                "output Location {loc}: colour outputs are Locations 0..=7"
+            )));
+        }
+        let vertex_buffer = VertexBuffer::new(&job.vertices)?;
+        let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
+        let pixels = self.render(&Draw {
+            vertex: vert_spirv,
+            geometry: geom_spirv,
+            fragment: frag_spirv,
+            topology: job.topology,
+            vertex_data: &vertex_buffer.data,
+            stride: vertex_buffer.stride,
+            attributes: vertex_buffer.descriptions(),
+            vertex_count: n as u32,
+            width: job.width,
+            height: job.height,
+            outputs: &outputs,
+            clear: job.clear,
+            depth_clear: None,
+            blocks: &blocks,
+            textures: &[],
+            descriptor_set: job.descriptor_set,
+            stages: vk::ShaderStageFlags::ALL_GRAPHICS,
+        })?;
+        Ok(RasterOutput {
+            width: job.width,
+            height: job.height,
+            clear: job.clear,
+            colors: pixels.colors,
+        })
     }
 }

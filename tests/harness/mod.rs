@@ -37,6 +37,11 @@
 //!   transform feedback (the geometry module patched like a vertex program), one
 //!   record per vertex of each decomposed output primitive; the record count comes
 //!   from the transform feedback counter buffer. Parameters are in set 1.
+//! * [`Device::run_raster`] runs a vertex program, an optional geometry program and a
+//!   fragment program as one pipeline, rasterises the draw into a W×H target (32×32 by
+//!   default) and reads back every pixel of every colour output (cleared to
+//!   [`KILL_SENTINEL`] by default). It shares the target, pipeline and read-back code
+//!   of fragment runs (`Device::render`). Parameters are in one set (default 1).
 //!
 //! Textures: `FragmentJob::textures` / `VertexJob::textures` ([`Texture`]) are
 //! uploaded (every mip level, layer and cube face) and bound at binding 32 + unit of
@@ -63,7 +68,7 @@ pub use device::{device_or_skip, shared_device, Device};
 #[allow(unused_imports)]
 pub use fragment::{FragmentJob, FragmentOutput};
 #[allow(unused_imports)]
-pub use geometry::GeometryJob;
+pub use geometry::{GeometryJob, RasterJob, RasterOutput};
 #[allow(unused_imports)]
 pub use texture::{SamplerDesc, Texture, TextureKind, FIRST_TEXTURE_BINDING};
 #[allow(unused_imports)]
