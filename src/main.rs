@@ -304,6 +304,17 @@ fn read_input(path: &Path, stdin: bool) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+#[cfg(unix)]
+fn new_file_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::Permissions::from_mode(0o666))
+}
+
+#[cfg(not(unix))]
+fn new_file_permissions() -> Option<std::fs::Permissions> {
+    None
+}
+
 /// Writes atomically: a temporary file beside the target, renamed over it,
 /// so an interrupted or failed run leaves the old file (or none).
 fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
@@ -316,7 +327,18 @@ fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    // A temporary file is private (0600); the output is not: a replaced file
+    // keeps its permissions, a new one gets what any new file gets (0666
+    // less the umask, which open(2) applies).
+    let permissions = match std::fs::metadata(path) {
+        Ok(m) => Some(m.permissions()),
+        Err(_) => new_file_permissions(),
+    };
+    let mut builder = tempfile::Builder::new();
+    if let Some(p) = permissions {
+        builder.permissions(p);
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(payload)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;

@@ -216,3 +216,34 @@ fn deny_warnings_turns_warnings_into_a_failure() {
     assert_eq!(r.status.code(), Some(1));
     assert!(r.stdout.is_empty(), "no output when warnings are denied");
 }
+
+/// The process's umask, from /proc (Linux); `None` elsewhere.
+#[cfg(unix)]
+fn umask() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("Umask:"))?;
+    u32::from_str_radix(line["Umask:".len()..].trim(), 8).ok()
+}
+
+#[cfg(unix)]
+#[test]
+fn output_files_get_ordinary_permissions_not_the_temporary_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("mode");
+    let input = dir.join("prog.fp");
+    std::fs::write(&input, VALID).unwrap();
+    let out = dir.join("prog.spv");
+    let _ = std::fs::remove_file(&out);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let args = [input.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    // A new output: 0666 less the umask, like any new file (the atomic
+    // write goes through a private 0600 temporary file).
+    assert_eq!(nvp4c(&args, None).status.code(), Some(0));
+    if let Some(umask) = umask() {
+        assert_eq!(mode(&out), 0o666 & !umask);
+    }
+    // A replaced output keeps its own permissions.
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
+    assert_eq!(nvp4c(&args, None).status.code(), Some(0));
+    assert_eq!(mode(&out), 0o640);
+}
