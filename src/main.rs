@@ -338,7 +338,14 @@ fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
     if let Some(p) = permissions {
         builder.permissions(p);
     }
-    let mut tmp = builder.tempfile_in(dir)?;
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| {
+        // tempfile's error names its random temporary path, which the user
+        // never asked for: report the directory's own error if it has one,
+        // else the kind of failure.
+        std::fs::metadata(dir)
+            .err()
+            .unwrap_or_else(|| std::io::Error::from(e.kind()))
+    })?;
     tmp.write_all(payload)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;

@@ -247,3 +247,22 @@ fn output_files_get_ordinary_permissions_not_the_temporary_files() {
     assert_eq!(nvp4c(&args, None).status.code(), Some(0));
     assert_eq!(mode(&out), 0o640);
 }
+
+#[test]
+fn an_unwritable_output_exits_1_naming_the_output_not_a_temporary_file() {
+    let dir = scratch("nodir");
+    let input = dir.join("prog.fp");
+    std::fs::write(&input, VALID).unwrap();
+    let out = dir.join("missing-dir").join("prog.spv");
+    let r = nvp4c(
+        &[input.to_str().unwrap(), "-o", out.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        stderr.contains(&format!("cannot write {}", out.display())),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(".tmp"), "{stderr}");
+}
