@@ -22,7 +22,7 @@ use super::fragment::Draw;
 use super::shaders::{self, VertexProgram};
 use super::vertex::{decode_record, wanted_outputs, Capture, VertexOutput, VertexRecord};
 use super::{
-    collect_inputs, to_f32, uniform_blocks, HarnessError, Input, Kind, Result, GEOMETRY_SET,
+    to_f32, uniform_blocks, HarnessError, Input, Kind, Result, VertexBuffer, GEOMETRY_SET,
     KILL_SENTINEL,
 };
 
@@ -102,7 +102,7 @@ impl Device {
                 job.max_records
             )));
         }
-        let vertex_buffer = VertexBuffer::new(&job.vertices)?;
+        let vertex_buffer = VertexBuffer::new(&job.vertices, 0, job.vertices.len())?;
         let attributes = vertex_buffer.attributes.clone();
         if self.xfb_max_bytes == 0 {
             return Err(HarnessError::NoDevice(
@@ -267,59 +267,6 @@ impl Device {
     }
 }
 
-/// The vertex buffer of a job's per-vertex attributes: one binding, one 16-byte
-/// slot per Location the vertices use (in Location order), zero bits where a
-/// vertex does not list a Location.
-struct VertexBuffer {
-    /// (Location, kind) of each slot.
-    attributes: Vec<(u32, Kind)>,
-    stride: u32,
-    data: Vec<u32>,
-}
-
-impl VertexBuffer {
-    fn new(vertices: &[Vec<Input>]) -> Result<VertexBuffer> {
-        let attributes: Vec<_> = collect_inputs(vertices, "attribute")?.into_iter().collect();
-        if attributes.iter().any(|&(l, _)| l > 31) {
-            return Err(HarnessError::Job(
-                "attributes must use Locations 0..=31".into(),
-            ));
-        }
-        let stride = 16 * attributes.len().max(1);
-        let mut data = vec![0u32; vertices.len() * stride / 4];
-        for (i, v) in vertices.iter().enumerate() {
-            for input in v {
-                let k = attributes
-                    .iter()
-                    .position(|&(l, _)| l == input.location)
-                    .unwrap_or(0);
-                let at = i * stride / 4 + 4 * k;
-                data[at..at + 4].copy_from_slice(&input.bits);
-            }
-        }
-        Ok(VertexBuffer {
-            attributes,
-            stride: stride as u32,
-            data,
-        })
-    }
-
-    fn descriptions(&self) -> Vec<vk::VertexInputAttributeDescription> {
-        self.attributes
-            .iter()
-            .enumerate()
-            .map(
-                |(k, &(location, kind))| vk::VertexInputAttributeDescription {
-                    location,
-                    binding: 0,
-                    format: kind.format(),
-                    offset: 16 * k as u32,
-                },
-            )
-            .collect()
-    }
-}
-
 /// A rasterised run: `vertices` go through the vertex program, are assembled with
 /// `topology`, go through the geometry program (if any), and its primitives are
 /// rasterised into a `width`×`height` target (viewport = the whole target, no
@@ -451,7 +398,7 @@ impl Device {
                 "output Location {loc}: colour outputs are Locations 0..=7"
             )));
         }
-        let vertex_buffer = VertexBuffer::new(&job.vertices)?;
+        let vertex_buffer = VertexBuffer::new(&job.vertices, 0, job.vertices.len())?;
         let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
         let pixels = self.render(&Draw {
             vertex: vert_spirv,

@@ -319,3 +319,58 @@ pub(crate) fn param_block(values: &[[u32; 4]], what: &str) -> Result<Vec<u32>> {
     }
     Ok(words)
 }
+
+/// The vertex buffer of a job's per-vertex attributes: one binding, one 16-byte
+/// slot per Location the vertices use (in Location order), zero bits where a
+/// vertex does not list a Location.
+pub(crate) struct VertexBuffer {
+    /// (Location, kind) of each slot.
+    pub(crate) attributes: Vec<(u32, Kind)>,
+    pub(crate) stride: u32,
+    pub(crate) data: Vec<u32>,
+}
+
+impl VertexBuffer {
+    /// `vertices[i]` at index `first + i` of a buffer of `first + len`
+    /// vertices (`len` ≥ the number of vertices; the rest are zero).
+    pub(crate) fn new(vertices: &[Vec<Input>], first: usize, len: usize) -> Result<VertexBuffer> {
+        let attributes: Vec<_> = collect_inputs(vertices, "attribute")?.into_iter().collect();
+        if attributes.iter().any(|&(l, _)| l > 31) {
+            return Err(HarnessError::Job(
+                "attributes must use Locations 0..=31".into(),
+            ));
+        }
+        let stride = 16 * attributes.len().max(1);
+        let mut data = vec![0u32; (first + len.max(vertices.len())) * stride / 4];
+        for (i, v) in vertices.iter().enumerate() {
+            for input in v {
+                let k = attributes
+                    .iter()
+                    .position(|&(l, _)| l == input.location)
+                    .unwrap_or(0);
+                let at = (first + i) * stride / 4 + 4 * k;
+                data[at..at + 4].copy_from_slice(&input.bits);
+            }
+        }
+        Ok(VertexBuffer {
+            attributes,
+            stride: stride as u32,
+            data,
+        })
+    }
+
+    pub(crate) fn descriptions(&self) -> Vec<vk::VertexInputAttributeDescription> {
+        self.attributes
+            .iter()
+            .enumerate()
+            .map(
+                |(k, &(location, kind))| vk::VertexInputAttributeDescription {
+                    location,
+                    binding: 0,
+                    format: kind.format(),
+                    offset: 16 * k as u32,
+                },
+            )
+            .collect()
+    }
+}

@@ -8,7 +8,7 @@ use rspirv::spirv::BuiltIn;
 use super::device::{host_barrier, Device, HostBuffer, Scope};
 use super::shaders::{OutputKey, VertexProgram};
 use super::texture::Texture;
-use super::{collect_inputs, to_f32, uniform_blocks, HarnessError, Input, Result, VERTEX_SET};
+use super::{to_f32, uniform_blocks, HarnessError, Input, Result, VertexBuffer, VERTEX_SET};
 
 /// Most vertices one vertex run takes.
 pub const MAX_VERTICES: usize = 64 * 1024;
@@ -150,14 +150,12 @@ impl Device {
         if job.first_vertex > 1 << 20 {
             return Err(HarnessError::Job("first_vertex above 2^20".into()));
         }
-        let attributes: Vec<_> = collect_inputs(&job.vertices, "attribute")?
-            .into_iter()
-            .collect();
-        if attributes.len() > 32 || attributes.iter().any(|&(l, _)| l > 31) {
-            return Err(HarnessError::Job(
-                "attributes must use Locations 0..=31".into(),
-            ));
-        }
+        // Vertex data, TRIANGLE_LIST padded to a multiple of 3 vertices, starting at
+        // index `first_vertex` so that attribute fetch matches VertexIndex.
+        let padded = n.div_ceil(3) * 3;
+        let first = job.first_vertex as usize;
+        let vertex_buffer = VertexBuffer::new(&job.vertices, first, padded)?;
+        let attributes = &vertex_buffer.attributes;
         if self.xfb_max_bytes == 0 {
             return Err(HarnessError::NoDevice(
                 "the device lacks VK_EXT_transform_feedback, needed for vertex runs".into(),
@@ -195,22 +193,6 @@ impl Device {
             .map(|(caps, stride)| program.with_xfb(caps, *stride))
             .collect();
 
-        // Vertex data, TRIANGLE_LIST padded to a multiple of 3 vertices, starting at
-        // index `first_vertex` so that attribute fetch matches VertexIndex.
-        let padded = n.div_ceil(3) * 3;
-        let stride = 16 * attributes.len().max(1);
-        let first = job.first_vertex as usize;
-        let mut vdata = vec![0u32; (first + padded) * stride / 4];
-        for (i, v) in job.vertices.iter().enumerate() {
-            for input in v {
-                let k = attributes
-                    .iter()
-                    .position(|&(l, _)| l == input.location)
-                    .unwrap_or(0);
-                let at = (first + i) * stride / 4 + 4 * k;
-                vdata[at..at + 4].copy_from_slice(&input.bits);
-            }
-        }
         let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
 
         let captured: Vec<Vec<u32>> = self.run(|d| {
@@ -220,7 +202,7 @@ impl Device {
                 ));
             };
             let mut s = Scope::new(d);
-            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vdata)?;
+            let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vertex_buffer.data)?;
             let uploaded = s.uniform_buffers(&blocks)?;
             let uniforms: Vec<(u32, &HostBuffer)> =
                 uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
@@ -232,21 +214,10 @@ impl Device {
             )?;
             let bindings = [vk::VertexInputBindingDescription {
                 binding: 0,
-                stride: stride as u32,
+                stride: vertex_buffer.stride,
                 input_rate: vk::VertexInputRate::VERTEX,
             }];
-            let attribute_desc: Vec<_> = attributes
-                .iter()
-                .enumerate()
-                .map(
-                    |(k, &(location, kind))| vk::VertexInputAttributeDescription {
-                        location,
-                        binding: 0,
-                        format: kind.format(),
-                        offset: 16 * k as u32,
-                    },
-                )
-                .collect();
+            let attribute_desc = vertex_buffer.descriptions();
             let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
             if !attributes.is_empty() {
                 vertex_input = vertex_input
