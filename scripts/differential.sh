@@ -11,4 +11,4 @@ echo "differential: $n programs from seed $seed"
 lvp=$(compgen -G "/usr/share/vulkan/icd.d/lvp_icd.*.json" | head -n 1 || true)
 [ -n "${VK_DRIVER_FILES:-}" ] || [ -z "$lvp" ] || export VK_DRIVER_FILES="$lvp"
 export MESA_SHADER_CACHE_DISABLE=true
-NVP4C_DIFF_COUNT=$n NVP4C_DIFF_SEED=$seed exec cargo test --release --test differential -- --nocapture
+NVP4C_DIFF_COUNT=$n NVP4C_DIFF_SEED=$seed exec cargo test --release --test device differential:: -- --nocapture

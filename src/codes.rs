@@ -1,6 +1,6 @@
 //! The registry of diagnostic codes: one row per code, with the rule it
 //! enforces. docs/diagnostics.md lists the same rows with a program that
-//! triggers each; tests/diagnostics.rs keeps the three in step.
+//! triggers each; tests/tools/diagnostics.rs keeps the three in step.
 //!
 //! ```
 //! let info = nvp4c::codes::lookup("E0400").unwrap();

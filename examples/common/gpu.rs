@@ -32,7 +32,7 @@ use ash::vk;
 /// Why an example stopped.
 pub enum Failure {
     /// No Vulkan loader, instance or device with a graphics queue: exit
-    /// code 3, which tests/reflect_render_example.rs and
+    /// code 3, which tests/device/reflect_render_example.rs and
     /// scripts/bench-render.sh take as "cannot run here".
     NoDevice(String),
     /// Anything else: exit code 1.

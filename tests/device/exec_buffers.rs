@@ -1,0 +1,202 @@
+//! Execution tests of parameter buffers (NV_parameter_buffer_object;
+//! NV_gpu_program4 section 2.X.3.6) on the Vulkan device: BUFFER (single
+//! words, replicated to four components) and BUFFER4 (vec4s) variables,
+//! single and array, with absolute and relative addressing, read from the
+//! `ProgramBuffer` blocks at binding 3 + b (docs/interface.md, "Parameter
+//! buffers"). Relative addressing outside the array is undefined in the
+//! spec; nvp4c clamps the index into the array (docs/semantics.md).
+//!
+//! Word w of buffer b holds `(b << 16) | w`, so every expected value below
+//! names the buffer and word it comes from.
+
+use crate::harness;
+use crate::harness::{FragmentJob, Input};
+use nvp4c::TargetEnv;
+
+const ENVS: [TargetEnv; 2] = [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3];
+
+fn compile(src: &str, env: TargetEnv) -> Vec<u32> {
+    let mut o = nvp4c::Options::default();
+    o.target_env = env;
+    match nvp4c::compile(src, &o) {
+        Ok(c) => c.spirv,
+        Err(d) => panic!(
+            "compile failed ({env:?}):\n{}",
+            d.render("t.fp", src, false)
+        ),
+    }
+}
+
+/// Word `w` of buffer `b`.
+fn word(b: u32, w: u32) -> u32 {
+    (b << 16) | w
+}
+
+/// Buffer `b` as `vec4s` uvec4s of `word(b, ..)`.
+fn contents(b: u32, vec4s: u32) -> (u32, Vec<[u32; 4]>) {
+    let data = (0..vec4s)
+        .map(|i| [0, 1, 2, 3].map(|c| word(b, 4 * i + c)))
+        .collect();
+    (b, data)
+}
+
+fn splat(x: u32) -> [u32; 4] {
+    [x; 4]
+}
+
+/// vec4 `i` of buffer `b`.
+fn vec4(b: u32, i: u32) -> [u32; 4] {
+    [0, 1, 2, 3].map(|c| word(b, 4 * i + c))
+}
+
+const PROGRAM: &str = "!!NVfp4.0
+OPTION ARB_draw_buffers;
+BUFFER s[] = { program.buffer[0][2..9] };
+BUFFER4 v[] = { program.buffer[3][1..4] };
+BUFFER4 one = program.buffer[5][2];
+BUFFER4 big[] = { program.buffer[1] };
+BUFFER w = program.buffer[0][13];
+INT TEMP a;
+UINT OUTPUT o0 = result.color[0];
+UINT OUTPUT o1 = result.color[1];
+UINT OUTPUT o2 = result.color[2];
+UINT OUTPUT o3 = result.color[3];
+UINT OUTPUT o4 = result.color[4];
+FLR.S a, fragment.texcoord[0];
+MOV.U o0, s[a.x];
+MOV.U o1, v[a.y + 1];
+ADD.U o2, one, w;
+MOV.U o3, s[5];
+MOV.U o4, big[a.z + 2];
+END
+";
+
+#[test]
+fn buffer_and_buffer4_reads_with_absolute_and_relative_addressing() {
+    // (a.x, a.y, a.z) per case.
+    let addresses: [[f32; 3]; 4] = [
+        [0.0, 0.0, 0.0],
+        [7.0, 2.0, 5.0],
+        [8.0, 3.0, -5.0],
+        [-3.0, -9.0, 100.0],
+    ];
+    // s[i] is word 2 + i of buffer 0 (i clamped to 0..=7); v[i] is vec4
+    // 1 + i of buffer 3 (i clamped to 0..=3); big[i] is vec4 i of buffer 1
+    // (the whole binding point: 0..=MAX_PROGRAM_PARAMETER_BUFFER_SIZE-1).
+    let expected: [[[u32; 4]; 5]; 4] = [
+        [
+            splat(word(0, 2)), // s[0]
+            vec4(3, 2),        // v[0 + 1]
+            // one (vec4 2 of buffer 5) + w (word 13 of buffer 0, replicated)
+            vec4(5, 2).map(|x| x + word(0, 13)),
+            splat(word(0, 7)), // s[5]: word 2 + 5
+            vec4(1, 2),        // big[0 + 2]
+        ],
+        [
+            splat(word(0, 9)), // s[7]
+            vec4(3, 4),        // v[3]
+            vec4(5, 2).map(|x| x + word(0, 13)),
+            splat(word(0, 7)),
+            vec4(1, 7), // big[7]
+        ],
+        [
+            splat(word(0, 9)), // s[8] clamps to s[7]
+            vec4(3, 4),        // v[4] clamps to v[3]
+            vec4(5, 2).map(|x| x + word(0, 13)),
+            splat(word(0, 7)),
+            vec4(1, 0), // big[-3] clamps to big[0]
+        ],
+        [
+            splat(word(0, 2)), // s[-3] clamps to s[0]
+            vec4(3, 1),        // v[-8] clamps to v[0]
+            vec4(5, 2).map(|x| x + word(0, 13)),
+            splat(word(0, 7)),
+            vec4(1, 102), // big[102]
+        ],
+    ];
+    for env in ENVS {
+        let spirv = compile(PROGRAM, env);
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let cases = addresses
+            .iter()
+            .map(|a| vec![Input::float(5, [a[0], a[1], a[2], 0.0])])
+            .collect();
+        let job = FragmentJob {
+            // Buffer 1 is bound with 64 KiB (4096 vec4s), less than the
+            // 16384 vec4s the whole-binding array declares: only what is
+            // read must be there.
+            buffers: vec![
+                contents(0, 4),
+                contents(1, 4096),
+                contents(3, 5),
+                contents(5, 3),
+            ],
+            ..FragmentJob::new(cases)
+        };
+        let out = dev
+            .run_fragment(&spirv, &job)
+            .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
+        for (i, want) in expected.iter().enumerate() {
+            for (loc, w) in want.iter().enumerate() {
+                assert_eq!(
+                    out.color(i, loc as u32),
+                    *w,
+                    "case {i}, result.color[{loc}] ({env:?})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn buffer_words_read_as_floats_and_integers() {
+    // Buffers are typeless (section 2.X.3.6): words read as floats by ADD
+    // and as integers by ADD.S. (BUFFER and BUFFER4 may not share a
+    // binding point.)
+    let src = "!!NVfp4.0
+OPTION ARB_draw_buffers;
+BUFFER4 f = program.buffer[2][0];
+BUFFER i[] = { program.buffer[4][0..3] };
+INT TEMP a;
+OUTPUT o0 = result.color[0];
+INT OUTPUT o1 = result.color[1];
+FLR.S a, fragment.texcoord[0];
+ADD o0, f, f;
+ADD.S o1, i[a.x], i[a.x + 1];
+END
+";
+    for env in ENVS {
+        let spirv = compile(src, env);
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let cases = (0..3)
+            .map(|x| vec![Input::float(5, [x as f32, 0.0, 0.0, 0.0])])
+            .collect();
+        let floats = [1.5f32, -2.0, 0.25, 1e30].map(f32::to_bits);
+        let job = FragmentJob {
+            buffers: vec![(2, vec![floats]), (4, vec![[10, -20i32 as u32, 300, 4000]])],
+            ..FragmentJob::new(cases)
+        };
+        let out = dev
+            .run_fragment(&spirv, &job)
+            .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
+        for case in 0..3 {
+            // f + f = (3.0, -4.0, 0.5, 2e30).
+            assert_eq!(
+                out.color_f32(case, 0),
+                [3.0, -4.0, 0.5, 2e30],
+                "case {case} ({env:?})"
+            );
+        }
+        // i[a] + i[a + 1] with i = (10, -20, 300, 4000), replicated; for
+        // a = 2 the second index 3 is still inside the array.
+        let words = [10i32, -20, 300, 4000];
+        for a in 0..3usize {
+            let sum = words[a] + words[a + 1];
+            assert_eq!(out.color(a, 1), [sum as u32; 4], "case {a} ({env:?})");
+        }
+    }
+}

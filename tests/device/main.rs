@@ -1,0 +1,24 @@
+//! Tests that run compiled programs on a Vulkan device (Mesa lavapipe on
+//! machines without a GPU): execution tests with hand-computed values, the
+//! device-against-interpreter matrix and differential tests, conformance
+//! files, the harness's own tests, and the rendering example.
+//!
+//! One test binary (not one per file) so SPIRV-Tools and ash are linked once.
+
+mod common;
+mod harness;
+
+mod conformance;
+mod differential;
+mod exec_buffers;
+mod exec_derivatives;
+mod exec_float_ops;
+mod exec_flow;
+mod exec_geometry;
+mod exec_pipeline;
+mod exec_state;
+mod exec_texture;
+mod exec_vertex;
+mod harness_selftest;
+mod matrix;
+mod reflect_render_example;

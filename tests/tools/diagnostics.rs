@@ -1,0 +1,174 @@
+//! Every diagnostic code: a program that triggers it (tests/diagnostics/),
+//! the exact codes it yields (one mistake, one diagnostic), and a snapshot
+//! of the rendered report. Also keeps the code registry (src/codes.rs),
+//! docs/diagnostics.md and the sources in step.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cases() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/diagnostics"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Compiles and returns (error codes, warning codes, rendered report).
+fn run(name: &str, bytes: &[u8]) -> (Vec<&'static str>, Vec<&'static str>, String) {
+    let shown = String::from_utf8_lossy(bytes).into_owned();
+    let diags = match nvp4c::compile_bytes(bytes, &nvp4c::Options::default()) {
+        Ok(c) => c.warnings,
+        Err(d) => d,
+    };
+    let errors = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
+    let warnings = diags
+        .iter()
+        .filter(|d| !d.is_error())
+        .map(|d| d.code)
+        .collect();
+    (errors, warnings, diags.render(name, &shown, false))
+}
+
+#[test]
+fn each_program_yields_exactly_its_code_and_the_report_matches_its_snapshot() {
+    let mut failures = Vec::new();
+    for path in cases() {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let code = file.split('-').next().unwrap().to_string();
+        let (errors, warnings, report) = run(&file, &std::fs::read(&path).unwrap());
+        let ok = if code.starts_with('E') {
+            errors.iter().all(|c| *c == code) && !errors.is_empty()
+        } else {
+            errors.is_empty() && warnings.contains(&code.as_str())
+        };
+        if !ok {
+            failures.push(format!(
+                "{file}: errors {errors:?}, warnings {warnings:?}\n{report}"
+            ));
+            continue;
+        }
+        let stem = file.rsplit_once('.').unwrap().0.to_string();
+        insta::assert_snapshot!(stem, report);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn too_many_instructions_is_e0800() {
+    let src = format!(
+        "!!NVfp4.0\nTEMP R0;\nMOV R0, fragment.color;\n{}MOV result.color, R0;\nEND\n",
+        "ADD R0, R0, 1;\n".repeat(65536)
+    );
+    let (errors, _, report) = run("E0800.fp", src.as_bytes());
+    assert_eq!(errors, ["E0800"], "{report}");
+}
+
+#[test]
+fn a_source_over_max_source_bytes_is_e0004() {
+    let mut options = nvp4c::Options::default();
+    options.max_source_bytes = 16;
+    let err = nvp4c::compile(
+        "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n",
+        &options,
+    )
+    .unwrap_err();
+    assert_eq!(err.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0004"]);
+}
+
+#[test]
+fn too_many_parameters_is_e0802() {
+    let ones = vec!["1"; 70000].join(", ");
+    let src =
+        format!("!!NVfp4.0\nPARAM big[70000] = {{ {ones} }};\nMOV result.color, big[0];\nEND\n");
+    let (errors, _, report) = run("E0802.fp", src.as_bytes());
+    assert_eq!(errors, ["E0802"], "{report}");
+}
+
+#[test]
+fn every_code_is_registered_documented_and_tested() {
+    let registry: BTreeSet<&str> = nvp4c::codes::CODES.iter().map(|c| c.code).collect();
+    // Codes the sources can emit.
+    let mut emitted = BTreeSet::new();
+    let mut stack = vec![root().join("src")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("codes.rs") {
+                let full = std::fs::read_to_string(&p).unwrap();
+                // Doc comments may show example codes.
+                let text: String = full
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let bytes = text.as_bytes();
+                for (i, _) in text.match_indices('"') {
+                    let lit = &text[i + 1..];
+                    let Some(code) = lit.get(..5) else { continue };
+                    let well_formed = (code.starts_with('E') || code.starts_with('W'))
+                        && code[1..].chars().all(|c| c.is_ascii_digit());
+                    let closed = lit[5..].starts_with('"');
+                    let opens = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
+                    if well_formed && closed && opens {
+                        emitted.insert(code.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let unregistered: Vec<_> = emitted
+        .iter()
+        .filter(|c| !registry.contains(c.as_str()))
+        .collect();
+    assert!(
+        unregistered.is_empty(),
+        "codes used in src/ but not in src/codes.rs: {unregistered:?}"
+    );
+    let unused: Vec<_> = registry.iter().filter(|c| !emitted.contains(**c)).collect();
+    assert!(
+        unused.is_empty(),
+        "codes in src/codes.rs that nothing emits: {unused:?}"
+    );
+    let doc = std::fs::read_to_string(root().join("docs/diagnostics.md")).unwrap();
+    let tested: BTreeSet<String> = cases()
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .split('-')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    // Internal errors cannot be triggered by a program; the limits that
+    // need huge programs or other options are tested above.
+    // Pipeline diagnostics (E1000-E1002) need two or three programs; they
+    // are tested in tests/tools/link_pipeline.rs.
+    let by_hand_exempt = [
+        "E9000", "E9001", "E0800", "E0802", "E0004", "E1000", "E1001", "E1002",
+    ];
+    for c in &registry {
+        assert!(
+            doc.contains(&format!("| {c} |")),
+            "{c} has no row in docs/diagnostics.md"
+        );
+        assert!(
+            tested.contains(*c) || by_hand_exempt.contains(c),
+            "{c} has no program in tests/diagnostics/"
+        );
+    }
+}

@@ -1,0 +1,18 @@
+//! Tests that need no Vulkan device: the spec corpus, diagnostics and their
+//! snapshots, the command line, the interpreter, linking, reflection, the
+//! language server and hostile input.
+//!
+//! One test binary (not one per file) so SPIRV-Tools is linked once.
+
+mod checker_cg_program;
+mod cli;
+mod diagnostics;
+mod hostile_input;
+mod interp_alu;
+mod interp_cli;
+mod interp_flow;
+mod json_diagnostics;
+mod link_pipeline;
+mod lsp_stdio;
+mod reflect_api;
+mod spec_corpus;
