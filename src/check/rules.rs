@@ -5,8 +5,8 @@
 use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{
-    self, AttribBinding, Block, Index, KillCondition, Operand, ParamBinding, Program,
-    ResultBinding, Stmt, VarId, VarKind,
+    self, AttribBinding, Block, Index, Operand, ParamBinding, Program, ResultBinding, Stmt, VarId,
+    VarKind,
 };
 use crate::isa::Stage;
 use crate::span::Span;
@@ -16,33 +16,15 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     for s in block {
         f(s);
-        match s {
-            Stmt::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                walk(then_block, f);
-                walk(else_block, f);
-            }
-            Stmt::Rep { body, .. } => walk(body, f),
-            _ => {}
+        for b in s.blocks() {
+            walk(b, f);
         }
     }
 }
 
 /// Every operand a statement reads, including relative-address operands.
 pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
-    let mut out: Vec<&Operand> = Vec::new();
-    match s {
-        Stmt::Inst(i) => out.extend(i.srcs.iter()),
-        Stmt::Rep { count: Some(c), .. } => out.push(c),
-        Stmt::Kill {
-            cond: KillCondition::Operand(o),
-            ..
-        } => out.push(o),
-        _ => {}
-    }
+    let mut out: Vec<&Operand> = s.operands().collect();
     let mut k = 0;
     while k < out.len() {
         if let Index::Relative { address, .. } = &out[k].index {
@@ -50,8 +32,8 @@ pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
         }
         k += 1;
     }
-    if let Stmt::Inst(i) = s {
-        if let Index::Relative { address, .. } = &i.dst.index {
+    if let Some(d) = s.dest() {
+        if let Index::Relative { address, .. } = &d.index {
             out.push(address);
         }
     }

@@ -193,7 +193,7 @@ impl DocumentIndex {
             DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
             DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
             DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
-            DeclKind::Temp { names } => {
+            DeclKind::Temp { names } | DeclKind::Address { names } => {
                 for (name, s) in names {
                     add(name, SymbolKind::Temp, size(s));
                 }
@@ -383,6 +383,7 @@ fn signature(info: &OpInfo) -> String {
         ResultKind::None => {}
         ResultKind::Vector(r) => args.push(format!("v{}", rule(r))),
         ResultKind::Scalar(r) => args.push(format!("s{}", rule(r))),
+        ResultKind::Address => args.push("a".into()),
     }
     let mut inputs: Vec<String> = info
         .inputs
@@ -390,6 +391,7 @@ fn signature(info: &OpInfo) -> String {
         .map(|k| match k {
             OperandKind::Vector(r) => format!("v{}", rule(*r)),
             OperandKind::Scalar(r) => format!("s{}", rule(*r)),
+            OperandKind::Address => "a".to_string(),
         })
         .collect();
     use crate::isa::Shape;
@@ -442,6 +444,7 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::F => "floating-point data type",
         Modifier::U => "unsigned integer data type",
         Modifier::S => "signed integer data type",
+        Modifier::Cc => "update condition code CC0 (in the ARB family's NV options, the only one)",
         Modifier::Cc0 => "update condition code CC0",
         Modifier::Cc1 => "update condition code CC1",
         Modifier::Sat => "clamp the result to [0, 1]",
@@ -452,6 +455,9 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::Hi => "the high 32 bits of the 64-bit integer product",
         Modifier::PrecisionFull => "floating-point at full (32-bit) precision",
         Modifier::PrecisionHalf => "floating-point at half (16-bit) precision or better",
+        Modifier::PrecisionFixed => {
+            "12-bit fixed point with 10 fraction bits (NV_fragment_program_option)"
+        }
     }
 }
 

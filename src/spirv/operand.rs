@@ -222,6 +222,15 @@ impl Lowerer<'_> {
                     let slot = slots.get(n as usize).copied().ok_or_else(|| {
                         LowerError::internal_at("interface element out of range", span)
                     })?;
+                    if self.integer_pixel_centers(var, n) {
+                        // ARB_fragment_coord_pixel_center_integer: FragCoord
+                        // has its centres at half-integers; the program sees
+                        // them at integers (docs/interface.md).
+                        let v = self.load_slot(slot, Comp::F32)?;
+                        let half = self.konst(Comp::F32, &[0x3f00_0000, 0x3f00_0000, 0, 0]);
+                        let v = self.op(Op::FSub, &[v, half])?;
+                        return self.cast(v, comp);
+                    }
                     self.load_slot(slot, comp)
                 }
                 Element::Dynamic(i) => {
@@ -233,6 +242,18 @@ impl Lowerer<'_> {
                 }
             },
         }
+    }
+
+    /// Whether element `n` of `var` is a fragment program's
+    /// `fragment.position` under ARB_fragment_coord_pixel_center_integer.
+    fn integer_pixel_centers(&self, var: VarId, n: u32) -> bool {
+        let program = self.program;
+        program.stage == crate::isa::Stage::Fragment
+            && program
+                .dialect
+                .has(crate::isa::Features::PIXEL_CENTER_INTEGER)
+            && matches!(&program.var(var).kind, crate::ir::VarKind::Attrib(b)
+                if b.get(n as usize) == Some(&crate::ir::AttribBinding::Position))
     }
 
     /// Picks `values[i]` with a chain of selects (for elements that are
@@ -522,7 +543,7 @@ impl Lowerer<'_> {
         self.construct(&parts)
     }
 
-    fn store_element(
+    pub(crate) fn store_element(
         &mut self,
         var: VarId,
         element: Element,

@@ -1,4 +1,5 @@
-//! The lexer for NV_gpu_program4 program text (section 2.X.2).
+//! The lexer for the assembly family's program text (NV_gpu_program4
+//! section 2.X.2; ARB_vertex_program 2.14.2; ARB_fragment_program 3.11.2).
 //!
 //! Whitespace is spaces, tabs, LF and CR; `#` starts a comment that runs to
 //! the next LF or CR, so LF, CR and CRLF line ends all work. Two tokens are
@@ -7,15 +8,16 @@
 //! * Declaration keywords (`TEMP`, `PARAM`, `INT`, `FLAT`, ...) are keywords
 //!   only at the start of a statement. Everywhere else they are ordinary
 //!   words, so an instruction operand may be named `FLAT`.
-//! * The reserved words of section 2.X.2 (`program`, `result`, `state`,
-//!   `texture`, and per program type `fragment`, `vertex`, `primitive`)
-//!   start a binding; they are keywords everywhere.
+//! * The reserved words that start a binding (`program`, `result`, `state`,
+//!   `texture`, and per header `fragment`, `vertex`, `primitive`:
+//!   [`Dialect::reserves_root`]) are keywords everywhere.
+//! * A word followed by `:` is a label, never a keyword.
 //!
 //! Opcodes and condition-code rules (`EQ`, `GT1`) are plain words: the
 //! parser decides by position, so `EQ` stays usable as a name.
 
 use crate::diag::Diagnostic;
-use crate::isa::Stage;
+use crate::isa::{Dialect, Header};
 use crate::span::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +36,7 @@ pub enum Tok<'a> {
     Temp,
     Output,
     Alias,
+    Address,
     Buffer,
     Buffer4,
     Short,
@@ -94,6 +97,7 @@ impl Tok<'_> {
             Tok::Temp => "TEMP",
             Tok::Output => "OUTPUT",
             Tok::Alias => "ALIAS",
+            Tok::Address => "ADDRESS",
             Tok::Buffer => "BUFFER",
             Tok::Buffer4 => "BUFFER4",
             Tok::Short => "SHORT",
@@ -136,11 +140,9 @@ impl Tok<'_> {
 /// Reads the header on the first bytes of the program (section 2.X.2 and the
 /// program-type specs: "Program string parsing begins with the character
 /// immediately following the header string").
-pub fn read_header(source: &str) -> Result<(Stage, usize), Diagnostic> {
-    for stage in [Stage::Vertex, Stage::Fragment, Stage::Geometry] {
-        if source.starts_with(stage.header()) {
-            return Ok((stage, stage.header().len()));
-        }
+pub fn read_header(source: &str) -> Result<(Header, usize), Diagnostic> {
+    if let Some(h) = Header::parse(source) {
+        return Ok((h, h.text().len()));
     }
     let first_line_end = source.find(['\n', '\r']).unwrap_or(source.len()).min(64);
     let mut end = first_line_end;
@@ -149,28 +151,34 @@ pub fn read_header(source: &str) -> Result<(Stage, usize), Diagnostic> {
     }
     let found = source[..end].trim_end();
     let span = Span::new(0, end.max(if source.is_empty() { 0 } else { 1 }));
-    let d = Diagnostic::error("E0002", "missing or unknown program header")
-        .primary(
-            span,
-            if found.is_empty() {
-                "expected `!!NVvp4.0`, `!!NVfp4.0` or `!!NVgp4.0` here".to_string()
-            } else {
-                format!("`{found}` is not a header nvp4c compiles")
-            },
-        )
-        .note(
-            "a program begins with `!!NVvp4.0` (vertex), `!!NVfp4.0` (fragment) or `!!NVgp4.0` \
-             (geometry) as its very first characters (NV_vertex_program4, NV_fragment_program4, \
-             NV_geometry_program4: section 2.X.2)",
-        );
-    Err(d)
+    let headers: Vec<String> = Header::ALL.iter().map(|h| format!("`{h}`")).collect();
+    let mut d = Diagnostic::error("E0002", "missing or unknown program header").primary(
+        span,
+        if found.is_empty() {
+            format!("expected one of {} here", headers.join(", "))
+        } else {
+            format!("`{found}` is not a header nvp4c compiles")
+        },
+    );
+    if let Some(h) = Header::ALL
+        .into_iter()
+        .find(|h| found.trim_start().starts_with(h.text()))
+    {
+        d = d.note(format!(
+            "the header must be the very first characters of the program, without any preceding whitespace (`{h}`)"
+        ));
+    }
+    Err(d.note(format!(
+        "a program begins with its header as its very first characters: {} (NV_vertex_program4, NV_fragment_program4, NV_geometry_program4, ARB_vertex_program, ARB_fragment_program: \"A ... program is required to begin with the header string ..., without any preceding whitespace\")",
+        headers.join(", ")
+    )))
 }
 
 pub struct Lexer<'a> {
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
-    stage: Stage,
+    dialect: Dialect,
     at_statement_start: bool,
     finished: bool,
     pub diagnostics: Vec<Diagnostic>,
@@ -180,12 +188,12 @@ pub type Spanned<'a> = (usize, Tok<'a>, usize);
 
 impl<'a> Lexer<'a> {
     /// Lexes `src` from byte `start` (just after the header).
-    pub fn new(src: &'a str, start: usize, stage: Stage) -> Lexer<'a> {
+    pub fn new(src: &'a str, start: usize, header: Header) -> Lexer<'a> {
         Lexer {
             src,
             bytes: src.as_bytes(),
             pos: start,
-            stage,
+            dialect: Dialect::new(header),
             at_statement_start: true,
             finished: false,
             diagnostics: Vec::new(),
@@ -218,6 +226,7 @@ impl<'a> Lexer<'a> {
             "TEMP" => Tok::Temp,
             "OUTPUT" => Tok::Output,
             "ALIAS" => Tok::Alias,
+            "ADDRESS" => Tok::Address,
             "BUFFER" => Tok::Buffer,
             "BUFFER4" => Tok::Buffer4,
             "SHORT" => Tok::Short,
@@ -236,16 +245,33 @@ impl<'a> Lexer<'a> {
     }
 
     fn reserved(&self, word: &str) -> Option<Tok<'static>> {
+        if !self.dialect.reserves_root(word) {
+            return None;
+        }
         Some(match word {
             "program" => Tok::Program,
             "result" => Tok::Result,
             "state" => Tok::State,
             "texture" => Tok::Texture,
-            "fragment" if self.stage == Stage::Fragment => Tok::Fragment,
-            "vertex" if self.stage != Stage::Fragment => Tok::Vertex,
-            "primitive" if self.stage != Stage::Vertex => Tok::Primitive,
+            "fragment" => Tok::Fragment,
+            "vertex" => Tok::Vertex,
+            "primitive" => Tok::Primitive,
             _ => return None,
         })
+    }
+
+    /// Whether the next character after trivia is a `:` (the word before it
+    /// is a label).
+    fn label_follows(&self) -> bool {
+        let mut i = self.pos;
+        while let Some(&b) = self.bytes.get(i) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                b':' => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     fn is_word_start(b: u8) -> bool {
@@ -339,7 +365,7 @@ impl<'a> Lexer<'a> {
                 let word = &self.src[start..self.pos];
                 if let Some(t) = self.reserved(word) {
                     t
-                } else if self.at_statement_start {
+                } else if self.at_statement_start && !self.label_follows() {
                     Self::statement_keyword(word).unwrap_or(Tok::Word(word))
                 } else {
                     Tok::Word(word)
@@ -434,7 +460,7 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Tok<'_>> {
-        Lexer::new(src, 0, Stage::Fragment)
+        Lexer::new(src, 0, Header::NvFp4)
             .map(|t| t.unwrap().1)
             .collect()
     }
@@ -525,10 +551,37 @@ mod tests {
 
     #[test]
     fn reserved_words_depend_on_program_type() {
-        let v: Vec<_> = Lexer::new("vertex fragment", 0, Stage::Vertex)
+        let v: Vec<_> = Lexer::new("vertex fragment primitive", 0, Header::NvVp4)
             .map(|t| t.unwrap().1)
             .collect();
-        assert_eq!(v, vec![Tok::Vertex, Tok::Word("fragment")]);
+        assert_eq!(
+            v,
+            vec![Tok::Vertex, Tok::Word("fragment"), Tok::Word("primitive")]
+        );
+        // ARB_fragment_program reserves neither `vertex` nor `primitive`.
+        let v: Vec<_> = Lexer::new("vertex fragment primitive", 0, Header::ArbFp1)
+            .map(|t| t.unwrap().1)
+            .collect();
+        assert_eq!(
+            v,
+            vec![Tok::Word("vertex"), Tok::Fragment, Tok::Word("primitive")]
+        );
+    }
+
+    #[test]
+    fn a_word_before_a_colon_is_a_label_not_a_keyword() {
+        assert_eq!(
+            toks("TEMP: MOV TEMP, 1;"),
+            vec![
+                Tok::Word("TEMP"),
+                Tok::Colon,
+                Tok::Word("MOV"),
+                Tok::Word("TEMP"),
+                Tok::Comma,
+                Tok::Int("1"),
+                Tok::Semi
+            ]
+        );
     }
 
     #[test]
@@ -538,7 +591,7 @@ mod tests {
 
     #[test]
     fn stray_characters_are_reported_and_skipped() {
-        let mut lx = Lexer::new("MOV @ R0\u{e9};", 0, Stage::Fragment);
+        let mut lx = Lexer::new("MOV @ R0\u{e9};", 0, Header::NvFp4);
         let v: Vec<_> = (&mut lx).map(|t| t.unwrap().1).collect();
         assert_eq!(v, vec![Tok::Word("MOV"), Tok::Word("R0"), Tok::Semi]);
         assert_eq!(lx.diagnostics.len(), 2);
