@@ -14,5 +14,6 @@ mod interp_flow;
 mod json_diagnostics;
 mod link_pipeline;
 mod lsp_stdio;
+mod piglit_asmparser;
 mod reflect_api;
 mod spec_corpus;
