@@ -151,6 +151,26 @@ pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerErro
     Ok(lowerer.finish())
 }
 
+/// Whether the module declares a capability of SPV_KHR_float_controls
+/// (DenormPreserve ... RoundingModeRTZ, 4464-4468).
+fn declares_float_controls(words: &[u32]) -> bool {
+    let mut at = 5;
+    while at < words.len() {
+        let (count, opcode) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if opcode == spirv::Op::Capability as u32
+            && words.get(at + 1).is_some_and(|c| (4464..=4468).contains(c))
+        {
+            return true;
+        }
+        // Capabilities come first; the first other instruction ends them.
+        if opcode != spirv::Op::Capability as u32 || count == 0 {
+            return false;
+        }
+        at += count;
+    }
+    false
+}
+
 /// Runs the spirv-tools optimiser on a valid module: the performance passes
 /// (`spirv-opt -O`), with exhaustive inlining only when `inline` is set.
 /// The result is not validated here; [`crate::compile`] validates it again.
@@ -170,59 +190,81 @@ pub fn optimize(words: &[u32], env: TargetEnv, inline: bool) -> Result<Vec<u32>,
         TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
     };
     let mut opt = spirv_tools::opt::create(Some(target));
-    if inline {
+    // spirv-opt's performance recipe (source/opt/optimizer.cpp,
+    // RegisterPerformancePasses), without the two passes the C API does not
+    // offer (scalar replacement, loop unrolling), with InlineExhaustive only
+    // when `inline` is set.
+    //
+    // With float controls (`Options::preserve_signed_zero_inf_nan`),
+    // SPIRV-Tools 2023.1 refuses to fold GLSL.std.450 instructions such as
+    // Exp2, Log2, Pow, UMax on constant operands (FoldFPBinaryOp checks
+    // IsFloatingPointFoldingAllowed, even for integers); conditional
+    // constant propagation then leaves them "not interesting" and aborts the
+    // process on its "Unsettled value" assertion. Those modules skip that
+    // pass; the folding it would do is the part float controls forbid.
+    let float_controls = declares_float_controls(words);
+    if inline && !float_controls {
         opt.register_performance_passes();
-    } else {
-        // spirv-opt's performance recipe (source/opt/optimizer.cpp,
-        // RegisterPerformancePasses) without InlineExhaustive, and without
-        // the two passes the C API does not offer (scalar replacement, loop
-        // unrolling).
-        use Passes::*;
-        for pass in [
-            WrapOpKill,
-            DeadBranchElim,
-            MergeReturn,
-            EliminateDeadFunctions,
-            AggressiveDCE,
-            PrivateToLocal,
-            LocalSingleBlockLoadStoreElim,
-            LocalSingleStoreElim,
-            AggressiveDCE,
-            LocalAccessChainConvert,
-            LocalSingleBlockLoadStoreElim,
-            LocalSingleStoreElim,
-            AggressiveDCE,
-            LocalMultiStoreElim,
-            AggressiveDCE,
-            ConditionalConstantPropagation,
-            AggressiveDCE,
-            DeadBranchElim,
-            RedundancyElimination,
-            CombineAccessChains,
-            Simplification,
-            LocalAccessChainConvert,
-            LocalSingleBlockLoadStoreElim,
-            LocalSingleStoreElim,
-            AggressiveDCE,
-            SSARewrite,
-            AggressiveDCE,
-            VectorDCE,
-            DeadInsertElim,
-            DeadBranchElim,
-            Simplification,
-            IfConversion,
-            CopyPropagateArrays,
-            ReduceLoadSize,
-            AggressiveDCE,
-            BlockMerge,
-            RedundancyElimination,
-            DeadBranchElim,
-            BlockMerge,
-            Simplification,
-        ] {
-            opt.register_pass(pass);
-        }
+        return run_optimizer(&opt, words);
     }
+    use Passes::*;
+    let mut passes = vec![WrapOpKill, DeadBranchElim, MergeReturn];
+    if inline {
+        passes.push(InlineExhaustive);
+    }
+    passes.extend([
+        EliminateDeadFunctions,
+        AggressiveDCE,
+        PrivateToLocal,
+        LocalSingleBlockLoadStoreElim,
+        LocalSingleStoreElim,
+        AggressiveDCE,
+        LocalAccessChainConvert,
+        LocalSingleBlockLoadStoreElim,
+        LocalSingleStoreElim,
+        AggressiveDCE,
+        LocalMultiStoreElim,
+        AggressiveDCE,
+    ]);
+    if !float_controls {
+        passes.push(ConditionalConstantPropagation);
+    }
+    passes.extend([
+        AggressiveDCE,
+        DeadBranchElim,
+        RedundancyElimination,
+        CombineAccessChains,
+        Simplification,
+        LocalAccessChainConvert,
+        LocalSingleBlockLoadStoreElim,
+        LocalSingleStoreElim,
+        AggressiveDCE,
+        SSARewrite,
+        AggressiveDCE,
+        VectorDCE,
+        DeadInsertElim,
+        DeadBranchElim,
+        Simplification,
+        IfConversion,
+        CopyPropagateArrays,
+        ReduceLoadSize,
+        AggressiveDCE,
+        BlockMerge,
+        RedundancyElimination,
+        DeadBranchElim,
+        BlockMerge,
+        Simplification,
+    ]);
+    for pass in passes {
+        opt.register_pass(pass);
+    }
+    run_optimizer(&opt, words)
+}
+
+fn run_optimizer(
+    opt: &impl spirv_tools::opt::Optimizer,
+    words: &[u32],
+) -> Result<Vec<u32>, String> {
     let mut messages = Vec::new();
     opt.optimize(
         words,

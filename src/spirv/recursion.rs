@@ -529,8 +529,11 @@ impl Lowerer<'_> {
         let zero = self.konst(Comp::U32, &[0]);
         let one = self.konst(Comp::U32, &[1]);
         let some = self.cmp(Op::UGreaterThan, d, zero)?;
-        // Slot max(d, 1) - 1: in range even when the stack is empty.
-        let d1 = self.glsl(GLOp::UMax, &[d, one])?;
+        // Slot (d > 0 ? d : 1) - 1: in range even when the stack is
+        // empty. A select, not GLSL UMax: spirv-opt's constant propagation
+        // cannot fold UMax in a module with float controls and aborts on
+        // the unsettled value (SPIRV-Tools 2023.1, FoldFPBinaryOp).
+        let d1 = self.sel(some, d, one)?;
         let top = self.op(Op::ISub, &[d1, one])?;
         let uint = self.t(Comp::U32, 1);
         let p = self.access(StorageClass::Private, uint, kinds, &[top.id])?;
