@@ -26,13 +26,24 @@ pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
     call_depth(c, p);
 }
 
-/// Components of `var` that `block` may write (whole arrays at once).
+/// Components of `var` that `block` may write (whole arrays at once): the
+/// destinations of instructions and POPA, and the index a LOOP sets.
 fn writes_in(block: &Block, out: &mut HashMap<VarId, u8>) {
     walk(block, &mut |s| {
-        if let Stmt::Inst(i) = s {
-            *out.entry(i.dst.var).or_default() |= i.dst.mask.0;
+        if let Some(d) = s.dest() {
+            *out.entry(d.var).or_default() |= d.mask.0;
+        }
+        if let Stmt::Loop { index, .. } = s {
+            *out.entry(*index).or_default() |= 0b0001;
         }
     });
+}
+
+/// Whether `block` has a BRA: then source order is not execution order.
+fn branches(block: &Block) -> bool {
+    let mut any = false;
+    walk(block, &mut |s| any |= matches!(s, Stmt::Branch { .. }));
+    any
 }
 
 fn unused_variables(c: &mut Checker<'_>, p: &Program) {
@@ -42,8 +53,8 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             for o in operands_of(s) {
                 used.insert(o.var);
             }
-            if let Stmt::Inst(i) = s {
-                used.insert(i.dst.var);
+            if let Some(d) = s.dest() {
+                used.insert(d.var);
             }
         });
     }
@@ -89,10 +100,13 @@ fn read_before_write(c: &mut Checker<'_>, p: &Program) {
         if !is_entry && sub.name.as_deref() == Some("<entry>") {
             continue;
         }
+        // Code with BRA runs in an order the source does not show (a
+        // backward branch brings later writes before a read): its reads
+        // are judged like a subroutine's, against every write.
         let mut state = Flow {
             p,
             written: HashMap::new(),
-            subroutine: !is_entry,
+            subroutine: !is_entry || branches(&sub.body),
             anywhere: &anywhere,
             sub_writes: &sub_writes,
             reported: &mut reported,
@@ -133,6 +147,21 @@ impl Flow<'_> {
                     }
                     self.block(body);
                 }
+                Stmt::Loop {
+                    control,
+                    index,
+                    body,
+                    ..
+                } => {
+                    self.read(control, 0b0111);
+                    *self.written.entry(*index).or_default() |= 0b0001;
+                    let mut w = HashMap::new();
+                    writes_in(body, &mut w);
+                    for (v, m) in w {
+                        *self.written.entry(v).or_default() |= m;
+                    }
+                    self.block(body);
+                }
                 Stmt::If {
                     then_block,
                     else_block,
@@ -161,6 +190,9 @@ impl Flow<'_> {
                     } else {
                         for o in operands_of(s) {
                             self.read(o, 0b1111);
+                        }
+                        if let Some(d) = s.dest() {
+                            *self.written.entry(d.var).or_default() |= d.mask.0;
                         }
                     }
                 }
