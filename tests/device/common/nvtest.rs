@@ -427,6 +427,24 @@ pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<S
         }
         job.cases.push(case);
     }
+    // Inputs the program declares but no case gives (e.g. the texcoords a
+    // relative `fragment.texcoord[A0.x]` may reach) read zero, so the
+    // harness's vertex stage writes every Location the program reads.
+    let given: Vec<u32> = job.cases.iter().flatten().map(|i| i.location).collect();
+    for input in &compiled.reflection.inputs {
+        let Some(location) = input.location else { continue };
+        if given.contains(&location) {
+            continue;
+        }
+        let kind = match input.component_type {
+            nvp4c::reflect::ComponentType::Int => Kind::Int,
+            nvp4c::reflect::ComponentType::Uint => Kind::Uint,
+            _ => Kind::Float,
+        };
+        if let Some(first) = job.cases.first_mut() {
+            first.push(Input::new(location, kind, [0; 4]));
+        }
+    }
     let out = dev
         .run_fragment(&spirv, &job)
         .map_err(|e| format!("{e:?}"))?;
