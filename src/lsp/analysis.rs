@@ -367,6 +367,9 @@ pub fn opcode_hover(word: &str) -> Option<String> {
     if let Some(stage) = info.only_stage {
         out.push_str(&format!("Only in {stage} programs.\n\n"));
     }
+    // The instruction table's availability columns (src/isa.rs).
+    let languages: Vec<&str> = info.languages().map(|c| c.describe()).collect();
+    out.push_str(&format!("Exists in: {}.\n\n", languages.join("; ")));
     out.push_str(&format!("Spec: section {}", info.section));
     Some(out)
 }
@@ -501,6 +504,17 @@ mod tests {
         );
         assert!(text.contains("section 2.X.8.Z, ADD"), "{text}");
         assert_eq!(opcode_hover("NOPE"), None);
+    }
+
+    #[test]
+    fn opcode_hover_names_the_languages_of_the_arb_family_opcodes() {
+        let text = opcode_hover("ARR").expect("hover");
+        assert!(text.starts_with("**ARR** — address register load (round)"), "{text}");
+        assert!(text.contains("`!!ARBvp1.0` with `OPTION NV_vertex_program2`"), "{text}");
+        assert!(!text.contains("NV_gpu_program4 (`"), "{text}");
+        assert!(text.contains("NV_vertex_program2_option 2.14.5.29"), "{text}");
+        let text = opcode_hover("LOOP").expect("hover");
+        assert!(text.contains("`!!ARBfp1.0` with `OPTION NV_fragment_program2`"), "{text}");
     }
 
     #[test]
