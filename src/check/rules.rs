@@ -52,6 +52,7 @@ impl Checker<'_> {
     pub(super) fn program_rules(&mut self, p: &Program, text: &ProgramText) {
         self.limit_rules(p, text);
         self.component_rules(p);
+        self.vertex_texture_units(p);
         self.relative_array_rules(p);
         self.buffer_rules(p);
         self.binding_rules(p);
@@ -270,6 +271,35 @@ impl Checker<'_> {
                 Diagnostic::error("E0807", format!("{r} result components are written, more than the limit of {result_max}"))
                     .primary(span, "this program")
                     .note("section 2.X.3.5: \"Programs that require more result binding components than this limit will fail to load\" (MAX_PROGRAM_RESULT_COMPONENTS_NV; see docs/limits.md)"),
+            );
+        }
+    }
+
+    /// NV_vertex_program3 2.14.3.7: "If the number of texture image units
+    /// referenced by a vertex program exceeds this limit
+    /// [MAX_VERTEX_TEXTURE_IMAGE_UNITS_ARB], the program will fail to load."
+    /// Any unit number may be used; what is limited is how many.
+    fn vertex_texture_units(&mut self, p: &Program) {
+        if p.stage != crate::isa::Stage::Vertex {
+            return;
+        }
+        let mut units: BTreeMap<u32, Span> = BTreeMap::new();
+        for sub in source_subroutines(p) {
+            walk(&sub.body, &mut |s| {
+                if let Stmt::Inst(i) = s {
+                    if let Some(t) = &i.tex {
+                        units.entry(t.unit).or_insert(i.span);
+                    }
+                }
+            });
+        }
+        let max = self.options.limits.max_vertex_texture_units;
+        if units.len() as u32 > max {
+            let (&unit, &span) = units.iter().nth(max as usize).expect("more than max units");
+            self.error(
+                Diagnostic::error("E0808", format!("{} texture units are used, more than the {max} a vertex program may use", units.len()))
+                    .primary(span, format!("texture[{unit}] is one too many"))
+                    .note("NV_vertex_program3 2.14.3.7: \"If the number of texture image units referenced by a vertex program exceeds this limit, the program will fail to load.\" (MAX_VERTEX_TEXTURE_IMAGE_UNITS_ARB; docs/limits.md)"),
             );
         }
     }
