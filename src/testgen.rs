@@ -1110,10 +1110,12 @@ impl Gen<'_> {
             s.push('R');
         }
         if m.cc && self.rng.chance(30) {
-            s.push_str(match self.dialect.cc_registers() {
-                2 => *self.rng.pick(&["C", "C0", "C1"]),
-                _ => "C",
-            });
+            let update = if self.dialect.cc_registers() == 2 {
+                *self.rng.pick(&["C", "C0", "C1"])
+            } else {
+                "C"
+            };
+            s.push_str(update);
         }
         if m.clamp && self.rng.chance(20) {
             let signed = self.dialect.signed_saturation() && self.rng.chance(50);

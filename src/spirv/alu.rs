@@ -111,7 +111,7 @@ impl Lowerer<'_> {
             }
             let mut loaded = self.load_operand(src, kind.is_scalar())?;
             if inst.fixed && loaded.value.comp == Comp::F32 {
-                loaded.value = self.to_fixed(loaded.value)?;
+                loaded.value = self.round_to_fixed(loaded.value)?;
             }
             srcs.push(loaded);
         }
@@ -123,7 +123,7 @@ impl Lowerer<'_> {
         // NV_fragment_program_option X precision: the result is fixed point
         // too, before any clamp.
         if inst.fixed && value.comp == Comp::F32 {
-            value = self.to_fixed(value)?;
+            value = self.round_to_fixed(value)?;
         }
         if value.n != 4 || value.comp != Comp::from(result_type) {
             return Err(LowerError::internal_at(
@@ -673,7 +673,7 @@ impl Lowerer<'_> {
     /// bits)", overflow to "-2048/1024 or +2047/1024"): rounded to the
     /// nearest multiple of 1/1024 (ties to even) after clamping to that
     /// range; NaN becomes 0 (docs/semantics.md, as the interpreter does).
-    pub(crate) fn to_fixed(&mut self, v: Val) -> LResult<Val> {
+    pub(crate) fn round_to_fixed(&mut self, v: Val) -> LResult<Val> {
         let n = v.n;
         let lo = self.splat_const(Comp::F32, (-2.0f32).to_bits(), n);
         let hi = self.splat_const(Comp::F32, (2047.0f32 / 1024.0).to_bits(), n);

@@ -350,10 +350,13 @@ END
     assert_eq!(f(1, 3), [0.0, 0.0, 0.0, 1.0], "SHADOW2D 0.9 > 0.75");
 }
 
+/// `fragment.position.xy` of one pixel.
+type Xy = [f32; 2];
+
 /// Runs `src` (which writes fragment.position to result.color) for four
 /// pixels on the device, and in the interpreter with fragment.position at
 /// the pixel centres GL and Vulkan give: (x + 0.5, y + 0.5).
-fn fragment_positions(src: &str) -> Option<(Vec<[f32; 2]>, Vec<[f32; 2]>)> {
+fn fragment_positions(src: &str) -> Option<(Vec<Xy>, Vec<Xy>)> {
     let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
     let mut interp = Vec::new();
     for x in 0..4 {
