@@ -509,12 +509,24 @@ mod tests {
     #[test]
     fn opcode_hover_names_the_languages_of_the_arb_family_opcodes() {
         let text = opcode_hover("ARR").expect("hover");
-        assert!(text.starts_with("**ARR** — address register load (round)"), "{text}");
-        assert!(text.contains("`!!ARBvp1.0` with `OPTION NV_vertex_program2`"), "{text}");
+        assert!(
+            text.starts_with("**ARR** — address register load (round)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`!!ARBvp1.0` with `OPTION NV_vertex_program2`"),
+            "{text}"
+        );
         assert!(!text.contains("NV_gpu_program4 (`"), "{text}");
-        assert!(text.contains("NV_vertex_program2_option 2.14.5.29"), "{text}");
+        assert!(
+            text.contains("NV_vertex_program2_option 2.14.5.29"),
+            "{text}"
+        );
         let text = opcode_hover("LOOP").expect("hover");
-        assert!(text.contains("`!!ARBfp1.0` with `OPTION NV_fragment_program2`"), "{text}");
+        assert!(
+            text.contains("`!!ARBfp1.0` with `OPTION NV_fragment_program2`"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -432,7 +432,9 @@ pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<S
     // harness's vertex stage writes every Location the program reads.
     let given: Vec<u32> = job.cases.iter().flatten().map(|i| i.location).collect();
     for input in &compiled.reflection.inputs {
-        let Some(location) = input.location else { continue };
+        let Some(location) = input.location else {
+            continue;
+        };
         if given.contains(&location) {
             continue;
         }
