@@ -408,3 +408,209 @@ fn fragment_coordinate_conventions() {
         assert_eq!(&interp, want, "interpreter: {src}");
     }
 }
+
+/// The Doom 3-style interaction pair of examples/interaction.vp and .fp
+/// (ARBvp1.0 + ARBfp1.0, 48 instructions, five textures, program.env and
+/// program.local): a full-screen quad lit by a projected light, rasterised
+/// on the device, and every pixel compared with the lighting the two
+/// programs describe, computed here in f32 from the same inputs.
+#[test]
+fn doom3_style_interaction_pair_renders_the_lit_bumped_quad() {
+    const W: u32 = 32;
+    const H: u32 = 32;
+    let vp = include_str!("../../examples/interaction.vp");
+    let fp = include_str!("../../examples/interaction.fp");
+    // One descriptor set for both stages (the raster harness binds one):
+    // the vertex program reads program.env, the fragment program
+    // program.local.
+    let set = crate::harness::GEOMETRY_SET;
+    let mut options = nvp4c::Options::default();
+    options.descriptor_set = Some(set);
+    let build = |src: &str| match nvp4c::compile(src, &options) {
+        Ok(c) => c.spirv,
+        Err(d) => panic!("{}", d.render("interaction", src, false)),
+    };
+    let (vert, frag) = (build(vp), build(fp));
+
+    // Textures: a 4x4 normal map of tilted normals stored as (n + 1) / 2, a
+    // 4x4 two-colour diffuse checker, a grey specular map, a 4x1 falloff
+    // ramp and a 2x2 projected light image.
+    let normal = |i: u32, j: u32| {
+        let n = [(i as f32 - 1.5) * 0.25, (j as f32 - 1.5) * 0.25, 1.0];
+        let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        [n[0] / len, n[1] / len, n[2] / len]
+    };
+    let diffuse = |i: u32, j: u32| {
+        if (i + j) % 2 == 0 {
+            [0.8, 0.6, 0.4, 1.0]
+        } else {
+            [0.3, 0.5, 0.9, 1.0]
+        }
+    };
+    let specular_map = [0.5f32, 0.5, 0.5, 1.0];
+    let falloff = [1.0f32, 0.75, 0.5, 0.25];
+    let projection = [
+        [1.0f32, 1.0, 1.0, 1.0],
+        [1.0, 0.8, 0.6, 1.0],
+        [0.9, 1.0, 0.7, 1.0],
+        [0.6, 0.7, 1.0, 1.0],
+    ];
+    let grid4 = |f: &dyn Fn(u32, u32) -> [f32; 4]| -> Vec<[f32; 4]> {
+        (0..4)
+            .flat_map(|j| (0..4).map(move |i| (i, j)))
+            .map(|(i, j)| f(i, j))
+            .collect()
+    };
+    let normal_texels = grid4(&|i, j| {
+        let n = normal(i, j);
+        [
+            (n[0] + 1.0) / 2.0,
+            (n[1] + 1.0) / 2.0,
+            (n[2] + 1.0) / 2.0,
+            1.0,
+        ]
+    });
+    let textures = vec![
+        Texture::rgba32f_2d(0, 4, 4, vec![normal_texels.clone()]),
+        Texture::rgba32f_2d(1, 4, 4, vec![grid4(&diffuse)]),
+        Texture::rgba32f_2d(2, 1, 1, vec![vec![specular_map]]),
+        Texture::rgba32f_2d(
+            3,
+            4,
+            1,
+            vec![falloff.iter().map(|&f| [f, f, f, 1.0]).collect()],
+        ),
+        Texture::rgba32f_2d(4, 2, 2, vec![projection.to_vec()]),
+    ];
+    let light_origin = [0.3f32, -0.2, 0.8, 1.0];
+    let view_origin = [0.0f32, 0.0, 2.0, 1.0];
+    let (project_s, project_t, project_q) = (
+        [0.5f32, 0.0, 0.0, 0.5],
+        [0.0f32, 0.5, 0.0, 0.5],
+        [0.1f32, 0.2, 0.0, 1.0],
+    );
+    let falloff_s = [0.5f32, 0.0, 0.0, 0.5];
+    let light_color = [1.0f32, 0.9, 0.8, 1.0];
+    let specular_color = [0.6f32, 0.6, 0.6, 16.0];
+    let env: Vec<[u32; 4]> = [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+        light_origin,
+        view_origin,
+        project_s,
+        project_t,
+        project_q,
+        falloff_s,
+    ]
+    .iter()
+    .map(|v| v.map(f32::to_bits))
+    .collect();
+    // The quad: two triangles over the whole target, tangent frame = the
+    // object axes, texture coordinates 0..1.
+    let corner = |x: f32, y: f32| {
+        vec![
+            Input::float(0, [x, y, 0.0, 1.0]),
+            Input::float(8, [(x + 1.0) / 2.0, (y + 1.0) / 2.0, 0.0, 1.0]),
+            Input::float(9, [1.0, 0.0, 0.0, 0.0]),
+            Input::float(10, [0.0, 1.0, 0.0, 0.0]),
+            Input::float(11, [0.0, 0.0, 1.0, 0.0]),
+        ]
+    };
+    let vertices = [
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y)| corner(x, y))
+    .collect();
+    let job = crate::harness::RasterJob {
+        env,
+        local: vec![
+            light_color.map(f32::to_bits),
+            specular_color.map(f32::to_bits),
+        ],
+        descriptor_set: set,
+        width: W,
+        height: H,
+        textures,
+        ..crate::harness::RasterJob::new(vertices, vk::PrimitiveTopology::TRIANGLE_LIST)
+    };
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let out = dev
+        .run_raster(&vert, None, &frag, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    // The expected colour of pixel (x, y): the object position at its
+    // centre (clip y = -1 is row 0), the varyings the vertex program
+    // computes there (all linear in the position), then the fragment
+    // program's arithmetic. `None` where a NEAREST lookup is within 1e-3
+    // of a texel edge (either texel is right).
+    let dot3 = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let normalize = |a: [f32; 3]| {
+        let r = 1.0 / dot3(a, a).sqrt();
+        [a[0] * r, a[1] * r, a[2] * r]
+    };
+    let texel = |u: f32, size: u32| -> Option<u32> {
+        let s = u * size as f32;
+        if (s - s.round()).abs() < 1e-3 && s.round() > 0.0 && s.round() < size as f32 {
+            return None;
+        }
+        Some((s.floor().max(0.0) as u32).min(size - 1))
+    };
+    let expected = |x: u32, y: u32| -> Option<[f32; 3]> {
+        let px = (x as f32 + 0.5) / W as f32 * 2.0 - 1.0;
+        let py = (y as f32 + 0.5) / H as f32 * 2.0 - 1.0;
+        let (u, v) = ((px + 1.0) / 2.0, (py + 1.0) / 2.0);
+        let (i, j) = (texel(u, 4)?, texel(v, 4)?);
+        let l = normalize([light_origin[0] - px, light_origin[1] - py, light_origin[2]]);
+        let e = normalize([view_origin[0] - px, view_origin[1] - py, view_origin[2]]);
+        let h = normalize([l[0] + e[0], l[1] + e[1], l[2] + e[2]]);
+        let t = normal_texels[(j * 4 + i) as usize];
+        let n = [t[0] * 2.0 - 1.0, t[1] * 2.0 - 1.0, t[2] * 2.0 - 1.0];
+        let d = dot3(n, l).clamp(0.0, 1.0);
+        let s = dot3(n, h).clamp(0.0, 1.0).powf(specular_color[3]);
+        let q = project_q[0] * px + project_q[1] * py + project_q[3];
+        let (ps, pt) = ((0.5 * px + 0.5) / q, (0.5 * py + 0.5) / q);
+        let p = projection[(texel(pt, 2)? * 2 + texel(ps, 2)?) as usize];
+        let f = falloff[texel(0.5 * px + 0.5, 4)? as usize];
+        let dif = diffuse(i, j);
+        Some(std::array::from_fn(|c| {
+            let lit = dif[c] * d + specular_map[c] * s * specular_color[c];
+            lit * p[c] * f * light_color[c]
+        }))
+    };
+    let (mut compared, mut brightest, mut fails) = (0, 0.0f32, Vec::new());
+    for y in 0..H {
+        for x in 0..W {
+            let got = out.f32(x, y);
+            assert_eq!(got[3], 1.0, "pixel ({x}, {y}) alpha");
+            let Some(want) = expected(x, y) else { continue };
+            compared += 1;
+            brightest = brightest.max(got[0]);
+            if (0..3).any(|c| (got[c] - want[c]).abs() > 2e-3) {
+                fails.push(format!("({x}, {y}): got {got:?}, want {want:?}"));
+            }
+        }
+    }
+    assert!(
+        fails.is_empty(),
+        "{} of {compared} pixels differ:\n{}",
+        fails.len(),
+        fails.join("\n")
+    );
+    assert!(
+        compared > (W * H * 9 / 10) as usize,
+        "only {compared} pixels compared"
+    );
+    // Not a flat picture: the light's falloff, the checker and the
+    // specular highlight spread the colours.
+    assert!(brightest > 0.5, "the brightest red is {brightest}");
+}
