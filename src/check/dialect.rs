@@ -60,47 +60,44 @@ pub(super) fn unavailable(
     exists: impl Fn(Dialect) -> bool,
     rule: &str,
 ) -> Diagnostic {
-    {
-        let header = dialect.header;
-        // The options of this header, in table order (NV_vertex_program2
-        // before NV_vertex_program3), tried one at a time on top of the
-        // options already given.
-        let provider = option_providing(dialect, exists);
-        match provider {
-            Some(o) => {
-                let mut d =
-                    Diagnostic::error("E0730", format!("{what} needs `OPTION {};`", o.name))
-                        .primary(span, format!("not part of plain {header}"))
-                        .note(format!(
-                            "{}: the `{}` option provides {}",
-                            o.spec, o.name, o.summary
-                        ));
-                if !rule.is_empty() {
-                    d = d.note(rule.to_string());
-                }
-                d.note(format!(
-                    "add `OPTION {};` after the `{header}` header",
-                    o.name
-                ))
+    let header = dialect.header;
+    // The options of this header, in table order (NV_vertex_program2
+    // before NV_vertex_program3), tried one at a time on top of the
+    // options already given.
+    let provider = option_providing(dialect, exists);
+    match provider {
+        Some(o) => {
+            let mut d = Diagnostic::error("E0730", format!("{what} needs `OPTION {};`", o.name))
+                .primary(span, format!("not part of plain {header}"))
+                .note(format!(
+                    "{}: the `{}` option provides {}",
+                    o.spec, o.name, o.summary
+                ));
+            if !rule.is_empty() {
+                d = d.note(rule.to_string());
             }
-            None => {
-                let mut d = Diagnostic::error(
-                    "E0731",
-                    format!("{what} does not exist in {header} programs"),
-                )
-                .primary(span, format!("not part of the {} language", header.spec()));
-                if !rule.is_empty() {
-                    d = d.note(rule.to_string());
-                }
-                d.note(format!(
-                    "no option of {} provides it (the options are: {})",
-                    header.spec(),
-                    options_of(header)
-                        .map(|o| o.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
+            d.note(format!(
+                "add `OPTION {};` after the `{header}` header",
+                o.name
+            ))
+        }
+        None => {
+            let mut d = Diagnostic::error(
+                "E0731",
+                format!("{what} does not exist in {header} programs"),
+            )
+            .primary(span, format!("not part of the {} language", header.spec()));
+            if !rule.is_empty() {
+                d = d.note(rule.to_string());
             }
+            d.note(format!(
+                "no option of {} provides it (the options are: {})",
+                header.spec(),
+                options_of(header)
+                    .map(|o| o.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
         }
     }
 }

@@ -97,7 +97,7 @@ impl Checker<'_> {
                 info.name,
                 info.section,
                 info.languages()
-                    .map(|c| c.describe())
+                    .filter_map(|c| c.describe_for(self.stage))
                     .collect::<Vec<_>>()
                     .join("; ")
             );

@@ -295,6 +295,28 @@ impl Column {
         }
     }
 
+    /// [`Column::describe`] for programs of one type: the NV4 column names
+    /// only that type's header; a column of the other type is `None`.
+    ///
+    /// ```
+    /// use nvp4c::{isa::Column, Stage};
+    /// assert_eq!(Column::Nv4.describe_for(Stage::Fragment).unwrap(), "NV_gpu_program4 (`!!NVfp4.0`)");
+    /// assert_eq!(Column::Fp2.describe_for(Stage::Vertex), None);
+    /// ```
+    pub fn describe_for(self, stage: Stage) -> Option<String> {
+        let vertex = matches!(self, Column::ArbVp | Column::Vp2 | Column::Vp3);
+        match self {
+            Column::Nv4 => Header::ALL
+                .into_iter()
+                .find(|h| h.base() == Features::NV4 && h.stage() == stage)
+                .map(|h| format!("NV_gpu_program4 (`{h}`)")),
+            _ if vertex == (stage == Stage::Vertex) && stage != Stage::Geometry => {
+                Some(self.describe().to_string())
+            }
+            _ => None,
+        }
+    }
+
     /// How a program reaches this column: the header and option, e.g.
     /// `!!ARBfp1.0 with OPTION NV_fragment_program2`.
     pub fn describe(self) -> &'static str {
