@@ -46,6 +46,9 @@ pub struct Limits {
     pub max_local_parameters: u32,
     /// MAX_PROGRAM_ATTRIBS_ARB.
     pub max_attribs: u32,
+    /// MAX_PROGRAM_ADDRESS_REGISTERS_ARB: ADDRESS registers a vertex
+    /// program declares.
+    pub max_address_registers: u32,
     /// MAX_PROGRAM_ATTRIB_COMPONENTS_NV: attribute components read.
     pub max_attrib_components: u32,
     /// MAX_PROGRAM_RESULT_COMPONENTS_NV: result components written.
@@ -80,6 +83,7 @@ impl Default for Limits {
             max_env_parameters: 256,
             max_local_parameters: 1024,
             max_attribs: 32,
+            max_address_registers: 2,
             max_attrib_components: 64,
             max_result_components: 64,
             max_texture_units: 32,

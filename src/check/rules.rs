@@ -107,13 +107,27 @@ impl Checker<'_> {
             }
             (n, last)
         };
+        // ADDRESS registers are temporaries in the IR; they count against
+        // their own limit (ARB_vertex_program 2.14.3.7), not this one.
+        let addresses: Vec<Span> = self.address_vars.iter().map(|&v| p.var(v).span).collect();
         let (temps, tspan) = count(|k| matches!(k, VarKind::Temp));
+        let temps = temps - addresses.len() as u32;
         let tmax = limits.max_temporaries.saturating_sub(fog_cut);
         if temps > tmax {
             self.error(
                 Diagnostic::error("E0801", format!("{temps} temporaries, more than the limit of {tmax}"))
                     .primary(tspan.unwrap_or_default(), "declared here, among others")
                     .note("ARB_vertex_program / ARB_fragment_program: a program fails to load if it uses more than MAX_PROGRAM_TEMPORARIES_ARB temporary vectors (array elements counted); see docs/limits.md"),
+            );
+        }
+        let amax = limits.max_address_registers;
+        if addresses.len() as u32 > amax {
+            let mut spans = addresses.clone();
+            spans.sort_by_key(|s| s.start);
+            self.error(
+                Diagnostic::error("E0809", format!("{} address registers, more than the limit of {amax}", spans.len()))
+                    .primary(spans[amax as usize], "one too many")
+                    .note("ARB_vertex_program 2.14.3.7: \"Each address register declared in the program, using the <ADDRESS_statement> grammar rule, counts against this limit\" (MAX_PROGRAM_ADDRESS_REGISTERS_ARB); \"A program that exceeds any of these resource limits will fail to load.\" See docs/limits.md"),
             );
         }
         let (params, pspan) = count(|k| matches!(k, VarKind::Param(_)));
