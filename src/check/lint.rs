@@ -2,7 +2,9 @@
 //!
 //! * W0001: a temporary component read before anything writes it (its value
 //!   is undefined, section 2.X.3.4).
-//! * W0002: a declared variable that no instruction uses.
+//! * W0002: a declared variable that no instruction uses, except Cg's
+//!   boilerplate (`TEMP RC, HC;`, attribute and result arrays whose
+//!   bindings the code uses directly).
 //! * W0003: a program that never writes its main result.
 //! * W0004: a chain of CALs deeper than MAX_PROGRAM_CALL_DEPTH.
 //!
@@ -17,7 +19,7 @@ use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{Block, Index, Program, ResultBinding, Stmt, SubId, VarId, VarKind};
 use crate::isa::Stage;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
     unused_variables(c, p);
@@ -47,9 +49,36 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             }
         });
     }
+    // The bindings the program reaches, by any variable or directly.
+    let mut attribs_used = HashSet::new();
+    let mut results_used = HashSet::new();
+    for &id in &used {
+        match &p.var(id).kind {
+            VarKind::Attrib(bs) => attribs_used.extend(bs.iter().copied()),
+            VarKind::Result(bs) => results_used.extend(bs.iter().copied()),
+            _ => {}
+        }
+    }
     for (i, v) in p.variables.iter().enumerate() {
         let Some(name) = &v.name else { continue };
         if used.contains(&VarId(i as u32)) {
+            continue;
+        }
+        // Harmless boilerplate, which Cg writes into every program
+        // (docs/diagnostics.md, W0002):
+        let harmless = match &v.kind {
+            // NV_fragment_program's write-only pseudo-registers for
+            // instructions that only update the condition code (its
+            // section 3.11.1); Cg declares them in every program.
+            VarKind::Temp => name == "RC" || name == "HC",
+            // An attribute or result array the code bypasses, reaching the
+            // same bindings by their own names (`ATTRIB vertex_attrib[] =
+            // { vertex.attrib[0..8] };` beside `vertex.attrib[0]`).
+            VarKind::Attrib(bs) => bs.iter().any(|b| attribs_used.contains(b)),
+            VarKind::Result(bs) => bs.iter().any(|b| results_used.contains(b)),
+            _ => false,
+        };
+        if harmless {
             continue;
         }
         let what = match v.kind {
