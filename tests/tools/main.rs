@@ -6,6 +6,10 @@
 
 mod checker_cg_program;
 mod cli;
+mod cli_messages;
+mod cli_modes;
+mod cli_output;
+mod cli_streams;
 mod diagnostics;
 mod hostile_input;
 mod interp_alu;
