@@ -67,7 +67,7 @@ pub fn main(code: &str) -> Outcome {
             nvp4c::Diagnostics(report.into_iter().filter(|d| d.code == info.code).collect());
         if !shown.is_empty() {
             text.push_str("\nWhat nvp4c reports for it:\n\n");
-            for line in shown.render(&file, &program, false).lines() {
+            for line in shown.render(&file, &program, false).trim_end().lines() {
                 text.push_str(&format!("    {line}\n").replace("    \n", "\n"));
             }
         }
