@@ -199,18 +199,29 @@ fn plan(args: &CompileArgs) -> Result<Vec<Job>, String> {
             None => Input::Stdin,
         })
         .collect();
-    let outputs: Vec<Destination> = jobs
-        .iter()
-        .flat_map(|j| j.module.iter().chain(&j.reflection).cloned())
-        .collect();
-    if let Err(message) = output::refuse_clashes(&inputs, &outputs) {
-        // Say which flag gives distinct names when two inputs collide.
-        let hint = if batch && args.out_dir.is_none() && !message.contains("is the input") {
-            " (--out-dir DIR names each output after its input's whole file name)"
+    let mut outputs: Vec<(Destination, String)> = Vec::new();
+    for j in &jobs {
+        let of = if batch {
+            format!(" of {}", j.name)
         } else {
-            ""
+            String::new()
         };
-        return Err(format!("{message}{hint}"));
+        if let Some(m) = &j.module {
+            outputs.push((m.clone(), format!("the module{of}")));
+        }
+        if let Some(r) = &j.reflection {
+            outputs.push((r.clone(), format!("the reflection{of}")));
+        }
+    }
+    if let Err(clash) = output::refuse_clashes(&inputs, &outputs) {
+        // Say which flag gives distinct names when two inputs collide.
+        let hint = match clash {
+            output::Clash::SharedFile(_) if batch && args.out_dir.is_none() => {
+                " (--out-dir DIR names each output after its input's whole file name)"
+            }
+            _ => "",
+        };
+        return Err(format!("{clash}{hint}"));
     }
     Ok(jobs)
 }

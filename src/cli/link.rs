@@ -72,13 +72,19 @@ pub fn main(args: &LinkArgs, matches: &ArgMatches) -> Outcome {
         Vec::new()
     };
     let inputs: Vec<Input> = args.inputs.iter().map(|p| Input::File(p)).collect();
-    if let Err(message) = output::refuse_clashes(&inputs, &destinations) {
-        let hint = if args.write_spirv && !message.contains("is the input") {
-            " (--out-dir DIR names each module after its program's whole file name)"
-        } else {
-            ""
+    let named: Vec<(Destination, String)> = destinations
+        .iter()
+        .zip(&args.inputs)
+        .map(|(d, p)| (d.clone(), format!("the module of {}", p.display())))
+        .collect();
+    if let Err(clash) = output::refuse_clashes(&inputs, &named) {
+        let hint = match clash {
+            output::Clash::SharedFile(_) if args.write_spirv => {
+                " (--out-dir DIR names each module after its program's whole file name)"
+            }
+            _ => "",
         };
-        reporter.error(&format!("{message}{hint}"))?;
+        reporter.error(&format!("{clash}{hint}"))?;
         return Ok(EXIT_USAGE);
     }
 

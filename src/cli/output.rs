@@ -305,18 +305,35 @@ fn identity_of_path(path: &Path) -> Option<(Identity, bool)> {
             Identity::Existing(file_key(&real, &m)),
             m.file_type().is_file(),
         )),
-        Err(_) => {
-            let dir = match real.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            let dir = std::fs::canonicalize(dir).ok()?;
-            Some((Identity::New(dir.join(real.file_name()?)), true))
+        Err(_) => Some((Identity::New(new_path_key(&real)?), true)),
+    }
+}
+
+/// A path that does not exist yet, spelled one way: its nearest existing
+/// ancestor's canonical path and the names below it (so two inputs going
+/// to one file in an `--out-dir` not created yet are still caught).
+fn new_path_key(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let mut below = Vec::new();
+    let mut existing = absolute.as_path();
+    loop {
+        if let Ok(mut key) = std::fs::canonicalize(existing) {
+            key.extend(below.iter().rev());
+            return Some(key);
         }
+        below.push(existing.file_name()?.to_os_string());
+        existing = existing.parent()?;
     }
 }
 
 /// Standard input's file, when it is one (`nvp4c - -o a.vp < a.vp`).
+#[cfg(not(unix))]
+fn stdin_identity() -> Option<Identity> {
+    None
+}
+
+/// Standard input's file, when it is one (`nvp4c - -o a.vp < a.vp`).
+#[cfg(unix)]
 fn stdin_identity() -> Option<Identity> {
     use std::os::fd::AsFd;
     let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
@@ -324,6 +341,23 @@ fn stdin_identity() -> Option<Identity> {
     m.file_type()
         .is_file()
         .then(|| Identity::Existing(file_key(Path::new("/dev/stdin"), &m)))
+}
+
+/// Why [`refuse_clashes`] refused a run, with the message to print.
+#[derive(Debug)]
+pub enum Clash {
+    /// An output would replace an input.
+    ReplacesInput(String),
+    /// Two outputs would be written to one file.
+    SharedFile(String),
+}
+
+impl std::fmt::Display for Clash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Clash::ReplacesInput(m) | Clash::SharedFile(m) => f.write_str(m),
+        }
+    }
 }
 
 /// An input of the run, for [`refuse_clashes`].
@@ -334,11 +368,12 @@ pub enum Input<'a> {
 
 /// Refuses (with the message to print) a run where an output would
 /// replace an input, or two outputs are the same file (hard and symbolic
-/// links included). Outputs written in place (devices: `-o /dev/null
+/// links included). Each output comes with what it is, for the message
+/// ("the module of a.fp"). Outputs written in place (devices: `-o /dev/null
 /// --reflect /dev/null`) replace nothing and may repeat; standard output
 /// may not.
-pub fn refuse_clashes(inputs: &[Input], outputs: &[Destination]) -> Result<(), String> {
-    let mut seen: Vec<(Identity, &Destination)> = Vec::new();
+pub fn refuse_clashes(inputs: &[Input], outputs: &[(Destination, String)]) -> Result<(), Clash> {
+    let mut seen: Vec<(Identity, &Destination, &str)> = Vec::new();
     let input_ids: Vec<(Identity, String)> = inputs
         .iter()
         .filter_map(|i| match i {
@@ -346,13 +381,13 @@ pub fn refuse_clashes(inputs: &[Input], outputs: &[Destination]) -> Result<(), S
             Input::File(p) => identity_of_path(p).map(|(id, _)| (id, p.display().to_string())),
         })
         .collect();
-    for out in outputs {
+    for (out, what) in outputs {
         let (id, replaced) = match out {
             Destination::Stdout => (Identity::Stdout, true),
             Destination::File(p) => match identity_of_path(p) {
                 Some(x) => x,
-                // Unresolvable (a missing directory): writing it fails later
-                // with the OS's reason.
+                // Unresolvable (a `..` below a missing directory): writing
+                // it fails later with the OS's reason.
                 None => continue,
             },
         };
@@ -360,26 +395,22 @@ pub fn refuse_clashes(inputs: &[Input], outputs: &[Destination]) -> Result<(), S
             continue;
         }
         if let Some((_, name)) = input_ids.iter().find(|(i, _)| *i == id) {
-            return Err(format!(
-                "the output {} is the input {name}: refusing to overwrite it (name another output with -o)",
+            return Err(Clash::ReplacesInput(format!(
+                "{what} would be written to {}, which is the input {name}: refusing to overwrite it",
                 out.shown()
-            ));
+            )));
         }
-        if let Some((_, first)) = seen.iter().find(|(i, _)| *i == id) {
-            return Err(if *first == out {
-                format!(
-                    "{} is named for two outputs: each output needs a file of its own",
-                    out.shown()
-                )
+        if let Some((_, first, first_what)) = seen.iter().find(|(i, _, _)| *i == id) {
+            let place = if *first == out {
+                out.shown()
             } else {
-                format!(
-                    "{} and {} are the same file: two outputs cannot go to one file",
-                    first.shown(),
-                    out.shown()
-                )
-            });
+                format!("{} and {}, which are one file", first.shown(), out.shown())
+            };
+            return Err(Clash::SharedFile(format!(
+                "{first_what} and {what} would both be written to {place}: each output needs a file of its own"
+            )));
         }
-        seen.push((id, out));
+        seen.push((id, out, what));
     }
     Ok(())
 }

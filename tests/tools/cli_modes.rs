@@ -79,6 +79,27 @@ fn batch_mode_without_out_dir_refuses_two_inputs_with_one_output_name() {
 }
 
 #[test]
+fn two_inputs_with_one_name_into_an_out_dir_not_made_yet_are_refused() {
+    let dir = scratch("batch-same-name");
+    std::fs::create_dir_all(dir.join("x")).unwrap();
+    std::fs::create_dir_all(dir.join("y")).unwrap();
+    let a = write(&dir, "x/p.fp", FP);
+    let b = write(&dir, "y/p.fp", FP);
+    let out = dir.join("new").join("spv");
+    let _ = std::fs::remove_dir_all(dir.join("new"));
+    let r = nvp4c(&[&a, &b, "--out-dir", out.to_str().unwrap()], None);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains(&format!(
+            "the module of {a} and the module of {b} would both be written to"
+        )),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!dir.join("new").exists());
+}
+
+#[test]
 fn batch_mode_compiles_many_inputs_and_an_unreadable_one_gives_exit_code_2() {
     let dir = scratch("batch-many");
     let mut inputs: Vec<String> = (0..24)
@@ -256,7 +277,13 @@ fn batch_mode_on_a_terminal_draws_a_progress_bar_and_clears_it() {
         .expect("script(1) from util-linux");
     let shown = text(&out.stdout);
     assert!(shown.contains("exit=0"), "{shown}");
-    assert!(shown.contains("2 programs: 2 checked, 0 failed"), "{shown}");
+    // The bar (`░░░ 0/2`), erased again (`ESC [2K`) before the summary.
+    assert!(shown.contains(" 0/2"), "{shown:?}");
+    let summary = shown
+        .find("2 programs: 2 checked, 0 failed")
+        .expect("the summary");
+    let erased = shown.rfind("\x1b[2K").expect("the bar is erased");
+    assert!(erased < summary, "{shown:?}");
 }
 
 #[test]
