@@ -78,8 +78,8 @@ enum Target {
     Replace(PathBuf),
 }
 
-/// Follows symbolic links to the path they finally name (which may not
-/// exist yet: a link to a new file creates that file).
+/// Follows symbolic links to the path they finally name, for a path that
+/// does not exist yet (a link to a new file creates that file).
 fn follow_links(path: &Path) -> io::Result<PathBuf> {
     let mut path = path.to_path_buf();
     // As the kernel does (MAXSYMLINKS), give up on a loop after 40 links.
@@ -103,15 +103,17 @@ fn target(destination: &Destination) -> io::Result<Target> {
         Destination::Stdout => return Ok(Target::Stdout),
         Destination::File(p) => p,
     };
-    let real = follow_links(path)?;
-    match std::fs::metadata(&real) {
-        Ok(m) if m.is_file() => Ok(Target::Replace(real)),
+    // The kernel follows every link, /proc's "magic" ones too (`-o
+    // /dev/stdout` names whatever standard output is).
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok(Target::Replace(std::fs::canonicalize(path)?)),
         Ok(m) if m.is_dir() => Err(io::Error::new(
             io::ErrorKind::IsADirectory,
             "it is a directory",
         )),
-        Ok(_) => Ok(Target::InPlace(real)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Target::Replace(real)),
+        Ok(_) => Ok(Target::InPlace(path.clone())),
+        // A new file, maybe named by a link that does not lead anywhere yet.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Target::Replace(follow_links(path)?)),
         Err(e) => Err(e),
     }
 }
@@ -299,13 +301,15 @@ fn file_key(path: &Path, _m: &std::fs::Metadata) -> FileKey {
 }
 
 fn identity_of_path(path: &Path) -> Option<(Identity, bool)> {
-    let real = follow_links(path).ok()?;
-    match std::fs::metadata(&real) {
+    match std::fs::metadata(path) {
         Ok(m) => Some((
-            Identity::Existing(file_key(&real, &m)),
+            Identity::Existing(file_key(path, &m)),
             m.file_type().is_file(),
         )),
-        Err(_) => Some((Identity::New(new_path_key(&real)?), true)),
+        Err(_) => Some((
+            Identity::New(new_path_key(&follow_links(path).ok()?)?),
+            true,
+        )),
     }
 }
 

@@ -41,6 +41,20 @@ fn dev_null_as_the_output_stays_a_character_device() {
     }
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_as_the_output_writes_standard_output_in_place() {
+    let dir = scratch("devstdout");
+    let input = dir.join("prog.fp");
+    std::fs::write(&input, VALID).unwrap();
+    // Standard output is a pipe here: /dev/stdout -> /proc/self/fd/1 -> pipe.
+    let r = nvp4c(&[input.to_str().unwrap(), "-o", "/dev/stdout"], None);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert!(is_spirv(&r.stdout));
+    let link = std::fs::symlink_metadata("/dev/stdout").unwrap();
+    assert!(link.file_type().is_symlink(), "/dev/stdout was replaced");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_fifo_as_the_output_is_written_in_place_and_stays_a_fifo() {
