@@ -266,6 +266,12 @@ impl<'o> Checker<'o> {
                 "ARB_precision_hint_fastest",
                 "ARB_precision_hint_nicest",
                 "ARB_draw_buffers",
+                // NV_fragment_program4 section 2.X.6.Y: "ARB_draw_buffers"
+                // or "ATI_draw_buffers"; and ARB_fragment_program_shadow,
+                // whose behaviour is the default: "specifying the option is
+                // not illegal but has no additional effect" (Cg writes it).
+                "ATI_draw_buffers",
+                "ARB_fragment_program_shadow",
                 "NV_parameter_buffer_object",
             ],
             Stage::Geometry => &["NV_parameter_buffer_object"],
