@@ -8,6 +8,10 @@
 //! Floats are compared with a relative tolerance of 1e-5: the programs
 //! normalise with RSQ and raise with LIT/POW, whose precision the spec
 //! leaves to the implementation.
+//!
+//! The last test runs every gp4vp fixture without textures or GL state on
+//! generated inputs, on the device and in the interpreter, and holds the
+//! two to each other.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -593,6 +597,218 @@ fn cg_toon_shading_branches_on_an_int_uniform_and_on_varyings() {
     }
 }
 
+// ---------------------------------------------------------------- GL state
+
+/// The State block elements (docs/interface.md) where the reflection puts
+/// `binding`: one element for a plain item; the four stored rows for the
+/// rows of a transposed matrix, which each read all four.
+fn state_elements(r: &Reflection, binding: &str) -> Vec<u32> {
+    let elements: Vec<u32> = r
+        .uniform_blocks
+        .iter()
+        .filter(|b| b.binding_name == "state")
+        .flat_map(|b| &b.parameters)
+        .filter(|p| p.binding.split(", ").any(|b| b == binding))
+        .map(|p| p.element)
+        .collect();
+    assert!(!elements.is_empty(), "no state element for {binding}");
+    elements
+}
+
+/// gp4vp/glsl_fixed_function.vp: cgc's translation of a GLSL 1.20 vertex
+/// shader written against the built-in uniforms, which it binds to GL state:
+/// `state.matrix.modelview.transpose` (GLSL matrices are column-major),
+/// `.inverse` for gl_NormalMatrix, `state.light[n]`, `state.lightprod[n]`,
+/// `state.material`, `state.lightmodel`, `state.matrix.texture[0].transpose`,
+/// `state.matrix.mvp`; the light loop reads `c[R2.w + 11]`, a PARAM array
+/// mixing state and program.local with a stride of 12 per light.
+///
+/// Modelview MV translates by (0, 0, -2) (its inverse by (0, 0, 2)); the
+/// texture matrix T translates by (0.5, 0.25, 0); MVP = diag(0.5, 0.5, 0.5, 1).
+/// (MVP is symmetric on purpose: cgc 3.1 compiles ftransform() as
+/// Σ v_j · state.matrix.mvp.row[j], which is MVPᵀ·v; see
+/// tests/fixtures/cg/README.md.)
+/// gl_Vertex (1, 2, 0, 1): eye = MV·v = (1, 2, -2); V = (-1, -2, 2)/3.
+/// gl_Normal (0, 0, 1): the normal matrix (the inverse's upper 3×3) keeps it.
+/// Light 0: directional (0, 0, 1, 0), attenuation (1, 0, 0): L = (0, 0, 1),
+///   att 1, N·L = 1; H ∝ L + V = (-1, -2, 5)/3, N·H² = 25/30.
+/// Light 1: a point at the origin, attenuation (0, 0, 1): L = -eye/3 =
+///   (-1, -2, 2)/3, d = 3, att 1/9, N·L = 2/3; H = L (L = V), N·H² = 4/9.
+/// Products: light 0 ambient 0.1, diffuse (0.5, 0.25, 0.125), specular 0.5;
+/// light 1 ambient 0.2, diffuse 0.9, specular 0.3; scene colour 0.05;
+/// material diffuse alpha 0.75, shininess 2.
+/// result.color.rgb = 0.05 + 0.1 + 0.2/9 + (0.5, 0.25, 0.125) + 0.9·(2/3)/9
+///   = (0.7388889, 0.4888889, 0.3638889), alpha 0.75;
+/// result.color.secondary = 0.5·25/30 + 0.3·(4/9)/9 = 0.4314815 in all four;
+/// result.texcoord[0] = T·(0.25, 0.5, 0, 1) = (0.75, 0.75, 0, 1);
+/// result.fogcoord.x = |eye.z| = 2; result.position = (0.5, 1, 0, 1).
+#[test]
+fn cg_fixed_function_glsl_reads_lights_and_matrices_from_gl_state() {
+    let f = fixture("gp4vp/glsl_fixed_function.vp");
+    let r = f.reflection();
+    let mv = [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, -2.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ];
+    let mv_inverse = [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 2.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ];
+    let texture = [
+        [1.0, 0.0, 0.0, 0.5],
+        [0.0, 1.0, 0.0, 0.25],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ];
+    let mvp = [
+        [0.5, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [0.0, 0.0, 0.5, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ];
+    let transpose = |m: [[f32; 4]; 4]| -> [[f32; 4]; 4] {
+        let mut t = [[0.0; 4]; 4];
+        for (i, row) in t.iter_mut().enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = m[j][i];
+            }
+        }
+        t
+    };
+    let items: Vec<(&str, [f32; 4])> = vec![
+        ("state.lightmodel.front.scenecolor", [0.05, 0.05, 0.05, 1.0]),
+        ("state.light[0].position", [0.0, 0.0, 1.0, 0.0]),
+        ("state.light[0].attenuation", [1.0, 0.0, 0.0, 0.0]),
+        ("state.light[1].position", [0.0, 0.0, 0.0, 1.0]),
+        ("state.light[1].attenuation", [0.0, 0.0, 1.0, 0.0]),
+        ("state.lightprod[0].front.ambient", [0.1, 0.1, 0.1, 1.0]),
+        ("state.lightprod[0].front.diffuse", [0.5, 0.25, 0.125, 1.0]),
+        ("state.lightprod[0].front.specular", [0.5; 4]),
+        ("state.lightprod[1].front.ambient", [0.2, 0.2, 0.2, 0.0]),
+        ("state.lightprod[1].front.diffuse", [0.9, 0.9, 0.9, 0.0]),
+        ("state.lightprod[1].front.specular", [0.3; 4]),
+        ("state.material.front.diffuse", [0.0, 0.0, 0.0, 0.75]),
+        ("state.material.front.shininess", [2.0, 0.0, 0.0, 0.0]),
+    ];
+
+    // The interpreter takes each item by its canonical name (the modelview
+    // matrix as `modelview[0]`, which the program writes `modelview`).
+    let mut inputs = Inputs::default();
+    for (name, value) in &items {
+        inputs.set(name, fbits(*value)).unwrap();
+    }
+    for i in 0..4 {
+        let set = |inputs: &mut Inputs, name: String, row: [f32; 4]| {
+            inputs.set(&name, fbits(row)).unwrap()
+        };
+        set(
+            &mut inputs,
+            format!("state.matrix.modelview[0].transpose.row[{i}]"),
+            transpose(mv)[i],
+        );
+        set(
+            &mut inputs,
+            format!("state.matrix.modelview[0].inverse.row[{i}]"),
+            mv_inverse[i],
+        );
+        set(
+            &mut inputs,
+            format!("state.matrix.texture[0].transpose.row[{i}]"),
+            transpose(texture)[i],
+        );
+        set(&mut inputs, format!("state.matrix.mvp.row[{i}]"), mvp[i]);
+    }
+    let vertex = [
+        ("gl_Vertex", [1.0, 2.0, 0.0, 1.0]),
+        ("gl_Normal", [0.0, 0.0, 1.0, 0.0]),
+        ("gl_MultiTexCoord0", [0.25, 0.5, 0.0, 1.0]),
+    ];
+    for (name, value) in vertex {
+        let at = f.location(name, false);
+        inputs
+            .set(&format!("vertex.attrib[{at}]"), fbits(value))
+            .unwrap();
+    }
+    let color = [0.7388889, 0.4888889, 0.3638889, 0.75];
+    let secondary = [0.5 * 25.0 / 30.0 + 0.3 * 4.0 / 81.0; 4];
+    let texcoord = [0.75, 0.75, 0.0, 1.0];
+    let position = [0.5, 1.0, 0.0, 1.0];
+    let out = interp::run(&f.program(), &inputs, &Default::default()).unwrap();
+    let result = |name: &str| out.results[name].floats();
+    close("interpreter", result("result.position"), position, XYZW);
+    close("interpreter", result("result.color"), color, XYZW);
+    close(
+        "interpreter",
+        result("result.color.secondary"),
+        secondary,
+        XYZW,
+    );
+    close("interpreter", result("result.texcoord[0]"), texcoord, XYZW);
+    close("interpreter", result("result.fogcoord"), [2.0; 4], &[0]);
+
+    // The device takes the State block: matrices as their stored rows.
+    let block = r.uniform_blocks.iter().find(|b| b.binding_name == "state");
+    let mut state = vec![[0u32; 4]; block.unwrap().size as usize / 16];
+    let mut put = |binding: &str, rows: &[[f32; 4]]| {
+        let elements = state_elements(r, binding);
+        assert_eq!(elements.len(), rows.len(), "{binding}");
+        for (e, row) in elements.into_iter().zip(rows) {
+            state[e as usize] = fbits(*row);
+        }
+    };
+    for (name, value) in &items {
+        put(name, &[*value]);
+    }
+    put("state.matrix.modelview[0].transpose.row[0]", &mv);
+    for (i, row) in mv_inverse.iter().take(3).enumerate() {
+        put(
+            &format!("state.matrix.modelview[0].inverse.row[{i}]"),
+            &[*row],
+        );
+    }
+    put("state.matrix.texture[0].transpose.row[0]", &texture);
+    for (i, row) in mvp.iter().enumerate() {
+        put(&format!("state.matrix.mvp.row[{i}]"), &[*row]);
+    }
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let (color_at, secondary_at, uv_at, fog_at) = (
+        f.location("gl_FrontColor", true),
+        f.location("gl_FrontSecondaryColor", true),
+        f.location("gl_TexCoord[0]", true),
+        f.location("gl_FogFragCoord", true),
+    );
+    let job = VertexJob {
+        state,
+        ..VertexJob::new(
+            vec![vertex
+                .iter()
+                .map(|(name, value)| Input::float(f.location(name, false), *value))
+                .collect()],
+            vec![
+                Capture::Position,
+                Capture::Location(color_at),
+                Capture::Location(secondary_at),
+                Capture::Location(uv_at),
+                Capture::Location(fog_at),
+            ],
+        )
+    };
+    let out = dev
+        .run_vertex(&f.compiled.spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    close("device", out.position_f32(0), position, XYZW);
+    close("device", out.location_f32(0, color_at), color, XYZW);
+    close("device", out.location_f32(0, secondary_at), secondary, XYZW);
+    close("device", out.location_f32(0, uv_at), texcoord, XYZW);
+    close("device", out.location_f32(0, fog_at), [2.0; 4], &[0]);
+}
+
 // ---------------------------------------------------------------- mandelbrot
 
 /// gp4fp/fragment_mandelbrot.fp: a REP whose exits are a BRK on the
@@ -763,5 +979,217 @@ fn cg_geometry_shrink_moves_vertices_to_the_centroid_and_lights_the_face() {
         let what = format!("device, vertex {m}");
         close(&what, out.position_f32(m), shrunk[m], XYZW);
         close(&what, to_f32(out.location(m, 0)), lit(colors[m]), XYZW);
+    }
+}
+
+// ---------------------------------------------------------------- sweep
+
+/// A small deterministic generator (an LCG), for inputs nobody chose.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+    /// Uniform in [lo, hi).
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+}
+
+/// Whether two results agree: integers exactly, floats within a relative
+/// 1e-4 (RSQ, LG2, EX2, POW, SIN and COS are approximations on both
+/// sides; docs/semantics.md). A value the interpreter computed as INF or
+/// NaN is not compared (Vulkan does not promise IEEE specials).
+fn agree(ty: nvp4c::isa::DataType, interp: u32, device: u32) -> bool {
+    if ty != nvp4c::isa::DataType::Float {
+        return interp == device;
+    }
+    let (a, b) = (f32::from_bits(interp), f32::from_bits(device));
+    !a.is_finite() || (a - b).abs() <= 1e-4 * a.abs().max(b.abs()) + 1e-6
+}
+
+/// Every gp4vp fixture without texture lookups, run on the device and in
+/// the interpreter with the same generated inputs: attributes in [-1, 1),
+/// float parameters in [0.25, 1) (positive, so that the programs' lengths,
+/// logarithms and powers stay real), `int` parameters in 1..=4; every
+/// result component the interpreter says is defined must agree. Nobody computed these values by hand: the hand-computed
+/// tests above hold the meaning, this holds the two implementations to
+/// each other on real programs.
+#[test]
+fn cg_vertex_fixtures_agree_on_the_device_and_in_the_interpreter() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cg/gp4vp");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".vp"))
+        .collect();
+    names.sort();
+    let dev = harness::device_or_skip();
+    let (mut programs, mut compared) = (0, 0);
+    let mut failures = Vec::new();
+    for name in names {
+        let path = format!("gp4vp/{name}");
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        let Ok(compiled) = nvp4c::compile(&text, &nvp4c::Options::default()) else {
+            continue; // vertex_position_invariant.vp: E0702 (tests/tools/cg_fixtures.rs)
+        };
+        let program = nvp4c::check(&text, &nvp4c::Options::default()).unwrap().0;
+        if !compiled.reflection.textures.is_empty() {
+            continue; // the interpreter does not model textures
+        }
+        // GL state comes as named items in the interpreter but as rows of
+        // the State block on the device, where transposes are re-indexed
+        // rows (docs/interface.md); cg_fixed_function_glsl_… covers the
+        // program that reads it.
+        if compiled
+            .reflection
+            .uniform_blocks
+            .iter()
+            .any(|b| b.binding_name == "state")
+        {
+            continue;
+        }
+        programs += 1;
+        let r = &compiled.reflection;
+        let mut rng = Lcg(0xC6C_0000 + programs as u64);
+
+        // Parameters: every element of every block the program reads.
+        let mut inputs = Inputs::default();
+        let (mut local, mut env) = (Vec::new(), Vec::new());
+        for block in &r.uniform_blocks {
+            for p in &block.parameters {
+                let is_int =
+                    p.cg.iter()
+                        .any(|c| c.ty.starts_with("int") || c.ty.starts_with("bool"));
+                let value = if is_int {
+                    ibits([1, 2, 3, 4].map(|_| 1 + (rng.next() * 4.0) as i32))
+                } else {
+                    fbits([0; 4].map(|_| rng.range(0.25, 1.0)))
+                };
+                let rows = match block.binding_name.as_str() {
+                    "program.local" => &mut local,
+                    "program.env" => &mut env,
+                    other => panic!("{path}: a parameter in {other}"),
+                };
+                let e = p.element as usize;
+                if rows.len() <= e {
+                    rows.resize(e + 1, [0; 4]);
+                }
+                rows[e] = value;
+                inputs
+                    .set(&p.binding, value)
+                    .unwrap_or_else(|e| panic!("{path}: {e}"));
+            }
+        }
+
+        // Three vertices of attributes.
+        let attribs = interp::attribute_inputs(&program);
+        let location_of = |binding: &str| {
+            r.inputs
+                .iter()
+                .find(|v| v.bindings.iter().any(|b| b == binding))
+                .and_then(|v| v.location)
+        };
+        let mut vertices = Vec::new();
+        let mut runs = Vec::new();
+        for v in 0..3 {
+            let mut vertex_inputs = inputs.clone();
+            let mut device_inputs = Vec::new();
+            for a in &attribs {
+                match a.as_str() {
+                    // VertexIndex and InstanceIndex of a one-instance draw.
+                    "vertex.id" => vertex_inputs.set(a, ibits([v; 4])).unwrap(),
+                    "vertex.instance" => vertex_inputs.set(a, [0; 4]).unwrap(),
+                    _ => {
+                        let value = [0; 4].map(|_| rng.range(-1.0, 1.0));
+                        vertex_inputs.set(a, fbits(value)).unwrap();
+                        // A declared attribute the module does not read has
+                        // no Location (a cgc alias range like vertex.attrib[1..2]).
+                        if let Some(at) = location_of(a) {
+                            device_inputs.push(Input::float(at, value));
+                        }
+                    }
+                }
+            }
+            vertices.push(device_inputs);
+            let out = interp::run(&program, &vertex_inputs, &Default::default())
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+            runs.push(out);
+        }
+        let Some(dev) = dev else { continue };
+
+        // Capture every output the interpreter reports.
+        let mut captures = Vec::new();
+        let mut slots = Vec::new();
+        for result in runs[0].results.keys() {
+            let slot = r
+                .outputs
+                .iter()
+                .find(|o| o.bindings.iter().any(|b| b == result))
+                .unwrap_or_else(|| panic!("{path}: no output for {result}"));
+            let capture = match (slot.location, slot.built_in.as_deref()) {
+                (Some(l), _) => Capture::Location(l),
+                (None, Some("Position")) => Capture::Position,
+                (None, Some("PointSize")) => Capture::PointSize,
+                (None, Some("ClipDistance")) => Capture::ClipDistance,
+                other => panic!("{path}: {result} at {other:?}"),
+            };
+            if !captures.contains(&capture) {
+                captures.push(capture);
+            }
+            slots.push((result.clone(), capture));
+        }
+        let job = VertexJob {
+            local,
+            env,
+            ..VertexJob::new(vertices, captures)
+        };
+        let out = dev
+            .run_vertex(&compiled.spirv, &job)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        for (v, run) in runs.iter().enumerate() {
+            for (result, capture) in &slots {
+                let want = &run.results[result];
+                let got: [u32; 4] = match capture {
+                    Capture::Location(l) => out.location(v, *l),
+                    Capture::Position => out.position(v),
+                    Capture::PointSize => [out.vertices[v].point_size.unwrap(), 0, 0, 0],
+                    Capture::ClipDistance => {
+                        let n: usize = result
+                            .trim_start_matches("result.clip[")
+                            .trim_end_matches(']')
+                            .parse()
+                            .unwrap();
+                        [out.vertices[v].clip_distance.as_ref().unwrap()[n], 0, 0, 0]
+                    }
+                    _ => unreachable!(),
+                };
+                for (c, &device) in got.iter().enumerate() {
+                    if want.defined() & (1 << c) == 0 {
+                        continue;
+                    }
+                    compared += 1;
+                    if !agree(want.types[c], want.bits[c], device) {
+                        failures.push(format!(
+                            "{path}, vertex {v}: {result}[{c}]: interpreter {:?} ({:#x}), device {:?} ({:#x})",
+                            f32::from_bits(want.bits[c]),
+                            want.bits[c],
+                            f32::from_bits(device),
+                            device
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(programs >= 10, "{programs} programs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    if dev.is_some() {
+        assert!(compared > 300, "{compared} components compared");
     }
 }
