@@ -21,8 +21,8 @@ use nvp4c::interp::{self, Inputs};
 use nvp4c::reflect::Reflection;
 
 use crate::harness::{
-    self, fbits, ibits, to_f32, Capture, FragmentJob, GeometryJob, Input, Texture, TextureKind,
-    VertexJob,
+    self, fbits, ibits, to_f32, Capture, FragmentJob, GeometryJob, Input, SamplerDesc, Texture,
+    TextureKind, VertexJob,
 };
 
 /// A fixture, compiled, with its text.
@@ -872,6 +872,102 @@ fn cg_mandelbrot_loop_breaks_when_the_orbit_escapes() {
         .unwrap_or_else(|e| panic!("{e}"));
     for (i, (c, want)) in cases.iter().enumerate() {
         assert_eq!(out.f32(i), *want, "c = {c:?}");
+    }
+}
+
+// ---------------------------------------------------------------- shadows
+
+/// gp4fp/fragment_shadow.fp: four projective shadow-map lookups (`TXP …
+/// SHADOW2D`, under `OPTION ARB_fragment_program_shadow`) at ± half a texel,
+/// averaged, under a spot light with a smoothstep cone. Device only: the
+/// interpreter does not model textures.
+///
+/// A 4×4 depth map (NEAREST, compare LEQUAL: a tap is lit when the
+/// reference depth is <= the stored one) holding 0.25 at texel (1, 1),
+/// 0.75 at (2, 1), 1.0 at (1, 2), 0.6 at (2, 2) and 0 elsewhere.
+/// shadowTexelSize 0.25: the offsets are 0.25·w·0.5 in homogeneous units,
+/// 0.125 after the divide, so shadowCoord (1, 1, zw, 2) samples u, v in
+/// {0.375, 0.625}: texels (1, 1), (2, 1), (1, 2), (2, 2).
+///   z = 0.5: lit by 0.75, 1.0 and 0.6, not by 0.25: lit = 3/4.
+///   z = 0.9: lit only by 1.0: lit = 1/4.
+/// Normal (0, 0, 1); spot direction (0, 0, -1), cone cosines (0.8, 0.9).
+///   toLight (0, 0, 1): N·L = 1, cos = 1, spot = 1.
+///   toLight (sqrt(1 - 0.85²), 0, 0.85): N·L = cos = 0.85, spot =
+///   smoothstep(0.8, 0.9, 0.85) = 0.5.
+/// colour = base · (ambient 0.1 + light 0.8 · N·L · spot · lit), base
+/// (1, 0.5, 0.25, 0.5):
+///   lit 3/4, full spot: base · 0.7;   lit 3/4, half: base · (0.1 + 0.8 · 0.85 · 0.5 · 0.75) = base · 0.355;
+///   lit 1/4, full spot: base · 0.3.
+#[test]
+fn cg_shadow_map_filters_four_projective_depth_comparisons() {
+    let f = fixture("gp4fp/fragment_shadow.fp");
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let params = Parameters::default()
+        .float("shadowTexelSize", &[[0.25, 0.25, 0.0, 0.0]])
+        .float("spotDirection", &[[0.0, 0.0, -1.0, 0.0]])
+        .float("spotCosines", &[[0.8, 0.9, 0.0, 0.0]])
+        .float("lightColor", &[[0.8, 0.8, 0.8, 0.0]])
+        .float("ambient", &[[0.1, 0.1, 0.1, 0.0]]);
+    let mut depths = [0.0f32; 16];
+    for (x, y, d) in [(1, 1, 0.25), (2, 1, 0.75), (1, 2, 1.0), (2, 2, 0.6)] {
+        depths[y * 4 + x] = d;
+    }
+    let shadow_map = Texture::new(
+        0,
+        TextureKind::D2,
+        vk::Format::D32_SFLOAT,
+        4,
+        4,
+        1,
+        1,
+        vec![depths.iter().map(|d| d.to_bits()).collect()],
+    )
+    .with_sampler(SamplerDesc {
+        compare: Some(vk::CompareOp::LESS_OR_EQUAL),
+        ..SamplerDesc::default()
+    });
+    let side = (1.0f32 - 0.85 * 0.85).sqrt();
+    let base = [1.0, 0.5, 0.25, 0.5];
+    let cases: [([f32; 4], [f32; 4], f64); 3] = [
+        ([1.0, 1.0, 1.0, 2.0], [0.0, 0.0, 1.0, 0.0], 0.7),
+        (
+            [1.0, 1.0, 1.0, 2.0],
+            [side, 0.0, 0.85, 0.0],
+            0.1 + 0.8 * 0.85 * 0.5 * 0.75,
+        ),
+        ([1.0, 1.0, 1.8, 2.0], [0.0, 0.0, 1.0, 0.0], 0.3),
+    ];
+    let at = |name| f.location(name, false);
+    let job = FragmentJob {
+        local: params.local_array(&f),
+        textures: vec![shadow_map],
+        ..FragmentJob::new(
+            cases
+                .iter()
+                .map(|(coord, to_light, _)| {
+                    vec![
+                        Input::float(at("shadowCoord"), *coord),
+                        Input::float(at("normalW"), [0.0, 0.0, 1.0, 0.0]),
+                        Input::float(at("toLightW"), *to_light),
+                        Input::float(at("baseColor"), base),
+                    ]
+                })
+                .collect(),
+        )
+    };
+    let out = dev
+        .run_fragment(&f.compiled.spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (i, (_, _, k)) in cases.iter().enumerate() {
+        let want = [
+            base[0] as f64 * k,
+            base[1] as f64 * k,
+            base[2] as f64 * k,
+            0.5,
+        ];
+        close(&format!("device, case {i}"), out.f32(i), want, XYZW);
     }
 }
 
