@@ -120,6 +120,33 @@ fn every_gp4_fixture_compiles_validated_without_warnings() {
 }
 
 #[test]
+fn every_gp4_fixture_compiles_for_every_target_environment_and_optimised() {
+    use nvp4c::TargetEnv;
+    let mut failures = Vec::new();
+    for (path, text) in accepted_fixtures() {
+        for (target_env, optimize) in [
+            (TargetEnv::Vulkan1_1, false),
+            (TargetEnv::Vulkan1_2, false),
+            (TargetEnv::Vulkan1_3, false),
+            (TargetEnv::Vulkan1_0, true),
+            (TargetEnv::Vulkan1_3, true),
+        ] {
+            let mut options = nvp4c::Options::default();
+            options.target_env = target_env;
+            options.optimize = optimize;
+            if let Err(d) = nvp4c::compile(&text, &options) {
+                failures.push(format!(
+                    "{} ({target_env:?}, optimize {optimize}):\n{}",
+                    relative(&path),
+                    d.render(&relative(&path), &text, false)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn cgc_output_the_spec_forbids_is_rejected_with_its_rule() {
     for (file, code) in REJECTED_BY_THE_SPEC {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
