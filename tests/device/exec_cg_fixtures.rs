@@ -9,9 +9,9 @@
 //! normalise with RSQ and raise with LIT/POW, whose precision the spec
 //! leaves to the implementation.
 //!
-//! The last test runs every gp4vp fixture without textures or GL state on
-//! generated inputs, on the device and in the interpreter, and holds the
-//! two to each other.
+//! The last two tests run every gp4vp fixture without textures or GL state,
+//! and every gp4gp fixture, on generated inputs, on the device and in the
+//! interpreter, and hold the two to each other.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -1287,5 +1287,211 @@ fn cg_vertex_fixtures_agree_on_the_device_and_in_the_interpreter() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     if dev.is_some() {
         assert!(compared > 300, "{compared} components compared");
+    }
+}
+
+/// The vertex program feeding the geometry sweep: vertex.attrib[0] is the
+/// position, [3] the colour, [8], [9] texcoord[0], [1], [10], [11]
+/// result.attrib[0], [1] (the varyings the gp4gp fixtures read).
+const PASS_THROUGH: &str = "!!NVvp4.0
+MOV result.position, vertex.attrib[0];
+MOV result.color, vertex.attrib[3];
+MOV result.texcoord[0], vertex.attrib[8];
+MOV result.texcoord[1], vertex.attrib[9];
+MOV result.attrib[0], vertex.attrib[10];
+MOV result.attrib[1], vertex.attrib[11];
+END
+";
+
+/// The vertex attribute PASS_THROUGH copies to the geometry input `name`
+/// (`vertex[m].texcoord[1]` → 9).
+fn pass_through_attribute(name: &str) -> u32 {
+    let binding = name.split_once("].").map_or(name, |(_, b)| b);
+    match binding {
+        "position" => 0,
+        "color" => 3,
+        "texcoord[0]" => 8,
+        "texcoord[1]" => 9,
+        "attrib[0]" => 10,
+        "attrib[1]" => 11,
+        other => panic!("the pass-through vertex program does not write {other}"),
+    }
+}
+
+/// Every gp4gp fixture on one generated input primitive, on the device
+/// (behind PASS_THROUGH, captured with transform feedback) and in the
+/// interpreter: the same vertices, in the same decomposed primitives
+/// (triangle i of a strip is vertices i, i + 1 + i % 2, i + 2 - i % 2), with
+/// the same results. Attributes are in [0, 1), parameters in [0.25, 1).
+#[test]
+fn cg_geometry_fixtures_agree_on_the_device_and_in_the_interpreter() {
+    use nvp4c::ir::{PrimitiveIn, PrimitiveOut};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cg/gp4gp");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".gp"))
+        .collect();
+    names.sort();
+    let vertex = nvp4c::compile(PASS_THROUGH, &nvp4c::Options::default()).unwrap();
+    let dev = harness::device_or_skip();
+    let (mut programs, mut records) = (0, 0);
+    let mut failures = Vec::new();
+    for name in names {
+        let path = format!("gp4gp/{name}");
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        let compiled = nvp4c::compile(&text, &nvp4c::Options::default())
+            .unwrap_or_else(|d| panic!("{}", d.render(&path, &text, false)));
+        let program = nvp4c::check(&text, &nvp4c::Options::default()).unwrap().0;
+        let r = &compiled.reflection;
+        assert!(r.textures.is_empty(), "{path}: textures");
+        programs += 1;
+        let mut rng = Lcg(0x6E0_0000 + programs as u64);
+        let layout = program.geometry.unwrap();
+        let (topology, count) = match layout.input {
+            PrimitiveIn::Points => (vk::PrimitiveTopology::POINT_LIST, 1),
+            PrimitiveIn::Triangles => (vk::PrimitiveTopology::TRIANGLE_LIST, 3),
+            PrimitiveIn::TrianglesAdjacency => {
+                (vk::PrimitiveTopology::TRIANGLE_LIST_WITH_ADJACENCY, 6)
+            }
+            other => panic!("{path}: {other:?}"),
+        };
+
+        let mut inputs = Inputs::default();
+        let mut local = Vec::new();
+        for p in r.uniform_blocks.iter().flat_map(|b| &b.parameters) {
+            let value = fbits([0; 4].map(|_| rng.range(0.25, 1.0)));
+            let e = p.element as usize;
+            if local.len() <= e {
+                local.resize(e + 1, [0; 4]);
+            }
+            local[e] = value;
+            inputs.set(&p.binding, value).unwrap();
+        }
+        // Per vertex: every attribute PASS_THROUGH reads.
+        let attributes: Vec<Vec<[f32; 4]>> = (0..count)
+            .map(|_| {
+                (0..12)
+                    .map(|_| [0; 4].map(|_| rng.range(0.0, 1.0)))
+                    .collect()
+            })
+            .collect();
+        for name in interp::attribute_inputs(&program) {
+            let m: usize = name
+                .strip_prefix("vertex[")
+                .and_then(|r| r.split(']').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{path}: input {name}"));
+            let value = attributes[m][pass_through_attribute(&name) as usize];
+            inputs.set(&name, fbits(value)).unwrap();
+        }
+        let run = interp::run(&program, &inputs, &Default::default())
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        // Decompose the emitted strips the way transform feedback records them.
+        let mut expected = Vec::new();
+        let mut start = 0;
+        while start < run.vertices.len() {
+            let primitive = run.vertices[start].primitive;
+            let end = run.vertices[start..]
+                .iter()
+                .position(|v| v.primitive != primitive)
+                .map_or(run.vertices.len(), |n| start + n);
+            let n = end - start;
+            match layout.output {
+                PrimitiveOut::Points => expected.extend(start..end),
+                PrimitiveOut::LineStrip => {
+                    for i in 0..n.saturating_sub(1) {
+                        expected.extend([start + i, start + i + 1]);
+                    }
+                }
+                PrimitiveOut::TriangleStrip => {
+                    for i in 0..n.saturating_sub(2) {
+                        expected.extend([start + i, start + i + 1 + i % 2, start + i + 2 - i % 2]);
+                    }
+                }
+            }
+            start = end;
+        }
+        assert!(
+            !expected.is_empty(),
+            "{path}: the generated primitive emits nothing"
+        );
+        let Some(dev) = dev else { continue };
+
+        let result_names: Vec<String> = run.vertices[0].results.keys().cloned().collect();
+        let mut captures = Vec::new();
+        let mut slots = Vec::new();
+        for result in &result_names {
+            let capture = if result == "result.layer" {
+                Capture::Layer
+            } else {
+                let slot = r
+                    .outputs
+                    .iter()
+                    .find(|o| o.bindings.iter().any(|b| b == result))
+                    .unwrap_or_else(|| panic!("{path}: no output for {result}"));
+                match (slot.location, slot.built_in.as_deref()) {
+                    (Some(l), _) => Capture::Location(l),
+                    (None, Some("Position")) => Capture::Position,
+                    other => panic!("{path}: {result} at {other:?}"),
+                }
+            };
+            if !captures.contains(&capture) {
+                captures.push(capture);
+            }
+            slots.push((result.clone(), capture));
+        }
+        let job = GeometryJob {
+            local,
+            ..GeometryJob::new(
+                attributes
+                    .iter()
+                    .map(|a| {
+                        [0, 3, 8, 9, 10, 11]
+                            .map(|l| Input::float(l, a[l as usize]))
+                            .to_vec()
+                    })
+                    .collect(),
+                topology,
+                captures,
+            )
+        };
+        let out = dev
+            .run_geometry(&vertex.spirv, &compiled.spirv, &job)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        if out.vertices.len() != expected.len() {
+            failures.push(format!(
+                "{path}: {} records on the device, {} from the interpreter",
+                out.vertices.len(),
+                expected.len()
+            ));
+            continue;
+        }
+        for (k, &v) in expected.iter().enumerate() {
+            records += 1;
+            for (result, capture) in &slots {
+                let want = &run.vertices[v].results[result];
+                let got = match capture {
+                    Capture::Location(l) => out.location(k, *l),
+                    Capture::Position => out.position(k),
+                    Capture::Layer => [out.vertices[k].layer.unwrap(), 0, 0, 0],
+                    _ => unreachable!(),
+                };
+                for (c, &device) in got.iter().enumerate() {
+                    if want.defined() & (1 << c) != 0 && !agree(want.types[c], want.bits[c], device)
+                    {
+                        failures.push(format!(
+                            "{path}, record {k} (vertex {v}): {result}[{c}]: interpreter {:#x}, device {device:#x}",
+                            want.bits[c]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(programs, 5);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    if dev.is_some() {
+        assert!(records >= 20, "{records} records compared");
     }
 }
