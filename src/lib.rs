@@ -206,7 +206,7 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
         syntax::parse_with(source, options.limits.max_instructions as usize, |stage| {
-            check::ProgramChecker::new(stage, options)
+            check::ProgramChecker::new(stage, options).source_comments(source)
         });
     let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));
