@@ -153,14 +153,32 @@ pub(crate) fn complete(
     } else {
         let opcode = before.split_whitespace().next().unwrap_or("");
         let call = split_opcode(opcode).is_ok_and(|s| s.info.name == "CAL");
-        if let Some(index) = index {
+        if call {
+            // Labels, also those after the statement being typed, which
+            // the parser reads as part of it until a `;` comes.
+            let mut labels: Vec<&str> = text
+                .lines()
+                .filter_map(|l| {
+                    let (name, _) = l.split('#').next()?.split_once(':')?;
+                    let name = name.trim();
+                    let valid = !name.is_empty()
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                    valid.then_some(name)
+                })
+                .filter(|n| n.starts_with(word))
+                .collect();
+            labels.dedup();
+            items.extend(
+                labels
+                    .into_iter()
+                    .map(|l| item(l, CompletionItemKind::FUNCTION, None)),
+            );
+        } else if let Some(index) = index {
             for s in &index.symbols {
-                if (s.kind == SymbolKind::Label) == call && s.name.starts_with(word) {
-                    let kind = if call {
-                        CompletionItemKind::FUNCTION
-                    } else {
-                        CompletionItemKind::VARIABLE
-                    };
+                if s.kind != SymbolKind::Label && s.name.starts_with(word) {
+                    let kind = CompletionItemKind::VARIABLE;
                     let detail = snapshot
                         .text
                         .get(s.statement.range())

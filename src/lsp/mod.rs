@@ -146,15 +146,26 @@ impl Snapshot {
         }
     }
 
-    /// The syntax index (parse only). `None` when the program cannot be
-    /// read to its `END` or has no header.
+    /// The syntax index (parse only): of the whole program, or of the
+    /// statements read before a syntax error the parser could not recover
+    /// from (a program being typed). `None` without a header.
     pub fn index(&self, options: &Options) -> Option<&DocumentIndex> {
         self.index
             .get_or_init(|| {
+                let (stage, header_end) = crate::syntax::lexer::read_header(&self.text).ok()?;
                 // Bounded like compilation, so a huge file stays cheap.
                 let max = options.limits.max_instructions as usize;
-                let (ast, _) = crate::syntax::parse_bounded(&self.text, max);
-                Some(DocumentIndex::new(&ast?, self.text.len()))
+                let mut statements = Vec::new();
+                let (parsed, _) =
+                    crate::syntax::parse_with(&self.text, max, |_| Collect(&mut statements));
+                let end = parsed.map(|p| p.end);
+                let ast = crate::syntax::ast::Ast {
+                    stage,
+                    header: Span::new(0, header_end),
+                    statements,
+                    end,
+                };
+                Some(DocumentIndex::new(&ast, self.text.len()))
             })
             .as_ref()
     }
@@ -166,6 +177,17 @@ impl Snapshot {
                 Ok((_, warnings)) => warnings.0,
                 Err(diagnostics) => diagnostics.0,
             })
+    }
+}
+
+/// Collects the statements the parser reads into a vector that outlives
+/// the parse, so a program that cannot be read to its `END` still has
+/// the ones before the error.
+struct Collect<'v>(&'v mut Vec<crate::syntax::ast::Statement>);
+
+impl crate::syntax::StatementSink for Collect<'_> {
+    fn statement(&mut self, statement: crate::syntax::ast::Statement) {
+        self.0.push(statement);
     }
 }
 

@@ -457,7 +457,16 @@ fn check_new_name(index: &DocumentIndex, symbol: &Symbol, new: &str) -> Result<(
     let word_at_start = lex_one(index.stage, new, true);
     let word_inside = lex_one(index.stage, &inside, false);
     let is_word = |t: Option<Tok<'_>>| matches!(t, Some(Tok::Word(w)) if w == new);
-    if !is_word(word_inside) || (symbol.kind == SymbolKind::Label && !is_word(word_at_start)) {
+    // Section 2.X.2: <identifier> ::= [a-zA-Z_$][a-zA-Z0-9_$]* (the lexer
+    // also reads `2D` as a word, for texture targets).
+    let identifier = new.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && new
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if !identifier
+        || !is_word(word_inside)
+        || (symbol.kind == SymbolKind::Label && !is_word(word_at_start))
+    {
         return invalid(format!(
             "`{new}` is not a name: names are a letter, `_` or `$` followed by letters, digits, `_` and `$`, and not a reserved word (section 2.X.2)"
         ));
