@@ -7,6 +7,7 @@
 mod checker_cg_program;
 mod cli;
 mod diagnostics;
+mod editors;
 mod hostile_input;
 mod interp_alu;
 mod interp_cli;
