@@ -89,7 +89,7 @@ impl Session {
         loop {
             if let Ok(Message::Response(r)) = self.client.receiver.recv() {
                 if r.id == RequestId::from(id) {
-                    return r.result.expect("an answer");
+                    return r.response_result.expect("an answer");
                 }
             }
         }

@@ -390,7 +390,9 @@ fn diagnostics_loop(
     out: &impl Fn(Message),
     options: &Options,
 ) {
-    let mut pending: HashMap<Uri, Arc<Snapshot>> = HashMap::new();
+    // By URI text (a `Uri` caches its parts inside, so it is no map key
+    // for clippy).
+    let mut pending: HashMap<String, Arc<Snapshot>> = HashMap::new();
     loop {
         let job = if pending.is_empty() {
             match jobs.recv() {
@@ -414,10 +416,10 @@ fn diagnostics_loop(
         };
         match job {
             DiagnosticsJob::Changed(snapshot) => {
-                pending.insert(snapshot.uri.clone(), snapshot);
+                pending.insert(snapshot.uri.as_str().to_string(), snapshot);
             }
             DiagnosticsJob::Full(snapshot) => {
-                pending.remove(&snapshot.uri);
+                pending.remove(snapshot.uri.as_str());
                 if shared.is_current(&snapshot) {
                     // Lowered too (not validated): E0900 and the back end's
                     // other findings.

@@ -211,7 +211,7 @@ fn ends<T>(list: &[T]) -> Vec<&T> {
 fn pick<'r>(vars: &'r [InterfaceVariable], name: &str) -> Option<&'r InterfaceVariable> {
     vars.iter()
         .find(|v| v.bindings.iter().any(|b| b == name))
-        .or_else(|| match vars {
+        .or(match vars {
             [only] => Some(only),
             _ => None,
         })
