@@ -26,7 +26,7 @@
 //!   asks again), so no answer ever points into a text that is gone.
 //!
 //! ```
-//! use lsp_server::{Connection, Message, Notification, RequestId};
+//! use lsp_server::{Connection, Message, Notification, Request, RequestId};
 //! let (server, client) = Connection::memory();
 //! let thread = std::thread::spawn(move || nvp4c::lsp::serve(&server));
 //! let send = |m: Message| client.sender.send(m).unwrap();
@@ -230,7 +230,7 @@ enum DiagnosticsJob {
 /// over an in-memory connection.
 ///
 /// ```
-/// use lsp_server::{Connection, Message, Notification, RequestId};
+/// use lsp_server::{Connection, Message, Notification, Request, RequestId};
 /// let (server, client) = Connection::memory();
 /// let thread = std::thread::spawn(move || nvp4c::lsp::serve(&server));
 /// let send = |m: Message| client.sender.send(m).unwrap();
