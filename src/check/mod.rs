@@ -6,7 +6,7 @@
 //! finds; a construct that is already wrong produces one diagnostic, and
 //! whatever depends on it is dropped silently rather than reported again.
 
-mod bindings;
+pub(crate) mod bindings;
 mod flow;
 mod instr;
 mod lint;

@@ -12,6 +12,7 @@ mod cli_modes;
 mod cli_output;
 mod cli_streams;
 mod diagnostics;
+mod editors;
 mod hostile_input;
 mod interp_alu;
 mod interp_cli;
