@@ -477,7 +477,7 @@ impl Lowerer<'_> {
     }
 
     /// `a[0]*b[0] + a[1]*b[1] + ...` in that order.
-    fn dot(&mut self, a: Val, b: Val, n: u32) -> LResult<Val> {
+    pub(crate) fn dot(&mut self, a: Val, b: Val, n: u32) -> LResult<Val> {
         let mut sum: Option<Val> = None;
         for i in 0..n {
             let x = self.extract(a, i)?;
