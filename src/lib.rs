@@ -405,7 +405,8 @@ fn check_options(options: &Options) -> Result<(), Diagnostics> {
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     check_options(options)?;
     let (program, warnings) = check(source, options)?;
-    let spirv = spirv::lower(&program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
+    let spirv = spirv::lower_with_source(&program, options, Some(source))
+        .map_err(|e| Diagnostics(vec![lower_error(e)]))?;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
             return Ok(());

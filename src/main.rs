@@ -75,6 +75,9 @@ struct Cli {
     /// offsets, Cg names) as JSON to FILE (docs/reflection.md).
     #[arg(long, value_name = "FILE")]
     reflect: Option<PathBuf>,
+
+    #[command(flatten)]
+    renderer: cli::renderer::RendererArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -178,6 +181,10 @@ fn compile_main(cli: Cli) -> ExitCode {
     options.preserve_signed_zero_inf_nan = cli.preserve_signed_zero_inf_nan;
     options.optimize = cli.optimize;
     options.descriptor_set = cli.descriptor_set;
+    if let Err(e) = cli.renderer.apply(&mut options, &display_name) {
+        eprintln!("error: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
 
     let compiled = match nvp4c::compile(&source, &options) {
         Ok(c) => c,

@@ -1,4 +1,5 @@
 //! Subcommands of the `nvp4c` binary beyond compiling.
 
 pub mod link;
+pub mod renderer;
 pub mod run;

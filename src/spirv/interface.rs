@@ -238,9 +238,16 @@ impl Lowerer<'_> {
                             }
                         };
                         if let ParamSource::Block { block, element } = source {
-                            let len = &mut block_len[block.index()];
-                            *len = (*len).max(element.saturating_add(1));
-                            match layout.specialization(block.param(element)) {
+                            let specialization = layout.specialization(block.param(element));
+                            // The block reaches every element it is read
+                            // for: the unspecialized ones, and all of an
+                            // array's (a relative read indexes the block;
+                            // docs/interface.md, "Specialization constants").
+                            if specialization.is_none() || var.array_len.is_some() {
+                                let len = &mut block_len[block.index()];
+                                *len = (*len).max(element.saturating_add(1));
+                            }
+                            match specialization {
                                 Some(spec) => {
                                     if !self.io.specialized.contains_key(&(block, element)) {
                                         let id = self.spec_constant(spec);
@@ -592,15 +599,43 @@ impl Lowerer<'_> {
             info.clip_len = info.clip_len.max(clip);
         }
         let stage = self.program.stage;
+        // With debug information, each variable is named after the
+        // program's names for it, or its binding (docs/interface.md names
+        // the slots).
+        let mut debug_names: HashMap<IoKey, Vec<String>> = HashMap::new();
+        if self.debug.is_some() {
+            for (id, specs) in &io_vars {
+                let var = self.program.var(*id);
+                for (k, spec) in specs.iter().enumerate() {
+                    let label = match (&var.name, &var.kind) {
+                        (Some(n), _) => n.clone(),
+                        (None, VarKind::Attrib(b)) => b
+                            .get(k)
+                            .map_or_else(String::new, |b| crate::interp::attribute_name(stage, b)),
+                        (None, VarKind::Result(b)) => b
+                            .get(k)
+                            .map_or_else(String::new, crate::interp::result_name),
+                        _ => String::new(),
+                    };
+                    let names = debug_names.entry(spec.key).or_default();
+                    if !label.is_empty() && !names.contains(&label) {
+                        names.push(label);
+                    }
+                }
+            }
+        }
         let mut vars: HashMap<IoKey, (Word, Comp)> = HashMap::new();
         for (key, info) in &keys {
-            let (output, name) = match *key {
+            let (output, mut name) = match *key {
                 IoKey::Location { output, location } => (
                     output,
                     format!("{}_loc{location}", if output { "out" } else { "in" }),
                 ),
                 IoKey::BuiltIn { output, builtin } => (output, format!("builtin{builtin}")),
             };
+            if let Some(names) = debug_names.get(key).filter(|n| !n.is_empty()) {
+                name = names.join(", ");
+            }
             let class = if output {
                 StorageClass::Output
             } else {

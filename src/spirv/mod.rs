@@ -30,6 +30,7 @@
 
 mod alu;
 mod cc;
+mod debug;
 mod emit;
 mod fixed_function;
 mod flow;
@@ -144,8 +145,20 @@ impl From<rspirv::dr::Error> for LowerError {
 /// caller turned `Options::validate` off) and never returns a module that
 /// fails spirv-val.
 pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerError> {
+    lower_with_source(program, options, None)
+}
+
+/// [`lower`], given the program text, which `Options::debug_info` puts in
+/// the module (OpSource) and uses for the line and column of each
+/// instruction (OpLine).
+pub fn lower_with_source(
+    program: &Program,
+    options: &Options,
+    source: Option<&str>,
+) -> Result<Vec<u32>, LowerError> {
     let analysis = analyze(program, options)?;
     let mut lowerer = Lowerer::new(program, options, &analysis)?;
+    lowerer.debug = lowerer.begin_debug_info(source);
     lowerer.lower_program(&analysis)?;
     Ok(lowerer.finish())
 }
@@ -663,6 +676,8 @@ pub(crate) struct Lowerer<'a> {
     pub live: live::Liveness,
     /// The fixed-function work of options around the program.
     pub fixed: FixedFunction,
+    /// Source locations, with `Options::debug_info`.
+    pub debug: Option<debug::DebugInfo>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -701,6 +716,7 @@ impl<'a> Lowerer<'a> {
             emit_count: None,
             live: analysis.live.clone(),
             fixed: FixedFunction::of(program, options),
+            debug: None,
         };
         l.capability(spirv::Capability::Shader);
         if program.stage == Stage::Geometry {

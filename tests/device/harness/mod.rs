@@ -66,7 +66,7 @@ use ash::vk;
 #[allow(unused_imports)]
 pub use device::{device_or_skip, shared_device, Device};
 #[allow(unused_imports)]
-pub use fragment::{FragmentJob, FragmentOutput};
+pub use fragment::{FragmentJob, FragmentOutput, PipelineExtras};
 #[allow(unused_imports)]
 pub use geometry::{GeometryJob, RasterJob, RasterOutput};
 #[allow(unused_imports)]
