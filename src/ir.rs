@@ -104,6 +104,20 @@ impl Program {
     pub fn position_invariant(&self) -> bool {
         self.options.iter().any(|o| o == "ARB_position_invariant")
     }
+    /// Whether `OPTION ARB_precision_hint_fastest` is given: the program
+    /// asks for speed "with possibly reduced precision" (ARB_fragment_program
+    /// section 3.11.4.5.2), which the backend grants by marking its float
+    /// results `RelaxedPrecision`, as the `H` suffix does.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nOPTION ARB_precision_hint_fastest;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(program.precision_hint_fastest());
+    /// ```
+    pub fn precision_hint_fastest(&self) -> bool {
+        self.options
+            .iter()
+            .any(|o| o == "ARB_precision_hint_fastest")
+    }
     /// The fog an `ARB_fog_*` option applies to `result.color` after the
     /// program (ARB_fragment_program section 3.11.4.5.1, NV_fragment_program4
     /// section 2.X.6.Y); the last one when several are given (ARB issue 27;

@@ -133,6 +133,13 @@ pub struct Options {
     /// [−w, w] becomes Vulkan's [0, w] (docs/interface.md, "Clip space").
     /// Default [`layout::DepthRange::Vulkan`] (written as computed).
     pub depth_range: layout::DepthRange,
+    /// GL's `VERTEX_PROGRAM_TWO_SIDE`: a fragment program's
+    /// `fragment.color` (and `.secondary`) is the back colour the vertex
+    /// or geometry program wrote (`result.color.back`, Location 2 and 3)
+    /// for back-facing primitives, the front colour otherwise
+    /// (docs/interface.md, "Varyings"). Default off: the front colour,
+    /// GL's default.
+    pub two_sided_color: bool,
     /// How many of GL's user clip planes (`state.clip[0..n-1].plane`, 0 to
     /// 6) a position-invariant vertex program clips against, as
     /// `ClipDistance[0..n-1]` (ARB_vertex_program section 2.14.4.5.1:
@@ -204,6 +211,7 @@ impl Default for Options {
             invert_y: false,
             depth_range: layout::DepthRange::Vulkan,
             user_clip_planes: state::MAX_CLIP_PLANES,
+            two_sided_color: false,
             device_limits: device_limits::DeviceLimits::default(),
             debug_info: false,
             source_name: None,

@@ -1297,7 +1297,17 @@ fn slot_variable(
                 }
             }
         } else {
-            for b in ctx.fixed.attribs() {
+            let mut implicit = ctx.fixed.attribs();
+            if ctx.fixed.two_sided {
+                // The back colours two-sided selection reads.
+                for secondary in [false, true] {
+                    implicit.push(AttribBinding::Color(ColorSel {
+                        back: true,
+                        secondary,
+                    }));
+                }
+            }
+            for b in implicit {
                 if attrib_slot(stage, &b) == slot {
                     bindings.insert(attrib_text(stage, &b));
                 }

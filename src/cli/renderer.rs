@@ -158,6 +158,11 @@ pub struct RendererArgs {
     #[arg(long, value_enum, value_name = "CONVENTION")]
     pub depth_range: Option<DepthRangeArg>,
 
+    /// GL's two-sided colour: a fragment program's fragment.color is the
+    /// back colour (result.color.back) on back-facing primitives.
+    #[arg(long)]
+    pub two_sided_color: bool,
+
     /// How many of GL's user clip planes (0 to 6, default 6) a
     /// position-invariant vertex program clips against.
     #[arg(long, value_name = "N")]
@@ -221,6 +226,7 @@ impl RendererArgs {
             options.entry_point = name.clone();
         }
         options.invert_y = self.invert_y;
+        options.two_sided_color = self.two_sided_color;
         if let Some(d) = self.depth_range {
             options.depth_range = match d {
                 DepthRangeArg::Vulkan => DepthRange::Vulkan,

@@ -255,6 +255,10 @@ pub struct RunOptions {
     /// `Options::user_clip_planes`: the user clip planes a
     /// position-invariant vertex program clips against.
     pub user_clip_planes: u32,
+    /// `Options::two_sided_color`: a back-facing fragment
+    /// (`fragment.facing` x < 0) reads `fragment.color.back` and
+    /// `fragment.color.back.secondary` for its colours.
+    pub two_sided_color: bool,
 }
 
 impl Default for RunOptions {
@@ -265,6 +269,7 @@ impl Default for RunOptions {
             trace: false,
             max_trace: 100_000,
             user_clip_planes: crate::state::MAX_CLIP_PLANES,
+            two_sided_color: false,
         }
     }
 }
@@ -281,6 +286,7 @@ impl RunOptions {
         RunOptions {
             max_call_depth: options.limits.max_call_depth,
             user_clip_planes: options.user_clip_planes,
+            two_sided_color: options.two_sided_color,
             ..RunOptions::default()
         }
     }

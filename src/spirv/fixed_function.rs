@@ -53,6 +53,8 @@ pub(crate) struct FixedFunction {
     pub invert_y: bool,
     /// `Options::depth_range` is GL's, for a vertex or geometry program.
     pub gl_depth: bool,
+    /// `Options::two_sided_color` in a fragment program.
+    pub two_sided: bool,
 }
 
 impl FixedFunction {
@@ -83,14 +85,16 @@ impl FixedFunction {
             },
             invert_y: pre_raster && options.invert_y,
             gl_depth: pre_raster && options.depth_range == DepthRange::Gl,
+            two_sided: stage == Stage::Fragment && options.two_sided_color,
         }
     }
 
-    /// Whether the entry point runs work after the program.
-    pub(crate) fn after_program(&self) -> bool {
+    /// Whether the entry point runs work before or after the program (and
+    /// the program is a function it calls).
+    pub(crate) fn wraps_program(&self) -> bool {
         match self.stage {
             Some(Stage::Vertex) => self.position_invariant || self.converts_clip_space(),
-            Some(Stage::Fragment) => self.fog.is_some(),
+            Some(Stage::Fragment) => self.fog.is_some() || self.two_sided,
             _ => false,
         }
     }
@@ -149,6 +153,9 @@ impl FixedFunction {
     /// whether or not the program reads them).
     pub(crate) fn attribs(&self) -> Vec<AttribBinding> {
         let mut out = Vec::new();
+        if self.two_sided {
+            out.push(AttribBinding::Facing);
+        }
         if self.position_invariant {
             out.push(AttribBinding::Position);
         }
@@ -200,6 +207,9 @@ impl Lowerer<'_> {
             .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
         self.b.name(id, self.options.entry_point.as_str());
         self.b.begin_block(None)?;
+        if self.fixed.two_sided {
+            self.select_two_sided_colors()?;
+        }
         self.b.function_call(void, None, program_main, [])?;
         if self.fixed.position_invariant {
             self.position_invariant()?;
@@ -341,6 +351,28 @@ impl Lowerer<'_> {
             dynamic: None,
         };
         self.store_slot(color_slot, blended, &rgb, Span::default())
+    }
+
+    /// GL's two-sided colour selection (OpenGL 2.0 section 2.14.1,
+    /// `VERTEX_PROGRAM_TWO_SIDE`): the colours the program reads are the
+    /// back ones (Locations 2 and 3) for a back-facing fragment.
+    fn select_two_sided_colors(&mut self) -> LResult<()> {
+        let selections = self.io.two_sided.clone();
+        if selections.is_empty() {
+            return Ok(());
+        }
+        let facing = self
+            .attrib_io(&AttribBinding::Facing)
+            .ok_or_else(|| LowerError::internal("fragment.facing was not declared"))?;
+        let front = self.load(facing.var, Comp::Bool, 1)?;
+        let front4 = self.splat(front, 4)?;
+        for s in selections {
+            let f = self.load(s.front, s.comp, 4)?;
+            let b = self.load(s.back, s.comp, 4)?;
+            let v = self.sel(front4, f, b)?;
+            self.store(s.selected, v)?;
+        }
+        Ok(())
     }
 
     /// `Options::invert_y` (y′ = −y) and `Options::depth_range` GL

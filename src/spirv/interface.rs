@@ -113,6 +113,17 @@ pub(crate) enum IoShape {
     Facing,
 }
 
+/// A colour a fragment program reads with two-sided selection
+/// (`Options::two_sided_color`): `selected` (Private) holds `front` or
+/// `back` (the Location 0 or 1 input, and 2 or 3).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TwoSidedColor {
+    pub selected: Word,
+    pub front: Word,
+    pub back: Word,
+    pub comp: Comp,
+}
+
 /// Where `program.env` or `program.local` is read from: member `member` of
 /// the uniform block or push constant block `var`.
 #[derive(Clone, Copy, Debug)]
@@ -133,6 +144,9 @@ pub(crate) struct Io {
     /// Every interface variable by its slot (the fixed-function code finds
     /// its inputs and outputs here).
     slots: HashMap<IoKey, (Word, Comp)>,
+    /// Two-sided colour selection: the Private copies the program reads
+    /// its colours from, with the front and back inputs they select from.
+    pub two_sided: Vec<TwoSidedColor>,
     /// `result.depth` is written: DepthReplacing.
     pub writes_depth: bool,
     /// Private copies of all-constant PARAM arrays, per read type, for
@@ -171,6 +185,7 @@ struct SlotSpec {
     vertex: VertexSel,
 }
 
+#[derive(Clone, Copy)]
 struct KeyInfo {
     comp: Comp,
     typed: bool,
@@ -598,6 +613,24 @@ impl Lowerer<'_> {
             info.interpolation.noperspective |= spec.interpolation.noperspective;
             info.clip_len = info.clip_len.max(clip);
         }
+        // Two-sided colours (docs/interface.md, "Varyings"): the back
+        // colour of each front colour read, declared like it.
+        if self.fixed.two_sided {
+            for location in [0, 1] {
+                let front = IoKey::Location {
+                    output: false,
+                    location,
+                };
+                if let Some(info) = keys.get(&front) {
+                    let back = *info;
+                    keys.entry(IoKey::Location {
+                        output: false,
+                        location: location + 2,
+                    })
+                    .or_insert(back);
+                }
+            }
+        }
         let stage = self.program.stage;
         // With debug information, each variable is named after the
         // program's names for it, or its binding (docs/interface.md names
@@ -715,6 +748,30 @@ impl Lowerer<'_> {
             vars.insert(*key, (var, info.comp));
         }
         self.io.slots = vars.clone();
+        // With two-sided colours the program reads the selected copies.
+        let mut reads: HashMap<IoKey, (Word, StorageClass)> = HashMap::new();
+        if self.fixed.two_sided {
+            for location in [0, 1] {
+                let key = |location| IoKey::Location {
+                    output: false,
+                    location,
+                };
+                if let (Some(&(front, comp)), Some(&(back, _))) =
+                    (vars.get(&key(location)), vars.get(&key(location + 2)))
+                {
+                    let ty = self.t(comp, 4);
+                    let name = format!("selected_color{location}");
+                    let selected = self.global_variable(ty, StorageClass::Private, None, &name);
+                    self.io.two_sided.push(TwoSidedColor {
+                        selected,
+                        front,
+                        back,
+                        comp,
+                    });
+                    reads.insert(key(location), (selected, StorageClass::Private));
+                }
+            }
+        }
         for (id, specs) in io_vars {
             let mut elements = Vec::with_capacity(specs.len());
             for spec in specs {
@@ -728,6 +785,7 @@ impl Lowerer<'_> {
                     }
                     _ => StorageClass::Input,
                 };
+                let (var, class) = reads.get(&spec.key).copied().unwrap_or((var, class));
                 elements.push(IoSlot {
                     var,
                     comp,

@@ -678,6 +678,8 @@ pub(crate) struct Lowerer<'a> {
     pub fixed: FixedFunction,
     /// Source locations, with `Options::debug_info`.
     pub debug: Option<debug::DebugInfo>,
+    /// `ARB_precision_hint_fastest`: float results are RelaxedPrecision.
+    pub relax_floats: bool,
 }
 
 impl<'a> Lowerer<'a> {
@@ -717,6 +719,7 @@ impl<'a> Lowerer<'a> {
             live: analysis.live.clone(),
             fixed: FixedFunction::of(program, options),
             debug: None,
+            relax_floats: program.precision_hint_fastest(),
         };
         l.capability(spirv::Capability::Shader);
         if program.stage == Stage::Geometry {
@@ -729,7 +732,7 @@ impl<'a> Lowerer<'a> {
     /// `program` when the entry point is a wrapper running fixed-function
     /// work after it.
     pub(crate) fn entry_function_name(&self) -> String {
-        if self.fixed.after_program() {
+        if self.fixed.wraps_program() {
             "program".to_string()
         } else {
             self.options.entry_point.clone()
@@ -792,7 +795,7 @@ impl<'a> Lowerer<'a> {
             .get(&self.program.entry)
             .copied()
             .ok_or_else(|| LowerError::internal("the entry subroutine was not lowered"))?;
-        let main = if self.fixed.after_program() {
+        let main = if self.fixed.wraps_program() {
             self.lower_fixed_function_main(program_main)?
         } else {
             program_main

@@ -389,3 +389,122 @@ END
     let out = dev.run_fragment(&compiled.spirv, &job).unwrap();
     assert_eq!(out.color(0, 0), [1, 2, 3, 4]);
 }
+
+#[test]
+fn two_sided_color_reads_the_back_colours_on_back_facing_primitives() {
+    use ash::vk;
+    let vp = "!!NVvp4.0
+MOV result.position, vertex.position;
+MOV result.color, {1, 0, 0, 1};
+MOV result.color.secondary, {0, 1, 0, 1};
+MOV result.color.back, {0, 0, 1, 1};
+MOV result.color.back.secondary, {1, 1, 0, 1};
+END
+";
+    let fp = "!!NVfp4.0
+OPTION ARB_draw_buffers;
+MOV result.color[0], fragment.color;
+MOV result.color[1], fragment.color.secondary;
+MOV result.color[2], fragment.facing;
+END
+";
+    let vs = compile(vp, &options(TargetEnv::Vulkan1_0));
+    let mut two_sided = options(TargetEnv::Vulkan1_0);
+    two_sided.two_sided_color = true;
+    // Two triangles of opposite winding: the left one and the right one.
+    let v = |x: f32, y: f32| vec![Input::float(0, [x, y, 0.0, 1.0])];
+    let vertices = vec![
+        v(-0.9, -0.5),
+        v(-0.1, -0.5),
+        v(-0.5, 0.5),
+        v(0.1, -0.5),
+        v(0.5, 0.5),
+        v(0.9, -0.5),
+    ];
+    for (fs_options, selects) in [(options(TargetEnv::Vulkan1_0), false), (two_sided, true)] {
+        let fs = compile(fp, &fs_options);
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let job = harness::RasterJob {
+            descriptor_set: 0,
+            ..harness::RasterJob::new(vertices.clone(), vk::PrimitiveTopology::TRIANGLE_LIST)
+        };
+        let out = dev.run_raster(&vs.spirv, None, &fs.spirv, &job).unwrap();
+        let mut facings = Vec::new();
+        for x in [8u32, 24] {
+            let facing = harness::to_f32(out.color(x, 16, 2))[0];
+            let back = selects && facing < 0.0;
+            let (primary, secondary) = if back {
+                ([0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 1.0])
+            } else {
+                ([1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0])
+            };
+            assert_eq!(
+                harness::to_f32(out.color(x, 16, 0)),
+                primary,
+                "x = {x}, two-sided = {selects}"
+            );
+            assert_eq!(
+                harness::to_f32(out.color(x, 16, 1)),
+                secondary,
+                "x = {x}, two-sided = {selects}"
+            );
+            facings.push(facing);
+        }
+        facings.sort_by(f32::total_cmp);
+        assert_eq!(facings, [-1.0, 1.0], "one triangle of each facing");
+    }
+    // The interpreter: a back-facing fragment reads fragment.color.back.
+    let (program, _) = nvp4c::check(fp, &two_sided_options()).unwrap();
+    let mut inputs = Inputs::default();
+    inputs
+        .set("fragment.color", fbits([1.0, 0.0, 0.0, 1.0]))
+        .unwrap();
+    inputs
+        .set("fragment.color.back", fbits([0.0, 0.0, 1.0, 1.0]))
+        .unwrap();
+    for (facing, want) in [(1.0, [1.0, 0.0, 0.0, 1.0]), (-1.0, [0.0, 0.0, 1.0, 1.0])] {
+        inputs
+            .set("fragment.facing", fbits([facing, 0.0, 0.0, 1.0]))
+            .unwrap();
+        let run = RunOptions::from_options(&two_sided_options());
+        let outcome = interp::run(&program, &inputs, &run).unwrap();
+        assert_eq!(
+            outcome.results["result.color"].floats(),
+            want,
+            "facing {facing}"
+        );
+    }
+}
+
+fn two_sided_options() -> nvp4c::Options {
+    let mut o = nvp4c::Options::default();
+    o.two_sided_color = true;
+    o
+}
+
+#[test]
+fn precision_hint_fastest_programs_compute_within_half_precision() {
+    // ARB_precision_hint_fastest allows "possibly reduced precision": the
+    // results are RelaxedPrecision, at least 16-bit floats (11-bit
+    // mantissa). Lavapipe computes them at 32 bits.
+    let src = "!!NVfp4.0
+OPTION ARB_precision_hint_fastest;
+TEMP t;
+MUL t, fragment.texcoord[0], {3, 0.5, 0.25, 1};
+ADD result.color, t, 0.125;
+END
+";
+    let compiled = compile(src, &options(TargetEnv::Vulkan1_0));
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = FragmentJob::new(vec![vec![Input::float(5, [1.5, 2.0, -4.0, 0.75])]]);
+    let out = dev.run_fragment(&compiled.spirv, &job).unwrap();
+    // (4.5, 1, -1, 0.75) + 0.125
+    let want = [4.625, 1.125, -0.875, 0.875];
+    for (got, want) in out.f32(0).iter().zip(want) {
+        assert!((got - want).abs() <= want.abs() / 1024.0, "{got} vs {want}");
+    }
+}

@@ -158,8 +158,8 @@ fn a_long_program_text_continues_in_op_source_continued() {
 
 /// Programs covering every part of the reflection.
 fn reflected() -> Vec<Reflection> {
-    let cg = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tint.fp"))
-        .unwrap();
+    let cg =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tint.fp")).unwrap();
     let mut layout = Options::default();
     layout.layout.fragment.push_constants = PushConstants::Local;
     layout
@@ -191,7 +191,8 @@ fn reflected() -> Vec<Reflection> {
 fn the_reflection_json_loads_back_into_the_same_reflection() {
     for r in reflected() {
         let json = serde_json::to_string_pretty(&r).unwrap();
-        let back: Reflection = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}\n{json}"));
+        let back: Reflection =
+            serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}\n{json}"));
         assert_eq!(back, r, "{json}");
     }
 }
@@ -201,29 +202,54 @@ fn the_reflection_is_typed() {
     use nvp4c::reflect::{BuiltIn, DescriptorType, ExecutionModel};
     let r = &reflected()[3];
     assert_eq!(r.entry_point.execution_model, ExecutionModel::Fragment);
-    assert_eq!(r.textures[0].descriptor_type, DescriptorType::CombinedImageSampler);
-    assert!(r.uniform_blocks.iter().all(|b| b.descriptor_type == DescriptorType::UniformBuffer));
-    let built_ins: Vec<BuiltIn> = r.outputs.iter().chain(&r.inputs).filter_map(|v| v.built_in).collect();
+    assert_eq!(
+        r.textures[0].descriptor_type,
+        DescriptorType::CombinedImageSampler
+    );
+    assert!(r
+        .uniform_blocks
+        .iter()
+        .all(|b| b.descriptor_type == DescriptorType::UniformBuffer));
+    let built_ins: Vec<BuiltIn> = r
+        .outputs
+        .iter()
+        .chain(&r.inputs)
+        .filter_map(|v| v.built_in)
+        .collect();
     assert!(built_ins.contains(&BuiltIn::FragDepth) && built_ins.contains(&BuiltIn::FrontFacing));
     // program.local is a push constant, program.env[1] a specialization
     // constant: neither is a uniform block.
     assert!(r.uniform_blocks.is_empty());
-    assert_eq!(r.push_constants.as_ref().unwrap().parameters[0].binding, "program.local[3]");
+    assert_eq!(
+        r.push_constants.as_ref().unwrap().parameters[0].binding,
+        "program.local[3]"
+    );
     assert_eq!(r.specialization_constants[0].binding, "program.env[1]");
     let texel = compile(
         "!!NVfp4.0\nTXF result.color, fragment.texcoord[0], texture[1], BUFFER;\nEND\n",
         &Options::default(),
     );
-    assert_eq!(texel.reflection.textures[0].descriptor_type, DescriptorType::UniformTexelBuffer);
+    assert_eq!(
+        texel.reflection.textures[0].descriptor_type,
+        DescriptorType::UniformTexelBuffer
+    );
     // The position-invariant program's position is Invariant, and the
     // reflection names the bindings the option reads and writes.
     let pi = &reflected()[1];
-    let position = pi.outputs.iter().find(|o| o.built_in == Some(BuiltIn::Position)).unwrap();
+    let position = pi
+        .outputs
+        .iter()
+        .find(|o| o.built_in == Some(BuiltIn::Position))
+        .unwrap();
     assert!(position.invariant);
     assert_eq!(position.bindings, ["result.position"]);
     assert_eq!(pi.inputs[0].bindings, ["vertex.position"]);
     let state = &pi.uniform_blocks[0];
-    let rows: Vec<&str> = state.parameters.iter().map(|p| p.binding.as_str()).collect();
+    let rows: Vec<&str> = state
+        .parameters
+        .iter()
+        .map(|p| p.binding.as_str())
+        .collect();
     assert!(rows.contains(&"state.matrix.mvp.row[3]"), "{rows:?}");
     assert!(rows.contains(&"state.clip[5].plane"), "{rows:?}");
 }
@@ -243,9 +269,16 @@ fn the_binding_layout_moves_sets_and_bindings() {
         .collect();
     assert_eq!(
         blocks,
-        [("program.local", 3, 11), ("state", 3, 12), ("program.buffer[2]", 3, 15)]
+        [
+            ("program.local", 3, 11),
+            ("state", 3, 12),
+            ("program.buffer[2]", 3, 15)
+        ]
     );
-    assert_eq!((r.textures[0].unit, r.textures[0].set, r.textures[0].binding), (3, 3, 103));
+    assert_eq!(
+        (r.textures[0].unit, r.textures[0].set, r.textures[0].binding),
+        (3, 3, 103)
+    );
     // Options::descriptor_set overrides the layout's set.
     options.descriptor_set = Some(6);
     let r = compile(&src, &options).reflection;
@@ -290,18 +323,37 @@ fn specialization_constants_carry_spec_ids_and_defaults() {
         .collect();
     assert_eq!(ids, want);
     let s = &c.reflection.specialization_constants[0];
-    assert_eq!((s.binding.as_str(), s.names.as_slice()), ("program.local[4]", ["p".to_string()].as_slice()));
+    assert_eq!(
+        (s.binding.as_str(), s.names.as_slice()),
+        ("program.local[4]", ["p".to_string()].as_slice())
+    );
 }
 
 #[test]
 fn options_that_cannot_be_satisfied_are_e0005() {
     let src = "!!NVfp4.0\nMOV result.color, program.local[0];\nEND\n";
     let mut twice = Options::default();
-    twice.layout.fragment.specialize.push(Specialization::new(Param::Local(0), 0));
-    twice.layout.fragment.specialize.push(Specialization::new(Param::Local(0), 8));
+    twice
+        .layout
+        .fragment
+        .specialize
+        .push(Specialization::new(Param::Local(0), 0));
+    twice
+        .layout
+        .fragment
+        .specialize
+        .push(Specialization::new(Param::Local(0), 8));
     let mut overlap = Options::default();
-    overlap.layout.fragment.specialize.push(Specialization::new(Param::Local(0), 0));
-    overlap.layout.fragment.specialize.push(Specialization::new(Param::Local(1), 3));
+    overlap
+        .layout
+        .fragment
+        .specialize
+        .push(Specialization::new(Param::Local(0), 0));
+    overlap
+        .layout
+        .fragment
+        .specialize
+        .push(Specialization::new(Param::Local(1), 3));
     let mut unnamed = Options::default();
     unnamed.entry_point = String::new();
     let mut clip = Options::default();
@@ -326,7 +378,11 @@ fn push_constants_fit_or_stay_uniform_blocks() {
     // With room for both, env follows local.
     options.device_limits.max_push_constants_size = 160;
     let pc = compile(src, &options).reflection.push_constants.unwrap();
-    let members: Vec<(&str, u32)> = pc.members.iter().map(|m| (m.name.as_str(), m.offset)).collect();
+    let members: Vec<(&str, u32)> = pc
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.offset))
+        .collect();
     assert_eq!(members, [("local", 0), ("env", 96)]);
     assert_eq!(pc.size, 160);
     // Forced, too large: E0820.
@@ -338,7 +394,9 @@ fn push_constants_fit_or_stay_uniform_blocks() {
 #[test]
 fn device_limits_load_from_vulkaninfo_json() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let text = std::fs::read_to_string(format!("{root}/tests/fixtures/device-limits/lavapipe.json")).unwrap();
+    let text =
+        std::fs::read_to_string(format!("{root}/tests/fixtures/device-limits/lavapipe.json"))
+            .unwrap();
     let l = DeviceLimits::from_json(&text).unwrap();
     // The values vulkaninfo reported for lavapipe (Mesa 22.3).
     assert_eq!(
@@ -357,14 +415,30 @@ fn device_limits_load_from_vulkaninfo_json() {
     // The older devsim layout, a bare limits object, and features.
     let devsim = r#"{"VkPhysicalDeviceProperties": {"limits": {"maxBoundDescriptorSets": 4}}, "VkPhysicalDeviceFeatures": {"geometryShader": false}}"#;
     let d = DeviceLimits::from_json(devsim).unwrap();
-    assert_eq!((d.max_bound_descriptor_sets, d.max_geometry_output_vertices), (4, 0));
-    let features = r#"{"capabilities": {"device": {"features": {"VkPhysicalDeviceFeatures": {"shaderClipDistance": false}}, "properties": {"VkPhysicalDeviceProperties": {"limits": {"maxClipDistances": 8}}}}}}"#;
-    assert_eq!(DeviceLimits::from_json(features).unwrap().max_clip_distances, 0);
     assert_eq!(
-        DeviceLimits::from_json(r#"{"maxUniformBufferRange": "16384"}"#).unwrap().max_uniform_buffer_range,
+        (d.max_bound_descriptor_sets, d.max_geometry_output_vertices),
+        (4, 0)
+    );
+    let features = r#"{"capabilities": {"device": {"features": {"VkPhysicalDeviceFeatures": {"shaderClipDistance": false}}, "properties": {"VkPhysicalDeviceProperties": {"limits": {"maxClipDistances": 8}}}}}}"#;
+    assert_eq!(
+        DeviceLimits::from_json(features)
+            .unwrap()
+            .max_clip_distances,
+        0
+    );
+    assert_eq!(
+        DeviceLimits::from_json(r#"{"maxUniformBufferRange": "16384"}"#)
+            .unwrap()
+            .max_uniform_buffer_range,
         16384
     );
-    for bad in ["not json", "[]", r#"{"limits": {}}"#, r#"{"maxClipDistances": 1.5}"#, r#"{"maxClipDistances": 5000000000}"#] {
+    for bad in [
+        "not json",
+        "[]",
+        r#"{"limits": {}}"#,
+        r#"{"maxClipDistances": 1.5}"#,
+        r#"{"maxClipDistances": 5000000000}"#,
+    ] {
         assert!(DeviceLimits::from_json(bad).is_err(), "{bad}");
     }
     // A lavapipe-sized device takes vertex.attrib[30]; the desktop default
@@ -377,7 +451,10 @@ fn device_limits_load_from_vulkaninfo_json() {
     let mut minimum = Options::default();
     minimum.device_limits = DeviceLimits::vulkan_minimum();
     assert_eq!(
-        errors("!!NVvp4.0\nMOV result.position, vertex.attrib[20];\nEND\n", &minimum),
+        errors(
+            "!!NVvp4.0\nMOV result.position, vertex.attrib[20];\nEND\n",
+            &minimum
+        ),
         ["E0811"]
     );
 }
@@ -391,22 +468,38 @@ fn position_invariance_and_fog_in_the_interpreter() {
     )
     .unwrap();
     let mut inputs = Inputs::default();
-    inputs.set("vertex.attrib[0]", floats([1.0, 2.0, 3.0, 1.0])).unwrap();
+    inputs
+        .set("vertex.attrib[0]", floats([1.0, 2.0, 3.0, 1.0]))
+        .unwrap();
     // A scale by 2 in mvp, given as rows; plane 1 enabled (bit 1 of the w
     // bits of state.depth.range), plane 0 not.
     for r in 0..4 {
         let mut row = [0.0; 4];
         row[r] = if r == 3 { 1.0 } else { 2.0 };
-        inputs.set(&format!("state.matrix.mvp.row[{r}]"), floats(row)).unwrap();
+        inputs
+            .set(&format!("state.matrix.mvp.row[{r}]"), floats(row))
+            .unwrap();
         let mut identity = [0.0; 4];
         identity[r] = 1.0;
-        inputs.set(&format!("state.matrix.modelview.row[{r}]"), floats(identity)).unwrap();
+        inputs
+            .set(
+                &format!("state.matrix.modelview.row[{r}]"),
+                floats(identity),
+            )
+            .unwrap();
     }
-    inputs.set("state.clip[0].plane", floats([1.0, 0.0, 0.0, 0.0])).unwrap();
-    inputs.set("state.clip[1].plane", floats([0.0, -1.0, 0.0, 0.5])).unwrap();
+    inputs
+        .set("state.clip[0].plane", floats([1.0, 0.0, 0.0, 0.0]))
+        .unwrap();
+    inputs
+        .set("state.clip[1].plane", floats([0.0, -1.0, 0.0, 0.5]))
+        .unwrap();
     inputs.set("state.depth.range", [0, 0, 0, 0b10]).unwrap();
     let out = interp::run(&program, &inputs, &RunOptions::default()).unwrap();
-    assert_eq!(out.results["result.position"].floats(), [2.0, 4.0, 6.0, 1.0]);
+    assert_eq!(
+        out.results["result.position"].floats(),
+        [2.0, 4.0, 6.0, 1.0]
+    );
     assert_eq!(out.results["result.clip[0]"].floats()[0], 0.0);
     assert_eq!(out.results["result.clip[1]"].floats()[0], -1.5);
     let mut none = RunOptions::default();
@@ -420,10 +513,16 @@ fn position_invariance_and_fog_in_the_interpreter() {
     )
     .unwrap();
     let mut inputs = Inputs::default();
-    inputs.set("fragment.fogcoord", floats([6.0, 0.0, 0.0, 0.0])).unwrap();
+    inputs
+        .set("fragment.fogcoord", floats([6.0, 0.0, 0.0, 0.0]))
+        .unwrap();
     // start 2, end 10: f = (10 - 6) / 8 = 0.5.
-    inputs.set("state.fog.params", floats([1.0, 2.0, 10.0, 0.125])).unwrap();
-    inputs.set("state.fog.color", floats([0.0, 0.5, 1.0, 0.0])).unwrap();
+    inputs
+        .set("state.fog.params", floats([1.0, 2.0, 10.0, 0.125]))
+        .unwrap();
+    inputs
+        .set("state.fog.color", floats([0.0, 0.5, 1.0, 0.0]))
+        .unwrap();
     let out = interp::run(&program, &inputs, &RunOptions::default()).unwrap();
     assert_eq!(out.results["result.color"].floats(), [0.5, 0.75, 1.0, 0.5]);
 }
@@ -452,7 +551,10 @@ fn scratch(name: &str) -> PathBuf {
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
-    std::fs::File::create(&p).unwrap().write_all(text.as_bytes()).unwrap();
+    std::fs::File::create(&p)
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
     p.to_str().unwrap().to_string()
 }
 
@@ -485,14 +587,25 @@ fn cli_reflect_json_loads_back_and_layout_flags_apply_per_stage() {
         "--descriptor-set",
         "0",
     ]);
-    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
     let text = std::fs::read_to_string(&json).unwrap();
     let reflection: Reflection = serde_json::from_str(&text).unwrap();
     assert_eq!(reflection.entry_point.name, "shade");
-    assert_eq!((reflection.textures[0].set, reflection.textures[0].binding), (0, 40));
+    assert_eq!(
+        (reflection.textures[0].set, reflection.textures[0].binding),
+        (0, 40)
+    );
     let pc = reflection.push_constants.as_ref().unwrap();
     assert_eq!((pc.offset, pc.size), (64, 16));
-    assert_eq!(reflection.specialization_constants[0].spec_ids, [7, 8, 9, 10]);
+    assert_eq!(
+        reflection.specialization_constants[0].spec_ids,
+        [7, 8, 9, 10]
+    );
     assert!(reflection.uniform_blocks.is_empty(), "{text}");
     // The same as the library's.
     let mut options = Options::default();
@@ -502,7 +615,11 @@ fn cli_reflect_json_loads_back_and_layout_flags_apply_per_stage() {
     options.layout.fragment.texture_binding = 40;
     options.layout.fragment.push_constants = PushConstants::Local;
     options.layout.fragment.push_constant_offset = 64;
-    options.layout.fragment.specialize.push(Specialization::new(Param::Env(2), 7));
+    options
+        .layout
+        .fragment
+        .specialize
+        .push(Specialization::new(Param::Env(2), 7));
     let lib = compile(&std::fs::read_to_string(&fp).unwrap(), &options).reflection;
     assert_eq!(reflection, lib);
 }
@@ -510,9 +627,28 @@ fn cli_reflect_json_loads_back_and_layout_flags_apply_per_stage() {
 #[test]
 fn cli_debug_info_and_clip_space_flags() {
     let dir = scratch("debug");
-    let vp = write(&dir, "p.vp", "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n");
-    let r = nvp4c(&[&vp, "-g", "--invert-y", "--depth-range", "gl", "--emit", "spvasm", "-o", "-"]);
-    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    let vp = write(
+        &dir,
+        "p.vp",
+        "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n",
+    );
+    let r = nvp4c(&[
+        &vp,
+        "-g",
+        "--invert-y",
+        "--depth-range",
+        "gl",
+        "--emit",
+        "spvasm",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
     let asm = String::from_utf8(r.stdout).unwrap();
     assert!(asm.contains("OpSource Unknown 0"), "{asm}");
     assert!(asm.contains("OpLine %"), "{asm}");
@@ -527,15 +663,27 @@ fn cli_debug_info_and_clip_space_flags() {
 #[test]
 fn cli_device_limits_come_from_a_file() {
     let dir = scratch("limits");
-    let vp = write(&dir, "a.vp", "!!NVvp4.0\nMOV result.position, vertex.attrib[30];\nEND\n");
+    let vp = write(
+        &dir,
+        "a.vp",
+        "!!NVvp4.0\nMOV result.position, vertex.attrib[30];\nEND\n",
+    );
     let out = dir.join("a.spv");
     let out = out.to_str().unwrap();
     let r = nvp4c(&[&vp, "-o", out]);
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("E0811"));
-    let lavapipe = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/device-limits/lavapipe.json");
+    let lavapipe = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/device-limits/lavapipe.json"
+    );
     let r = nvp4c(&[&vp, "-o", out, "--device-limits", lavapipe]);
-    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
     // An unreadable or malformed file is a usage error.
     let missing = dir.join("missing.json");
     let r = nvp4c(&[&vp, "-o", out, "--device-limits", missing.to_str().unwrap()]);
@@ -547,4 +695,29 @@ fn cli_device_limits_come_from_a_file() {
     // A bad flag value too.
     let r = nvp4c(&[&vp, "-o", out, "--push-constants", "pixel=local"]);
     assert_eq!(r.status.code(), Some(2));
+}
+
+#[test]
+fn precision_hint_fastest_relaxes_float_results_and_nicest_does_not() {
+    let relaxed = |option: &str| {
+        let src = format!(
+            "!!NVfp4.0\nOPTION {option};\nTEMP t;\nINT TEMP i;\nMUL t, fragment.color, 2;\nFLR.S i, t;\nI2F t.x, i.x;\nADD result.color, t, 0.5;\nEND\n"
+        );
+        let m = module(&compile(&src, &Options::default()).spirv);
+        m.annotations
+            .iter()
+            .filter(|a| {
+                matches!(
+                    a.operands.as_slice(),
+                    [
+                        Operand::IdRef(_),
+                        Operand::Decoration(Decoration::RelaxedPrecision)
+                    ]
+                )
+            })
+            .count()
+    };
+    // MUL, I2F and ADD give floats; FLR.S an integer, which stays exact.
+    assert_eq!(relaxed("ARB_precision_hint_fastest"), 3);
+    assert_eq!(relaxed("ARB_precision_hint_nicest"), 0);
 }
