@@ -29,7 +29,7 @@ fn options(env: TargetEnv) -> nvp4c::Options {
 
 /// The State rows of `gl` as the harness binds them.
 fn rows(gl: &GlState) -> Vec<[u32; 4]> {
-    gl.to_block().rows().iter().map(|r| fbits(*r)).collect()
+    harness::state_rows(&gl.to_block())
 }
 
 /// The interpreter's inputs for the state bindings a program reads, taken
