@@ -12,7 +12,12 @@
 //!   [`reflect::Reflection`] (what to bind where, with the Cg names) and
 //!   warnings; or every [`Diagnostic`] found ([`Diagnostics::render`],
 //!   [`diag::json`], the code registry [`codes`]). [`Options`] picks the
-//!   [`TargetEnv`], descriptor set and [`limits::Limits`].
+//!   [`TargetEnv`], the binding layout ([`layout`]: sets, bindings, push
+//!   and specialization constants), the GL [`limits::Limits`], the Vulkan
+//!   [`device_limits::DeviceLimits`], clip-space conventions and debug
+//!   information.
+//! * [`state`]: the `state.*` block's layout, and [`state::GlState`], which
+//!   fills it from GL-like state.
 //! * [`check`]: the front end alone, giving the checked [`ir::Program`]
 //!   (instructions from the [`isa`] table), which [`interp::run`] executes.
 //! * [`link::check_pipeline`]: whether vertex, geometry and fragment
@@ -367,7 +372,7 @@ fn check_options(options: &Options) -> Result<(), Diagnostics> {
     }
     for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
         let l = options.layout.stage(stage);
-        if l.push_constant_offset % 16 != 0 {
+        if !l.push_constant_offset.is_multiple_of(16) {
             problems.push(format!(
                 "the {stage} layout's push_constant_offset {} is not a multiple of 16 (the std140 alignment of the uvec4 arrays)",
                 l.push_constant_offset

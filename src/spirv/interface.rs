@@ -391,14 +391,12 @@ impl Lowerer<'_> {
         let mut implicit = Vec::new();
         for b in fixed.attribs() {
             implicit.push(
-                attrib_spec(program.stage, &b, VarType::Typeless)
-                    .map_err(|what| LowerError::internal(what))?,
+                attrib_spec(program.stage, &b, VarType::Typeless).map_err(LowerError::internal)?,
             );
         }
         for b in fixed.results() {
             implicit.push(
-                result_spec(program.stage, &b, VarType::Typeless)
-                    .map_err(|what| LowerError::internal(what))?,
+                result_spec(program.stage, &b, VarType::Typeless).map_err(LowerError::internal)?,
             );
         }
         self.declare_io(io_vars, implicit)

@@ -278,7 +278,7 @@ pub(crate) fn inverse(m: &Matrix) -> Matrix {
             + m3(0, 2) * (m3(1, 0) * m3(2, 1) - m3(1, 1) * m3(2, 0))
     };
     let cofactor = |r: usize, c: usize| {
-        let sign = if (r + c) % 2 == 0 { 1.0 } else { -1.0 };
+        let sign = if (r + c).is_multiple_of(2) { 1.0 } else { -1.0 };
         sign * minor(r, c)
     };
     let det: f64 = (0..4).map(|c| e(0, c) * cofactor(0, c)).sum();

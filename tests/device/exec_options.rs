@@ -235,14 +235,15 @@ fn fog_program(option: &str) -> String {
 }
 
 fn fog_state() -> GlState {
-    let mut gl = GlState::default();
-    gl.fog = Fog {
-        color: [0.0, 0.0, 1.0, 0.5],
-        density: 0.5,
-        start: 1.0,
-        end: 5.0,
-    };
-    gl
+    GlState {
+        fog: Fog {
+            color: [0.0, 0.0, 1.0, 0.5],
+            density: 0.5,
+            start: 1.0,
+            end: 5.0,
+        },
+        ..GlState::default()
+    }
 }
 
 const COLOR: [f32; 4] = [1.0, 0.5, 0.25, 0.75];

@@ -144,9 +144,10 @@ fn a_long_program_text_continues_in_op_source_continued() {
     let m = module(&compile(&src, &options).spirv);
     let mut text = String::new();
     for i in &m.debug_string_source {
-        match (i.class.opcode, i.operands.last()) {
-            (Op::Source | Op::SourceContinued, Some(Operand::LiteralString(s))) => text.push_str(s),
-            _ => {}
+        if let (Op::Source | Op::SourceContinued, Some(Operand::LiteralString(s))) =
+            (i.class.opcode, i.operands.last())
+        {
+            text.push_str(s);
         }
     }
     assert!(m
@@ -720,4 +721,20 @@ fn precision_hint_fastest_relaxes_float_results_and_nicest_does_not() {
     // MUL, I2F and ADD give floats; FLR.S an integer, which stays exact.
     assert_eq!(relaxed("ARB_precision_hint_fastest"), 3);
     assert_eq!(relaxed("ARB_precision_hint_nicest"), 0);
+}
+
+#[test]
+fn the_json_example_in_docs_reflection_md_is_what_nvp4c_writes() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reflection.md"))
+        .unwrap();
+    let block = |start: &str| {
+        let i = doc.find(start).unwrap() + start.len();
+        let j = doc[i..].find("\n```").unwrap();
+        doc[i..i + j].to_string()
+    };
+    let program = block("## Example\n\n`nvp4c tint.fp --reflect tint.json` for\n\n```\n");
+    let json = block("writes\n\n```json\n");
+    let documented: Reflection = serde_json::from_str(&json).unwrap();
+    let compiled = compile(&format!("{program}\n"), &Options::default());
+    assert_eq!(documented, compiled.reflection);
 }
