@@ -738,3 +738,51 @@ fn the_json_example_in_docs_reflection_md_is_what_nvp4c_writes() {
     let compiled = compile(&format!("{program}\n"), &Options::default());
     assert_eq!(documented, compiled.reflection);
 }
+
+/// The programs of spec-corpus/valid, tests/programs and the conformance
+/// files' `[program]` sections, with their names.
+fn corpus() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in ["spec-corpus/valid", "tests/programs", "tests/conformance"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let name = p.display().to_string();
+            if p.extension().is_some_and(|x| x == "nvtest") {
+                // The [program] section, up to its END.
+                if let Some(i) = text.find("[program]\n") {
+                    let body = &text[i + "[program]\n".len()..];
+                    if let Some(end) = body.find("\nEND") {
+                        out.push((name, format!("{}\nEND\n", &body[..end])));
+                    }
+                }
+            } else {
+                out.push((name, text));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_corpus_program_that_compiles_also_compiles_with_debug_info_and_optimised() {
+    let mut checked = 0;
+    for (name, src) in corpus() {
+        if nvp4c::compile(&src, &Options::default()).is_err() {
+            continue;
+        }
+        for optimize in [false, true] {
+            let mut options = Options::default();
+            options.debug_info = true;
+            options.optimize = optimize;
+            options.source_name = Some(name.clone());
+            if let Err(d) = nvp4c::compile(&src, &options) {
+                panic!("{name} (-O {optimize}):\n{}", d.render(&name, &src, false));
+            }
+        }
+        checked += 1;
+    }
+    // 33 spec programs, 8 conformance files, tests/programs.
+    assert!(checked >= 40, "{checked} programs");
+}
