@@ -189,7 +189,7 @@ impl Prober {
         };
         let r = self.reflect(body)?;
         let e = &r.entry_point;
-        let mut text = format!("SPIR-V `{}` entry point `{}`", e.execution_model, e.name);
+        let mut text = format!("SPIR-V `{:?}` entry point `{}`", e.execution_model, e.name);
         if !e.execution_modes.is_empty() {
             let modes: Vec<String> = e.execution_modes.iter().map(|m| format!("`{m}`")).collect();
             text.push_str(&format!(", execution modes {}", modes.join(", ")));
@@ -221,7 +221,7 @@ fn pick<'r>(vars: &'r [InterfaceVariable], name: &str) -> Option<&'r InterfaceVa
 fn variable(v: &InterfaceVariable) -> String {
     let slot = match (v.location, &v.built_in) {
         (Some(l), _) => format!("`Location {l}`"),
-        (None, Some(b)) => format!("built-in `{b}`"),
+        (None, Some(b)) => format!("built-in `{b:?}`"),
         (None, None) => "(no slot)".to_string(),
     };
     let scalar = match v.component_type {

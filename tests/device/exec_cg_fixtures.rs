@@ -13,6 +13,7 @@
 //! and every gp4gp fixture, on generated inputs, on the device and in the
 //! interpreter, and hold the two to each other.
 
+use nvp4c::reflect::BuiltIn;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -1228,11 +1229,11 @@ fn cg_vertex_fixtures_agree_on_the_device_and_in_the_interpreter() {
                 .iter()
                 .find(|o| o.bindings.iter().any(|b| b == result))
                 .unwrap_or_else(|| panic!("{path}: no output for {result}"));
-            let capture = match (slot.location, slot.built_in.as_deref()) {
+            let capture = match (slot.location, slot.built_in) {
                 (Some(l), _) => Capture::Location(l),
-                (None, Some("Position")) => Capture::Position,
-                (None, Some("PointSize")) => Capture::PointSize,
-                (None, Some("ClipDistance")) => Capture::ClipDistance,
+                (None, Some(BuiltIn::Position)) => Capture::Position,
+                (None, Some(BuiltIn::PointSize)) => Capture::PointSize,
+                (None, Some(BuiltIn::ClipDistance)) => Capture::ClipDistance,
                 other => panic!("{path}: {result} at {other:?}"),
             };
             if !captures.contains(&capture) {
@@ -1430,9 +1431,9 @@ fn cg_geometry_fixtures_agree_on_the_device_and_in_the_interpreter() {
                     .iter()
                     .find(|o| o.bindings.iter().any(|b| b == result))
                     .unwrap_or_else(|| panic!("{path}: no output for {result}"));
-                match (slot.location, slot.built_in.as_deref()) {
+                match (slot.location, slot.built_in) {
                     (Some(l), _) => Capture::Location(l),
-                    (None, Some("Position")) => Capture::Position,
+                    (None, Some(BuiltIn::Position)) => Capture::Position,
                     other => panic!("{path}: {result} at {other:?}"),
                 }
             };

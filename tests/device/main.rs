@@ -16,6 +16,8 @@ mod exec_derivatives;
 mod exec_float_ops;
 mod exec_flow;
 mod exec_geometry;
+mod exec_layout;
+mod exec_options;
 mod exec_pipeline;
 mod exec_state;
 mod exec_texture;

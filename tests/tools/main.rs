@@ -21,4 +21,5 @@ mod json_diagnostics;
 mod link_pipeline;
 mod lsp_stdio;
 mod reflect_api;
+mod renderer_options;
 mod spec_corpus;
