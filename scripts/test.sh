@@ -10,9 +10,11 @@ missing=()
 compgen -G "/usr/share/vulkan/icd.d/lvp_icd.*.json" >/dev/null || missing+=(mesa-vulkan-drivers)
 ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || missing+=(libvulkan1)
 [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] || missing+=(vulkan-validationlayers)
+# The Vim syntax file is tested in a headless Vim (tests/tools/editors.rs).
+command -v vim >/dev/null || missing+=(vim)
 
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "test.sh: installing ${missing[*]} (a software Vulkan device and its validation layer)"
+  echo "test.sh: installing ${missing[*]} (a software Vulkan device, its validation layer, Vim for the syntax file test)"
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then

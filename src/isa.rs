@@ -37,7 +37,7 @@ pub use dialect::{
 /// assert_eq!(Stage::Geometry.header(), "!!NVgp4.0");
 /// assert_eq!(Stage::Vertex.to_string(), "vertex");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
     /// `!!NVvp4.0`: NV_vertex_program4.

@@ -109,7 +109,32 @@ impl Checker<'_> {
             );
             return None;
         }
-        let mods = self.modifiers(info, inst)?;
+        // A modifier error does not hide the operands' errors: they are
+        // checked as the instruction's default data type and without type
+        // checks (as under `.NTC`), so none of them stems from the modifier.
+        let Some(mods) = self.modifiers(info, inst) else {
+            let lenient = Mods {
+                ty: info.default_type,
+                half: false,
+                fixed: false,
+                clamp: None,
+                cc_update: None,
+                ntc: true,
+                mul_mode: None,
+            };
+            let _operands_checked = self.instruction_body(info, lenient, inst);
+            return None;
+        };
+        self.instruction_body(info, mods, inst)
+    }
+
+    /// The instruction's operands and shape, once its modifiers are known.
+    fn instruction_body(
+        &mut self,
+        info: &'static OpInfo,
+        mods: Mods,
+        inst: &ast::Instruction,
+    ) -> Option<Flat> {
         let span = inst.span;
         match info.shape {
             Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd => {
@@ -1424,7 +1449,9 @@ impl Checker<'_> {
                 self.error(
                     Diagnostic::error("E0347", format!("relative offset {offset} is outside [{lo}, {hi}]"))
                         .primary(span, "offset out of range")
-                        .note(if self.dialect.has(Features::ARB_VP) {
+                        .note(if self.dialect.has(Features::NV_VP2) {
+                            "NV_vertex_program2_option: <arrayMemRelOffset> ::= \"+\" <integer> | \"-\" <integer> (a 32-bit offset)"
+                        } else if self.dialect.has(Features::ARB_VP) {
                             "ARB_vertex_program 2.14.2: <addrRegPosOffset> ::= <integer> from 0 to 63; <addrRegNegOffset> ::= <integer> from 0 to 64"
                         } else {
                             "NV_fragment_program2 3.11.2: <addrRegPosOffset> ::= <integer> from 0 to 9"

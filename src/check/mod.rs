@@ -6,7 +6,7 @@
 //! finds; a construct that is already wrong produces one diagnostic, and
 //! whatever depends on it is dropped silently rather than reported again.
 
-mod bindings;
+pub(crate) mod bindings;
 mod dialect;
 mod flow;
 mod instr;
@@ -48,6 +48,8 @@ pub(crate) struct ProgramChecker<'o> {
     flow: flow::Builder<'o>,
     /// Where each instruction statement is, for the instruction limit.
     instructions: Vec<Span>,
+    /// The program is NVIDIA's Cg compiler's output ([`lint::generated_by_cgc`]).
+    generated_by_cgc: bool,
 }
 
 impl<'o> ProgramChecker<'o> {
@@ -55,7 +57,15 @@ impl<'o> ProgramChecker<'o> {
         ProgramChecker {
             flow: flow::Builder::new(Checker::new(header, options)),
             instructions: Vec::new(),
+            generated_by_cgc: false,
         }
+    }
+
+    /// Looks at the comments of the program's text, which the statements
+    /// do not carry: whether cgc wrote it ([`lint::generated_by_cgc`]).
+    pub(crate) fn source_comments(mut self, source: &str) -> Self {
+        self.generated_by_cgc = lint::generated_by_cgc(source);
+        self
     }
 
     pub(crate) fn statement(&mut self, st: &Statement) {
@@ -93,11 +103,13 @@ impl<'o> ProgramChecker<'o> {
         let ProgramChecker {
             mut flow,
             instructions,
+            generated_by_cgc,
         } = self;
         let text = ProgramText {
             header,
             end: end.unwrap_or(header),
             instructions,
+            generated_by_cgc,
         };
         let geometry = flow.c.geometry_layout(&text);
         let (subroutines, entry, mut c) = flow.finish();
@@ -147,6 +159,8 @@ pub(crate) struct ProgramText {
     end: Span,
     /// Every instruction statement, in order.
     instructions: Vec<Span>,
+    /// Cg's output ([`lint::generated_by_cgc`]).
+    generated_by_cgc: bool,
 }
 
 /// What a name in the program refers to.

@@ -390,6 +390,16 @@ pub struct Dialect {
 
 impl Dialect {
     /// The dialect of a program with this header and no options.
+    pub fn nv4(stage: Stage) -> Dialect {
+        let header = match stage {
+            Stage::Vertex => Header::NvVp4,
+            Stage::Fragment => Header::NvFp4,
+            Stage::Geometry => Header::NvGp4,
+        };
+        Dialect::new(header)
+    }
+
+    /// The dialect of a header before any option.
     pub fn new(header: Header) -> Dialect {
         Dialect {
             header,
@@ -584,9 +594,14 @@ impl Dialect {
     /// ARB_vertex_program's `<addrRegPosOffset>` (0 to 63) and
     /// `<addrRegNegOffset>` (0 to 64), NV_fragment_program2's (0 to 9);
     /// `None` where the offset is bounded by the array instead
-    /// (NV_gpu_program4: "[0,<n>-1]").
+    /// (NV_gpu_program4: "[0,<n>-1]"). NV_vertex_program2_option's grammar
+    /// drops ARB's bound (`<arrayMemRelOffset> ::= "+" <integer> | "-"
+    /// <integer>`; Cg's vp40 output writes `c[A0.x + 106]`): any 32-bit
+    /// offset.
     pub fn relative_offsets(self) -> Option<(i32, i32)> {
-        if self.has(Features::ARB_VP) {
+        if self.has(Features::NV_VP2) {
+            Some((-i32::MAX, i32::MAX))
+        } else if self.has(Features::ARB_VP) {
             Some((-64, 63))
         } else if self.has(Features::NV_FP2) {
             // `fragment.texcoord[A0.x + n]`: <addrRegPosOffset> 0 to 9.

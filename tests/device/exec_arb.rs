@@ -441,7 +441,7 @@ fn doom3_style_interaction_pair_renders_the_lit_bumped_quad() {
         [n[0] / len, n[1] / len, n[2] / len]
     };
     let diffuse = |i: u32, j: u32| {
-        if (i + j) % 2 == 0 {
+        if (i + j).is_multiple_of(2) {
             [0.8, 0.6, 0.4, 1.0]
         } else {
             [0.3, 0.5, 0.9, 1.0]

@@ -5,9 +5,15 @@
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
 mod arb_dialects;
+mod cg_fixtures;
 mod checker_cg_program;
 mod cli;
+mod cli_messages;
+mod cli_modes;
+mod cli_output;
+mod cli_streams;
 mod diagnostics;
+mod editors;
 mod hostile_input;
 mod interp_alu;
 mod interp_cli;
@@ -17,4 +23,5 @@ mod link_pipeline;
 mod lsp_stdio;
 mod piglit_asmparser;
 mod reflect_api;
+mod renderer_options;
 mod spec_corpus;

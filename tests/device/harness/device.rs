@@ -558,6 +558,9 @@ pub(crate) enum Object {
 pub(crate) struct Scope<'a> {
     pub d: &'a Inner,
     objects: Vec<Object>,
+    /// Push constant ranges of the pipeline layouts the scope creates
+    /// (empty unless a run sets them).
+    pub push_constant_ranges: Vec<vk::PushConstantRange>,
 }
 
 impl<'a> Scope<'a> {
@@ -565,6 +568,7 @@ impl<'a> Scope<'a> {
         Scope {
             d,
             objects: Vec::new(),
+            push_constant_ranges: Vec::new(),
         }
     }
 
@@ -787,7 +791,9 @@ impl<'a> Scope<'a> {
             .collect();
         let layout = unsafe {
             self.dev().create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&self.push_constant_ranges),
                 None,
             )
         }

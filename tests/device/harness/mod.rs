@@ -66,7 +66,7 @@ use ash::vk;
 #[allow(unused_imports)]
 pub use device::{device_or_skip, shared_device, Device};
 #[allow(unused_imports)]
-pub use fragment::{FragmentJob, FragmentOutput};
+pub use fragment::{FragmentJob, FragmentOutput, PipelineExtras};
 #[allow(unused_imports)]
 pub use geometry::{GeometryJob, RasterJob, RasterOutput};
 #[allow(unused_imports)]
@@ -251,8 +251,14 @@ pub(crate) fn collect_inputs(
     Ok(map)
 }
 
-/// Rows of nvp4c's `State` block (binding 2, docs/interface.md): 6528 bytes.
-pub const STATE_ROWS: usize = 408;
+/// Rows of nvp4c's `State` block (binding 2, docs/interface.md).
+pub const STATE_ROWS: usize = nvp4c::state::ROWS as usize;
+
+/// The rows of a State block image (`nvp4c::state::Block`, e.g. from
+/// `GlState::to_block`) as a job's `state`.
+pub fn state_rows(block: &nvp4c::state::Block) -> Vec<[u32; 4]> {
+    block.rows().iter().map(|r| fbits(*r)).collect()
+}
 
 /// Most `uvec4` a `program.buffer[b]` block of a job may hold (64 KiB).
 pub const MAX_BUFFER_VEC4S: usize = 4096;

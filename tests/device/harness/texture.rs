@@ -77,6 +77,9 @@ pub struct Texture {
     /// order, each row-major, as raw words.
     pub levels: Vec<Vec<u32>>,
     pub sampler: SamplerDesc,
+    /// The binding, when not the default 32 + `unit` (a binding layout with
+    /// another texture binding base, docs/interface.md).
+    pub binding: Option<u32>,
 }
 
 /// Words per texel of the formats the harness uploads.
@@ -125,7 +128,19 @@ impl Texture {
             layers,
             levels,
             sampler: SamplerDesc::default(),
+            binding: None,
         }
+    }
+
+    /// The binding the texture is bound at.
+    pub fn binding(&self) -> u32 {
+        self.binding.unwrap_or(FIRST_TEXTURE_BINDING + self.unit)
+    }
+
+    /// The same texture at another binding.
+    pub fn at_binding(mut self, binding: u32) -> Texture {
+        self.binding = Some(binding);
+        self
     }
 
     /// A 2D RGBA32F texture with these levels (each `[f32; 4]` per texel).
@@ -449,7 +464,7 @@ impl Scope<'_> {
         for (t, b) in textures.iter().zip(&bound) {
             bindings.push(
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(FIRST_TEXTURE_BINDING + t.unit)
+                    .binding(t.binding())
                     .descriptor_type(ty_of(b))
                     .descriptor_count(1)
                     .stage_flags(stage),
@@ -474,7 +489,9 @@ impl Scope<'_> {
             .collect();
         let layout = unsafe {
             self.dev().create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&self.push_constant_ranges),
                 None,
             )
         }
@@ -558,7 +575,7 @@ impl Scope<'_> {
         for (i, (t, b)) in textures.iter().zip(&bound).enumerate() {
             let w = vk::WriteDescriptorSet::default()
                 .dst_set(ds)
-                .dst_binding(FIRST_TEXTURE_BINDING + t.unit)
+                .dst_binding(t.binding())
                 .descriptor_type(ty_of(b));
             writes.push(match b {
                 Bound::Image(..) => w.image_info(&image_infos[i]),
