@@ -614,3 +614,135 @@ fn doom3_style_interaction_pair_renders_the_lit_bumped_quad() {
     // specular highlight spread the colours.
     assert!(brightest > 0.5, "the brightest red is {brightest}");
 }
+
+/// The GL state of the ARB option tests: modelview[0] scales by 2 and
+/// translates by (1, -1, 0); the projection has w = -z (column-major, as
+/// GL stores them); linear fog from 1 to 5 towards blue.
+fn arb_option_state() -> nvp4c::state::GlState {
+    let mut gl = nvp4c::state::GlState::default();
+    gl.modelview[0] = [
+        2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, -1.0, 0.0, 1.0,
+    ];
+    gl.projection = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, -1.0, -1.0, 0.0, 0.0, -2.0, 0.0,
+    ];
+    gl.fog = nvp4c::state::Fog {
+        color: [0.0, 0.0, 1.0, 0.5],
+        density: 0.5,
+        start: 1.0,
+        end: 5.0,
+    };
+    gl
+}
+
+/// The interpreter's inputs for every state binding, from `gl`.
+fn state_inputs(gl: &nvp4c::state::GlState, inputs: &mut nvp4c::interp::Inputs) {
+    let block = gl.to_block();
+    for (name, _) in nvp4c::state::stored_rows() {
+        if let Ok(nvp4c::state::Read::Row { row, .. }) = nvp4c::state::locate(&name) {
+            inputs.set(&name, harness::fbits(block.row(row))).unwrap();
+        }
+    }
+}
+
+#[test]
+fn arb_position_invariant_computes_the_position_from_the_mvp() {
+    // ARB_vertex_program 2.14.4.5.1 on a !!ARBvp1.0 program: the position
+    // is state.matrix.mvp x vertex.position. MVP = P x M by hand: rows
+    // (2 0 0 1), (0 2 0 -1), (0 0 -2 -2), (0 0 -2 0); (1, 2, 3, 1) ->
+    // (3, 3, -8, -6), (-1, 0.5, 0, 2) -> (0, -1, -4, 0).
+    let src = "!!ARBvp1.0\nOPTION ARB_position_invariant;\nMOV result.color, vertex.color;\nEND\n";
+    let gl = arb_option_state();
+    let vertices = [[1.0f32, 2.0, 3.0, 1.0], [-1.0, 0.5, 0.0, 2.0]];
+    let want = [[3.0f32, 3.0, -8.0, -6.0], [0.0, -1.0, -4.0, 0.0]];
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    for (v, vertex) in vertices.iter().enumerate() {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs
+            .set("vertex.position", harness::fbits(*vertex))
+            .unwrap();
+        state_inputs(&gl, &mut inputs);
+        let out =
+            nvp4c::interp::run(&program, &inputs, &nvp4c::interp::RunOptions::default()).unwrap();
+        assert_eq!(
+            out.results["result.position"].floats(),
+            want[v],
+            "interpreter {v}"
+        );
+    }
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = VertexJob {
+        state: harness::state_rows(&gl.to_block()),
+        ..VertexJob::new(
+            vertices
+                .iter()
+                .map(|v| {
+                    vec![
+                        Input::float(0, *v),
+                        Input::float(3, [0.5, 0.25, 0.125, 1.0]),
+                    ]
+                })
+                .collect(),
+            vec![Capture::Position, Capture::Location(0)],
+        )
+    };
+    let out = dev
+        .run_vertex(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for v in 0..2 {
+        assert_eq!(out.position_f32(v), want[v], "position {v}");
+        assert_eq!(out.location_f32(v, 0), [0.5, 0.25, 0.125, 1.0]);
+    }
+}
+
+#[test]
+fn arb_fog_linear_blends_the_colour_after_an_arb_fragment_program() {
+    // ARB_fragment_program 3.11.4.5.1: f = (end - c) / (end - start) =
+    // (5 - c) / 4 clamped, C' = f C + (1 - f) C_fog on rgb. C = (1, 0.5,
+    // 0.25, 0.75), fog colour (0, 0, 1): c = 3 -> f = 0.5 -> (0.5, 0.25,
+    // 0.625, 0.75); c = 0 -> f = 1 -> C; c = 7 -> f = 0 -> (0, 0, 1, 0.75).
+    let src = "!!ARBfp1.0\nOPTION ARB_fog_linear;\nMOV result.color, fragment.color;\nEND\n";
+    let gl = arb_option_state();
+    let color = [1.0f32, 0.5, 0.25, 0.75];
+    let cases = [
+        (3.0f32, [0.5f32, 0.25, 0.625, 0.75]),
+        (0.0, color),
+        (7.0, [0.0, 0.0, 1.0, 0.75]),
+    ];
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    for (c, want) in cases {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs.set("fragment.color", harness::fbits(color)).unwrap();
+        inputs
+            .set("fragment.fogcoord", harness::fbits([c, 0.0, 0.0, 0.0]))
+            .unwrap();
+        state_inputs(&gl, &mut inputs);
+        let out =
+            nvp4c::interp::run(&program, &inputs, &nvp4c::interp::RunOptions::default()).unwrap();
+        assert_eq!(
+            out.results["result.color"].floats(),
+            want,
+            "interpreter, c = {c}"
+        );
+    }
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = FragmentJob {
+        state: harness::state_rows(&gl.to_block()),
+        ..FragmentJob::new(
+            cases
+                .iter()
+                .map(|(c, _)| vec![Input::float(0, color), Input::float(4, [*c, 0.0, 0.0, 0.0])])
+                .collect(),
+        )
+    };
+    let out = dev
+        .run_fragment(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (i, (c, want)) in cases.iter().enumerate() {
+        assert_eq!(out.f32(i), *want, "device, c = {c}");
+    }
+}
