@@ -691,8 +691,8 @@ fn arb_position_invariant_computes_the_position_from_the_mvp() {
     let out = dev
         .run_vertex(&compile(src), &job)
         .unwrap_or_else(|e| panic!("{e}"));
-    for v in 0..2 {
-        assert_eq!(out.position_f32(v), want[v], "position {v}");
+    for (v, want) in want.iter().enumerate() {
+        assert_eq!(out.position_f32(v), *want, "position {v}");
         assert_eq!(out.location_f32(v, 0), [0.5, 0.25, 0.125, 1.0]);
     }
 }
