@@ -33,7 +33,7 @@ pub struct CodeInfo {
 /// ```
 pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E0001", title: "unexpected character", rule: "NV_gpu_program4 2.X.2: \"A program is invalid if it contains any tokens or characters not defined in this specification.\"" },
-    CodeInfo { code: "E0002", title: "missing or unknown program header", rule: "NV_gpu_program4 2.X.2, ARB_vertex_program 2.14.2, ARB_fragment_program 3.11.2: programs begin with `!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`, `!!ARBvp1.0` or `!!ARBfp1.0`" },
+    CodeInfo { code: "E0002", title: "missing or unknown program header", rule: "NV_gpu_program4 2.X.2, ARB_vertex_program 2.14.2, ARB_fragment_program 3.11.2, NV_gpu_program5: programs begin with `!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`, `!!ARBvp1.0`, `!!ARBfp1.0` or an NV_gpu_program5 header (`!!NVvp5.0` ... `!!NVcp5.0`)" },
     CodeInfo { code: "E0003", title: "program text is not valid UTF-8", rule: "2.X.2: program strings are arrays of ASCII characters (comments may hold any bytes)" },
     CodeInfo { code: "E0004", title: "program larger than Options::max_source_bytes", rule: "— (an embedder's bound on input size)" },
     CodeInfo { code: "E0005", title: "compile options that cannot be satisfied", rule: "— (Options: layout, entry point, user clip planes; docs/interface.md, \"Binding layout\")" },
@@ -183,6 +183,12 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E1000", title: "attribute not written by the previous stage (nvp4c link)", rule: "NV_geometry_program4 2.X.3.2: \"The value of any attribute corresponding to a vertex output not written by the vertex program is undefined\"" },
     CodeInfo { code: "E1001", title: "varying read with another component type than written (nvp4c link)", rule: "NV_geometry_program4 2.X.3.2: attributes \"should be read using the same component data type used to write the corresponding vertex program results\"; Vulkan interface matching" },
     CodeInfo { code: "E1002", title: "integer bits read through an interpolated fragment attribute (nvp4c link)", rule: "NV_fragment_program4 2.X.3.1 (integer attributes are flat); docs/interface.md, \"Varyings\"" },
+    CodeInfo { code: "E1100", title: "NV5 declaration in another program type or language", rule: "NV_gpu_program5, NV_tessellation_program5, NV_compute_program5 2.X.7.Y: INVOCATIONS (geometry), TESS_* (tessellation evaluation), GROUP_SIZE (compute) are declarations of one program type" },
+    CodeInfo { code: "E1101", title: "NV5 declaration given twice", rule: "NV_tessellation_program5 2.X.7.Y: \"Each of these may be included at most once\"; \"exactly one VERTICES_OUT declaration\"; NV_compute_program5: \"exactly one GROUP_SIZE declaration\"" },
+    CodeInfo { code: "E1102", title: "required NV5 declaration missing", rule: "NV_tessellation_program5 2.X.7.Y: a control program without VERTICES_OUT, an evaluation program without TESS_MODE; NV_compute_program5: without GROUP_SIZE \"will fail to load\"" },
+    CodeInfo { code: "E1103", title: "bad NV5 declaration argument", rule: "NV_tessellation_program5 2.X.7.Y (TESS_MODE, TESS_SPACING, TESS_VERTEX_ORDER words; VERTICES_OUT ≤ MAX_PATCH_VERTICES_NV); NV_compute_program5 (GROUP_SIZE ≤ MAX_COMPUTE_LOCAL_WORK_SIZE); NV_gpu_program5 (INVOCATIONS)" },
+    CodeInfo { code: "E1104", title: "texture variable misuse", rule: "NV_gpu_program5 2.X.3.8: texture variables are bound to `texture[a]` / `texture[a..b]`, \"must increase consecutively\"; an index selects one unit" },
+    CodeInfo { code: "E1105", title: "binding not available in this NV5 program type", rule: "NV_tessellation_program5 Tables X.2-X.6: `vertex.tesscoord` (evaluation only), `vertex.out`/`primitive.out` (control only), `tessouter[n]` n < 4, `tessinner[n]` n < 2" },
     CodeInfo { code: "E9000", title: "internal compiler error: module failed validation", rule: "— (a bug in nvp4c; the module is never written)" },
     CodeInfo { code: "E9001", title: "internal compiler error", rule: "— (a bug in nvp4c)" },
     CodeInfo { code: "W0001", title: "temporary read before anything writes it", rule: "2.X.3.4: temporaries \"are undefined at the beginning of each program invocation\"" },

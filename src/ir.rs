@@ -69,6 +69,12 @@ pub struct Program {
     pub entry: SubId,
     /// Geometry program layout (NV_geometry_program4), `None` otherwise.
     pub geometry: Option<GeometryLayout>,
+    /// Tessellation control program layout (NV_tessellation_program5), `None` otherwise.
+    pub tess_control: Option<TessControlLayout>,
+    /// Tessellation evaluation program layout (NV_tessellation_program5), `None` otherwise.
+    pub tess_eval: Option<TessEvalLayout>,
+    /// Compute program layout (NV_compute_program5), `None` otherwise.
+    pub compute: Option<ComputeLayout>,
     /// What a CAL does when MAX_PROGRAM_CALL_DEPTH calls are active.
     pub call_overflow: CallOverflow,
 }
@@ -431,12 +437,84 @@ pub enum AttribBinding {
     PrimitiveId,
     /// A geometry program's per-vertex attribute, `vertex[m].<binding>`;
     /// `vertex: None` is the whole-array form indexed with two subscripts.
+    /// Tessellation programs read their input patch the same way.
     PerVertex {
         /// The input vertex `m`, or `None` for the two-subscript form.
         vertex: Option<u32>,
         /// The attribute of that vertex.
         binding: PerVertexAttrib,
     },
+    /// A tessellation control program's `vertex.out[m].<binding>`: what
+    /// invocation `m` wrote to its per-vertex result (NV_tessellation_program5
+    /// 2.X.3.2); `vertex: None` is the two-subscript form.
+    OutputVertex {
+        /// The output vertex `m`, or `None` for the two-subscript form.
+        vertex: Option<u32>,
+        /// The attribute of that vertex.
+        binding: PerVertexAttrib,
+    },
+    /// A per-patch attribute: `primitive.tessouter[n]` and the others of a
+    /// tessellation evaluation program's input patch (`output: false`), or
+    /// a tessellation control program's own `primitive.out.<binding>`
+    /// (`output: true`).
+    Patch {
+        /// Whether it is the output patch of a tessellation control program.
+        output: bool,
+        /// Which attribute.
+        attrib: PatchAttrib,
+    },
+    /// `vertex.tesscoord` of a tessellation evaluation program: (u, v, w).
+    TessCoord,
+    /// `primitive.invocation`: a tessellation control program's invocation
+    /// (its output vertex), a geometry program's invocation (INVOCATIONS).
+    InvocationId,
+    /// `primitive.vertexcount`: the vertices of the input patch or primitive.
+    VertexCount,
+    /// A compute program's `invocation.<binding>` (NV_compute_program5 2.X.3.2).
+    Compute(ComputeAttrib),
+}
+
+/// A per-patch attribute (NV_tessellation_program5 Tables X.4 and X.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum PatchAttrib {
+    /// `tessouter[n]`, n < 4.
+    TessOuter(u32),
+    /// `tessinner[n]`, n < 2.
+    TessInner(u32),
+    /// `patch.attrib[n]`.
+    Generic(u32),
+}
+
+/// A compute program's attribute (NV_compute_program5 Table X.1); every
+/// one is an unsigned integer vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ComputeAttrib {
+    /// `invocation.localid`.
+    LocalId,
+    /// `invocation.globalid`.
+    GlobalId,
+    /// `invocation.groupid`.
+    GroupId,
+    /// `invocation.groupcount`.
+    GroupCount,
+    /// `invocation.groupsize`.
+    GroupSize,
+    /// `invocation.localindex`.
+    LocalIndex,
+}
+
+impl ComputeAttrib {
+    /// The member name after `invocation.`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ComputeAttrib::LocalId => "localid",
+            ComputeAttrib::GlobalId => "globalid",
+            ComputeAttrib::GroupId => "groupid",
+            ComputeAttrib::GroupCount => "groupcount",
+            ComputeAttrib::GroupSize => "groupsize",
+            ComputeAttrib::LocalIndex => "localindex",
+        }
+    }
 }
 
 /// A geometry program's per-vertex attribute, `vertex[m].<this>`.
@@ -504,6 +582,10 @@ pub enum ResultBinding {
     Layer,
     /// geometry `result.primid`.
     PrimitiveId,
+    /// A tessellation control program's per-patch result,
+    /// `result.patch.tessouter[n]`, `result.patch.tessinner[n]`,
+    /// `result.patch.attrib[n]` (NV_tessellation_program5 Table X.6).
+    Patch(PatchAttrib),
 }
 
 /// A literal as written; its value depends on the type it is read as
@@ -675,6 +757,83 @@ pub struct GeometryLayout {
     pub output: PrimitiveOut,
     /// `VERTICES_OUT`.
     pub vertices_out: u32,
+    /// NV_gpu_program5's `INVOCATIONS`: how many times the program runs
+    /// for each input primitive (1 without the declaration).
+    pub invocations: u32,
+}
+
+/// A tessellation control program's declarations (NV_tessellation_program5
+/// section 2.X.7.Y).
+///
+/// ```
+/// let source = "!!NVtcp5.0\nVERTICES_OUT 3;\nMOV result.patch.tessouter[0].x, 2;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.tess_control.unwrap().vertices_out, 3);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct TessControlLayout {
+    /// `VERTICES_OUT`: vertices of the output patch, and invocations per patch.
+    pub vertices_out: u32,
+}
+
+/// A tessellation evaluation program's declarations (NV_tessellation_program5
+/// section 2.X.7.Y), with the spec's defaults for the optional ones.
+///
+/// ```
+/// use nvp4c::ir::{TessMode, TessSpacing};
+/// let source = "!!NVtep5.0\nTESS_MODE QUADS;\nMOV result.position, vertex.tesscoord;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// let t = program.tess_eval.unwrap();
+/// assert_eq!((t.mode, t.spacing, t.clockwise, t.point_mode), (TessMode::Quads, TessSpacing::Equal, false, false));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct TessEvalLayout {
+    /// `TESS_MODE`.
+    pub mode: TessMode,
+    /// `TESS_SPACING` (default `EQUAL`).
+    pub spacing: TessSpacing,
+    /// `TESS_VERTEX_ORDER CW` (default `CCW`).
+    pub clockwise: bool,
+    /// `TESS_POINT_MODE`.
+    pub point_mode: bool,
+}
+
+/// `TESS_MODE`: how the primitive generator subdivides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum TessMode {
+    /// `TRIANGLES`.
+    Triangles,
+    /// `QUADS`.
+    Quads,
+    /// `ISOLINES`.
+    Isolines,
+}
+
+/// `TESS_SPACING`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum TessSpacing {
+    /// `EQUAL`.
+    Equal,
+    /// `FRACTIONAL_ODD`.
+    FractionalOdd,
+    /// `FRACTIONAL_EVEN`.
+    FractionalEven,
+}
+
+/// A compute program's declarations (NV_compute_program5 section 2.X.7.Y).
+///
+/// ```
+/// let source = "!!NVcp5.0\nGROUP_SIZE 8, 4;\nEND\n";
+/// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.compute.unwrap().group_size, [8, 4, 1]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct ComputeLayout {
+    /// `GROUP_SIZE`: the local work group's size, missing dimensions 1.
+    pub group_size: [u32; 3],
 }
 
 /// The input primitive type (`PRIMITIVE_IN`).

@@ -46,20 +46,63 @@ pub enum Stage {
     Fragment,
     /// `!!NVgp4.0`: NV_geometry_program4.
     Geometry,
+    /// `!!NVtcp5.0`: NV_tessellation_program5's tessellation control programs.
+    #[serde(rename = "tess-control")]
+    TessControl,
+    /// `!!NVtep5.0`: NV_tessellation_program5's tessellation evaluation programs.
+    #[serde(rename = "tess-eval")]
+    TessEval,
+    /// `!!NVcp5.0`: NV_compute_program5.
+    Compute,
 }
 
 impl Stage {
-    /// The NV_gpu_program4 header that selects this type.
+    /// Every program type, in pipeline order (compute last, outside it).
+    pub const ALL: [Stage; 6] = [
+        Stage::Vertex,
+        Stage::TessControl,
+        Stage::TessEval,
+        Stage::Geometry,
+        Stage::Fragment,
+        Stage::Compute,
+    ];
+    /// The first NV_gpu_program4-family header that selects this type
+    /// (NV_gpu_program4 for the three it has, NV_gpu_program5 for the others).
     ///
     /// ```
     /// assert_eq!(nvp4c::Stage::Fragment.header(), "!!NVfp4.0");
+    /// assert_eq!(nvp4c::Stage::TessControl.header(), "!!NVtcp5.0");
     /// ```
     pub fn header(self) -> &'static str {
         match self {
             Stage::Vertex => "!!NVvp4.0",
             Stage::Fragment => "!!NVfp4.0",
             Stage::Geometry => "!!NVgp4.0",
+            Stage::TessControl => "!!NVtcp5.0",
+            Stage::TessEval => "!!NVtep5.0",
+            Stage::Compute => "!!NVcp5.0",
         }
+    }
+    /// Whether the program type reads the vertices of a primitive or patch
+    /// as arrays (`vertex[m].position`): geometry and both tessellation types.
+    ///
+    /// ```
+    /// assert!(nvp4c::Stage::TessEval.reads_vertex_arrays() && !nvp4c::Stage::Vertex.reads_vertex_arrays());
+    /// ```
+    pub fn reads_vertex_arrays(self) -> bool {
+        matches!(self, Stage::Geometry | Stage::TessControl | Stage::TessEval)
+    }
+    /// Whether the program type writes vertices for rasterization or a later
+    /// stage (`result.position`, `result.texcoord[n]`, ...).
+    ///
+    /// ```
+    /// assert!(nvp4c::Stage::TessControl.writes_vertices() && !nvp4c::Stage::Fragment.writes_vertices());
+    /// ```
+    pub fn writes_vertices(self) -> bool {
+        matches!(
+            self,
+            Stage::Vertex | Stage::Geometry | Stage::TessControl | Stage::TessEval
+        )
     }
     /// The lower-case name, as `Display` shows it.
     ///
@@ -71,6 +114,9 @@ impl Stage {
             Stage::Vertex => "vertex",
             Stage::Fragment => "fragment",
             Stage::Geometry => "geometry",
+            Stage::TessControl => "tess-control",
+            Stage::TessEval => "tess-eval",
+            Stage::Compute => "compute",
         }
     }
 }
@@ -803,12 +849,12 @@ macro_rules! col {
 
 macro_rules! op {
     ($op:ident $name:literal $shape:ident [$($inp:expr),*] $res:ident $def:ident $stage:ident
-     | $nv4:tt $arbvp:tt $vp2:tt $vp3:tt $arbfp:tt $fpo:tt $fp2:tt | $sec:literal $sum:literal) => {
+     | $nv4:tt $nv5:tt $arbvp:tt $vp2:tt $vp3:tt $arbfp:tt $fpo:tt $fp2:tt | $sec:literal $sum:literal) => {
         OpInfo {
             opcode: Opcode::$op,
             name: $name,
             shape: Shape::$shape,
-            columns: [col!($nv4), col!($arbvp), col!($vp2), col!($vp3), col!($arbfp), col!($fpo), col!($fp2)],
+            columns: [col!($nv4), col!($nv5), col!($arbvp), col!($vp2), col!($vp3), col!($arbfp), col!($fpo), col!($fp2)],
             default_type: $def,
             result: $res,
             inputs: &[$($inp),*],
@@ -837,101 +883,101 @@ macro_rules! op {
 /// ```
 #[rustfmt::skip]
 pub static INSTRUCTIONS: &[OpInfo] = &[
-    // opcode  name      shape        inputs       out D stage | NV4     ARBvp vp2  vp3   ARBfp fpOpt    fp2      | section, summary
-    op!(Abs     "ABS"     Alu          [V]          RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, ABS" "absolute value"),
-    op!(Add     "ADD"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, ADD" "add"),
-    op!(And     "AND"     Alu          [V, V]       RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, AND" "bitwise and"),
-    op!(Ara     "ARA"     Alu          [AD]         RA  F VERT | -       -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.28, ARA" "address register add"),
-    op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       ""    "C"  "C"   -     -        -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
-    op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
-    op!(Bra     "BRA"     Call         []           RN  F VERT | -       -     ""   ""    -     -        -        | "NV_vertex_program2_option 2.14.5.30, BRA" "branch to a label"),
-    op!(Brk     "BRK"     FlowCc       []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, BRK" "break out of loop"),
-    op!(Cal     "CAL"     Call         []           RN  F ALL  | ""      -     ""   ""    -     -        ""       | "2.X.8.Z, CAL" "subroutine call"),
-    op!(Ceil    "CEIL"    Alu          [VF]         RV  F ALL  | "FICSH" -     -    -     -     -        -        | "2.X.8.Z, CEIL" "ceiling"),
-    op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" -     -    -     "S"   "S"      "CS"     | "2.X.8.Z, CMP" "compare"),
-    op!(Cont    "CONT"    FlowCc       []           RN  F ALL  | ""      -     -    -     -     -        -        | "2.X.8.Z, CONT" "continue with next loop iteration"),
-    op!(Cos     "COS"     Alu          [SS]         RS  F ALL  | "FCSH"  -     "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, COS" "cosine with reduction to [-PI,PI]"),
-    op!(Ddx     "DDX"     Alu          [V]          RV  F FRAG | "FCSH"  -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, DDX" "partial derivative relative to X"),
-    op!(Ddy     "DDY"     Alu          [V]          RV  F FRAG | "FCSH"  -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, DDY" "partial derivative relative to Y"),
-    op!(Div     "DIV"     Alu          [V, SS]      RV  F ALL  | "FICSH" -     -    -     -     -        "RHCS"   | "2.X.8.Z, DIV" "divide vector components by scalar"),
-    op!(Dp2     "DP2"     Alu          [V, V]       RS  F ALL  | "FCSH"  -     -    -     -     -        "RHXCS"  | "2.X.8.Z, DP2" "2-component dot product"),
-    op!(Dp2a    "DP2A"    Alu          [V, V, V]    RS  F ALL  | "FCSH"  -     -    -     -     -        "RHXCS"  | "2.X.8.Z, DP2A" "2-component dot product with scalar add"),
-    op!(Dp3     "DP3"     Alu          [V, V]       RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DP3" "3-component dot product"),
-    op!(Dp4     "DP4"     Alu          [V, V]       RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DP4" "4-component dot product"),
-    op!(Dph     "DPH"     Alu          [V, V]       RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DPH" "homogeneous dot product"),
-    op!(Dst     "DST"     Alu          [V, V]       RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, DST" "distance vector"),
-    op!(Else    "ELSE"    EndFlow      []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, ELSE" "start if test else block"),
-    op!(Emit    "EMIT"    Primitive    []           RN  F GEOM | ""      -     -    -     -     -        -        | "NV_geometry_program4 2.X.8.Z, EMIT" "emit vertex"),
-    op!(Endif   "ENDIF"   EndFlow      []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, ENDIF" "end if test block"),
-    op!(Endloop "ENDLOOP" EndFlow      []           RN  F FRAG | -       -     -    -     -     -        ""       | "NV_fragment_program2 3.11.X.5, ENDLOOP" "end of loop block"),
-    op!(Endprim "ENDPRIM" Primitive    []           RN  F GEOM | ""      -     -    -     -     -        -        | "NV_geometry_program4 2.X.8.Z, ENDPRIM" "end of primitive"),
-    op!(Endrep  "ENDREP"  EndFlow      []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, ENDREP" "end of repeat block"),
-    op!(Ex2     "EX2"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, EX2" "exponential base 2"),
-    op!(Exp     "EXP"     Alu          [SS]         RV  F VERT | -       ""    "C"  "CS"  -     -        -        | "ARB_vertex_program 2.14.5.9, EXP" "exponential base 2 (approximate)"),
-    op!(Flr     "FLR"     Alu          [VF]         RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, FLR" "floor"),
-    op!(Frc     "FRC"     Alu          [V]          RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, FRC" "fraction"),
-    op!(I2f     "I2F"     Alu          [V]          RVF S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, I2F" "integer to float"),
-    op!(If      "IF"      If           []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, IF" "start of if test block"),
-    op!(Kil     "KIL"     Kil          [V]          RN  F FRAG | "FIH"   -     -    -     ""    ""       ""       | "NV_fragment_program4 2.X.8.Z, KIL" "kill fragment"),
-    op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
-    op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
-    op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       ""    "C"  "CS"  -     -        -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
-    op!(Loop    "LOOP"    Rep          [V]          RN  F FRAG | -       -     -    -     -     -        ""       | "NV_fragment_program2 3.11.X.8, LOOP" "start of loop block with a loop index (A0.x)"),
-    op!(Lrp     "LRP"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  -     -    -     "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, LRP" "linear interpolation"),
-    op!(Mad     "MAD"     Alu          [V, V, V]    RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MAD" "multiply and add"),
-    op!(Max     "MAX"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MAX" "maximum"),
-    op!(Min     "MIN"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MIN" "minimum"),
-    op!(Mod     "MOD"     Alu          [V, SS]      RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, MOD" "modulus vector components by scalar"),
-    op!(Mov     "MOV"     Alu          [V]          RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MOV" "move"),
-    op!(Mul     "MUL"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MUL" "multiply"),
-    op!(Not     "NOT"     Alu          [V]          RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, NOT" "bitwise not"),
-    op!(Nrm     "NRM"     Alu          [V]          RV  F ALL  | "FCSH"  -     -    -     -     -        "RHCS"   | "2.X.8.Z, NRM" "normalize 3-component vector"),
-    op!(Or      "OR"      Alu          [V, V]       RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, OR" "bitwise or"),
-    op!(Pk2h    "PK2H"    Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK2H" "pack two 16-bit floats"),
-    op!(Pk2us   "PK2US"   Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK2US" "pack two floats as unsigned 16-bit"),
-    op!(Pk4b    "PK4B"    Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK4B" "pack four floats as signed 8-bit"),
-    op!(Pk4ub   "PK4UB"   Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK4UB" "pack four floats as unsigned 8-bit"),
-    op!(Popa    "POPA"    AddressStack []           RA  F VERT | -       -     -    ""    -     -        -        | "NV_vertex_program3 2.14.5.43, POPA" "pop address register from the call stack"),
-    op!(Pow     "POW"     Alu          [SS, SS]     RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, POW" "exponentiate"),
-    op!(Pusha   "PUSHA"   AddressStack [AD]         RN  F VERT | -       -     -    ""    -     -        -        | "NV_vertex_program3 2.14.5.44, PUSHA" "push address register onto the call stack"),
-    op!(Rcc     "RCC"     Alu          [SS]         RS  F ALL  | "FCSH"  -     "C"  "CS"  -     -        -        | "2.X.8.Z, RCC" "reciprocal (clamped)"),
-    op!(Rcp     "RCP"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, RCP" "reciprocal"),
-    op!(Rep     "REP"     Rep          [V]          RN  F ALL  | "FIH"   -     -    -     -     -        ""       | "2.X.8.Z, REP" "start of repeat block"),
-    op!(Ret     "RET"     FlowCc       []           RN  F ALL  | ""      -     ""   ""    -     -        ""       | "2.X.8.Z, RET" "subroutine return"),
-    op!(Rfl     "RFL"     Alu          [V, V]       RV  F ALL  | "FCSH"  -     -    -     -     "RHCS3"  "RHCS3"  | "2.X.8.Z, RFL" "reflection vector"),
-    op!(Round   "ROUND"   Alu          [VF]         RV  F ALL  | "FICSH" -     -    -     -     -        -        | "2.X.8.Z, ROUND" "round to nearest integer"),
-    op!(Rsq     "RSQ"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, RSQ" "reciprocal square root"),
-    op!(Sad     "SAD"     Alu          [V, V, VU]   RVU S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, SAD" "sum of absolute differences"),
-    op!(Scs     "SCS"     Alu          [SS]         RV  F ALL  | "FCSH"  -     -    -     "S"   "S"      "RHCS"   | "2.X.8.Z, SCS" "sine/cosine without reduction"),
-    op!(Seq     "SEQ"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SEQ" "set on equal"),
-    op!(Sfl     "SFL"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SFL" "set on false"),
-    op!(Sge     "SGE"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SGE" "set on greater than or equal"),
-    op!(Sgt     "SGT"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SGT" "set on greater than"),
-    op!(Shl     "SHL"     Alu          [V, SS]      RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, SHL" "shift left"),
-    op!(Shr     "SHR"     Alu          [V, SS]      RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, SHR" "shift right"),
-    op!(Sin     "SIN"     Alu          [SS]         RS  F ALL  | "FCSH"  -     "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, SIN" "sine with reduction to [-PI,PI]"),
-    op!(Sle     "SLE"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SLE" "set on less than or equal"),
-    op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),
-    op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
-    op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  -     "C"  "CS"  -     -        -        | "2.X.8.Z, SSG" "set sign"),
-    op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, STR" "set on true"),
-    op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
-    op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "S"      "RHCS"   | "2.X.8.Z, SWZ" "extended swizzle"),
-    op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TEX" "texture sample"),
-    op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" -     -    -     -     -        -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
-    op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TXB" "texture sample with bias"),
-    op!(Txd     "TXD"     Txd          [VF, VF, VF] RV  F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, TXD" "texture sample with partials"),
-    op!(Txf     "TXF"     Tex          [VS]         RV  F ALL  | "FICS"  -     -    -     -     -        -        | "2.X.8.Z, TXF" "texel fetch"),
-    op!(Txl     "TXL"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  -     -        "CS"     | "2.X.8.Z, TXL" "texture sample with LOD"),
-    op!(Txp     "TXP"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TXP" "texture sample with projection"),
-    op!(Txq     "TXQ"     Tex          [VS]         RVS S ALL  | ""      -     -    -     -     -        -        | "2.X.8.Z, TXQ" "texture info query"),
-    op!(Up2h    "UP2H"    Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP2H" "unpack two 16-bit floats"),
-    op!(Up2us   "UP2US"   Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP2US" "unpack two unsigned 16-bit integers"),
-    op!(Up4b    "UP4B"    Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP4B" "unpack four signed 8-bit integers"),
-    op!(Up4ub   "UP4UB"   Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP4UB" "unpack four unsigned 8-bit integers"),
-    op!(X2d     "X2D"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, X2D" "2D coordinate transformation"),
-    op!(Xor     "XOR"     Alu          [V, V]       RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, XOR" "exclusive or"),
-    op!(Xpd     "XPD"     Alu          [V, V]       RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "S"      "RHCS"   | "2.X.8.Z, XPD" "cross product"),
+    // opcode  name      shape        inputs       out D stage | NV4     NV5      ARBvp vp2  vp3   ARBfp fpOpt    fp2      | section, summary
+    op!(Abs     "ABS"     Alu          [V]          RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, ABS" "absolute value"),
+    op!(Add     "ADD"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, ADD" "add"),
+    op!(And     "AND"     Alu          [V, V]       RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, AND" "bitwise and"),
+    op!(Ara     "ARA"     Alu          [AD]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.28, ARA" "address register add"),
+    op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       -        ""    "C"  "C"   -     -        -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
+    op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
+    op!(Bra     "BRA"     Call         []           RN  F VERT | -       -        -     ""   ""    -     -        -        | "NV_vertex_program2_option 2.14.5.30, BRA" "branch to a label"),
+    op!(Brk     "BRK"     FlowCc       []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       | "2.X.8.Z, BRK" "break out of loop"),
+    op!(Cal     "CAL"     Call         []           RN  F ALL  | ""      ""       -     ""   ""    -     -        ""       | "2.X.8.Z, CAL" "subroutine call"),
+    op!(Ceil    "CEIL"    Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        | "2.X.8.Z, CEIL" "ceiling"),
+    op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSH"  -     -    -     "S"   "S"      "CS"     | "2.X.8.Z, CMP" "compare"),
+    op!(Cont    "CONT"    FlowCc       []           RN  F ALL  | ""      ""       -     -    -     -     -        -        | "2.X.8.Z, CONT" "continue with next loop iteration"),
+    op!(Cos     "COS"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, COS" "cosine with reduction to [-PI,PI]"),
+    op!(Ddx     "DDX"     Alu          [V]          RV  F FRAG | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, DDX" "partial derivative relative to X"),
+    op!(Ddy     "DDY"     Alu          [V]          RV  F FRAG | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, DDY" "partial derivative relative to Y"),
+    op!(Div     "DIV"     Alu          [V, SS]      RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        "RHCS"   | "2.X.8.Z, DIV" "divide vector components by scalar"),
+    op!(Dp2     "DP2"     Alu          [V, V]       RS  F ALL  | "FCSH"  "FCSH"   -     -    -     -     -        "RHXCS"  | "2.X.8.Z, DP2" "2-component dot product"),
+    op!(Dp2a    "DP2A"    Alu          [V, V, V]    RS  F ALL  | "FCSH"  "FCSH"   -     -    -     -     -        "RHXCS"  | "2.X.8.Z, DP2A" "2-component dot product with scalar add"),
+    op!(Dp3     "DP3"     Alu          [V, V]       RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DP3" "3-component dot product"),
+    op!(Dp4     "DP4"     Alu          [V, V]       RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DP4" "4-component dot product"),
+    op!(Dph     "DPH"     Alu          [V, V]       RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DPH" "homogeneous dot product"),
+    op!(Dst     "DST"     Alu          [V, V]       RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, DST" "distance vector"),
+    op!(Else    "ELSE"    EndFlow      []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       | "2.X.8.Z, ELSE" "start if test else block"),
+    op!(Emit    "EMIT"    Primitive    []           RN  F GEOM | ""      ""       -     -    -     -     -        -        | "NV_geometry_program4 2.X.8.Z, EMIT" "emit vertex"),
+    op!(Endif   "ENDIF"   EndFlow      []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       | "2.X.8.Z, ENDIF" "end if test block"),
+    op!(Endloop "ENDLOOP" EndFlow      []           RN  F FRAG | -       -        -     -    -     -     -        ""       | "NV_fragment_program2 3.11.X.5, ENDLOOP" "end of loop block"),
+    op!(Endprim "ENDPRIM" Primitive    []           RN  F GEOM | ""      ""       -     -    -     -     -        -        | "NV_geometry_program4 2.X.8.Z, ENDPRIM" "end of primitive"),
+    op!(Endrep  "ENDREP"  EndFlow      []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       | "2.X.8.Z, ENDREP" "end of repeat block"),
+    op!(Ex2     "EX2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, EX2" "exponential base 2"),
+    op!(Exp     "EXP"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        | "ARB_vertex_program 2.14.5.9, EXP" "exponential base 2 (approximate)"),
+    op!(Flr     "FLR"     Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, FLR" "floor"),
+    op!(Frc     "FRC"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, FRC" "fraction"),
+    op!(I2f     "I2F"     Alu          [V]          RVF S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, I2F" "integer to float"),
+    op!(If      "IF"      If           []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       | "2.X.8.Z, IF" "start of if test block"),
+    op!(Kil     "KIL"     Kil          [V]          RN  F FRAG | "FIH"   "FIH"    -     -    -     ""    ""       ""       | "NV_fragment_program4 2.X.8.Z, KIL" "kill fragment"),
+    op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
+    op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
+    op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
+    op!(Loop    "LOOP"    Rep          [V]          RN  F FRAG | -       -        -     -    -     -     -        ""       | "NV_fragment_program2 3.11.X.8, LOOP" "start of loop block with a loop index (A0.x)"),
+    op!(Lrp     "LRP"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  "FCSH"   -     -    -     "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, LRP" "linear interpolation"),
+    op!(Mad     "MAD"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MAD" "multiply and add"),
+    op!(Max     "MAX"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MAX" "maximum"),
+    op!(Min     "MIN"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MIN" "minimum"),
+    op!(Mod     "MOD"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, MOD" "modulus vector components by scalar"),
+    op!(Mov     "MOV"     Alu          [V]          RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MOV" "move"),
+    op!(Mul     "MUL"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MUL" "multiply"),
+    op!(Not     "NOT"     Alu          [V]          RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, NOT" "bitwise not"),
+    op!(Nrm     "NRM"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   -     -    -     -     -        "RHCS"   | "2.X.8.Z, NRM" "normalize 3-component vector"),
+    op!(Or      "OR"      Alu          [V, V]       RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, OR" "bitwise or"),
+    op!(Pk2h    "PK2H"    Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       | "2.X.8.Z, PK2H" "pack two 16-bit floats"),
+    op!(Pk2us   "PK2US"   Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       | "2.X.8.Z, PK2US" "pack two floats as unsigned 16-bit"),
+    op!(Pk4b    "PK4B"    Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       | "2.X.8.Z, PK4B" "pack four floats as signed 8-bit"),
+    op!(Pk4ub   "PK4UB"   Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       | "2.X.8.Z, PK4UB" "pack four floats as unsigned 8-bit"),
+    op!(Popa    "POPA"    AddressStack []           RA  F VERT | -       -        -     -    ""    -     -        -        | "NV_vertex_program3 2.14.5.43, POPA" "pop address register from the call stack"),
+    op!(Pow     "POW"     Alu          [SS, SS]     RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, POW" "exponentiate"),
+    op!(Pusha   "PUSHA"   AddressStack [AD]         RN  F VERT | -       -        -     -    ""    -     -        -        | "NV_vertex_program3 2.14.5.44, PUSHA" "push address register onto the call stack"),
+    op!(Rcc     "RCC"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        | "2.X.8.Z, RCC" "reciprocal (clamped)"),
+    op!(Rcp     "RCP"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, RCP" "reciprocal"),
+    op!(Rep     "REP"     Rep          [V]          RN  F ALL  | "FIH"   "FIH"    -     -    -     -     -        ""       | "2.X.8.Z, REP" "start of repeat block"),
+    op!(Ret     "RET"     FlowCc       []           RN  F ALL  | ""      ""       -     ""   ""    -     -        ""       | "2.X.8.Z, RET" "subroutine return"),
+    op!(Rfl     "RFL"     Alu          [V, V]       RV  F ALL  | "FCSH"  "FCSH"   -     -    -     -     "RHCS3"  "RHCS3"  | "2.X.8.Z, RFL" "reflection vector"),
+    op!(Round   "ROUND"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        | "2.X.8.Z, ROUND" "round to nearest integer"),
+    op!(Rsq     "RSQ"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, RSQ" "reciprocal square root"),
+    op!(Sad     "SAD"     Alu          [V, V, VU]   RVU S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, SAD" "sum of absolute differences"),
+    op!(Scs     "SCS"     Alu          [SS]         RV  F ALL  | "FCSH"  "FCSH"   -     -    -     "S"   "S"      "RHCS"   | "2.X.8.Z, SCS" "sine/cosine without reduction"),
+    op!(Seq     "SEQ"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SEQ" "set on equal"),
+    op!(Sfl     "SFL"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SFL" "set on false"),
+    op!(Sge     "SGE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SGE" "set on greater than or equal"),
+    op!(Sgt     "SGT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SGT" "set on greater than"),
+    op!(Shl     "SHL"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, SHL" "shift left"),
+    op!(Shr     "SHR"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, SHR" "shift right"),
+    op!(Sin     "SIN"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, SIN" "sine with reduction to [-PI,PI]"),
+    op!(Sle     "SLE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SLE" "set on less than or equal"),
+    op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),
+    op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
+    op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        | "2.X.8.Z, SSG" "set sign"),
+    op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, STR" "set on true"),
+    op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
+    op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   | "2.X.8.Z, SWZ" "extended swizzle"),
+    op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TEX" "texture sample"),
+    op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
+    op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TXB" "texture sample with bias"),
+    op!(Txd     "TXD"     Txd          [VF, VF, VF] RV  F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     | "2.X.8.Z, TXD" "texture sample with partials"),
+    op!(Txf     "TXF"     Tex          [VS]         RV  F ALL  | "FICS"  "FICS"   -     -    -     -     -        -        | "2.X.8.Z, TXF" "texel fetch"),
+    op!(Txl     "TXL"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  -     -        "CS"     | "2.X.8.Z, TXL" "texture sample with LOD"),
+    op!(Txp     "TXP"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TXP" "texture sample with projection"),
+    op!(Txq     "TXQ"     Tex          [VS]         RVS S ALL  | ""      ""       -     -    -     -     -        -        | "2.X.8.Z, TXQ" "texture info query"),
+    op!(Up2h    "UP2H"    Alu          [SS]         RVF F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP2H" "unpack two 16-bit floats"),
+    op!(Up2us   "UP2US"   Alu          [SS]         RVF F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP2US" "unpack two unsigned 16-bit integers"),
+    op!(Up4b    "UP4B"    Alu          [SS]         RVF F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP4B" "unpack four signed 8-bit integers"),
+    op!(Up4ub   "UP4UB"   Alu          [SS]         RVF F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP4UB" "unpack four unsigned 8-bit integers"),
+    op!(X2d     "X2D"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, X2D" "2D coordinate transformation"),
+    op!(Xor     "XOR"     Alu          [V, V]       RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, XOR" "exclusive or"),
+    op!(Xpd     "XPD"     Alu          [V, V]       RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   | "2.X.8.Z, XPD" "cross product"),
 ];
 
 /// Which kind of modifier a stand-alone modifier or suffix is; at most one of
@@ -1428,8 +1474,9 @@ mod tests {
                 let Some(m) = info.in_column(column) else {
                     continue;
                 };
-                if column != Column::Nv4 {
-                    // Stand-alone types and integers are NV_gpu_program4's.
+                if !matches!(column, Column::Nv4 | Column::Nv5) {
+                    // Stand-alone types and integers are NV_gpu_program4's
+                    // (and NV_gpu_program5's).
                     assert!(!m.float && !m.integer, "{} in {column:?}", info.name);
                 } else {
                     assert!(

@@ -41,6 +41,12 @@ pub struct BindingLayout {
     pub geometry: StageLayout,
     /// `!!NVfp4.0` programs (default set 2).
     pub fragment: StageLayout,
+    /// `!!NVtcp5.0` programs (default set 3).
+    pub tess_control: StageLayout,
+    /// `!!NVtep5.0` programs (default set 4).
+    pub tess_eval: StageLayout,
+    /// `!!NVcp5.0` programs (default set 0: a compute pipeline has no other stage).
+    pub compute: StageLayout,
 }
 
 impl Default for BindingLayout {
@@ -49,6 +55,9 @@ impl Default for BindingLayout {
             vertex: StageLayout::with_set(0),
             geometry: StageLayout::with_set(1),
             fragment: StageLayout::with_set(2),
+            tess_control: StageLayout::with_set(3),
+            tess_eval: StageLayout::with_set(4),
+            compute: StageLayout::with_set(0),
         }
     }
 }
@@ -60,6 +69,9 @@ impl BindingLayout {
             Stage::Vertex => &self.vertex,
             Stage::Geometry => &self.geometry,
             Stage::Fragment => &self.fragment,
+            Stage::TessControl => &self.tess_control,
+            Stage::TessEval => &self.tess_eval,
+            Stage::Compute => &self.compute,
         }
     }
     /// The layout of programs of type `stage`, to change.
@@ -68,11 +80,21 @@ impl BindingLayout {
             Stage::Vertex => &mut self.vertex,
             Stage::Geometry => &mut self.geometry,
             Stage::Fragment => &mut self.fragment,
+            Stage::TessControl => &mut self.tess_control,
+            Stage::TessEval => &mut self.tess_eval,
+            Stage::Compute => &mut self.compute,
         }
     }
     /// Every program type's layout, to change them all.
-    pub fn all_mut(&mut self) -> [&mut StageLayout; 3] {
-        [&mut self.vertex, &mut self.geometry, &mut self.fragment]
+    pub fn all_mut(&mut self) -> [&mut StageLayout; 6] {
+        [
+            &mut self.vertex,
+            &mut self.geometry,
+            &mut self.fragment,
+            &mut self.tess_control,
+            &mut self.tess_eval,
+            &mut self.compute,
+        ]
     }
 }
 

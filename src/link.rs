@@ -582,6 +582,9 @@ fn stage_name(s: Stage) -> &'static str {
         Stage::Vertex => "vertex program",
         Stage::Geometry => "geometry program",
         Stage::Fragment => "fragment program",
+        Stage::TessControl => "tessellation control program",
+        Stage::TessEval => "tessellation evaluation program",
+        Stage::Compute => "compute program",
     }
 }
 

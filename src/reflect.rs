@@ -499,6 +499,12 @@ pub enum ExecutionModel {
     Geometry,
     /// `!!NVfp4.0`.
     Fragment,
+    /// `!!NVtcp5.0`.
+    TessellationControl,
+    /// `!!NVtep5.0`.
+    TessellationEvaluation,
+    /// `!!NVcp5.0`.
+    GLCompute,
 }
 
 /// The SPIR-V built-ins a module's inputs and outputs can be
@@ -688,6 +694,9 @@ fn entry_point(facts: &ModuleFacts, stage: Stage) -> EntryPoint {
         Stage::Vertex => ExecutionModel::Vertex,
         Stage::Geometry => ExecutionModel::Geometry,
         Stage::Fragment => ExecutionModel::Fragment,
+        Stage::TessControl => ExecutionModel::TessellationControl,
+        Stage::TessEval => ExecutionModel::TessellationEvaluation,
+        Stage::Compute => ExecutionModel::GLCompute,
     };
     let execution_modes = module
         .execution_modes
@@ -1221,7 +1230,8 @@ fn interface_variables(
     let varying = match ctx.program.stage {
         Stage::Vertex => output,
         Stage::Fragment => !output,
-        Stage::Geometry => true,
+        Stage::Geometry | Stage::TessControl | Stage::TessEval => true,
+        Stage::Compute => false,
     };
     let interpolation = (builtin.is_none() && varying).then(|| {
         if facts.has(var.id, Decoration::Flat) {
@@ -1348,7 +1358,8 @@ fn attrib_text(stage: Stage, binding: &AttribBinding) -> String {
     let root = match stage {
         Stage::Vertex => "vertex",
         Stage::Fragment => "fragment",
-        Stage::Geometry => "primitive",
+        Stage::Geometry | Stage::TessControl | Stage::TessEval => "primitive",
+        Stage::Compute => "invocation",
     };
     match binding {
         A::Position => format!("{root}.position"),
@@ -1381,6 +1392,7 @@ fn attrib_text(stage: Stage, binding: &AttribBinding) -> String {
             };
             format!("{head}.{tail}")
         }
+        other => crate::interp::attribute_name(stage, other),
     }
 }
 
@@ -1400,6 +1412,7 @@ fn result_text(binding: &ResultBinding) -> String {
         R::Id => "result.id".to_string(),
         R::Layer => "result.layer".to_string(),
         R::PrimitiveId => "result.primid".to_string(),
+        R::Patch(_) => crate::interp::result_name(binding),
     }
 }
 

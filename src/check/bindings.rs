@@ -13,7 +13,10 @@
 
 use super::suggest::did_you_mean;
 use crate::diag::Diagnostic;
-use crate::ir::{AttribBinding, ColorSel, ParamBinding, PerVertexAttrib, ResultBinding, StateItem};
+use crate::ir::{
+    AttribBinding, ColorSel, ComputeAttrib, ParamBinding, PatchAttrib, PerVertexAttrib,
+    ResultBinding, StateItem,
+};
 use crate::isa::{Dialect, Features, Stage};
 use crate::span::Span;
 use crate::syntax::ast::{Ident, IndexExpr, IntLit, Path, PathHead, PathPart, Root};
@@ -106,6 +109,30 @@ const GEOMETRY_RESULTS: &[Member] = &[
     Member("attrib",    Avail::All, ""),
     Member("primid",    Avail::All, ""),
     Member("layer",     Avail::All, ""),
+];
+
+/// NV_tessellation_program5 Table X.5 (both types) and X.6 (control only).
+#[rustfmt::skip]
+const TESS_CONTROL_RESULTS: &[Member] = &[
+    Member("position",  Avail::All, ""),
+    Member("color",     Avail::All, ""),
+    Member("fogcoord",  Avail::All, ""),
+    Member("pointsize", Avail::All, ""),
+    Member("texcoord",  Avail::All, ""),
+    Member("clip",      Avail::All, ""),
+    Member("attrib",    Avail::All, ""),
+    Member("patch",     Avail::All, ""),
+];
+
+#[rustfmt::skip]
+const TESS_EVAL_RESULTS: &[Member] = &[
+    Member("position",  Avail::All, ""),
+    Member("color",     Avail::All, ""),
+    Member("fogcoord",  Avail::All, ""),
+    Member("pointsize", Avail::All, ""),
+    Member("texcoord",  Avail::All, ""),
+    Member("clip",      Avail::All, ""),
+    Member("attrib",    Avail::All, ""),
 ];
 
 #[rustfmt::skip]
@@ -510,7 +537,35 @@ pub fn decode<'p>(
             c.member(VERTEX_ATTRIBS, "vertex", dialect)?;
             vertex_attrib(&mut c, allow_range, dialect, &mut relative)?
         }
+        Root::Vertex if matches!(stage, Stage::TessControl | Stage::TessEval) => {
+            tessellation_vertex(&mut c, allow_range, stage)?
+        }
         Root::Vertex => geometry_attrib(&mut c, allow_range)?,
+        Root::Invocation => {
+            let m = c.expect_member(
+                &[
+                    "localid",
+                    "globalid",
+                    "groupid",
+                    "groupcount",
+                    "groupsize",
+                    "localindex",
+                ],
+                "invocation",
+            )?;
+            let a = match m.name.as_str() {
+                "localid" => ComputeAttrib::LocalId,
+                "globalid" => ComputeAttrib::GlobalId,
+                "groupid" => ComputeAttrib::GroupId,
+                "groupcount" => ComputeAttrib::GroupCount,
+                "groupsize" => ComputeAttrib::GroupSize,
+                _ => ComputeAttrib::LocalIndex,
+            };
+            Binding::Attrib(vec![AttribBinding::Compute(a)])
+        }
+        Root::Primitive if dialect.has(Features::NV5) => {
+            primitive_attrib(&mut c, allow_range, stage)?
+        }
         Root::Fragment => {
             let m = c.member(FRAGMENT_ATTRIBS, "fragment", dialect)?;
             let name = m.name.clone();
@@ -615,11 +670,156 @@ fn vertex_attrib<'p>(
     Ok(Binding::Attrib(v))
 }
 
+/// A tessellation program's `vertex…` binding (NV_tessellation_program5
+/// Tables X.2 and X.3): `vertex.tesscoord` (evaluation programs),
+/// `vertex[m].<b>` / `vertex.in[m].<b>` of the input patch, and a control
+/// program's `vertex.out[m].<b>`.
+fn tessellation_vertex(
+    c: &mut Cursor<'_>,
+    allow_range: bool,
+    stage: Stage,
+) -> Result<Binding, Diagnostic> {
+    if c.peek_index().is_none() {
+        if let Some(m) = c.take_member_if(&["tesscoord", "in", "out"]) {
+            match m.name.as_str() {
+                "tesscoord" if stage == Stage::TessEval => {
+                    return Ok(Binding::Attrib(vec![AttribBinding::TessCoord]))
+                }
+                "tesscoord" => return Err(not_in_program_type(m, "vertex.tesscoord", stage, "NV_tessellation_program5 Table X.4: \"This suffix is not available to tessellation control shaders\"")),
+                "out" if stage == Stage::TessControl => {
+                    return match geometry_attrib(c, allow_range)? {
+                        Binding::Attrib(v) => Ok(Binding::Attrib(
+                            v.into_iter()
+                                .map(|b| match b {
+                                    AttribBinding::PerVertex { vertex, binding } => {
+                                        AttribBinding::OutputVertex { vertex, binding }
+                                    }
+                                    other => other,
+                                })
+                                .collect(),
+                        )),
+                        other => Ok(other),
+                    }
+                }
+                "out" => return Err(not_in_program_type(m, "vertex.out", stage, "NV_tessellation_program5 Table X.2: \"Tessellation evaluation programs do not have an output patch and do not support this attribute binding prefix.\"")),
+                _ => {}
+            }
+        }
+    }
+    geometry_attrib(c, allow_range)
+}
+
+/// NV5's `primitive…` bindings (NV_tessellation_program5 Table X.4,
+/// NV_gpu_program5's geometry additions): `id`, `invocation`,
+/// `vertexcount`, and the per-patch `tessouter[n]`, `tessinner[n]`,
+/// `patch.attrib[n]`, with the `in` and `out` prefixes where they exist.
+fn primitive_attrib(
+    c: &mut Cursor<'_>,
+    allow_range: bool,
+    stage: Stage,
+) -> Result<Binding, Diagnostic> {
+    let prefix = c
+        .take_member_if(&["in", "out"])
+        .map(|m| (m.name.to_string(), m.span));
+    let output = prefix.as_ref().is_some_and(|p| p.0 == "out");
+    if output && stage != Stage::TessControl {
+        let (_, span) = prefix.clone().unwrap_or_default();
+        return Err(Diagnostic::error("E1105", format!("`primitive.out` in a {stage} program"))
+            .primary(span, "only tessellation control programs have an output patch")
+            .note("NV_tessellation_program5 Table X.2: \"Tessellation evaluation programs do not have an output patch and do not support this attribute binding suffix.\""));
+    }
+    let m = c.expect_member(
+        &[
+            "id",
+            "invocation",
+            "vertexcount",
+            "tessouter",
+            "tessinner",
+            "patch",
+        ],
+        "primitive",
+    )?;
+    let name = m.name.to_string();
+    let m = m.clone();
+    let rule = "NV_tessellation_program5 Table X.4 and the text after it; NV_gpu_program5's geometry program grammar";
+    let patch = |c: &mut Cursor<'_>,
+                 f: fn(u32) -> PatchAttrib,
+                 max: Option<u32>,
+                 what: &str|
+     -> Result<Vec<AttribBinding>, Diagnostic> {
+        let sel = required(selection(c, what, allow_range)?, c, what)?;
+        if let (Some(max), Sel::One(n) | Sel::Range(_, n)) = (max, &sel) {
+            if *n >= max {
+                return Err(Diagnostic::error("E1105", format!("`{what}[{n}]` does not exist"))
+                    .primary(c.span(), format!("{what} has {max} levels"))
+                    .note("NV_tessellation_program5 Table X.4: tessouter[n] \"<n> must be less than four\", tessinner[n] \"<n> must be less than two\""));
+            }
+        }
+        Ok(expand(&sel, 0, 0, |n| AttribBinding::Patch {
+            output,
+            attrib: f(n),
+        }))
+    };
+    let v = match name.as_str() {
+        "id" => vec![AttribBinding::PrimitiveId],
+        "invocation" if matches!(stage, Stage::TessControl | Stage::Geometry) => {
+            vec![AttribBinding::InvocationId]
+        }
+        "vertexcount"
+            if !output
+                && matches!(
+                    stage,
+                    Stage::TessControl | Stage::TessEval | Stage::Geometry
+                ) =>
+        {
+            vec![AttribBinding::VertexCount]
+        }
+        "tessouter" | "tessinner" | "patch"
+            if (stage == Stage::TessEval && !output) || (stage == Stage::TessControl && output) =>
+        {
+            match name.as_str() {
+                "tessouter" => patch(c, PatchAttrib::TessOuter, Some(4), "primitive.tessouter")?,
+                "tessinner" => patch(c, PatchAttrib::TessInner, Some(2), "primitive.tessinner")?,
+                _ => {
+                    c.expect_member(&["attrib"], "primitive.patch")?;
+                    patch(c, PatchAttrib::Generic, None, "primitive.patch.attrib")?
+                }
+            }
+        }
+        _ => {
+            return Err(not_in_program_type(
+                &m,
+                &format!("primitive.{}{name}", if output { "out." } else { "" }),
+                stage,
+                rule,
+            ))
+        }
+    };
+    Ok(Binding::Attrib(v))
+}
+
+/// A binding member that exists in NV5's family, but not in this program
+/// type or with this prefix.
+fn not_in_program_type(m: &Ident, what: &str, stage: Stage, rule: &str) -> Diagnostic {
+    Diagnostic::error(
+        "E1105",
+        format!("`{what}` is not a binding of {stage} programs"),
+    )
+    .primary(m.span, "not available here")
+    .note(rule.to_string())
+}
+
 fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
     let vertex = match selection(c, "vertex", false)? {
         Sel::One(n) => Some(n),
         _ => None,
     };
+    if vertex.is_some() || c.peek_index().is_none() {
+        // `vertex.in[m].<b>` is `vertex[m].<b>` (Table X.2).
+        if vertex.is_none() && c.take_member_if(&["in"]).is_some() {
+            return geometry_attrib(c, allow_range);
+        }
+    }
     let m = c.expect_member(
         &[
             "position",
@@ -672,6 +872,9 @@ fn result_binding<'p>(
         Stage::Vertex => VERTEX_RESULTS,
         Stage::Geometry => GEOMETRY_RESULTS,
         Stage::Fragment => FRAGMENT_RESULTS,
+        Stage::TessControl => TESS_CONTROL_RESULTS,
+        Stage::TessEval => TESS_EVAL_RESULTS,
+        Stage::Compute => &[],
     };
     let m = c.member(table, "result", dialect)?;
     let name = m.name.clone();
@@ -718,6 +921,30 @@ fn result_binding<'p>(
         ),
         (_, "id") => vec![ResultBinding::Id],
         (_, "primid") => vec![ResultBinding::PrimitiveId],
+        (_, "patch") => {
+            let m = c.expect_member(&["tessouter", "tessinner", "attrib"], "result.patch")?;
+            let member = m.name.to_string();
+            let w = format!("result.patch.{member}");
+            let sel = required(selection(c, &w, allow_range)?, c, &w)?;
+            let max = match member.as_str() {
+                "tessouter" => Some(4),
+                "tessinner" => Some(2),
+                _ => None,
+            };
+            if let (Some(max), Sel::One(n) | Sel::Range(_, n)) = (max, &sel) {
+                if *n >= max {
+                    return Err(Diagnostic::error("E1105", format!("`{w}[{n}]` does not exist"))
+                        .primary(c.span(), format!("{w} has {max} levels"))
+                        .note("NV_tessellation_program5 Table X.6: four outer and two inner tessellation levels"));
+                }
+            }
+            let f: fn(u32) -> PatchAttrib = match member.as_str() {
+                "tessouter" => PatchAttrib::TessOuter,
+                "tessinner" => PatchAttrib::TessInner,
+                _ => PatchAttrib::Generic,
+            };
+            expand(&sel, 0, 0, |n| ResultBinding::Patch(f(n)))
+        }
         _ => vec![ResultBinding::Layer],
     };
     Ok(Binding::Result(v))

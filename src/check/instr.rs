@@ -955,8 +955,14 @@ impl Checker<'_> {
                     .note("section 2.X.2: <texAccess> ::= <texImageUnit> \",\" <texTarget> [\",\" <texOffset>], e.g. `texture[0], 2D`"),
             );
         };
-        let unit = match args.first() {
-            Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => match &o.path.head {
+        let texture_variable = match args.first() {
+            Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => self.texture_variable_unit(o),
+            _ => None,
+        };
+        let unit = match (texture_variable, args.first()) {
+            (Some(None), _) => return None,
+            (Some(Some(unit)), _) => unit,
+            (None, Some(Arg::Operand(o))) if o.abs.is_none() && !o.negate => match &o.path.head {
                 PathHead::Root(ast::Root::Texture, rs) => {
                     match decode(self.dialect, ast::Root::Texture, *rs, &o.path, false) {
                         Ok(d) if d.rest.is_empty() => match d.binding {
@@ -978,11 +984,11 @@ impl Checker<'_> {
                     return None;
                 }
             },
-            Some(a) => {
+            (None, Some(a)) => {
                 bad(self, a.span(), "expected `texture[n]`");
                 return None;
             }
-            None => return None,
+            (None, None) => return None,
         };
         if unit >= self.options.limits.max_texture_units {
             self.error(

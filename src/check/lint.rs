@@ -314,10 +314,13 @@ fn missing_results(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
                 || p.options.iter().any(|o| o == "ARB_position_invariant"),
             "result.position",
         ),
-        Stage::Geometry => (
+        Stage::Geometry | Stage::TessEval => (
             written.contains(&ResultBinding::Position),
             "result.position",
         ),
+        // A tessellation control program's results may all be per-patch,
+        // and a compute program has none (it writes memory).
+        Stage::TessControl | Stage::Compute => (true, ""),
     };
     if !ok {
         c.error(

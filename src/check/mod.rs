@@ -11,6 +11,7 @@ mod dialect;
 mod flow;
 mod instr;
 mod lint;
+mod program_type;
 mod rules;
 mod suggest;
 
@@ -27,6 +28,7 @@ use crate::Options;
 use bindings::{decode, Binding};
 use std::collections::HashMap;
 
+pub use program_type::MAX_PATCH_VERTICES;
 pub use suggest::did_you_mean;
 
 /// Checks a parsed program. The IR is returned only when there is no error.
@@ -112,6 +114,18 @@ impl<'o> ProgramChecker<'o> {
             generated_by_cgc,
         };
         let geometry = flow.c.geometry_layout(&text);
+        let tess_control = if flow.c.stage == Stage::TessControl {
+            let decl = flow.c.tess_control_vertices_out();
+            flow.c.tess_control_layout(&text, decl)
+        } else {
+            None
+        };
+        let tess_eval = (flow.c.stage == Stage::TessEval)
+            .then(|| flow.c.tess_eval_layout(&text))
+            .flatten();
+        let compute = (flow.c.stage == Stage::Compute)
+            .then(|| flow.c.compute_layout(&text))
+            .flatten();
         let (subroutines, entry, mut c) = flow.finish();
         let errors_so_far = c.diags.iter().any(Diagnostic::is_error) || c.had_syntax_error;
         let program = ir::Program {
@@ -122,6 +136,9 @@ impl<'o> ProgramChecker<'o> {
             subroutines,
             entry,
             geometry,
+            tess_control,
+            tess_eval,
+            compute,
             call_overflow: match c.dialect.labels() {
                 crate::isa::LabelModel::Flat => ir::CallOverflow::End,
                 _ => ir::CallOverflow::Skip,
@@ -188,6 +205,10 @@ pub(crate) struct Checker<'o> {
     reported_undeclared: rustc_hash::FxHashMap<ast::Text, Span>,
     options_seen: Vec<(String, Span)>,
     geometry_decls: Vec<(&'static str, Span, Option<String>)>,
+    /// NV_gpu_program5's program-type declarations (`program_type`).
+    layout_decls: Vec<program_type::LayoutDecl>,
+    /// NV_gpu_program5's texture variables: name → texture image units.
+    textures: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
     /// The first VERTICES_OUT declaration, for the output limits.
     vertices_out_decl: Option<Span>,
     /// Interpolation of each fragment attribute declared so far, for the
@@ -280,6 +301,8 @@ impl<'o> Checker<'o> {
             reported_undeclared: Default::default(),
             options_seen: Vec::new(),
             geometry_decls: Vec::new(),
+            layout_decls: Vec::new(),
+            textures: Default::default(),
             vertices_out_decl: None,
             interp_by_binding: HashMap::new(),
             texture_targets: HashMap::new(),
@@ -705,11 +728,27 @@ impl<'o> Checker<'o> {
                 self.geometry_decls
                     .push(("VERTICES_OUT", d.span, Some(n.text.to_string())))
             }
+            DeclKind::Layout { keyword, args } => {
+                self.layout_declaration(program_type::LayoutDecl {
+                    keyword,
+                    keyword_span: d.keyword,
+                    span: d.span,
+                    args: args.clone(),
+                });
+            }
+            DeclKind::Texture { name, size, init } => {
+                self.texture_declaration(d, name, size.as_ref(), init)
+            }
         }
+        // NV_tessellation_program5 2.X.7.Y: VERTICES_OUT is also the
+        // tessellation control program's output patch size.
+        let tcp_vertices_out =
+            matches!(d.kind, DeclKind::VerticesOut(_)) && self.stage == Stage::TessControl;
         if matches!(
             d.kind,
             DeclKind::PrimitiveIn(_) | DeclKind::PrimitiveOut(_) | DeclKind::VerticesOut(_)
         ) && self.stage != Stage::Geometry
+            && !tcp_vertices_out
         {
             self.error(
                 Diagnostic::error("E0720", "geometry program declaration in a non-geometry program")
@@ -731,10 +770,12 @@ impl<'o> Checker<'o> {
             )
         };
         let nv4 = |d: Dialect| d.has(Features::NV4);
+        let nv5 = |d: Dialect| d.has(Features::NV5);
         let (keyword, exists, rule): (&str, &dyn Fn(Dialect) -> bool, &str) = match &d.kind {
             DeclKind::Address { .. } => ("ADDRESS", &arb_address, "ARB_vertex_program 2.14.3.5: address registers are declared with the <ADDRESS_statement> of vertex programs"),
             DeclKind::Buffer { vec4: false, .. } => ("BUFFER", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Buffer { vec4: true, .. } => ("BUFFER4", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
+            DeclKind::Texture { .. } => ("TEXTURE", &nv5, "NV_gpu_program5 2.X.3.8: texture variables"),
             _ => ("", &|_| true, ""),
         };
         if !exists(self.dialect) {
@@ -1380,6 +1421,25 @@ impl<'o> Checker<'o> {
         true
     }
 
+    /// A tessellation control program's VERTICES_OUT, a second one reported.
+    fn tess_control_vertices_out(&mut self) -> Option<(Span, String)> {
+        let decls = std::mem::take(&mut self.geometry_decls);
+        let mut found = decls.iter().filter(|(kw, ..)| *kw == "VERTICES_OUT");
+        let first = found
+            .next()
+            .map(|(_, span, arg)| (*span, arg.clone().unwrap_or_default()));
+        for (_, span, _) in found {
+            self.error(
+                Diagnostic::error("E1101", "`VERTICES_OUT` declared twice")
+                    .primary(*span, "second declaration")
+                    .secondary(first.as_ref().map_or(*span, |f| f.0), "first declaration")
+                    .note("NV_tessellation_program5 2.X.7.Y: \"A program will fail to load unless it contains exactly one VERTICES_OUT declaration.\""),
+            );
+        }
+        self.vertices_out_decl = first.as_ref().map(|f| f.0);
+        first
+    }
+
     fn geometry_layout(&mut self, text: &ProgramText) -> Option<ir::GeometryLayout> {
         if self.stage != Stage::Geometry {
             return None;
@@ -1463,10 +1523,12 @@ impl<'o> Checker<'o> {
                 );
             }
         }
+        let invocations = self.geometry_invocations();
         Some(ir::GeometryLayout {
             input: input?,
             output: output?,
             vertices_out: vertices?,
+            invocations,
         })
     }
 
@@ -1532,7 +1594,35 @@ fn attrib_family(b: &ir::AttribBinding) -> Option<(String, u32)> {
             vertex,
             binding: P::Clip(n),
         } => Some((format!("vertex{vertex:?}.clip"), n)),
+        A::OutputVertex {
+            vertex,
+            binding: P::TexCoord(n),
+        } => Some((format!("vertex.out{vertex:?}.texcoord"), n)),
+        A::OutputVertex {
+            vertex,
+            binding: P::Generic(n),
+        } => Some((format!("vertex.out{vertex:?}.attrib"), n)),
+        A::OutputVertex {
+            vertex,
+            binding: P::Clip(n),
+        } => Some((format!("vertex.out{vertex:?}.clip"), n)),
+        // NV_tessellation_program5 Table X.4: the level and patch attribute ranges.
+        A::Patch { output, attrib } => {
+            let (family, n) = patch_family(attrib);
+            Some((
+                format!("primitive{}.{family}", if output { ".out" } else { "" }),
+                n,
+            ))
+        }
         _ => None,
+    }
+}
+
+fn patch_family(a: ir::PatchAttrib) -> (&'static str, u32) {
+    match a {
+        ir::PatchAttrib::TessOuter(n) => ("tessouter", n),
+        ir::PatchAttrib::TessInner(n) => ("tessinner", n),
+        ir::PatchAttrib::Generic(n) => ("patch.attrib", n),
     }
 }
 
@@ -1542,6 +1632,11 @@ fn result_family(b: &ir::ResultBinding) -> Option<(String, u32)> {
         R::TexCoord(n) => Some(("texcoord".into(), n)),
         R::Generic(n) => Some(("attrib".into(), n)),
         R::Clip(n) => Some(("clip".into(), n)),
+        // NV_tessellation_program5 Table X.6: result.patch.* ranges.
+        R::Patch(a) => {
+            let (family, n) = patch_family(a);
+            Some((format!("patch.{family}"), n))
+        }
         // NV_fragment_program4 issue 5: fragment program results cannot be
         // declared as arrays, so result.color[n] is not listed here.
         _ => None,

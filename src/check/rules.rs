@@ -469,7 +469,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            Stage::Geometry => {}
+            Stage::Geometry | Stage::TessControl | Stage::TessEval | Stage::Compute => {}
         }
     }
 }

@@ -116,8 +116,8 @@ mod names;
 mod value;
 
 pub use names::{
-    attribute_aliases, attribute_name, canonical_result_name, per_vertex_name, result_name,
-    state_name,
+    attribute_aliases, attribute_name, canonical_result_name, patch_suffix, per_vertex_name,
+    result_name, state_name,
 };
 pub use value::Vec4;
 

@@ -9,7 +9,7 @@
 //! `vertex.attrib[0]` per the aliasing in docs/interface.md) are accepted
 //! as input keys through [`attribute_aliases`].
 
-use crate::ir::{AttribBinding, ColorSel, PerVertexAttrib, ResultBinding, StateItem};
+use crate::ir::{AttribBinding, ColorSel, PatchAttrib, PerVertexAttrib, ResultBinding, StateItem};
 use crate::isa::Stage;
 
 fn color_suffix(sel: ColorSel) -> &'static str {
@@ -36,7 +36,8 @@ fn color_suffix(sel: ColorSel) -> &'static str {
 pub fn attribute_name(stage: Stage, binding: &AttribBinding) -> String {
     let root = match stage {
         Stage::Fragment => "fragment",
-        Stage::Vertex | Stage::Geometry => "vertex",
+        Stage::Compute => "invocation",
+        Stage::Vertex | Stage::Geometry | Stage::TessControl | Stage::TessEval => "vertex",
     };
     match *binding {
         AttribBinding::Position => format!("{root}.position"),
@@ -60,6 +61,38 @@ pub fn attribute_name(stage: Stage, binding: &AttribBinding) -> String {
             vertex: None,
             binding,
         } => format!("vertex{}", per_vertex_suffix(&binding)),
+        AttribBinding::OutputVertex {
+            vertex: Some(v),
+            binding,
+        } => format!("vertex.out[{v}]{}", per_vertex_suffix(&binding)),
+        AttribBinding::OutputVertex {
+            vertex: None,
+            binding,
+        } => format!("vertex.out{}", per_vertex_suffix(&binding)),
+        AttribBinding::Patch { output, attrib } => format!(
+            "primitive.{}{}",
+            if output { "out." } else { "" },
+            patch_suffix(attrib)
+        ),
+        AttribBinding::TessCoord => "vertex.tesscoord".into(),
+        AttribBinding::InvocationId => "primitive.invocation".into(),
+        AttribBinding::VertexCount => "primitive.vertexcount".into(),
+        AttribBinding::Compute(a) => format!("invocation.{}", a.name()),
+    }
+}
+
+/// A per-patch attribute after `primitive.` or `result.patch.`.
+///
+/// ```
+/// use nvp4c::ir::PatchAttrib;
+/// assert_eq!(nvp4c::interp::patch_suffix(PatchAttrib::TessOuter(2)), "tessouter[2]");
+/// assert_eq!(nvp4c::interp::patch_suffix(PatchAttrib::Generic(1)), "patch.attrib[1]");
+/// ```
+pub fn patch_suffix(attrib: PatchAttrib) -> String {
+    match attrib {
+        PatchAttrib::TessOuter(n) => format!("tessouter[{n}]"),
+        PatchAttrib::TessInner(n) => format!("tessinner[{n}]"),
+        PatchAttrib::Generic(n) => format!("patch.attrib[{n}]"),
     }
 }
 
@@ -167,6 +200,8 @@ pub fn result_name(binding: &ResultBinding) -> String {
         ResultBinding::Id => "result.id".into(),
         ResultBinding::Layer => "result.layer".into(),
         ResultBinding::PrimitiveId => "result.primid".into(),
+        ResultBinding::Patch(PatchAttrib::Generic(n)) => format!("result.patch.attrib[{n}]"),
+        ResultBinding::Patch(a) => format!("result.patch.{}", patch_suffix(a)),
     }
 }
 

@@ -46,16 +46,34 @@ pub enum Header {
     ArbVp1,
     /// `!!ARBfp1.0`: ARB_fragment_program.
     ArbFp1,
+    /// `!!NVvp5.0`: NV_gpu_program5's vertex programs.
+    NvVp5,
+    /// `!!NVtcp5.0`: NV_tessellation_program5's tessellation control programs.
+    NvTcp5,
+    /// `!!NVtep5.0`: NV_tessellation_program5's tessellation evaluation programs.
+    NvTep5,
+    /// `!!NVgp5.0`: NV_gpu_program5's geometry programs.
+    NvGp5,
+    /// `!!NVfp5.0`: NV_gpu_program5's fragment programs.
+    NvFp5,
+    /// `!!NVcp5.0`: NV_compute_program5.
+    NvCp5,
 }
 
 impl Header {
     /// Every header nvp4c reads.
-    pub const ALL: [Header; 5] = [
+    pub const ALL: [Header; 11] = [
         Header::NvVp4,
         Header::NvFp4,
         Header::NvGp4,
         Header::ArbVp1,
         Header::ArbFp1,
+        Header::NvVp5,
+        Header::NvTcp5,
+        Header::NvTep5,
+        Header::NvGp5,
+        Header::NvFp5,
+        Header::NvCp5,
     ];
 
     /// The header as written.
@@ -66,6 +84,12 @@ impl Header {
             Header::NvGp4 => "!!NVgp4.0",
             Header::ArbVp1 => "!!ARBvp1.0",
             Header::ArbFp1 => "!!ARBfp1.0",
+            Header::NvVp5 => "!!NVvp5.0",
+            Header::NvTcp5 => "!!NVtcp5.0",
+            Header::NvTep5 => "!!NVtep5.0",
+            Header::NvGp5 => "!!NVgp5.0",
+            Header::NvFp5 => "!!NVfp5.0",
+            Header::NvCp5 => "!!NVcp5.0",
         }
     }
 
@@ -80,9 +104,12 @@ impl Header {
     /// The program type.
     pub fn stage(self) -> Stage {
         match self {
-            Header::NvVp4 | Header::ArbVp1 => Stage::Vertex,
-            Header::NvFp4 | Header::ArbFp1 => Stage::Fragment,
-            Header::NvGp4 => Stage::Geometry,
+            Header::NvVp4 | Header::ArbVp1 | Header::NvVp5 => Stage::Vertex,
+            Header::NvFp4 | Header::ArbFp1 | Header::NvFp5 => Stage::Fragment,
+            Header::NvGp4 | Header::NvGp5 => Stage::Geometry,
+            Header::NvTcp5 => Stage::TessControl,
+            Header::NvTep5 => Stage::TessEval,
+            Header::NvCp5 => Stage::Compute,
         }
     }
 
@@ -92,6 +119,14 @@ impl Header {
             Header::NvVp4 | Header::NvFp4 | Header::NvGp4 => Features::NV4,
             Header::ArbVp1 => Features::ARB_VP,
             Header::ArbFp1 => Features::ARB_FP,
+            // NV_gpu_program5 is an edit of NV_gpu_program4: everything of
+            // NV4 holds, and the NV5 feature adds to it.
+            Header::NvVp5
+            | Header::NvTcp5
+            | Header::NvTep5
+            | Header::NvGp5
+            | Header::NvFp5
+            | Header::NvCp5 => Features(Features::NV4.0 | Features::NV5.0),
         }
     }
 
@@ -103,6 +138,9 @@ impl Header {
             Header::NvGp4 => "NV_geometry_program4",
             Header::ArbVp1 => "ARB_vertex_program",
             Header::ArbFp1 => "ARB_fragment_program",
+            Header::NvVp5 | Header::NvGp5 | Header::NvFp5 => "NV_gpu_program5",
+            Header::NvTcp5 | Header::NvTep5 => "NV_tessellation_program5",
+            Header::NvCp5 => "NV_compute_program5",
         }
     }
 }
@@ -164,6 +202,9 @@ impl Features {
     pub const ORIGIN_UPPER_LEFT: Features = Features(1 << 16);
     /// `OPTION ARB_fragment_coord_pixel_center_integer;`.
     pub const PIXEL_CENTER_INTEGER: Features = Features(1 << 17);
+    /// NV_gpu_program5 and its program types (`!!NVvp5.0` ... `!!NVcp5.0`);
+    /// always together with [`Features::NV4`].
+    pub const NV5: Features = Features(1 << 18);
 
     /// Any of the three fog options.
     pub const FOG: Features =
@@ -206,7 +247,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 18] = [
+        const NAMES: [(Features, &str); 19] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -225,6 +266,7 @@ impl fmt::Debug for Features {
             (Features::PRECISION_NICEST, "PRECISION_NICEST"),
             (Features::ORIGIN_UPPER_LEFT, "ORIGIN_UPPER_LEFT"),
             (Features::PIXEL_CENTER_INTEGER, "PIXEL_CENTER_INTEGER"),
+            (Features::NV5, "NV5"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -249,6 +291,8 @@ impl fmt::Debug for Features {
 pub enum Column {
     /// NV_gpu_program4 (Table X.13).
     Nv4,
+    /// NV_gpu_program5 (its Table X.13 update).
+    Nv5,
     /// ARB_vertex_program.
     ArbVp,
     /// ARB_vertex_program with NV_vertex_program2_option.
@@ -265,10 +309,11 @@ pub enum Column {
 
 impl Column {
     /// How many columns the table has.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
     /// Every column, in the table's order.
     pub const ALL: [Column; Column::COUNT] = [
         Column::Nv4,
+        Column::Nv5,
         Column::ArbVp,
         Column::Vp2,
         Column::Vp3,
@@ -286,6 +331,7 @@ impl Column {
     pub fn spec(self) -> &'static str {
         match self {
             Column::Nv4 => "NV_gpu_program4",
+            Column::Nv5 => "NV_gpu_program5",
             Column::ArbVp => "ARB_vertex_program",
             Column::Vp2 => "NV_vertex_program2_option",
             Column::Vp3 => "NV_vertex_program3",
@@ -310,7 +356,13 @@ impl Column {
                 .into_iter()
                 .find(|h| h.base() == Features::NV4 && h.stage() == stage)
                 .map(|h| format!("NV_gpu_program4 (`{h}`)")),
-            _ if vertex == (stage == Stage::Vertex) && stage != Stage::Geometry => {
+            Column::Nv5 => Header::ALL
+                .into_iter()
+                .find(|h| h.base().contains(Features::NV5) && h.stage() == stage)
+                .map(|h| format!("{} (`{h}`)", h.spec())),
+            _ if vertex == (stage == Stage::Vertex)
+                && matches!(stage, Stage::Vertex | Stage::Fragment) =>
+            {
                 Some(self.describe().to_string())
             }
             _ => None,
@@ -322,6 +374,7 @@ impl Column {
     pub fn describe(self) -> &'static str {
         match self {
             Column::Nv4 => "NV_gpu_program4 (`!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`)",
+            Column::Nv5 => "NV_gpu_program5 (`!!NVvp5.0`, `!!NVtcp5.0`, `!!NVtep5.0`, `!!NVgp5.0`, `!!NVfp5.0`, `!!NVcp5.0`)",
             Column::ArbVp => "`!!ARBvp1.0`",
             Column::Vp2 => "`!!ARBvp1.0` with `OPTION NV_vertex_program2`",
             Column::Vp3 => "`!!ARBvp1.0` with `OPTION NV_vertex_program3`",
@@ -395,6 +448,9 @@ impl Dialect {
             Stage::Vertex => Header::NvVp4,
             Stage::Fragment => Header::NvFp4,
             Stage::Geometry => Header::NvGp4,
+            Stage::TessControl => Header::NvTcp5,
+            Stage::TessEval => Header::NvTep5,
+            Stage::Compute => Header::NvCp5,
         };
         Dialect::new(header)
     }
@@ -433,7 +489,9 @@ impl Dialect {
     /// The instruction table column of this language.
     pub fn column(self) -> Column {
         let f = self.features;
-        if f.contains(Features::NV4) {
+        if f.contains(Features::NV5) {
+            Column::Nv5
+        } else if f.contains(Features::NV4) {
             Column::Nv4
         } else if f.contains(Features::ARB_VP) {
             if f.contains(Features::NV_VP3) {
@@ -584,8 +642,11 @@ impl Dialect {
             // grammar uses it only as a state member.
             "texture" => true,
             "fragment" => stage == Stage::Fragment,
-            "vertex" => stage != Stage::Fragment,
-            "primitive" => self.has(Features::NV4) && stage != Stage::Vertex,
+            "vertex" => !matches!(stage, Stage::Fragment | Stage::Compute),
+            "invocation" => stage == Stage::Compute,
+            "primitive" => {
+                self.has(Features::NV4) && !matches!(stage, Stage::Vertex | Stage::Compute)
+            }
             _ => false,
         }
     }
@@ -691,12 +752,22 @@ pub struct OptionInfo {
     pub summary: &'static str,
 }
 
-const VP: &[Header] = &[Header::NvVp4, Header::ArbVp1];
-const FP: &[Header] = &[Header::NvFp4, Header::ArbFp1];
+const VP: &[Header] = &[Header::NvVp4, Header::ArbVp1, Header::NvVp5];
+const FP: &[Header] = &[Header::NvFp4, Header::ArbFp1, Header::NvFp5];
 const ARB_VP: &[Header] = &[Header::ArbVp1];
 const ARB_FP: &[Header] = &[Header::ArbFp1];
-const NV4: &[Header] = &[Header::NvVp4, Header::NvFp4, Header::NvGp4];
-const SHADOW_HEADERS: &[Header] = &[Header::NvFp4, Header::ArbFp1, Header::ArbVp1];
+const NV4: &[Header] = &[
+    Header::NvVp4,
+    Header::NvFp4,
+    Header::NvGp4,
+    Header::NvVp5,
+    Header::NvTcp5,
+    Header::NvTep5,
+    Header::NvGp5,
+    Header::NvFp5,
+    Header::NvCp5,
+];
+const SHADOW_HEADERS: &[Header] = &[Header::NvFp4, Header::ArbFp1, Header::ArbVp1, Header::NvFp5];
 
 const FOG_RULE: &str = "ARB_fragment_program 3.11.4.5.1: \"A fragment program that specifies more than one of the program options \"ARB_fog_exp\", \"ARB_fog_exp2\", and \"ARB_fog_linear\", will fail to load.\"";
 const HINT_RULE: &str = "ARB_fragment_program 3.11.4.5.2: \"A fragment program that specifies both the \"ARB_precision_hint_fastest\" and \"ARB_precision_hint_nicest\" program options will fail to load.\"";

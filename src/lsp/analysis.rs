@@ -29,6 +29,8 @@ pub enum SymbolKind {
     Output,
     Alias,
     Buffer,
+    /// NV_gpu_program5's texture variables.
+    Texture,
     Label,
 }
 
@@ -41,6 +43,7 @@ impl SymbolKind {
             SymbolKind::Output => "output",
             SymbolKind::Alias => "alias",
             SymbolKind::Buffer => "parameter buffer",
+            SymbolKind::Texture => "texture variable",
             SymbolKind::Label => "label (subroutine)",
         }
     }
@@ -293,7 +296,11 @@ impl DocumentIndex {
                     write: false,
                 });
             }
-            DeclKind::PrimitiveIn(_) | DeclKind::PrimitiveOut(_) | DeclKind::VerticesOut(_) => {}
+            DeclKind::Texture { name, size: s, .. } => add(name, SymbolKind::Texture, size(s)),
+            DeclKind::PrimitiveIn(_)
+            | DeclKind::PrimitiveOut(_)
+            | DeclKind::VerticesOut(_)
+            | DeclKind::Layout { .. } => {}
         }
     }
 

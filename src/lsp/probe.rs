@@ -49,10 +49,14 @@ impl Prober {
         // A geometry program needs its three declarations; six input
         // vertices admit every `vertex[m]` (the Locations do not depend on
         // the primitive type).
-        let geometry = if self.stage == Stage::Geometry {
-            "PRIMITIVE_IN TRIANGLES_ADJACENCY;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\n"
-        } else {
-            ""
+        let geometry = match self.stage {
+            Stage::Geometry => {
+                "PRIMITIVE_IN TRIANGLES_ADJACENCY;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\n"
+            }
+            Stage::TessControl => "VERTICES_OUT 3;\n",
+            Stage::TessEval => "TESS_MODE TRIANGLES;\n",
+            Stage::Compute => "GROUP_SIZE 1;\nTEMP probe_read;\n",
+            _ => "",
         };
         let emit = if self.stage == Stage::Geometry {
             "EMIT;\n"
@@ -72,7 +76,11 @@ impl Prober {
     fn read(&self, operand: &str) -> String {
         match self.stage {
             Stage::Fragment => format!("MOV result.color, {operand};\n"),
-            Stage::Vertex | Stage::Geometry => format!("MOV result.position, {operand};\n"),
+            Stage::Vertex | Stage::Geometry | Stage::TessControl | Stage::TessEval => {
+                format!("MOV result.position, {operand};\n")
+            }
+            // A compute program has no results; the probe's reads stay unused.
+            Stage::Compute => format!("MOV probe_read, {operand};\n"),
         }
     }
 
@@ -146,7 +154,8 @@ impl Prober {
                 let coordinate = match stage {
                     Stage::Fragment => "fragment.texcoord[0]",
                     Stage::Vertex => "vertex.position",
-                    Stage::Geometry => "vertex[0].position",
+                    Stage::Geometry | Stage::TessControl | Stage::TessEval => "vertex[0].position",
+                    Stage::Compute => "invocation.globalid",
                 };
                 let (op, coordinate) = if target == "BUFFER" {
                     ("TXF", "{0, 0, 0, 0}")

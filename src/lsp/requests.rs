@@ -385,7 +385,7 @@ impl Handler {
             .map(|s| {
                 let kind = match s.kind {
                     SymbolKind::Label => lsp_types::SymbolKind::FUNCTION,
-                    SymbolKind::Param => lsp_types::SymbolKind::CONSTANT,
+                    SymbolKind::Param | SymbolKind::Texture => lsp_types::SymbolKind::CONSTANT,
                     SymbolKind::Attrib | SymbolKind::Output => lsp_types::SymbolKind::FIELD,
                     SymbolKind::Temp | SymbolKind::Alias | SymbolKind::Buffer => {
                         lsp_types::SymbolKind::VARIABLE

@@ -16,7 +16,7 @@
 //! referenced`. The lexer skips comments, so they are read here from the
 //! source text.
 
-use crate::ir::{AttribBinding, ColorSel, PerVertexAttrib, ResultBinding};
+use crate::ir::{AttribBinding, ColorSel, PatchAttrib, PerVertexAttrib, ResultBinding};
 use crate::isa::Stage;
 
 /// The Cg comments of a program.
@@ -113,6 +113,12 @@ impl CgVar {
         if let Some(param) = parse_param(r) {
             return param;
         }
+        let tessellation = matches!(stage, Stage::TessControl | Stage::TessEval);
+        if tessellation {
+            if let Some(r) = tessellation_resource(&self.semantic, r) {
+                return r;
+            }
+        }
         let output = if self.semantic.starts_with("$vout.") {
             true
         } else if self.semantic.starts_with("$vin.") {
@@ -127,8 +133,61 @@ impl CgVar {
                 return per_vertex(m, kind, n);
             }
         }
+        // A tessellation program's per-vertex results are those of a
+        // vertex program (NV_tessellation_program5 Table X.5).
+        let stage = if tessellation { Stage::Vertex } else { stage };
         varying(stage, output, kind, n)
     }
+}
+
+/// cgc's tessellation registers: `INVOCATIONID`, `TESSCOORD`, the
+/// per-patch `$ppvout.OUTER0 : OUTER0[34]` / `INNER0` (and `$ppvin.`), and
+/// per-vertex inputs numbered `vertex × 256 + register`, plus 65536 for
+/// the control program's output patch (`vertex.out`): `HPOS[288]` is
+/// vertex 1's position, `ATTR0[65792]` output vertex 1's attrib[0].
+fn tessellation_resource(semantic: &str, r: &str) -> Option<Resource> {
+    let (kind, n) = split_register(r);
+    let n0 = n.unwrap_or(0);
+    let patch = |output: bool| {
+        match kind {
+            "OUTER" => Some(PatchAttrib::TessOuter(n0)),
+            "INNER" => Some(PatchAttrib::TessInner(n0)),
+            _ => None,
+        }
+        .map(|a| {
+            if output {
+                Resource::Result(ResultBinding::Patch(a))
+            } else {
+                Resource::Attrib(AttribBinding::Patch {
+                    output: false,
+                    attrib: a,
+                })
+            }
+        })
+    };
+    if semantic.starts_with("$ppvout.") {
+        return Some(patch(true).unwrap_or(Resource::None));
+    }
+    if semantic.starts_with("$ppvin.") {
+        return Some(patch(false).unwrap_or(Resource::None));
+    }
+    if !semantic.starts_with("$vin.") {
+        return None;
+    }
+    match kind {
+        "INVOCATIONID" => return Some(Resource::Attrib(AttribBinding::InvocationId)),
+        "TESSCOORD" => return Some(Resource::Attrib(AttribBinding::TessCoord)),
+        _ => {}
+    }
+    let index = vertex_number(r)?;
+    let vertex = (index >> 8) & 0xff;
+    let output_patch = index >= 65536;
+    Some(match per_vertex(vertex, kind, n) {
+        Resource::Attrib(AttribBinding::PerVertex { vertex, binding }) if output_patch => {
+            Resource::Attrib(AttribBinding::OutputVertex { vertex, binding })
+        }
+        other => other,
+    })
 }
 
 /// The input vertex of a geometry program's per-vertex register:

@@ -49,6 +49,9 @@ pub(crate) enum VertexSel {
     /// `vertex.<binding>` bound to a variable: the operand's first index
     /// selects the vertex (`Index::PerVertex`).
     Indexed,
+    /// A tessellation control program's per-vertex result: the element
+    /// of its own invocation (InvocationId).
+    Invocation,
 }
 
 impl Lowerer<'_> {
@@ -58,15 +61,30 @@ impl Lowerer<'_> {
             .ok_or_else(|| LowerError::internal("a geometry program without its declarations"))
     }
 
-    /// The number of vertices of the input primitive (section 2.14.6.1).
-    fn input_vertices(&self) -> LResult<u32> {
-        Ok(self.geometry_layout()?.input.vertex_count())
+    /// The number of vertices of the input primitive (section 2.14.6.1),
+    /// or of a tessellation program's patch: MAX_PATCH_VERTICES for the
+    /// input (the draw decides; SPIR-V's `gl_MaxPatchVertices`-sized
+    /// arrays), VERTICES_OUT for a control program's output patch.
+    fn patch_vertices(&self, output: bool) -> LResult<u32> {
+        match self.program.stage {
+            crate::isa::Stage::TessControl if output => self
+                .program
+                .tess_control
+                .map(|t| t.vertices_out)
+                .ok_or_else(|| {
+                    LowerError::internal("a tessellation control program without VERTICES_OUT")
+                }),
+            crate::isa::Stage::TessControl | crate::isa::Stage::TessEval => {
+                Ok(crate::check::MAX_PATCH_VERTICES)
+            }
+            _ => Ok(self.geometry_layout()?.input.vertex_count()),
+        }
     }
 
-    /// `pointee[n]`, n the number of input vertices: the type of a per-vertex
-    /// input.
-    pub(crate) fn per_vertex_array(&mut self, pointee: Word) -> LResult<Word> {
-        let n = self.input_vertices()?;
+    /// `pointee[n]`, n the number of vertices: the type of a per-vertex
+    /// input (or a control program's per-vertex output).
+    pub(crate) fn per_vertex_array(&mut self, pointee: Word, output: bool) -> LResult<Word> {
+        let n = self.patch_vertices(output)?;
         Ok(self.t_array(pointee, n))
     }
 
@@ -86,10 +104,53 @@ impl Lowerer<'_> {
             PrimitiveOut::TriangleStrip => ExecutionMode::OutputTriangleStrip,
         };
         self.b.execution_mode(main, input, []);
-        self.b.execution_mode(main, ExecutionMode::Invocations, [1]);
+        self.b
+            .execution_mode(main, ExecutionMode::Invocations, [g.invocations]);
         self.b.execution_mode(main, output, []);
         self.b
             .execution_mode(main, ExecutionMode::OutputVertices, [g.vertices_out]);
+        Ok(())
+    }
+
+    /// The execution modes of the NV5 program types' declarations
+    /// (docs/interface.md, "Tessellation programs", "Compute programs"):
+    /// a control program's `OutputVertices`, an evaluation program's
+    /// primitive mode, spacing, vertex order and point mode (Vulkan lets
+    /// either tessellation stage carry them; the evaluation program is the
+    /// one that declares them here), a compute program's `LocalSize`.
+    pub(crate) fn program_type_execution_modes(&mut self, main: Word) -> LResult<()> {
+        use crate::ir::{TessMode, TessSpacing};
+        if let Some(t) = self.program.tess_control {
+            self.b
+                .execution_mode(main, ExecutionMode::OutputVertices, [t.vertices_out]);
+        }
+        if let Some(t) = self.program.tess_eval {
+            let mode = match t.mode {
+                TessMode::Triangles => ExecutionMode::Triangles,
+                TessMode::Quads => ExecutionMode::Quads,
+                TessMode::Isolines => ExecutionMode::Isolines,
+            };
+            let spacing = match t.spacing {
+                TessSpacing::Equal => ExecutionMode::SpacingEqual,
+                TessSpacing::FractionalOdd => ExecutionMode::SpacingFractionalOdd,
+                TessSpacing::FractionalEven => ExecutionMode::SpacingFractionalEven,
+            };
+            let order = if t.clockwise {
+                ExecutionMode::VertexOrderCw
+            } else {
+                ExecutionMode::VertexOrderCcw
+            };
+            self.b.execution_mode(main, mode, []);
+            self.b.execution_mode(main, spacing, []);
+            self.b.execution_mode(main, order, []);
+            if t.point_mode {
+                self.b.execution_mode(main, ExecutionMode::PointMode, []);
+            }
+        }
+        if let Some(c) = self.program.compute {
+            self.b
+                .execution_mode(main, ExecutionMode::LocalSize, c.group_size);
+        }
         Ok(())
     }
 
@@ -155,11 +216,17 @@ impl Lowerer<'_> {
     ) -> LResult<Vec<Word>> {
         match slot.vertex {
             VertexSel::None => Ok(Vec::new()),
+            VertexSel::Invocation => {
+                let var = self.io.invocation_id.ok_or_else(|| {
+                    LowerError::internal("a per-vertex result without InvocationId")
+                })?;
+                Ok(vec![self.load(var, Comp::I32, 1)?.id])
+            }
             VertexSel::Fixed(m) => {
-                if m >= self.input_vertices()? {
+                let n = self.patch_vertices(slot.class == rspirv::spirv::StorageClass::Output)?;
+                if m >= n {
                     return Err(LowerError::internal(format!(
-                        "vertex[{m}] of a primitive of {} vertices",
-                        self.input_vertices()?
+                        "vertex[{m}] of a primitive of {n} vertices"
                     )));
                 }
                 Ok(vec![self.c_i32(m as i32)])
@@ -205,7 +272,10 @@ impl Lowerer<'_> {
                 ))
             }
         };
-        let v = self.vertex_index(vertex, span)?;
+        let output = slots
+            .first()
+            .is_some_and(|s| s.class == rspirv::spirv::StorageClass::Output);
+        let v = self.vertex_index(vertex, output, span)?;
         match self.element(var, element, span)? {
             Element::Fixed(n) => {
                 let slot = slots.get(n as usize).copied().ok_or_else(|| {
@@ -227,8 +297,8 @@ impl Lowerer<'_> {
     /// or `A.x + offset` clamped into the input primitive's vertices
     /// (out-of-range relative addressing is undefined, section 2.X.4.2;
     /// nvp4c clamps, docs/interface.md).
-    fn vertex_index(&mut self, vertex: &Index, span: Span) -> LResult<Word> {
-        let n = self.input_vertices()?;
+    fn vertex_index(&mut self, vertex: &Index, output: bool, span: Span) -> LResult<Word> {
+        let n = self.patch_vertices(output)?;
         match vertex {
             Index::Absolute(m) if *m < n => Ok(self.c_i32(*m as i32)),
             Index::Relative { address, offset } => {

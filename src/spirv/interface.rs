@@ -11,8 +11,8 @@ use super::emit::{register_class, Comp, LResult};
 use super::geometry::VertexSel;
 use super::{Analysis, LowerError, Lowerer};
 use crate::ir::{
-    AttribBinding, ColorSel, Interpolation, Literal, ParamBinding, PerVertexAttrib, Precision,
-    ResultBinding, VarId, VarKind, VarType, Variable,
+    AttribBinding, ColorSel, ComputeAttrib, Interpolation, Literal, ParamBinding, PatchAttrib,
+    PerVertexAttrib, Precision, ResultBinding, VarId, VarKind, VarType, Variable,
 };
 use crate::isa::Stage;
 use crate::layout::{Param, PushConstants};
@@ -111,6 +111,11 @@ pub(crate) enum IoShape {
     ClipElement { index: u32 },
     /// FrontFacing, read as (+1.0 or -1.0, 0, 0, 1).
     Facing,
+    /// A three-component built-in (TessCoord, the compute ids), read with
+    /// w = 0 (the spec leaves w undefined).
+    Vec3,
+    /// `invocation.groupsize`: GROUP_SIZE as a constant (w = 0); no variable.
+    GroupSize,
 }
 
 /// A colour a fragment program reads with two-sided selection
@@ -159,6 +164,8 @@ pub(crate) struct Io {
     pub buffers: BTreeMap<u32, Word>,
     /// `texture[n]` descriptors (binding 32 + n), by n (texture.rs).
     pub textures: BTreeMap<u32, super::texture::TextureUnit>,
+    /// A tessellation control program's InvocationId input.
+    pub invocation_id: Option<Word>,
 }
 
 /// The identity of an interface variable: aliases such as
@@ -183,6 +190,8 @@ struct SlotSpec {
     /// A geometry program's per-vertex input (an array over the vertices
     /// of the input primitive).
     vertex: VertexSel,
+    /// A per-patch variable of a tessellation program (`Patch`).
+    patch: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -193,6 +202,7 @@ struct KeyInfo {
     clip_len: u32,
     interpolation: Interpolation,
     per_vertex: bool,
+    patch: bool,
 }
 
 impl Lowerer<'_> {
@@ -599,6 +609,7 @@ impl Lowerer<'_> {
                 clip_len: 0,
                 interpolation: Interpolation::default(),
                 per_vertex: spec.vertex != VertexSel::None,
+                patch: spec.patch,
             });
             if spec.typed && !info.typed {
                 info.comp = spec.comp;
@@ -610,6 +621,34 @@ impl Lowerer<'_> {
             info.interpolation.centroid |= spec.interpolation.centroid;
             info.interpolation.noperspective |= spec.interpolation.noperspective;
             info.clip_len = info.clip_len.max(clip);
+        }
+        // The tessellation levels are arrays of their full size (SPIR-V's
+        // TessLevelOuter is float[4], TessLevelInner float[2]).
+        for (key, info) in keys.iter_mut() {
+            if let IoKey::BuiltIn { builtin, .. } = *key {
+                if builtin == BuiltIn::TessLevelOuter as u32 {
+                    info.clip_len = 4;
+                } else if builtin == BuiltIn::TessLevelInner as u32 {
+                    info.clip_len = 2;
+                }
+            }
+        }
+        // A tessellation control program writes its per-vertex results at
+        // its invocation's element (NV_tessellation_program5 2.X.3.5).
+        if self.program.stage == Stage::TessControl {
+            keys.entry(IoKey::BuiltIn {
+                output: false,
+                builtin: BuiltIn::InvocationId as u32,
+            })
+            .or_insert(KeyInfo {
+                comp: Comp::I32,
+                typed: true,
+                shape: IoShape::Scalar { component: 0 },
+                clip_len: 0,
+                interpolation: Interpolation::default(),
+                per_vertex: false,
+                patch: false,
+            });
         }
         // Two-sided colours (docs/interface.md, "Varyings"): the back
         // colour of each front colour read, declared like it.
@@ -672,8 +711,13 @@ impl Lowerer<'_> {
             } else {
                 StorageClass::Input
             };
+            if info.shape == IoShape::GroupSize {
+                continue;
+            }
             let mut pointee = match info.shape {
                 IoShape::Vec4 => self.t(info.comp, 4),
+                IoShape::Vec3 => self.t(info.comp, 3),
+                IoShape::GroupSize => continue,
                 IoShape::Scalar { .. } | IoShape::Facing => self.t(info.comp, 1),
                 IoShape::ClipElement { .. } => {
                     let float = self.t(Comp::F32, 1);
@@ -683,9 +727,12 @@ impl Lowerer<'_> {
             if info.per_vertex {
                 // NV_geometry_program4 2.X.3.2: `vertex[m].<binding>`, one
                 // element per vertex of the input primitive.
-                pointee = self.per_vertex_array(pointee)?;
+                pointee = self.per_vertex_array(pointee, output)?;
             }
             let var = self.global_variable(pointee, class, None, &name);
+            if info.patch {
+                self.b.decorate(var, Decoration::Patch, []);
+            }
             match *key {
                 IoKey::Location { location, .. } => {
                     self.b.decorate(
@@ -708,6 +755,9 @@ impl Lowerer<'_> {
                         // Geometry capability.
                         BuiltIn::PrimitiveId => self.capability(Capability::Geometry),
                         BuiltIn::FragDepth => self.io.writes_depth = true,
+                        BuiltIn::InvocationId if stage == Stage::TessControl => {
+                            self.io.invocation_id = Some(var)
+                        }
                         // ARB_position_invariant: the position is computed
                         // as every other position-invariant module computes
                         // it, and the driver must not compute it otherwise
@@ -723,12 +773,17 @@ impl Lowerer<'_> {
             // Vulkan allows the decoration only on vertex outputs and
             // fragment inputs.
             let flat_allowed = match stage {
-                Stage::Vertex | Stage::Geometry => output,
+                Stage::Vertex | Stage::Geometry | Stage::TessControl | Stage::TessEval => output,
                 Stage::Fragment => !output,
+                Stage::Compute => false,
             };
             // Built-in outputs of a geometry program (Layer, PrimitiveId)
             // take no interpolation decoration.
-            let builtin_output = stage == Stage::Geometry && matches!(key, IoKey::BuiltIn { .. });
+            let builtin_output = matches!(key, IoKey::BuiltIn { .. })
+                && matches!(
+                    stage,
+                    Stage::Geometry | Stage::TessControl | Stage::TessEval
+                );
             if flat_allowed
                 && !builtin_output
                 && (info.comp.is_integer() || info.interpolation.flat)
@@ -773,10 +828,14 @@ impl Lowerer<'_> {
         for (id, specs) in io_vars {
             let mut elements = Vec::with_capacity(specs.len());
             for spec in specs {
-                let (var, comp) = vars
-                    .get(&spec.key)
-                    .copied()
-                    .ok_or_else(|| LowerError::internal("interface slot without a variable"))?;
+                let (var, comp) = if spec.shape == IoShape::GroupSize {
+                    // A constant, read in `load_slot_at`: no variable.
+                    (0, Comp::U32)
+                } else {
+                    vars.get(&spec.key)
+                        .copied()
+                        .ok_or_else(|| LowerError::internal("interface slot without a variable"))?
+                };
                 let class = match spec.key {
                     IoKey::Location { output: true, .. } | IoKey::BuiltIn { output: true, .. } => {
                         StorageClass::Output
@@ -829,6 +888,16 @@ fn builtin_from_u32(b: u32) -> LResult<BuiltIn> {
         BuiltIn::PrimitiveId,
         BuiltIn::FragDepth,
         BuiltIn::Layer,
+        BuiltIn::TessLevelOuter,
+        BuiltIn::TessLevelInner,
+        BuiltIn::TessCoord,
+        BuiltIn::InvocationId,
+        BuiltIn::PatchVertices,
+        BuiltIn::LocalInvocationId,
+        BuiltIn::GlobalInvocationId,
+        BuiltIn::WorkgroupId,
+        BuiltIn::NumWorkgroups,
+        BuiltIn::LocalInvocationIndex,
     ]
     .into_iter()
     .find(|&x| x as u32 == b)
@@ -851,6 +920,7 @@ fn location(output: bool, location: u32, ty: VarType) -> SlotSpec {
         typed,
         interpolation: Interpolation::default(),
         vertex: VertexSel::None,
+        patch: false,
     }
 }
 
@@ -865,6 +935,7 @@ fn builtin(output: bool, b: BuiltIn, shape: IoShape, comp: Comp) -> SlotSpec {
         typed: true,
         interpolation: Interpolation::default(),
         vertex: VertexSel::None,
+        patch: false,
     }
 }
 
@@ -873,12 +944,109 @@ fn color_location(sel: ColorSel) -> u32 {
     u32::from(sel.secondary) + 2 * u32::from(sel.back)
 }
 
+/// A per-patch slot: TessLevelOuter / TessLevelInner elements, or
+/// `patch.attrib[n]` at Location 30 + n (docs/interface.md, "Tessellation
+/// programs"); decorated `Patch`.
+fn patch_spec(output: bool, attrib: &PatchAttrib, ty: VarType) -> SlotSpec {
+    let mut spec = match attrib {
+        PatchAttrib::TessOuter(n) => builtin(
+            output,
+            BuiltIn::TessLevelOuter,
+            IoShape::ClipElement { index: *n },
+            Comp::F32,
+        ),
+        PatchAttrib::TessInner(n) => builtin(
+            output,
+            BuiltIn::TessLevelInner,
+            IoShape::ClipElement { index: *n },
+            Comp::F32,
+        ),
+        PatchAttrib::Generic(n) => location(output, PATCH_LOCATION_BASE + n, ty),
+    };
+    spec.patch = true;
+    spec
+}
+
+/// The Location of `patch.attrib[0]`: after the per-vertex varyings
+/// (docs/interface.md, "Varyings" ends at 29).
+pub(crate) const PATCH_LOCATION_BASE: u32 = 30;
+
 /// An attribute binding's interface slot (docs/interface.md, "Vertex
 /// attributes" and "Varyings").
 fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<SlotSpec, String> {
     use AttribBinding as A;
     let scalar_int = |b| builtin(false, b, IoShape::Scalar { component: 0 }, Comp::I32);
+    let compute = |b| builtin(false, b, IoShape::Vec3, Comp::U32);
     match (stage, binding) {
+        (Stage::TessControl | Stage::TessEval, A::PerVertex { vertex, binding }) => {
+            let mut spec = per_vertex_spec(binding, ty)?;
+            spec.vertex = match vertex {
+                Some(m) => VertexSel::Fixed(*m),
+                None => VertexSel::Indexed,
+            };
+            Ok(spec)
+        }
+        // vertex.out[m]: the control program's own per-vertex results.
+        (Stage::TessControl, A::OutputVertex { vertex, binding }) => {
+            let mut spec = per_vertex_spec(binding, ty)?;
+            spec.key = match spec.key {
+                IoKey::Location { location, .. } => IoKey::Location {
+                    output: true,
+                    location,
+                },
+                IoKey::BuiltIn { builtin, .. } => IoKey::BuiltIn {
+                    output: true,
+                    builtin,
+                },
+            };
+            spec.vertex = match vertex {
+                Some(m) => VertexSel::Fixed(*m),
+                None => VertexSel::Indexed,
+            };
+            Ok(spec)
+        }
+        (
+            Stage::TessControl,
+            A::Patch {
+                output: true,
+                attrib,
+            },
+        )
+        | (
+            Stage::TessEval,
+            A::Patch {
+                output: false,
+                attrib,
+            },
+        ) => Ok(patch_spec(stage == Stage::TessControl, attrib, ty)),
+        (Stage::TessEval, A::TessCoord) => {
+            Ok(builtin(false, BuiltIn::TessCoord, IoShape::Vec3, Comp::F32))
+        }
+        (Stage::TessControl | Stage::Geometry, A::InvocationId) => {
+            Ok(scalar_int(BuiltIn::InvocationId))
+        }
+        (Stage::TessControl | Stage::TessEval, A::VertexCount) => {
+            Ok(scalar_int(BuiltIn::PatchVertices))
+        }
+        (Stage::TessControl | Stage::TessEval, A::PrimitiveId) => {
+            Ok(scalar_int(BuiltIn::PrimitiveId))
+        }
+        (Stage::Compute, A::Compute(c)) => Ok(match c {
+            ComputeAttrib::LocalId => compute(BuiltIn::LocalInvocationId),
+            ComputeAttrib::GlobalId => compute(BuiltIn::GlobalInvocationId),
+            ComputeAttrib::GroupId => compute(BuiltIn::WorkgroupId),
+            ComputeAttrib::GroupCount => compute(BuiltIn::NumWorkgroups),
+            ComputeAttrib::LocalIndex => builtin(
+                false,
+                BuiltIn::LocalInvocationIndex,
+                IoShape::Scalar { component: 0 },
+                Comp::U32,
+            ),
+            // No variable: GROUP_SIZE is known (a constant, `load_slot_at`).
+            ComputeAttrib::GroupSize => {
+                builtin(false, BuiltIn::WorkgroupSize, IoShape::GroupSize, Comp::U32)
+            }
+        }),
         // NV_vertex_program4's attribute aliasing table.
         (Stage::Vertex, A::Position) => Ok(location(false, 0, ty)),
         (Stage::Vertex, A::Weight(0)) => Ok(location(false, 1, ty)),
@@ -945,6 +1113,7 @@ fn per_vertex_spec(binding: &PerVertexAttrib, ty: VarType) -> Result<SlotSpec, S
             typed: true,
             interpolation: Interpolation::default(),
             vertex: VertexSel::None,
+            patch: false,
         }),
         P::PointSize => Ok(builtin(
             false,
@@ -972,6 +1141,19 @@ fn per_vertex_spec(binding: &PerVertexAttrib, ty: VarType) -> Result<SlotSpec, S
 fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<SlotSpec, String> {
     use ResultBinding as R;
     match (stage, binding) {
+        // NV_tessellation_program5 Table X.6: the output patch's levels and
+        // generic attributes (docs/interface.md, "Tessellation programs").
+        (Stage::TessControl, R::Patch(a)) => Ok(patch_spec(true, a, ty)),
+        // Table X.5: the per-vertex results are those of a vertex program;
+        // a control program's are arrays over the output patch, written at
+        // the invocation's element.
+        (Stage::TessControl | Stage::TessEval, b) if !matches!(b, R::Id | R::Patch(_)) => {
+            let mut spec = result_spec(Stage::Vertex, b, ty)?;
+            if stage == Stage::TessControl {
+                spec.vertex = VertexSel::Invocation;
+            }
+            Ok(spec)
+        }
         (Stage::Vertex | Stage::Geometry, R::Position) => {
             Ok(builtin(true, BuiltIn::Position, IoShape::Vec4, Comp::F32))
         }
@@ -992,6 +1174,7 @@ fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<Slo
             typed: true,
             interpolation: Interpolation::default(),
             vertex: VertexSel::None,
+            patch: false,
         }),
         (Stage::Vertex | Stage::Geometry, R::Generic(n)) if *n < 16 => {
             Ok(location(true, 14 + n, ty))

@@ -804,6 +804,9 @@ impl<'a> Lowerer<'a> {
         if program.stage == Stage::Geometry {
             l.capability(spirv::Capability::Geometry);
         }
+        if matches!(program.stage, Stage::TessControl | Stage::TessEval) {
+            l.capability(spirv::Capability::Tessellation);
+        }
         Ok(l)
     }
 
@@ -900,6 +903,9 @@ impl<'a> Lowerer<'a> {
             Stage::Vertex => spirv::ExecutionModel::Vertex,
             Stage::Fragment => spirv::ExecutionModel::Fragment,
             Stage::Geometry => spirv::ExecutionModel::Geometry,
+            Stage::TessControl => spirv::ExecutionModel::TessellationControl,
+            Stage::TessEval => spirv::ExecutionModel::TessellationEvaluation,
+            Stage::Compute => spirv::ExecutionModel::GLCompute,
         };
         // SPIR-V 1.4 and later list every global the entry point uses;
         // before that, only Input and Output variables.
@@ -939,6 +945,7 @@ impl<'a> Lowerer<'a> {
         if self.program.stage == Stage::Geometry {
             self.geometry_execution_modes(main)?;
         }
+        self.program_type_execution_modes(main)?;
         Ok(())
     }
 

@@ -538,6 +538,22 @@ impl Lowerer<'_> {
                 let s = self.load(p, slot.comp, 1)?;
                 self.widen(s, component)?
             }
+            IoShape::Vec3 => {
+                let p = self.slot_pointer(slot, slot.comp, 3, &prefix)?;
+                let v = self.load(p, slot.comp, 3)?;
+                let mut parts = Vec::with_capacity(4);
+                for c in 0..3 {
+                    parts.push(self.extract(v, c)?);
+                }
+                parts.push(self.konst(slot.comp, &[0]));
+                self.construct(&parts)?
+            }
+            IoShape::GroupSize => {
+                let size = self.program.compute.map(|c| c.group_size).ok_or_else(|| {
+                    LowerError::internal("invocation.groupsize outside a compute program")
+                })?;
+                self.konst(Comp::U32, &[size[0], size[1], size[2], 0])
+            }
             IoShape::ClipElement { index } => {
                 let float = self.t(Comp::F32, 1);
                 let i = self.c_i32(index as i32);
@@ -667,16 +683,25 @@ impl Lowerer<'_> {
         if slot.class != StorageClass::Output {
             return Err(LowerError::internal_at("a write to an attribute", span));
         }
+        // A tessellation control program's per-vertex results are arrays
+        // written at its invocation's element.
+        let prefix = self.vertex_prefix(slot, None)?;
         let (ptr, component) = match slot.shape {
-            IoShape::Vec4 => return self.merge_store(slot.var, slot.comp, value, enable),
-            IoShape::Scalar { component } => (slot.var, component),
+            IoShape::Vec4 => {
+                let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
+                return self.merge_store(p, slot.comp, value, enable);
+            }
+            IoShape::Scalar { component } => {
+                (self.slot_pointer(slot, slot.comp, 1, &prefix)?, component)
+            }
             IoShape::ClipElement { index } => {
                 let float = self.t(Comp::F32, 1);
-                let i = self.c_i32(index as i32);
-                (self.access(slot.class, float, slot.var, &[i])?, 0)
+                let mut indices = prefix;
+                indices.push(self.c_i32(index as i32));
+                (self.access(slot.class, float, slot.var, &indices)?, 0)
             }
-            IoShape::Facing => {
-                return Err(LowerError::internal_at("a write to fragment.facing", span))
+            IoShape::Facing | IoShape::Vec3 | IoShape::GroupSize => {
+                return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };
         // Only the component the binding carries is written (e.g. z of

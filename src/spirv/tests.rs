@@ -7,9 +7,7 @@ use rspirv::spirv::{self, BuiltIn, Decoration, Op};
 
 use super::{disassemble, lower, validate, LowerError};
 use crate::ir::*;
-use crate::isa::{
-    CcCondition, DataType, Dialect, Header, OpInfo, Opcode, Shape, Stage, INSTRUCTIONS,
-};
+use crate::isa::{CcCondition, DataType, Dialect, OpInfo, Opcode, Shape, Stage, INSTRUCTIONS};
 use crate::span::Span;
 use crate::{Options, TargetEnv};
 
@@ -40,11 +38,7 @@ impl P {
         P {
             program: Program {
                 stage,
-                dialect: Dialect::new(match stage {
-                    Stage::Vertex => Header::NvVp4,
-                    Stage::Fragment => Header::NvFp4,
-                    Stage::Geometry => Header::NvGp4,
-                }),
+                dialect: Dialect::nv4(stage),
                 options: Vec::new(),
                 variables: Vec::new(),
                 subroutines: vec![Subroutine {
@@ -55,6 +49,9 @@ impl P {
                 }],
                 entry: SubId(0),
                 geometry: None,
+                tess_control: None,
+                tess_eval: None,
+                compute: None,
                 call_overflow: CallOverflow::Skip,
             },
             prune: false,

@@ -247,6 +247,44 @@ pub enum DeclKind {
     PrimitiveIn(Ident),
     PrimitiveOut(Ident),
     VerticesOut(IntLit),
+    /// NV_gpu_program5's `TEXTURE name = texture[n];` or
+    /// `TEXTURE name[] = { texture[a..b] };`.
+    Texture {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
+    /// The NV_gpu_program5 family's other program-type declarations:
+    /// `INVOCATIONS n`, `TESS_MODE m`, `TESS_SPACING s`,
+    /// `TESS_VERTEX_ORDER o`, `TESS_POINT_MODE`, `GROUP_SIZE x[, y[, z]]`.
+    Layout {
+        keyword: &'static str,
+        args: Vec<LayoutArg>,
+    },
+}
+
+/// An argument of a [`DeclKind::Layout`] declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LayoutArg {
+    Word(Ident),
+    Int(IntLit),
+}
+
+impl LayoutArg {
+    /// The argument as written.
+    pub fn text(&self) -> &str {
+        match self {
+            LayoutArg::Word(w) => w.name.as_str(),
+            LayoutArg::Int(n) => n.text.as_str(),
+        }
+    }
+    /// Where it is.
+    pub fn span(&self) -> Span {
+        match self {
+            LayoutArg::Word(w) => w.span,
+            LayoutArg::Int(n) => n.span,
+        }
+    }
 }
 
 /// The right-hand side of a declaration.
@@ -332,6 +370,7 @@ pub enum Root {
     Fragment,
     Vertex,
     Primitive,
+    Invocation,
     Program,
     Result,
     State,
@@ -344,6 +383,7 @@ impl Root {
             Root::Fragment => "fragment",
             Root::Vertex => "vertex",
             Root::Primitive => "primitive",
+            Root::Invocation => "invocation",
             Root::Program => "program",
             Root::Result => "result",
             Root::State => "state",

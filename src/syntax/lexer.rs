@@ -52,11 +52,25 @@ pub enum Tok<'a> {
     PrimitiveIn,
     PrimitiveOut,
     VerticesOut,
+    /// NV_geometry_program4/NV_gpu_program5 `INVOCATIONS`.
+    Invocations,
+    /// NV_tessellation_program5's `TESS_MODE`, `TESS_SPACING`,
+    /// `TESS_VERTEX_ORDER`, `TESS_POINT_MODE`.
+    TessMode,
+    TessSpacing,
+    TessVertexOrder,
+    TessPointMode,
+    /// NV_compute_program5's `GROUP_SIZE`.
+    GroupSize,
+    /// NV_gpu_program5's `TEXTURE` declaration.
+    TextureDecl,
 
     // Reserved binding roots.
     Fragment,
     Vertex,
     Primitive,
+    /// NV_compute_program5's `invocation`.
+    Invocation,
     Program,
     Result,
     State,
@@ -113,6 +127,14 @@ impl Tok<'_> {
             Tok::PrimitiveIn => "PRIMITIVE_IN",
             Tok::PrimitiveOut => "PRIMITIVE_OUT",
             Tok::VerticesOut => "VERTICES_OUT",
+            Tok::Invocations => "INVOCATIONS",
+            Tok::TessMode => "TESS_MODE",
+            Tok::TessSpacing => "TESS_SPACING",
+            Tok::TessVertexOrder => "TESS_VERTEX_ORDER",
+            Tok::TessPointMode => "TESS_POINT_MODE",
+            Tok::GroupSize => "GROUP_SIZE",
+            Tok::TextureDecl => "TEXTURE",
+            Tok::Invocation => "invocation",
             Tok::Fragment => "fragment",
             Tok::Vertex => "vertex",
             Tok::Primitive => "primitive",
@@ -191,7 +213,7 @@ pub fn read_header(source: &str) -> Result<(Header, usize), Diagnostic> {
         ));
     }
     Err(d.note(format!(
-        "a program begins with its header as its very first characters: {} (NV_vertex_program4, NV_fragment_program4, NV_geometry_program4, ARB_vertex_program, ARB_fragment_program: \"A ... program is required to begin with the header string ..., without any preceding whitespace\")",
+        "a program begins with its header as its very first characters: {} (NV_vertex_program4, NV_fragment_program4, NV_geometry_program4, ARB_vertex_program, ARB_fragment_program, NV_gpu_program5, NV_tessellation_program5, NV_compute_program5: \"A ... program is required to begin with the header string ..., without any preceding whitespace\")",
         headers.join(", ")
     )))
 }
@@ -356,6 +378,13 @@ impl<'a> Lexer<'a> {
             "PRIMITIVE_IN" => Tok::PrimitiveIn,
             "PRIMITIVE_OUT" => Tok::PrimitiveOut,
             "VERTICES_OUT" => Tok::VerticesOut,
+            "INVOCATIONS" => Tok::Invocations,
+            "TESS_MODE" => Tok::TessMode,
+            "TESS_SPACING" => Tok::TessSpacing,
+            "TESS_VERTEX_ORDER" => Tok::TessVertexOrder,
+            "TESS_POINT_MODE" => Tok::TessPointMode,
+            "GROUP_SIZE" => Tok::GroupSize,
+            "TEXTURE" => Tok::TextureDecl,
             _ => return None,
         })
     }
@@ -372,6 +401,7 @@ impl<'a> Lexer<'a> {
             "fragment" => Tok::Fragment,
             "vertex" => Tok::Vertex,
             "primitive" => Tok::Primitive,
+            "invocation" => Tok::Invocation,
             _ => return None,
         })
     }

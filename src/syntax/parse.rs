@@ -249,6 +249,7 @@ fn syntax_error(e: ParseError<usize, Tok<'_>, Stop>, source: &str, limit: usize)
                 Tok::Fragment
                     | Tok::Vertex
                     | Tok::Primitive
+                    | Tok::Invocation
                     | Tok::Program
                     | Tok::Result
                     | Tok::State
@@ -262,6 +263,7 @@ fn syntax_error(e: ParseError<usize, Tok<'_>, Stop>, source: &str, limit: usize)
                 Tok::Fragment
                     | Tok::Vertex
                     | Tok::Primitive
+                    | Tok::Invocation
                     | Tok::Program
                     | Tok::Result
                     | Tok::State

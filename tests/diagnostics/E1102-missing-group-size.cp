@@ -1,0 +1,4 @@
+!!NVcp5.0
+TEMP t;
+MOV.U t, invocation.globalid;
+END
