@@ -181,7 +181,8 @@ impl fmt::Display for LinkError {
 
 impl std::error::Error for LinkError {}
 
-/// Compiles each `(name, source)` — a vertex program, optionally a geometry
+/// Compiles each `(name, source)` — a vertex program, optionally a
+/// tessellation control and evaluation program pair, optionally a geometry
 /// program, and a fragment program, in pipeline order — and checks that
 /// each stage's attributes are written by the stage before it, with the
 /// same component type and, for integer bits, flat interpolation.
@@ -199,9 +200,9 @@ impl std::error::Error for LinkError {}
 /// assert_eq!(codes, ["E1002"]);
 /// ```
 pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkReport, LinkError> {
-    if !(2..=3).contains(&files.len()) {
+    if !(2..=5).contains(&files.len()) {
         return Err(LinkError::Stages(format!(
-            "a pipeline is a vertex program, an optional geometry program and a fragment program; {} files given",
+            "a pipeline is a vertex program, optional tessellation control and evaluation programs, an optional geometry program and a fragment program; {} files given",
             files.len()
         )));
     }
@@ -231,24 +232,26 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
         return Ok(report);
     };
     let stages: Vec<Stage> = programs.iter().map(|p| p.stage).collect();
-    let expected: &[Stage] = if stages.len() == 2 {
-        &[Stage::Vertex, Stage::Fragment]
-    } else {
-        &[Stage::Vertex, Stage::Geometry, Stage::Fragment]
-    };
+    // The pipeline's order: vertex, [tessellation control, tessellation
+    // evaluation], [geometry], fragment.
+    let mut expected = vec![Stage::Vertex];
+    if stages.contains(&Stage::TessControl) || stages.contains(&Stage::TessEval) {
+        expected.extend([Stage::TessControl, Stage::TessEval]);
+    }
+    if stages.contains(&Stage::Geometry) {
+        expected.push(Stage::Geometry);
+    }
+    expected.push(Stage::Fragment);
     if stages != expected {
         let names: Vec<String> = files
             .iter()
             .zip(&stages)
             .map(|((n, _), s)| format!("{n} ({s})"))
             .collect();
+        let want: Vec<String> = expected.iter().map(|s| format!("a {s} program")).collect();
         return Err(LinkError::Stages(format!(
-            "expected a vertex program, {}a fragment program in that order; got {}",
-            if stages.len() == 3 {
-                "a geometry program and "
-            } else {
-                ""
-            },
+            "expected {} in that order; got {}",
+            want.join(", "),
             names.join(", ")
         )));
     }
@@ -416,13 +419,30 @@ fn attrib_varying(stage: Stage, b: &AttribBinding, ty: VarType) -> Option<(Varyi
         (Stage::Vertex, _) => None,
         (Stage::Fragment, A::Clip(n)) => Some((Varying::Clip(*n), float)),
         (Stage::Fragment, A::PrimitiveId) => Some((Varying::PrimitiveId, DataType::Signed)),
-        (Stage::Geometry, A::PerVertex { binding, .. }) => match binding {
-            PerVertexAttrib::Position => Some((Varying::Position, float)),
-            PerVertexAttrib::PointSize => Some((Varying::PointSize, float)),
-            PerVertexAttrib::Clip(n) => Some((Varying::Clip(*n), float)),
-            PerVertexAttrib::Id => location(stage, b).map(|l| (l, DataType::Signed)),
-            _ => location(stage, b).map(|l| (l, var_type(ty))),
-        },
+        // What a tessellation control program reads of its own output
+        // patch, and the tessellator's values, come from no earlier stage.
+        (
+            _,
+            A::OutputVertex { .. }
+            | A::Patch { output: true, .. }
+            | A::Patch {
+                attrib: crate::ir::PatchAttrib::TessOuter(_) | crate::ir::PatchAttrib::TessInner(_),
+                ..
+            }
+            | A::TessCoord
+            | A::InvocationId
+            | A::VertexCount
+            | A::Compute(_),
+        ) => None,
+        (Stage::Geometry | Stage::TessControl | Stage::TessEval, A::PerVertex { binding, .. }) => {
+            match binding {
+                PerVertexAttrib::Position => Some((Varying::Position, float)),
+                PerVertexAttrib::PointSize => Some((Varying::PointSize, float)),
+                PerVertexAttrib::Clip(n) => Some((Varying::Clip(*n), float)),
+                PerVertexAttrib::Id => location(stage, b).map(|l| (l, DataType::Signed)),
+                _ => location(stage, b).map(|l| (l, var_type(ty))),
+            }
+        }
         _ => location(stage, b).map(|l| (l, var_type(ty))),
     }
 }
@@ -625,7 +645,9 @@ fn check_pair(writer: Side<'_>, reader: Side<'_>, out: &mut Vec<LinkDiagnostic>)
                 header,
                 format!("this {wstage} never writes {}", v.result_name()),
             )
-            .note(if rp.stage == Stage::Geometry {
+            .note(if matches!(rp.stage, Stage::TessControl | Stage::TessEval) {
+                "NV_tessellation_program5 2.X.3.2: \"The value of any attribute corresponding to a vertex output not written by the previous program stage is undefined\""
+            } else if rp.stage == Stage::Geometry {
                 "NV_geometry_program4 2.X.3.2: \"The value of any attribute corresponding to a vertex output not written by the vertex program is undefined.\""
             } else {
                 "NV_fragment_program4 2.X.3.2: \"The value of any attribute corresponding to a vertex output not written by the geometry or vertex program is undefined.\""
@@ -649,7 +671,9 @@ fn check_pair(writer: Side<'_>, reader: Side<'_>, out: &mut Vec<LinkDiagnostic>)
             )
             .primary(read.span, format!("read as {} here", type_name(read.ty)))
             .secondary(write.span, format!("written as {} in {wname}", type_name(write.ty)))
-            .note(if rp.stage == Stage::Geometry {
+            .note(if matches!(rp.stage, Stage::TessControl | Stage::TessEval) {
+                "NV_tessellation_program5 2.X.3.2: \"Tessellation control and evaluation program attributes should be read using the same component data type used to write the corresponding vertex program results.\""
+            } else if rp.stage == Stage::Geometry {
                 "NV_geometry_program4 2.X.3.2: \"Geometry program attributes should be read using the same component data type used to write the corresponding vertex program results.\""
             } else {
                 "NV_fragment_program4 2.X.3.2: \"the fragment program attributes should be read using the same component data type used to write the vertex output attributes in the geometry or vertex program\""

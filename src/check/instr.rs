@@ -1632,7 +1632,7 @@ impl Checker<'_> {
     ) -> Option<(Index, &'p [PathPart])> {
         // NV_geometry_program4 2.X.3.2: a variable bound to `vertex.<x>`
         // with no vertex number is indexed by vertex first.
-        let per_vertex = matches!(&self.var(var).kind, VarKind::Attrib(b) if b.iter().all(|b| matches!(b, ir::AttribBinding::PerVertex { vertex: None, .. })));
+        let per_vertex = matches!(&self.var(var).kind, VarKind::Attrib(b) if b.iter().all(|b| matches!(b, ir::AttribBinding::PerVertex { vertex: None, .. } | ir::AttribBinding::OutputVertex { vertex: None, .. })));
         if per_vertex {
             let vertices = self.vertex_count();
             let name = self.var(var).name.clone().unwrap_or_default();

@@ -19,9 +19,10 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct LinkArgs {
-    /// The vertex program, the optional geometry program and the fragment
-    /// program, in pipeline order.
-    #[arg(required = true, num_args = 2..=3, value_name = "PROGRAM")]
+    /// The vertex program, the optional tessellation control and evaluation
+    /// programs, the optional geometry program and the fragment program, in
+    /// pipeline order.
+    #[arg(required = true, num_args = 2..=5, value_name = "PROGRAM")]
     pub inputs: Vec<PathBuf>,
 
     /// When every program compiles and the pipeline is consistent, also

@@ -350,7 +350,11 @@ fn unused_inputs(program: &nvp4c::ir::Program, inputs: &Inputs) -> Vec<String> {
         match &var.kind {
             VarKind::Attrib(bs) => {
                 for b in bs {
-                    if !matches!(b, AttribBinding::PerVertex { vertex: None, .. }) {
+                    if !matches!(
+                        b,
+                        AttribBinding::PerVertex { vertex: None, .. }
+                            | AttribBinding::OutputVertex { vertex: None, .. }
+                    ) {
                         attribs.extend(interp::attribute_aliases(program.stage, b));
                     }
                 }

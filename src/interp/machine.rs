@@ -38,6 +38,8 @@ enum Storage {
     Attrib {
         values: Vec<[u32; 4]>,
         per_vertex: bool,
+        /// The vertices a per-vertex variable spans (1 otherwise).
+        vertices: u32,
     },
     Param(Vec<ParamValue>),
     /// One result slot per element.
@@ -145,7 +147,6 @@ pub(super) struct Machine<'p> {
     cc: [[CcComp; 4]; 2],
     outcome: Outcome,
     primitive: u32,
-    input_vertices: u32,
     /// The call stack (section 2.X.8.Z CAL: `callStackDepth`).
     stack: Vec<StackEntry>,
 }
@@ -195,7 +196,15 @@ impl<'p> Machine<'p> {
                 });
             }
         }
-        let input_vertices = program.geometry.map_or(1, |g| g.input.vertex_count());
+        // The vertices a per-vertex array variable spans: the geometry
+        // program's input primitive; a tessellation program's input patch
+        // (MAX_PATCH_VERTICES, as the backend's arrays) and a control
+        // program's output patch (VERTICES_OUT).
+        let input_vertices = match program.stage {
+            Stage::TessControl | Stage::TessEval => crate::check::MAX_PATCH_VERTICES,
+            _ => program.geometry.map_or(1, |g| g.input.vertex_count()),
+        };
+        let output_vertices = program.tess_control.map_or(1, |t| t.vertices_out);
         let mut results: Vec<ResultSlot> = Vec::new();
         let mut slot_of: BTreeMap<String, usize> = BTreeMap::new();
         let mut storage = Vec::with_capacity(program.variables.len());
@@ -207,8 +216,18 @@ impl<'p> Machine<'p> {
                     let per_vertex = bindings
                         .iter()
                         .any(|b| matches!(b, AttribBinding::PerVertex { vertex: None, .. }));
+                    let output_patch = bindings
+                        .iter()
+                        .any(|b| matches!(b, AttribBinding::OutputVertex { vertex: None, .. }));
                     let mut values = Vec::new();
-                    let vertices = if per_vertex { input_vertices } else { 1 };
+                    let vertices = if per_vertex {
+                        input_vertices
+                    } else if output_patch {
+                        output_vertices
+                    } else {
+                        1
+                    };
+                    let per_vertex = per_vertex || output_patch;
                     for v in 0..vertices {
                         for b in bindings {
                             let mut value =
@@ -228,7 +247,11 @@ impl<'p> Machine<'p> {
                             values.push(value);
                         }
                     }
-                    Storage::Attrib { values, per_vertex }
+                    Storage::Attrib {
+                        values,
+                        per_vertex,
+                        vertices,
+                    }
                 }
                 VarKind::Param(bindings) => Storage::Param(
                     bindings
@@ -300,7 +323,6 @@ impl<'p> Machine<'p> {
             cc: [[undefined_cc; 4]; 2],
             outcome: Outcome::default(),
             primitive: 0,
-            input_vertices,
             stack: Vec::new(),
         })
     }
@@ -401,7 +423,10 @@ impl<'p> Machine<'p> {
                     span,
                 ));
             };
-            let (v, v_undefined) = self.element(self.input_vertices, vertex, id, span)?;
+            let Storage::Attrib { vertices, .. } = self.storage[i] else {
+                return Err(internal("storage changed", span));
+            };
+            let (v, v_undefined) = self.element(vertices, vertex, id, span)?;
             let (e, e_undefined) = self.element(len, element, id, span)?;
             let Storage::Attrib { values, .. } = &self.storage[i] else {
                 return Err(internal("storage changed", span));
@@ -1346,6 +1371,18 @@ fn attribute_value(
             vertex: None,
             binding,
         } => vec![per_vertex_name(vertex, binding)],
+        // A control program's output patch, vertex `vertex` (the other
+        // invocations' results are inputs of a single-invocation run).
+        AttribBinding::OutputVertex {
+            vertex: None,
+            binding,
+        } => vec![attribute_name(
+            program.stage,
+            &AttribBinding::OutputVertex {
+                vertex: Some(vertex),
+                binding: *binding,
+            },
+        )],
         b => {
             let mut v = vec![attribute_name(program.stage, b)];
             v.extend(attribute_aliases(program.stage, b));

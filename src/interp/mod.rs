@@ -625,7 +625,11 @@ pub fn run(
 /// ```
 pub fn attribute_inputs(program: &ir::Program) -> Vec<String> {
     let mut names = std::collections::BTreeSet::new();
-    let vertices = program.geometry.map_or(1, |g| g.input.vertex_count());
+    let vertices = match program.stage {
+        crate::Stage::TessControl | crate::Stage::TessEval => crate::check::MAX_PATCH_VERTICES,
+        _ => program.geometry.map_or(1, |g| g.input.vertex_count()),
+    };
+    let output_vertices = program.tess_control.map_or(0, |t| t.vertices_out);
     for var in &program.variables {
         if let ir::VarKind::Attrib(bindings) = &var.kind {
             for b in bindings {
@@ -636,6 +640,20 @@ pub fn attribute_inputs(program: &ir::Program) -> Vec<String> {
                     } => {
                         for v in 0..vertices {
                             names.insert(per_vertex_name(v, binding));
+                        }
+                    }
+                    ir::AttribBinding::OutputVertex {
+                        vertex: None,
+                        binding,
+                    } => {
+                        for v in 0..output_vertices {
+                            names.insert(attribute_name(
+                                program.stage,
+                                &ir::AttribBinding::OutputVertex {
+                                    vertex: Some(v),
+                                    binding: *binding,
+                                },
+                            ));
                         }
                     }
                     _ => {

@@ -60,6 +60,17 @@ impl Lowerer<'_> {
         if self.debug.is_some() {
             self.debug_line(stmt_span(stmt));
         }
+        self.output_patch_barrier(stmt)?;
+        if !matches!(stmt, Stmt::Inst(_)) && stmt.blocks().next().is_some() {
+            let uniform = std::mem::replace(&mut self.uniform_flow, false);
+            let result = self.lower_stmt_in(stmt);
+            self.uniform_flow = uniform;
+            return result;
+        }
+        self.lower_stmt_in(stmt)
+    }
+
+    fn lower_stmt_in(&mut self, stmt: &Stmt) -> LResult<()> {
         match stmt {
             Stmt::Inst(inst) => self.lower_instruction(inst),
             // Only unobservable instructions inside (live.rs).

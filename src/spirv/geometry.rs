@@ -154,6 +154,35 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// NV_tessellation_program5's lock-step model: "all active threads
+    /// will complete the execution of one instruction before starting the
+    /// execution of the subsequent instruction", so an instruction reading
+    /// the output patch (`vertex.out`, `primitive.out`) sees what every
+    /// invocation wrote before it. Vulkan makes other invocations' output
+    /// writes visible across an `OpControlBarrier` (Workgroup execution
+    /// scope, as glslang lowers GLSL's `barrier()` in a tessellation
+    /// control shader), which must be in uniform control flow. So a barrier
+    /// is emitted before each statement of the entry subroutine's top level
+    /// that reads the output patch: an instruction, or an IF, REP, LOOP or
+    /// CAL with such a read anywhere inside (or in what it calls). A read
+    /// inside that statement then sees every write made before it, and
+    /// the invocation's own writes since; what another invocation writes
+    /// inside the same IF, loop or subroutine is not synchronised
+    /// (docs/interface.md, "Tessellation programs").
+    pub(crate) fn output_patch_barrier(&mut self, stmt: &Stmt) -> LResult<()> {
+        if self.program.stage != crate::isa::Stage::TessControl || !self.uniform_flow {
+            return Ok(());
+        }
+        if !reads_output_patch(self.program, stmt, &mut Vec::new()) {
+            return Ok(());
+        }
+        let workgroup = self.c_u32(rspirv::spirv::Scope::Workgroup as u32);
+        let invocation = self.c_u32(rspirv::spirv::Scope::Invocation as u32);
+        let none = self.c_u32(0);
+        self.b.control_barrier(workgroup, invocation, none)?;
+        Ok(())
+    }
+
     /// Declares the emitted-vertex counter when the program could emit more
     /// than VERTICES_OUT vertices (section 2.14.6.4).
     pub(crate) fn declare_emit_count(&mut self, analysis: &Analysis) -> LResult<()> {
@@ -318,6 +347,34 @@ impl Lowerer<'_> {
                 span,
             )),
         }
+    }
+}
+
+/// Whether `stmt` (with what it calls) reads a tessellation control
+/// program's output patch.
+fn reads_output_patch(program: &Program, stmt: &Stmt, visited: &mut Vec<SubId>) -> bool {
+    use crate::ir::{AttribBinding, VarKind};
+    match stmt {
+        Stmt::Inst(inst) => inst.srcs.iter().any(|op| {
+            matches!(&program.var(op.var).kind, VarKind::Attrib(bs) if bs.iter().any(|b| matches!(
+                b,
+                AttribBinding::OutputVertex { .. } | AttribBinding::Patch { output: true, .. }
+            )))
+        }),
+        Stmt::Call { target, .. } => {
+            if visited.contains(target) || target.0 as usize >= program.subroutines.len() {
+                return false;
+            }
+            visited.push(*target);
+            program
+                .sub(*target)
+                .body
+                .iter()
+                .any(|s| reads_output_patch(program, s, visited))
+        }
+        other => other
+            .blocks()
+            .any(|b| b.iter().any(|s| reads_output_patch(program, s, visited))),
     }
 }
 

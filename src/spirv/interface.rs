@@ -751,6 +751,11 @@ impl Lowerer<'_> {
                         BuiltIn::PointSize if stage == Stage::Geometry => {
                             self.capability(Capability::GeometryPointSize)
                         }
+                        BuiltIn::PointSize
+                            if matches!(stage, Stage::TessControl | Stage::TessEval) =>
+                        {
+                            self.capability(Capability::TessellationPointSize)
+                        }
                         // A fragment shader reading PrimitiveId needs the
                         // Geometry capability.
                         BuiltIn::PrimitiveId => self.capability(Capability::Geometry),

@@ -757,6 +757,10 @@ pub(crate) struct Lowerer<'a> {
     pub debug: Option<debug::DebugInfo>,
     /// `ARB_precision_hint_fastest`: float results are RelaxedPrecision.
     pub relax_floats: bool,
+    /// Whether the statement being lowered runs in the entry subroutine
+    /// outside any IF, REP or LOOP: where every invocation of a
+    /// tessellation control program is (its output-patch barriers).
+    pub(crate) uniform_flow: bool,
 }
 
 impl<'a> Lowerer<'a> {
@@ -799,6 +803,7 @@ impl<'a> Lowerer<'a> {
             fixed: FixedFunction::of(program, options),
             debug: None,
             relax_floats: program.precision_hint_fastest(),
+            uniform_flow: false,
         };
         l.capability(spirv::Capability::Shader);
         if program.stage == Stage::Geometry {
@@ -976,6 +981,7 @@ impl<'a> Lowerer<'a> {
             self.declare_function_registers(analysis)?;
         }
         self.loops.clear();
+        self.uniform_flow = is_entry;
         if self.live.has_effects() {
             self.lower_block(&subroutine.body)?;
             if self.b.selected_block().is_some() {

@@ -21,6 +21,7 @@ mod exec_layout;
 mod exec_options;
 mod exec_pipeline;
 mod exec_state;
+mod exec_tessellation;
 mod exec_texture;
 mod exec_vertex;
 mod harness_selftest;

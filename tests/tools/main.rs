@@ -21,6 +21,7 @@ mod interp_flow;
 mod json_diagnostics;
 mod link_pipeline;
 mod lsp_stdio;
+mod nv5_program_types;
 mod piglit_asmparser;
 mod reflect_api;
 mod renderer_options;

@@ -95,6 +95,68 @@ impl Device {
         geom_spirv: &[u32],
         job: &GeometryJob,
     ) -> Result<VertexOutput> {
+        self.run_capture(
+            vert_spirv,
+            &[(
+                vk::ShaderStageFlags::GEOMETRY,
+                geom_spirv,
+                ExecutionModel::Geometry,
+            )],
+            None,
+            job,
+        )
+    }
+
+    /// Runs `vert_spirv`, then a tessellation control program (`tcp_spirv`,
+    /// patches of `patch_vertices` vertices) and a tessellation evaluation program
+    /// (`tep_spirv`) over the job's vertices (drawn as `PATCH_LIST`), and captures
+    /// the vertices the tessellator generates as the evaluation program writes
+    /// them, one record per vertex of each decomposed primitive (three per
+    /// triangle, two per isoline segment, one per point in point mode). The job's
+    /// parameters are bound in its `descriptor_set` for every stage.
+    pub fn run_tessellation(
+        &self,
+        vert_spirv: &[u32],
+        tcp_spirv: &[u32],
+        tep_spirv: &[u32],
+        patch_vertices: u32,
+        job: &GeometryJob,
+    ) -> Result<VertexOutput> {
+        let mut job = job.clone();
+        job.topology = vk::PrimitiveTopology::PATCH_LIST;
+        self.run_capture(
+            vert_spirv,
+            &[
+                (
+                    vk::ShaderStageFlags::TESSELLATION_CONTROL,
+                    tcp_spirv,
+                    ExecutionModel::TessellationControl,
+                ),
+                (
+                    vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+                    tep_spirv,
+                    ExecutionModel::TessellationEvaluation,
+                ),
+            ],
+            Some(patch_vertices),
+            &job,
+        )
+    }
+
+    /// The shared body of the capture runs: the vertex program, then `later`
+    /// stages, the last of which is patched for transform feedback and captured.
+    fn run_capture(
+        &self,
+        vert_spirv: &[u32],
+        later: &[(vk::ShaderStageFlags, &[u32], ExecutionModel)],
+        patch_vertices: Option<u32>,
+        job: &GeometryJob,
+    ) -> Result<VertexOutput> {
+        let Some(&(_, last_spirv, last_model)) = later.last() else {
+            return Err(HarnessError::Job(
+                "a capture run needs a stage after the vertex program".into(),
+            ));
+        };
         let n = job.vertices.len();
         if n == 0 || n > 64 * 1024 || job.max_records == 0 || job.max_records > 1 << 20 {
             return Err(HarnessError::Job(format!(
@@ -110,7 +172,7 @@ impl Device {
                 "the device lacks VK_EXT_transform_feedback, needed for geometry runs".into(),
             ));
         }
-        let program = VertexProgram::load_model(geom_spirv, ExecutionModel::Geometry)?;
+        let program = VertexProgram::load_model(last_spirv, last_model)?;
         let wanted = wanted_outputs(&program, &job.capture)?;
         let mut caps = Vec::new();
         let mut stride = 0u32;
@@ -124,7 +186,7 @@ impl Device {
                 self.xfb_max_bytes
             )));
         }
-        let geom_words = program.with_xfb(&caps, stride);
+        let last_words = program.with_xfb(&caps, stride);
 
         let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
         let out_bytes = u64::from(stride) * job.max_records as u64;
@@ -140,23 +202,30 @@ impl Device {
             let uploaded = s.uniform_buffers(&blocks)?;
             let uniforms: Vec<(u32, &HostBuffer)> =
                 uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
-            let (layout, set) = s.uniform_set(
-                job.descriptor_set,
-                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY,
-                &uniforms,
-            )?;
+            let stage_flags = later
+                .iter()
+                .fold(vk::ShaderStageFlags::VERTEX, |f, (stage, ..)| f | *stage);
+            let (layout, set) = s.uniform_set(job.descriptor_set, stage_flags, &uniforms)?;
             let vmodule = s.shader(vert_spirv)?;
-            let gmodule = s.shader(&geom_words)?;
-            let stages = [
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::VERTEX)
-                    .module(vmodule)
-                    .name(c"main"),
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::GEOMETRY)
-                    .module(gmodule)
-                    .name(c"main"),
-            ];
+            let mut stages = vec![vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vmodule)
+                .name(c"main")];
+            for (i, &(stage, words, _)) in later.iter().enumerate() {
+                let module = if i + 1 == later.len() {
+                    s.shader(&last_words)?
+                } else {
+                    s.shader(words)?
+                };
+                stages.push(
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(stage)
+                        .module(module)
+                        .name(c"main"),
+                );
+            }
+            let tessellation = vk::PipelineTessellationStateCreateInfo::default()
+                .patch_control_points(patch_vertices.unwrap_or(1));
             let bindings = [vk::VertexInputBindingDescription {
                 binding: 0,
                 stride: vertex_buffer.stride,
@@ -177,13 +246,16 @@ impl Device {
                 .cull_mode(vk::CullModeFlags::NONE)
                 .line_width(1.0);
             let mut rendering = vk::PipelineRenderingCreateInfo::default();
-            let info = vk::GraphicsPipelineCreateInfo::default()
+            let mut info = vk::GraphicsPipelineCreateInfo::default()
                 .stages(&stages)
                 .vertex_input_state(&vertex_input)
                 .input_assembly_state(&input_assembly)
                 .rasterization_state(&raster)
                 .layout(layout)
                 .push_next(&mut rendering);
+            if patch_vertices.is_some() {
+                info = info.tessellation_state(&tessellation);
+            }
             let pipeline = s.graphics_pipeline(&info)?;
             let out = s.buffer(
                 out_bytes,
