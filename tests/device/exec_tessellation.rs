@@ -286,3 +286,78 @@ fn cgc_phong_tessellation_control_and_evaluation_programs_run() {
         assert_eq!(floats(r.position.unwrap()), [0.0; 4]);
     }
 }
+
+/// The rendered proof (examples/tessellation/): a Cg-style gp5 vertex,
+/// tessellation control, tessellation evaluation and fragment pipeline
+/// draws one quad patch with corners at clip (±0.5, ±0.5) into a 32×32
+/// target, every level 4 (`program.local[0]` of the control program).
+///
+/// Clip x maps to pixels as 16·(x + 1), so the patch covers pixels 8..24
+/// and the evaluation program's u (its x = −0.5 + u) at the centre of
+/// column px is u = (px + 0.5)/16 − 0.5. The colour's red is u², written
+/// per generated vertex and interpolated linearly in between: with four
+/// equal segments the vertices sit at u = 0, ¼, ½, ¾, 1 with u² = 0,
+/// 0.0625, 0.25, 0.5625, 1. Column 13: u = 0.34375, in the segment
+/// [¼, ½] at t = 0.375, so red = 0.0625 + 0.375·(0.25 − 0.0625) =
+/// 0.1328125 (untessellated it would be 0.34375, the exact u² 0.1182).
+/// Column 21: u = 0.84375, t = 0.375 in [¾, 1]: 0.5625 + 0.375·0.4375 =
+/// 0.7265625. Green is v, linear, so exact: row 10 (y = (10.5/16 − 1),
+/// v = y + 0.5 = 0.15625). Pixels outside the patch keep the clear value.
+#[test]
+fn a_cg_style_gp5_pipeline_renders_a_tessellated_patch() {
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/tessellation");
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).unwrap();
+    let mut tcp_options = nvp4c::Options::default();
+    tcp_options.layout.tess_control.set = 1;
+    let tcp = nvp4c::compile(&read("patch.tcp"), &tcp_options)
+        .unwrap()
+        .spirv;
+    let (vp, tep, fp) = (
+        compile(&read("patch.vp")),
+        compile(&read("patch.tep")),
+        compile(&read("patch.fp")),
+    );
+    let corners = [[-0.5f32, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
+    let mut job = harness::RasterJob::new(
+        corners
+            .iter()
+            .map(|c| vec![Input::float(0, [c[0], c[1], 0.0, 1.0])])
+            .collect(),
+        ash::vk::PrimitiveTopology::PATCH_LIST,
+    );
+    job.local = vec![[4.0f32.to_bits(), 4.0f32.to_bits(), 0, 0]];
+    let out = device
+        .run_raster_tessellated(&vp, (&tcp, &tep, 4), &fp, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let near = |got: f32, want: f32| (got - want).abs() < 2e-3;
+    let row = 10;
+    let v = (row as f32 + 0.5) / 16.0 - 0.5;
+    for (px, red) in [(13, 0.1328125f32), (21, 0.7265625)] {
+        let c = out.f32(px, row);
+        assert!(
+            near(c[0], red) && near(c[1], v + 0.0) && c[3] == 1.0,
+            "pixel ({px}, {row}): {c:?}"
+        );
+    }
+    // Column 16: u = 0.53125 → [½, ¾] at t = 0.125: 0.25 + 0.125·0.3125.
+    assert!(
+        near(out.f32(16, row)[0], 0.25 + 0.125 * 0.3125),
+        "{:?}",
+        out.f32(16, row)
+    );
+    for (px, py) in [(7, 16), (24, 16), (16, 7), (16, 24), (0, 0), (31, 31)] {
+        assert!(
+            out.cleared(px, py),
+            "pixel ({px}, {py}) is outside the patch"
+        );
+    }
+    for (px, py) in [(8, 8), (23, 23), (8, 23), (23, 8)] {
+        assert!(
+            !out.cleared(px, py),
+            "pixel ({px}, {py}) is inside the patch"
+        );
+    }
+}

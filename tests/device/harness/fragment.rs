@@ -226,6 +226,7 @@ impl Device {
         let pixels = self.render(&Draw {
             vertex: &vs,
             geometry: None,
+            tessellation: None,
             fragment: frag_spirv,
             topology: vk::PrimitiveTopology::POINT_LIST,
             vertex_data: &vdata,
@@ -327,6 +328,10 @@ impl Device {
 
             let vs = s.shader(draw.vertex)?;
             let gs = draw.geometry.map(|g| s.shader(g)).transpose()?;
+            let tess = match draw.tessellation {
+                Some((tcp, tep, _)) => Some((s.shader(tcp)?, s.shader(tep)?)),
+                None => None,
+            };
             let fs = s.shader(draw.fragment)?;
             let pipeline = {
                 // Entry point names and specialization constants per stage
@@ -372,6 +377,19 @@ impl Device {
                     }
                 };
                 let mut stages = vec![stage_info(0, vk::ShaderStageFlags::VERTEX, vs)];
+                if let Some((tcs, tes)) = tess {
+                    for (stage, module) in [
+                        (vk::ShaderStageFlags::TESSELLATION_CONTROL, tcs),
+                        (vk::ShaderStageFlags::TESSELLATION_EVALUATION, tes),
+                    ] {
+                        stages.push(
+                            vk::PipelineShaderStageCreateInfo::default()
+                                .stage(stage)
+                                .module(module)
+                                .name(c"main"),
+                        );
+                    }
+                }
                 if let Some(gs) = gs {
                     stages.push(stage_info(1, vk::ShaderStageFlags::GEOMETRY, gs));
                 }
@@ -437,7 +455,9 @@ impl Device {
                 if with_depth {
                     rendering = rendering.depth_attachment_format(vk::Format::D32_SFLOAT);
                 }
-                let info = vk::GraphicsPipelineCreateInfo::default()
+                let tessellation = vk::PipelineTessellationStateCreateInfo::default()
+                    .patch_control_points(draw.tessellation.map_or(1, |t| t.2));
+                let mut info = vk::GraphicsPipelineCreateInfo::default()
                     .stages(&stages)
                     .vertex_input_state(&vertex_input)
                     .input_assembly_state(&input_assembly)
@@ -448,6 +468,9 @@ impl Device {
                     .color_blend_state(&blend)
                     .layout(layout)
                     .push_next(&mut rendering);
+                if draw.tessellation.is_some() {
+                    info = info.tessellation_state(&tessellation);
+                }
                 s.graphics_pipeline(&info)?
             };
 
@@ -643,6 +666,9 @@ impl Device {
 pub(crate) struct Draw<'a> {
     pub vertex: &'a [u32],
     pub geometry: Option<&'a [u32]>,
+    /// Tessellation control and evaluation programs (entry points `main`)
+    /// and the patch size; the topology is then `PATCH_LIST`.
+    pub tessellation: Option<(&'a [u32], &'a [u32], u32)>,
     pub fragment: &'a [u32],
     pub topology: vk::PrimitiveTopology,
     pub vertex_data: &'a [u32],

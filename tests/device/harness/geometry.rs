@@ -458,6 +458,39 @@ impl Device {
         frag_spirv: &[u32],
         job: &RasterJob,
     ) -> Result<RasterOutput> {
+        self.raster(vert_spirv, None, geom_spirv, frag_spirv, job)
+    }
+
+    /// [`Device::run_raster`] with a tessellation control program
+    /// (`tcp_spirv`, patches of `patch_vertices`) and evaluation program
+    /// between the vertex and fragment programs; the job's vertices are
+    /// drawn as `PATCH_LIST`.
+    pub fn run_raster_tessellated(
+        &self,
+        vert_spirv: &[u32],
+        (tcp_spirv, tep_spirv, patch_vertices): (&[u32], &[u32], u32),
+        frag_spirv: &[u32],
+        job: &RasterJob,
+    ) -> Result<RasterOutput> {
+        let mut job = job.clone();
+        job.topology = vk::PrimitiveTopology::PATCH_LIST;
+        self.raster(
+            vert_spirv,
+            Some((tcp_spirv, tep_spirv, patch_vertices)),
+            None,
+            frag_spirv,
+            &job,
+        )
+    }
+
+    fn raster(
+        &self,
+        vert_spirv: &[u32],
+        tessellation: Option<(&[u32], &[u32], u32)>,
+        geom_spirv: Option<&[u32]>,
+        frag_spirv: &[u32],
+        job: &RasterJob,
+    ) -> Result<RasterOutput> {
         let n = job.vertices.len();
         if n == 0 || n > 64 * 1024 {
             return Err(HarnessError::Job(format!(
@@ -490,6 +523,7 @@ impl Device {
         let pixels = self.render(&Draw {
             vertex: vert_spirv,
             geometry: geom_spirv,
+            tessellation,
             fragment: frag_spirv,
             topology: job.topology,
             vertex_data: &vertex_buffer.data,
