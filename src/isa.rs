@@ -406,10 +406,22 @@ pub enum Opcode {
     Arl,
     /// `ARR`: address register load, round (NV_vertex_program2_option 2.14.5.29).
     Arr,
+    /// `BFE`: bitfield extract (NV_gpu_program5 2.X.8.Z, BFE).
+    Bfe,
+    /// `BFI`: bitfield insert (NV_gpu_program5 2.X.8.Z, BFI).
+    Bfi,
+    /// `BFR`: bitfield reverse (NV_gpu_program5 2.X.8.Z, BFR).
+    Bfr,
     /// `BRA`: branch to a label (NV_vertex_program2_option 2.14.5.30).
     Bra,
     /// `BRK`: break out of loop (2.X.8.Z, BRK).
     Brk,
+    /// `BTC`: bit count (NV_gpu_program5 2.X.8.Z, BTC).
+    Btc,
+    /// `BTFL`: find least significant bit (NV_gpu_program5 2.X.8.Z, BTFL).
+    Btfl,
+    /// `BTFM`: find most significant bit (NV_gpu_program5 2.X.8.Z, BTFM).
+    Btfm,
     /// `CAL`: subroutine call (2.X.8.Z, CAL).
     Cal,
     /// `CEIL`: ceiling (2.X.8.Z, CEIL).
@@ -890,8 +902,14 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Ara     "ARA"     Alu          [AD]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.28, ARA" "address register add"),
     op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       -        ""    "C"  "C"   -     -        -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
     op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
+    op!(Bfe     "BFE"     Alu          [V, V]       RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BFE" "bitfield extract"),
+    op!(Bfi     "BFI"     Alu          [V, V, V]    RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BFI" "bitfield insert"),
+    op!(Bfr     "BFR"     Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BFR" "bitfield reverse"),
     op!(Bra     "BRA"     Call         []           RN  F VERT | -       -        -     ""   ""    -     -        -        | "NV_vertex_program2_option 2.14.5.30, BRA" "branch to a label"),
     op!(Brk     "BRK"     FlowCc       []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       | "2.X.8.Z, BRK" "break out of loop"),
+    op!(Btc     "BTC"     Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BTC" "bit count"),
+    op!(Btfl    "BTFL"    Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BTFL" "find least significant bit"),
+    op!(Btfm    "BTFM"    Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BTFM" "find most significant bit"),
     op!(Cal     "CAL"     Call         []           RN  F ALL  | ""      ""       -     ""   ""    -     -        ""       | "2.X.8.Z, CAL" "subroutine call"),
     op!(Ceil    "CEIL"    Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        | "2.X.8.Z, CEIL" "ceiling"),
     op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSH"  -     -    -     "S"   "S"      "CS"     | "2.X.8.Z, CMP" "compare"),

@@ -92,6 +92,38 @@ fn fb(x: f32) -> u32 {
     x.to_bits()
 }
 
+/// NV_gpu_program5's BitfieldExtract(bits, offset, value): undefined for a
+/// negative width or offset, an offset of 32 or more, or a field past bit
+/// 31; zero for a zero width; sign-extended for signed operations.
+fn bitfield_extract(bits: u32, offset: u32, value: u32, ty: DataType) -> (u32, bool) {
+    let (b, o) = (bits as i32, offset as i32);
+    if b < 0 || !(0..32).contains(&o) || b + o > 32 {
+        return (0, true);
+    }
+    if b == 0 {
+        return defined(0);
+    }
+    let shifted = value << (32 - (b + o)) as u32;
+    let r = match ty {
+        DataType::Signed => ((shifted as i32) >> (32 - b) as u32) as u32,
+        _ => shifted >> (32 - b) as u32,
+    };
+    defined(r)
+}
+
+/// NV_gpu_program5's BitfieldInsert(bits, offset, src, dst).
+fn bitfield_insert(bits: u32, offset: u32, src: u32, dst: u32) -> (u32, bool) {
+    let (b, o) = (bits as i32, offset as i32);
+    if b < 0 || !(0..32).contains(&o) || b + o > 32 {
+        return (dst, true);
+    }
+    if b == 32 {
+        return defined(src);
+    }
+    let mask = ((1u32 << b as u32) - 1) << o as u32;
+    defined(((src << o as u32) & mask) | (dst & !mask))
+}
+
 fn defined(bits: u32) -> (u32, bool) {
     (bits, false)
 }
@@ -364,6 +396,43 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         O::Or => map2(src(0), src(1), |a, b| defined(a | b)),
         O::Xor => map2(src(0), src(1), |a, b| defined(a ^ b)),
         O::Not => map1(src(0), |a| defined(!a)),
+        // NV_gpu_program5 2.X.8.Z, BFE and BFI: the width in op0.x, the
+        // offset in op0.y, for every component.
+        O::Bfe | O::Bfi => {
+            let field = src(0);
+            let (bits, offset) = (field.bits[0], field.bits[1]);
+            let field_undefined = field.is_undefined(0) || field.is_undefined(1);
+            let mut r = if inst.op == O::Bfe {
+                map1(src(1), |v| bitfield_extract(bits, offset, v, ty))
+            } else {
+                map2(src(1), src(2), |a, b| bitfield_insert(bits, offset, a, b))
+            };
+            if field_undefined {
+                r.undefined = 0xf;
+            }
+            r
+        }
+        O::Bfr => map1(src(0), |a| defined(a.reverse_bits())),
+        O::Btc => map1(src(0), |a| defined(a.count_ones())),
+        // Zero has no one bit: all ones (the unsigned maximum, or -1).
+        O::Btfl => map1(src(0), |a| {
+            defined(if a == 0 { u32::MAX } else { a.trailing_zeros() })
+        }),
+        // Signed: the most significant bit differing from the sign bit
+        // ("the most significant zero bit if the source value is
+        // negative"), -1 for 0 and -1; unsigned: the highest one bit.
+        O::Btfm => map1(src(0), |a| {
+            let v = if ty == F::Signed && (a as i32) < 0 {
+                !a
+            } else {
+                a
+            };
+            defined(if v == 0 {
+                u32::MAX
+            } else {
+                31 - v.leading_zeros()
+            })
+        }),
         O::Shl | O::Shr => map2(src(0), scalar(src(1)), |a, b| {
             // "undefined if the value of the second operand is negative, or
             // greater than or equal to the number of bits in the first".

@@ -304,6 +304,41 @@ impl Lowerer<'_> {
             Opcode::Or => self.op(Op::BitwiseOr, &[v(0), v(1)])?.into(),
             Opcode::Xor => self.op(Op::BitwiseXor, &[v(0), v(1)])?.into(),
             Opcode::Not => self.op(Op::Not, &[v(0)])?.into(),
+            // NV_gpu_program5 2.X.8.Z, BFE/BFI: width op0.x, offset op0.y
+            // for every component; SPIR-V's bitfield instructions take the
+            // same scalar count and offset, with the same undefined cases
+            // (a field past bit 31) and zero for a zero width.
+            Opcode::Bfe | Opcode::Bfi => {
+                let count = self.extract(v(0), 0)?;
+                let offset = self.extract(v(0), 1)?;
+                match inst.op {
+                    Opcode::Bfe if ty == DataType::Signed => self
+                        .op(Op::BitFieldSExtract, &[v(1), offset, count])?
+                        .into(),
+                    Opcode::Bfe => self
+                        .op(Op::BitFieldUExtract, &[v(1), offset, count])?
+                        .into(),
+                    _ => self
+                        .op(Op::BitFieldInsert, &[v(2), v(1), offset, count])?
+                        .into(),
+                }
+            }
+            Opcode::Bfr => self.op(Op::BitReverse, &[v(0)])?.into(),
+            Opcode::Btc => self.op(Op::BitCount, &[v(0)])?.into(),
+            // FindILsb and FindUMsb give -1 (all ones) for zero, as BTFL and
+            // unsigned BTFM want; FindSMsb is signed BTFM exactly ("the most
+            // significant zero bit if the source value is negative").
+            Opcode::Btfl => self.glsl(GLOp::FindILsb, &[v(0)])?.into(),
+            Opcode::Btfm => {
+                let (find, comp) = if ty == DataType::Signed {
+                    (GLOp::FindSMsb, Comp::I32)
+                } else {
+                    (GLOp::FindUMsb, Comp::U32)
+                };
+                let x = self.cast(v(0), comp)?;
+                let r = self.glsl(find, &[x])?;
+                self.cast(r, Comp::from(ty))?.into()
+            }
             Opcode::Shl | Opcode::Shr => {
                 let amount = self.splat(v(1), 4)?;
                 let op = match (inst.op, ty) {

@@ -216,6 +216,17 @@ fn generated_programs_agree_on_the_device_and_in_the_interpreter() {
     agree(&Config::default(), base, count);
 }
 
+/// NV_gpu_program5 (`!!NVfp5.0`): NV4's programs with the NV5 bit
+/// instructions; `NVP4C_DIFF_NV5_COUNT` (default 150) programs.
+#[test]
+fn generated_nv5_programs_agree_on_the_device_and_in_the_interpreter() {
+    let count = env_u64("NVP4C_DIFF_NV5_COUNT", 150);
+    let base = env_u64("NVP4C_DIFF_NV5_SEED", 0x0005_0000);
+    let mut config = Config::default();
+    config.language = testgen::Language::Nv5Fragment;
+    agree(&config, base, count);
+}
+
 /// The ARB languages (`!!ARBfp1.0`, `!!ARBvp1.0`, plain and with each NV
 /// option): `NVP4C_DIFF_ARB_COUNT` (default 80) programs of each.
 #[test]
@@ -223,7 +234,7 @@ fn generated_arb_programs_agree_on_the_device_and_in_the_interpreter() {
     let count = env_u64("NVP4C_DIFF_ARB_COUNT", 80);
     let base = env_u64("NVP4C_DIFF_ARB_SEED", 0xA4B_0000);
     for language in testgen::Language::ALL {
-        if language == testgen::Language::Nv4Fragment {
+        if language.is_nv() {
             continue;
         }
         let mut config = Config::default();

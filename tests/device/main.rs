@@ -18,6 +18,7 @@ mod exec_float_ops;
 mod exec_flow;
 mod exec_geometry;
 mod exec_layout;
+mod exec_nv5_bits;
 mod exec_options;
 mod exec_pipeline;
 mod exec_state;

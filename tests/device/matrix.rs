@@ -97,12 +97,12 @@ struct Variant {
 
 fn variants() -> Vec<Variant> {
     let mut out = Vec::new();
-    // NV_gpu_program4 programs: the ARB family's own ALU instructions
-    // (ARL, ARR, ARA, EXP, LOG) are in tests/device/exec_arb.rs.
-    for info in INSTRUCTIONS
-        .iter()
-        .filter(|i| i.in_column(Column::Nv4).is_some())
-    {
+    // NV_gpu_program4 programs, and NV_gpu_program5 ones for the
+    // instructions it adds (`!!NVfp5.0`): the ARB family's own ALU
+    // instructions (ARL, ARR, ARA, EXP, LOG) are in tests/device/exec_arb.rs.
+    for info in INSTRUCTIONS.iter().filter(|i| nv_column(i).is_some()) {
+        let (column, header) = nv_column(info).unwrap_or((Column::Nv4, "!!NVfp4.0"));
+        let m = info.in_column(column).unwrap_or_default();
         if info.shape != Shape::Alu && info.shape != Shape::Swz {
             continue;
         }
@@ -110,15 +110,15 @@ fn variants() -> Vec<Variant> {
             continue;
         }
         let mut types = Vec::new();
-        if info.modifiers().float || info.default_type == DataType::Float {
+        if m.float || info.default_type == DataType::Float {
             types.push(DataType::Float);
         }
-        if info.modifiers().integer {
+        if m.integer {
             types.extend([DataType::Signed, DataType::Unsigned]);
         }
         for ty in types {
             let result_float = info.result_type(ty) == Some(DataType::Float);
-            let clamps: &[&str] = if info.modifiers().clamp && result_float {
+            let clamps: &[&str] = if m.clamp && result_float {
                 &["", ".SAT", ".SSAT"]
             } else {
                 &[""]
@@ -126,9 +126,9 @@ fn variants() -> Vec<Variant> {
             for (n, clamp) in clamps.iter().enumerate() {
                 // The condition code update rides on the clamped variants
                 // (and on the plain one when there are none).
-                let cc = info.modifiers().cc && (n > 0 || clamps.len() == 1);
+                let cc = m.cc && (n > 0 || clamps.len() == 1);
                 let type_mod = match ty {
-                    DataType::Float if info.modifiers().float => ".F",
+                    DataType::Float if m.float => ".F",
                     DataType::Signed => ".S",
                     DataType::Unsigned => ".U",
                     _ => "",
@@ -157,8 +157,7 @@ fn variants() -> Vec<Variant> {
                 } else {
                     operands.join(", ")
                 };
-                let mut src =
-                    String::from("!!NVfp4.0\nOPTION ARB_draw_buffers;\nTEMP a, b, c, r;\n");
+                let mut src = format!("{header}\nOPTION ARB_draw_buffers;\nTEMP a, b, c, r;\n");
                 for n in 1..5 {
                     src.push_str(&format!("INT OUTPUT f{n} = result.color[{n}];\n"));
                 }
@@ -191,6 +190,18 @@ fn variants() -> Vec<Variant> {
         }
     }
     out
+}
+
+/// The NV column an instruction is tested in, with its header: NV4's, or
+/// NV5's for the instructions NV_gpu_program5 adds.
+fn nv_column(info: &nvp4c::isa::OpInfo) -> Option<(Column, &'static str)> {
+    if info.in_column(Column::Nv4).is_some() {
+        Some((Column::Nv4, "!!NVfp4.0"))
+    } else if info.in_column(Column::Nv5).is_some() {
+        Some((Column::Nv5, "!!NVfp5.0"))
+    } else {
+        None
+    }
 }
 
 /// Whether a float input component that result component `c` depends on
@@ -381,14 +392,17 @@ fn the_matrix_covers_every_alu_instruction_and_data_type() {
     for info in INSTRUCTIONS.iter().filter(|i| {
         matches!(i.shape, Shape::Alu | Shape::Swz)
             && !matches!(i.opcode, Opcode::Ddx | Opcode::Ddy)
-            && i.in_column(Column::Nv4).is_some()
+            && nv_column(i).is_some()
     }) {
+        let m = nv_column(info)
+            .and_then(|(c, _)| info.in_column(c))
+            .unwrap_or_default();
         assert!(
             v.iter().any(|x| x.op == info.opcode),
             "{} is not in the matrix",
             info.name
         );
-        if info.modifiers().integer {
+        if m.integer {
             assert!(v
                 .iter()
                 .any(|x| x.op == info.opcode && x.ty == DataType::Signed));
@@ -396,7 +410,7 @@ fn the_matrix_covers_every_alu_instruction_and_data_type() {
                 .iter()
                 .any(|x| x.op == info.opcode && x.ty == DataType::Unsigned));
         }
-        if info.modifiers().clamp
+        if m.clamp
             && matches!(
                 info.result,
                 ResultKind::Vector(TypeRule::Inherit) | ResultKind::Scalar(TypeRule::Inherit)
@@ -406,7 +420,7 @@ fn the_matrix_covers_every_alu_instruction_and_data_type() {
                 .iter()
                 .any(|x| x.op == info.opcode && x.suffix.contains(".SSAT")));
         }
-        if info.modifiers().cc {
+        if m.cc {
             assert!(v.iter().any(|x| x.op == info.opcode && x.cc));
         }
     }
