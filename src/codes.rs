@@ -189,6 +189,8 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E1103", title: "bad NV5 declaration argument", rule: "NV_tessellation_program5 2.X.7.Y (TESS_MODE, TESS_SPACING, TESS_VERTEX_ORDER words; VERTICES_OUT ≤ MAX_PATCH_VERTICES_NV); NV_compute_program5 (GROUP_SIZE ≤ MAX_COMPUTE_LOCAL_WORK_SIZE); NV_gpu_program5 (INVOCATIONS)" },
     CodeInfo { code: "E1104", title: "texture variable misuse", rule: "NV_gpu_program5 2.X.3.8: texture variables are bound to `texture[a]` / `texture[a..b]`, \"must increase consecutively\"; an index selects one unit" },
     CodeInfo { code: "E1105", title: "binding not available in this NV5 program type", rule: "NV_tessellation_program5 Tables X.2-X.6: `vertex.tesscoord` (evaluation only), `vertex.out`/`primitive.out` (control only), `tessouter[n]` n < 4, `tessinner[n]` n < 2" },
+    CodeInfo { code: "E1106", title: "bad STORAGE variable or memory operand", rule: "NV_shader_storage_buffer_object 2.X.3.Y: STORAGE variables are bound to `program.storage[a]`, a below the binding points supported; they are used only as the memory operand of LDB, STB and ATOMB" },
+    CodeInfo { code: "E1107", title: "memory instruction modifiers", rule: "NV_shader_storage_buffer_object 2.X.8.Z: LDB, STB and ATOMB require exactly one storage modifier, ATOMB one atomic modifier valid for it (NV_gpu_program5 Table X.Y)" },
     CodeInfo { code: "E9000", title: "internal compiler error: module failed validation", rule: "— (a bug in nvp4c; the module is never written)" },
     CodeInfo { code: "E9001", title: "internal compiler error", rule: "— (a bug in nvp4c)" },
     CodeInfo { code: "W0001", title: "temporary read before anything writes it", rule: "2.X.3.4: temporaries \"are undefined at the beginning of each program invocation\"" },

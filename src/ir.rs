@@ -375,6 +375,10 @@ pub enum VarKind {
     Result(Vec<ResultBinding>),
     /// BUFFER / BUFFER4 (NV_parameter_buffer_object).
     Buffer(BufferBinding),
+    /// STORAGE (NV_shader_storage_buffer_object): the storage buffer at
+    /// this binding point, `program.storage[a]`; read and written only
+    /// by the memory instructions, byte-addressed.
+    Storage(u32),
 }
 
 /// Which color of a color binding.
@@ -1273,8 +1277,77 @@ pub struct Instruction {
     pub ext_swizzle: Option<[ExtSwizzleComp; 4]>,
     /// Texture instructions only.
     pub tex: Option<TexAccess>,
+    /// Memory instructions only (LDB, ATOMB): what they access.
+    pub memory: Option<MemoryAccess>,
     /// The whole instruction.
     pub span: Span,
+}
+
+/// What a memory instruction accesses (NV_gpu_program5 section 2.X.4.5,
+/// NV_shader_storage_buffer_object): a STORAGE variable, at a byte offset
+/// (a constant plus an optional unsigned scalar operand), in a format from
+/// the storage modifier, with an atomic operation for ATOMB.
+///
+/// ```
+/// use nvp4c::ir::{AtomicOp, Stmt};
+/// let src = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\nSTORAGE sbo = program.storage[2];\nTEMP r;\nATOMB.ADD.U32 r.x, {1, 0, 0, 0}, sbo[8];\nEND\n";
+/// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+/// let Stmt::Inst(atom) = &program.sub(program.entry).body[0] else { panic!() };
+/// let m = atom.memory.as_ref().unwrap();
+/// assert_eq!((m.offset, m.components, m.atomic), (8, 1, Some(AtomicOp::Add)));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct MemoryAccess {
+    /// The STORAGE variable ([`VarKind::Storage`]).
+    pub var: VarId,
+    /// The constant byte offset.
+    pub offset: u32,
+    /// A byte offset read from a register, added to `offset`.
+    pub address: Option<Operand>,
+    /// The storage modifier's data type (`F32`, `S32`, `U32`).
+    pub ty: crate::isa::DataType,
+    /// Its component count: 1, 2 (`X2`) or 4 (`X4`).
+    pub components: u8,
+    /// ATOMB's operation.
+    pub atomic: Option<AtomicOp>,
+}
+
+/// The atomic modifier of ATOMB (NV_gpu_program5 Table X.Y, ATOM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// `ADD`.
+    Add,
+    /// `MIN`.
+    Min,
+    /// `MAX`.
+    Max,
+    /// `AND`.
+    And,
+    /// `OR`.
+    Or,
+    /// `XOR`.
+    Xor,
+    /// `EXCH`.
+    Exch,
+    /// `CSWAP`: compare with op0.x, store op0.y when equal.
+    CSwap,
+}
+
+impl AtomicOp {
+    /// The modifier as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "ADD",
+            AtomicOp::Min => "MIN",
+            AtomicOp::Max => "MAX",
+            AtomicOp::And => "AND",
+            AtomicOp::Or => "OR",
+            AtomicOp::Xor => "XOR",
+            AtomicOp::Exch => "EXCH",
+            AtomicOp::CSwap => "CSWAP",
+        }
+    }
 }
 
 /// KIL's condition (NV_fragment_program4 2.X.8.Z, KIL).
@@ -1433,6 +1506,22 @@ pub enum Stmt {
         /// The statement in the source.
         span: Span,
     },
+    /// STB: stores `value` (its first `memory.components` components)
+    /// to memory.
+    Store {
+        /// The value stored.
+        value: Operand,
+        /// Where.
+        memory: MemoryAccess,
+        /// The statement in the source.
+        span: Span,
+    },
+    /// BAR: every invocation of the local work group waits here, and
+    /// storage memory written before it is visible after it.
+    Barrier {
+        /// The statement in the source.
+        span: Span,
+    },
 }
 
 impl Stmt {
@@ -1478,9 +1567,21 @@ impl Stmt {
                 ..
             } => (&[], Some(o)),
             Stmt::PushAddress { value, .. } => (&[], Some(value)),
+            Stmt::Store { value, .. } => (&[], Some(value)),
             _ => (&[], None),
         };
-        list.iter().chain(one)
+        // A memory access's register offset is read too.
+        let address = self.memory().and_then(|m| m.address.as_ref());
+        list.iter().chain(one).chain(address)
+    }
+
+    /// The memory a statement accesses (LDB, ATOMB, STB).
+    pub fn memory(&self) -> Option<&MemoryAccess> {
+        match self {
+            Stmt::Inst(i) => i.memory.as_ref(),
+            Stmt::Store { memory, .. } => Some(memory),
+            _ => None,
+        }
     }
 
     /// The destination the statement writes, if any (an instruction's,

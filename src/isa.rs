@@ -306,6 +306,13 @@ pub enum Shape {
     Primitive,
     /// `PUSHA address` and `POPA address` (NV_vertex_program3).
     AddressStack,
+    /// The memory instructions of NV_gpu_program5's family: `LDB result,
+    /// mem`, `STB operandV, mem`, `ATOMB result, operandV, mem`, with
+    /// storage (`.U32`, `.F32X4`, …) and atomic (`.ADD`, …) modifiers
+    /// instead of Table X.14's (src/check/memory.rs).
+    Memory,
+    /// `BAR` (NV_compute_program5): no operands.
+    Barrier,
 }
 
 /// The modifiers an opcode takes in one language level: the "F I C S H"
@@ -406,6 +413,11 @@ pub enum Opcode {
     Arl,
     /// `ARR`: address register load, round (NV_vertex_program2_option 2.14.5.29).
     Arr,
+    /// `ATOMB`: atomic operation on storage buffer memory
+    /// (NV_shader_storage_buffer_object 2.X.8.Z, ATOMB).
+    Atomb,
+    /// `BAR`: work group execution barrier (NV_compute_program5 2.X.8.Z, BAR).
+    Bar,
     /// `BFE`: bitfield extract (NV_gpu_program5 2.X.8.Z, BFE).
     Bfe,
     /// `BFI`: bitfield insert (NV_gpu_program5 2.X.8.Z, BFI).
@@ -476,6 +488,8 @@ pub enum Opcode {
     If,
     /// `KIL`: kill fragment (NV_fragment_program4 2.X.8.Z, KIL).
     Kil,
+    /// `LDB`: load from storage buffer memory (NV_shader_storage_buffer_object 2.X.8.Z, LDB).
+    Ldb,
     /// `LG2`: logarithm base 2 (2.X.8.Z, LG2).
     Lg2,
     /// `LIT`: compute lighting coefficients (2.X.8.Z, LIT).
@@ -558,6 +572,8 @@ pub enum Opcode {
     Sne,
     /// `SSG`: set sign (2.X.8.Z, SSG).
     Ssg,
+    /// `STB`: store to storage buffer memory (NV_shader_storage_buffer_object 2.X.8.Z, STB).
+    Stb,
     /// `STR`: set on true (2.X.8.Z, STR).
     Str,
     /// `SUB`: subtract (2.X.8.Z, SUB).
@@ -625,6 +641,9 @@ pub struct OpInfo {
     pub inputs: &'static [OperandKind],
     /// `None` when every program type of its languages has it.
     pub only_stage: Option<Stage>,
+    /// Features (options) it needs beyond its column, e.g.
+    /// `OPTION NV_shader_storage_buffer` for LDB ([`requires_of`]).
+    pub requires: Features,
     /// Where the spec describes it.
     pub section: &'static str,
     /// A few words on what it does, e.g. `4-component dot product`.
@@ -711,6 +730,9 @@ impl OpInfo {
     /// ```
     pub fn in_dialect(&self, dialect: Dialect) -> Option<ModifierSupport> {
         if self.only_stage.is_some_and(|s| s != dialect.stage()) {
+            return None;
+        }
+        if !self.requires.is_empty() && !dialect.features.contains(self.requires) {
             return None;
         }
         self.in_column(dialect.column())
@@ -826,7 +848,7 @@ impl fmt::Display for Opcode {
     }
 }
 
-use DataType::{Float as F, Signed as S};
+use DataType::{Float as F, Signed as S, Unsigned as U};
 use OperandKind::{Address as AD, Scalar as Sc, Vector as Vc};
 use TypeRule::{Float as TF, Inherit as TI, Signed as TS, Unsigned as TU};
 
@@ -846,7 +868,21 @@ const RN: ResultKind = ResultKind::None;
 const FRAG: Option<Stage> = Some(Stage::Fragment);
 const GEOM: Option<Stage> = Some(Stage::Geometry);
 const VERT: Option<Stage> = Some(Stage::Vertex);
+const COMP: Option<Stage> = Some(Stage::Compute);
 const ALL: Option<Stage> = None;
+
+/// The option an opcode needs within its languages (the table's option
+/// column): the NV_gpu_program5 extensions' instructions exist only with
+/// their `OPTION`.
+pub const fn requires_of(op: Opcode) -> Features {
+    match op {
+        // NV_shader_storage_buffer_object 2.X.6: "If the option is not
+        // specified, a program will fail to load if it contains "ATOMB",
+        // "LDB", or "STB" opcodes".
+        Opcode::Atomb | Opcode::Ldb | Opcode::Stb => Features::STORAGE_BUFFER,
+        _ => Features::NONE,
+    }
+}
 
 /// One column entry: `-` (the opcode does not exist there) or the letters
 /// of its modifiers.
@@ -871,6 +907,7 @@ macro_rules! op {
             result: $res,
             inputs: &[$($inp),*],
             only_stage: $stage,
+            requires: requires_of(Opcode::$op),
             section: $sec,
             summary: $sum,
         }
@@ -902,6 +939,8 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Ara     "ARA"     Alu          [AD]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.28, ARA" "address register add"),
     op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       -        ""    "C"  "C"   -     -        -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
     op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
+    op!(Atomb   "ATOMB"   Memory       [V]          RS  U ALL  | -       "C"      -     -    -     -     -        -        | "NV_shader_storage_buffer_object 2.X.8.Z, ATOMB" "atomic operation on storage buffer memory"),
+    op!(Bar     "BAR"     Barrier      []           RN  F COMP | -       ""       -     -    -     -     -        -        | "NV_compute_program5 2.X.8.Z, BAR" "work group execution barrier"),
     op!(Bfe     "BFE"     Alu          [V, V]       RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BFE" "bitfield extract"),
     op!(Bfi     "BFI"     Alu          [V, V, V]    RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BFI" "bitfield insert"),
     op!(Bfr     "BFR"     Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        | "NV_gpu_program5 2.X.8.Z, BFR" "bitfield reverse"),
@@ -937,6 +976,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(I2f     "I2F"     Alu          [V]          RVF S ALL  | "IC"    "IC"     -     -    -     -     -        -        | "2.X.8.Z, I2F" "integer to float"),
     op!(If      "IF"      If           []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       | "2.X.8.Z, IF" "start of if test block"),
     op!(Kil     "KIL"     Kil          [V]          RN  F FRAG | "FIH"   "FIH"    -     -    -     ""    ""       ""       | "NV_fragment_program4 2.X.8.Z, KIL" "kill fragment"),
+    op!(Ldb     "LDB"     Memory       []           RV  U ALL  | -       "CS"     -     -    -     -     -        -        | "NV_shader_storage_buffer_object 2.X.8.Z, LDB" "load from storage buffer memory"),
     op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
     op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
     op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
@@ -978,6 +1018,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),
     op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
     op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        | "2.X.8.Z, SSG" "set sign"),
+    op!(Stb     "STB"     Memory       [V]          RN  U ALL  | -       ""       -     -    -     -     -        -        | "NV_shader_storage_buffer_object 2.X.8.Z, STB" "store to storage buffer memory"),
     op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, STR" "set on true"),
     op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
     op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   | "2.X.8.Z, SWZ" "extended swizzle"),

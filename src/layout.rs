@@ -158,6 +158,12 @@ impl StageLayout {
     pub fn texture_binding(&self, n: u32) -> u32 {
         self.texture_binding.saturating_add(n)
     }
+    /// The binding of NV_shader_storage_buffer_object's
+    /// `program.storage[a]`: 32 past the texture base (64 + *a* by
+    /// default), after the 32 texture units.
+    pub fn storage_binding(&self, a: u32) -> u32 {
+        self.texture_binding.saturating_add(32).saturating_add(a)
+    }
     /// The specialization of `program.env[n]` / `program.local[n]`, if any.
     pub fn specialization(&self, param: Param) -> Option<&Specialization> {
         self.specialize.iter().find(|s| s.param == param)

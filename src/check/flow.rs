@@ -42,6 +42,10 @@ pub(crate) enum Flat {
     Kil(KillCondition, Span),
     Emit(Span),
     EndPrim(Span),
+    /// STB.
+    Store(Operand, crate::ir::MemoryAccess, Span),
+    /// BAR.
+    Barrier(Span),
     Label(Ident),
 }
 
@@ -440,6 +444,12 @@ impl Builder<'_> {
             Flat::Kil(cond, span) => self.push(Stmt::Kill { cond, span }),
             Flat::Emit(span) => self.push(Stmt::Emit { span }),
             Flat::EndPrim(span) => self.push(Stmt::EndPrimitive { span }),
+            Flat::Store(value, memory, span) => self.push(Stmt::Store {
+                value,
+                memory,
+                span,
+            }),
+            Flat::Barrier(span) => self.push(Stmt::Barrier { span }),
             Flat::Label(_) => {}
         }
     }
@@ -498,7 +508,9 @@ impl<'o> Builder<'o> {
             | Flat::Cal(_, _, s)
             | Flat::Kil(_, s)
             | Flat::Emit(s)
-            | Flat::EndPrim(s) => *s,
+            | Flat::EndPrim(s)
+            | Flat::Store(_, _, s)
+            | Flat::Barrier(s) => *s,
             Flat::Label(id) => id.span,
         };
         self.statement(f);

@@ -112,6 +112,10 @@ impl Checker<'_> {
         // A modifier error does not hide the operands' errors: they are
         // checked as the instruction's default data type and without type
         // checks (as under `.NTC`), so none of them stems from the modifier.
+        if info.shape == Shape::Memory {
+            // Storage and atomic modifiers instead of Table X.14's.
+            return self.memory_instruction(info, inst);
+        }
         let Some(mods) = self.modifiers(info, inst) else {
             let lenient = Mods {
                 ty: info.default_type,
@@ -156,6 +160,12 @@ impl Checker<'_> {
                 })
             }
             Shape::AddressStack => self.address_stack(info, inst),
+            Shape::Memory => self.memory_instruction(info, inst),
+            Shape::Barrier => {
+                self.expect_args(inst, 0, info)?;
+                self.no_cc_mask(inst, info)?;
+                Some(Flat::Barrier(span))
+            }
             Shape::FlowCc => {
                 let cond = self.optional_condition(inst, info)?;
                 Some(match info.opcode {
@@ -536,7 +546,12 @@ impl Checker<'_> {
         })
     }
 
-    fn expect_args(&mut self, inst: &ast::Instruction, n: usize, info: &OpInfo) -> Option<()> {
+    pub(super) fn expect_args(
+        &mut self,
+        inst: &ast::Instruction,
+        n: usize,
+        info: &OpInfo,
+    ) -> Option<()> {
         if inst.args.len() == n {
             return Some(());
         }
@@ -571,7 +586,7 @@ impl Checker<'_> {
         None
     }
 
-    fn no_cc_mask(&mut self, inst: &ast::Instruction, info: &OpInfo) -> Option<()> {
+    pub(super) fn no_cc_mask(&mut self, inst: &ast::Instruction, info: &OpInfo) -> Option<()> {
         if let Some(m) = &inst.cc_mask {
             self.error(
                 Diagnostic::error(
@@ -890,6 +905,7 @@ impl Checker<'_> {
             dst,
             srcs,
             ext_swizzle,
+            memory: None,
             tex,
             span: inst.span,
         })
@@ -2029,7 +2045,7 @@ impl Checker<'_> {
     }
 
     /// The destination (section 2.X.4.3).
-    fn dest(
+    pub(super) fn dest(
         &mut self,
         o: &ast::Operand,
         cc: Option<&CcMask>,
@@ -2291,6 +2307,14 @@ fn usage(info: &OpInfo) -> String {
         .collect();
     match info.shape {
         Shape::Alu => format!("`{} result, {}`", info.name, ops.join(", ")),
+        Shape::Memory if info.opcode == Opcode::Stb => {
+            format!("`{}.U32 value, storage[offset]`", info.name)
+        }
+        Shape::Memory if info.opcode == Opcode::Ldb => {
+            format!("`{}.U32 result, storage[offset]`", info.name)
+        }
+        Shape::Memory => format!("`{}.ADD.U32 result, value, storage[offset]`", info.name),
+        Shape::Barrier => format!("`{}`", info.name),
         Shape::Swz => format!("`{} result, source, c0, c1, c2, c3`", info.name),
         Shape::Tex => format!(
             "`{} result, coord, texture[n], TARGET[, (offset)]`",

@@ -79,6 +79,9 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             for o in operands_of(s) {
                 used.insert(o.var);
             }
+            if let Some(m) = s.memory() {
+                used.insert(m.var);
+            }
             if let Some(d) = s.dest() {
                 used.insert(d.var);
             }
@@ -122,6 +125,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             VarKind::Param(_) => "parameter",
             VarKind::Result(_) => "result",
             VarKind::Buffer(_) => "buffer",
+            VarKind::Storage(_) => "storage buffer",
         };
         c.error(
             Diagnostic::warning("W0002", format!("{what} `{name}` is never used"))

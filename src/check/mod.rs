@@ -11,6 +11,7 @@ mod dialect;
 mod flow;
 mod instr;
 mod lint;
+mod memory;
 mod program_type;
 mod rules;
 mod suggest;
@@ -739,6 +740,9 @@ impl<'o> Checker<'o> {
             DeclKind::Texture { name, size, init } => {
                 self.texture_declaration(d, name, size.as_ref(), init)
             }
+            DeclKind::Storage { name, size, init } => {
+                self.storage_declaration(d, name, size.as_ref(), init)
+            }
         }
         // NV_tessellation_program5 2.X.7.Y: VERTICES_OUT is also the
         // tessellation control program's output patch size.
@@ -771,11 +775,13 @@ impl<'o> Checker<'o> {
         };
         let nv4 = |d: Dialect| d.has(Features::NV4);
         let nv5 = |d: Dialect| d.has(Features::NV5);
+        let storage = |d: Dialect| d.has(Features::STORAGE_BUFFER);
         let (keyword, exists, rule): (&str, &dyn Fn(Dialect) -> bool, &str) = match &d.kind {
             DeclKind::Address { .. } => ("ADDRESS", &arb_address, "ARB_vertex_program 2.14.3.5: address registers are declared with the <ADDRESS_statement> of vertex programs"),
             DeclKind::Buffer { vec4: false, .. } => ("BUFFER", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Buffer { vec4: true, .. } => ("BUFFER4", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Texture { .. } => ("TEXTURE", &nv5, "NV_gpu_program5 2.X.3.8: texture variables"),
+            DeclKind::Storage { .. } => ("STORAGE", &storage, "NV_shader_storage_buffer_object 2.X.6: \"a program will fail to load if it contains ... \"STORAGE\" declarations\" without the NV_shader_storage_buffer option"),
             _ => ("", &|_| true, ""),
         };
         if !exists(self.dialect) {

@@ -32,7 +32,7 @@ pub(super) struct Eval {
 }
 
 impl Eval {
-    fn plain(value: Vec4) -> Eval {
+    pub(super) fn plain(value: Vec4) -> Eval {
         Eval {
             value,
             add_flags: None,
@@ -748,6 +748,15 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         // interpreter runs one fragment, as if its neighbours saw the same
         // inputs, so every partial derivative is zero.
         O::Ddx | O::Ddy => map1(src(0), |_| defined(fb(0.0))),
+        O::Ldb | O::Atomb | O::Stb | O::Bar => {
+            return Err(InterpError::Internal {
+                what: format!(
+                    "{} reached the ALU (the machine runs memory instructions)",
+                    info.name
+                ),
+                span: inst.span,
+            })
+        }
         O::Tex | O::Txb | O::Txd | O::Txf | O::Txl | O::Txp | O::Txq => {
             return Err(InterpError::Unsupported {
                 what: format!("texture instruction {}", info.name),

@@ -45,6 +45,8 @@ enum Storage {
     /// One result slot per element.
     Result(Vec<usize>),
     Buffer(BufferBinding),
+    /// A STORAGE variable: the storage buffer at this binding point.
+    Memory(u32),
 }
 
 struct ResultSlot {
@@ -305,6 +307,7 @@ impl<'p> Machine<'p> {
                         .collect(),
                 ),
                 VarKind::Buffer(b) => Storage::Buffer(*b),
+                VarKind::Storage(b) => Storage::Memory(*b),
             };
             storage.push(s);
         }
@@ -321,7 +324,10 @@ impl<'p> Machine<'p> {
             storage,
             results,
             cc: [[undefined_cc; 4]; 2],
-            outcome: Outcome::default(),
+            outcome: Outcome {
+                storage: inputs.storage.clone(),
+                ..Outcome::default()
+            },
             primitive: 0,
             stack: Vec::new(),
         })
@@ -464,6 +470,7 @@ impl<'p> Machine<'p> {
                 .and_then(|s| self.results.get(*s))
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
+            Storage::Memory(_) => None,
         }
         .ok_or_else(|| {
             internal(
@@ -689,7 +696,10 @@ impl<'p> Machine<'p> {
             }
             srcs.push(v);
         }
-        let eval = alu::evaluate(inst, &srcs)?;
+        let eval = match &inst.memory {
+            Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
+            None => alu::evaluate(inst, &srcs)?,
+        };
         let mut value = eval.value;
         // X precision: the result is fixed point too (3.11.4.X), before
         // any clamp.
@@ -1286,6 +1296,12 @@ impl<'p> Machine<'p> {
                 let p = self.primitive;
                 self.trace_flow(*span, || format!("EMIT: vertex {n} of primitive {p}"));
             }
+            Stmt::Store { value, memory, .. } => {
+                let v = self.load(value)?;
+                self.memory_store(memory, v)?;
+            }
+            // One invocation: nothing to wait for.
+            Stmt::Barrier { .. } => {}
             Stmt::EndPrimitive { span } => {
                 self.primitive = self.primitive.saturating_add(1);
                 let p = self.primitive;
@@ -1424,4 +1440,98 @@ fn describe(inst: &Instruction) -> String {
         None => {}
     }
     s
+}
+
+/// NV_shader_storage_buffer_object's memory instructions on
+/// [`Outcome::storage`] (byte offsets; "reads from the binding return zero
+/// and writes to the binding have no effect" past the buffer's end).
+impl Machine<'_> {
+    /// The word index of an access, and whether its words are in the buffer.
+    fn memory_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(u32, usize, bool)> {
+        let Storage::Memory(binding) = self.storage[m.var.0 as usize] else {
+            return Err(internal(
+                "a memory access to a non-STORAGE variable",
+                m.address.as_ref().map_or(Span::default(), |a| a.span),
+            ));
+        };
+        let mut byte = u64::from(m.offset);
+        if let Some(a) = &m.address {
+            byte += u64::from(self.load(a)?.bits[0]);
+        }
+        let index = (byte / 4) as usize;
+        let len = self.outcome.storage.get(&binding).map_or(0, Vec::len);
+        let inside = byte <= u64::from(u32::MAX) && index + usize::from(m.components) <= len;
+        Ok((binding, index, inside))
+    }
+
+    fn memory_instruction(
+        &mut self,
+        inst: &Instruction,
+        m: &crate::ir::MemoryAccess,
+        srcs: &[Vec4],
+    ) -> Result<Vec4> {
+        let (binding, index, inside) = self.memory_words(m)?;
+        let Some(op) = m.atomic else {
+            // LDB: the words, zeros beyond `components` or the buffer.
+            let mut bits = [0u32; 4];
+            if inside {
+                let words = &self.outcome.storage[&binding];
+                for (c, b) in bits.iter_mut().enumerate().take(usize::from(m.components)) {
+                    *b = words[index + c];
+                }
+            }
+            return Ok(Vec4::defined(bits));
+        };
+        let operand = srcs
+            .first()
+            .ok_or_else(|| internal("ATOMB without its operand", inst.span))?;
+        if !inside {
+            return Ok(Vec4::defined([0; 4]));
+        }
+        let words = self
+            .outcome
+            .storage
+            .get_mut(&binding)
+            .expect("checked above");
+        let old = words[index];
+        let (x, y) = (operand.bits[0], operand.bits[1]);
+        let signed = m.ty == DataType::Signed;
+        use crate::ir::AtomicOp as A;
+        let new = match op {
+            A::Add => Some(old.wrapping_add(x)),
+            A::Min if signed => Some((old as i32).min(x as i32) as u32),
+            A::Min => Some(old.min(x)),
+            A::Max if signed => Some((old as i32).max(x as i32) as u32),
+            A::Max => Some(old.max(x)),
+            A::And => Some(old & x),
+            A::Or => Some(old | x),
+            A::Xor => Some(old ^ x),
+            A::Exch => Some(x),
+            // "if (result == tmp0.x) writeval = tmp0.y; else no store"
+            A::CSwap => (old == x).then_some(y),
+        };
+        if let Some(new) = new {
+            words[index] = new;
+        }
+        let mut v = Vec4::defined([old; 4]);
+        // Scalar result; the operand's undefined x (and y for CSWAP) taint it.
+        if operand.is_undefined(0) || (op == A::CSwap && operand.is_undefined(1)) {
+            v.undefined = 0xf;
+        }
+        Ok(v)
+    }
+
+    fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {
+        let (binding, index, inside) = self.memory_words(m)?;
+        if inside {
+            let words = self
+                .outcome
+                .storage
+                .get_mut(&binding)
+                .expect("checked above");
+            let n = usize::from(m.components);
+            words[index..index + n].copy_from_slice(&v.bits[..n]);
+        }
+        Ok(())
+    }
 }

@@ -161,6 +161,10 @@ pub struct Inputs {
     /// `BUFFER4` variable is words `4n..4n+4` (NV_parameter_buffer_object,
     /// section 2.X.3.6).
     pub buffers: BTreeMap<u32, Vec<u32>>,
+    /// NV_shader_storage_buffer_object's `program.storage[a]` as 32-bit
+    /// words (byte offset 4·w is word w); LDB, STB and ATOMB read and
+    /// write them, and the run's [`Outcome::storage`] holds the result.
+    pub storage: BTreeMap<u32, Vec<u32>>,
 }
 
 impl Inputs {
@@ -412,6 +416,9 @@ pub struct Outcome {
     pub killed: bool,
     /// Geometry programs: the emitted vertices in order.
     pub vertices: Vec<EmittedVertex>,
+    /// The storage buffers after the run ([`Inputs::storage`] changed by
+    /// STB and ATOMB; one invocation, so BAR has nothing to wait for).
+    pub storage: BTreeMap<u32, Vec<u32>>,
     /// Events that leave the rest of the run undefined (see the module
     /// documentation), the first at each statement; empty for a run the
     /// spec defines completely.

@@ -205,6 +205,8 @@ impl Features {
     /// NV_gpu_program5 and its program types (`!!NVvp5.0` ... `!!NVcp5.0`);
     /// always together with [`Features::NV4`].
     pub const NV5: Features = Features(1 << 18);
+    /// `OPTION NV_shader_storage_buffer;`: STORAGE, LDB, STB, ATOMB.
+    pub const STORAGE_BUFFER: Features = Features(1 << 19);
 
     /// Any of the three fog options.
     pub const FOG: Features =
@@ -247,7 +249,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 19] = [
+        const NAMES: [(Features, &str); 20] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -267,6 +269,7 @@ impl fmt::Debug for Features {
             (Features::ORIGIN_UPPER_LEFT, "ORIGIN_UPPER_LEFT"),
             (Features::PIXEL_CENTER_INTEGER, "PIXEL_CENTER_INTEGER"),
             (Features::NV5, "NV5"),
+            (Features::STORAGE_BUFFER, "STORAGE_BUFFER"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -767,6 +770,14 @@ const NV4: &[Header] = &[
     Header::NvFp5,
     Header::NvCp5,
 ];
+const NV5: &[Header] = &[
+    Header::NvVp5,
+    Header::NvTcp5,
+    Header::NvTep5,
+    Header::NvGp5,
+    Header::NvFp5,
+    Header::NvCp5,
+];
 const SHADOW_HEADERS: &[Header] = &[Header::NvFp4, Header::ArbFp1, Header::ArbVp1, Header::NvFp5];
 
 const FOG_RULE: &str = "ARB_fragment_program 3.11.4.5.1: \"A fragment program that specifies more than one of the program options \"ARB_fog_exp\", \"ARB_fog_exp2\", and \"ARB_fog_linear\", will fail to load.\"";
@@ -791,6 +802,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_vertex_program3", headers: ARB_VP, features: Features::NV_VP3, requires: None, exclusive: None, spec: "NV_vertex_program3", summary: "NV_vertex_program2 plus texture lookups, the address register stack, relative attribute addressing and a second condition code" },
     OptionInfo { name: "NV_fragment_program", headers: ARB_FP, features: Features::NV_FP, requires: None, exclusive: None, spec: "NV_fragment_program_option", summary: "precision suffixes, condition codes, |abs|, SHORT/LONG and the NV_fragment_program instructions" },
     OptionInfo { name: "NV_fragment_program2", headers: ARB_FP, features: Features::NV_FP2, requires: None, exclusive: None, spec: "NV_fragment_program2", summary: "NV_fragment_program plus IF/LOOP/REP/BRK, subroutines, NRM DIV DP2 DP2A TXL and fragment.facing" },
+    OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },
 ];
 

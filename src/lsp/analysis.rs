@@ -297,6 +297,7 @@ impl DocumentIndex {
                 });
             }
             DeclKind::Texture { name, size: s, .. } => add(name, SymbolKind::Texture, size(s)),
+            DeclKind::Storage { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
             DeclKind::PrimitiveIn(_)
             | DeclKind::PrimitiveOut(_)
             | DeclKind::VerticesOut(_)

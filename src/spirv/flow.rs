@@ -33,6 +33,8 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Kill { span, .. }
         | Stmt::Emit { span }
         | Stmt::EndPrimitive { span }
+        | Stmt::Store { span, .. }
+        | Stmt::Barrier { span }
         | Stmt::Loop { span, .. }
         | Stmt::Branch { span, .. }
         | Stmt::PushAddress { span, .. }
@@ -126,6 +128,12 @@ impl Lowerer<'_> {
                 .map_err(|e| e.at(*span)),
             Stmt::Kill { cond, span } => self.lower_kill(cond).map_err(|e| e.at(*span)),
             Stmt::Emit { span } => self.lower_emit().map_err(|e| e.at(*span)),
+            Stmt::Store {
+                value,
+                memory,
+                span,
+            } => self.lower_store(value, memory).map_err(|e| e.at(*span)),
+            Stmt::Barrier { span } => self.lower_barrier().map_err(|e| e.at(*span)),
             Stmt::EndPrimitive { span } => self.lower_end_primitive().map_err(|e| e.at(*span)),
         }
     }

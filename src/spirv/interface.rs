@@ -166,6 +166,8 @@ pub(crate) struct Io {
     pub textures: BTreeMap<u32, super::texture::TextureUnit>,
     /// A tessellation control program's InvocationId input.
     pub invocation_id: Option<Word>,
+    /// `program.storage[a]` buffers, by a (memory.rs).
+    pub storage: BTreeMap<u32, super::memory::StorageBuffer>,
 }
 
 /// The identity of an interface variable: aliases such as
@@ -220,6 +222,8 @@ impl Lowerer<'_> {
         for &id in &analysis.variables {
             let var = program.var(id);
             match &var.kind {
+                // Declared by binding point (memory.rs).
+                VarKind::Storage(_) => {}
                 VarKind::Temp => {
                     if self.private_registers {
                         let storage = self.register(id, var, true)?;
@@ -409,6 +413,7 @@ impl Lowerer<'_> {
                 result_spec(program.stage, &b, VarType::Typeless).map_err(LowerError::internal)?,
             );
         }
+        self.declare_storage_buffers()?;
         self.declare_io(io_vars, implicit)
     }
 

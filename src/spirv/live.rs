@@ -155,7 +155,10 @@ impl Liveness {
 
     /// Whether the instruction must be lowered.
     pub(crate) fn inst_needed(&self, inst: &Instruction) -> bool {
-        self.var_live(inst.dst.var) || inst.cc_update.is_some_and(|r| self.cc_live(r.0))
+        // An atomic writes memory whether or not its result is read.
+        inst.memory.as_ref().is_some_and(|m| m.atomic.is_some())
+            || self.var_live(inst.dst.var)
+            || inst.cc_update.is_some_and(|r| self.cc_live(r.0))
     }
 
     /// Whether a statement must be lowered: an IF only when some
@@ -184,11 +187,14 @@ impl Liveness {
                 if !self.inst_needed(inst) {
                     return false;
                 }
-                if self.record_ifs && !self.is_temp(inst.dst.var) {
+                if self.record_ifs && (!self.is_temp(inst.dst.var) || inst.memory.is_some()) {
                     self.effects = true;
                 }
                 for src in &inst.srcs {
                     self.operand(src);
+                }
+                if let Some(a) = inst.memory.as_ref().and_then(|m| m.address.as_ref()) {
+                    self.operand(a);
                 }
                 self.index(&inst.dst.index);
                 if self.var_live(inst.dst.var) {
@@ -269,8 +275,16 @@ impl Liveness {
                 }
                 true
             }
-            Stmt::Emit { .. } | Stmt::EndPrimitive { .. } => {
+            Stmt::Emit { .. } | Stmt::EndPrimitive { .. } | Stmt::Barrier { .. } => {
                 self.effects |= self.record_ifs;
+                true
+            }
+            Stmt::Store { value, memory, .. } => {
+                self.effects |= self.record_ifs;
+                self.operand(value);
+                if let Some(a) = &memory.address {
+                    self.operand(a);
+                }
                 true
             }
         }

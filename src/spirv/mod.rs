@@ -37,6 +37,7 @@ mod flow;
 mod geometry;
 mod interface;
 mod live;
+mod memory;
 mod operand;
 mod recursion;
 #[cfg(test)]

@@ -228,6 +228,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
             },
         ]),
         tex: None,
+        memory: None,
         span: Span::default(),
     }
 }

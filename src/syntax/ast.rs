@@ -254,6 +254,12 @@ pub enum DeclKind {
         size: Option<ArraySize>,
         init: Init,
     },
+    /// NV_shader_storage_buffer_object's `STORAGE name = program.storage[a];`.
+    Storage {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
     /// The NV_gpu_program5 family's other program-type declarations:
     /// `INVOCATIONS n`, `TESS_MODE m`, `TESS_SPACING s`,
     /// `TESS_VERTEX_ORDER o`, `TESS_POINT_MODE`, `GROUP_SIZE x[, y[, z]]`.

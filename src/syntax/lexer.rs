@@ -64,6 +64,8 @@ pub enum Tok<'a> {
     GroupSize,
     /// NV_gpu_program5's `TEXTURE` declaration.
     TextureDecl,
+    /// NV_shader_storage_buffer_object's `STORAGE` declaration.
+    StorageDecl,
 
     // Reserved binding roots.
     Fragment,
@@ -134,6 +136,7 @@ impl Tok<'_> {
             Tok::TessPointMode => "TESS_POINT_MODE",
             Tok::GroupSize => "GROUP_SIZE",
             Tok::TextureDecl => "TEXTURE",
+            Tok::StorageDecl => "STORAGE",
             Tok::Invocation => "invocation",
             Tok::Fragment => "fragment",
             Tok::Vertex => "vertex",
@@ -385,6 +388,7 @@ impl<'a> Lexer<'a> {
             "TESS_POINT_MODE" => Tok::TessPointMode,
             "GROUP_SIZE" => Tok::GroupSize,
             "TEXTURE" => Tok::TextureDecl,
+            "STORAGE" => Tok::StorageDecl,
             _ => return None,
         })
     }

@@ -13,6 +13,7 @@ mod differential;
 mod exec_arb;
 mod exec_buffers;
 mod exec_cg_fixtures;
+mod exec_compute;
 mod exec_derivatives;
 mod exec_float_ops;
 mod exec_flow;

@@ -366,7 +366,10 @@ unsafe fn create(
         .shader_int8(s12.shader_int8 == vk::TRUE)
         .scalar_block_layout(s12.scalar_block_layout == vk::TRUE)
         .uniform_buffer_standard_layout(s12.uniform_buffer_standard_layout == vk::TRUE)
-        .vulkan_memory_model(s12.vulkan_memory_model == vk::TRUE);
+        .vulkan_memory_model(s12.vulkan_memory_model == vk::TRUE)
+        // Storage buffer atomics at Device scope (ATOMB), which the
+        // memory model feature otherwise forbids.
+        .vulkan_memory_model_device_scope(s12.vulkan_memory_model_device_scope == vk::TRUE);
     let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(true)
         .maintenance4(s13.maintenance4 == vk::TRUE)
@@ -757,6 +760,18 @@ impl<'a> Scope<'a> {
         stage: vk::ShaderStageFlags,
         buffers: &[(u32, &HostBuffer)],
     ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
+        self.buffer_set(set, stage, buffers, vk::DescriptorType::UNIFORM_BUFFER)
+    }
+
+    /// A pipeline layout whose set `set` holds `buffers` as descriptors of
+    /// type `ty` (uniform or storage buffers), the sets below it empty.
+    pub fn buffer_set(
+        &mut self,
+        set: u32,
+        stage: vk::ShaderStageFlags,
+        buffers: &[(u32, &HostBuffer)],
+        ty: vk::DescriptorType,
+    ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
         if set > 7 {
             return Err(HarnessError::Job(format!(
                 "descriptor set {set}: the harness supports sets 0..=7"
@@ -767,7 +782,7 @@ impl<'a> Scope<'a> {
             .map(|&(b, _)| {
                 vk::DescriptorSetLayoutBinding::default()
                     .binding(b)
-                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .descriptor_type(ty)
                     .descriptor_count(1)
                     .stage_flags(stage)
             })
@@ -801,7 +816,7 @@ impl<'a> Scope<'a> {
         self.objects.push(Object::PipelineLayout(layout));
 
         let sizes = [vk::DescriptorPoolSize {
-            ty: vk::DescriptorType::UNIFORM_BUFFER,
+            ty,
             descriptor_count: buffers.len().max(1) as u32,
         }];
         let pool = unsafe {
@@ -840,12 +855,31 @@ impl<'a> Scope<'a> {
                 vk::WriteDescriptorSet::default()
                     .dst_set(ds)
                     .dst_binding(b)
-                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .descriptor_type(ty)
                     .buffer_info(info)
             })
             .collect();
         unsafe { self.dev().update_descriptor_sets(&writes, &[]) };
         Ok((layout, ds))
+    }
+
+    pub fn compute_pipeline(
+        &mut self,
+        info: &vk::ComputePipelineCreateInfo<'_>,
+    ) -> Result<vk::Pipeline> {
+        let pipeline = unsafe {
+            self.dev().create_compute_pipelines(
+                vk::PipelineCache::null(),
+                std::slice::from_ref(info),
+                None,
+            )
+        }
+        .map_err(|(_, result)| HarnessError::Vulkan {
+            call: "vkCreateComputePipelines",
+            result,
+        })?[0];
+        self.objects.push(Object::Pipeline(pipeline));
+        Ok(pipeline)
     }
 
     pub fn graphics_pipeline(

@@ -52,6 +52,7 @@
 //! them) in the stage's descriptor set (vertex 0, fragment 2, see docs/interface.md).
 #![allow(dead_code)]
 
+mod compute;
 mod device;
 mod fragment;
 mod geometry;
@@ -63,6 +64,8 @@ use std::fmt;
 
 use ash::vk;
 
+#[allow(unused_imports)]
+pub use compute::ComputeJob;
 #[allow(unused_imports)]
 pub use device::{device_or_skip, shared_device, Device};
 #[allow(unused_imports)]

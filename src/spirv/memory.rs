@@ -1,0 +1,289 @@
+//! NV_shader_storage_buffer_object's memory instructions (LDB, STB, ATOMB)
+//! and NV_compute_program5's BAR, as docs/interface.md ("Storage buffers")
+//! states them.
+//!
+//! * `program.storage[a]` is a storage buffer `StorageN { uint data[]; }`
+//!   (a runtime array, ArrayStride 4) in the stage's descriptor set at
+//!   `StageLayout::storage_binding(a)` (64 + a by default): class
+//!   `StorageBuffer` with `Block` from SPIR-V 1.3 (vulkan1.1), `Uniform`
+//!   with `BufferBlock` before.
+//! * Memory operands are byte offsets (NV_gpu_program5 2.X.4.5); 32-bit
+//!   accesses read word `offset / 4` (an unaligned offset is undefined in
+//!   the spec; nvp4c rounds down).
+//! * "If ... the bound buffer object is not large enough to hold an
+//!   element <c>, reads from the binding return zero and writes to the
+//!   binding have no effect": every access compares the word index with
+//!   `OpArrayLength` and skips what lies beyond it (Vulkan leaves
+//!   out-of-bounds accesses undefined without robustBufferAccess).
+//! * ATOMB is an atomic on one word at Device scope, Relaxed semantics;
+//!   BAR is `OpControlBarrier` at Workgroup scope with AcquireRelease on
+//!   Uniform (storage buffer) memory, what GLSL's `barrier()` plus
+//!   `memoryBarrierBuffer()` give.
+
+use rspirv::spirv::{Decoration, Op, Scope, StorageClass, Word};
+
+use super::emit::{Comp, LResult, Val};
+use super::{LowerError, Lowerer};
+use crate::ir::{AtomicOp, Instruction, MemoryAccess, Operand, VarKind};
+use crate::isa::DataType;
+
+/// One storage buffer variable of the module.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StorageBuffer {
+    pub var: Word,
+    pub class: StorageClass,
+}
+
+impl Lowerer<'_> {
+    /// Declares a storage buffer for every binding a STORAGE variable names.
+    pub(crate) fn declare_storage_buffers(&mut self) -> LResult<()> {
+        let mut bindings: Vec<u32> = self
+            .program
+            .variables
+            .iter()
+            .filter_map(|v| match v.kind {
+                VarKind::Storage(b) => Some(b),
+                _ => None,
+            })
+            .collect();
+        bindings.sort_unstable();
+        bindings.dedup();
+        if bindings.is_empty() {
+            return Ok(());
+        }
+        let modern = self.options.target_env.spirv_version() >= (1, 3);
+        let class = if modern {
+            StorageClass::StorageBuffer
+        } else {
+            StorageClass::Uniform
+        };
+        let layout = self.options.stage_layout(self.program.stage).clone();
+        for b in bindings {
+            let uint = self.t(Comp::U32, 1);
+            let array_id = self.b.id();
+            let array = self.b.type_runtime_array_id(Some(array_id), uint);
+            self.b.decorate(
+                array,
+                Decoration::ArrayStride,
+                [rspirv::dr::Operand::LiteralBit32(4)],
+            );
+            let struct_id = self.b.id();
+            let st = self.b.type_struct_id(Some(struct_id), [array]);
+            self.b.decorate(
+                st,
+                if modern {
+                    Decoration::Block
+                } else {
+                    Decoration::BufferBlock
+                },
+                [],
+            );
+            self.b.member_decorate(
+                st,
+                0,
+                Decoration::Offset,
+                [rspirv::dr::Operand::LiteralBit32(0)],
+            );
+            self.b.name(st, format!("Storage{b}"));
+            self.b.member_name(st, 0, "data");
+            let var = self.global_variable(st, class, None, &format!("program_storage{b}"));
+            self.b.decorate(
+                var,
+                Decoration::DescriptorSet,
+                [rspirv::dr::Operand::LiteralBit32(layout.set)],
+            );
+            self.b.decorate(
+                var,
+                Decoration::Binding,
+                [rspirv::dr::Operand::LiteralBit32(layout.storage_binding(b))],
+            );
+            self.io.storage.insert(b, StorageBuffer { var, class });
+        }
+        Ok(())
+    }
+
+    fn storage_buffer(&self, m: &MemoryAccess) -> LResult<StorageBuffer> {
+        match self.program.var(m.var).kind {
+            VarKind::Storage(b) => self.io.storage.get(&b).copied().ok_or_else(|| {
+                LowerError::internal(format!("program.storage[{b}] was not declared"))
+            }),
+            _ => Err(LowerError::internal(
+                "a memory access to a non-STORAGE variable",
+            )),
+        }
+    }
+
+    /// The word index of the access (byte offset / 4) and whether its
+    /// `components` words lie inside the buffer.
+    fn word_index(&mut self, m: &MemoryAccess, buffer: StorageBuffer) -> LResult<(Val, Val)> {
+        let mut byte = self.konst(Comp::U32, &[m.offset]);
+        if let Some(a) = &m.address {
+            let a = self.address_value(a)?;
+            byte = self.op(Op::IAdd, &[byte, a])?;
+        }
+        let two = self.konst(Comp::U32, &[2]);
+        let index = self.op(Op::ShiftRightLogical, &[byte, two])?;
+        let uint = self.t(Comp::U32, 1);
+        let len = self.b.array_length(uint, None, buffer.var, 0)?;
+        let len = Val {
+            id: len,
+            comp: Comp::U32,
+            n: 1,
+        };
+        // The last word read or written must be below the length (and the
+        // sum must not wrap).
+        let last_offset = self.konst(Comp::U32, &[u32::from(m.components) - 1]);
+        let last = self.op(Op::IAdd, &[index, last_offset])?;
+        let no_wrap = self.cmp(Op::UGreaterThanEqual, last, index)?;
+        let inside = self.cmp(Op::ULessThan, last, len)?;
+        let ok = self.and(no_wrap, inside)?;
+        Ok((index, ok))
+    }
+
+    fn address_value(&mut self, a: &Operand) -> LResult<Val> {
+        let v = self.load_operand(a, true)?.value;
+        let x = self.extract(v, 0)?;
+        self.cast(x, Comp::U32)
+    }
+
+    fn word_pointer(&mut self, buffer: StorageBuffer, index: Val) -> LResult<Word> {
+        let uint = self.t(Comp::U32, 1);
+        let zero = self.c_i32(0);
+        self.access(buffer.class, uint, buffer.var, &[zero, index.id])
+    }
+
+    /// LDB: the words, zero where the access lies outside the buffer, as a
+    /// vector of the storage modifier's type.
+    pub(crate) fn memory_load(&mut self, inst: &Instruction) -> LResult<Val> {
+        let m = inst
+            .memory
+            .as_ref()
+            .ok_or_else(|| LowerError::internal_at("LDB without its memory access", inst.span))?;
+        let buffer = self.storage_buffer(m)?;
+        let (index, ok) = self.word_index(m, buffer)?;
+        // Out of range: read word 0 of a guaranteed-present element... no:
+        // the index is replaced by 0 only to form a pointer; the value is
+        // then discarded by the select. An empty buffer has no word 0, so
+        // the load runs only inside the bounds check.
+        let zero = self.konst(Comp::U32, &[0]);
+        let result_ty = self.t(Comp::U32, 4);
+        let words_var = self.function_variable_init(result_ty, Some("ldb"), None)?;
+        let zeros = self.konst(Comp::U32, &[0, 0, 0, 0]);
+        self.store(words_var, zeros)?;
+        let components = u32::from(m.components);
+        self.guarded_by(Some(ok), |l| {
+            let mut parts = Vec::with_capacity(4);
+            for c in 0..4 {
+                if c < components {
+                    let k = l.konst(Comp::U32, &[c]);
+                    let i = l.op(Op::IAdd, &[index, k])?;
+                    let p = l.word_pointer(buffer, i)?;
+                    parts.push(l.load(p, Comp::U32, 1)?);
+                } else {
+                    parts.push(zero);
+                }
+            }
+            let v = l.construct(&parts)?;
+            l.store(words_var, v)
+        })?;
+        let words = self.load(words_var, Comp::U32, 4)?;
+        self.cast(words, Comp::from(m.ty))
+    }
+
+    /// STB: the first `components` components of the value, inside the
+    /// buffer only.
+    pub(crate) fn lower_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
+        let buffer = self.storage_buffer(m)?;
+        let v = self.load_operand(value, false)?.value;
+        let bits = self.cast(v, Comp::U32)?;
+        let (index, ok) = self.word_index(m, buffer)?;
+        let components = u32::from(m.components);
+        self.guarded_by(Some(ok), |l| {
+            for c in 0..components {
+                let k = l.konst(Comp::U32, &[c]);
+                let i = l.op(Op::IAdd, &[index, k])?;
+                let p = l.word_pointer(buffer, i)?;
+                let word = l.extract(bits, c)?;
+                l.store(p, word)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// ATOMB: the word before the operation (0 outside the buffer, where
+    /// nothing is written), as a scalar of the storage type.
+    pub(crate) fn memory_atomic(&mut self, inst: &Instruction, operand: Val) -> LResult<Val> {
+        let m = inst
+            .memory
+            .as_ref()
+            .ok_or_else(|| LowerError::internal_at("ATOMB without its memory access", inst.span))?;
+        let op = m
+            .atomic
+            .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
+        let buffer = self.storage_buffer(m)?;
+        let (index, ok) = self.word_index(m, buffer)?;
+        let bits = self.cast(operand, Comp::U32)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let uint = self.t(Comp::U32, 1);
+        let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
+        let zero = self.konst(Comp::U32, &[0]);
+        self.store(result_var, zero)?;
+        let signed = m.ty == DataType::Signed;
+        self.guarded_by(Some(ok), |l| {
+            let p = l.word_pointer(buffer, index)?;
+            let scope = l.c_u32(Scope::Device as u32);
+            let relaxed = l.c_u32(0);
+            let old = match op {
+                AtomicOp::CSwap => {
+                    l.b.atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, y.id, x.id)?
+                }
+                _ => {
+                    let spv = match op {
+                        AtomicOp::Add => Op::AtomicIAdd,
+                        AtomicOp::Min if signed => Op::AtomicSMin,
+                        AtomicOp::Min => Op::AtomicUMin,
+                        AtomicOp::Max if signed => Op::AtomicSMax,
+                        AtomicOp::Max => Op::AtomicUMax,
+                        AtomicOp::And => Op::AtomicAnd,
+                        AtomicOp::Or => Op::AtomicOr,
+                        AtomicOp::Xor => Op::AtomicXor,
+                        _ => Op::AtomicExchange,
+                    };
+                    let id = l.b.id();
+                    let inst = rspirv::dr::Instruction::new(
+                        spv,
+                        Some(uint),
+                        Some(id),
+                        vec![
+                            rspirv::dr::Operand::IdRef(p),
+                            rspirv::dr::Operand::IdRef(scope),
+                            rspirv::dr::Operand::IdRef(relaxed),
+                            rspirv::dr::Operand::IdRef(x.id),
+                        ],
+                    );
+                    l.b.insert_into_block(rspirv::dr::InsertPoint::End, inst)?;
+                    id
+                }
+            };
+            let old = Val {
+                id: old,
+                comp: Comp::U32,
+                n: 1,
+            };
+            l.store(result_var, old)
+        })?;
+        let old = self.load(result_var, Comp::U32, 1)?;
+        self.cast(old, Comp::from(m.ty))
+    }
+
+    /// BAR (NV_compute_program5 2.X.8.Z): every invocation of the work
+    /// group waits, and storage memory written before is visible after.
+    pub(crate) fn lower_barrier(&mut self) -> LResult<()> {
+        let workgroup = self.c_u32(Scope::Workgroup as u32);
+        // AcquireRelease | UniformMemory | WorkgroupMemory.
+        let semantics = self.c_u32(0x8 | 0x40 | 0x100);
+        self.b.control_barrier(workgroup, workgroup, semantics)?;
+        Ok(())
+    }
+}

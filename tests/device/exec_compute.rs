@@ -1,0 +1,169 @@
+//! Execution tests of compute programs (`!!NVcp5.0`, NV_compute_program5)
+//! with NV_shader_storage_buffer_object's storage buffers on the Vulkan
+//! device (`Device::run_compute`, tests/device/harness/compute.rs). Expected
+//! values are worked out by hand in the comments; the single-invocation
+//! programs also run in the interpreter, which must agree.
+
+use crate::harness;
+use crate::harness::ComputeJob;
+
+fn compile(src: &str) -> Vec<u32> {
+    match nvp4c::compile(src, &nvp4c::Options::default()) {
+        Ok(c) => c.spirv,
+        Err(d) => panic!("{}\n{src}", d.render("test.cp", src, false)),
+    }
+}
+
+/// The default binding of `program.storage[a]` (docs/interface.md).
+fn storage(a: u32) -> u32 {
+    64 + a
+}
+
+#[test]
+fn a_work_group_counts_with_atomics_and_sees_the_total_after_bar() {
+    // One work group of 8 invocations. Each adds 1 to counts[0] with
+    // ATOMB.ADD (which returns the value before: 0..7, each once, in some
+    // order), stores that ticket at out[4·i] (i = invocation.localindex),
+    // waits at BAR, then reads counts[0]: after the barrier every add has
+    // happened, so all read 8 and store it at out[32 + 4·i].
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 8;
+STORAGE counts = program.storage[0];
+STORAGE out = program.storage[1];
+UINT TEMP a, t;
+MOV.U a.x, invocation.localindex;
+SHL.U a.y, a.x, {2}.x;
+ATOMB.ADD.U32 t.x, {1, 0, 0, 0}, counts[0];
+STB.U32 t.x, out[a.y];
+BAR;
+LDB.U32 t, counts[0];
+STB.U32 t.x, out[a.y + 32];
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new(
+        [1, 1, 1],
+        vec![(storage(0), vec![0]), (storage(1), vec![0; 16])],
+    );
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out[0], [8]);
+    let mut tickets = out[1][..8].to_vec();
+    tickets.sort();
+    assert_eq!(tickets, [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(out[1][8..], [8; 8]);
+}
+
+#[test]
+fn invocation_ids_follow_the_dispatch() {
+    // GROUP_SIZE 2, 2 dispatched as 3×1×1 groups: 12 invocations. Each
+    // writes, at word 8·g + 2·l (g = groupid.x, l = localindex):
+    //   globalid.x + 100·globalid.y, and
+    //   groupsize.x·1000 + groupcount.x·100 + localid.x·10 + localid.y.
+    // globalid = groupid·groupsize + localid, localindex = localid.y·2 + localid.x.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 2, 2;
+STORAGE out = program.storage[0];
+UINT TEMP a, v, w;
+MOV.U a.x, invocation.groupid.x;
+SHL.U a.x, a.x, {5}.x;
+MOV.U a.y, invocation.localindex.x;
+SHL.U a.y, a.y, {3}.x;
+ADD.U a.x, a.x, a.y;
+MOV.U v, invocation.globalid;
+MAD.U w.x, v.y, {100}.x, v.x;
+STB.U32 w.x, out[a.x];
+MOV.U v, invocation.localid;
+MAD.U w.x, v.x, {10}.x, v.y;
+MOV.U v, invocation.groupsize;
+MAD.U w.x, v.x, {1000}.x, w.x;
+MOV.U v, invocation.groupcount;
+MAD.U w.x, v.x, {100}.x, w.x;
+STB.U32 w.x, out[a.x + 4];
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([3, 1, 1], vec![(storage(0), vec![u32::MAX; 24])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut want = vec![0u32; 24];
+    for g in 0..3u32 {
+        for ly in 0..2u32 {
+            for lx in 0..2u32 {
+                let l = ly * 2 + lx;
+                let (gx, gy) = (g * 2 + lx, ly);
+                want[(8 * g + 2 * l) as usize] = gx + 100 * gy;
+                want[(8 * g + 2 * l + 1) as usize] = 2 * 1000 + 3 * 100 + lx * 10 + ly;
+            }
+        }
+    }
+    assert_eq!(out[0], want);
+}
+
+/// One invocation: atomics, vector loads and stores, and accesses past the
+/// end of the buffer, on the device and in the interpreter.
+#[test]
+fn memory_instructions_follow_the_spec_in_one_invocation() {
+    // The buffer starts as words [5, -3 (as bits), 10, 7, 0, 0, 0, 0] (32 bytes).
+    // ATOMB.MIN.S32 at byte 4: old -3, min(-3, -7) = -7 stored; returns -3.
+    // ATOMB.MAX.U32 at byte 8: old 10, max(10, 4) = 10 stays; returns 10.
+    // ATOMB.CSWAP.U32 at byte 12 with (7, 99): old 7 == 7, stores 99; returns 7.
+    // ATOMB.CSWAP.U32 at byte 0 with (6, 1): old 5 != 6, no store; returns 5.
+    // ATOMB.EXCH.U32 at byte 8 with 1: stores 1, returns 10.
+    // LDB.U32X4 at byte 0 after those: (5, -7, 1, 99).
+    // STB.U32X2 of (returns of MIN, MAX) = (-3, 10) at byte 16: words 4, 5.
+    // STB.U32X4 at byte 20 would cover words 5..8, past the 8-word end: no
+    // effect. LDB.U32 at byte 32: past the end, reads 0; stored at word 6.
+    // STB.U32 (5 + 10 + 7 = CSWAP/EXCH returns summed) at word 7:
+    //   returns 7 (CSWAP hit) + 5 (CSWAP miss) + 10 (EXCH) = 22.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 1;
+STORAGE b = program.storage[0];
+TEMP r;
+UINT TEMP u, s;
+ATOMB.MIN.S32 r.x, {-7, 0, 0, 0}, b[4];
+ATOMB.MAX.U32 u.x, {4, 0, 0, 0}, b[8];
+MOV.U s.x, r.x;
+MOV.U s.y, u.x;
+ATOMB.CSWAP.U32 u.x, {7, 99, 0, 0}, b[12];
+ATOMB.CSWAP.U32 u.y, {6, 1, 0, 0}, b[0];
+ATOMB.EXCH.U32 u.z, {1, 0, 0, 0}, b[8];
+ADD.U u.w, u.x, u.y;
+ADD.U u.w, u.w, u.z;
+LDB.U32X4 u, b[0];
+STB.U32X2 s, b[16];
+STB.U32X4 u, b[20];
+LDB.U32 s, b[32];
+STB.U32 s.x, b[24];
+STB.U32 u.w, b[28];
+END
+";
+    // u.w (7 + 5 + 10 = 22, the CSWAP and EXCH returns) is overwritten by
+    // the LDB.U32X4 (w = 99) before its store: word 7 = 99.
+    let start = [5u32, (-3i32) as u32, 10, 7, 0, 0, 0, 0];
+    let want = [5u32, (-7i32) as u32, 1, 99, (-3i32) as u32, 10, 0, 99];
+    // The interpreter.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, start.to_vec());
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0], want, "interpreter");
+    // The device.
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), start.to_vec())]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out[0], want, "device");
+}
