@@ -20,3 +20,4 @@ mod link_pipeline;
 mod lsp_stdio;
 mod reflect_api;
 mod spec_corpus;
+mod spirv_snapshots;
