@@ -1,0 +1,254 @@
+//! The piglit tests: the vendored shader_tests on lavapipe through nvp4c and
+//! on Mesa's GL, the NV_gpu_program4 translations, and the differential
+//! between the two implementations.
+
+use std::path::{Path, PathBuf};
+
+use crate::harness;
+
+use super::probe::{self, FrameDiff};
+use super::script::ShaderTest;
+use super::vulkan::RunError;
+use super::{
+    arb_supported, ci_mode, mesa, piglit_dir, run_on_lavapipe, run_on_mesa, shader_tests,
+    DIFFERENTIAL_MAX_BYTE_DIFF,
+};
+
+/// piglit's 89 assembly shader_tests (tests/piglit/README.md).
+const VENDORED: usize = 89;
+
+fn spec_files() -> Vec<PathBuf> {
+    shader_tests(&piglit_dir().join("spec"))
+}
+
+fn nv4_files() -> Vec<PathBuf> {
+    shader_tests(&piglit_dir().join("nv4"))
+}
+
+fn load(path: &Path) -> ShaderTest {
+    ShaderTest::load(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn name(path: &Path) -> String {
+    path.strip_prefix(piglit_dir())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The original piglit file an NV4 translation stands for: the same path
+/// under spec/.
+fn original_of(nv4: &Path) -> PathBuf {
+    let rel = nv4.strip_prefix(piglit_dir().join("nv4")).unwrap();
+    piglit_dir().join("spec").join(rel)
+}
+
+/// Mesa's GL, or `None` (after a loud line) outside CI when there is none.
+fn mesa_or_skip<T>(f: impl FnOnce(&mesa::Mesa) -> T) -> Option<T> {
+    match mesa::with_context(f) {
+        Ok(v) => Some(v),
+        Err(e) if ci_mode() => panic!("CI=true and Mesa's GL is not usable: {e}"),
+        Err(e) => {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: no Mesa GL (install libegl1 libegl-mesa0 libgl1-mesa-dri): {e}"
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn every_vendored_shader_test_parses_into_commands_the_runner_implements() {
+    let files = spec_files();
+    assert_eq!(files.len(), VENDORED, "tests/piglit/spec/ holds piglit's 89 files");
+    for f in files.iter().chain(&nv4_files()) {
+        let t = load(f);
+        assert!(t.vertex_program.is_some() || t.fragment_program.is_some(), "{}", name(f));
+        assert!(!t.commands.is_empty(), "{}: no [test] commands", name(f));
+    }
+}
+
+/// Each NV_gpu_program4 translation keeps its original's `[test]` section
+/// byte for byte, so both must pass the same probes.
+#[test]
+fn nv4_translations_keep_the_original_test_section() {
+    let files = nv4_files();
+    assert!(files.len() >= 5, "at least five translations");
+    let section = |p: &Path| {
+        let text = std::fs::read_to_string(p).unwrap();
+        let at = text.find("[test]").expect("a [test] section");
+        text[at..].to_string()
+    };
+    for f in &files {
+        assert_eq!(section(f), section(&original_of(f)), "{}", name(f));
+    }
+}
+
+#[test]
+fn nv4_translations_pass_on_lavapipe_and_the_interpreter_agrees() {
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let mut report = Vec::new();
+    let (mut probes, mut compared) = (0, 0);
+    for f in nv4_files() {
+        let t = load(&f);
+        match run_on_lavapipe(dev, &t) {
+            Ok(run) => {
+                probes += run.plan.probes().count();
+                compared += run.interp.compared;
+                for fail in &run.failures {
+                    report.push(format!("{}:{}: {}", name(&f), fail.line, fail.message));
+                }
+                for d in &run.interp.disagreements {
+                    report.push(format!("{}: interpreter: {d}", name(&f)));
+                }
+            }
+            Err(e) => report.push(format!("{}: {e}", name(&f))),
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+    assert!(probes > 0 && compared > 0);
+    eprintln!("nv4 translations: {probes} probes passed; {compared} probed pixels computed by the interpreter agree");
+}
+
+/// All 89 files through nvp4c on lavapipe. Until nvp4c accepts
+/// `!!ARBvp1.0`/`!!ARBfp1.0`, every file must be rejected exactly there:
+/// E0002 on the header line of its first program; once it does, every file
+/// must pass and agree with the interpreter.
+#[test]
+fn every_vendored_shader_test_passes_on_lavapipe() {
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let arb = arb_supported();
+    let mut report = Vec::new();
+    let mut passed = 0;
+    for f in spec_files() {
+        let t = load(&f);
+        let first = t.vertex_program.as_ref().map(|p| p.first_line).unwrap_or(0);
+        match (arb, run_on_lavapipe(dev, &t)) {
+            (true, Ok(run)) if run.failures.is_empty() && run.interp.disagreements.is_empty() => {
+                passed += 1
+            }
+            (true, Ok(run)) => {
+                for fail in &run.failures {
+                    report.push(format!("{}:{}: {}", name(&f), fail.line, fail.message));
+                }
+                for d in &run.interp.disagreements {
+                    report.push(format!("{}: interpreter: {d}", name(&f)));
+                }
+            }
+            (true, Err(e)) => report.push(format!("{}: {e}", name(&f))),
+            (false, Err(RunError::Compile { codes, line, .. }))
+                if codes.contains(&"E0002") && line == first => {}
+            (false, other) => report.push(format!(
+                "{}: nvp4c rejects ARB headers, so this file must fail with E0002 at line {first}; got {}",
+                name(&f),
+                match other {
+                    Ok(_) => "a run".to_string(),
+                    Err(e) => e.to_string(),
+                }
+            )),
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+    if arb {
+        assert_eq!(passed, VENDORED);
+    } else {
+        eprintln!(
+            "piglit shader_tests on lavapipe: nvp4c has no ARB front end yet; all {VENDORED} rejected with E0002 at their header"
+        );
+    }
+}
+
+/// The oracle's own check: Mesa's GL passes every vendored file through
+/// this runner, which validates the runner's reading of shader_runner's
+/// commands independently of nvp4c.
+#[test]
+fn every_vendored_shader_test_passes_on_mesa_gl() {
+    let files = spec_files();
+    let Some(report) = mesa_or_skip(|m| {
+        let mut report = Vec::new();
+        for f in &files {
+            let t = load(f);
+            match run_on_mesa(m, &t) {
+                Ok(run) => {
+                    for fail in &run.failures {
+                        report.push(format!("{}:{}: {}", name(f), fail.line, fail.message));
+                    }
+                }
+                Err(e) => report.push(format!("{}: {e}", name(f))),
+            }
+        }
+        eprintln!("Mesa: {} {}", m.renderer, m.version);
+        report
+    }) else {
+        return;
+    };
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+/// Mesa's GL against nvp4c on lavapipe, every pixel of every read-back:
+/// the NV_gpu_program4 translations against Mesa drawing their ARB
+/// originals, and (once nvp4c accepts ARB programs) every vendored file
+/// drawn by both from the same text.
+#[test]
+fn mesa_gl_and_nvp4c_on_lavapipe_draw_the_same_pixels() {
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let mut pairs: Vec<(PathBuf, PathBuf)> =
+        nv4_files().into_iter().map(|f| (original_of(&f), f)).collect();
+    if arb_supported() {
+        pairs.extend(spec_files().into_iter().map(|f| (f.clone(), f)));
+    }
+    let Some(result) = mesa_or_skip(|m| {
+        let mut report = Vec::new();
+        let mut total = FrameDiff::default();
+        for (gl_file, vk_file) in &pairs {
+            let label = format!("{} (Mesa) / {} (nvp4c)", name(gl_file), name(vk_file));
+            let gl = match run_on_mesa(m, &load(gl_file)) {
+                Ok(r) => r,
+                Err(e) => {
+                    report.push(format!("{label}: Mesa: {e}"));
+                    continue;
+                }
+            };
+            let vk = match run_on_lavapipe(dev, &load(vk_file)) {
+                Ok(r) => r,
+                Err(e) => {
+                    report.push(format!("{label}: lavapipe: {e}"));
+                    continue;
+                }
+            };
+            match probe::compare(&gl.frames, &vk.frames, DIFFERENTIAL_MAX_BYTE_DIFF) {
+                Ok(d) => {
+                    if d.mismatch_count > 0 || d.depth_mismatches > 0 {
+                        report.push(format!(
+                            "{label}: {} of {} pixels differ by more than {DIFFERENTIAL_MAX_BYTE_DIFF}/255 (first: {:?}), {} depth samples differ",
+                            d.mismatch_count, d.pixels, d.mismatches, d.depth_mismatches
+                        ));
+                    }
+                    total.pixels += d.pixels;
+                    total.depth_samples += d.depth_samples;
+                }
+                Err(e) => report.push(format!("{label}: {e}")),
+            }
+        }
+        (report, total)
+    }) else {
+        return;
+    };
+    let (report, total) = result;
+    assert!(report.is_empty(), "{}", report.join("\n"));
+    assert!(total.pixels > 0);
+    eprintln!(
+        "differential: {} file pairs, {} pixels and {} depth samples compared, 0 differ",
+        pairs.len(),
+        total.pixels,
+        total.depth_samples
+    );
+}
