@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::script::{CommandKind, ParamTarget, ShaderTest, TexTarget};
+use super::script::{CommandKind, ParamTarget, ShaderTest};
 use super::textures::TextureObject;
 
 /// shader_runner's window: 250×250 (DEFAULT_WINDOW_WIDTH/HEIGHT).
@@ -306,11 +306,15 @@ impl Plan {
             _ => None,
         })
     }
-    pub fn reads(&self) -> usize {
+    /// The index in `steps` of each read, in order (frame k is read at
+    /// step `read_steps()[k]`).
+    pub fn read_steps(&self) -> Vec<usize> {
         self.steps
             .iter()
-            .filter(|s| matches!(s, Step::Read))
-            .count()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Step::Read))
+            .map(|(i, _)| i)
+            .collect()
     }
 }
 

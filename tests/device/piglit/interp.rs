@@ -130,20 +130,28 @@ fn vertex_inputs(d: &DrawCall, v: usize) -> Inputs {
     inputs
 }
 
-fn shade(
+/// What a draw gives the fragment program at GL window pixel (x, y): the
+/// interpolated vertex results as `fragment.*` attributes, depth, and
+/// whether the pixel is covered at all.
+enum Coverage {
+    Outside,
+    NotMeaningful,
+    Inside { inputs: Inputs, z: f64 },
+}
+
+fn fragment_inputs(
     plan: &Plan,
     d: &DrawCall,
     vp: &nvp4c::ir::Program,
-    fp: &nvp4c::ir::Program,
     x: u32,
     y: u32,
-) -> Result<Shaded, String> {
+) -> Result<Coverage, String> {
     let options = RunOptions::default();
     let mut outs = Vec::new();
     for v in 0..4 {
         match interp::run(vp, &vertex_inputs(d, v), &options) {
             Ok(o) => outs.push(o),
-            Err(interp::InterpError::Unsupported { .. }) => return Ok(Shaded::NotMeaningful),
+            Err(interp::InterpError::Unsupported { .. }) => return Ok(Coverage::NotMeaningful),
             Err(e) => return Err(format!("vertex program, vertex {v}: {e}")),
         }
     }
@@ -155,7 +163,7 @@ fn shade(
             return Err("the vertex program writes no result.position".into());
         };
         if p.defined() != 0xf {
-            return Ok(Shaded::NotMeaningful);
+            return Ok(Coverage::NotMeaningful);
         }
         let c = p.floats().map(f64::from);
         win[v] = [
@@ -185,11 +193,11 @@ fn shade(
         }
         if l.iter().all(|&v| v > -EDGE) {
             // On an edge: which side owns it is up to the rasteriser's rules.
-            return Ok(Shaded::NotMeaningful);
+            return Ok(Coverage::NotMeaningful);
         }
     }
     let Some((tri, l)) = hit else {
-        return Ok(Shaded::Outside);
+        return Ok(Coverage::Outside);
     };
     // Perspective-correct weights.
     let q: Vec<f64> = (0..3).map(|k| l[k] / win[tri[k]][3]).collect();
@@ -222,6 +230,23 @@ fn shade(
         "fragment.position".into(),
         interp::floats([px as f32, (h - py) as f32, z as f32, inv_w as f32]),
     );
+    Ok(Coverage::Inside { inputs, z })
+}
+
+fn shade(
+    plan: &Plan,
+    d: &DrawCall,
+    vp: &nvp4c::ir::Program,
+    fp: &nvp4c::ir::Program,
+    x: u32,
+    y: u32,
+) -> Result<Shaded, String> {
+    let options = RunOptions::default();
+    let (mut inputs, z) = match fragment_inputs(plan, d, vp, x, y)? {
+        Coverage::Outside => return Ok(Shaded::Outside),
+        Coverage::NotMeaningful => return Ok(Shaded::NotMeaningful),
+        Coverage::Inside { inputs, z } => (inputs, z),
+    };
     let bits = |m: &BTreeMap<u32, [f32; 4]>| m.iter().map(|(&k, v)| (k, interp::floats(*v))).collect();
     inputs.env = bits(&d.env_fp);
     inputs.local = bits(&d.local_fp);
@@ -247,4 +272,49 @@ fn shade(
         ok: [0, 1, 2, 3].map(|i| defined & (1 << i) != 0),
         z,
     })
+}
+
+/// Why GL window pixel (x, y) may rightly differ between two
+/// implementations: the last draw covering it before step `until` samples
+/// with an interpolated texture coordinate (or its projection s/q, t/q) that
+/// lies on a texel boundary of a bound texture (coordinate × size within
+/// 1e-4 of an integer), where NEAREST filtering may pick either texel
+/// depending on the interpolation's last bit. `None`: no such tie.
+pub fn texel_boundary_tie(
+    plan: &Plan,
+    until: usize,
+    vertex: &Checked,
+    x: u32,
+    y: u32,
+) -> Option<String> {
+    let vp = vertex.program.as_ref()?;
+    let mut last = None;
+    for step in &plan.steps[..until] {
+        if let Step::Draw(d) = step {
+            if let Ok(Coverage::Inside { inputs, .. }) = fragment_inputs(plan, d, vp, x, y) {
+                last = Some((d, inputs));
+            }
+        }
+    }
+    let (d, inputs) = last?;
+    for (name, bits) in &inputs.attribs {
+        if !name.starts_with("fragment.texcoord") {
+            continue;
+        }
+        let v = bits.map(f32::from_bits);
+        for t in d.textures.values() {
+            let sizes = [t.width as f32, t.height as f32];
+            for (c, size) in v[..2].iter().zip(sizes) {
+                for coord in [*c, c / v[3]] {
+                    let texels = coord * size;
+                    if coord.is_finite() && (texels - texels.round()).abs() < 1e-4 {
+                        return Some(format!(
+                            "{name} = {v:?}: {coord} × {size} = {texels} is on a texel boundary"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    None
 }

@@ -213,7 +213,14 @@ impl Mesa {
         let config = egl
             .choose_first_config(
                 display,
-                &[egl::RENDERABLE_TYPE, egl::OPENGL_BIT, egl::NONE],
+                // Mesa's surfaceless platform offers pbuffer configs only.
+                &[
+                    egl::SURFACE_TYPE,
+                    egl::PBUFFER_BIT,
+                    egl::RENDERABLE_TYPE,
+                    egl::OPENGL_BIT,
+                    egl::NONE,
+                ],
             )
             .map_err(|e| fail(format!("eglChooseConfig: {e}")))?
             .ok_or_else(|| fail("no EGL config renders OpenGL".into()))?;

@@ -107,7 +107,7 @@ fn check_one(p: &Probe, f: &SceneFrame) -> Result<(), String> {
 pub struct FrameDiff {
     pub pixels: usize,
     pub depth_samples: usize,
-    /// (frame, x, y, a, b) of the first few differing pixels.
+    /// (frame, x, y, a, b) of the differing pixels (the first 10 000).
     pub mismatches: Vec<(usize, u32, u32, [u8; 4], [u8; 4])>,
     pub mismatch_count: usize,
     pub depth_mismatches: usize,
@@ -129,7 +129,7 @@ pub fn compare(a: &[SceneFrame], b: &[SceneFrame], max_byte_diff: u8) -> Result<
                 diff.pixels += 1;
                 if (0..4).any(|i| pa[i].abs_diff(pb[i]) > max_byte_diff) {
                     diff.mismatch_count += 1;
-                    if diff.mismatches.len() < 8 {
+                    if diff.mismatches.len() < 10_000 {
                         diff.mismatches.push((k, x, y, pa, pb));
                     }
                 }
