@@ -472,6 +472,11 @@ pub fn plan(test: &ShaderTest) -> Plan {
             ),
         }
     }
+    // The final framebuffer is read too (the differential compares it, and
+    // some files end on a draw with nothing probed).
+    if !fresh && !steps.is_empty() {
+        steps.push(Step::Read);
+    }
     Plan {
         steps,
         width,

@@ -26,6 +26,7 @@ pub mod gl;
 pub mod interp;
 pub mod mesa;
 pub mod probe;
+pub mod scene;
 pub mod script;
 pub mod textures;
 pub mod vulkan;

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 /// One parsed shader_test file.
 #[derive(Clone, Debug)]
 pub struct ShaderTest {
-    pub path: PathBuf,
     /// The `[require]` lines, comments and blanks removed.
     pub requires: Vec<String>,
     pub vertex_program: Option<Program>,
@@ -193,7 +192,6 @@ impl ShaderTest {
             Test,
         }
         let mut test = ShaderTest {
-            path: path.to_path_buf(),
             requires: Vec::new(),
             vertex_program: None,
             fragment_program: None,
@@ -264,15 +262,6 @@ impl ShaderTest {
     /// `depthbuffer` in `[require]`: the window has a depth buffer.
     pub fn wants_depth(&self) -> bool {
         self.requires.iter().any(|r| r == "depthbuffer")
-    }
-
-    /// The file's name relative to `root` (for messages and lists).
-    pub fn name(&self, root: &Path) -> String {
-        self.path
-            .strip_prefix(root)
-            .unwrap_or(&self.path)
-            .display()
-            .to_string()
     }
 }
 
