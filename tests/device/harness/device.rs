@@ -391,7 +391,8 @@ unsafe fn create(
     let use_xfb = has_xfb && sxfb.transform_feedback == vk::TRUE;
     // GL's clip-space depth for the piglit runner (Device::run_scene).
     let use_clip_control = has_clip_control && sclip.depth_clip_control == vk::TRUE;
-    let mut eclip = vk::PhysicalDeviceDepthClipControlFeaturesEXT::default().depth_clip_control(true);
+    let mut eclip =
+        vk::PhysicalDeviceDepthClipControlFeaturesEXT::default().depth_clip_control(true);
 
     let priorities = [1.0f32];
     let queue_info = [vk::DeviceQueueCreateInfo::default()

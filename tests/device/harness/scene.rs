@@ -281,7 +281,8 @@ impl Attachments {
 unsafe fn attachment_barrier(dev: &ash::Device, cb: vk::CommandBuffer) {
     let barrier = vk::MemoryBarrier::default()
         .src_access_mask(
-            vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+                | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
         )
         .dst_access_mask(
             vk::AccessFlags::COLOR_ATTACHMENT_READ
@@ -519,7 +520,8 @@ fn draw_one(
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&attributes);
     }
-    let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(draw.topology);
+    let input_assembly =
+        vk::PipelineInputAssemblyStateCreateInfo::default().topology(draw.topology);
     let (w, h) = (attachments.width as f32, attachments.height as f32);
     // Negative height: clip-space y = -1 at the bottom row, as in GL.
     let viewports = [vk::Viewport {
@@ -531,7 +533,8 @@ fn draw_one(
         max_depth: 1.0,
     }];
     let scissors = [attachments.area()];
-    let mut clip = vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
+    let mut clip =
+        vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
     let mut viewport = vk::PipelineViewportStateCreateInfo::default()
         .viewports(&viewports)
         .scissors(&scissors);
@@ -555,7 +558,8 @@ fn draw_one(
         .color_write_mask(vk::ColorComponentFlags::RGBA)];
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
     let formats = [SCENE_COLOR_FORMAT];
-    let mut rendering = vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
+    let mut rendering =
+        vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
     if with_depth {
         rendering = rendering.depth_attachment_format(SCENE_DEPTH_FORMAT);
     }
@@ -572,7 +576,8 @@ fn draw_one(
         .push_next(&mut rendering);
     let pipeline = s.graphics_pipeline(&info)?;
     let count = draw.vertices.len() as u32;
-    let bound: Vec<(u32, vk::DescriptorSet)> = sets.iter().map(|(&i, &(_, set))| (i, set)).collect();
+    let bound: Vec<(u32, vk::DescriptorSet)> =
+        sets.iter().map(|(&i, &(_, set))| (i, set)).collect();
     let has_attributes = !attributes.is_empty();
     s.submit(|dev, cb| unsafe {
         attachments.begin(dev, cb);

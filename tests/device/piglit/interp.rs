@@ -38,6 +38,9 @@ impl Checked {
     }
 }
 
+/// A pixel's RGBA and, per channel, whether the spec defines it.
+pub type InterpPixel = ([f32; 4], [bool; 4]);
+
 /// The RGBA the interpreter gives GL window pixel (x, y) after the plan's
 /// steps before `until` (a step index), with each channel's definedness.
 pub fn pixel(
@@ -47,7 +50,7 @@ pub fn pixel(
     fragment: &Checked,
     x: u32,
     y: u32,
-) -> Result<Option<([f32; 4], [bool; 4])>, String> {
+) -> Result<Option<InterpPixel>, String> {
     let (Some(vp), Some(fp)) = (&vertex.program, &fragment.program) else {
         return Err("a program does not check".into());
     };
@@ -56,10 +59,7 @@ pub fn pixel(
     let mut depth = 1.0f32;
     for step in &plan.steps[..until] {
         match step {
-            Step::Clear {
-                color: c,
-                depth: d,
-            } => {
+            Step::Clear { color: c, depth: d } => {
                 if let Some(c) = c {
                     color = c.map(|v| v.clamp(0.0, 1.0));
                     defined = [true; 4];
@@ -68,22 +68,20 @@ pub fn pixel(
                     depth = *d;
                 }
             }
-            Step::Draw(d) => {
-                match shade(plan, d, vp, fp, x, y)? {
-                    Shaded::NotMeaningful => return Ok(None),
-                    Shaded::Outside | Shaded::Killed => {}
-                    Shaded::Fragment { rgba, ok, z } => {
-                        if plan.depth && d.depth_test {
-                            if z >= depth {
-                                continue;
-                            }
-                            depth = z;
+            Step::Draw(d) => match shade(plan, d, vp, fp, x, y)? {
+                Shaded::NotMeaningful => return Ok(None),
+                Shaded::Outside | Shaded::Killed => {}
+                Shaded::Fragment { rgba, ok, z } => {
+                    if plan.depth && d.depth_test {
+                        if z >= depth {
+                            continue;
                         }
-                        color = rgba.map(|v| v.clamp(0.0, 1.0));
-                        defined = ok;
+                        depth = z;
                     }
+                    color = rgba.map(|v| v.clamp(0.0, 1.0));
+                    defined = ok;
                 }
-            }
+            },
             Step::Read | Step::Probe(_) => {}
         }
     }
@@ -123,7 +121,8 @@ fn vertex_inputs(d: &DrawCall, v: usize) -> Inputs {
     for n in 0..16 {
         inputs.attribs.insert(format!("vertex.attrib[{n}]"), f(n));
     }
-    let bits = |m: &BTreeMap<u32, [f32; 4]>| m.iter().map(|(&k, v)| (k, interp::floats(*v))).collect();
+    let bits =
+        |m: &BTreeMap<u32, [f32; 4]>| m.iter().map(|(&k, v)| (k, interp::floats(*v))).collect();
     inputs.env = bits(&d.env_vp);
     inputs.local = bits(&d.local_vp);
     inputs.state = d.state_inputs();
@@ -207,7 +206,7 @@ fn fragment_inputs(
     let inv_w: f64 = (0..3).map(|k| l[k] / win[tri[k]][3]).sum();
 
     let mut inputs = Inputs::default();
-    for (name, _) in &outs[0].results {
+    for name in outs[0].results.keys() {
         let Some(rest) = name.strip_prefix("result.") else {
             continue;
         };
@@ -247,7 +246,8 @@ fn shade(
         Coverage::NotMeaningful => return Ok(Shaded::NotMeaningful),
         Coverage::Inside { inputs, z } => (inputs, z),
     };
-    let bits = |m: &BTreeMap<u32, [f32; 4]>| m.iter().map(|(&k, v)| (k, interp::floats(*v))).collect();
+    let bits =
+        |m: &BTreeMap<u32, [f32; 4]>| m.iter().map(|(&k, v)| (k, interp::floats(*v))).collect();
     inputs.env = bits(&d.env_fp);
     inputs.local = bits(&d.local_fp);
     inputs.state = d.state_inputs();

@@ -192,7 +192,9 @@ impl Mesa {
         let egl = unsafe {
             egl::DynamicInstance::<egl::EGL1_5>::load_required_from_filename("libEGL.so.1")
         }
-        .map_err(|e| format!("cannot load libEGL.so.1 (install libegl1 libegl-mesa0 libgl1-mesa-dri): {e}"))?;
+        .map_err(|e| {
+            format!("cannot load libEGL.so.1 (install libegl1 libegl-mesa0 libgl1-mesa-dri): {e}")
+        })?;
         // SAFETY: the surfaceless platform takes EGL_DEFAULT_DISPLAY.
         let display = unsafe {
             egl.get_platform_display(
@@ -341,7 +343,9 @@ impl Mesa {
                 );
             }
             if (gl.glCheckFramebufferStatus)(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE {
-                return Err(RunError::Backend("the framebuffer object is incomplete".into()));
+                return Err(RunError::Backend(
+                    "the framebuffer object is incomplete".into(),
+                ));
             }
             (gl.glViewport)(0, 0, w, h);
             (gl.glPixelStorei)(GL_PACK_ALIGNMENT, 1);

@@ -29,7 +29,11 @@ pub fn check(plan: &Plan, frames: &[SceneFrame]) -> Vec<ProbeFailure> {
         .filter_map(|p| match frames.get(p.frame) {
             None => Some(ProbeFailure {
                 line: p.line,
-                message: format!("no read-back {} (the backend read {})", p.frame, frames.len()),
+                message: format!(
+                    "no read-back {} (the backend read {})",
+                    p.frame,
+                    frames.len()
+                ),
             }),
             Some(f) => check_one(p, f).err().map(|message| ProbeFailure {
                 line: p.line,
@@ -107,11 +111,15 @@ fn check_one(p: &Probe, f: &SceneFrame) -> Result<(), String> {
 pub struct FrameDiff {
     pub pixels: usize,
     pub depth_samples: usize,
-    /// (frame, x, y, a, b) of the differing pixels (the first 10 000).
-    pub mismatches: Vec<(usize, u32, u32, [u8; 4], [u8; 4])>,
+    /// The differing pixels (the first 10 000).
+    pub mismatches: Vec<Mismatch>,
     pub mismatch_count: usize,
     pub depth_mismatches: usize,
 }
+
+/// A pixel two backends drew differently: (frame, x, y, one's RGBA, the
+/// other's).
+pub type Mismatch = (usize, u32, u32, [u8; 4], [u8; 4]);
 
 /// Compares frame by frame, pixel by pixel.
 pub fn compare(a: &[SceneFrame], b: &[SceneFrame], max_byte_diff: u8) -> Result<FrameDiff, String> {

@@ -101,9 +101,14 @@ pub fn program_scene(path: &Path, text: &str) -> Result<ShaderTest, String> {
         let v: Vec<String> = (0..4).map(|c| value(n, c, 1).to_string()).collect();
         let _ = writeln!(s, "texcoord {n} ({})", v.join(", "));
     }
-    for (k, kind) in ["env_vp", "local_vp", "env_fp", "local_fp"].iter().enumerate() {
+    for (k, kind) in ["env_vp", "local_vp", "env_fp", "local_fp"]
+        .iter()
+        .enumerate()
+    {
         for i in 0..24 {
-            let v: Vec<String> = (0..4).map(|c| value(i, c, 7 + k as u32).to_string()).collect();
+            let v: Vec<String> = (0..4)
+                .map(|c| value(i, c, 7 + k as u32).to_string())
+                .collect();
             let _ = writeln!(s, "parameter {kind} {i} ({})", v.join(", "));
         }
     }
@@ -132,7 +137,9 @@ pub fn arb_programs_in_tests(root: &Path) -> Vec<(std::path::PathBuf, String)> {
                 stack.push(p);
                 continue;
             }
-            if p.extension().is_some_and(|x| x == "shader_test" || x == "snap") {
+            if p.extension()
+                .is_some_and(|x| x == "shader_test" || x == "snap")
+            {
                 continue;
             }
             let Ok(text) = std::fs::read_to_string(&p) else {

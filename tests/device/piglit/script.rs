@@ -142,13 +142,26 @@ pub enum CommandKind {
     Tolerance([f32; 4]),
     /// `probe rgba x y r g b a` / `probe rgb x y r g b` (expected has 4 or 3
     /// components).
-    Probe { x: i32, y: i32, expected: Vec<f32> },
+    Probe {
+        x: i32,
+        y: i32,
+        expected: Vec<f32>,
+    },
     /// `relative probe rgba (rx, ry) (r, g, b, a)` / `… rgb …`.
-    RelativeProbe { at: [f32; 2], expected: Vec<f32> },
+    RelativeProbe {
+        at: [f32; 2],
+        expected: Vec<f32>,
+    },
     /// `probe all rgba r g b a` / `probe all rgb r g b`.
-    ProbeAll { expected: Vec<f32> },
+    ProbeAll {
+        expected: Vec<f32>,
+    },
     /// `probe depth x y d`.
-    ProbeDepth { x: i32, y: i32, expected: f32 },
+    ProbeDepth {
+        x: i32,
+        y: i32,
+        expected: f32,
+    },
 }
 
 /// Why a file cannot be run.
@@ -526,7 +539,8 @@ mod tests {
                 tex: None
             }
         );
-        let CommandKind::Parameter { value, .. } = one("parameter local_vp 9 (INF, -INF, NAN, 0.0)")
+        let CommandKind::Parameter { value, .. } =
+            one("parameter local_vp 9 (INF, -INF, NAN, 0.0)")
         else {
             panic!()
         };

@@ -10,8 +10,8 @@ use super::probe::{self, FrameDiff};
 use super::script::ShaderTest;
 use super::vulkan::RunError;
 use super::{
-    arb_supported, interp, scene, ci_mode, mesa, piglit_dir, run_on_lavapipe, run_on_mesa, shader_tests,
-    DIFFERENTIAL_MAX_BYTE_DIFF,
+    arb_supported, ci_mode, interp, mesa, piglit_dir, run_on_lavapipe, run_on_mesa, scene,
+    shader_tests, DIFFERENTIAL_MAX_BYTE_DIFF,
 };
 
 /// piglit's 89 assembly shader_tests (tests/piglit/README.md).
@@ -86,10 +86,18 @@ fn mesa_run(test: &ShaderTest) -> Result<super::MesaRun, RunError> {
 #[test]
 fn every_vendored_shader_test_parses_into_commands_the_runner_implements() {
     let files = spec_files();
-    assert_eq!(files.len(), VENDORED, "tests/piglit/spec/ holds piglit's 89 files");
+    assert_eq!(
+        files.len(),
+        VENDORED,
+        "tests/piglit/spec/ holds piglit's 89 files"
+    );
     for f in files.iter().chain(&nv4_files()) {
         let t = load(f);
-        assert!(t.vertex_program.is_some() || t.fragment_program.is_some(), "{}", name(f));
+        assert!(
+            t.vertex_program.is_some() || t.fragment_program.is_some(),
+            "{}",
+            name(f)
+        );
         assert!(!t.commands.is_empty(), "{}: no [test] commands", name(f));
     }
 }
@@ -219,8 +227,10 @@ fn mesa_gl_and_nvp4c_on_lavapipe_draw_the_same_pixels() {
     let Some(dev) = harness::device_or_skip() else {
         return;
     };
-    let mut pairs: Vec<(PathBuf, PathBuf)> =
-        nv4_files().into_iter().map(|f| (original_of(&f), f)).collect();
+    let mut pairs: Vec<(PathBuf, PathBuf)> = nv4_files()
+        .into_iter()
+        .map(|f| (original_of(&f), f))
+        .collect();
     if arb_supported() {
         pairs.extend(spec_files().into_iter().map(|f| (f.clone(), f)));
     }
@@ -253,7 +263,10 @@ fn mesa_gl_and_nvp4c_on_lavapipe_draw_the_same_pixels() {
     // Mesa implements no NV_gpu_program4: the NV4 translations are drawn by
     // nvp4c only, against Mesa drawing the ARB originals.
     let nv4_on_mesa = mesa::with_context(|m| m.has_extension("GL_NV_gpu_program4")).unwrap();
-    assert!(!nv4_on_mesa, "Mesa now has NV_gpu_program4: draw the translations there too");
+    assert!(
+        !nv4_on_mesa,
+        "Mesa now has NV_gpu_program4: draw the translations there too"
+    );
     eprintln!(
         "differential: {} file pairs, {} pixels and {} depth samples compared; {} pixels differ on a texel-boundary tie, no other",
         pairs.len(),
@@ -298,8 +311,9 @@ fn compare_runs(
         match interp::texel_boundary_tie(&vk.plan, reads[frame], &vk.vertex, x, y) {
             Some(why) => {
                 if ties.first.len() < 20 {
-                    ties.first
-                        .push(format!("{label}: ({x}, {y}) Mesa {a:?}, nvp4c {b:?}: {why}"));
+                    ties.first.push(format!(
+                        "{label}: ({x}, {y}) Mesa {a:?}, nvp4c {b:?}: {why}"
+                    ));
                 }
                 ties.count += 1;
             }
@@ -327,9 +341,19 @@ fn compare_runs(
 fn scene_is_defined(test: &ShaderTest) -> Option<bool> {
     let (vertex, fragment) = super::vulkan::compile(test).ok()?;
     let plan = super::gl::plan(test);
-    let (vp, fp) = (interp::Checked::new(&vertex), interp::Checked::new(&fragment));
+    let (vp, fp) = (
+        interp::Checked::new(&vertex),
+        interp::Checked::new(&fragment),
+    );
     let reads = plan.read_steps();
-    match interp::pixel(&plan, *reads.last()?, &vp, &fp, plan.width / 2, plan.height / 2) {
+    match interp::pixel(
+        &plan,
+        *reads.last()?,
+        &vp,
+        &fp,
+        plan.width / 2,
+        plan.height / 2,
+    ) {
         Ok(Some((_, defined))) => Some(defined.iter().all(|&d| d)),
         _ => None,
     }

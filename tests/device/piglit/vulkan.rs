@@ -18,8 +18,8 @@ use ash::vk;
 use nvp4c::reflect::Reflection;
 
 use crate::harness::{
-    self, Device, Input, SamplerDesc, SceneDraw, SceneFrame, SceneOp, SceneTarget,
-    StageResources, Texture, TextureKind,
+    self, Device, Input, SamplerDesc, SceneDraw, SceneFrame, SceneOp, SceneTarget, StageResources,
+    Texture, TextureKind,
 };
 
 use super::gl::{DrawCall, Plan, Step};
@@ -223,7 +223,11 @@ fn resources(
                 t.unit, t.unit
             ))
         })?;
-        textures.push(texture(t.unit, t.target.as_deref().unwrap_or("2D"), object)?);
+        textures.push(texture(
+            t.unit,
+            t.target.as_deref().unwrap_or("2D"),
+            object,
+        )?);
     }
     Ok(StageResources {
         set,
@@ -250,9 +254,7 @@ fn texture(unit: u32, target: &str, t: &TextureObject) -> Result<Texture, RunErr
                     level
                         .iter()
                         .map(|c| {
-                            u32::from_le_bytes(
-                                c.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8),
-                            )
+                            u32::from_le_bytes(c.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8))
                         })
                         .collect()
                 })
