@@ -12,9 +12,12 @@
 //! Vulkan's `FragCoord` (y counted from the top, docs/interface.md).
 //!
 //! Not meaningful, so not computed (`Ok(None)`): a pixel centre on a
-//! triangle edge (GL and Vulkan may each own it), a program with texture
-//! instructions (the interpreter does not model textures), a probed
-//! component the interpreter marks undefined.
+//! triangle edge (GL and Vulkan may each own it), a vertex outside the clip
+//! volume (GL would clip the primitive into new vertices), a program with
+//! texture instructions (the interpreter does not model textures). A probed
+//! channel the interpreter marks undefined is not compared. (A vertex result
+//! the interpreter marks undefined reaches the fragment program as the value
+//! it computed: the marks do not cross from one program to the other.)
 
 use std::collections::BTreeMap;
 
@@ -165,6 +168,11 @@ fn fragment_inputs(
             return Ok(Coverage::NotMeaningful);
         }
         let c = p.floats().map(f64::from);
+        // Only primitives inside the clip volume are rasterised here; GL
+        // clips the others into new vertices.
+        if c[3].is_nan() || c[3] <= 0.0 || c.iter().take(3).any(|x| x.abs() > c[3]) {
+            return Ok(Coverage::NotMeaningful);
+        }
         win[v] = [
             (c[0] / c[3] + 1.0) * w / 2.0,
             (c[1] / c[3] + 1.0) * h / 2.0,

@@ -438,3 +438,35 @@ fn arb_programs_in_tests_draw_the_same_on_mesa_gl_and_lavapipe() {
         if arb { "" } else { "; nvp4c has no ARB front end yet: all rejected with E0002" }
     );
 }
+
+/// The probes can fail: a colour off by more than piglit's tolerance is
+/// reported (with the line), one within it is not, and `probe all` sees a
+/// single wrong pixel.
+#[test]
+fn probes_fail_outside_piglits_tolerance_and_pass_inside_it() {
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let text =
+        "[require]\n\n[fragment program]\n!!NVfp4.0\nMOV result.color, program.local[0];\nEND\n\n\
+                [test]\northo -1 1 -1 1\nclear color 0 0 0 1\nclear\n\
+                parameter local_fp 0 (0.5, 0.25, 1, 0)\ndraw rect -1 -1 2 2\n\
+                probe rgba 3 4 0.505 0.25 1 0\n\
+                relative probe rgb (0.5, 0.5) (0.52, 0.25, 1)\n\
+                probe all rgba 0.5 0.25 1 0\n\
+                parameter local_fp 0 (0, 1, 0, 1)\ndraw rect 0.5 0.5 0.01 0.01\n\
+                probe all rgba 0.5 0.25 1 0\n";
+    let test = ShaderTest::parse(Path::new("inline.shader_test"), text).unwrap();
+    let run = run_on_lavapipe(dev, &test).unwrap();
+    let lines: Vec<usize> = run.failures.iter().map(|f| f.line).collect();
+    // Line 15: the pixel holds 128/255 = 0.502, 0.018 from 0.52 (line 14's
+    // 0.505 is within 0.01); line 19: the small rectangle made a pixel
+    // green.
+    assert_eq!(lines, vec![15, 19], "{:?}", run.failures);
+    assert!(
+        run.failures[1].message.contains("is [0, 255, 0, 255]"),
+        "{:?}",
+        run.failures
+    );
+    assert!(run.failures[0].message.contains("(125, 125)"));
+}
