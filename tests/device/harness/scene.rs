@@ -159,6 +159,7 @@ impl Device {
             })?;
 
             let mut frames = Vec::new();
+            let mut pipelines = PipelineCache::default();
             for op in ops {
                 match op {
                     SceneOp::Clear { color, depth: z } => {
@@ -167,7 +168,7 @@ impl Device {
                         s.submit(|dev, cb| unsafe { attachments.clear(dev, cb, c, z) })?;
                     }
                     SceneOp::Draw(draw) => {
-                        draw_one(&mut s, &attachments, draw, clip_control)?;
+                        draw_one(&mut s, &attachments, draw, clip_control, &mut pipelines)?;
                     }
                     SceneOp::Read => {
                         let cbuf = color_readback.buffer;
@@ -447,6 +448,42 @@ fn frame(width: u32, height: u32, color: &HostBuffer, depth: Option<&HostBuffer>
     }
 }
 
+/// Pipelines of a scene by what they are made of: draws of the same program
+/// pair with the same descriptor-set shapes and depth test reuse one (a GL
+/// test draws many times with one program), each with its own sets, which
+/// are identically defined and so compatible with its layout.
+#[derive(Default)]
+struct PipelineCache {
+    pipelines: std::collections::HashMap<u64, (vk::PipelineLayout, vk::Pipeline)>,
+}
+
+fn pipeline_key(
+    draw: &SceneDraw,
+    stride: u32,
+    attributes: &[vk::VertexInputAttributeDescription],
+) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    draw.vertex.hash(&mut h);
+    draw.fragment.hash(&mut h);
+    draw.depth_test.hash(&mut h);
+    format!("{:?}", draw.topology).hash(&mut h);
+    stride.hash(&mut h);
+    for a in attributes {
+        (a.location, a.offset, a.format.as_raw()).hash(&mut h);
+    }
+    for r in [&draw.vertex_resources, &draw.fragment_resources] {
+        r.set.hash(&mut h);
+        for (binding, words) in &r.blocks {
+            (binding, words.len()).hash(&mut h);
+        }
+        for t in &r.textures {
+            (t.unit, format!("{:?}", t.kind)).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
 /// Records and submits one draw: the two stages' descriptor sets, the
 /// pipeline (GL's y-up viewport and depth range) and the vertex buffer.
 fn draw_one(
@@ -454,6 +491,7 @@ fn draw_one(
     attachments: &Attachments,
     draw: &SceneDraw,
     clip_control: bool,
+    cache: &mut PipelineCache,
 ) -> Result<()> {
     let (vr, fr) = (&draw.vertex_resources, &draw.fragment_resources);
     if vr.set == fr.set || vr.set > 7 || fr.set > 7 {
@@ -475,110 +513,117 @@ fn draw_one(
         let (layout, set) = s.resource_descriptor_set(stage, &uniforms, &res.textures)?;
         sets.insert(res.set, (layout, set));
     }
-    let empty = unsafe {
-        s.dev()
-            .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
-    }
-    .vk("vkCreateDescriptorSetLayout")?;
-    s.own(Object::SetLayout(empty));
-    let last = *sets.keys().next_back().unwrap_or(&0);
-    let set_layouts: Vec<_> = (0..=last)
-        .map(|i| sets.get(&i).map_or(empty, |&(l, _)| l))
-        .collect();
-    let layout = unsafe {
-        s.dev().create_pipeline_layout(
-            &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
-            None,
-        )
-    }
-    .vk("vkCreatePipelineLayout")?;
-    s.own(Object::PipelineLayout(layout));
-
     let vertex_buffer = VertexBuffer::new(&draw.vertices, 0, draw.vertices.len())?;
     let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, &vertex_buffer.data)?;
-    let vs = s.shader(&draw.vertex)?;
-    let fs = s.shader(&draw.fragment)?;
-    let stages = [
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(vs)
-            .name(c"main"),
-        vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::FRAGMENT)
-            .module(fs)
-            .name(c"main"),
-    ];
-    let bindings = [vk::VertexInputBindingDescription {
-        binding: 0,
-        stride: vertex_buffer.stride,
-        input_rate: vk::VertexInputRate::VERTEX,
-    }];
-    let attributes = vertex_buffer.descriptions();
-    let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
-    if !attributes.is_empty() {
-        vertex_input = vertex_input
-            .vertex_binding_descriptions(&bindings)
-            .vertex_attribute_descriptions(&attributes);
-    }
-    let input_assembly =
-        vk::PipelineInputAssemblyStateCreateInfo::default().topology(draw.topology);
-    let (w, h) = (attachments.width as f32, attachments.height as f32);
-    // Negative height: clip-space y = -1 at the bottom row, as in GL.
-    let viewports = [vk::Viewport {
-        x: 0.0,
-        y: h,
-        width: w,
-        height: -h,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let scissors = [attachments.area()];
-    let mut clip =
-        vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
-    let mut viewport = vk::PipelineViewportStateCreateInfo::default()
-        .viewports(&viewports)
-        .scissors(&scissors);
-    if clip_control {
-        viewport = viewport.push_next(&mut clip);
-    }
-    let raster = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(vk::CullModeFlags::NONE)
-        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-        .line_width(1.0);
-    let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let with_depth = attachments.depth_view.is_some();
-    let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
-        .depth_test_enable(with_depth && draw.depth_test)
-        .depth_write_enable(with_depth && draw.depth_test)
-        .depth_compare_op(vk::CompareOp::LESS);
-    let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
-        .blend_enable(false)
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
-    let formats = [SCENE_COLOR_FORMAT];
-    let mut rendering =
-        vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
-    if with_depth {
-        rendering = rendering.depth_attachment_format(SCENE_DEPTH_FORMAT);
-    }
-    let info = vk::GraphicsPipelineCreateInfo::default()
-        .stages(&stages)
-        .vertex_input_state(&vertex_input)
-        .input_assembly_state(&input_assembly)
-        .viewport_state(&viewport)
-        .rasterization_state(&raster)
-        .multisample_state(&multisample)
-        .depth_stencil_state(&depth_state)
-        .color_blend_state(&blend)
-        .layout(layout)
-        .push_next(&mut rendering);
-    let pipeline = s.graphics_pipeline(&info)?;
+    let key = pipeline_key(draw, vertex_buffer.stride, &vertex_buffer.descriptions());
+    let (layout, pipeline) = if let Some(&cached) = cache.pipelines.get(&key) {
+        cached
+    } else {
+        let empty = unsafe {
+            s.dev()
+                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
+        }
+        .vk("vkCreateDescriptorSetLayout")?;
+        s.own(Object::SetLayout(empty));
+        let last = *sets.keys().next_back().unwrap_or(&0);
+        let set_layouts: Vec<_> = (0..=last)
+            .map(|i| sets.get(&i).map_or(empty, |&(l, _)| l))
+            .collect();
+        let layout = unsafe {
+            s.dev().create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
+                None,
+            )
+        }
+        .vk("vkCreatePipelineLayout")?;
+        s.own(Object::PipelineLayout(layout));
+        let vs = s.shader(&draw.vertex)?;
+        let fs = s.shader(&draw.fragment)?;
+        let stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vs)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(fs)
+                .name(c"main"),
+        ];
+        let bindings = [vk::VertexInputBindingDescription {
+            binding: 0,
+            stride: vertex_buffer.stride,
+            input_rate: vk::VertexInputRate::VERTEX,
+        }];
+        let attributes = vertex_buffer.descriptions();
+        let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
+        if !attributes.is_empty() {
+            vertex_input = vertex_input
+                .vertex_binding_descriptions(&bindings)
+                .vertex_attribute_descriptions(&attributes);
+        }
+        let input_assembly =
+            vk::PipelineInputAssemblyStateCreateInfo::default().topology(draw.topology);
+        let (w, h) = (attachments.width as f32, attachments.height as f32);
+        // Negative height: clip-space y = -1 at the bottom row, as in GL.
+        let viewports = [vk::Viewport {
+            x: 0.0,
+            y: h,
+            width: w,
+            height: -h,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        }];
+        let scissors = [attachments.area()];
+        let mut clip =
+            vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
+        let mut viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewports(&viewports)
+            .scissors(&scissors);
+        if clip_control {
+            viewport = viewport.push_next(&mut clip);
+        }
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(vk::CullModeFlags::NONE)
+            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let with_depth = attachments.depth_view.is_some();
+        let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(with_depth && draw.depth_test)
+            .depth_write_enable(with_depth && draw.depth_test)
+            .depth_compare_op(vk::CompareOp::LESS);
+        let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
+            .blend_enable(false)
+            .color_write_mask(vk::ColorComponentFlags::RGBA)];
+        let blend =
+            vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
+        let formats = [SCENE_COLOR_FORMAT];
+        let mut rendering =
+            vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
+        if with_depth {
+            rendering = rendering.depth_attachment_format(SCENE_DEPTH_FORMAT);
+        }
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&input_assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .depth_stencil_state(&depth_state)
+            .color_blend_state(&blend)
+            .layout(layout)
+            .push_next(&mut rendering);
+        let pipeline = s.graphics_pipeline(&info)?;
+        cache.pipelines.insert(key, (layout, pipeline));
+        (layout, pipeline)
+    };
     let count = draw.vertices.len() as u32;
     let bound: Vec<(u32, vk::DescriptorSet)> =
         sets.iter().map(|(&i, &(_, set))| (i, set)).collect();
-    let has_attributes = !attributes.is_empty();
+    let has_attributes = !vertex_buffer.attributes.is_empty();
     s.submit(|dev, cb| unsafe {
         attachments.begin(dev, cb);
         dev.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);

@@ -167,8 +167,8 @@ impl DrawCall {
     }
 
     /// The 408 rows of nvp4c's `State` block (docs/interface.md, "The State
-    /// block"): every matrix and its inverse, and GL's initial values of the
-    /// depth range, fog, material, light model and lights.
+    /// block"): every matrix and its inverse, and GL's initial values of
+    /// every other binding.
     pub fn state_rows(&self) -> Vec<[u32; 4]> {
         let mut rows = vec![[0f32; 4]; 408];
         for (_, slot, m) in self.matrices() {
@@ -178,7 +178,7 @@ impl DrawCall {
                 rows[slot * 8 + 4 + r] = inv[r].map(|v| v as f32);
             }
         }
-        for (row, value) in initial_state_rows() {
+        for (_, row, value) in initial_state() {
             rows[row] = value;
         }
         rows.into_iter().map(|r| r.map(f32::to_bits)).collect()
@@ -199,54 +199,113 @@ impl DrawCall {
                 out.insert(format!("state.matrix.{name}.invtrans.row[{r}]"), col(&inv));
             }
         }
-        out.insert(
-            "state.depth.range".into(),
-            [0.0f32, 1.0, 1.0, 1.0].map(f32::to_bits),
-        );
+        for (name, _, value) in initial_state() {
+            out.insert(name, value.map(f32::to_bits));
+        }
         out
     }
 }
 
-/// GL's initial values (GL 2.1 tables 6.9–6.11) of the non-matrix rows of the
-/// State block, as (row, value).
-fn initial_state_rows() -> Vec<(usize, [f32; 4])> {
+/// GL's initial values (OpenGL 2.1 tables 6.9 to 6.14, and ARB_vertex_program
+/// section 2.14.1.x for the derived items) of every non-matrix binding of the
+/// State block, as (binding name as the checker canonicalises it, row,
+/// value). The components the tables fix to constants (shininess y, z, w;
+/// half w; attenuation w; depth range w) hold those constants.
+fn initial_state() -> Vec<(String, usize, [f32; 4])> {
     const MATERIAL: usize = 208;
     const LIGHTMODEL: usize = 218;
     const LIGHT: usize = 221;
+    const LIGHTPROD: usize = 277;
+    const TEXGEN: usize = 325;
+    const TEXENV: usize = 389;
     const FOG: usize = 397;
+    const CLIP: usize = 399;
+    const POINT: usize = 405;
     const DEPTH: usize = 407;
-    let mut rows = Vec::new();
-    for face in 0..2 {
-        let base = MATERIAL + 5 * face;
-        rows.push((base, [0.2, 0.2, 0.2, 1.0])); // ambient
-        rows.push((base + 1, [0.8, 0.8, 0.8, 1.0])); // diffuse
-        rows.push((base + 2, [0.0, 0.0, 0.0, 1.0])); // specular
-        rows.push((base + 3, [0.0, 0.0, 0.0, 1.0])); // emission
-        rows.push((base + 4, [0.0, 0.0, 0.0, 1.0])); // shininess
+    let mut out: Vec<(String, usize, [f32; 4])> = Vec::new();
+    let mut put = |name: String, row: usize, v: [f32; 4]| out.push((name, row, v));
+    let ambient = [0.2, 0.2, 0.2, 1.0];
+    let diffuse = [0.8, 0.8, 0.8, 1.0];
+    let black = [0.0, 0.0, 0.0, 1.0];
+    for (f, face) in ["front", "back"].iter().enumerate() {
+        let base = MATERIAL + 5 * f;
+        let m = format!("state.material.{face}");
+        put(format!("{m}.ambient"), base, ambient);
+        put(format!("{m}.diffuse"), base + 1, diffuse);
+        put(format!("{m}.specular"), base + 2, black);
+        put(format!("{m}.emission"), base + 3, black);
+        put(format!("{m}.shininess"), base + 4, [0.0, 0.0, 0.0, 1.0]);
+        // a_cs * a_cm + e_cm; alpha: the diffuse material alpha.
+        put(
+            format!("state.lightmodel.{face}.scenecolor"),
+            LIGHTMODEL + 1 + f,
+            [0.04, 0.04, 0.04, 1.0],
+        );
     }
-    rows.push((LIGHTMODEL, [0.2, 0.2, 0.2, 1.0]));
-    // Scene colour: a_cs * a_cm + e_cm, alpha = the diffuse alpha.
-    rows.push((LIGHTMODEL + 1, [0.04, 0.04, 0.04, 1.0]));
-    rows.push((LIGHTMODEL + 2, [0.04, 0.04, 0.04, 1.0]));
+    put("state.lightmodel.ambient".into(), LIGHTMODEL, ambient);
     for n in 0..8 {
-        let base = LIGHT + 7 * n;
-        let (diffuse, specular) = if n == 0 {
+        // Light 0 is white, the others black (table 6.10).
+        let (l_diffuse, l_specular) = if n == 0 {
             ([1.0; 4], [1.0; 4])
         } else {
-            ([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0])
+            (black, black)
         };
-        rows.push((base, [0.0, 0.0, 0.0, 1.0]));
-        rows.push((base + 1, diffuse));
-        rows.push((base + 2, specular));
-        rows.push((base + 3, [0.0, 0.0, 1.0, 0.0])); // position
-        rows.push((base + 4, [1.0, 0.0, 0.0, 0.0])); // attenuation, spot exponent
-        rows.push((base + 5, [0.0, 0.0, -1.0, -1.0])); // spot direction, cos(180°)
-        rows.push((base + 6, [0.0, 0.0, 1.0, 1.0])); // half: normalize(P + (0,0,1))
+        let base = LIGHT + 7 * n;
+        let l = format!("state.light[{n}]");
+        put(format!("{l}.ambient"), base, black);
+        put(format!("{l}.diffuse"), base + 1, l_diffuse);
+        put(format!("{l}.specular"), base + 2, l_specular);
+        put(format!("{l}.position"), base + 3, [0.0, 0.0, 1.0, 0.0]);
+        put(format!("{l}.attenuation"), base + 4, [1.0, 0.0, 0.0, 0.0]);
+        // Direction (0, 0, -1), cosine of the 180° cutoff.
+        put(
+            format!("{l}.spot.direction"),
+            base + 5,
+            [0.0, 0.0, -1.0, -1.0],
+        );
+        // normalize(P + (0, 0, 1)) with P = (0, 0, 1).
+        put(format!("{l}.half"), base + 6, [0.0, 0.0, 1.0, 1.0]);
+        // Light products: rgb = light × material, alpha = the material's.
+        let product = |l: [f32; 4], m: [f32; 4]| [l[0] * m[0], l[1] * m[1], l[2] * m[2], m[3]];
+        for (f, face) in ["front", "back"].iter().enumerate() {
+            let p = format!("state.lightprod[{n}].{face}");
+            let row = LIGHTPROD + 6 * n + 3 * f;
+            put(format!("{p}.ambient"), row, product(black, ambient));
+            put(format!("{p}.diffuse"), row + 1, product(l_diffuse, diffuse));
+            put(format!("{p}.specular"), row + 2, product(l_specular, black));
+        }
+        // Texture coordinate generation planes: s = x, t = y, r = q = 0.
+        for (k, kind) in ["eye", "object"].iter().enumerate() {
+            for (c, coord) in ["s", "t", "r", "q"].iter().enumerate() {
+                let mut plane = [0.0; 4];
+                if c < 2 {
+                    plane[c] = 1.0;
+                }
+                put(
+                    format!("state.texgen[{n}].{kind}.{coord}"),
+                    TEXGEN + 8 * n + 4 * k + c,
+                    plane,
+                );
+            }
+        }
+        put(format!("state.texenv[{n}].color"), TEXENV + n, [0.0; 4]);
     }
-    rows.push((FOG, [0.0, 0.0, 0.0, 0.0]));
-    rows.push((FOG + 1, [1.0, 0.0, 1.0, 1.0])); // density, start, end, 1/(end-start)
-    rows.push((DEPTH, [0.0, 1.0, 1.0, 1.0]));
-    rows
+    for n in 0..6 {
+        put(format!("state.clip[{n}].plane"), CLIP + n, [0.0; 4]);
+    }
+    put("state.fog.color".into(), FOG, [0.0; 4]);
+    // Density 1, start 0, end 1, 1 / (end - start).
+    put("state.fog.params".into(), FOG + 1, [1.0, 0.0, 1.0, 1.0]);
+    // Size 1, minimum 0, maximum the implementation's largest point (Mesa's
+    // llvmpipe: 255), fade threshold 1; attenuation (1, 0, 0).
+    put("state.point.size".into(), POINT, [1.0, 0.0, 255.0, 1.0]);
+    put(
+        "state.point.attenuation".into(),
+        POINT + 1,
+        [1.0, 0.0, 0.0, 1.0],
+    );
+    put("state.depth.range".into(), DEPTH, [0.0, 1.0, 1.0, 1.0]);
+    out
 }
 
 /// A `probe …` command, with the tolerance in force and the read-back

@@ -137,8 +137,14 @@ fn vertex_inputs(d: &DrawCall, v: usize) -> Inputs {
 /// whether the pixel is covered at all.
 enum Coverage {
     Outside,
+    /// The pixel centre is on an edge of the primitive: which of the
+    /// primitives sharing the edge owns the pixel is up to the rasteriser.
+    OnEdge,
     NotMeaningful,
-    Inside { inputs: Inputs, z: f64 },
+    Inside {
+        inputs: Inputs,
+        z: f64,
+    },
 }
 
 fn fragment_inputs(
@@ -200,7 +206,7 @@ fn fragment_inputs(
         }
         if l.iter().all(|&v| v > -EDGE) {
             // On an edge: which side owns it is up to the rasteriser's rules.
-            return Ok(Coverage::NotMeaningful);
+            return Ok(Coverage::OnEdge);
         }
     }
     let Some((tri, l)) = hit else {
@@ -251,7 +257,7 @@ fn shade(
     let options = RunOptions::default();
     let (mut inputs, z) = match fragment_inputs(plan, d, vp, x, y)? {
         Coverage::Outside => return Ok(Shaded::Outside),
-        Coverage::NotMeaningful => return Ok(Shaded::NotMeaningful),
+        Coverage::NotMeaningful | Coverage::OnEdge => return Ok(Shaded::NotMeaningful),
         Coverage::Inside { inputs, z } => (inputs, z),
     };
     let bits =
@@ -283,12 +289,18 @@ fn shade(
 }
 
 /// Why GL window pixel (x, y) may rightly differ between two
-/// implementations: the last draw covering it before step `until` samples
-/// with an interpolated texture coordinate (or its projection s/q, t/q) that
-/// lies on a texel boundary of a bound texture (coordinate × size within
-/// 1e-4 of an integer), where NEAREST filtering may pick either texel
-/// depending on the interpolation's last bit. `None`: no such tie.
-pub fn texel_boundary_tie(
+/// implementations after the plan's steps before `until`, or `None`:
+///
+/// * a draw's primitive has the pixel centre on one of its edges: GL and
+///   Vulkan both require a pixel on an edge two primitives share to be
+///   drawn once, but leave which one to the implementation (and the
+///   harness's y-flipped viewport turns Vulkan's top-left rule upside down
+///   relative to GL's window);
+/// * the last draw covering it samples with an interpolated texture
+///   coordinate (or its projection s/q, t/q) on a texel boundary of a bound
+///   texture (coordinate × size within 1e-4 of an integer), where NEAREST
+///   filtering picks either texel depending on the interpolation's last bit.
+pub fn rasterisation_tie(
     plan: &Plan,
     until: usize,
     vertex: &Checked,
@@ -299,8 +311,15 @@ pub fn texel_boundary_tie(
     let mut last = None;
     for step in &plan.steps[..until] {
         if let Step::Draw(d) = step {
-            if let Ok(Coverage::Inside { inputs, .. }) = fragment_inputs(plan, d, vp, x, y) {
-                last = Some((d, inputs));
+            match fragment_inputs(plan, d, vp, x, y) {
+                Ok(Coverage::OnEdge) => {
+                    return Some(format!(
+                        "the pixel centre is on an edge of the rectangle drawn at line {}",
+                        d.line
+                    ))
+                }
+                Ok(Coverage::Inside { inputs, .. }) => last = Some((d, inputs)),
+                _ => {}
             }
         }
     }

@@ -178,7 +178,8 @@ pub fn run_on_mesa(mesa: &mesa::Mesa, test: &ShaderTest) -> Result<MesaRun, RunE
 
 /// The 8-bit channel difference the differential allows between Mesa's GL
 /// and nvp4c on lavapipe: none. (Pixels whose texture coordinate lies on a
-/// texel boundary are told apart separately, `interp::texel_boundary_tie`.)
+/// texel boundary or with a primitive edge through their centre are told
+/// apart separately, `interp::rasterisation_tie`.)
 pub const DIFFERENTIAL_MAX_BYTE_DIFF: u8 = 0;
 
 /// A CI run must use the oracle; elsewhere a missing one is reported.

@@ -268,7 +268,7 @@ fn mesa_gl_and_nvp4c_on_lavapipe_draw_the_same_pixels() {
         "Mesa now has NV_gpu_program4: draw the translations there too"
     );
     eprintln!(
-        "differential: {} file pairs, {} pixels and {} depth samples compared; {} pixels differ on a texel-boundary tie, no other",
+        "differential: {} file pairs, {} pixels and {} depth samples compared; {} pixels differ on a rasterisation tie, no other",
         pairs.len(),
         total.pixels,
         total.depth_samples,
@@ -279,17 +279,18 @@ fn mesa_gl_and_nvp4c_on_lavapipe_draw_the_same_pixels() {
     }
 }
 
-/// Pixels that differ on a texel-boundary tie: how many, and the first few.
+/// Pixels that differ on a rasterisation tie (`interp::rasterisation_tie`):
+/// how many, and the first few.
 #[derive(Default)]
 struct Ties {
     count: usize,
     first: Vec<String>,
 }
 
-/// Compares Mesa's frames with lavapipe's. A differing pixel whose texture
-/// coordinate lies on a texel boundary may rightly differ
-/// (docs/conformance.md, "Differential testing against Mesa"); any other is
-/// reported.
+/// Compares Mesa's frames with lavapipe's. A differing pixel on a
+/// rasterisation tie (a primitive edge through its centre, a texture
+/// coordinate on a texel boundary) may rightly differ (docs/conformance.md,
+/// "Differential testing against Mesa"); any other is reported.
 fn compare_runs(
     label: &str,
     gl: &super::MesaRun,
@@ -308,7 +309,7 @@ fn compare_runs(
     let reads = vk.plan.read_steps();
     let mut unexplained = Vec::new();
     for &(frame, x, y, a, b) in &d.mismatches {
-        match interp::texel_boundary_tie(&vk.plan, reads[frame], &vk.vertex, x, y) {
+        match interp::rasterisation_tie(&vk.plan, reads[frame], &vk.vertex, x, y) {
             Some(why) => {
                 if ties.first.len() < 20 {
                     ties.first.push(format!(
@@ -431,7 +432,7 @@ fn arb_programs_in_tests_draw_the_same_on_mesa_gl_and_lavapipe() {
     }
     assert!(report.is_empty(), "{}", report.join("\n"));
     eprintln!(
-        "ARB programs in tests/: {} found; {drawn} drawn by both ({} pixels compared, {} texel-boundary ties, no other difference); {mesa_rejects} rejected by Mesa; {no_texture} sample a target the runner sets up no texture for; {undefined} draw a colour the spec leaves undefined{}",
+        "ARB programs in tests/: {} found; {drawn} drawn by both ({} pixels compared, {} rasterisation ties, no other difference); {mesa_rejects} rejected by Mesa; {no_texture} sample a target the runner sets up no texture for; {undefined} draw a colour the spec leaves undefined{}",
         programs.len(),
         total.pixels,
         ties.count,
@@ -469,4 +470,124 @@ fn probes_fail_outside_piglits_tolerance_and_pass_inside_it() {
         run.failures
     );
     assert!(run.failures[0].message.contains("(125, 125)"));
+}
+
+/// The GL state the runner puts in nvp4c's State block (`DrawCall::state_rows`:
+/// GL's initial values) is the state Mesa's GL gives an ARB vertex program:
+/// one program reads the bindings through a relatively addressed PARAM
+/// array and draws binding i as the colour of cell i of a grid, on Mesa as
+/// `!!ARBvp1.0` and through nvp4c as its `!!NVvp4.0` twin; every pixel is
+/// compared. `state.light[n].spot.direction` and `state.light[n].half` are
+/// left out: Mesa deviates there (docs/conformance.md).
+#[test]
+fn the_runners_gl_state_is_the_state_mesa_gives_programs() {
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    if !mesa_or_skip() {
+        return;
+    }
+    let mut bindings: Vec<String> = [
+        "state.material.ambient",
+        "state.material.diffuse",
+        "state.material.back.diffuse",
+        "state.material.specular",
+        "state.material.emission",
+        "state.material.shininess",
+        "state.lightmodel.ambient",
+        "state.lightmodel.scenecolor",
+        "state.lightmodel.back.scenecolor",
+        "state.fog.color",
+        "state.fog.params",
+        "state.point.size",
+        "state.point.attenuation",
+        "state.clip[2].plane",
+        "state.matrix.mvp.row[1]",
+        "state.matrix.projection.inverse.row[2]",
+        "state.matrix.texture[1].transpose.row[3]",
+    ]
+    .map(String::from)
+    .to_vec();
+    for n in [0, 1] {
+        for p in ["ambient", "diffuse", "specular", "position", "attenuation"] {
+            bindings.push(format!("state.light[{n}].{p}"));
+        }
+        for p in [
+            "ambient",
+            "diffuse",
+            "specular",
+            "back.ambient",
+            "back.diffuse",
+            "back.specular",
+        ] {
+            bindings.push(format!("state.lightprod[{n}].{p}"));
+        }
+        for p in [
+            "eye.s", "eye.t", "eye.r", "eye.q", "object.s", "object.t", "object.q",
+        ] {
+            bindings.push(format!("state.texgen[{n}].{p}"));
+        }
+    }
+    let count = bindings.len();
+    let array = format!("PARAM s[{count}] = {{ {} }};\n", bindings.join(", "));
+    let arb = format!(
+        "!!ARBvp1.0\n{array}ADDRESS a;\nARL a.x, program.local[0].x;\n\
+         MOV result.position, vertex.position;\nMAD result.color, s[a.x], 0.25, 0.5;\nEND\n"
+    );
+    let nv4 = format!(
+        "!!NVvp4.0\n{array}INT TEMP a;\nFLR.S a.x, program.local[0].x;\n\
+         MOV result.position, vertex.position;\nMAD result.color, s[a.x], 0.25, 0.5;\nEND\n"
+    );
+    // A grid of 25-pixel cells, one per binding (edges on whole pixels, so
+    // no pixel centre is on an edge); colour = binding × 0.25 + 0.5.
+    let side = 10;
+    assert!(count <= side * side);
+    let cell = 0.2f32;
+    let mut script = String::from("[test]\nclear color 0 0 0 0\nclear\n");
+    for i in 0..count {
+        let (x, y) = (
+            -1.0 + cell * (i % side) as f32,
+            -1.0 + cell * (i / side) as f32,
+        );
+        script.push_str(&format!(
+            "parameter local_vp 0 ({i}, 0, 0, 0)\ndraw rect {x} {y} {cell} {cell}\n"
+        ));
+    }
+    let test = |program: &str| {
+        ShaderTest::parse(
+            Path::new("state.shader_test"),
+            &format!("[require]\n\n[vertex program]\n{program}\n{script}"),
+        )
+        .unwrap()
+    };
+    let gl = mesa_run(&test(&arb)).unwrap_or_else(|e| panic!("Mesa: {e}"));
+    let vk = run_on_lavapipe(dev, &test(&nv4)).unwrap_or_else(|e| panic!("lavapipe: {e}"));
+    let mut report = Vec::new();
+    let mut total = FrameDiff::default();
+    let mut ties = Ties::default();
+    compare_runs("GL state", &gl, &vk, &mut report, &mut total, &mut ties);
+    if let Some(first) = report.first() {
+        // Name the binding of the first differing cell.
+        let cell_of = |x: u32, y: u32| {
+            let (cx, cy) = (
+                (x as f32 / 250.0 * side as f32) as usize,
+                (y as f32 / 250.0 * side as f32) as usize,
+            );
+            bindings.get(cy * side + cx).cloned().unwrap_or_default()
+        };
+        let named: Vec<String> = probe::compare(&gl.frames, &vk.frames, 0)
+            .unwrap()
+            .mismatches
+            .iter()
+            .map(|&(_, x, y, a, b)| format!("{}: Mesa {a:?}, nvp4c {b:?}", cell_of(x, y)))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        panic!("{first}\n{}", named.join("\n"));
+    }
+    assert_eq!(ties.count, 0);
+    eprintln!(
+        "GL state: {count} bindings, {} pixels compared with Mesa",
+        total.pixels
+    );
 }
