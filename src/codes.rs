@@ -34,7 +34,7 @@ pub struct CodeInfo {
 pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E0001", title: "unexpected character", rule: "NV_gpu_program4 2.X.2: \"A program is invalid if it contains any tokens or characters not defined in this specification.\"" },
     CodeInfo { code: "E0002", title: "missing or unknown program header", rule: "NV_vertex_program4, NV_fragment_program4, NV_geometry_program4 2.X.2: programs begin with `!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`" },
-    CodeInfo { code: "E0003", title: "program text is not valid UTF-8", rule: "2.X.2: program strings are arrays of ASCII characters" },
+    CodeInfo { code: "E0003", title: "program text is not valid UTF-8", rule: "2.X.2: program strings are arrays of ASCII characters (comments may hold any bytes)" },
     CodeInfo { code: "E0004", title: "program larger than Options::max_source_bytes", rule: "— (an embedder's bound on input size)" },
     CodeInfo { code: "E0100", title: "syntax error", rule: "2.X.2: the program must match the BNF (\"fails to load because it is not syntactically correct\")" },
     CodeInfo { code: "E0101", title: "program ends without END", rule: "2.X.2: <program> ::= ... \"END\"" },
@@ -154,7 +154,7 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E9000", title: "internal compiler error: module failed validation", rule: "— (a bug in nvp4c; the module is never written)" },
     CodeInfo { code: "E9001", title: "internal compiler error", rule: "— (a bug in nvp4c)" },
     CodeInfo { code: "W0001", title: "temporary read before anything writes it", rule: "2.X.3.4: temporaries \"are undefined at the beginning of each program invocation\"" },
-    CodeInfo { code: "W0002", title: "variable declared and never used", rule: "—" },
+    CodeInfo { code: "W0002", title: "variable declared and never used", rule: "— (not reported for Cg's harmless boilerplate: a TEMP named RC or HC, NV_fragment_program's write-only condition-code registers, and an ATTRIB or OUTPUT whose bindings the program reaches by their own names)" },
     CodeInfo { code: "W0003", title: "program never writes its main result", rule: "2.X.3.5: unwritten results are undefined" },
     CodeInfo { code: "W0004", title: "static CAL chain deeper than MAX_PROGRAM_CALL_DEPTH", rule: "2.X.5: a CAL past the limit \"has undefined results\"" },
     CodeInfo { code: "W0005", title: "XPD or NRM writes the undefined w component", rule: "2.X.8.Z, XPD / NRM: \"result.w = undefined\"" },

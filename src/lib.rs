@@ -49,7 +49,7 @@ pub mod syntax;
 #[doc(hidden)]
 pub mod testgen;
 
-pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use diag::{Diagnostic, Diagnostics, Severity, WarningControl, WarningLevel};
 pub use isa::Stage;
 use span::Span;
 
@@ -133,6 +133,10 @@ pub struct Options {
     /// embedder can bound the time and memory a hostile program costs.
     /// Default: 128 MiB.
     pub max_source_bytes: usize,
+    /// Which warnings are reported, silenced or turned into errors, per
+    /// code (the CLI's `-A`/`-W`/`-D`, `-w`, `--deny-warnings`). Default:
+    /// every warning is reported and none fails the compile.
+    pub warnings: WarningControl,
 }
 
 impl Default for Options {
@@ -145,6 +149,7 @@ impl Default for Options {
             max_source_bytes: 128 << 20,
             optimize: false,
             preserve_signed_zero_inf_nan: false,
+            warnings: WarningControl::default(),
         }
     }
 }
@@ -201,13 +206,14 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
         syntax::parse_with(source, options.limits.max_instructions as usize, |stage| {
-            check::ProgramChecker::new(stage, options)
+            check::ProgramChecker::new(stage, options).source_comments(source)
         });
     let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));
     };
     let (program, more) = parsed.sink.finish(parsed.header, Some(parsed.end));
     diags.extend(more);
+    options.warnings.apply(&mut diags);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
     match program {
         Some(p) if !diags.iter().any(Diagnostic::is_error) => Ok((p, Diagnostics(diags))),
@@ -215,35 +221,34 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     }
 }
 
-/// Compiles a program given as bytes: invalid UTF-8 (the spec's programs
-/// are ASCII) is reported as `E0003` at the first bad byte.
+/// Compiles a program given as bytes: bytes that are not UTF-8 (the
+/// spec's programs are ASCII) are reported as `E0003`, one diagnostic per
+/// run of them, unless they are inside a comment ([`source_text`]).
 ///
 /// ```
 /// let err = nvp4c::compile_bytes(b"!!NVfp4.0\nMOV result.color, \xff;\nEND\n", &nvp4c::Options::default()).unwrap_err();
 /// assert_eq!(err.iter().next().unwrap().code, "E0003");
+/// let latin1_comment = b"!!NVfp4.0\n# d\xe9grad\xe9\nMOV result.color, 1;\nEND\n";
+/// assert!(nvp4c::compile_bytes(latin1_comment, &nvp4c::Options::default()).is_ok());
 /// ```
 pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagnostics> {
     let text = source_text(source)?;
-    compile(text, options)
+    compile(&text, options)
 }
 
-/// The program text of `bytes`, or `E0003` at the first byte that is not
-/// UTF-8.
+/// The program text of `bytes`: the same text when they are UTF-8; bytes
+/// that are not UTF-8 inside `#` comments (which are not program text)
+/// replaced by `?`, so every offset stays the same; or `E0003` for each
+/// run of such bytes outside a comment, naming them.
 ///
 /// ```
 /// assert_eq!(nvp4c::source_text(b"!!NVfp4.0\nEND\n").unwrap(), "!!NVfp4.0\nEND\n");
-/// assert!(nvp4c::source_text(b"\xff").is_err());
+/// assert_eq!(nvp4c::source_text(b"# caf\xe9\n").unwrap(), "# caf?\n");
+/// let err = nvp4c::source_text(b"\xff").unwrap_err();
+/// assert!(err.0[0].message.contains("byte 0xFF"));
 /// ```
-pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        Diagnostics(vec![Diagnostic::error(
-            "E0003",
-            "the program is not valid UTF-8 text",
-        )
-        .primary(Span::new(at, at + 1), "invalid byte here")
-        .note("section 2.X.2: program strings are ASCII text")])
-    })
+pub fn source_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, Diagnostics> {
+    syntax::lexer::program_text(bytes).map_err(Diagnostics)
 }
 
 /// Compiles one program to SPIR-V.

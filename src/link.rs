@@ -119,7 +119,7 @@ impl LinkReport {
         } else {
             Buffer::no_color()
         };
-        let config = term::Config::default();
+        let config = crate::diag::render_config();
         for d in &self.diagnostics {
             let labels = d
                 .diagnostic

@@ -11,6 +11,7 @@ mod harness;
 mod conformance;
 mod differential;
 mod exec_buffers;
+mod exec_cg_fixtures;
 mod exec_derivatives;
 mod exec_float_ops;
 mod exec_flow;

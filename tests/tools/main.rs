@@ -4,8 +4,13 @@
 //!
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
+mod cg_fixtures;
 mod checker_cg_program;
 mod cli;
+mod cli_messages;
+mod cli_modes;
+mod cli_output;
+mod cli_streams;
 mod diagnostics;
 mod hostile_input;
 mod interp_alu;
