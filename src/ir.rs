@@ -91,6 +91,77 @@ impl Program {
     pub fn sub(&self, id: SubId) -> &Subroutine {
         &self.subroutines[id.0 as usize]
     }
+    /// Whether `OPTION ARB_position_invariant` is given: the position is
+    /// computed from `state.matrix.mvp` as the fixed-function pipeline does
+    /// (ARB_vertex_program section 2.14.4.5.1, NV_vertex_program4 section
+    /// 2.X.6.Y), with GL's user clipping. The backend and the interpreter
+    /// both apply it after the program (docs/semantics.md, "Options").
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVvp4.0\nOPTION ARB_position_invariant;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(program.position_invariant());
+    /// ```
+    pub fn position_invariant(&self) -> bool {
+        self.options.iter().any(|o| o == "ARB_position_invariant")
+    }
+    /// Whether `OPTION ARB_precision_hint_fastest` is given: the program
+    /// asks for speed "with possibly reduced precision" (ARB_fragment_program
+    /// section 3.11.4.5.2), which the backend grants by marking its float
+    /// results `RelaxedPrecision`, as the `H` suffix does.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nOPTION ARB_precision_hint_fastest;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(program.precision_hint_fastest());
+    /// ```
+    pub fn precision_hint_fastest(&self) -> bool {
+        self.options
+            .iter()
+            .any(|o| o == "ARB_precision_hint_fastest")
+    }
+    /// The fog an `ARB_fog_*` option applies to `result.color` after the
+    /// program (ARB_fragment_program section 3.11.4.5.1, NV_fragment_program4
+    /// section 2.X.6.Y); the last one when several are given (ARB issue 27;
+    /// NV_gpu_program4 headers refuse more than one).
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nOPTION ARB_fog_exp2;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert_eq!(program.fog(), Some(nvp4c::ir::FogMode::Exp2));
+    /// ```
+    pub fn fog(&self) -> Option<FogMode> {
+        self.options.iter().rev().find_map(|o| match o.as_str() {
+            "ARB_fog_linear" => Some(FogMode::Linear),
+            "ARB_fog_exp" => Some(FogMode::Exp),
+            "ARB_fog_exp2" => Some(FogMode::Exp2),
+            _ => None,
+        })
+    }
+}
+
+/// GL's fog modes (OpenGL 2.0 section 3.10), as the `ARB_fog_*` options
+/// select them. `c` is the fragment's fog coordinate, `fragment.fogcoord.x`.
+///
+/// ```
+/// assert_eq!(nvp4c::ir::FogMode::Linear.option(), "ARB_fog_linear");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FogMode {
+    /// `ARB_fog_linear`: f = (end − c) / (end − start).
+    Linear,
+    /// `ARB_fog_exp`: f = e^(−density · c).
+    Exp,
+    /// `ARB_fog_exp2`: f = e^(−(density · c)²).
+    Exp2,
+}
+
+impl FogMode {
+    /// The option that selects this mode.
+    pub fn option(self) -> &'static str {
+        match self {
+            FogMode::Linear => "ARB_fog_linear",
+            FogMode::Exp => "ARB_fog_exp",
+            FogMode::Exp2 => "ARB_fog_exp2",
+        }
+    }
 }
 
 /// A labelled block of code (section 2.X.5): what a `CAL` calls.

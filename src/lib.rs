@@ -12,7 +12,12 @@
 //!   [`reflect::Reflection`] (what to bind where, with the Cg names) and
 //!   warnings; or every [`Diagnostic`] found ([`Diagnostics::render`],
 //!   [`diag::json`], the code registry [`codes`]). [`Options`] picks the
-//!   [`TargetEnv`], descriptor set and [`limits::Limits`].
+//!   [`TargetEnv`], the binding layout ([`layout`]: sets, bindings, push
+//!   and specialization constants), the GL [`limits::Limits`], the Vulkan
+//!   [`device_limits::DeviceLimits`], clip-space conventions and debug
+//!   information.
+//! * [`state`]: the `state.*` block's layout, and [`state::GlState`], which
+//!   fills it from GL-like state.
 //! * [`check`]: the front end alone, giving the checked [`ir::Program`]
 //!   (instructions from the [`isa`] table), which [`interp::run`] executes.
 //! * [`link::check_pipeline`]: whether vertex, geometry and fragment
@@ -30,15 +35,18 @@
 #[doc(hidden)]
 pub mod check;
 pub mod codes;
+pub mod device_limits;
 pub mod diag;
 pub mod interp;
 pub mod ir;
 pub mod isa;
+pub mod layout;
 pub mod limits;
 pub mod link;
 pub mod lsp;
 pub mod reflect;
 pub mod span;
+pub mod state;
 // Internal and unstable (the SPIR-V back end; for tests, benches and the CLI).
 #[doc(hidden)]
 pub mod spirv;
@@ -109,9 +117,53 @@ pub struct Options {
     /// Run spirv-val in process on the output (on by default). A module
     /// that fails is an internal compiler error and is never returned.
     pub validate: bool,
-    /// Descriptor set for this program's uniform blocks and textures;
-    /// `None` picks the per-stage default of docs/interface.md.
+    /// Descriptor set for this program's uniform blocks and textures,
+    /// whatever its type: a shorthand that overrides `layout`'s per-stage
+    /// `set`. `None` leaves `layout` alone.
     pub descriptor_set: Option<u32>,
+    /// The descriptor sets, binding numbers, push constants and
+    /// specialization constants the renderer chooses, per program type
+    /// (docs/interface.md, "Binding layout"). Default: the fixed layout of
+    /// docs/interface.md, "Descriptor sets".
+    pub layout: layout::BindingLayout,
+    /// The entry point's name. Default `main`.
+    pub entry_point: String,
+    /// Negate y of the clip-space position a vertex or geometry program
+    /// writes (GL's y points up, Vulkan's down), after the program (vertex)
+    /// or at each EMIT (geometry); docs/interface.md, "Clip space". Apply it
+    /// to the last stage before rasterization only. Default off.
+    pub invert_y: bool,
+    /// The clip-space depth convention of `result.position`: with
+    /// [`layout::DepthRange::Gl`] a vertex or geometry program's z in
+    /// [−w, w] becomes Vulkan's [0, w] (docs/interface.md, "Clip space").
+    /// Default [`layout::DepthRange::Vulkan`] (written as computed).
+    pub depth_range: layout::DepthRange,
+    /// GL's `VERTEX_PROGRAM_TWO_SIDE`: a fragment program's
+    /// `fragment.color` (and `.secondary`) is the back colour the vertex
+    /// or geometry program wrote (`result.color.back`, Location 2 and 3)
+    /// for back-facing primitives, the front colour otherwise
+    /// (docs/interface.md, "Varyings"). Default off: the front colour,
+    /// GL's default.
+    pub two_sided_color: bool,
+    /// How many of GL's user clip planes (`state.clip[0..n-1].plane`, 0 to
+    /// 6) a position-invariant vertex program clips against, as
+    /// `ClipDistance[0..n-1]` (ARB_vertex_program section 2.14.4.5.1:
+    /// "user clipping is performed"); which are enabled is run-time state
+    /// (`state::CLIP_PLANE_ENABLES`). Default 6. 0 writes no clip distance,
+    /// for devices without `shaderClipDistance`.
+    pub user_clip_planes: u32,
+    /// The Vulkan device the module is for: programs that exceed its
+    /// limits are refused with E0810-E0822 instead of failing at pipeline
+    /// creation (docs/limits.md, "Device limits"). Default:
+    /// [`device_limits::DeviceLimits::desktop`].
+    pub device_limits: device_limits::DeviceLimits,
+    /// Emit debug information: the program text (OpSource), a source
+    /// location per instruction (OpString, OpLine) and names for every
+    /// declared variable (OpName), so SPIR-V debuggers show the assembly.
+    /// Default off.
+    pub debug_info: bool,
+    /// The program's file name in debug information. Default `program`.
+    pub source_name: Option<String>,
     /// Implementation-dependent limits the checker enforces (docs/limits.md).
     pub limits: limits::Limits,
     /// Declare `SignedZeroInfNanPreserve` for 32-bit floats, so the device
@@ -139,12 +191,39 @@ pub struct Options {
     pub warnings: WarningControl,
 }
 
+impl Options {
+    /// The layout of programs of type `stage`, with `descriptor_set`
+    /// applied.
+    ///
+    /// ```
+    /// let mut options = nvp4c::Options::default();
+    /// options.descriptor_set = Some(4);
+    /// assert_eq!(options.stage_layout(nvp4c::Stage::Vertex).set, 4);
+    /// ```
+    pub fn stage_layout(&self, stage: Stage) -> layout::StageLayout {
+        let mut l = self.layout.stage(stage).clone();
+        if let Some(set) = self.descriptor_set {
+            l.set = set;
+        }
+        l
+    }
+}
+
 impl Default for Options {
     fn default() -> Options {
         Options {
             target_env: TargetEnv::Vulkan1_0,
             validate: true,
             descriptor_set: None,
+            layout: layout::BindingLayout::default(),
+            entry_point: "main".to_string(),
+            invert_y: false,
+            depth_range: layout::DepthRange::Vulkan,
+            user_clip_planes: state::MAX_CLIP_PLANES,
+            two_sided_color: false,
+            device_limits: device_limits::DeviceLimits::default(),
+            debug_info: false,
+            source_name: None,
             limits: limits::Limits::default(),
             max_source_bytes: 128 << 20,
             optimize: false,
@@ -206,7 +285,7 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
         syntax::parse_with(source, options.limits.max_instructions as usize, |stage| {
-            check::ProgramChecker::new(stage, options)
+            check::ProgramChecker::new(stage, options).source_comments(source)
         });
     let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));
@@ -279,9 +358,73 @@ pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics>
     }
 }
 
+/// The options that cannot be satisfied, as `E0005` (the renderer's
+/// request, not the program, is at fault).
+fn check_options(options: &Options) -> Result<(), Diagnostics> {
+    let mut problems = Vec::new();
+    if options.user_clip_planes > state::MAX_CLIP_PLANES {
+        problems.push(format!(
+            "user_clip_planes is {}; GL has {} user clip planes (state.clip[0..5])",
+            options.user_clip_planes,
+            state::MAX_CLIP_PLANES
+        ));
+    }
+    if options.entry_point.is_empty() || options.entry_point.contains('\0') {
+        problems.push(format!(
+            "entry_point {:?} is not a name (it must be non-empty, without NUL)",
+            options.entry_point
+        ));
+    }
+    for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+        let l = options.layout.stage(stage);
+        if !l.push_constant_offset.is_multiple_of(16) {
+            problems.push(format!(
+                "the {stage} layout's push_constant_offset {} is not a multiple of 16 (the std140 alignment of the uvec4 arrays)",
+                l.push_constant_offset
+            ));
+        }
+        for (i, a) in l.specialize.iter().enumerate() {
+            if a.spec_id > u32::MAX - 3 {
+                problems.push(format!(
+                    "{} has SpecId {}: its four components need SpecIds up to {} + 3",
+                    a.param, a.spec_id, a.spec_id
+                ));
+            }
+            for b in &l.specialize[..i] {
+                if a.param == b.param {
+                    problems.push(format!("the {stage} layout specializes {} twice", a.param));
+                } else if a.spec_id.abs_diff(b.spec_id) < 4 {
+                    problems.push(format!(
+                        "the {stage} layout gives {} SpecIds {}..{} and {} SpecIds {}..{}: they overlap",
+                        b.param,
+                        b.spec_id,
+                        b.spec_id.saturating_add(3),
+                        a.param,
+                        a.spec_id,
+                        a.spec_id.saturating_add(3)
+                    ));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mut d = Diagnostic::error("E0005", "the compile options cannot be satisfied")
+        .primary(Span::new(0, 0), "while compiling this program");
+    for p in problems {
+        d = d.note(p);
+    }
+    Err(Diagnostics(vec![d.note(
+        "docs/interface.md, \"Binding layout\", says what each option may be",
+    )]))
+}
+
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
+    check_options(options)?;
     let (program, warnings) = check(source, options)?;
-    let spirv = spirv::lower(&program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
+    let spirv = spirv::lower_with_source(&program, options, Some(source))
+        .map_err(|e| Diagnostics(vec![lower_error(e)]))?;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
             return Ok(());
@@ -300,12 +443,22 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
     // The reflection describes the interface the program declares, so it is
     // read from the module before optimisation (which may drop unused
     // variables; Vulkan allows the extra bindings and Locations).
-    let reflection = reflect::reflect(&program, &spirv, source).map_err(|what| {
+    let reflection = reflect::reflect(&program, &spirv, source, options).map_err(|what| {
         Diagnostics(vec![lower_error(spirv::LowerError::Internal {
             what: format!("cannot reflect the module: {what}"),
             span: Span::new(0, 0),
         })])
     })?;
+    // A module the device cannot create a pipeline with is refused here,
+    // on the binding that exceeds the limit (docs/limits.md, "Device
+    // limits").
+    let over = device_limits::check(&program, &reflection, source, options);
+    if !over.is_empty() {
+        let mut all = warnings.0;
+        all.extend(over);
+        all.sort_by_key(|d| d.primary_span().map(|s| s.start));
+        return Err(Diagnostics(all));
+    }
     let spirv = if options.optimize {
         let inline = spirv::inlining_is_bounded(&program);
         let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {

@@ -263,6 +263,16 @@ fn prepare(
             return None;
         }
     };
+    // Debug information names the program after its input.
+    let named;
+    let options = if options.debug_info {
+        let mut o = options.clone();
+        o.source_name = Some(job.name.clone());
+        named = o;
+        &named
+    } else {
+        options
+    };
     let compiled = match nvp4c::compile(&source, options) {
         Ok(c) => c,
         Err(diags) => {

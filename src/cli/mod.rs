@@ -6,6 +6,7 @@ pub mod explain;
 pub mod generate;
 pub mod link;
 pub mod output;
+pub mod renderer;
 pub mod report;
 pub mod run;
 pub mod stdio;
@@ -99,6 +100,9 @@ pub struct CompileOptions {
     /// nothing else (docs/json-diagnostics.md).
     #[arg(long, value_enum, default_value_t = MessageFormat::Human, help_heading = "Messages")]
     pub message_format: MessageFormat,
+
+    #[command(flatten)]
+    pub renderer: renderer::RendererArgs,
 }
 
 impl CompileOptions {
@@ -118,6 +122,7 @@ impl CompileOptions {
         options.optimize = self.optimize;
         options.descriptor_set = self.descriptor_set;
         options.warnings = warning_control(matches)?;
+        self.renderer.apply(&mut options)?;
         Ok(options)
     }
 }

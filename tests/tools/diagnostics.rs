@@ -19,10 +19,54 @@ fn cases() -> Vec<PathBuf> {
     v
 }
 
+/// The options a test program asks for in `# options: KEY=VALUE ...`
+/// comment lines, for codes that only other options than the defaults can
+/// trigger. The keys are the CLI's flags: `device-limits` (a JSON object,
+/// no spaces), `descriptor-set`, `push-constants` (`local`, `env`, `all`),
+/// `user-clip-planes`, `push-constant-offset`.
+fn options_for(bytes: &[u8]) -> nvp4c::Options {
+    let mut options = nvp4c::Options::default();
+    let text = String::from_utf8_lossy(bytes);
+    for line in text.lines() {
+        let Some(settings) = line.trim().strip_prefix("# options:") else {
+            continue;
+        };
+        for setting in settings.split_whitespace() {
+            let (key, value) = setting.split_once('=').expect("KEY=VALUE");
+            match key {
+                "device-limits" => {
+                    options.device_limits =
+                        nvp4c::device_limits::DeviceLimits::from_json(value).unwrap()
+                }
+                "descriptor-set" => options.descriptor_set = Some(value.parse().unwrap()),
+                "user-clip-planes" => options.user_clip_planes = value.parse().unwrap(),
+                "push-constants" => {
+                    let policy = match value {
+                        "local" => nvp4c::layout::PushConstants::Local,
+                        "env" => nvp4c::layout::PushConstants::Env,
+                        "all" => nvp4c::layout::PushConstants::EnvAndLocal,
+                        other => panic!("push-constants={other}"),
+                    };
+                    for l in options.layout.all_mut() {
+                        l.push_constants = policy;
+                    }
+                }
+                "push-constant-offset" => {
+                    for l in options.layout.all_mut() {
+                        l.push_constant_offset = value.parse().unwrap();
+                    }
+                }
+                other => panic!("unknown test option `{other}`"),
+            }
+        }
+    }
+    options
+}
+
 /// Compiles and returns (error codes, warning codes, rendered report).
 fn run(name: &str, bytes: &[u8]) -> (Vec<&'static str>, Vec<&'static str>, String) {
     let shown = String::from_utf8_lossy(bytes).into_owned();
-    let diags = match nvp4c::compile_bytes(bytes, &nvp4c::Options::default()) {
+    let diags = match nvp4c::compile_bytes(bytes, &options_for(bytes)) {
         Ok(c) => c.warnings,
         Err(d) => d,
     };

@@ -4,6 +4,7 @@
 //!
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
+mod cg_fixtures;
 mod checker_cg_program;
 mod cli;
 mod cli_messages;
@@ -11,6 +12,7 @@ mod cli_modes;
 mod cli_output;
 mod cli_streams;
 mod diagnostics;
+mod editors;
 mod hostile_input;
 mod interp_alu;
 mod interp_cli;
@@ -19,5 +21,6 @@ mod json_diagnostics;
 mod link_pipeline;
 mod lsp_stdio;
 mod reflect_api;
+mod renderer_options;
 mod spec_corpus;
 mod spirv_snapshots;

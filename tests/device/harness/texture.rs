@@ -77,6 +77,9 @@ pub struct Texture {
     /// order, each row-major, as raw words.
     pub levels: Vec<Vec<u32>>,
     pub sampler: SamplerDesc,
+    /// The binding, when not the default 32 + `unit` (a binding layout with
+    /// another texture binding base, docs/interface.md).
+    pub binding: Option<u32>,
 }
 
 /// Words per texel of the formats the harness uploads.
@@ -125,7 +128,19 @@ impl Texture {
             layers,
             levels,
             sampler: SamplerDesc::default(),
+            binding: None,
         }
+    }
+
+    /// The binding the texture is bound at.
+    pub fn binding(&self) -> u32 {
+        self.binding.unwrap_or(FIRST_TEXTURE_BINDING + self.unit)
+    }
+
+    /// The same texture at another binding.
+    pub fn at_binding(mut self, binding: u32) -> Texture {
+        self.binding = Some(binding);
+        self
     }
 
     /// A 2D RGBA32F texture with these levels (each `[f32; 4]` per texel).
@@ -419,6 +434,39 @@ impl Scope<'_> {
                 "descriptor set {set}: the harness supports sets 0..=7"
             )));
         }
+        let (params, ds) = self.resource_descriptor_set(stage, buffers, textures)?;
+        let empty = unsafe {
+            self.dev()
+                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
+        }
+        .vk("vkCreateDescriptorSetLayout")?;
+        self.own(Object::SetLayout(empty));
+        let set_layouts: Vec<_> = (0..=set)
+            .map(|s| if s == set { params } else { empty })
+            .collect();
+        let layout = unsafe {
+            self.dev().create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&self.push_constant_ranges),
+                None,
+            )
+        }
+        .vk("vkCreatePipelineLayout")?;
+        self.own(Object::PipelineLayout(layout));
+        Ok((layout, ds))
+    }
+
+    /// The descriptor set layout and one descriptor set holding the (binding,
+    /// buffer) uniform buffers and every texture at binding 32 + unit, visible to
+    /// `stage`, without a pipeline layout: for runs whose stages each have their
+    /// own set (`Device::run_scene`).
+    pub fn resource_descriptor_set(
+        &mut self,
+        stage: vk::ShaderStageFlags,
+        buffers: &[(u32, &HostBuffer)],
+        textures: &[Texture],
+    ) -> Result<(vk::DescriptorSetLayout, vk::DescriptorSet)> {
         let mut units: Vec<u32> = textures.iter().map(|t| t.unit).collect();
         units.sort_unstable();
         if units.windows(2).any(|w| w[0] == w[1]) {
@@ -449,7 +497,7 @@ impl Scope<'_> {
         for (t, b) in textures.iter().zip(&bound) {
             bindings.push(
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(FIRST_TEXTURE_BINDING + t.unit)
+                    .binding(t.binding())
                     .descriptor_type(ty_of(b))
                     .descriptor_count(1)
                     .stage_flags(stage),
@@ -463,23 +511,6 @@ impl Scope<'_> {
         }
         .vk("vkCreateDescriptorSetLayout")?;
         self.own(Object::SetLayout(params));
-        let empty = unsafe {
-            self.dev()
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
-        }
-        .vk("vkCreateDescriptorSetLayout")?;
-        self.own(Object::SetLayout(empty));
-        let set_layouts: Vec<_> = (0..=set)
-            .map(|s| if s == set { params } else { empty })
-            .collect();
-        let layout = unsafe {
-            self.dev().create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
-                None,
-            )
-        }
-        .vk("vkCreatePipelineLayout")?;
-        self.own(Object::PipelineLayout(layout));
 
         let count = |ty| bound.iter().filter(|b| ty_of(b) == ty).count() as u32;
         let mut sizes = vec![vk::DescriptorPoolSize {
@@ -558,7 +589,7 @@ impl Scope<'_> {
         for (i, (t, b)) in textures.iter().zip(&bound).enumerate() {
             let w = vk::WriteDescriptorSet::default()
                 .dst_set(ds)
-                .dst_binding(FIRST_TEXTURE_BINDING + t.unit)
+                .dst_binding(t.binding())
                 .descriptor_type(ty_of(b));
             writes.push(match b {
                 Bound::Image(..) => w.image_info(&image_infos[i]),
@@ -566,6 +597,6 @@ impl Scope<'_> {
             });
         }
         unsafe { self.dev().update_descriptor_sets(&writes, &[]) };
-        Ok((layout, ds))
+        Ok((params, ds))
     }
 }
