@@ -52,6 +52,9 @@ struct Cli {
     explain: Option<String>,
 }
 
+// One value per process, parsed once: its size costs nothing, and boxing
+// the large variant would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run a program in the reference interpreter on given inputs and print
