@@ -4,6 +4,7 @@
 //!
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
+mod agal;
 mod checker_cg_program;
 mod cli;
 mod diagnostics;

@@ -1,0 +1,128 @@
+//! The AGAL front end without a device: ruffle's ten programs compile,
+//! validate and reflect; the assembler gives AGALMiniAssembler's bytes for
+//! every fixture (tests/agal/asm/, made with the real assembler by
+//! scripts/agal-fixtures.sh); disassembling and reassembling is byte-exact.
+
+use std::path::{Path, PathBuf};
+
+use nvp4c::front::agal;
+use nvp4c::{Options, Stage};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn ruffles_ten_programs_compile_validate_and_reflect() {
+    let programs = files("tests/agal/ruffle", "agal");
+    assert_eq!(programs.len(), 10);
+    let mut failures = String::new();
+    for path in programs {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let compiled = match nvp4c::compile_bytes(&bytes, &Options::default()) {
+            Ok(c) => c,
+            Err(d) => {
+                failures.push_str(&d.render(&name, &nvp4c::source_listing(&bytes), false));
+                continue;
+            }
+        };
+        let stage = if name.contains("fragment") {
+            Stage::Fragment
+        } else {
+            Stage::Vertex
+        };
+        assert_eq!(compiled.stage, stage, "{name}");
+        assert_eq!(compiled.reflection.stage, stage, "{name}");
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
+
+/// (stage, version) from a fixture's first line.
+fn target(text: &str) -> (Stage, u32) {
+    agal::header_directive(text).expect("fixtures begin with `// AGAL<n> <stage>`")
+}
+
+#[test]
+fn the_assembler_gives_agalminiassemblers_bytes_for_every_fixture() {
+    let fixtures = files("tests/agal/asm", "agalasm");
+    assert!(fixtures.len() >= 8);
+    for path in fixtures {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (stage, version) = target(&text);
+        let expected = std::fs::read(path.with_extension("agal")).unwrap();
+        let ours = agal::assemble(&text, stage, version)
+            .unwrap_or_else(|d| panic!("{}", d.render(&path.display().to_string(), &text, false)));
+        assert_eq!(ours.bytes, expected, "{}", path.display());
+    }
+}
+
+#[test]
+fn ruffles_sources_assemble_to_ruffles_bytes() {
+    for path in files("tests/agal/ruffle", "source") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expected = std::fs::read(path.with_extension("agal")).unwrap();
+        let stage = if path.to_string_lossy().contains("fragment") {
+            Stage::Fragment
+        } else {
+            Stage::Vertex
+        };
+        let ours = agal::assemble(&text, stage, u32::from(expected[1])).unwrap();
+        assert_eq!(ours.bytes, expected, "{}", path.display());
+    }
+}
+
+/// Disassembles `bytes` and assembles the listing with the header's stage
+/// and version (taken from the listing's own first line).
+fn round_trip(bytes: &[u8]) -> Vec<u8> {
+    let listing = agal::disasm::disassemble(bytes);
+    let (stage, version) = target(&listing.text);
+    agal::assemble(&listing.text, stage, version)
+        .unwrap_or_else(|d| panic!("{}", d.render("listing", &listing.text, false)))
+        .bytes
+}
+
+#[test]
+fn disassembling_and_reassembling_every_fixture_is_byte_exact() {
+    let mut all = files("tests/agal/asm", "agal");
+    all.extend(files("tests/agal/ruffle", "agal"));
+    assert!(all.len() >= 18);
+    for path in all {
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(round_trip(&bytes), bytes, "{}", path.display());
+        let (_, diags) = agal::disassemble_checked(&bytes);
+        assert!(
+            !diags.iter().any(|d| d.code == "W2011"),
+            "{}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn the_opcode_fixtures_compile_from_bytes_and_from_text_to_the_same_module() {
+    for path in files("tests/agal/asm", "agalasm") {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("ops_") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let bytes = std::fs::read(path.with_extension("agal")).unwrap();
+        let from_text = nvp4c::compile(&text, &Options::default())
+            .unwrap_or_else(|d| panic!("{}", d.render(&name, &text, false)));
+        let from_bytes = nvp4c::compile_bytes(&bytes, &Options::default()).unwrap_or_else(|d| {
+            panic!("{}", d.render(&name, &nvp4c::source_listing(&bytes), false))
+        });
+        assert_eq!(from_text.spirv, from_bytes.spirv, "{name}");
+    }
+}
