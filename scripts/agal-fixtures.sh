@@ -47,3 +47,7 @@ for src in "$root"/tests/agal/ruffle/*.source; do
     node agalasm.js "$stage" "$version" "$src" | cmp - "${src%.source}.agal"
     echo "$name: ruffle's bytes reproduced"
 done
+# 3000 random lines, valid and odd, with what the assembler makes of each.
+python3 "$root/scripts/agal/random_lines.py" \
+    | node "$root/scripts/agal/assemble_all.js" > "$root/tests/agal/random-lines.json"
+echo "random-lines.json: $(grep -c '"text"' "$root/tests/agal/random-lines.json") lines"

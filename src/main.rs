@@ -16,7 +16,13 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Compile an NV_gpu_program4 assembly program (`!!NVvp4.0`, `!!NVfp4.0`,
-/// `!!NVgp4.0`) to Vulkan SPIR-V. The program type comes from the header.
+/// `!!NVgp4.0`) or an Adobe AGAL program (Stage3D bytecode, or
+/// AGALMiniAssembler text) to Vulkan SPIR-V. The program type comes from
+/// the header; AGAL text names it on its first line (`// AGAL2 vertex`) or
+/// with --agal-stage.
+///
+/// Examples: `nvp4c prog.fp -o prog.spv`, `nvp4c shader.agal` (bytecode),
+/// `nvp4c --agal-stage fragment --agal-version 2 shader.txt`.
 #[derive(Parser, Debug)]
 #[command(name = "nvp4c", version, about, long_about = None, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
@@ -75,6 +81,21 @@ struct Cli {
     /// offsets, Cg names) as JSON to FILE (docs/reflection.md).
     #[arg(long, value_name = "FILE")]
     reflect: Option<PathBuf>,
+
+    /// Read the text as AGAL assembly (AGALMiniAssembler's syntax) of this
+    /// program type. AGAL bytecode needs no flag: its header says.
+    #[arg(long, value_enum, value_name = "STAGE")]
+    agal_stage: Option<cli::bytecode::AgalStage>,
+
+    /// The AGAL version of AGAL assembly text, 1 to 3 (default 1, or the
+    /// version its `// AGAL2 vertex` first line names).
+    #[arg(long, value_name = "N")]
+    agal_version: Option<u32>,
+
+    /// Negate the y of an AGAL vertex program's `op`: Stage3D's clip space
+    /// (y up) to Vulkan's (y down) (docs/interface.md, "AGAL").
+    #[arg(long)]
+    agal_flip_y: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -85,6 +106,11 @@ enum Command {
     /// Compile a vertex, optional geometry and fragment program and check
     /// that each stage's attributes are written by the one before it.
     Link(cli::link::LinkArgs),
+    /// Disassemble bytecode (AGAL) into the assembly its assembler takes.
+    Disasm(cli::bytecode::DisasmArgs),
+    /// Assemble AGAL assembly into bytecode, byte for byte as Adobe's
+    /// AGALMiniAssembler does, and check it.
+    Asm(cli::bytecode::AsmArgs),
     /// Run the language server on standard input/output (diagnostics,
     /// hover, go to definition, document symbols).
     Lsp,
@@ -131,6 +157,8 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Run(args)) => cli::run::main(args),
         Some(Command::Link(args)) => cli::link::main(args),
+        Some(Command::Disasm(args)) => cli::bytecode::disasm_main(args),
+        Some(Command::Asm(args)) => cli::bytecode::asm_main(args),
         Some(Command::Lsp) => lsp_main(),
         None => compile_main(cli),
     }
@@ -159,7 +187,11 @@ fn compile_main(cli: Cli) -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
+    // Bytecode (AGAL) is recognised by its first bytes; its diagnostics
+    // point into its disassembly.
+    let bytecode = nvp4c::front::Format::of(&bytes).is_some();
     let source = match nvp4c::source_text(&bytes) {
+        _ if bytecode => nvp4c::source_listing(&bytes).into_owned(),
         Ok(s) => s.to_string(),
         Err(diags) => {
             let lossy = String::from_utf8_lossy(&bytes);
@@ -178,8 +210,22 @@ fn compile_main(cli: Cli) -> ExitCode {
     options.preserve_signed_zero_inf_nan = cli.preserve_signed_zero_inf_nan;
     options.optimize = cli.optimize;
     options.descriptor_set = cli.descriptor_set;
+    options.agal.flip_y = cli.agal_flip_y;
+    if !bytecode {
+        options.agal.assembly =
+            cli::bytecode::agal_target(&source, cli.agal_stage, cli.agal_version)
+                .filter(|_| cli.agal_stage.is_some() || cli.agal_version.is_some());
+        if cli.agal_version.is_some() && options.agal.assembly.is_none() {
+            eprintln!("error: --agal-version needs --agal-stage (or a `// AGAL<version> <vertex|fragment>` first line)");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
 
-    let compiled = match nvp4c::compile(&source, &options) {
+    let compiled = match if bytecode {
+        nvp4c::compile_bytes(&bytes, &options)
+    } else {
+        nvp4c::compile(&source, &options)
+    } {
         Ok(c) => c,
         Err(diags) => {
             report(&diags, &display_name, &source, color, cli.message_format);
@@ -317,7 +363,7 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 
 /// Writes atomically: a temporary file beside the target, renamed over it,
 /// so an interrupted or failed run leaves the old file (or none).
-fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
     if path.as_os_str() == "-" {
         let mut out = std::io::stdout().lock();
         out.write_all(payload)?;

@@ -13,7 +13,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nvp4c::link::check_pipeline;
+use nvp4c::link::check_pipeline_bytes;
 use nvp4c::Options;
 
 const EXIT_PROGRAM_ERROR: u8 = 1;
@@ -22,7 +22,8 @@ const EXIT_USAGE: u8 = 2;
 #[derive(clap::Args, Debug)]
 pub struct LinkArgs {
     /// The vertex program, the optional geometry program and the fragment
-    /// program, in pipeline order.
+    /// program, in pipeline order (NV assembly, AGAL bytecode, or AGAL
+    /// assembly beginning `// AGAL2 vertex`).
     #[arg(required = true, num_args = 2..=3, value_name = "PROGRAM")]
     pub inputs: Vec<PathBuf>,
 
@@ -47,23 +48,26 @@ pub fn main(args: LinkArgs) -> ExitCode {
                 return ExitCode::from(EXIT_USAGE);
             }
         };
-        let text = match nvp4c::source_text(&bytes) {
-            Ok(t) => t.to_string(),
-            Err(d) => {
-                let shown = String::from_utf8_lossy(&bytes);
-                eprint!("{}", d.render(&path.display().to_string(), &shown, false));
-                return ExitCode::from(EXIT_PROGRAM_ERROR);
-            }
-        };
         names.push(path.display().to_string());
-        sources.push(text);
+        sources.push(bytes);
     }
-    let files: Vec<(&str, &str)> = names
+    // Text or bytecode (AGAL): each file's diagnostics point into its
+    // text, or its disassembly.
+    let inputs: Vec<(&str, &[u8])> = names
         .iter()
         .zip(&sources)
+        .map(|(n, s)| (n.as_str(), s.as_slice()))
+        .collect();
+    let listings: Vec<String> = sources
+        .iter()
+        .map(|b| nvp4c::source_listing(b).into_owned())
+        .collect();
+    let files: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&listings)
         .map(|(n, s)| (n.as_str(), s.as_str()))
         .collect();
-    let report = match check_pipeline(&files, &Options::default()) {
+    let report = match check_pipeline_bytes(&inputs, &Options::default()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,4 +1,5 @@
 //! Subcommands of the `nvp4c` binary beyond compiling.
 
+pub mod bytecode;
 pub mod link;
 pub mod run;

@@ -16,9 +16,10 @@
 //!
 //! Where the two assemblers differ, nvp4c takes the v3 original's side: it
 //! knows `tld` and the vertex samplers `vs0`-`vs3`, and `fs8`-`fs15`.
-//! Whether the registers, opcodes and versions fit together is the
-//! checker's job (the same rules as for bytecode), so this module only
-//! reports what cannot be encoded (E2100-E2105).
+//! It refuses what AGALMiniAssembler refuses about the text itself
+//! (operand counts, register names and their limits, relative addresses:
+//! E2100-E2106); whether opcodes, registers and versions fit together is
+//! the checker's job, the same rules as for bytecode.
 //!
 //! ```
 //! let a = nvp4c::front::agal::asm::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap();
@@ -110,7 +111,7 @@ pub fn assemble(text: &str, stage: Stage, version: u32) -> Result<Assembled, Dia
             );
             break;
         }
-        match assemble_line(text, start, end, stage, &mut bytes) {
+        match assemble_line(text, start, end, stage, version, &mut bytes) {
             Line::Empty => {}
             Line::Skipped(d) | Line::Error(d) if !d.is_error() => warnings.push(d),
             Line::Error(d) => errors.push(d),
@@ -147,7 +148,14 @@ fn is_haxe_space(b: u8) -> bool {
     (9..14).contains(&b) || b == b' '
 }
 
-fn assemble_line(text: &str, start: usize, end: usize, stage: Stage, out: &mut Vec<u8>) -> Line {
+fn assemble_line(
+    text: &str,
+    start: usize,
+    end: usize,
+    stage: Stage,
+    version: u32,
+    out: &mut Vec<u8>,
+) -> Line {
     let raw = &text.as_bytes()[start..end];
     let mut a = 0;
     let mut b = raw.len();
@@ -257,7 +265,7 @@ fn assemble_line(text: &str, start: usize, end: usize, stage: Stage, out: &mut V
             (true, Some((_, q))) if q >= e => Span::new(s, q),
             _ => span,
         });
-        let encoded = match encode_operand(&text[s..e], span, stage, is_dest) {
+        let encoded = match encode_operand(&text[s..e], span, stage, version, is_dest) {
             Ok(x) => x,
             Err(d) => {
                 out.truncate(token_start);
@@ -493,10 +501,67 @@ fn component_index(c: u8) -> u8 {
     }
 }
 
+/// The last register number AGALMiniAssembler takes for a (canonical)
+/// register name in `version`; `None`: no limit (its `fd` in version 1,
+/// whose limit -1 compares as an unsigned maximum).
+fn assembler_limit(canonical: &str, version: u32) -> Option<u32> {
+    let v1 = version == 1;
+    Some(match canonical {
+        "va" => {
+            if version <= 2 {
+                7
+            } else {
+                15
+            }
+        }
+        "vc" => {
+            if v1 {
+                127
+            } else {
+                249
+            }
+        }
+        "vt" | "ft" => {
+            if v1 {
+                7
+            } else {
+                25
+            }
+        }
+        "vo" | "iid" => 0,
+        "vi" => {
+            if v1 {
+                7
+            } else {
+                9
+            }
+        }
+        "fc" => match version {
+            1 => 27,
+            2 => 63,
+            _ => 199,
+        },
+        // openfl's port has 7; Adobe's v3 original 15, AGAL2's 16 samplers.
+        "fs" => 15,
+        "fo" => {
+            if v1 {
+                0
+            } else {
+                3
+            }
+        }
+        "fd" if v1 => return None,
+        "fd" => 0,
+        "vs" => 3,
+        _ => return None,
+    })
+}
+
 fn encode_operand(
     operand: &str,
     span: Span,
     stage: Stage,
+    version: u32,
     is_dest: bool,
 ) -> Result<Encoded, Diagnostic> {
     let start = span.start as usize;
@@ -523,7 +588,17 @@ fn encode_operand(
             .primary(span, "not a register name")
             .note("AGAL registers: va vc vt op v iid vs (vertex), fc ft fs oc od v (fragment); register names are lower case"));
     };
-    let _ = (vertex, fragment, stage);
+    // Register types are shared (`vc` and `fc` are both type 1): the name
+    // says which program type it belongs to.
+    if !(if stage == Stage::Vertex {
+        vertex
+    } else {
+        fragment
+    }) {
+        return Err(Diagnostic::error("E2106", format!("`{name}` is not a register of {stage} programs"))
+            .primary(span, format!("a {} program register", if vertex { "vertex" } else { "fragment" }))
+            .note("AGALMiniAssembler: \"only allowed in vertex programs\" / \"only allowed in fragment programs\"; vertex programs have va vc vt op v iid vs, fragment programs fc ft fs oc od v"));
+    }
     // The number is read after the canonical name, or after one character
     // when the name is an alias (`op` is `vo`): `indexOf` gives -1.
     let after = plain
@@ -535,13 +610,22 @@ fn encode_operand(
         None => first_number(rest),
     }
     .unwrap_or(0);
-    if number > u64::from(u16::MAX) {
+    if let Some(last) = assembler_limit(canonical, version) {
+        if number > u64::from(last) {
+            return Err(Diagnostic::error(
+                "E2105",
+                format!("`{name}{number}`: AGAL{version} has {name}0 to {name}{last}"),
+            )
+            .primary(span, "register number too large")
+            .note("AGALMiniAssembler's register limits per version (\"index exceeds limit\"), which are Adobe's \"Program Registers\" table"));
+        }
+    } else if number > u64::from(u16::MAX) {
         return Err(Diagnostic::error(
             "E2105",
-            format!("register number {number} does not fit in the 16-bit field"),
+            format!("`{name}{number}`: register numbers are 16 bits"),
         )
-        .primary(span, "too large")
-        .note("AGAL register numbers are 16 bits (and far smaller per profile)"));
+        .primary(span, "register number too large")
+        .note("the register number field has 16 bits"));
     }
     let mask = match component_suffix(rest) {
         Some(comps) => {

@@ -264,6 +264,29 @@ pub(crate) fn assembly_target(text: &str, options: &Options) -> Option<(Stage, u
     })
 }
 
+/// The program type of an AGAL program given as bytes: bytecode with a
+/// valid header, or text beginning with a `// AGAL2 vertex` line; `None`
+/// for anything else.
+///
+/// ```
+/// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// assert_eq!(nvp4c::front::agal::program_stage(&bytes), Some(nvp4c::Stage::Fragment));
+/// assert_eq!(nvp4c::front::agal::program_stage(b"// AGAL2 vertex\nmov op, va0"), Some(nvp4c::Stage::Vertex));
+/// assert_eq!(nvp4c::front::agal::program_stage(b"!!NVfp4.0\nEND\n"), None);
+/// ```
+pub fn program_stage(bytes: &[u8]) -> Option<Stage> {
+    if decode::is_agal(bytes) {
+        return decode::decode(bytes)
+            .header
+            .and_then(|h| disasm::header_stage(h.kind));
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    if text.trim_start().starts_with("!!") {
+        return None;
+    }
+    header_directive(text).map(|(s, _)| s)
+}
+
 /// A listing and what is wrong with the bytes: `nvp4c disasm`. The
 /// diagnostics are the compiler's (spans into the listing), plus W2011 for
 /// a line that would not assemble back to its token's bytes.
