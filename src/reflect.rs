@@ -195,6 +195,11 @@ pub struct TextureUnit {
     pub sampled_type: Option<ComponentType>,
     /// Cg samplers bound to this unit (`texunit n`).
     pub cg: Vec<CgName>,
+    /// The sampler state the program fixes for this unit (AGAL's sampler
+    /// flags): create the unit's `VkSampler` from it (docs/interface.md,
+    /// "AGAL"). Absent when the program leaves it to the renderer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampler: Option<crate::ir::SamplerState>,
 }
 
 /// An input or output of the module.
@@ -429,7 +434,7 @@ pub fn reflect(program: &Program, spirv: &[u32], source: &str) -> Result<Reflect
                 }
             }
             StorageClass::UniformConstant => {
-                if let Some(t) = texture_unit(&facts, &var, &units, &resolved) {
+                if let Some(t) = texture_unit(&facts, &var, &units, &resolved, program) {
                     textures.push(t);
                 }
             }
@@ -850,6 +855,7 @@ fn texture_unit(
     var: &module::GlobalVar,
     targets: &BTreeMap<u32, String>,
     cg: &[ResolvedCg],
+    program: &Program,
 ) -> Option<TextureUnit> {
     let ty = match facts.ty(var.pointee) {
         Ty::Array(e, _) => *e,
@@ -870,6 +876,7 @@ fn texture_unit(
         ty: facts.type_name(var.pointee),
         sampled_type,
         cg: ResolvedCg::names_for(cg, |t| *t == Target::Texture(unit)),
+        sampler: program.samplers.iter().find(|s| s.unit == unit).copied(),
     })
 }
 

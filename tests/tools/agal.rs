@@ -200,3 +200,43 @@ fn random_lines_assemble_as_agalminiassembler_assembles_them() {
         "{same_bytes} {both_refuse}"
     );
 }
+
+#[test]
+fn too_many_assembly_lines_is_e2104() {
+    let text = format!("// AGAL3 fragment\n{}", "mov oc, v0\n".repeat(4097));
+    let errors = nvp4c::compile(&text, &Options::default()).unwrap_err();
+    let codes: Vec<_> = errors
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
+    assert_eq!(
+        codes,
+        ["E2104"],
+        "{}",
+        errors.render("big.agalasm", &text, false)
+    );
+}
+
+#[test]
+fn disasm_flags_lines_that_do_not_assemble_back() {
+    // `mov oc, v0` with a sampler field's type nibble in source 2 (which
+    // `mov` does not use): the listing shows `mov oc, v0`, whose bytes
+    // differ, so W2011 says so (next to the checker's E2013).
+    let mut bytes = agal::assemble("mov oc, v0", Stage::Fragment, 1)
+        .unwrap()
+        .bytes;
+    bytes[7 + 16 + 4] = 5;
+    let (listing, diags) = agal::disassemble_checked(&bytes);
+    assert!(listing.text.ends_with("mov oc, v0\n"));
+    let codes: Vec<_> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        ["E2013", "W2011"],
+        "{}",
+        diags.render("x.agal", &listing.text, false)
+    );
+    // A valid program's listing has none.
+    let bytes = std::fs::read(root().join("tests/agal/ruffle/raytrace_fragment.agal")).unwrap();
+    assert!(agal::disassemble_checked(&bytes).1.is_empty());
+}

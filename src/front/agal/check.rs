@@ -216,6 +216,13 @@ impl Checker<'_> {
         };
         if !rt.readable(self.stage()) {
             let name = rt.name(self.stage()).unwrap_or("?");
+            let name = if matches!(rt, RegisterType::Output | RegisterType::DepthOutput)
+                && s.number == 0
+            {
+                name.to_string()
+            } else {
+                format!("{name}{}", s.number)
+            };
             self.error("E2023", format!("`{name}` cannot be read"), t, Some(slot), "a write-only or sampler register as a source", "AGAL: outputs (`op`, `oc`, `od`) are written only; samplers are only the last operand of `tex`/`tld`");
             return None;
         }
@@ -520,7 +527,7 @@ pub(crate) fn check(unit: &Unit) -> (Vec<Diagnostic>, Checked) {
             if let Some(rt) = c.register(t, 0, dest.ty, u32::from(dest.number), 1) {
                 if !rt.writable(stage) {
                     let name = rt.name(stage).unwrap_or("?");
-                    c.error("E2024", format!("`{name}` cannot be written"), t, Some(0), "a read-only register as the destination", "AGAL: attributes, constants, samplers and the instance id are read only; a fragment program reads its varyings");
+                    c.error("E2024", format!("`{name}{}` cannot be written", dest.number), t, Some(0), "a read-only register as the destination", "AGAL: attributes, constants, samplers and the instance id are read only; a fragment program reads its varyings");
                 } else {
                     if dest.mask == 0 {
                         c.error("E2026", "the write mask is empty".into(), t, Some(0), "writes no component", "an instruction that writes nothing cannot be written in AGAL assembly; AGALMiniAssembler never produces it");
@@ -610,8 +617,8 @@ pub(crate) fn check(unit: &Unit) -> (Vec<Diagnostic>, Checked) {
             Diagnostic::error("E2061", format!("the {stage} program never writes `{main_name}.{missing}`"))
                 .primary(span, if have == 0 { "no instruction writes it".to_string() } else { format!("`{main_name}` written here, without .{missing}") })
                 .note(match stage {
-                    Stage::Fragment => "Flash Player refuses a fragment program that does not write every component of the colour output `oc`",
-                    _ => "Flash Player refuses a vertex program that does not write every component of the position output `op`",
+                    Stage::Fragment => "AGAL bytecode format, \"Program Registers\": a fragment program's output is the colour; an unwritten component would be undefined",
+                    _ => "AGAL bytecode format, \"Program Registers\": a vertex program's output is the clip space position; an unwritten component would be undefined",
                 }),
         );
     }
@@ -620,7 +627,7 @@ pub(crate) fn check(unit: &Unit) -> (Vec<Diagnostic>, Checked) {
             c.diags.push(
                 Diagnostic::error("E2063", "`od` is written, but not its x component")
                     .primary(span, "written without .x")
-                    .note("the depth is the x component of what is written to od (docs/semantics.md, \"AGAL\"); AGALMiniAssembler writes `mov od, ft0.z` as .xxxx ← .zzzz"),
+                    .note("the depth is the x component of what is written to od (docs/semantics.md, \"AGAL\"); `mov od, ft0.z` writes ft0.z to every component, x included"),
             );
         }
     }
