@@ -10,6 +10,7 @@ mod harness;
 
 mod conformance;
 mod differential;
+mod exec_agal;
 mod exec_buffers;
 mod exec_derivatives;
 mod exec_float_ops;

@@ -22,7 +22,7 @@ use super::fragment::Draw;
 use super::shaders::{self, VertexProgram};
 use super::vertex::{decode_record, wanted_outputs, Capture, VertexOutput, VertexRecord};
 use super::{
-    to_f32, uniform_blocks, HarnessError, Input, Kind, Result, VertexBuffer, GEOMETRY_SET,
+    to_f32, uniform_blocks, HarnessError, Input, Kind, Result, Texture, VertexBuffer, GEOMETRY_SET,
     KILL_SENTINEL,
 };
 
@@ -296,6 +296,8 @@ pub struct RasterJob {
     /// Clear value (bits) of every colour attachment; a pixel still holding it was
     /// not covered. Default [`KILL_SENTINEL`].
     pub clear: [u32; 4],
+    /// Textures, each at binding 32 + unit of `descriptor_set` (default: none).
+    pub textures: Vec<Texture>,
 }
 
 impl Default for RasterJob {
@@ -311,6 +313,7 @@ impl Default for RasterJob {
             width: 32,
             height: 32,
             clear: KILL_SENTINEL,
+            textures: Vec::new(),
         }
     }
 }
@@ -415,7 +418,7 @@ impl Device {
             clear: job.clear,
             depth_clear: None,
             blocks: &blocks,
-            textures: &[],
+            textures: &job.textures,
             descriptor_set: job.descriptor_set,
             stages: vk::ShaderStageFlags::ALL_GRAPHICS,
         })?;
