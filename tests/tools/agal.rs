@@ -240,3 +240,268 @@ fn disasm_flags_lines_that_do_not_assemble_back() {
     let bytes = std::fs::read(root().join("tests/agal/ruffle/raytrace_fragment.agal")).unwrap();
     assert!(agal::disassemble_checked(&bytes).1.is_empty());
 }
+
+// ---------------------------------------------------------------------------
+// The command line with AGAL.
+
+fn nvp4c(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nvp4c"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nvp4c runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nvp4c-agal-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn ruffle(name: &str) -> PathBuf {
+    root().join("tests/agal/ruffle").join(name)
+}
+
+#[test]
+fn the_cli_compiles_agal_bytecode_recognised_by_its_magic_byte() {
+    let dir = scratch("bytecode");
+    // Any extension: the content decides.
+    let input = dir.join("shader.bin");
+    std::fs::copy(ruffle("relative_vertex.agal"), &input).unwrap();
+    let out = nvp4c(
+        &[
+            input.to_str().unwrap(),
+            "--reflect",
+            dir.join("r.json").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let spirv = std::fs::read(dir.join("shader.spv")).unwrap();
+    assert_eq!(&spirv[..4], &0x0723_0203u32.to_le_bytes());
+    let reflection: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(reflection["stage"], "vertex");
+    // Diagnostics point into the disassembly, with the byte offset.
+    let mut bad = std::fs::read(ruffle("relative_vertex.agal")).unwrap();
+    bad[7 + 24] = 0x30;
+    let out = nvp4c(
+        &[
+            "-",
+            "-o",
+            dir.join("x.spv").to_str().unwrap(),
+            "--color",
+            "never",
+        ],
+        &bad,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error[E2010]") && stderr.contains("<stdin>:3:1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("at byte 31 (token 1)"), "{stderr}");
+    assert!(!dir.join("x.spv").exists());
+    // The JSON form has the same spans.
+    let out = nvp4c(&["-", "--message-format", "json"], &bad);
+    let line = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let json: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(json["code"], "E2010");
+}
+
+#[test]
+fn the_cli_compiles_agal_assembly_given_its_stage() {
+    let dir = scratch("text");
+    let input = dir.join("shader.txt");
+    std::fs::write(&input, "m44 op, va0, vc0\nmov v0, va1\n").unwrap();
+    // Without a stage, the text is not AGAL (nor NV assembly).
+    let out = nvp4c(&[input.to_str().unwrap(), "--color", "never"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let out = nvp4c(
+        &[
+            input.to_str().unwrap(),
+            "--agal-stage",
+            "vertex",
+            "--agal-version",
+            "2",
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.join("shader.spv").exists());
+    // --agal-version alone is a usage error.
+    let out = nvp4c(&[input.to_str().unwrap(), "--agal-version", "2"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    // Or the first line names them.
+    let out = nvp4c(&["-", "-o", "-"], b"// AGAL1 fragment\nmov oc, v0\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(&out.stdout[..4], &0x0723_0203u32.to_le_bytes());
+}
+
+#[test]
+fn disasm_and_asm_round_trip_on_the_command_line() {
+    let dir = scratch("disasm");
+    let listing = dir.join("raytrace.agalasm");
+    let out = nvp4c(
+        &[
+            "disasm",
+            ruffle("raytrace_fragment.agal").to_str().unwrap(),
+            "-o",
+            listing.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&listing).unwrap();
+    assert!(text.starts_with("// AGAL2 fragment program, 833 tokens\n"));
+    // `asm` takes the stage and version from that first line.
+    let out = nvp4c(&["asm", listing.to_str().unwrap()], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("raytrace.agal")).unwrap(),
+        std::fs::read(ruffle("raytrace_fragment.agal")).unwrap()
+    );
+    // disasm of something that is not bytecode is a usage error.
+    let out = nvp4c(&["disasm", "-"], b"!!NVfp4.0\nEND\n");
+    assert_eq!(out.status.code(), Some(2));
+    // asm refuses what the checker refuses, and writes nothing.
+    let out = nvp4c(
+        &[
+            "asm",
+            "-",
+            "--agal-stage",
+            "vertex",
+            "-o",
+            dir.join("bad.agal").to_str().unwrap(),
+        ],
+        b"mov vt0, va0\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("E2061"));
+    assert!(!dir.join("bad.agal").exists());
+}
+
+#[test]
+fn run_takes_and_prints_agal_register_names() {
+    let out = nvp4c(
+        &[
+            "run",
+            ruffle("relative_vertex.agal").to_str().unwrap(),
+            "--set",
+            "va0=1.7,0,0,0",
+            "--set",
+            "va1=0,2.2,0,0",
+            "--set",
+            "vc6=10,20,30,40",
+            "--set",
+            "vc8=1,1,1,1",
+        ],
+        b"",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // vc[1.7 + 5] = vc6 plus vc[2.2 + 6] = vc8.
+    assert!(stdout.contains("op  (11.0, 21.0, 31.0, 41.0)"), "{stdout}");
+}
+
+#[test]
+fn link_checks_an_agal_pair() {
+    let dir = scratch("link");
+    let vs = dir.join("a.vs.agal");
+    let fs = dir.join("a.fs.agal");
+    std::fs::write(
+        &vs,
+        agal::assemble("m44 op, va0, vc0\nmov v0, va1", Stage::Vertex, 1)
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    std::fs::write(
+        &fs,
+        agal::assemble("add oc, v0, v1", Stage::Fragment, 1)
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    let out = nvp4c(
+        &[
+            "link",
+            vs.to_str().unwrap(),
+            fs.to_str().unwrap(),
+            "--color",
+            "never",
+        ],
+        b"",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    // v1 is read but never written; the label is on the fragment program's listing.
+    assert!(
+        stderr.contains("error[E1000]") && stderr.contains("`v1`"),
+        "{stderr}"
+    );
+    std::fs::write(
+        &fs,
+        agal::assemble("add oc, v0, fc0", Stage::Fragment, 1)
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    let out = nvp4c(&["link", vs.to_str().unwrap(), fs.to_str().unwrap()], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn help_shows_agal_use() {
+    let out = nvp4c(&["--help"], b"");
+    let help = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "AGAL",
+        "--agal-stage",
+        "--agal-version",
+        "--agal-flip-y",
+        "disasm",
+        "asm",
+    ] {
+        assert!(help.contains(want), "--help lacks {want}:\n{help}");
+    }
+}
