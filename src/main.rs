@@ -24,7 +24,17 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Examples: `nvp4c prog.fp -o prog.spv`, `nvp4c shader.agal` (bytecode),
 /// `nvp4c --agal-stage fragment --agal-version 2 shader.txt`.
 #[derive(Parser, Debug)]
-#[command(name = "nvp4c", version, about, long_about = None, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(name = "nvp4c", version, about, long_about = None, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, after_help = "\
+Inputs: NV assembly (the header names the program type), AGAL bytecode
+(recognised by its first byte, 0xa0; the header names the type) or AGAL
+assembly (--agal-stage, or a first line `// AGAL2 vertex`).
+
+Examples:
+  nvp4c prog.fp -o prog.spv
+  nvp4c shader.agal --reflect shader.json
+  nvp4c --agal-stage fragment --agal-version 2 shader.txt
+  nvp4c disasm shader.agal
+  nvp4c run shader.agal --set va0=1,2,3,1")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -10,6 +10,7 @@ mod harness;
 
 mod conformance;
 mod differential;
+mod differential_agal;
 mod exec_agal;
 mod exec_buffers;
 mod exec_derivatives;

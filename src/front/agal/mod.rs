@@ -27,6 +27,7 @@ pub mod disasm;
 mod lower;
 pub mod names;
 pub mod table;
+pub mod testgen;
 
 pub use asm::{assemble, Assembled};
 
