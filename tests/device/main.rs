@@ -8,6 +8,7 @@
 mod common;
 mod harness;
 
+mod agal_render;
 mod conformance;
 mod differential;
 mod differential_agal;
