@@ -505,3 +505,50 @@ fn help_shows_agal_use() {
         assert!(help.contains(want), "--help lacks {want}:\n{help}");
     }
 }
+
+#[test]
+fn the_language_server_reports_agal_assembly_diagnostics() {
+    use lsp_server::{Connection, Message, Notification, Request, RequestId};
+    use serde_json::json;
+    let (server, client) = Connection::memory();
+    let thread = std::thread::spawn(move || nvp4c::lsp::serve(&server));
+    let send = |m: Message| client.sender.send(m).unwrap();
+    send(
+        Request::new(
+            RequestId::from(1),
+            "initialize".into(),
+            json!({"capabilities": {}}),
+        )
+        .into(),
+    );
+    let Ok(Message::Response(_)) = client.receiver.recv() else {
+        panic!()
+    };
+    send(Notification::new("initialized".into(), json!({})).into());
+    // The first line makes the document AGAL assembly; `ddx` needs AGAL2.
+    let text = "// AGAL1 fragment\nmov ft0, v0\nddx ft1, ft0\nadd oc, ft0, ft1\n";
+    let uri = "file:///work/shader.agalasm";
+    let doc =
+        json!({"textDocument": {"uri": uri, "languageId": "agal", "version": 1, "text": text}});
+    send(Notification::new("textDocument/didOpen".into(), doc).into());
+    let Ok(Message::Notification(n)) = client.receiver.recv() else {
+        panic!()
+    };
+    assert_eq!(n.method, "textDocument/publishDiagnostics");
+    let d = &n.params["diagnostics"][0];
+    assert_eq!(d["code"], "E2011");
+    assert_eq!(d["range"]["start"], json!({"line": 2, "character": 0}));
+    // Requests on it answer (with nothing to say), the server stays up.
+    let at = json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}});
+    send(Request::new(RequestId::from(2), "textDocument/hover".into(), at).into());
+    let Ok(Message::Response(r)) = client.receiver.recv() else {
+        panic!()
+    };
+    assert_eq!(r.id, RequestId::from(2));
+    send(Request::new(RequestId::from(3), "shutdown".into(), ()).into());
+    let Ok(Message::Response(_)) = client.receiver.recv() else {
+        panic!()
+    };
+    send(Notification::new("exit".into(), ()).into());
+    thread.join().unwrap().unwrap();
+}
