@@ -239,10 +239,38 @@ pub(crate) fn check_assembly(
 }
 
 fn finish(
-    unit: Unit,
+    mut unit: Unit,
     mut diags: Vec<Diagnostic>,
     options: &Options,
 ) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    // A program far past the token limit (E2062) is checked only that far:
+    // what hostile input costs stays bounded, as for the assembly family.
+    let cap = 4 * table::max_tokens(unit.version);
+    if unit.tokens.len() > cap {
+        let limit = table::max_tokens(unit.version);
+        let t = &unit.tokens[limit];
+        let mut d = Diagnostic::error(
+            "E2062",
+            format!("{} tokens, more than the {limit} of AGAL{}", unit.tokens.len(), unit.version),
+        )
+        .primary(unit.spans[t.index].line, format!("token {} is past the limit", limit + 1))
+        .note("Adobe's \"Program Registers\" table, \"Tokens\": 200 (AGAL1), 1024 (AGAL2), 2048 (AGAL3)")
+        .note(format!("only the first {cap} tokens were checked"));
+        if unit.bytecode {
+            d = d.note(format!("at byte {} (token {})", t.offset, t.index));
+        }
+        diags.push(d);
+        unit.tokens.truncate(cap);
+        unit.spans.truncate(cap);
+        diags.extend(
+            check::check(&unit)
+                .0
+                .into_iter()
+                .filter(|d| d.code != "E2062"),
+        );
+        diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
+        return Err(Diagnostics(diags));
+    }
     let (more, checked) = check::check(&unit);
     diags.extend(more);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
