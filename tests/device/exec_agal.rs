@@ -446,6 +446,8 @@ mov v0, vt0
 mov v1, vc[va0.y+0]
 mov v2, vc[va0.z+250].zw
 m44 op, va1, vc4
+mov v3, va1
+add v3, v3, vc7
 ";
     let mut vc = vec![[0.0f32; 4]; 256];
     vc[0] = [10.0, 11.0, 12.0, 13.0];
@@ -470,6 +472,7 @@ m44 op, va1, vc4
                 Capture::Location(v(0)),
                 Capture::Location(v(1)),
                 Capture::Location(v(2)),
+                Capture::Location(v(3)),
             ],
         )
     };
@@ -499,6 +502,8 @@ m44 op, va1, vc4
     );
     assert_eq!(out.position_f32(0), [1.0, 2.0, 3.0, 1.0], "m44 op");
     assert_eq!(out.position_f32(1), [2.0, -2.0, 1.5, 1.0], "m44 op");
+    // A vertex program may read back the varying it wrote.
+    assert_eq!(out.location_f32(0, v(3)), [1.0, 1.0, 1.0, 2.0], "v3 read back");
 }
 
 #[test]
