@@ -55,7 +55,7 @@ fn sphere(u: f32, v: f32) -> [f32; 3] {
 
 /// The checker square of (u, v): 4 × 4 squares over [0, 1]².
 fn checker(u: f32, v: f32) -> [f32; 3] {
-    if ((u * 4.0) as u32 + (v * 4.0) as u32) % 2 == 0 {
+    if ((u * 4.0) as u32 + (v * 4.0) as u32).is_multiple_of(2) {
         WHITE
     } else {
         BLUE
