@@ -503,7 +503,11 @@ add v3, v3, vc7
     assert_eq!(out.position_f32(0), [1.0, 2.0, 3.0, 1.0], "m44 op");
     assert_eq!(out.position_f32(1), [2.0, -2.0, 1.5, 1.0], "m44 op");
     // A vertex program may read back the varying it wrote.
-    assert_eq!(out.location_f32(0, v(3)), [1.0, 1.0, 1.0, 2.0], "v3 read back");
+    assert_eq!(
+        out.location_f32(0, v(3)),
+        [1.0, 1.0, 1.0, 2.0],
+        "v3 read back"
+    );
 }
 
 #[test]

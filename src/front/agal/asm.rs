@@ -113,7 +113,6 @@ pub fn assemble(text: &str, stage: Stage, version: u32) -> Result<Assembled, Dia
         }
         match assemble_line(text, start, end, stage, version, &mut bytes) {
             Line::Empty => {}
-            Line::Skipped(d) | Line::Error(d) if !d.is_error() => warnings.push(d),
             Line::Error(d) => errors.push(d),
             Line::Skipped(d) => warnings.push(d),
             Line::Token(s, w) => {

@@ -54,7 +54,6 @@ struct Lowerer<'u> {
     addresses: [Option<VarId>; 3],
     scratch: Vec<VarId>,
     scratch_used: usize,
-    instance_float: Option<VarId>,
     centroid_varyings: BTreeSet<u32>,
     prologue: Block,
     body: Block,
@@ -209,7 +208,6 @@ impl Lowerer<'_> {
                     span,
                 );
                 self.prologue.push(load);
-                self.instance_float = Some(f);
                 f
             }
             RegisterType::Varying | RegisterType::Output | RegisterType::DepthOutput => {
@@ -757,7 +755,7 @@ pub(crate) fn lower(unit: &Unit, checked: &Checked, options: &AgalOptions) -> Pr
         }
     }
     shadowed.insert((RegisterType::DepthOutput, 0));
-    if options.flip_y {
+    if options.flip_y && stage == Stage::Vertex {
         shadowed.insert((RegisterType::Output, 0));
     }
     let mut l = Lowerer {
@@ -771,7 +769,6 @@ pub(crate) fn lower(unit: &Unit, checked: &Checked, options: &AgalOptions) -> Pr
         addresses: [None; 3],
         scratch: Vec::new(),
         scratch_used: 0,
-        instance_float: None,
         centroid_varyings,
         prologue: Vec::new(),
         body: Vec::new(),

@@ -97,7 +97,9 @@ pub fn header_directive(text: &str) -> Option<(Stage, u32)> {
 }
 
 fn directive_span(text: &str) -> Option<(Stage, u32, Span)> {
+    let full = text.len();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bom = full - text.len();
     let skipped = text.len() - text.trim_start().len();
     let line = text[skipped..].lines().next()?;
     let rest = line.strip_prefix("//")?.trim_start();
@@ -111,7 +113,7 @@ fn directive_span(text: &str) -> Option<(Stage, u32, Span)> {
         "fragment" => Stage::Fragment,
         _ => return None,
     };
-    let start = skipped;
+    let start = bom + skipped;
     Some((stage, version, Span::new(start, start + line.len())))
 }
 
