@@ -67,6 +67,11 @@ pub struct Program {
     pub entry: SubId,
     /// Geometry program layout (NV_geometry_program4), `None` otherwise.
     pub geometry: Option<GeometryLayout>,
+    /// Sampler states the program fixes, one per texture unit that has one
+    /// (AGAL encodes the state in every `tex`; the assembly family leaves it
+    /// to the renderer, so its programs have none). The reflection reports
+    /// them so a renderer creates matching samplers.
+    pub samplers: Vec<SamplerState>,
 }
 
 impl Program {
@@ -603,6 +608,104 @@ pub struct BufferBinding {
     pub first: u32,
     /// `BUFFER4` (vec4 elements) rather than `BUFFER` (scalars).
     pub vec4: bool,
+}
+
+/// The sampler state a program fixes for one texture unit (what a
+/// renderer puts in its `VkSamplerCreateInfo`), with what the program
+/// expects of the texture. AGAL's sampler field is the source
+/// (docs/interface.md, "AGAL").
+///
+/// ```
+/// use nvp4c::ir::{SamplerState, Filter, MipmapMode, Wrap, TextureFormat};
+/// let s = SamplerState { unit: 0, filter: Filter::Linear, mipmap: MipmapMode::Nearest,
+///     wrap_u: Wrap::Repeat, wrap_v: Wrap::Repeat, wrap_w: Wrap::Repeat, max_anisotropy: 1,
+///     format: TextureFormat::Rgba, centroid: false, single: false };
+/// assert_eq!(serde_json::to_value(&s).unwrap()["mipmap"], "nearest");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SamplerState {
+    /// The texture unit (`texture[n]`, AGAL `fs<n>`/`vs<n>`).
+    pub unit: u32,
+    /// Magnification and minification filter.
+    pub filter: Filter,
+    /// How mipmap levels are chosen; `None`: level 0 only.
+    pub mipmap: MipmapMode,
+    /// Addressing of s.
+    pub wrap_u: Wrap,
+    /// Addressing of t.
+    pub wrap_v: Wrap,
+    /// Addressing of r (3D textures; cube maps ignore it).
+    pub wrap_w: Wrap,
+    /// 1 (off), 2, 4, 8 or 16.
+    pub max_anisotropy: u32,
+    /// What the texture holds (its upload format decides the Vulkan format).
+    pub format: TextureFormat,
+    /// Sampled at the centroid (AGAL's `centroid` flag).
+    pub centroid: bool,
+    /// AGAL's `single` flag (no documented meaning; no effect).
+    pub single: bool,
+}
+
+/// A sampler's filter.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Filter::Linear).unwrap(), "\"linear\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Filter {
+    /// `VK_FILTER_NEAREST`.
+    Nearest,
+    /// `VK_FILTER_LINEAR`.
+    Linear,
+}
+
+/// A sampler's mipmap mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::MipmapMode::None).unwrap(), "\"none\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MipmapMode {
+    /// Level 0 only (`maxLod` 0.25 with `VK_SAMPLER_MIPMAP_MODE_NEAREST`).
+    None,
+    /// `VK_SAMPLER_MIPMAP_MODE_NEAREST`.
+    Nearest,
+    /// `VK_SAMPLER_MIPMAP_MODE_LINEAR`.
+    Linear,
+}
+
+/// A sampler's address mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Wrap::ClampToEdge).unwrap(), "\"clamp_to_edge\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wrap {
+    /// `VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE`.
+    ClampToEdge,
+    /// `VK_SAMPLER_ADDRESS_MODE_REPEAT`.
+    Repeat,
+}
+
+/// What a texture holds, as the program declares it.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::TextureFormat::Dxt5).unwrap(), "\"dxt5\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextureFormat {
+    /// Uncompressed RGBA.
+    Rgba,
+    /// DXT1 (BC1) compressed.
+    Dxt1,
+    /// DXT5 (BC3) compressed, with alpha.
+    Dxt5,
+    /// Video frames (Stage3D VideoTexture).
+    Video,
 }
 
 /// The geometry program declarations (NV_geometry_program4).

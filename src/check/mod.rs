@@ -109,6 +109,7 @@ impl<'o> ProgramChecker<'o> {
             subroutines,
             entry,
             geometry,
+            samplers: Vec::new(),
         };
         if !errors_so_far {
             c.program_rules(&program, &text);

@@ -4,6 +4,7 @@
 //!
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
+mod agal;
 mod cg_fixtures;
 mod checker_cg_program;
 mod cli;
