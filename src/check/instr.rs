@@ -824,7 +824,15 @@ impl Checker<'_> {
                             );
                             ok = false;
                         }
-                        Some(s) => srcs.push(s),
+                        Some(mut s) => {
+                            // The ARB languages' RSQ: "tmp =
+                            // fabs(ScalarLoad(op0))" (the IR's |...|).
+                            if info.opcode == Opcode::Rsq && self.dialect.rsq_of_absolute_value() {
+                                s.abs = true;
+                                s.negate_abs = false;
+                            }
+                            srcs.push(s)
+                        }
                         None => ok = false,
                     }
                 }

@@ -547,6 +547,18 @@ impl Lowerer<'_> {
                 let s = self.load(p, Comp::F32, 1)?;
                 self.widen(s, 0)?
             }
+            // (f, 0, 0, 1): the variable's x, then the ARB constants.
+            IoShape::FogCoord => {
+                let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
+                let v = self.load(p, slot.comp, 4)?;
+                let f = self.extract(v, 0)?;
+                let zero = self.konst(slot.comp, &[0]);
+                let one = self.konst(
+                    slot.comp,
+                    &[if slot.comp == Comp::F32 { F32_ONE } else { 1 }],
+                );
+                self.construct(&[f, zero, zero, one])?
+            }
             // NV_fragment_program4: +1.0 front facing, -1.0 back facing, in x.
             IoShape::Facing => {
                 let front = self.load(slot.var, Comp::Bool, 1)?;
@@ -675,8 +687,8 @@ impl Lowerer<'_> {
                 let i = self.c_i32(index as i32);
                 (self.access(slot.class, float, slot.var, &[i])?, 0)
             }
-            IoShape::Facing => {
-                return Err(LowerError::internal_at("a write to fragment.facing", span))
+            IoShape::Facing | IoShape::FogCoord => {
+                return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };
         // Only the component the binding carries is written (e.g. z of

@@ -25,4 +25,5 @@ mod exec_texture;
 mod exec_vertex;
 mod harness_selftest;
 mod matrix;
+mod piglit;
 mod reflect_render_example;

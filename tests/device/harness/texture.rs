@@ -434,6 +434,39 @@ impl Scope<'_> {
                 "descriptor set {set}: the harness supports sets 0..=7"
             )));
         }
+        let (params, ds) = self.resource_descriptor_set(stage, buffers, textures)?;
+        let empty = unsafe {
+            self.dev()
+                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
+        }
+        .vk("vkCreateDescriptorSetLayout")?;
+        self.own(Object::SetLayout(empty));
+        let set_layouts: Vec<_> = (0..=set)
+            .map(|s| if s == set { params } else { empty })
+            .collect();
+        let layout = unsafe {
+            self.dev().create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&self.push_constant_ranges),
+                None,
+            )
+        }
+        .vk("vkCreatePipelineLayout")?;
+        self.own(Object::PipelineLayout(layout));
+        Ok((layout, ds))
+    }
+
+    /// The descriptor set layout and one descriptor set holding the (binding,
+    /// buffer) uniform buffers and every texture at binding 32 + unit, visible to
+    /// `stage`, without a pipeline layout: for runs whose stages each have their
+    /// own set (`Device::run_scene`).
+    pub fn resource_descriptor_set(
+        &mut self,
+        stage: vk::ShaderStageFlags,
+        buffers: &[(u32, &HostBuffer)],
+        textures: &[Texture],
+    ) -> Result<(vk::DescriptorSetLayout, vk::DescriptorSet)> {
         let mut units: Vec<u32> = textures.iter().map(|t| t.unit).collect();
         units.sort_unstable();
         if units.windows(2).any(|w| w[0] == w[1]) {
@@ -478,25 +511,6 @@ impl Scope<'_> {
         }
         .vk("vkCreateDescriptorSetLayout")?;
         self.own(Object::SetLayout(params));
-        let empty = unsafe {
-            self.dev()
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
-        }
-        .vk("vkCreateDescriptorSetLayout")?;
-        self.own(Object::SetLayout(empty));
-        let set_layouts: Vec<_> = (0..=set)
-            .map(|s| if s == set { params } else { empty })
-            .collect();
-        let layout = unsafe {
-            self.dev().create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default()
-                    .set_layouts(&set_layouts)
-                    .push_constant_ranges(&self.push_constant_ranges),
-                None,
-            )
-        }
-        .vk("vkCreatePipelineLayout")?;
-        self.own(Object::PipelineLayout(layout));
 
         let count = |ty| bound.iter().filter(|b| ty_of(b) == ty).count() as u32;
         let mut sizes = vec![vk::DescriptorPoolSize {
@@ -583,6 +597,6 @@ impl Scope<'_> {
             });
         }
         unsafe { self.dev().update_descriptor_sets(&writes, &[]) };
-        Ok((layout, ds))
+        Ok((params, ds))
     }
 }
