@@ -73,6 +73,10 @@ pub struct DrawCall {
     /// Texture objects by unit.
     pub textures: BTreeMap<u32, TextureObject>,
     pub depth_test: bool,
+    /// [`DrawCall::state_inputs`], computed at its first use: the
+    /// interpreter checks run the programs of a draw once per compared
+    /// pixel, and a snapshot in the plan no longer changes.
+    pub state_inputs_cache: std::cell::OnceCell<BTreeMap<String, [u32; 4]>>,
 }
 
 /// GL's initial current normal (0, 0, 1), secondary colour (0, 0, 0),
@@ -132,6 +136,12 @@ impl DrawCall {
     /// (`state.matrix.mvp.row[0]`, `state.matrix.modelview[0].invtrans.row[2]`):
     /// every stored row, and the transposes of every matrix.
     pub fn state_inputs(&self) -> BTreeMap<String, [u32; 4]> {
+        self.state_inputs_cache
+            .get_or_init(|| self.compute_state_inputs())
+            .clone()
+    }
+
+    fn compute_state_inputs(&self) -> BTreeMap<String, [u32; 4]> {
         let block = self.gl_state().to_block();
         let mut out = BTreeMap::new();
         for (name, _) in nvp4c::state::stored_rows() {
@@ -245,6 +255,7 @@ pub fn plan(test: &ShaderTest) -> Plan {
         local_fp: BTreeMap::new(),
         textures: BTreeMap::new(),
         depth_test: false,
+        state_inputs_cache: std::cell::OnceCell::new(),
     };
     let mut clear_color = [0.0f32; 4];
     let mut clear_depth = 1.0f32;

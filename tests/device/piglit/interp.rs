@@ -390,3 +390,27 @@ pub fn rasterisation_tie(
     }
     None
 }
+
+/// Whether every component of the named vertex results the vertex program
+/// writes at each vertex of every draw of the plan is defined by the spec
+/// (`None`: the interpreter cannot run the program). A result undefined at
+/// one vertex makes the colour of every pixel its primitive covers
+/// undefined, wherever the primitive lands after clipping.
+pub fn vertex_results_defined(plan: &Plan, vertex: &Checked, names: &[&str]) -> Option<bool> {
+    let vp = vertex.program.as_ref()?;
+    let options = RunOptions::default();
+    for step in &plan.steps {
+        let Step::Draw(d) = step else {
+            continue;
+        };
+        for v in 0..4 {
+            let out = interp::run(vp, &vertex_inputs(d, v), &options).ok()?;
+            for name in names {
+                if out.result(name).is_some_and(|r| r.defined() != 0xf) {
+                    return Some(false);
+                }
+            }
+        }
+    }
+    Some(true)
+}

@@ -96,7 +96,7 @@ pub fn program_scene(path: &Path, text: &str) -> Result<ShaderTest, String> {
     if !text.ends_with('\n') {
         s.push('\n');
     }
-    s.push_str("\n[test]\ncolor 0.25 0.5 0.75 1.0\n");
+    s.push_str("\n[test]\ncolor 0.2 0.6 0.8 1.0\n");
     for n in 0..8 {
         let v: Vec<String> = (0..4).map(|c| value(n, c, 1).to_string()).collect();
         let _ = writeln!(s, "texcoord {n} ({})", v.join(", "));
