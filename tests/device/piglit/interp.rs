@@ -304,10 +304,8 @@ fn shade(
 pub fn value_tie(
     plan: &Plan,
     until: usize,
-    vertex: &Checked,
-    fragment: &Checked,
-    x: u32,
-    y: u32,
+    (vertex, fragment): (&Checked, &Checked),
+    (x, y): (u32, u32),
     a: [u8; 4],
     b: [u8; 4],
 ) -> Option<String> {

@@ -366,7 +366,14 @@ fn compare_runs(
         }
         let tie =
             interp::rasterisation_tie(&vk.plan, reads[frame], &vk.vertex, x, y).or_else(|| {
-                interp::value_tie(&vk.plan, reads[frame], &vk.vertex, &vk.fragment, x, y, a, b)
+                interp::value_tie(
+                    &vk.plan,
+                    reads[frame],
+                    (&vk.vertex, &vk.fragment),
+                    (x, y),
+                    a,
+                    b,
+                )
             });
         match tie {
             Some(why) => {
