@@ -457,8 +457,10 @@ fn draws_an_unwritten_colour(test: &ShaderTest) -> bool {
     never_writes_result(&vertex) || never_writes_result(&fragment) || colour_for_fixed_function
 }
 
-/// Every ARB program under tests/ that must load (piglit's asmparsertest,
-/// the Cg fixtures, the diagnostics' examples), drawn alone with varied
+/// Every ARB program under tests/ and examples/ that must load (piglit's
+/// asmparsertest, the Cg fixtures, the diagnostics' examples, the ARB
+/// conformance files' programs, the Doom 3-style interaction pair), drawn
+/// alone with varied
 /// inputs by Mesa's GL and by nvp4c on lavapipe, every pixel compared.
 /// Programs Mesa rejects (the NV options Mesa does not implement) are
 /// counted: the interpreter and hand-computed values cover them.
@@ -470,8 +472,9 @@ fn arb_programs_in_tests_draw_the_same_on_mesa_gl_and_lavapipe() {
     if !mesa_or_skip() {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let programs = scene::arb_programs_in_tests(&root);
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut programs = scene::arb_programs_in_tests(&manifest.join("tests"));
+    programs.extend(scene::arb_programs_in_tests(&manifest.join("examples")));
     assert!(!programs.is_empty(), "tests/ holds ARB programs");
     let mut report = Vec::new();
     let mut total = FrameDiff::default();
@@ -517,7 +520,7 @@ fn arb_programs_in_tests_draw_the_same_on_mesa_gl_and_lavapipe() {
     }
     assert!(report.is_empty(), "{}", report.join("\n"));
     eprintln!(
-        "ARB programs in tests/: {} found; {drawn} drawn by both ({} pixels compared; {} differ on a tie, {} by a documented Mesa deviation, no other); {mesa_rejects} rejected by Mesa; {no_texture} sample a target the runner sets up no texture for; {undefined} draw a colour the spec leaves undefined",
+        "ARB programs in tests/ and examples/: {} found; {drawn} drawn by both ({} pixels compared; {} differ on a tie, {} by a documented Mesa deviation, no other); {mesa_rejects} rejected by Mesa; {no_texture} sample a target the runner sets up no texture for; {undefined} draw a colour the spec leaves undefined",
         programs.len(),
         total.pixels,
         ties.count,
