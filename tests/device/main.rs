@@ -13,6 +13,7 @@ mod conformance;
 mod differential;
 mod differential_agal;
 mod exec_agal;
+mod exec_arb;
 mod exec_buffers;
 mod exec_cg_fixtures;
 mod exec_derivatives;
