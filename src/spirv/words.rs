@@ -36,9 +36,13 @@ pub(crate) struct Builder {
     declarations: dr::Builder,
     /// OpDecorate / OpMemberDecorate, in the order they were made.
     annotations: Vec<u32>,
-    /// Finished functions; during a function, also its OpFunction, its
-    /// parameters and its first OpLabel.
-    functions: Vec<u32>,
+    /// Finished functions, as the parts they were built in: moved here,
+    /// not copied, and copied once into the module by `assemble` (a big
+    /// program's body is most of the module; each copy of it would be
+    /// part of the peak memory).
+    functions: Vec<Vec<u32>>,
+    /// The current function's OpFunction, parameters and first OpLabel.
+    head: Vec<u32>,
     /// The function under construction.
     function: Option<OpenFunction>,
     /// The current function's instructions after its first OpLabel
@@ -81,6 +85,7 @@ impl Builder {
             declarations: dr::Builder::new(),
             annotations: Vec::new(),
             functions: Vec::new(),
+            head: Vec::new(),
             function: None,
             body: Vec::new(),
             variables: Vec::new(),
@@ -92,13 +97,9 @@ impl Builder {
     /// of a Module").
     pub(crate) fn assemble(self) -> Vec<u32> {
         let module = self.declarations.module();
-        let mut words = Vec::with_capacity(
-            5 + self.annotations.len()
-                + self.functions.len()
-                + 16 * module.types_global_values.len(),
-        );
+        let mut declarations = Vec::new();
         if let Some(header) = &module.header {
-            header.assemble_into(&mut words);
+            header.assemble_into(&mut declarations);
         }
         let before_annotations = module
             .capabilities
@@ -113,13 +114,20 @@ impl Builder {
             .chain(&module.debug_module_processed)
             .chain(&module.annotations);
         for inst in before_annotations {
-            inst.assemble_into(&mut words);
+            inst.assemble_into(&mut declarations);
         }
-        words.extend_from_slice(&self.annotations);
+        let annotations_end = declarations.len();
         for inst in &module.types_global_values {
-            inst.assemble_into(&mut words);
+            inst.assemble_into(&mut declarations);
         }
-        words.extend_from_slice(&self.functions);
+        let functions: usize = self.functions.iter().map(Vec::len).sum();
+        let mut words = Vec::with_capacity(declarations.len() + self.annotations.len() + functions);
+        words.extend_from_slice(&declarations[..annotations_end]);
+        words.extend_from_slice(&self.annotations);
+        words.extend_from_slice(&declarations[annotations_end..]);
+        for part in &self.functions {
+            words.extend_from_slice(part);
+        }
         words
     }
 
@@ -168,7 +176,7 @@ impl Builder {
             return Err(Error::NestedFunction);
         }
         let id = function_id.unwrap_or_else(|| self.declarations.id());
-        self.functions.extend([
+        self.head.extend([
             head(Op::Function, 5),
             return_type,
             id,
@@ -188,7 +196,7 @@ impl Builder {
             _ => return Err(Error::DetachedFunctionParameter),
         }
         let id = self.declarations.id();
-        self.functions
+        self.head
             .extend([head(Op::FunctionParameter, 3), result_type, id]);
         Ok(id)
     }
@@ -197,18 +205,20 @@ impl Builder {
         if self.function.take().is_none() {
             return Err(Error::MismatchedFunctionEnd);
         }
+        self.functions.push(std::mem::take(&mut self.head));
         // Each variable went to the top of the first block when it was
         // declared, so the last one declared comes first.
+        let mut variables = Vec::with_capacity(5 * self.variables.len());
         for &(ptr_ty, id, init) in self.variables.iter().rev() {
             match init {
-                Some(init) => self.functions.extend([
+                Some(init) => variables.extend([
                     head(Op::Variable, 5),
                     ptr_ty,
                     id,
                     spirv::StorageClass::Function as u32,
                     init,
                 ]),
-                None => self.functions.extend([
+                None => variables.extend([
                     head(Op::Variable, 4),
                     ptr_ty,
                     id,
@@ -217,8 +227,9 @@ impl Builder {
             }
         }
         self.variables.clear();
-        self.functions.append(&mut self.body);
-        self.functions.push(head(Op::FunctionEnd, 1));
+        self.functions.push(variables);
+        self.body.push(head(Op::FunctionEnd, 1));
+        self.functions.push(std::mem::take(&mut self.body));
         Ok(())
     }
 
@@ -241,7 +252,7 @@ impl Builder {
         // The first block's label stays with the function's head, so its
         // variables can follow it when the function ends.
         let out = if f.blocks == 0 {
-            &mut self.functions
+            &mut self.head
         } else {
             &mut self.body
         };
