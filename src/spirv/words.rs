@@ -121,12 +121,37 @@ impl Builder {
             inst.assemble_into(&mut declarations);
         }
         let functions: usize = self.functions.iter().map(Vec::len).sum();
-        let mut words = Vec::with_capacity(declarations.len() + self.annotations.len() + functions);
-        words.extend_from_slice(&declarations[..annotations_end]);
-        words.extend_from_slice(&self.annotations);
-        words.extend_from_slice(&declarations[annotations_end..]);
-        for part in &self.functions {
-            words.extend_from_slice(part);
+        let total = declarations.len() + self.annotations.len() + functions;
+        let mut parts = self.functions;
+        let last = parts.pop().unwrap_or_default();
+        let before: Vec<&[u32]> = [
+            &declarations[..annotations_end],
+            &self.annotations[..],
+            &declarations[annotations_end..],
+        ]
+        .into_iter()
+        .chain(parts.iter().map(Vec::as_slice))
+        .collect();
+        if 2 * last.len() < functions {
+            let mut words = Vec::with_capacity(total);
+            for piece in before {
+                words.extend_from_slice(piece);
+            }
+            words.extend_from_slice(&last);
+            return words;
+        }
+        // The last function's body is most of a big module: it becomes the
+        // module in place (moved to the end of its own buffer, everything
+        // else copied in front), so the module's words exist once, not
+        // twice, at the end of a lowering.
+        let mut words = last;
+        let len = words.len();
+        words.resize(total, 0);
+        words.copy_within(..len, total - len);
+        let mut at = 0;
+        for piece in before {
+            words[at..at + piece.len()].copy_from_slice(piece);
+            at += piece.len();
         }
         words
     }
