@@ -247,9 +247,9 @@ impl Program {
         let mut reachable = reach(self.entry);
         reachable[self.entry.0 as usize] = true;
         (0..count).filter(|&s| reachable[s]).any(|s| {
-            edges[s].iter().any(|&(kind, t)| {
-                kind == Transfer::Branch && (t.0 as usize == s || reach(t)[s])
-            })
+            edges[s]
+                .iter()
+                .any(|&(kind, t)| kind == Transfer::Branch && (t.0 as usize == s || reach(t)[s]))
         })
     }
 }

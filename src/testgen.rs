@@ -1008,7 +1008,8 @@ impl Gen<'_> {
         }
         let k = self.rng.below(3);
         self.arb_body(k, depth + 1, callable);
-        self.lines.push(format!("ADDC {counter}.x, {counter}.x, -1;"));
+        self.lines
+            .push(format!("ADDC {counter}.x, {counter}.x, -1;"));
         self.lines.push(format!("BRA {top} (GT.x);"));
         if leaves {
             self.lines.push(format!("{exit}:"));
@@ -1430,7 +1431,10 @@ mod tests {
                     assert!(program.branches_loop(), "{language:?} seed {seed}");
                 }
             }
-            assert!(skips >= 20 && loops >= 20 && exits >= 10, "{language:?}: {skips} programs skip, {loops} loop, {exits} leave a loop");
+            assert!(
+                skips >= 20 && loops >= 20 && exits >= 10,
+                "{language:?}: {skips} programs skip, {loops} loop, {exits} leave a loop"
+            );
         }
     }
 

@@ -888,8 +888,7 @@ impl Lowerer<'_> {
                     // instructions", checked at each BRA (the count
                     // includes it; the interpreter checks at the same place).
                     let n = self.load(executed, Comp::U32, 1)?;
-                    let max =
-                        self.konst(Comp::U32, &[self.options.limits.max_exec_instructions]);
+                    let max = self.konst(Comp::U32, &[self.options.limits.max_exec_instructions]);
                     let over = self.cmp(Op::UGreaterThanEqual, n, max)?;
                     self.guarded_by(Some(over), |l| l.end_program())?;
                 }
