@@ -31,6 +31,7 @@
 pub mod check;
 pub mod codes;
 pub mod diag;
+pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod isa;
@@ -133,6 +134,10 @@ pub struct Options {
     /// embedder can bound the time and memory a hostile program costs.
     /// Default: 128 MiB.
     pub max_source_bytes: usize,
+    /// How Direct3D 9 shaders are converted where Direct3D 9 and Vulkan
+    /// differ (docs/interface.md, "Direct3D 9"); Direct3D 9 bytecode is
+    /// recognised by its version token.
+    pub d3d9: front::d3d9::D3d9Options,
 }
 
 impl Default for Options {
@@ -145,6 +150,7 @@ impl Default for Options {
             max_source_bytes: 128 << 20,
             optimize: false,
             preserve_signed_zero_inf_nan: false,
+            d3d9: front::d3d9::D3d9Options::default(),
         }
     }
 }
@@ -223,8 +229,64 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
 /// assert_eq!(err.iter().next().unwrap().code, "E0003");
 /// ```
 pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagnostics> {
-    let text = source_text(source)?;
-    compile(text, options)
+    match front::Format::of(source) {
+        Some(front::Format::D3d9) => {
+            too_large(source.len(), options)?;
+            guarded(|| front::d3d9::compile(source, options))
+        }
+        None => compile(source_text(source)?, options),
+    }
+}
+
+/// [`check`] for a program given as bytes: Direct3D 9 bytecode
+/// (recognised by its version token, [`front::Format`]) or text (see
+/// [`compile_bytes`]). Diagnostics point into [`source_listing`] of the
+/// same bytes.
+///
+/// ```
+/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("ps_2_0\nmov oC0, c0\n").unwrap();
+/// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Fragment);
+/// ```
+pub fn check_bytes(source: &[u8], options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    match front::Format::of(source) {
+        Some(front::Format::D3d9) => {
+            too_large(source.len(), options)?;
+            front::d3d9::check_bytecode(source, options)
+        }
+        None => check(source_text(source)?, options),
+    }
+}
+
+/// The text the diagnostics of [`compile_bytes`] and [`check_bytes`] point
+/// into: the program itself, or for bytecode its disassembly (one line per
+/// instruction, [`front::disassemble`]). Render diagnostics against it.
+///
+/// ```
+/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("ps_2_0\nmov oC0, c0\n").unwrap();
+/// assert_eq!(nvp4c::source_listing(&bytes), "ps_2_0\nmov oC0, c0\n");
+/// assert_eq!(nvp4c::source_listing(b"!!NVfp4.0\nEND\n"), "!!NVfp4.0\nEND\n");
+/// ```
+pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
+    match front::Format::of(source) {
+        Some(front::Format::D3d9) => std::borrow::Cow::Owned(front::d3d9::listing(source)),
+        None => String::from_utf8_lossy(source),
+    }
+}
+
+fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
+    if len <= options.max_source_bytes {
+        return Ok(());
+    }
+    Err(Diagnostics(vec![Diagnostic::error(
+        "E0004",
+        format!(
+            "the program is {len} bytes, more than the {} allowed",
+            options.max_source_bytes
+        ),
+    )
+    .primary(Span::new(0, 0), "program starts here")
+    .note("Options::max_source_bytes bounds the size of programs nvp4c accepts")]))
 }
 
 /// The program text of `bytes`, or `E0003` at the first byte that is not
@@ -259,11 +321,13 @@ pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
 /// }
 /// ```
 pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
+    guarded(|| compile_unguarded(source, options))
+}
+
+fn guarded(f: impl FnOnce() -> Result<Compiled, Diagnostics>) -> Result<Compiled, Diagnostics> {
     // A panic would be a bug; it must not cross the API. It becomes an
     // internal error instead (the fuzz targets check there are none).
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        compile_unguarded(source, options)
-    })) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(result) => result,
         Err(_) => Err(Diagnostics(vec![Diagnostic::error(
             "E9001",
@@ -276,7 +340,18 @@ pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics>
 
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     let (program, warnings) = check(source, options)?;
-    let spirv = spirv::lower(&program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
+    finish(&program, warnings, source, options)
+}
+
+/// Lowers, validates, reflects and optimises a checked program; `source`
+/// is the text its spans point into.
+pub(crate) fn finish(
+    program: &ir::Program,
+    warnings: Diagnostics,
+    source: &str,
+    options: &Options,
+) -> Result<Compiled, Diagnostics> {
+    let spirv = spirv::lower(program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
             return Ok(());
@@ -295,14 +370,14 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
     // The reflection describes the interface the program declares, so it is
     // read from the module before optimisation (which may drop unused
     // variables; Vulkan allows the extra bindings and Locations).
-    let reflection = reflect::reflect(&program, &spirv, source).map_err(|what| {
+    let reflection = reflect::reflect(program, &spirv, source).map_err(|what| {
         Diagnostics(vec![lower_error(spirv::LowerError::Internal {
             what: format!("cannot reflect the module: {what}"),
             span: Span::new(0, 0),
         })])
     })?;
     let spirv = if options.optimize {
-        let inline = spirv::inlining_is_bounded(&program);
+        let inline = spirv::inlining_is_bounded(program);
         let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {
             Diagnostics(vec![lower_error(spirv::LowerError::Internal {
                 what: format!("the SPIR-V optimizer failed: {what}"),

@@ -88,6 +88,9 @@ enum Command {
     /// Run the language server on standard input/output (diagnostics,
     /// hover, go to definition, document symbols).
     Lsp,
+    /// Print the disassembly of a shader bytecode file (Direct3D 9) and
+    /// the problems found in it.
+    Disasm(cli::disasm::DisasmArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -132,6 +135,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => cli::run::main(args),
         Some(Command::Link(args)) => cli::link::main(args),
         Some(Command::Lsp) => lsp_main(),
+        Some(Command::Disasm(args)) => cli::disasm::main(args),
         None => compile_main(cli),
     }
 }
@@ -159,7 +163,11 @@ fn compile_main(cli: Cli) -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
+    // Bytecode is recognised by its first bytes; its diagnostics point into
+    // its disassembly.
+    let bytecode = nvp4c::front::Format::of(&bytes).is_some();
     let source = match nvp4c::source_text(&bytes) {
+        _ if bytecode => nvp4c::source_listing(&bytes).into_owned(),
         Ok(s) => s.to_string(),
         Err(diags) => {
             let lossy = String::from_utf8_lossy(&bytes);
@@ -179,7 +187,12 @@ fn compile_main(cli: Cli) -> ExitCode {
     options.optimize = cli.optimize;
     options.descriptor_set = cli.descriptor_set;
 
-    let compiled = match nvp4c::compile(&source, &options) {
+    let result = if bytecode {
+        nvp4c::compile_bytes(&bytes, &options)
+    } else {
+        nvp4c::compile(&source, &options)
+    };
+    let compiled = match result {
         Ok(c) => c,
         Err(diags) => {
             report(&diags, &display_name, &source, color, cli.message_format);
