@@ -91,6 +91,9 @@ enum Command {
     /// Print the disassembly of a shader bytecode file (Direct3D 9) and
     /// the problems found in it.
     Disasm(cli::disasm::DisasmArgs),
+    /// Assemble Direct3D 9 shader assembly (Microsoft's syntax, as `disasm`
+    /// prints it) to bytecode.
+    Asm(cli::asm::AsmArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -136,6 +139,7 @@ fn main() -> ExitCode {
         Some(Command::Link(args)) => cli::link::main(args),
         Some(Command::Lsp) => lsp_main(),
         Some(Command::Disasm(args)) => cli::disasm::main(args),
+        Some(Command::Asm(args)) => cli::asm::main(args),
         None => compile_main(cli),
     }
 }
@@ -330,7 +334,7 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 
 /// Writes atomically: a temporary file beside the target, renamed over it,
 /// so an interrupted or failed run leaves the old file (or none).
-fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_output(path: &Path, payload: &[u8]) -> std::io::Result<()> {
     if path.as_os_str() == "-" {
         let mut out = std::io::stdout().lock();
         out.write_all(payload)?;

@@ -3,3 +3,4 @@
 pub mod link;
 pub mod run;
 pub mod disasm;
+pub mod asm;

@@ -16,3 +16,4 @@ mod link_pipeline;
 mod lsp_stdio;
 mod reflect_api;
 mod spec_corpus;
+mod d3d9_fixtures;

@@ -446,7 +446,10 @@ fn src_token(text: &str, version: Version, extra: &mut Vec<u32>) -> Result<u32, 
         not = true;
         s = r.trim_start();
     }
+    // The modifier suffix comes before the swizzle in Microsoft's syntax
+    // (`t1_dw.xyw`); after it is accepted too.
     let mut modifier = SrcMod::None;
+    let mut body = s.to_string();
     for (suffix, m) in [
         ("_bias", SrcMod::Bias),
         ("_bx2", SrcMod::Sign),
@@ -457,12 +460,16 @@ fn src_token(text: &str, version: Version, extra: &mut Vec<u32>) -> Result<u32, 
         ("_da", SrcMod::Dw),
         ("_abs", SrcMod::Abs),
     ] {
-        if let Some(r) = s.strip_suffix(suffix) {
-            modifier = m;
-            s = r;
-            break;
+        if let Some(at) = body.find(suffix) {
+            let after = &body[at + suffix.len()..];
+            if after.is_empty() || after.starts_with('.') {
+                modifier = m;
+                body = format!("{}{}", &body[..at], after);
+                break;
+            }
         }
     }
+    let s = body.as_str();
     let modifier = match (modifier, neg, comp, not) {
         (_, _, true, _) => SrcMod::Comp,
         (_, _, _, true) => SrcMod::Not,

@@ -767,8 +767,9 @@ impl Checker<'_> {
                         self.err("E3106", i, Where::Src(k), format!("`{}` reads one component: the source needs a replicate swizzle", inst.form.name));
                     }
                 }
-                if v.is_vertex() && mask.count_ones() != 1 && v.level() == L1_1 {
-                    self.err("E3105", i, Where::Dst, format!("`{}` writes one component in vs_1_1 (Destination Register Masking)", inst.form.name));
+                let four_components = matches!(op, Op::ExpP | Op::LogP) && v.level() == L1_1;
+                if v.is_vertex() && mask.count_ones() != 1 && !four_components {
+                    self.err("E3105", i, Where::Dst, format!("`{}` writes one component in a vertex shader (Destination Register Masking)", inst.form.name));
                 }
             }
             Op::Frc if v.is_vertex() && v.level() == L1_1 => {
@@ -1532,6 +1533,11 @@ impl Checker<'_> {
                         break;
                     }
                 }
+                for step in 0..seq_len {
+                    if let Some(d) = insts.get(k + step).and_then(|n| n.dst.as_ref()) {
+                        tex_written.entry(d.reg.num).or_insert(k + step);
+                    }
+                }
                 if !ok {
                     let what = if seq_len == 2 {
                         "texm3x2pad t(m), t(n) is followed by texm3x2tex or texm3x2depth t(m+1), t(n)"
@@ -1687,7 +1693,9 @@ impl Checker<'_> {
                 }
                 let needed: u8 = match inst.form.op {
                     Op::Rcp | Op::Rsq | Op::Exp | Op::Log | Op::ExpP | Op::LogP | Op::Pow | Op::SinCos if k == 0 || inst.form.op == Op::Pow => 1 << s.swizzle[0],
-                    Op::Dp3 | Op::M3x2 | Op::M3x3 | Op::M3x4 | Op::Crs | Op::Nrm => s.swizzle[..3].iter().fold(0, |m, &c| m | 1 << c),
+                    Op::Dp3 | Op::M3x2 | Op::M3x3 | Op::M3x4 | Op::Crs | Op::Nrm | Op::TexLd14 | Op::TexCrd => {
+                        s.swizzle[..3].iter().fold(0, |m, &c| m | 1 << c)
+                    }
                     _ => {
                         let mask = inst.dst.as_ref().map_or(0xf, |d| d.mask);
                         (0..4).filter(|&c| mask & (1 << c) != 0).fold(0, |m, c| m | 1 << s.swizzle[c])

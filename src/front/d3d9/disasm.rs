@@ -398,23 +398,32 @@ fn src_text(src: &Src, version: Version, inst: &Instruction) -> String {
         src.reg.ty,
         RegType::Label | RegType::Sampler | RegType::ConstBool | RegType::Loop
     ) || (src.reg.ty == RegType::ConstInt && matches!(inst.form.op, Op::Rep | Op::Loop));
-    if !bare {
-        reg.push_str(&swizzle_text(src.swizzle));
-    }
-    match src.modifier {
-        SrcMod::None => reg,
-        SrcMod::Neg => format!("-{reg}"),
-        SrcMod::Bias => format!("{reg}_bias"),
-        SrcMod::BiasNeg => format!("-{reg}_bias"),
-        SrcMod::Sign => format!("{reg}_bx2"),
-        SrcMod::SignNeg => format!("-{reg}_bx2"),
-        SrcMod::Comp => format!("1 - {reg}"),
-        SrcMod::X2 => format!("{reg}_x2"),
-        SrcMod::X2Neg => format!("-{reg}_x2"),
-        SrcMod::Dz => format!("{reg}_dz"),
-        SrcMod::Dw => format!("{reg}_dw"),
-        SrcMod::Abs => format!("{reg}_abs"),
-        SrcMod::AbsNeg => format!("-{reg}_abs"),
-        SrcMod::Not => format!("!{reg}"),
-    }
+    let swizzle = if bare {
+        String::new()
+    } else {
+        swizzle_text(src.swizzle)
+    };
+    // Microsoft's order: sign, register, modifier, swizzle (`t1_dw.xyw`,
+    // `-r0_bias.a`).
+    let m = src.modifier;
+    let sign = if m == SrcMod::Not {
+        "!"
+    } else if m == SrcMod::Comp {
+        "1 - "
+    } else if m.negates() {
+        "-"
+    } else {
+        ""
+    };
+    let suffix = match m.base() {
+        SrcMod::Bias => "_bias",
+        SrcMod::Sign => "_bx2",
+        SrcMod::X2 => "_x2",
+        SrcMod::Dz => "_dz",
+        SrcMod::Dw => "_dw",
+        SrcMod::Abs => "_abs",
+        _ => "",
+    };
+    reg.push_str(suffix);
+    format!("{sign}{reg}{swizzle}")
 }

@@ -41,6 +41,7 @@ pub enum ShaderKind {
 /// assert_eq!(Version::from_token(0xFFFE_0201).unwrap().name(), "vs_2_x");
 /// assert_eq!(Version::from_token(0xFFFF_0104).unwrap().name(), "ps_1_4");
 /// assert_eq!(Version::from_token(0xFFFF_03FF).unwrap().name(), "ps_3_sw");
+/// assert_eq!(Version::from_token(0xFFFF_0202).unwrap().name(), "ps_2_b");
 /// assert!(Version::from_token(0x0723_0203).is_none()); // SPIR-V
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,9 +176,12 @@ impl Version {
             ShaderKind::Vertex => "vs",
             ShaderKind::Pixel => "ps",
         };
+        // 2_x is minor 1; vkd3d-compiler writes ps_2_b as minor 2 (FACTS
+        // §1), which keeps its HLSL profile name so the token round-trips.
         match (self.major, self.minor) {
             (2..=3, 0xFF) => format!("{kind}_{}_sw", self.major),
-            (2, 1..) => format!("{kind}_2_x"),
+            (2, 1) => format!("{kind}_2_x"),
+            (2, 2) => format!("{kind}_2_b"),
             (major, minor) => format!("{kind}_{major}_{minor}"),
         }
     }
