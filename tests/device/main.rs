@@ -22,3 +22,4 @@ mod exec_vertex;
 mod harness_selftest;
 mod matrix;
 mod reflect_render_example;
+mod d3d9;
