@@ -5,6 +5,7 @@
 //! both with values computed by hand from Microsoft's instruction pages.
 
 pub mod exec_alu;
+pub mod exec_flow;
 
 /// One execution case: a complete shader, its inputs by register name
 /// (`v0`, `t1`, `texcoord2`; vertex shaders `v3`), the constants, and the
