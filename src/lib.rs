@@ -248,7 +248,10 @@ pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagn
 /// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
 /// assert_eq!(program.stage, nvp4c::Stage::Fragment);
 /// ```
-pub fn check_bytes(source: &[u8], options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+pub fn check_bytes(
+    source: &[u8],
+    options: &Options,
+) -> Result<(ir::Program, Diagnostics), Diagnostics> {
     match front::Format::of(source) {
         Some(front::Format::D3d9) => {
             too_large(source.len(), options)?;
@@ -286,7 +289,9 @@ fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
         ),
     )
     .primary(Span::new(0, 0), "program starts here")
-    .note("Options::max_source_bytes bounds the size of programs nvp4c accepts")]))
+    .note(
+        "Options::max_source_bytes bounds the size of programs nvp4c accepts",
+    )]))
 }
 
 /// The program text of `bytes`, or `E0003` at the first byte that is not

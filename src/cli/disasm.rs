@@ -51,7 +51,11 @@ pub fn main(args: DisasmArgs) -> ExitCode {
         }
     };
     let mut out = std::io::stdout().lock();
-    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
         return ExitCode::from(1);
     }
     if !diags.is_empty() {

@@ -1,6 +1,6 @@
 //! Subcommands of the `nvp4c` binary beyond compiling.
 
+pub mod asm;
+pub mod disasm;
 pub mod link;
 pub mod run;
-pub mod disasm;
-pub mod asm;

@@ -9,6 +9,7 @@ mod common;
 mod harness;
 
 mod conformance;
+mod d3d9;
 mod differential;
 mod exec_buffers;
 mod exec_derivatives;
@@ -22,4 +23,3 @@ mod exec_vertex;
 mod harness_selftest;
 mod matrix;
 mod reflect_render_example;
-mod d3d9;

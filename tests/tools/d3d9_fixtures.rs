@@ -43,13 +43,25 @@ fn hand_fixtures_are_the_assembly_of_their_source() {
         }
         count += 1;
         let text = std::fs::read_to_string(&p).unwrap();
-        let bytes = assemble::assemble_bytes(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let bytes =
+            assemble::assemble_bytes(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         let bin = p.with_extension("d3dbc");
         if bless {
             std::fs::write(&bin, &bytes).unwrap();
         }
-        let committed = std::fs::read(&bin).unwrap_or_else(|_| panic!("{} is missing (NVP4C_BLESS_D3D9=1 writes it)", bin.display()));
-        assert_eq!(committed, bytes, "{} is not the assembly of {}", bin.display(), p.display());
+        let committed = std::fs::read(&bin).unwrap_or_else(|_| {
+            panic!(
+                "{} is missing (NVP4C_BLESS_D3D9=1 writes it)",
+                bin.display()
+            )
+        });
+        assert_eq!(
+            committed,
+            bytes,
+            "{} is not the assembly of {}",
+            bin.display(),
+            p.display()
+        );
     }
     assert!(count >= 10, "only {count} hand fixtures");
 }
@@ -79,7 +91,11 @@ fn every_fixture_compiles_validates_and_reflects() {
                                 .filter(|u| u.binding == b)
                                 .flat_map(|u| &u.parameters)
                                 .any(|param| param.cg.iter().any(|n| n.name == k.name)),
-                            None => c.reflection.textures.iter().any(|t| t.cg.iter().any(|n| n.name == k.name)),
+                            None => c
+                                .reflection
+                                .textures
+                                .iter()
+                                .any(|t| t.cg.iter().any(|n| n.name == k.name)),
                         };
                         let used = c
                             .reflection
@@ -89,14 +105,22 @@ fn every_fixture_compiles_validates_and_reflects() {
                             .any(|param| (k.index..k.index + k.count).contains(&param.element))
                             || set_binding.is_none();
                         if used && !named && set_binding.is_some() {
-                            failures.push(format!("{}: {} is not named in the reflection", p.display(), k.name));
+                            failures.push(format!(
+                                "{}: {} is not named in the reflection",
+                                p.display(),
+                                k.name
+                            ));
                         }
                     }
                 }
             }
             Err(d) => {
                 let listing = nvp4c::source_listing(&bytes);
-                failures.push(format!("{}:\n{}", p.display(), d.render("fixture", &listing, false)));
+                failures.push(format!(
+                    "{}:\n{}",
+                    p.display(),
+                    d.render("fixture", &listing, false)
+                ));
             }
         }
     }
@@ -109,9 +133,13 @@ fn disassembly_reassembles_to_the_same_tokens() {
         let bytes = std::fs::read(&p).unwrap();
         let shader = decode::decode(&bytes);
         let listing = disasm::disassemble(&shader);
-        let again = assemble::assemble(&listing.text).unwrap_or_else(|e| panic!("{}: {e}\n{}", p.display(), listing.text));
+        let again = assemble::assemble(&listing.text)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", p.display(), listing.text));
         // The comments (CTAB) are not reassembled: compare the rest.
-        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         let mut without_comments = Vec::new();
         let mut i = 0;
         while i < words.len() {
@@ -143,7 +171,10 @@ fn canonical_line(line: &str) -> String {
     let (predicate, rest) = match line.strip_prefix('(') {
         Some(r) => {
             let close = r.find(')').unwrap_or(r.len());
-            (Some(canonical_operand(&r[..close], false)), r[close + 1..].trim_start().to_string())
+            (
+                Some(canonical_operand(&r[..close], false)),
+                r[close + 1..].trim_start().to_string(),
+            )
         }
         None => (None, line.to_string()),
     };
@@ -152,7 +183,10 @@ fn canonical_line(line: &str) -> String {
         None => (rest.as_str(), ""),
     };
     // Versions: vkd3d writes the minor number of 2_x.
-    if let Some(v) = mnemonic.strip_prefix("vs_2_").or_else(|| mnemonic.strip_prefix("ps_2_")) {
+    if let Some(v) = mnemonic
+        .strip_prefix("vs_2_")
+        .or_else(|| mnemonic.strip_prefix("ps_2_"))
+    {
         match v {
             "1" => return format!("{}_2_x", &mnemonic[..2]),
             "2" => return format!("{}_2_b", &mnemonic[..2]),
@@ -172,7 +206,9 @@ fn canonical_line(line: &str) -> String {
     if let Some(usage) = m.strip_prefix("dcl_") {
         let mut parts: Vec<String> = usage.split('_').map(str::to_string).collect();
         if let Some(first) = parts.first_mut() {
-            let digits = first.trim_start_matches(|c: char| c.is_ascii_alphabetic()).to_string();
+            let digits = first
+                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .to_string();
             let mut name = first[..first.len() - digits.len()].to_string();
             name = match name.as_str() {
                 "weight" => "blendweight".to_string(),
@@ -181,7 +217,11 @@ fn canonical_line(line: &str) -> String {
                 "specular" => "color1".to_string(),
                 _ => name,
             };
-            *first = if digits.is_empty() || digits == "0" { name } else { format!("{name}{digits}") };
+            *first = if digits.is_empty() || digits == "0" {
+                name
+            } else {
+                format!("{name}{digits}")
+            };
         }
         m = format!("dcl_{}", parts.join("_"));
     }
@@ -189,7 +229,11 @@ fn canonical_line(line: &str) -> String {
     let is_def = m.starts_with("def");
     let is_dcl = m.starts_with("dcl");
     // vkd3d gives vPos and vFace a usage; they have none.
-    if is_dcl && ops.first().is_some_and(|o| o.starts_with("vPos") || o.starts_with("vFace")) {
+    if is_dcl
+        && ops
+            .first()
+            .is_some_and(|o| o.starts_with("vPos") || o.starts_with("vFace"))
+    {
         m = "dcl".to_string();
     }
     let canon_ops: Vec<String> = ops
@@ -246,7 +290,9 @@ fn canonical_value(v: &str, mnemonic: &str) -> String {
         None => None,
     };
     match mnemonic {
-        "defi" => t.parse::<i64>().map_or_else(|_| t.to_string(), |i| i.to_string()),
+        "defi" => t
+            .parse::<i64>()
+            .map_or_else(|_| t.to_string(), |i| i.to_string()),
         "defb" => t.to_ascii_lowercase(),
         _ => match bits.or_else(|| t.parse::<f32>().ok().map(f32::to_bits)) {
             Some(b) => format!("{b:#010x}"),
@@ -322,11 +368,17 @@ fn canonical_operand(o: &str, _dst: bool) -> String {
 fn canonical_register(r: &str) -> String {
     let Some(open) = r.find('[') else {
         // vkd3d names the address register `a`.
-        return if r == "a" { "a0".to_string() } else { r.to_string() };
+        return if r == "a" {
+            "a0".to_string()
+        } else {
+            r.to_string()
+        };
     };
     let close = r.rfind(']').unwrap_or(r.len());
     let head = &r[..open];
-    let split = head.find(|c: char| c.is_ascii_digit()).unwrap_or(head.len());
+    let split = head
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(head.len());
     let (file, base) = head.split_at(split);
     let mut n: u32 = base.parse().unwrap_or(0);
     let mut addr = String::new();
@@ -362,27 +414,53 @@ fn disassembly_agrees_with_vkd3d_instruction_by_instruction() {
         let ours = disasm::disassemble(&decode::decode(&bytes)).text;
         let (a, b) = (canonical(&ours), canonical(&theirs));
         if a.len() != b.len() {
-            failures.push(format!("{}: {} lines here, {} in vkd3d's\n{ours}\n---\n{theirs}", p.display(), a.len(), b.len()));
+            failures.push(format!(
+                "{}: {} lines here, {} in vkd3d's\n{ours}\n---\n{theirs}",
+                p.display(),
+                a.len(),
+                b.len()
+            ));
             continue;
         }
         for (k, (x, y)) in a.iter().zip(&b).enumerate() {
             if x != y {
-                failures.push(format!("{} instruction {k}: `{x}` here, `{y}` in vkd3d's", p.display()));
+                failures.push(format!(
+                    "{} instruction {k}: `{x}` here, `{y}` in vkd3d's",
+                    p.display()
+                ));
             }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(compared >= 30, "only {compared} fixtures have vkd3d's disassembly");
+    assert!(
+        compared >= 30,
+        "only {compared} fixtures have vkd3d's disassembly"
+    );
 }
 
 #[test]
 fn canonical_spelling_removes_only_spelling() {
-    assert_eq!(canonical_line("mov r1.xyzw, c[a.x + 3].xyzw"), canonical_line("mov r1, c3[a0.x]"));
-    assert_eq!(canonical_line("def c4 = 5.00000000e-01, 0, 1, -1"), canonical_line("def c4, 0.5, 0, 1, -1"));
-    assert_eq!(canonical_line("mov oD0.xyzw, r0.y"), canonical_line("mov oD0, r0.yyyy"));
+    assert_eq!(
+        canonical_line("mov r1.xyzw, c[a.x + 3].xyzw"),
+        canonical_line("mov r1, c3[a0.x]")
+    );
+    assert_eq!(
+        canonical_line("def c4 = 5.00000000e-01, 0, 1, -1"),
+        canonical_line("def c4, 0.5, 0, 1, -1")
+    );
+    assert_eq!(
+        canonical_line("mov oD0.xyzw, r0.y"),
+        canonical_line("mov oD0, r0.yyyy")
+    );
     assert_ne!(canonical_line("mov r0.x, r1"), canonical_line("mov r0, r1"));
-    assert_ne!(canonical_line("add r0, -r1, r2"), canonical_line("add r0, r1, r2"));
+    assert_ne!(
+        canonical_line("add r0, -r1, r2"),
+        canonical_line("add r0, r1, r2")
+    );
     assert_eq!(canonical_line("rep i0.xyzw"), canonical_line("rep i0"));
     assert_eq!(canonical_line("vs_2_1"), canonical_line("vs_2_x"));
-    assert_eq!(canonical_line("dcl_position0 vPos"), canonical_line("dcl vPos.xy"));
+    assert_eq!(
+        canonical_line("dcl_position0 vPos"),
+        canonical_line("dcl vPos.xy")
+    );
 }

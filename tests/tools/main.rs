@@ -6,6 +6,7 @@
 
 mod checker_cg_program;
 mod cli;
+mod d3d9_fixtures;
 mod diagnostics;
 mod hostile_input;
 mod interp_alu;
@@ -16,4 +17,3 @@ mod link_pipeline;
 mod lsp_stdio;
 mod reflect_api;
 mod spec_corpus;
-mod d3d9_fixtures;

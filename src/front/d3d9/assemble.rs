@@ -26,7 +26,8 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, String> {
         .map(|(n, l)| (n + 1, strip_comment(l).trim()))
         .filter(|(_, l)| !l.is_empty());
     let (n, first) = lines.next().ok_or("no version line")?;
-    let version = parse_version(first).ok_or_else(|| format!("line {n}: `{first}` is no shader version"))?;
+    let version =
+        parse_version(first).ok_or_else(|| format!("line {n}: `{first}` is no shader version"))?;
     let mut out = vec![version.token()];
     for (n, line) in lines {
         let words = instruction(line, version).map_err(|e| format!("line {n}: {e}: `{line}`"))?;
@@ -168,7 +169,9 @@ fn instruction(line: &str, version: Version) -> Result<Vec<u32>, String> {
                 params.push(p);
             }
             for (i, _) in form.srcs.iter().enumerate() {
-                let s = ops.next().ok_or_else(|| format!("missing source {}", i + 1))?;
+                let s = ops
+                    .next()
+                    .ok_or_else(|| format!("missing source {}", i + 1))?;
                 let mut rel = Vec::new();
                 let t = src_token(s, version, &mut rel)?;
                 params.push(t);
@@ -258,7 +261,9 @@ fn resolve(
                 let index = if digits.is_empty() {
                     0
                 } else {
-                    digits.parse().map_err(|_| format!("bad usage index `{digits}`"))?
+                    digits
+                        .parse()
+                        .map_err(|_| format!("bad usage index `{digits}`"))?
                 };
                 sfx.usage = Some((*usage, index));
             }
@@ -330,7 +335,9 @@ fn register(name: &str, version: Version) -> Result<(RegType, u32), String> {
     let num: u32 = if digits.is_empty() {
         0
     } else {
-        digits.parse().map_err(|_| format!("bad register `{name}`"))?
+        digits
+            .parse()
+            .map_err(|_| format!("bad register `{name}`"))?
     };
     let ty = match prefix {
         "r" => RegType::Temp,
@@ -402,7 +409,11 @@ fn reg_with_rel(text: &str, version: Version) -> Result<(RegType, u32, Option<u3
             addr = Some(reg_bits(aty, an)? | u32::from(comp) * 0x55 << 16);
         }
     }
-    Ok((ty, n, Some(addr.ok_or("relative addressing needs a0 or aL")?)))
+    Ok((
+        ty,
+        n,
+        Some(addr.ok_or("relative addressing needs a0 or aL")?),
+    ))
 }
 
 fn dst_token(text: &str, version: Version) -> Result<(u32, Vec<u32>), String> {
@@ -552,35 +563,139 @@ mod tests {
     #[test]
     fn worked_encodings_of_facts_section_11() {
         let cases: &[(&str, &[u32])] = &[
-            ("vs_1_1\nadd r0, r1, r2", &[0xFFFE0101, 0x00000002, 0x800F0000, 0x80E40001, 0x80E40002, 0xFFFF]),
-            ("vs_1_1\nmov r0, c1[a0.x + 2]", &[0xFFFE0101, 0x00000001, 0x800F0000, 0xA0E42003, 0xFFFF]),
-            ("vs_1_1\ndcl_normal12 v15", &[0xFFFE0101, 0x0000001F, 0x800C0003, 0x900F000F, 0xFFFF]),
+            (
+                "vs_1_1\nadd r0, r1, r2",
+                &[
+                    0xFFFE0101, 0x00000002, 0x800F0000, 0x80E40001, 0x80E40002, 0xFFFF,
+                ],
+            ),
+            (
+                "vs_1_1\nmov r0, c1[a0.x + 2]",
+                &[0xFFFE0101, 0x00000001, 0x800F0000, 0xA0E42003, 0xFFFF],
+            ),
+            (
+                "vs_1_1\ndcl_normal12 v15",
+                &[0xFFFE0101, 0x0000001F, 0x800C0003, 0x900F000F, 0xFFFF],
+            ),
             (
                 "ps_1_1\ntex t0\nadd r0.rgb, r0, r1\n+mov r0.a, t0",
-                &[0xFFFF0101, 0x00000042, 0xB00F0000, 0x00000002, 0x80070000, 0x80E40000, 0x80E40001, 0x40000001, 0x80080000, 0xB0E40000, 0xFFFF],
+                &[
+                    0xFFFF0101, 0x00000042, 0xB00F0000, 0x00000002, 0x80070000, 0x80E40000,
+                    0x80E40001, 0x40000001, 0x80080000, 0xB0E40000, 0xFFFF,
+                ],
             ),
-            ("ps_1_3\nmov_x2_sat r0, 1 - r1", &[0xFFFF0103, 0x00000001, 0x811F0000, 0x86E40001, 0xFFFF]),
-            ("ps_1_3\ntexm3x3spec t3, t0, c0", &[0xFFFF0103, 0x0000004C, 0xB00F0003, 0xB0E40000, 0xA0E40000, 0xFFFF]),
-            ("ps_1_4\ntexld r0, t0", &[0xFFFF0104, 0x00000042, 0x800F0000, 0xB0E40000, 0xFFFF]),
-            ("ps_2_0\nadd_pp r0, r0, c1.x", &[0xFFFF0200, 0x03000002, 0x802F0000, 0x80E40000, 0xA0000001, 0xFFFF]),
-            ("ps_2_0\nmov_pp oC0, r0", &[0xFFFF0200, 0x02000001, 0x802F0800, 0x80E40000, 0xFFFF]),
-            ("vs_3_0\nloop aL, i0", &[0xFFFE0300, 0x0200001B, 0xF0E40800, 0xF0E40000, 0xFFFF]),
-            ("vs_3_0\nadd r0, r0, c0[aL.x]", &[0xFFFE0300, 0x04000002, 0x800F0000, 0x80E40000, 0xA0E42000, 0xF0000800, 0xFFFF]),
-            ("ps_3_0\nsetp_gt p0.x, v0.x, c0.x", &[0xFFFF0300, 0x0301005E, 0xB0011000, 0x90000000, 0xA0000000, 0xFFFF]),
-            ("ps_3_0\n(p0.x) mov r0, c1", &[0xFFFF0300, 0x13000001, 0x800F0000, 0xB0001000, 0xA0E40001, 0xFFFF]),
-            ("ps_3_0\nif_gt v0.x, c0.x", &[0xFFFF0300, 0x02010029, 0x90000000, 0xA0000000, 0xFFFF]),
-            ("ps_3_0\ndcl_texcoord0 v0", &[0xFFFF0300, 0x0200001F, 0x80000005, 0x900F0000, 0xFFFF]),
-            ("ps_2_0\ndcl_2d s0", &[0xFFFF0200, 0x0200001F, 0x90000000, 0xA00F0800, 0xFFFF]),
-            ("ps_2_x\ncallnz l0, !b0", &[0xFFFF0201, 0x0200001A, 0xA0E41000, 0xEDE40800, 0xFFFF]),
-            ("ps_2_x\nlabel l0", &[0xFFFF0201, 0x0100001E, 0xA0E41000, 0xFFFF]),
-            ("ps_2_x\nrep i0\nbreakp p0.w\nendrep", &[0xFFFF0201, 0x01000026, 0xF0E40000, 0x01000060, 0xB0FF1000, 0x00000027, 0xFFFF]),
-            ("ps_2_0\ntexldp r0, t1, s2", &[0xFFFF0200, 0x03010042, 0x800F0000, 0xB0E40001, 0xA0E40802, 0xFFFF]),
-            ("ps_2_0\ntexldb r0, t1, s2", &[0xFFFF0200, 0x03020042, 0x800F0000, 0xB0E40001, 0xA0E40802, 0xFFFF]),
-            ("ps_2_0\ndcl_cube s0\ndcl_volume s0", &[0xFFFF0200, 0x0200001F, 0x98000000, 0xA00F0800, 0x0200001F, 0xA0000000, 0xA00F0800, 0xFFFF]),
-            ("vs_3_0\nmov o[a0.x + 12], r0", &[0xFFFE0300, 0x03000001, 0xE00F200C, 0xB0000000, 0x80E40000, 0xFFFF]),
-            ("vs_3_0\nmova_sat a0.x, r1", &[0xFFFE0300, 0x0200002E, 0xB0110000, 0x80E40001, 0xFFFF]),
-            ("ps_3_0\ndcl_texcoord0_centroid v0", &[0xFFFF0300, 0x0200001F, 0x80000005, 0x904F0000, 0xFFFF]),
-            ("ps_3_0\nmov r0, vPos\nmov r0, vFace", &[0xFFFF0300, 0x02000001, 0x800F0000, 0x90E41000, 0x02000001, 0x800F0000, 0x90E41001, 0xFFFF]),
+            (
+                "ps_1_3\nmov_x2_sat r0, 1 - r1",
+                &[0xFFFF0103, 0x00000001, 0x811F0000, 0x86E40001, 0xFFFF],
+            ),
+            (
+                "ps_1_3\ntexm3x3spec t3, t0, c0",
+                &[
+                    0xFFFF0103, 0x0000004C, 0xB00F0003, 0xB0E40000, 0xA0E40000, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_1_4\ntexld r0, t0",
+                &[0xFFFF0104, 0x00000042, 0x800F0000, 0xB0E40000, 0xFFFF],
+            ),
+            (
+                "ps_2_0\nadd_pp r0, r0, c1.x",
+                &[
+                    0xFFFF0200, 0x03000002, 0x802F0000, 0x80E40000, 0xA0000001, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_2_0\nmov_pp oC0, r0",
+                &[0xFFFF0200, 0x02000001, 0x802F0800, 0x80E40000, 0xFFFF],
+            ),
+            (
+                "vs_3_0\nloop aL, i0",
+                &[0xFFFE0300, 0x0200001B, 0xF0E40800, 0xF0E40000, 0xFFFF],
+            ),
+            (
+                "vs_3_0\nadd r0, r0, c0[aL.x]",
+                &[
+                    0xFFFE0300, 0x04000002, 0x800F0000, 0x80E40000, 0xA0E42000, 0xF0000800, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_3_0\nsetp_gt p0.x, v0.x, c0.x",
+                &[
+                    0xFFFF0300, 0x0301005E, 0xB0011000, 0x90000000, 0xA0000000, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_3_0\n(p0.x) mov r0, c1",
+                &[
+                    0xFFFF0300, 0x13000001, 0x800F0000, 0xB0001000, 0xA0E40001, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_3_0\nif_gt v0.x, c0.x",
+                &[0xFFFF0300, 0x02010029, 0x90000000, 0xA0000000, 0xFFFF],
+            ),
+            (
+                "ps_3_0\ndcl_texcoord0 v0",
+                &[0xFFFF0300, 0x0200001F, 0x80000005, 0x900F0000, 0xFFFF],
+            ),
+            (
+                "ps_2_0\ndcl_2d s0",
+                &[0xFFFF0200, 0x0200001F, 0x90000000, 0xA00F0800, 0xFFFF],
+            ),
+            (
+                "ps_2_x\ncallnz l0, !b0",
+                &[0xFFFF0201, 0x0200001A, 0xA0E41000, 0xEDE40800, 0xFFFF],
+            ),
+            (
+                "ps_2_x\nlabel l0",
+                &[0xFFFF0201, 0x0100001E, 0xA0E41000, 0xFFFF],
+            ),
+            (
+                "ps_2_x\nrep i0\nbreakp p0.w\nendrep",
+                &[
+                    0xFFFF0201, 0x01000026, 0xF0E40000, 0x01000060, 0xB0FF1000, 0x00000027, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_2_0\ntexldp r0, t1, s2",
+                &[
+                    0xFFFF0200, 0x03010042, 0x800F0000, 0xB0E40001, 0xA0E40802, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_2_0\ntexldb r0, t1, s2",
+                &[
+                    0xFFFF0200, 0x03020042, 0x800F0000, 0xB0E40001, 0xA0E40802, 0xFFFF,
+                ],
+            ),
+            (
+                "ps_2_0\ndcl_cube s0\ndcl_volume s0",
+                &[
+                    0xFFFF0200, 0x0200001F, 0x98000000, 0xA00F0800, 0x0200001F, 0xA0000000,
+                    0xA00F0800, 0xFFFF,
+                ],
+            ),
+            (
+                "vs_3_0\nmov o[a0.x + 12], r0",
+                &[
+                    0xFFFE0300, 0x03000001, 0xE00F200C, 0xB0000000, 0x80E40000, 0xFFFF,
+                ],
+            ),
+            (
+                "vs_3_0\nmova_sat a0.x, r1",
+                &[0xFFFE0300, 0x0200002E, 0xB0110000, 0x80E40001, 0xFFFF],
+            ),
+            (
+                "ps_3_0\ndcl_texcoord0_centroid v0",
+                &[0xFFFF0300, 0x0200001F, 0x80000005, 0x904F0000, 0xFFFF],
+            ),
+            (
+                "ps_3_0\nmov r0, vPos\nmov r0, vFace",
+                &[
+                    0xFFFF0300, 0x02000001, 0x800F0000, 0x90E41000, 0x02000001, 0x800F0000,
+                    0x90E41001, 0xFFFF,
+                ],
+            ),
         ];
         for (text, words) in cases {
             assert_eq!(assemble(text).as_deref(), Ok(*words), "{text}");

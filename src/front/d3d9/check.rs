@@ -107,10 +107,34 @@ pub struct RegInfo {
 pub fn register_info(v: Version, ty: RegType) -> Option<RegInfo> {
     let l = v.level();
     let sw = v.is_software();
-    let r = |count| Some(RegInfo { count, read: true, write: false });
-    let w = |count| Some(RegInfo { count, read: false, write: true });
-    let rw = |count| Some(RegInfo { count, read: true, write: true });
-    let flow = |count| Some(RegInfo { count, read: false, write: false });
+    let r = |count| {
+        Some(RegInfo {
+            count,
+            read: true,
+            write: false,
+        })
+    };
+    let w = |count| {
+        Some(RegInfo {
+            count,
+            read: false,
+            write: true,
+        })
+    };
+    let rw = |count| {
+        Some(RegInfo {
+            count,
+            read: true,
+            write: true,
+        })
+    };
+    let flow = |count| {
+        Some(RegInfo {
+            count,
+            read: false,
+            write: false,
+        })
+    };
     if v.is_vertex() {
         match ty {
             RegType::Temp => rw(if l >= L2_X { 32 } else { 12 }),
@@ -380,10 +404,20 @@ impl Checker<'_> {
         // shader model 1; the co-issue bit outside ps_1_x.
         let t = inst.token;
         if t & 0x2000_0000 != 0 || (v.is_sm1() && t & 0x1000_0000 != 0) {
-            self.err("E3103", i, Where::Mnemonic, format!("reserved bits are set in instruction token {t:#010x}"));
+            self.err(
+                "E3103",
+                i,
+                Where::Mnemonic,
+                format!("reserved bits are set in instruction token {t:#010x}"),
+            );
         }
         if inst.coissue && !(v.is_pixel() && v.is_sm1()) {
-            self.err("E3103", i, Where::Mnemonic, "the co-issue bit (30) is only for ps_1_x instructions");
+            self.err(
+                "E3103",
+                i,
+                Where::Mnemonic,
+                "the co-issue bit (30) is only for ps_1_x instructions",
+            );
         }
         self.control(i, inst);
         if let Some(d) = &inst.dst {
@@ -399,13 +433,15 @@ impl Checker<'_> {
         match form.op {
             Op::Def => {
                 if let Some(d) = &inst.dst {
-                    let vals: [u32; 4] = std::array::from_fn(|k| inst.values.get(k).copied().unwrap_or(0));
+                    let vals: [u32; 4] =
+                        std::array::from_fn(|k| inst.values.get(k).copied().unwrap_or(0));
                     self.a.float_defs.insert(d.reg.num, vals);
                 }
             }
             Op::DefI => {
                 if let Some(d) = &inst.dst {
-                    let vals: [u32; 4] = std::array::from_fn(|k| inst.values.get(k).copied().unwrap_or(0));
+                    let vals: [u32; 4] =
+                        std::array::from_fn(|k| inst.values.get(k).copied().unwrap_or(0));
                     self.a.int_defs.insert(d.reg.num, vals);
                 }
             }
@@ -429,7 +465,10 @@ impl Checker<'_> {
                         "E3103",
                         i,
                         Where::Mnemonic,
-                        format!("comparison {} in bits 16-23 is none of gt, eq, ge, lt, ne, le (1-6)", inst.control),
+                        format!(
+                            "comparison {} in bits 16-23 is none of gt, eq, ge, lt, ne, le (1-6)",
+                            inst.control
+                        ),
                     );
                 }
             }
@@ -449,7 +488,11 @@ impl Checker<'_> {
                         "E3103",
                         i,
                         Where::Mnemonic,
-                        format!("`{}` takes no control bits, but bits 16-23 hold {}", inst.mnemonic(), inst.control),
+                        format!(
+                            "`{}` takes no control bits, but bits 16-23 hold {}",
+                            inst.mnemonic(),
+                            inst.control
+                        ),
                     );
                 }
             }
@@ -459,7 +502,12 @@ impl Checker<'_> {
     fn register_exists(&mut self, i: usize, w: Where, reg: Register) -> Option<RegInfo> {
         let Some(info) = register_info(self.v, reg.ty) else {
             let n = self.name(reg);
-            self.err("E3101", i, w, format!("{n}: {} has no register of this type", self.v));
+            self.err(
+                "E3101",
+                i,
+                w,
+                format!("{n}: {} has no register of this type", self.v),
+            );
             return None;
         };
         if reg.num >= info.count {
@@ -468,7 +516,12 @@ impl Checker<'_> {
                 "E3102",
                 i,
                 w,
-                format!("{n}: {} has {} such registers (numbers 0 to {})", self.v, info.count, info.count - 1),
+                format!(
+                    "{n}: {} has {} such registers (numbers 0 to {})",
+                    self.v,
+                    info.count,
+                    info.count - 1
+                ),
             );
             return None;
         }
@@ -486,16 +539,32 @@ impl Checker<'_> {
             DstKind::Declared | DstKind::Defined => {}
             DstKind::Predicate => {
                 if d.reg.ty != RegType::Predicate {
-                    self.err("E3101", i, Where::Dst, format!("`{}` writes the predicate register p0, not {name}", inst.mnemonic()));
+                    self.err(
+                        "E3101",
+                        i,
+                        Where::Dst,
+                        format!(
+                            "`{}` writes the predicate register p0, not {name}",
+                            inst.mnemonic()
+                        ),
+                    );
                 }
             }
             DstKind::Address => {
                 if d.reg.ty != RegType::Addr {
-                    self.err("E3101", i, Where::Dst, format!("mova writes the address register a0, not {name}"));
+                    self.err(
+                        "E3101",
+                        i,
+                        Where::Dst,
+                        format!("mova writes the address register a0, not {name}"),
+                    );
                 }
             }
             DstKind::Value | DstKind::TexAddr | DstKind::Kill => {
-                let vs11_a0 = v.is_vertex() && v.level() == L1_1 && inst.form.op == Op::Mov && d.reg.ty == RegType::Addr;
+                let vs11_a0 = v.is_vertex()
+                    && v.level() == L1_1
+                    && inst.form.op == Op::Mov
+                    && d.reg.ty == RegType::Addr;
                 let ok = match d.reg.ty {
                     RegType::Predicate => false,
                     RegType::Addr => vs11_a0,
@@ -504,17 +573,28 @@ impl Checker<'_> {
                 if !ok {
                     let why = match d.reg.ty {
                         RegType::Predicate => "only setp writes p0".to_string(),
-                        RegType::Addr if v.level() >= L2_0 => "only mova writes a0 from vs_2_0 on".to_string(),
+                        RegType::Addr if v.level() >= L2_0 => {
+                            "only mova writes a0 from vs_2_0 on".to_string()
+                        }
                         _ => format!("{name} is read-only in {v}"),
                     };
-                    self.err("E3101", i, Where::Dst, format!("`{}` cannot write {name}: {why}", inst.mnemonic()));
+                    self.err(
+                        "E3101",
+                        i,
+                        Where::Dst,
+                        format!("`{}` cannot write {name}: {why}", inst.mnemonic()),
+                    );
                 }
             }
         }
         // Modifiers.
         if d.shift != 0 {
             let allowed = v.is_pixel() && v.is_sm1() && inst.form.class == Class::Arith;
-            let in_range = if v.level() == L1_4 { (-3..=3).contains(&d.shift) } else { matches!(d.shift, -1..=2) };
+            let in_range = if v.level() == L1_4 {
+                (-3..=3).contains(&d.shift)
+            } else {
+                matches!(d.shift, -1..=2)
+            };
             if !allowed {
                 self.err("E3103", i, Where::Mnemonic, "result shifts (_x2, _x4, _x8, _d2, _d4, _d8) are only for ps_1_x arithmetic instructions (Modifiers for ps_1_X)");
             } else if !in_range {
@@ -525,25 +605,53 @@ impl Checker<'_> {
             let sat_ok = match inst.form.op {
                 Op::Dcl | Op::Def | Op::DefI | Op::DefB | Op::Setp | Op::TexKill => false,
                 Op::Frc | Op::SinCos if v.is_pixel() && v.level() >= L2_0 => false,
-                _ if v.is_pixel() && v.level() >= L2_0 && inst.form.class == Class::Texture => false,
+                _ if v.is_pixel() && v.level() >= L2_0 && inst.form.class == Class::Texture => {
+                    false
+                }
                 _ if v.is_pixel() && v.is_sm1() && inst.form.class == Class::Texture => false,
                 _ => true,
             };
             if !sat_ok {
-                self.err("E3103", i, Where::Mnemonic, format!("`{}` cannot saturate (_sat)", inst.form.name));
+                self.err(
+                    "E3103",
+                    i,
+                    Where::Mnemonic,
+                    format!("`{}` cannot saturate (_sat)", inst.form.name),
+                );
             }
-            if v.is_pixel() && v.major == 2 && matches!(d.reg.ty, RegType::ColorOut | RegType::DepthOut) {
+            if v.is_pixel()
+                && v.major == 2
+                && matches!(d.reg.ty, RegType::ColorOut | RegType::DepthOut)
+            {
                 self.restriction(i, Where::Mnemonic, "in ps_2_0 and ps_2_x, _sat cannot be used on an instruction writing oC# or oDepth");
             }
         }
         if d.pp && (v.major < 2 || v.is_vertex()) && inst.form.op != Op::Dcl {
-            self.err("E3103", i, Where::Mnemonic, "_pp (partial precision) is a ps_2_0 and later modifier");
+            self.err(
+                "E3103",
+                i,
+                Where::Mnemonic,
+                "_pp (partial precision) is a ps_2_0 and later modifier",
+            );
         }
         if d.centroid && inst.form.op != Op::Dcl {
-            self.err("E3103", i, Where::Mnemonic, "_centroid belongs on a declaration");
+            self.err(
+                "E3103",
+                i,
+                Where::Mnemonic,
+                "_centroid belongs on a declaration",
+            );
         }
         if d.token & 0xC000 != 0 {
-            self.err("E3103", i, Where::Dst, format!("reserved bits 14-15 are set in destination token {:#010x}", d.token));
+            self.err(
+                "E3103",
+                i,
+                Where::Dst,
+                format!(
+                    "reserved bits 14-15 are set in destination token {:#010x}",
+                    d.token
+                ),
+            );
         }
         // Relative destination: vs_3_0 o# only.
         if let Some(rel) = &d.rel {
@@ -563,14 +671,30 @@ impl Checker<'_> {
             if v.is_pixel() && v.level() <= L1_3 && !matches!(d.mask, 0xf | 0x7 | 0x8) {
                 self.err("E3105", i, Where::Dst, "ps_1_1 to ps_1_3 write masks are .rgba, .rgb or .a (Destination Register Write Mask)");
             }
-            if inst.form.class == Class::Texture && v.is_pixel() && v.level() <= L1_3 && d.mask != 0xf {
-                self.err("E3105", i, Where::Dst, "texture address instructions take no write mask before ps_1_4");
+            if inst.form.class == Class::Texture
+                && v.is_pixel()
+                && v.level() <= L1_3
+                && d.mask != 0xf
+            {
+                self.err(
+                    "E3105",
+                    i,
+                    Where::Dst,
+                    "texture address instructions take no write mask before ps_1_4",
+                );
             }
             match d.reg.ty {
                 RegType::RastOut if d.reg.num > 0 && d.mask.count_ones() != 1 && d.mask != 0xf => {
-                    self.err("E3105", i, Where::Dst, format!("{name} is a scalar: write one component"));
+                    self.err(
+                        "E3105",
+                        i,
+                        Where::Dst,
+                        format!("{name} is a scalar: write one component"),
+                    );
                 }
-                RegType::DepthOut if d.mask != 0xf && !(v.level() >= L3_0 && d.mask.count_ones() == 1) => {
+                RegType::DepthOut
+                    if d.mask != 0xf && !(v.level() >= L3_0 && d.mask.count_ones() == 1) =>
+                {
                     self.err("E3105", i, Where::Dst, "oDepth takes no write mask");
                 }
                 _ => {}
@@ -591,7 +715,12 @@ impl Checker<'_> {
             RegType::Loop => {}
             _ => {
                 let n = self.name(rel.reg);
-                self.err("E3107", i, w, format!("{n} cannot be an address: relative addressing uses a0 or aL"));
+                self.err(
+                    "E3107",
+                    i,
+                    w,
+                    format!("{n} cannot be an address: relative addressing uses a0 or aL"),
+                );
             }
         }
         if rel.token != 0 && rel.token & 0x2000 != 0 {
@@ -627,11 +756,28 @@ impl Checker<'_> {
                 SrcKind::Condition => "a boolean constant b# or the predicate p0",
                 SrcKind::Predicate => "the predicate p0",
             };
-            self.err("E3101", i, w, format!("operand {} of `{}` must be {wanted}, not {name}", k + 1, inst.mnemonic()));
+            self.err(
+                "E3101",
+                i,
+                w,
+                format!(
+                    "operand {} of `{}` must be {wanted}, not {name}",
+                    k + 1,
+                    inst.mnemonic()
+                ),
+            );
             return;
         }
         if s.token & 0xC000 != 0 {
-            self.err("E3103", i, w, format!("reserved bits 14-15 are set in source token {:#010x}", s.token));
+            self.err(
+                "E3103",
+                i,
+                w,
+                format!(
+                    "reserved bits 14-15 are set in source token {:#010x}",
+                    s.token
+                ),
+            );
         }
         // Source modifiers.
         let m = s.modifier;
@@ -639,22 +785,44 @@ impl Checker<'_> {
         let ok = match m {
             SrcMod::None => true,
             SrcMod::Not => matches!(kind, SrcKind::Condition | SrcKind::Predicate),
-            _ if matches!(kind, SrcKind::Condition | SrcKind::Predicate | SrcKind::Label | SrcKind::Int | SrcKind::LoopCounter) => false,
+            _ if matches!(
+                kind,
+                SrcKind::Condition
+                    | SrcKind::Predicate
+                    | SrcKind::Label
+                    | SrcKind::Int
+                    | SrcKind::LoopCounter
+            ) =>
+            {
+                false
+            }
             SrcMod::Neg => true,
             SrcMod::Abs | SrcMod::AbsNeg => v.level() >= L3_0,
-            SrcMod::Dz | SrcMod::Dw => v.level() == L1_4 && matches!(inst.form.op, Op::TexLd14 | Op::TexCrd),
+            SrcMod::Dz | SrcMod::Dw => {
+                v.level() == L1_4 && matches!(inst.form.op, Op::TexLd14 | Op::TexCrd)
+            }
             SrcMod::X2 | SrcMod::X2Neg => v.level() == L1_4 && inst.form.class == Class::Arith,
-            SrcMod::Bias | SrcMod::BiasNeg | SrcMod::Comp => sm1_ps && inst.form.class == Class::Arith,
+            SrcMod::Bias | SrcMod::BiasNeg | SrcMod::Comp => {
+                sm1_ps && inst.form.class == Class::Arith
+            }
             SrcMod::Sign | SrcMod::SignNeg => {
                 sm1_ps
                     && (inst.form.class == Class::Arith
                         || match v.level() {
                             L1_1 => matches!(
                                 inst.form.op,
-                                Op::TexM3x2Pad | Op::TexM3x2Tex | Op::TexM3x3Pad | Op::TexM3x3Tex | Op::TexM3x3Spec | Op::TexM3x3VSpec
+                                Op::TexM3x2Pad
+                                    | Op::TexM3x2Tex
+                                    | Op::TexM3x3Pad
+                                    | Op::TexM3x3Tex
+                                    | Op::TexM3x3Spec
+                                    | Op::TexM3x3VSpec
                             ),
                             L1_4 => false,
-                            _ => !matches!(inst.form.op, Op::TexReg2Ar | Op::TexReg2Gb | Op::TexBem | Op::TexBemL),
+                            _ => !matches!(
+                                inst.form.op,
+                                Op::TexReg2Ar | Op::TexReg2Gb | Op::TexBem | Op::TexBemL
+                            ),
                         })
             }
         };
@@ -662,10 +830,20 @@ impl Checker<'_> {
             self.err("E3104", i, w, format!("the source modifier of {name} is not allowed here in {v} (Source Register Modifiers)"));
         }
         if m == SrcMod::Dz && s.reg.ty != RegType::Temp {
-            self.err("E3104", i, w, "_dz is only valid on an r# source of texld (ps_1_4 phase 2)");
+            self.err(
+                "E3104",
+                i,
+                w,
+                "_dz is only valid on an r# source of texld (ps_1_4 phase 2)",
+            );
         }
         if v.level() == L1_4 && m != SrcMod::None && s.reg.ty == RegType::Const {
-            self.err("E3104", i, w, "ps_1_4 allows no source modifier on a constant register");
+            self.err(
+                "E3104",
+                i,
+                w,
+                "ps_1_4 allows no source modifier on a constant register",
+            );
         }
         // Swizzles.
         let sw = s.swizzle;
@@ -678,25 +856,51 @@ impl Checker<'_> {
                         || sw == [3; 4]
                         || (sw == [2; 4] && inst.dst.as_ref().is_some_and(|d| d.mask == 0x8))
                 }
-                L1_4 => identity || replicate || (matches!(inst.form.op, Op::TexLd14 | Op::TexCrd) && sw == [0, 1, 3, 3]),
-                _ => identity || replicate || sw == [1, 2, 0, 3] || sw == [2, 0, 1, 3] || sw == [3, 2, 1, 0],
+                L1_4 => {
+                    identity
+                        || replicate
+                        || (matches!(inst.form.op, Op::TexLd14 | Op::TexCrd) && sw == [0, 1, 3, 3])
+                }
+                _ => {
+                    identity
+                        || replicate
+                        || sw == [1, 2, 0, 3]
+                        || sw == [2, 0, 1, 3]
+                        || sw == [3, 2, 1, 0]
+                }
             };
             if !allowed {
-                self.restriction(i, w, format!("this swizzle is not available in {v} (Source Register Swizzling)"));
+                self.restriction(
+                    i,
+                    w,
+                    format!("this swizzle is not available in {v} (Source Register Swizzling)"),
+                );
             }
         }
         if matches!(kind, SrcKind::Predicate) && !replicate {
-            self.err("E3106", i, w, "the predicate needs a replicate swizzle (p0.x, p0.y, p0.z or p0.w)");
+            self.err(
+                "E3106",
+                i,
+                w,
+                "the predicate needs a replicate swizzle (p0.x, p0.y, p0.z or p0.w)",
+            );
         }
         if kind == SrcKind::Condition && s.reg.ty == RegType::Predicate && !replicate {
-            self.err("E3106", i, w, "the predicate needs a replicate swizzle (p0.x, p0.y, p0.z or p0.w)");
+            self.err(
+                "E3106",
+                i,
+                w,
+                "the predicate needs a replicate swizzle (p0.x, p0.y, p0.z or p0.w)",
+            );
         }
         // Relative addressing.
         if let Some(rel) = &s.rel {
             let ok = match (v.kind, s.reg.ty) {
                 (table::ShaderKind::Vertex, RegType::Const) => true,
                 (table::ShaderKind::Vertex, RegType::Input) => v.level() >= L3_0,
-                (table::ShaderKind::Pixel, RegType::Input) => v.level() >= L3_0 && rel.reg.ty == RegType::Loop,
+                (table::ShaderKind::Pixel, RegType::Input) => {
+                    v.level() >= L3_0 && rel.reg.ty == RegType::Loop
+                }
                 _ => false,
             };
             if !ok {
@@ -722,11 +926,24 @@ impl Checker<'_> {
     fn predicate(&mut self, i: usize, inst: &Instruction, p: &Src) {
         if p.reg.ty != RegType::Predicate || p.reg.num != 0 {
             let n = self.name(p.reg);
-            self.err("E3111", i, Where::Predicate, format!("an instruction is predicated on p0, not {n}"));
+            self.err(
+                "E3111",
+                i,
+                Where::Predicate,
+                format!("an instruction is predicated on p0, not {n}"),
+            );
             return;
         }
         if self.v.level() < L2_X {
-            self.err("E3111", i, Where::Predicate, format!("{} has no predication (it is a vs_2_x/ps_2_x feature)", self.v));
+            self.err(
+                "E3111",
+                i,
+                Where::Predicate,
+                format!(
+                    "{} has no predication (it is a vs_2_x/ps_2_x feature)",
+                    self.v
+                ),
+            );
         }
         if !matches!(inst.form.class, Class::Arith | Class::Texture) || inst.form.op == Op::Setp {
             self.err(
@@ -737,14 +954,29 @@ impl Checker<'_> {
             );
         }
         if !matches!(p.modifier, SrcMod::None | SrcMod::Not) {
-            self.err("E3104", i, Where::Predicate, "the predicate takes only the NOT modifier (!p0)");
+            self.err(
+                "E3104",
+                i,
+                Where::Predicate,
+                "the predicate takes only the NOT modifier (!p0)",
+            );
         }
         let sw = p.swizzle;
         if sw != [0, 1, 2, 3] && !sw.iter().all(|&c| c == sw[0]) {
-            self.err("E3106", i, Where::Predicate, "the predicate swizzle is .xyzw or a replicate (.x, .y, .z, .w)");
+            self.err(
+                "E3106",
+                i,
+                Where::Predicate,
+                "the predicate swizzle is .xyzw or a replicate (.x, .y, .z, .w)",
+            );
         }
         if self.v.level() < L3_0 && inst.form.op == Op::SinCos && !sw.iter().all(|&c| c == sw[0]) {
-            self.err("E3106", i, Where::Predicate, "a predicated sincos takes a replicate swizzle on p0 before shader model 3");
+            self.err(
+                "E3106",
+                i,
+                Where::Predicate,
+                "a predicated sincos takes a replicate swizzle on p0 before shader model 3",
+            );
         }
     }
 
@@ -764,7 +996,15 @@ impl Checker<'_> {
             Op::Rcp | Op::Rsq | Op::Exp | Op::Log | Op::ExpP | Op::LogP | Op::Pow => {
                 for (k, s) in inst.srcs.iter().enumerate() {
                     if !replicate(s) {
-                        self.err("E3106", i, Where::Src(k), format!("`{}` reads one component: the source needs a replicate swizzle", inst.form.name));
+                        self.err(
+                            "E3106",
+                            i,
+                            Where::Src(k),
+                            format!(
+                                "`{}` reads one component: the source needs a replicate swizzle",
+                                inst.form.name
+                            ),
+                        );
                     }
                 }
                 let four_components = matches!(op, Op::ExpP | Op::LogP) && v.level() == L1_1;
@@ -782,14 +1022,24 @@ impl Checker<'_> {
                     self.err("E3115", i, Where::Dst, "crs writes a temporary register");
                 }
                 if !matches!(mask, 1 | 2 | 4 | 3 | 5 | 6 | 7) {
-                    self.err("E3105", i, Where::Dst, "crs writes .x, .y, .z, .xy, .xz, .yz or .xyz");
+                    self.err(
+                        "E3105",
+                        i,
+                        Where::Dst,
+                        "crs writes .x, .y, .z, .xy, .xz, .yz or .xyz",
+                    );
                 }
                 for (k, s) in inst.srcs.iter().enumerate() {
                     if s.swizzle != [0, 1, 2, 3] {
                         self.err("E3106", i, Where::Src(k), "crs sources take no swizzle");
                     }
                     if same(s) {
-                        self.err("E3115", i, Where::Src(k), "crs cannot read its destination register");
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Src(k),
+                            "crs cannot read its destination register",
+                        );
                     }
                 }
             }
@@ -800,11 +1050,36 @@ impl Checker<'_> {
                     _ => &[0x3],
                 };
                 if !allowed.contains(&mask) {
-                    self.err("E3105", i, Where::Dst, format!("`{}` requires the {} write mask", inst.form.name, if mask == 0 { ".xyzw" } else { match op { Op::M4x4 | Op::M3x4 => ".xyzw (or .xyz)", Op::M3x2 => ".xy", _ => ".xyz" } }));
+                    self.err(
+                        "E3105",
+                        i,
+                        Where::Dst,
+                        format!(
+                            "`{}` requires the {} write mask",
+                            inst.form.name,
+                            if mask == 0 {
+                                ".xyzw"
+                            } else {
+                                match op {
+                                    Op::M4x4 | Op::M3x4 => ".xyzw (or .xyz)",
+                                    Op::M3x2 => ".xy",
+                                    _ => ".xyz",
+                                }
+                            }
+                        ),
+                    );
                 }
                 if let Some(s1) = inst.srcs.get(1) {
                     if s1.swizzle != [0, 1, 2, 3] || s1.modifier != SrcMod::None {
-                        self.err("E3106", i, Where::Src(1), format!("the matrix of `{}` takes no swizzle or negation", inst.form.name));
+                        self.err(
+                            "E3106",
+                            i,
+                            Where::Src(1),
+                            format!(
+                                "the matrix of `{}` takes no swizzle or negation",
+                                inst.form.name
+                            ),
+                        );
                     }
                     let rows = match op {
                         Op::M4x4 | Op::M3x4 => 4,
@@ -813,16 +1088,38 @@ impl Checker<'_> {
                     };
                     if let Some(info) = register_info(v, s1.reg.ty) {
                         if s1.rel.is_none() && s1.reg.num + rows > info.count {
-                            self.err("E3102", i, Where::Src(1), format!("the matrix {} to {} runs past the last register", self.name(s1.reg), s1.reg.num + rows - 1));
+                            self.err(
+                                "E3102",
+                                i,
+                                Where::Src(1),
+                                format!(
+                                    "the matrix {} to {} runs past the last register",
+                                    self.name(s1.reg),
+                                    s1.reg.num + rows - 1
+                                ),
+                            );
                         }
                     }
-                    if dst.is_some_and(|d| d.reg.ty == s1.reg.ty && (s1.reg.num..s1.reg.num + rows).contains(&d.reg.num)) {
-                        self.err("E3115", i, Where::Dst, format!("`{}` cannot write a register of its matrix", inst.form.name));
+                    if dst.is_some_and(|d| {
+                        d.reg.ty == s1.reg.ty
+                            && (s1.reg.num..s1.reg.num + rows).contains(&d.reg.num)
+                    }) {
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Dst,
+                            format!("`{}` cannot write a register of its matrix", inst.form.name),
+                        );
                     }
                 }
                 if let Some(s0) = inst.srcs.first() {
                     if same(s0) {
-                        self.err("E3115", i, Where::Src(0), format!("`{}` cannot read its destination register", inst.form.name));
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Src(0),
+                            format!("`{}` cannot read its destination register", inst.form.name),
+                        );
                     }
                 }
             }
@@ -831,7 +1128,12 @@ impl Checker<'_> {
                     self.err("E3115", i, Where::Dst, "nrm writes a temporary register");
                 }
                 if inst.srcs.first().is_some_and(same) {
-                    self.err("E3115", i, Where::Src(0), "nrm cannot read its destination register");
+                    self.err(
+                        "E3115",
+                        i,
+                        Where::Src(0),
+                        "nrm cannot read its destination register",
+                    );
                 }
             }
             Op::SinCos => {
@@ -843,7 +1145,12 @@ impl Checker<'_> {
                 }
                 if let Some(s0) = inst.srcs.first() {
                     if !s0.swizzle.iter().all(|&c| c == s0.swizzle[0]) {
-                        self.err("E3106", i, Where::Src(0), "the angle of sincos needs a replicate swizzle");
+                        self.err(
+                            "E3106",
+                            i,
+                            Where::Src(0),
+                            "the angle of sincos needs a replicate swizzle",
+                        );
                     }
                 }
                 if inst.srcs.len() == 3 {
@@ -853,7 +1160,12 @@ impl Checker<'_> {
                         }
                     }
                     if inst.srcs[1].reg == inst.srcs[2].reg {
-                        self.err("E3115", i, Where::Src(2), "sincos's two constant operands must be different registers");
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Src(2),
+                            "sincos's two constant operands must be different registers",
+                        );
                     }
                 }
             }
@@ -861,18 +1173,33 @@ impl Checker<'_> {
                 if inst.srcs.len() == 3 {
                     for k in 1..3 {
                         if inst.srcs[k].reg.ty != RegType::Temp {
-                            self.err("E3115", i, Where::Src(k), "sgn's second and third operands are temporary registers");
+                            self.err(
+                                "E3115",
+                                i,
+                                Where::Src(k),
+                                "sgn's second and third operands are temporary registers",
+                            );
                         }
                     }
                     if inst.srcs[1].reg == inst.srcs[2].reg {
-                        self.err("E3115", i, Where::Src(2), "sgn's two temporaries must be different registers");
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Src(2),
+                            "sgn's two temporaries must be different registers",
+                        );
                     }
                 }
             }
             Op::Dp2Add => {
                 if let Some(s2) = inst.srcs.get(2) {
                     if !s2.swizzle.iter().all(|&c| c == s2.swizzle[0]) {
-                        self.err("E3106", i, Where::Src(2), "dp2add's third operand needs a replicate swizzle");
+                        self.err(
+                            "E3106",
+                            i,
+                            Where::Src(2),
+                            "dp2add's third operand needs a replicate swizzle",
+                        );
                     }
                 }
             }
@@ -889,7 +1216,11 @@ impl Checker<'_> {
                     // components of a0 are available"): any mask.
                 }
             }
-            Op::Mov if v.is_vertex() && v.level() == L1_1 && dst.is_some_and(|d| d.reg.ty == RegType::Addr) => {
+            Op::Mov
+                if v.is_vertex()
+                    && v.level() == L1_1
+                    && dst.is_some_and(|d| d.reg.ty == RegType::Addr) =>
+            {
                 if mask != 1 {
                     self.err("E3105", i, Where::Dst, "vs_1_1 has only a0.x");
                 }
@@ -898,13 +1229,25 @@ impl Checker<'_> {
                 let ps2 = v.is_pixel() && v.major == 2;
                 if op == Op::TexLd && ps2 {
                     if !dst_temp {
-                        self.err("E3115", i, Where::Dst, "in ps_2_0 and ps_2_x, texld writes a temporary register");
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Dst,
+                            "in ps_2_0 and ps_2_x, texld writes a temporary register",
+                        );
                     }
                     if mask != 0xf {
-                        self.err("E3105", i, Where::Dst, "in ps_2_0 and ps_2_x, texld writes all four components");
+                        self.err(
+                            "E3105",
+                            i,
+                            Where::Dst,
+                            "in ps_2_0 and ps_2_x, texld writes all four components",
+                        );
                     }
                     if let Some(s0) = inst.srcs.first() {
-                        if !matches!(s0.reg.ty, RegType::Temp | RegType::Texture) || s0.modifier != SrcMod::None {
+                        if !matches!(s0.reg.ty, RegType::Temp | RegType::Texture)
+                            || s0.modifier != SrcMod::None
+                        {
                             self.err("E3115", i, Where::Src(0), "in ps_2_0 and ps_2_x, the coordinate of texld is a t# or r# register without modifier");
                         } else if s0.swizzle != [0, 1, 2, 3] {
                             // vkd3d-compiler writes `texld r0, t0.xyxx, s0`.
@@ -917,7 +1260,12 @@ impl Checker<'_> {
                         self.err("E3104", i, Where::Src(1), "a sampler takes no modifier");
                     }
                     if ps2 && s1.swizzle != [0, 1, 2, 3] {
-                        self.err("E3106", i, Where::Src(1), "in ps_2_0 and ps_2_x, the sampler takes no swizzle");
+                        self.err(
+                            "E3106",
+                            i,
+                            Where::Src(1),
+                            "in ps_2_0 and ps_2_x, the sampler takes no swizzle",
+                        );
                     }
                 }
                 if op == Op::TexLdl && !dst_temp {
@@ -927,15 +1275,31 @@ impl Checker<'_> {
             Op::Setp => {}
             Op::Cnd if v.level() <= L1_3 => {
                 if let Some(s0) = inst.srcs.first() {
-                    if !(s0.reg == Register { ty: RegType::Temp, num: 0 } && s0.swizzle == [3; 4]) {
-                        self.err("E3115", i, Where::Src(0), "in ps_1_1 to ps_1_3, the condition of cnd is r0.a");
+                    if !(s0.reg
+                        == Register {
+                            ty: RegType::Temp,
+                            num: 0,
+                        }
+                        && s0.swizzle == [3; 4])
+                    {
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Src(0),
+                            "in ps_1_1 to ps_1_3, the condition of cnd is r0.a",
+                        );
                     }
                 }
             }
             Op::Cmp if v.level() <= L1_3 => {
                 for (k, s) in inst.srcs.iter().enumerate() {
                     if same(s) {
-                        self.err("E3115", i, Where::Src(k), "in ps_1_2 and ps_1_3, cmp cannot read its destination register");
+                        self.err(
+                            "E3115",
+                            i,
+                            Where::Src(k),
+                            "in ps_1_2 and ps_1_3, cmp cannot read its destination register",
+                        );
                     }
                 }
             }
@@ -948,10 +1312,20 @@ impl Checker<'_> {
                 }
             }
             Op::Dp4 if v.is_pixel() && v.is_sm1() && inst.coissue => {
-                self.err("E3116", i, Where::Mnemonic, "dp4 cannot be co-issued (it runs in the vector and alpha pipes)");
+                self.err(
+                    "E3116",
+                    i,
+                    Where::Mnemonic,
+                    "dp4 cannot be co-issued (it runs in the vector and alpha pipes)",
+                );
             }
             Op::Dp3 if v.is_pixel() && v.level() <= L1_3 && !matches!(mask, 0x7 | 0xf) => {
-                self.err("E3105", i, Where::Dst, "in ps_1_1 to ps_1_3, dp3 writes .rgb or .rgba");
+                self.err(
+                    "E3105",
+                    i,
+                    Where::Dst,
+                    "in ps_1_1 to ps_1_3, dp3 writes .rgb or .rgba",
+                );
             }
             Op::Label | Op::Call | Op::CallNz => {
                 if let Some(l) = inst.srcs.first() {
@@ -969,7 +1343,20 @@ impl Checker<'_> {
                 if let Some(d) = dst {
                     if d.reg.ty != want {
                         let n = self.name(d.reg);
-                        self.err("E3101", i, Where::Dst, format!("`{}` defines a {} register, not {n}", inst.form.name, match want { RegType::Const => "c#", RegType::ConstInt => "i#", _ => "b#" }));
+                        self.err(
+                            "E3101",
+                            i,
+                            Where::Dst,
+                            format!(
+                                "`{}` defines a {} register, not {n}",
+                                inst.form.name,
+                                match want {
+                                    RegType::Const => "c#",
+                                    RegType::ConstInt => "i#",
+                                    _ => "b#",
+                                }
+                            ),
+                        );
                     }
                 }
                 if op == Op::DefI {
@@ -988,7 +1375,10 @@ impl Checker<'_> {
         }
         let vals: Vec<i32> = inst.values.iter().map(|&v| v as i32).collect();
         if let [count, start, step, _] = vals[..] {
-            if !(0..=255).contains(&count) || !(0..=255).contains(&start) || !(-128..=127).contains(&step) {
+            if !(0..=255).contains(&count)
+                || !(0..=255).contains(&start)
+                || !(-128..=127).contains(&step)
+            {
                 self.err(
                     "E3115",
                     i,
@@ -1018,7 +1408,9 @@ impl Checker<'_> {
                 }
                 continue;
             }
-            let (Some(d), Some(decl)) = (&inst.dst, &inst.decl) else { continue };
+            let (Some(d), Some(decl)) = (&inst.dst, &inst.decl) else {
+                continue;
+            };
             if let Some(code) = first_code {
                 let d = super::at(
                     "E3108",
@@ -1026,7 +1418,10 @@ impl Checker<'_> {
                     self.span(i, Where::Mnemonic),
                     inst.offset,
                 )
-                .secondary(self.span(code, Where::Line), "the first executable instruction");
+                .secondary(
+                    self.span(code, Where::Line),
+                    "the first executable instruction",
+                );
                 self.diags.push(d);
             }
             let name = self.name(d.reg);
@@ -1035,13 +1430,20 @@ impl Checker<'_> {
                 (table::ShaderKind::Vertex, RegType::Output) => true,
                 (table::ShaderKind::Vertex, RegType::Sampler) => v.level() >= L3_0,
                 (table::ShaderKind::Pixel, RegType::Input) => v.level() >= L2_0,
-                (table::ShaderKind::Pixel, RegType::Texture) => v.level() >= L2_0 && v.level() < L3_0,
+                (table::ShaderKind::Pixel, RegType::Texture) => {
+                    v.level() >= L2_0 && v.level() < L3_0
+                }
                 (table::ShaderKind::Pixel, RegType::Sampler) => v.level() >= L2_0,
                 (table::ShaderKind::Pixel, RegType::MiscType) => v.level() >= L3_0,
                 _ => false,
             };
             if !allowed {
-                self.err("E3108", i, Where::Dst, format!("{name} cannot be declared in {v}"));
+                self.err(
+                    "E3108",
+                    i,
+                    Where::Dst,
+                    format!("{name} cannot be declared in {v}"),
+                );
                 continue;
             }
             if register_info(v, d.reg.ty).is_none_or(|r| d.reg.num >= r.count) {
@@ -1050,14 +1452,31 @@ impl Checker<'_> {
             let semantic = matches!(d.reg.ty, RegType::Input | RegType::Output)
                 && (v.is_vertex() || v.level() >= L3_0);
             if d.reg.ty == RegType::Sampler {
-                if decl.sampler == SamplerType::Unknown || (decl.sampler == SamplerType::T1D && !v.is_vertex()) {
-                    self.err("E3108", i, Where::Mnemonic, "a sampler is declared _2d, _cube or _volume (dcl_samplerType)");
+                if decl.sampler == SamplerType::Unknown
+                    || (decl.sampler == SamplerType::T1D && !v.is_vertex())
+                {
+                    self.err(
+                        "E3108",
+                        i,
+                        Where::Mnemonic,
+                        "a sampler is declared _2d, _cube or _volume (dcl_samplerType)",
+                    );
                 }
             } else if decl.token & 0x7800_0000 != 0 {
-                self.err("E3108", i, Where::Mnemonic, "a texture type belongs only on a sampler declaration");
+                self.err(
+                    "E3108",
+                    i,
+                    Where::Mnemonic,
+                    "a texture type belongs only on a sampler declaration",
+                );
             }
             if !semantic && d.reg.ty != RegType::Sampler && decl.token & 0x000F_001F != 0 {
-                self.err("E3108", i, Where::Mnemonic, format!("{name} takes no usage in {v}"));
+                self.err(
+                    "E3108",
+                    i,
+                    Where::Mnemonic,
+                    format!("{name} takes no usage in {v}"),
+                );
             }
             if d.reg.ty == RegType::MiscType {
                 let ok = match d.reg.num {
@@ -1088,7 +1507,10 @@ impl Checker<'_> {
             }
             let list = declared.entry(d.reg).or_default();
             let overlapping = list.iter().copied().find(|&p| {
-                let pm = self.shader.instructions[p].dst.as_ref().map_or(0, |x| x.mask);
+                let pm = self.shader.instructions[p]
+                    .dst
+                    .as_ref()
+                    .map_or(0, |x| x.mask);
                 pm & d.mask != 0 || !semantic
             });
             if let Some(prev) = overlapping {
@@ -1118,7 +1540,10 @@ impl Checker<'_> {
             (table::ShaderKind::Vertex, RegType::Input) => true,
             (table::ShaderKind::Vertex, RegType::Output) => true,
             (table::ShaderKind::Vertex, RegType::Sampler) => true,
-            (table::ShaderKind::Pixel, RegType::Input | RegType::Texture | RegType::Sampler | RegType::MiscType) => v.level() >= L2_0,
+            (
+                table::ShaderKind::Pixel,
+                RegType::Input | RegType::Texture | RegType::Sampler | RegType::MiscType,
+            ) => v.level() >= L2_0,
             _ => false,
         };
         let mut reported = BTreeSet::new();
@@ -1131,16 +1556,28 @@ impl Checker<'_> {
                 .iter()
                 .enumerate()
                 .map(|(k, s)| (Where::Src(k), s.reg, s.rel.is_some()))
-                .chain(inst.dst.iter().map(|d| (Where::Dst, d.reg, d.rel.is_some())));
+                .chain(
+                    inst.dst
+                        .iter()
+                        .map(|d| (Where::Dst, d.reg, d.rel.is_some())),
+                );
             for (w, reg, rel) in regs {
-                if rel || !needs_dcl(reg.ty) || register_info(v, reg.ty).is_none_or(|r| reg.num >= r.count) {
+                if rel
+                    || !needs_dcl(reg.ty)
+                    || register_info(v, reg.ty).is_none_or(|r| reg.num >= r.count)
+                {
                     continue;
                 }
                 if declared.contains_key(&reg) || !reported.insert(reg) {
                     continue;
                 }
                 let n = self.name(reg);
-                self.err("E3108", i, w, format!("{n} is used without a declaration (dcl) in {v}"));
+                self.err(
+                    "E3108",
+                    i,
+                    w,
+                    format!("{n} is used without a declaration (dcl) in {v}"),
+                );
             }
         }
     }
@@ -1176,17 +1613,28 @@ impl Checker<'_> {
             }
             let op = inst.form.op;
             let f = functions.len() - 1;
-            let loops = stack.iter().filter(|(b, _)| matches!(b, Block::Rep | Block::Loop)).count() as u32;
+            let loops = stack
+                .iter()
+                .filter(|(b, _)| matches!(b, Block::Rep | Block::Loop))
+                .count() as u32;
             loop_depth_at[i] = loops;
             if after_ret && !matches!(op, Op::Label | Op::Def | Op::DefI | Op::DefB | Op::Dcl) {
-                self.err("E3110", i, Where::Line, "after ret, the next instruction must be a label starting a subroutine");
+                self.err(
+                    "E3110",
+                    i,
+                    Where::Line,
+                    "after ret, the next instruction must be a label starting a subroutine",
+                );
                 after_ret = false;
             }
             let uses_al = inst
                 .srcs
                 .iter()
                 .any(|s| s.rel.is_some_and(|r| r.reg.ty == RegType::Loop))
-                || inst.dst.as_ref().is_some_and(|d| d.rel.is_some_and(|r| r.reg.ty == RegType::Loop));
+                || inst
+                    .dst
+                    .as_ref()
+                    .is_some_and(|d| d.rel.is_some_and(|r| r.reg.ty == RegType::Loop));
             if uses_al {
                 if loops == 0 || !stack.iter().any(|(b, _)| *b == Block::Loop) {
                     if f == 0 || stack.iter().any(|(b, _)| *b == Block::Rep) {
@@ -1196,21 +1644,50 @@ impl Checker<'_> {
                     }
                 }
             }
-            let dynamic_if_depth = stack.iter().filter(|(b, _)| matches!(b, Block::If { dynamic: true, .. })).count() as u32;
+            let dynamic_if_depth = stack
+                .iter()
+                .filter(|(b, _)| matches!(b, Block::If { dynamic: true, .. }))
+                .count() as u32;
             match op {
                 Op::If | Op::Ifc => {
-                    let dynamic = op == Op::Ifc || inst.srcs.first().is_some_and(|s| s.reg.ty == RegType::Predicate);
+                    let dynamic = op == Op::Ifc
+                        || inst
+                            .srcs
+                            .first()
+                            .is_some_and(|s| s.reg.ty == RegType::Predicate);
                     if dynamic && dynamic_if_depth + 1 > lim.dynamic {
-                        self.err("E3109", i, Where::Line, format!("if blocks with dynamic conditions nest at most {} deep in {v}", lim.dynamic));
+                        self.err(
+                            "E3109",
+                            i,
+                            Where::Line,
+                            format!(
+                                "if blocks with dynamic conditions nest at most {} deep in {v}",
+                                lim.dynamic
+                            ),
+                        );
                     }
-                    let static_depth = stack.iter().filter(|(b, _)| matches!(b, Block::If { dynamic: false, .. })).count() as u32;
+                    let static_depth = stack
+                        .iter()
+                        .filter(|(b, _)| matches!(b, Block::If { dynamic: false, .. }))
+                        .count() as u32;
                     if !dynamic && static_depth + 1 > lim.static_if {
-                        self.err("E3109", i, Where::Line, format!("if blocks on b# nest at most {} deep in {v}", lim.static_if));
+                        self.err(
+                            "E3109",
+                            i,
+                            Where::Line,
+                            format!("if blocks on b# nest at most {} deep in {v}", lim.static_if),
+                        );
                     }
                     if !dynamic {
                         static_flow += 1;
                     }
-                    stack.push((Block::If { dynamic, has_else: false }, i));
+                    stack.push((
+                        Block::If {
+                            dynamic,
+                            has_else: false,
+                        },
+                        i,
+                    ));
                 }
                 Op::Else => match stack.last_mut() {
                     Some((Block::If { has_else, dynamic }, _)) if !*has_else => {
@@ -1229,13 +1706,29 @@ impl Checker<'_> {
                 },
                 Op::Rep | Op::Loop => {
                     if loops + 1 > lim.loops {
-                        self.err("E3109", i, Where::Line, format!("loop and rep blocks nest at most {} deep in {v}", lim.loops));
+                        self.err(
+                            "E3109",
+                            i,
+                            Where::Line,
+                            format!("loop and rep blocks nest at most {} deep in {v}", lim.loops),
+                        );
                     }
                     static_flow += 1;
-                    stack.push((if op == Op::Rep { Block::Rep } else { Block::Loop }, i));
+                    stack.push((
+                        if op == Op::Rep {
+                            Block::Rep
+                        } else {
+                            Block::Loop
+                        },
+                        i,
+                    ));
                 }
                 Op::EndRep | Op::EndLoop => {
-                    let want = if op == Op::EndRep { Block::Rep } else { Block::Loop };
+                    let want = if op == Op::EndRep {
+                        Block::Rep
+                    } else {
+                        Block::Loop
+                    };
                     match stack.last() {
                         Some((b, _)) if *b == want => {
                             stack.pop();
@@ -1245,10 +1738,23 @@ impl Checker<'_> {
                 }
                 Op::Break | Op::BreakC | Op::BreakP => {
                     if loops == 0 {
-                        self.err("E3109", i, Where::Line, format!("`{}` outside a loop or rep block", inst.mnemonic()));
+                        self.err(
+                            "E3109",
+                            i,
+                            Where::Line,
+                            format!("`{}` outside a loop or rep block", inst.mnemonic()),
+                        );
                     }
                     if op == Op::BreakC && dynamic_if_depth + 1 > lim.dynamic {
-                        self.err("E3109", i, Where::Line, format!("dynamic flow control nests at most {} deep in {v}", lim.dynamic));
+                        self.err(
+                            "E3109",
+                            i,
+                            Where::Line,
+                            format!(
+                                "dynamic flow control nests at most {} deep in {v}",
+                                lim.dynamic
+                            ),
+                        );
                     }
                 }
                 Op::Call | Op::CallNz => {
@@ -1274,8 +1780,13 @@ impl Checker<'_> {
                 Op::Label => {
                     after_ret = false;
                     if let Some((_, open)) = stack.last() {
-                        let d = super::at("E3109", "a label inside a flow-control block", self.span(i, Where::Line), inst.offset)
-                            .secondary(self.span(*open, Where::Line), "this block is still open");
+                        let d = super::at(
+                            "E3109",
+                            "a label inside a flow-control block",
+                            self.span(i, Where::Line),
+                            inst.offset,
+                        )
+                        .secondary(self.span(*open, Where::Line), "this block is still open");
                         self.diags.push(d);
                         stack.clear();
                     }
@@ -1283,16 +1794,29 @@ impl Checker<'_> {
                     // end of main or of the previous subroutine).
                     if functions[f].end > i {
                         if f == 0 || i > functions[f].start {
-                            if !matches!(instructions.get(i.wrapping_sub(1)).map(|p| p.form.op), Some(Op::Ret)) {
-                                self.err("E3110", i, Where::Line, "a label must directly follow a ret (label - vs, label - ps)");
+                            if !matches!(
+                                instructions.get(i.wrapping_sub(1)).map(|p| p.form.op),
+                                Some(Op::Ret)
+                            ) {
+                                self.err(
+                                    "E3110",
+                                    i,
+                                    Where::Line,
+                                    "a label must directly follow a ret (label - vs, label - ps)",
+                                );
                             }
                         }
                         functions[f].end = i;
                     }
                     let Some(l) = inst.srcs.first() else { continue };
                     if let Some(&prev) = labels.get(&l.reg.num) {
-                        let d = super::at("E3110", format!("label l{} is defined twice", l.reg.num), self.span(i, Where::Src(0)), inst.offset)
-                            .secondary(self.span(prev, Where::Line), "first defined here");
+                        let d = super::at(
+                            "E3110",
+                            format!("label l{} is defined twice", l.reg.num),
+                            self.span(i, Where::Src(0)),
+                            inst.offset,
+                        )
+                        .secondary(self.span(prev, Where::Line), "first defined here");
                         self.diags.push(d);
                     } else {
                         labels.insert(l.reg.num, i);
@@ -1312,7 +1836,12 @@ impl Checker<'_> {
                 Block::Rep => "rep",
                 Block::Loop => "loop",
             };
-            self.err("E3109", *open, Where::Line, format!("this {name} block is never closed"));
+            self.err(
+                "E3109",
+                *open,
+                Where::Line,
+                format!("this {name} block is never closed"),
+            );
         }
         if let Some(max) = lim.static_flow_count {
             if static_flow > max {
@@ -1329,7 +1858,12 @@ impl Checker<'_> {
         let mut callees: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
         for &(i, label, from) in &calls {
             match labels.get(&label) {
-                None => self.err("E3110", i, Where::Src(0), format!("l{label} is not defined by any label instruction")),
+                None => self.err(
+                    "E3110",
+                    i,
+                    Where::Src(0),
+                    format!("l{label} is not defined by any label instruction"),
+                ),
                 Some(&at) => {
                     if at < i {
                         let d = super::at("E3110", format!("call to l{label} before this instruction: only forward calls are allowed (call - vs, call - ps)"), self.span(i, Where::Src(0)), self.shader.instructions[i].offset)
@@ -1345,14 +1879,21 @@ impl Checker<'_> {
         if !self.diags.iter().any(|d| d.code == "E3110") {
             // Forward calls make the call graph acyclic; its depth is the
             // nesting of calls.
-            fn depth(f: usize, callees: &BTreeMap<usize, BTreeSet<usize>>, memo: &mut BTreeMap<usize, u32>) -> u32 {
+            fn depth(
+                f: usize,
+                callees: &BTreeMap<usize, BTreeSet<usize>>,
+                memo: &mut BTreeMap<usize, u32>,
+            ) -> u32 {
                 if let Some(&d) = memo.get(&f) {
                     return d;
                 }
                 memo.insert(f, 0);
-                let d = callees
-                    .get(&f)
-                    .map_or(0, |c| c.iter().map(|&g| 1 + depth(g, callees, memo)).max().unwrap_or(0));
+                let d = callees.get(&f).map_or(0, |c| {
+                    c.iter()
+                        .map(|&g| 1 + depth(g, callees, memo))
+                        .max()
+                        .unwrap_or(0)
+                });
                 memo.insert(f, d);
                 d
             }
@@ -1360,7 +1901,12 @@ impl Checker<'_> {
             let d = depth(0, &callees, &mut memo);
             if d > lim.calls {
                 let first_call = calls.first().map_or(0, |c| c.0);
-                self.err("E3110", first_call, Where::Line, format!("calls nest {d} deep; {v} allows {}", lim.calls));
+                self.err(
+                    "E3110",
+                    first_call,
+                    Where::Line,
+                    format!("calls nest {d} deep; {v} allows {}", lim.calls),
+                );
             }
             // aL in a subroutine: every call of it is inside a loop block.
             for (i, f) in al_uses {
@@ -1380,11 +1926,21 @@ impl Checker<'_> {
     fn unmatched(&mut self, i: usize, stack: &[(impl Copy, usize)], what: &str) {
         match stack.last() {
             Some((_, open)) => {
-                let d = super::at("E3109", format!("{what} does not close the innermost open block"), self.span(i, Where::Line), self.shader.instructions[i].offset)
-                    .secondary(self.span(*open, Where::Line), "the innermost open block");
+                let d = super::at(
+                    "E3109",
+                    format!("{what} does not close the innermost open block"),
+                    self.span(i, Where::Line),
+                    self.shader.instructions[i].offset,
+                )
+                .secondary(self.span(*open, Where::Line), "the innermost open block");
                 self.diags.push(d);
             }
-            None => self.err("E3109", i, Where::Line, format!("{what} without an open block")),
+            None => self.err(
+                "E3109",
+                i,
+                Where::Line,
+                format!("{what} without an open block"),
+            ),
         }
     }
 
@@ -1400,7 +1956,11 @@ impl Checker<'_> {
         let mut tex_written: BTreeMap<u32, usize> = BTreeMap::new();
         let mut bem_read: BTreeSet<u32> = BTreeSet::new();
         let mut bem_count = 0;
-        let mut phase = if v.level() == L1_4 && self.a.phase.is_some() { 1 } else { 2 };
+        let mut phase = if v.level() == L1_4 && self.a.phase.is_some() {
+            1
+        } else {
+            2
+        };
         let mut k = 0;
         while k < insts.len() {
             let inst = &insts[k];
@@ -1414,8 +1974,17 @@ impl Checker<'_> {
             let class = inst.form.class;
             if class == Class::Texture {
                 if seen_arith {
-                    let where_ = if v.level() == L1_4 { "before the arithmetic instructions of its phase" } else { "before every arithmetic instruction" };
-                    self.err("E3112", k, Where::Line, format!("texture instructions come {where_} in {v}"));
+                    let where_ = if v.level() == L1_4 {
+                        "before the arithmetic instructions of its phase"
+                    } else {
+                        "before every arithmetic instruction"
+                    };
+                    self.err(
+                        "E3112",
+                        k,
+                        Where::Line,
+                        format!("texture instructions come {where_} in {v}"),
+                    );
                 }
             } else if class == Class::Arith {
                 seen_arith = true;
@@ -1444,21 +2013,46 @@ impl Checker<'_> {
                 match s.reg.ty {
                     RegType::Texture if v.level() <= L1_3 => {
                         if !tex_written.contains_key(&s.reg.num) {
-                            self.err("E3114", k, Where::Src(s_i), format!("t{} is read before a texture instruction writes it", s.reg.num));
-                        } else if bem_read.contains(&s.reg.num) && !matches!(op, Op::TexBem | Op::TexBemL) {
+                            self.err(
+                                "E3114",
+                                k,
+                                Where::Src(s_i),
+                                format!(
+                                    "t{} is read before a texture instruction writes it",
+                                    s.reg.num
+                                ),
+                            );
+                        } else if bem_read.contains(&s.reg.num)
+                            && !matches!(op, Op::TexBem | Op::TexBemL)
+                        {
                             self.err("E3112", k, Where::Src(s_i), "register data read by texbem or texbeml cannot be read by other instructions (texbem - ps)");
                         }
                     }
                     RegType::Texture if v.level() == L1_4 => {
                         if class != Class::Texture {
-                            self.err("E3112", k, Where::Src(s_i), "in ps_1_4, arithmetic instructions cannot read t# registers");
+                            self.err(
+                                "E3112",
+                                k,
+                                Where::Src(s_i),
+                                "in ps_1_4, arithmetic instructions cannot read t# registers",
+                            );
                         }
                     }
                     RegType::Input if v.level() == L1_4 && phase == 1 => {
-                        self.err("E3112", k, Where::Src(s_i), "in ps_1_4, color registers v# are available only in phase 2");
+                        self.err(
+                            "E3112",
+                            k,
+                            Where::Src(s_i),
+                            "in ps_1_4, color registers v# are available only in phase 2",
+                        );
                     }
                     RegType::Temp if v.level() == L1_4 && phase == 1 && op == Op::TexLd14 => {
-                        self.err("E3112", k, Where::Src(s_i), "in phase 1 of ps_1_4, texld reads a t# register");
+                        self.err(
+                            "E3112",
+                            k,
+                            Where::Src(s_i),
+                            "in phase 1 of ps_1_4, texld reads a t# register",
+                        );
                     }
                     _ => {}
                 }
@@ -1468,15 +2062,30 @@ impl Checker<'_> {
                 let m = d.reg.num;
                 if class == Class::Texture && v.level() <= L1_3 {
                     if d.reg.ty != RegType::Texture {
-                        self.err("E3112", k, Where::Dst, "texture instructions write t# registers before ps_1_4");
+                        self.err(
+                            "E3112",
+                            k,
+                            Where::Dst,
+                            "texture instructions write t# registers before ps_1_4",
+                        );
                     } else if let Some(&prev) = tex_written.get(&m) {
-                        let dd = super::at("E3112", format!("t{m} is written by two texture instructions"), self.span(k, Where::Dst), inst.offset)
-                            .secondary(self.span(prev, Where::Line), "first written here");
+                        let dd = super::at(
+                            "E3112",
+                            format!("t{m} is written by two texture instructions"),
+                            self.span(k, Where::Dst),
+                            inst.offset,
+                        )
+                        .secondary(self.span(prev, Where::Line), "first written here");
                         self.diags.push(dd);
                     }
                     if let Some(src) = inst.srcs.first() {
                         if src.reg.ty == RegType::Texture && src.reg.num >= m {
-                            self.err("E3112", k, Where::Src(0), format!("`{}` t(m), t(n) needs m > n", inst.form.name));
+                            self.err(
+                                "E3112",
+                                k,
+                                Where::Src(0),
+                                format!("`{}` t(m), t(n) needs m > n", inst.form.name),
+                            );
                         }
                         if matches!(op, Op::TexBem | Op::TexBemL) {
                             bem_read.insert(src.reg.num);
@@ -1485,25 +2094,46 @@ impl Checker<'_> {
                     tex_written.insert(m, k);
                 } else if class == Class::Texture && v.level() == L1_4 && op != Op::TexKill {
                     if d.reg.ty != RegType::Temp {
-                        self.err("E3112", k, Where::Dst, "ps_1_4 texture instructions write r# registers");
+                        self.err(
+                            "E3112",
+                            k,
+                            Where::Dst,
+                            "ps_1_4 texture instructions write r# registers",
+                        );
                     }
                     if op == Op::TexDepth && d.reg.num != 5 {
                         self.err("E3112", k, Where::Dst, "texdepth works on r5 only");
                     }
                     if op == Op::TexDepth && phase == 1 {
-                        self.err("E3112", k, Where::Line, "texdepth belongs in phase 2 of ps_1_4");
+                        self.err(
+                            "E3112",
+                            k,
+                            Where::Line,
+                            "texdepth belongs in phase 2 of ps_1_4",
+                        );
                     }
-                } else if class == Class::Arith && d.reg.ty == RegType::Texture && v.level() <= L1_3 {
+                } else if class == Class::Arith && d.reg.ty == RegType::Texture && v.level() <= L1_3
+                {
                     tex_written.entry(m).or_insert(k);
                 }
             }
             if op == Op::Bem {
                 bem_count += 1;
                 if bem_count > 1 {
-                    self.err("E3112", k, Where::Line, "only one bem is allowed per shader");
+                    self.err(
+                        "E3112",
+                        k,
+                        Where::Line,
+                        "only one bem is allowed per shader",
+                    );
                 }
                 if phase == 2 && self.a.phase.is_some() || self.a.phase.is_none() {
-                    self.err("E3112", k, Where::Line, "bem belongs in phase 1 of a ps_1_4 shader (before phase)");
+                    self.err(
+                        "E3112",
+                        k,
+                        Where::Line,
+                        "bem belongs in phase 1 of a ps_1_4 shader (before phase)",
+                    );
                 }
             }
             // The texm3x2 and texm3x3 sequences.
@@ -1524,9 +2154,17 @@ impl Checker<'_> {
                     let want: &[Op] = match (seq_len, step) {
                         (2, 1) => &[Op::TexM3x2Tex, Op::TexM3x2Depth],
                         (3, 1) => &[Op::TexM3x3Pad],
-                        _ => &[Op::TexM3x3, Op::TexM3x3Tex, Op::TexM3x3Spec, Op::TexM3x3VSpec],
+                        _ => &[
+                            Op::TexM3x3,
+                            Op::TexM3x3Tex,
+                            Op::TexM3x3Spec,
+                            Op::TexM3x3VSpec,
+                        ],
                     };
-                    let dst_ok = next.dst.as_ref().is_some_and(|d| d.reg.num == m + step as u32);
+                    let dst_ok = next
+                        .dst
+                        .as_ref()
+                        .is_some_and(|d| d.reg.num == m + step as u32);
                     let src_ok = next.srcs.first().map(|s| s.reg) == src;
                     if !want.contains(&next.form.op) || !dst_ok || !src_ok {
                         ok = false;
@@ -1549,18 +2187,44 @@ impl Checker<'_> {
                 k += seq_len;
                 continue;
             }
-            if matches!(op, Op::TexM3x2Tex | Op::TexM3x2Depth | Op::TexM3x3 | Op::TexM3x3Tex | Op::TexM3x3Spec | Op::TexM3x3VSpec) {
-                self.err("E3112", k, Where::Line, format!("`{}` completes a texm3x2pad/texm3x3pad sequence and cannot stand alone", inst.form.name));
+            if matches!(
+                op,
+                Op::TexM3x2Tex
+                    | Op::TexM3x2Depth
+                    | Op::TexM3x3
+                    | Op::TexM3x3Tex
+                    | Op::TexM3x3Spec
+                    | Op::TexM3x3VSpec
+            ) {
+                self.err(
+                    "E3112",
+                    k,
+                    Where::Line,
+                    format!(
+                        "`{}` completes a texm3x2pad/texm3x3pad sequence and cannot stand alone",
+                        inst.form.name
+                    ),
+                );
             }
             k += 1;
         }
         // r0 is the output.
-        let writes_r0 = insts
-            .iter()
-            .any(|i| i.dst.as_ref().is_some_and(|d| d.reg == Register { ty: RegType::Temp, num: 0 }));
+        let writes_r0 = insts.iter().any(|i| {
+            i.dst.as_ref().is_some_and(|d| {
+                d.reg
+                    == Register {
+                        ty: RegType::Temp,
+                        num: 0,
+                    }
+            })
+        });
         if !writes_r0 {
             let last = insts.len().saturating_sub(1);
-            self.restriction(last, Where::Line, "a ps_1_x shader writes its color to r0, and this one never does");
+            self.restriction(
+                last,
+                Where::Line,
+                "a ps_1_x shader writes its color to r0, and this one never does",
+            );
         }
     }
 
@@ -1583,25 +2247,52 @@ impl Checker<'_> {
             }
             let name = self.name(d.reg);
             if inst.form.op != Op::Mov {
-                self.restriction(i, Where::Mnemonic, format!("in {}, {name} can only be written by mov", self.v));
+                self.restriction(
+                    i,
+                    Where::Mnemonic,
+                    format!("in {}, {name} can only be written by mov", self.v),
+                );
             }
             if let Some(s) = inst.srcs.first() {
-                if s.modifier != SrcMod::None || (d.reg.ty == RegType::ColorOut && s.swizzle != [0, 1, 2, 3]) {
-                    self.restriction(i, Where::Src(0), format!("the mov writing {name} takes no source modifier or swizzle"));
+                if s.modifier != SrcMod::None
+                    || (d.reg.ty == RegType::ColorOut && s.swizzle != [0, 1, 2, 3])
+                {
+                    self.restriction(
+                        i,
+                        Where::Src(0),
+                        format!("the mov writing {name} takes no source modifier or swizzle"),
+                    );
                 }
                 if d.reg.ty == RegType::DepthOut && !s.swizzle.iter().all(|&c| c == s.swizzle[0]) {
                     self.restriction(i, Where::Src(0), "writing oDepth needs a replicate swizzle");
                 }
             }
             if d.reg.ty == RegType::ColorOut && d.mask != 0xf {
-                self.restriction(i, Where::Dst, format!("in {}, {name} is written whole (no write mask)", self.v));
+                self.restriction(
+                    i,
+                    Where::Dst,
+                    format!("in {}, {name} is written whole (no write mask)", self.v),
+                );
             }
-            if inst.predicate.is_some() || depth > 0 && self.v.level() >= L2_X && d.reg.ty == RegType::DepthOut {
-                self.restriction(i, Where::Dst, format!("{name} cannot be written under predication or in flow control in {}", self.v));
+            if inst.predicate.is_some()
+                || depth > 0 && self.v.level() >= L2_X && d.reg.ty == RegType::DepthOut
+            {
+                self.restriction(
+                    i,
+                    Where::Dst,
+                    format!(
+                        "{name} cannot be written under predication or in flow control in {}",
+                        self.v
+                    ),
+                );
             }
             if let Some(&prev) = written.get(&d.reg) {
                 let _ = prev;
-                self.restriction(i, Where::Dst, format!("{name} is written twice; {} allows one write", self.v));
+                self.restriction(
+                    i,
+                    Where::Dst,
+                    format!("{name} is written twice; {} allows one write", self.v),
+                );
             } else {
                 written.insert(d.reg, i);
             }
@@ -1613,11 +2304,25 @@ impl Checker<'_> {
             .collect();
         let last = insts.len().saturating_sub(1);
         if !colors.contains(&0) {
-            self.restriction(last, Where::Line, format!("{} shaders must write oC0", self.v));
+            self.restriction(
+                last,
+                Where::Line,
+                format!("{} shaders must write oC0", self.v),
+            );
         } else if let Some(&max) = colors.iter().max() {
             if (0..max).any(|n| !colors.contains(&n)) {
-                let at = written[&Register { ty: RegType::ColorOut, num: max }];
-                self.restriction(at, Where::Dst, format!("oC{max} is written, so oC0 to oC{} must be written too", max - 1));
+                let at = written[&Register {
+                    ty: RegType::ColorOut,
+                    num: max,
+                }];
+                self.restriction(
+                    at,
+                    Where::Dst,
+                    format!(
+                        "oC{max} is written, so oC0 to oC{} must be written too",
+                        max - 1
+                    ),
+                );
             }
         }
     }
@@ -1631,7 +2336,10 @@ impl Checker<'_> {
             .a
             .decls
             .iter()
-            .filter(|d| d.usage.is_some() && (d.reg.ty == RegType::Output || (v.is_pixel() && d.reg.ty == RegType::Input)))
+            .filter(|d| {
+                d.usage.is_some()
+                    && (d.reg.ty == RegType::Output || (v.is_pixel() && d.reg.ty == RegType::Input))
+            })
             .cloned()
             .collect();
         for d in &semantic_regs {
@@ -1646,20 +2354,31 @@ impl Checker<'_> {
                 );
             }
             if output && usage == Usage::PSize && d.mask != 0xf {
-                self.err("E3105", d.instruction, Where::Dst, "a point-size output is declared without a mask (dcl_usage output)");
+                self.err(
+                    "E3105",
+                    d.instruction,
+                    Where::Dst,
+                    "a point-size output is declared without a mask (dcl_usage output)",
+                );
             }
         }
         if v.is_vertex() && v.level() >= L3_0 {
-            let pos = semantic_regs
-                .iter()
-                .find(|d| d.reg.ty == RegType::Output && matches!(d.usage, Some((Usage::Position | Usage::PositionT, 0))));
+            let pos = semantic_regs.iter().find(|d| {
+                d.reg.ty == RegType::Output
+                    && matches!(d.usage, Some((Usage::Position | Usage::PositionT, 0)))
+            });
             match pos {
                 None => {
                     let last = self.shader.instructions.len().saturating_sub(1);
                     self.err("E3108", last, Where::Line, "a vs_3_0 shader declares an output with the position semantic (dcl_position o#)");
                 }
                 Some(p) if p.mask != 0xf => {
-                    self.err("E3105", p.instruction, Where::Dst, "the position output is declared with all four components");
+                    self.err(
+                        "E3105",
+                        p.instruction,
+                        Where::Dst,
+                        "the position output is declared with all four components",
+                    );
                 }
                 _ => {}
             }
@@ -1692,19 +2411,42 @@ impl Checker<'_> {
                     continue;
                 }
                 let needed: u8 = match inst.form.op {
-                    Op::Rcp | Op::Rsq | Op::Exp | Op::Log | Op::ExpP | Op::LogP | Op::Pow | Op::SinCos if k == 0 || inst.form.op == Op::Pow => 1 << s.swizzle[0],
-                    Op::Dp3 | Op::M3x2 | Op::M3x3 | Op::M3x4 | Op::Crs | Op::Nrm | Op::TexLd14 | Op::TexCrd => {
-                        s.swizzle[..3].iter().fold(0, |m, &c| m | 1 << c)
+                    Op::Rcp
+                    | Op::Rsq
+                    | Op::Exp
+                    | Op::Log
+                    | Op::ExpP
+                    | Op::LogP
+                    | Op::Pow
+                    | Op::SinCos
+                        if k == 0 || inst.form.op == Op::Pow =>
+                    {
+                        1 << s.swizzle[0]
                     }
+                    Op::Dp3
+                    | Op::M3x2
+                    | Op::M3x3
+                    | Op::M3x4
+                    | Op::Crs
+                    | Op::Nrm
+                    | Op::TexLd14
+                    | Op::TexCrd => s.swizzle[..3].iter().fold(0, |m, &c| m | 1 << c),
                     _ => {
                         let mask = inst.dst.as_ref().map_or(0xf, |d| d.mask);
-                        (0..4).filter(|&c| mask & (1 << c) != 0).fold(0, |m, c| m | 1 << s.swizzle[c])
+                        (0..4)
+                            .filter(|&c| mask & (1 << c) != 0)
+                            .fold(0, |m, c| m | 1 << s.swizzle[c])
                     }
                 };
                 let have = written.get(&s.reg.num).copied().unwrap_or(0);
                 if needed & !have != 0 {
                     let n = self.name(s.reg);
-                    self.err("E3114", i, Where::Src(k), format!("{n} is read before any instruction writes it"));
+                    self.err(
+                        "E3114",
+                        i,
+                        Where::Src(k),
+                        format!("{n} is read before any instruction writes it"),
+                    );
                     written.insert(s.reg.num, 0xf);
                 }
             }
@@ -1751,7 +2493,14 @@ impl Checker<'_> {
                     Class::Texture => tex += n,
                     Class::Arith if inst.coissue => {}
                     Class::Arith => {
-                        arith += if v.is_sm1() && matches!(inst.form.op, Op::Dp4 | Op::Cmp) && v.level() != L1_4 { 2 } else { n.min(if v.is_sm1() { 1 } else { n }) };
+                        arith += if v.is_sm1()
+                            && matches!(inst.form.op, Op::Dp4 | Op::Cmp)
+                            && v.level() != L1_4
+                        {
+                            2
+                        } else {
+                            n.min(if v.is_sm1() { 1 } else { n })
+                        };
                         if inst.form.op == Op::Bem {
                             arith += 1;
                         }
@@ -1759,7 +2508,13 @@ impl Checker<'_> {
                     _ => {}
                 }
             }
-            self.slot_limit(insts.len().saturating_sub(1), tex, max_tex, arith, max_arith);
+            self.slot_limit(
+                insts.len().saturating_sub(1),
+                tex,
+                max_tex,
+                arith,
+                max_arith,
+            );
             return;
         }
         let Some(max) = limits(v).slots else { return };

@@ -25,9 +25,7 @@
 //! assert_eq!((add.srcs[1].reg.ty, add.srcs[1].reg.num, add.srcs[1].swizzle), (RegType::Const, 1, [0; 4]));
 //! ```
 
-use super::table::{
-    self, Comparison, Form, RegType, SamplerType, Shape, SrcMod, Usage, Version,
-};
+use super::table::{self, Comparison, Form, RegType, SamplerType, Shape, SrcMod, Usage, Version};
 
 /// A register: its type and number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -314,7 +312,10 @@ impl Decoder {
         if !version.is_supported() {
             self.error(
                 "E3001",
-                format!("{} is not a Direct3D 9 shader version", version_text(version)),
+                format!(
+                    "{} is not a Direct3D 9 shader version",
+                    version_text(version)
+                ),
                 0,
             );
             return;
@@ -678,7 +679,10 @@ impl Reader<'_> {
             Some(u) => u,
             None => {
                 self.errors.push((
-                    format!("usage {} in declaration token {t:#010x} is not a D3DDECLUSAGE", t & 0x1f),
+                    format!(
+                        "usage {} in declaration token {t:#010x} is not a D3DDECLUSAGE",
+                        t & 0x1f
+                    ),
                     offset,
                     Some(ParamRef::Decl),
                 ));
@@ -714,7 +718,12 @@ impl Reader<'_> {
 
 fn version_text(v: Version) -> String {
     let kind = if v.is_vertex() { "vs" } else { "ps" };
-    format!("{kind}_{}_{} (version token {:#010x})", v.major, v.minor, v.token())
+    format!(
+        "{kind}_{}_{} (version token {:#010x})",
+        v.major,
+        v.minor,
+        v.token()
+    )
 }
 
 #[cfg(test)]
@@ -766,20 +775,23 @@ mod tests {
     #[test]
     fn comments_anywhere_and_a_wrong_length_is_reported() {
         let s = decode(&bytes(&[
-            0xFFFF0200, 0x0001FFFE, 0x42415443, 0x02000001, 0x800F0800, 0x80E40000,
-            0x0000FFFF,
+            0xFFFF0200, 0x0001FFFE, 0x42415443, 0x02000001, 0x800F0800, 0x80E40000, 0x0000FFFF,
         ]));
         assert_eq!(s.comments.len(), 1);
         assert_eq!(s.comments[0].fourcc().as_deref(), Some("CTAB"));
         assert!(s.errors.is_empty());
-        let s = decode(&bytes(&[0xFFFF0200, 0x03000001, 0x800F0800, 0x80E40000, 0x80E40000, 0x0000FFFF]));
+        let s = decode(&bytes(&[
+            0xFFFF0200, 0x03000001, 0x800F0800, 0x80E40000, 0x80E40000, 0x0000FFFF,
+        ]));
         assert_eq!(s.errors[0].code, "E3004");
     }
 
     #[test]
     fn truncation_is_an_error_not_a_panic() {
         for n in 0..6 {
-            let words = [0xFFFF0300, 0x13000001, 0x800F0000, 0xB0001000, 0xA0E40001, 0x0000FFFF];
+            let words = [
+                0xFFFF0300, 0x13000001, 0x800F0000, 0xB0001000, 0xA0E40001, 0x0000FFFF,
+            ];
             let s = decode(&bytes(&words[..n]));
             assert!(!s.errors.is_empty());
         }

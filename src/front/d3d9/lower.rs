@@ -180,7 +180,11 @@ pub fn lower(
     for (k, f) in analysis.functions.iter().enumerate() {
         let mut body = l.function(f.start, f.end)?;
         let span = match f.label {
-            Some(_) => l.listing.lines.get(f.start.wrapping_sub(1)).map_or(Span::default(), |x| x.span),
+            Some(_) => l
+                .listing
+                .lines
+                .get(f.start.wrapping_sub(1))
+                .map_or(Span::default(), |x| x.span),
             None => l.listing.header,
         };
         if k == 0 {
@@ -199,7 +203,11 @@ pub fn lower(
         });
     }
     Ok(ir::Program {
-        stage: if v.is_vertex() { Stage::Vertex } else { Stage::Fragment },
+        stage: if v.is_vertex() {
+            Stage::Vertex
+        } else {
+            Stage::Fragment
+        },
         options: Vec::new(),
         variables: l.vars,
         subroutines,
@@ -238,7 +246,11 @@ fn insert_before_returns(block: &mut Vec<Stmt>, epilogue: &[Stmt]) {
                     span,
                 });
             }
-            Stmt::Rep { count, mut body, span } => {
+            Stmt::Rep {
+                count,
+                mut body,
+                span,
+            } => {
                 insert_before_returns(&mut body, epilogue);
                 out.push(Stmt::Rep { count, body, span });
             }
@@ -313,7 +325,13 @@ fn set_op(c: Comparison) -> Opcode {
 impl Lower<'_> {
     // ----------------------------------------------------------------- vars
 
-    fn new_var(&mut self, name: String, kind: VarKind, ty: VarType, array_len: Option<u32>) -> VarId {
+    fn new_var(
+        &mut self,
+        name: String,
+        kind: VarKind,
+        ty: VarType,
+        array_len: Option<u32>,
+    ) -> VarId {
         let id = VarId(self.vars.len() as u32);
         self.vars.push(Variable {
             name: Some(name),
@@ -341,11 +359,17 @@ impl Lower<'_> {
                 self.new_var(name, VarKind::Temp, VarType::Typed(DataType::Signed), None)
             }
             RegType::Output => {
-                let key = Register { ty: RegType::Output, num: 0 };
+                let key = Register {
+                    ty: RegType::Output,
+                    num: 0,
+                };
                 if let Some(&v) = self.regs.get(&key) {
                     return v;
                 }
-                let v = self.float_temp("o".to_string(), Some(register_count(self.v, RegType::Output)));
+                let v = self.float_temp(
+                    "o".to_string(),
+                    Some(register_count(self.v, RegType::Output)),
+                );
                 self.regs.insert(key, v);
                 return v;
             }
@@ -382,7 +406,12 @@ impl Lower<'_> {
         v
     }
 
-    fn attrib(&mut self, binding: AttribBinding, name: String, interpolation: Interpolation) -> VarId {
+    fn attrib(
+        &mut self,
+        binding: AttribBinding,
+        name: String,
+        interpolation: Interpolation,
+    ) -> VarId {
         let key = format!("{binding:?}");
         if let Some(&v) = self.attribs.get(&key) {
             let var = &mut self.vars[v.0 as usize];
@@ -390,7 +419,12 @@ impl Lower<'_> {
             var.interpolation.flat |= interpolation.flat;
             return v;
         }
-        let v = self.new_var(name, VarKind::Attrib(vec![binding]), VarType::Typeless, None);
+        let v = self.new_var(
+            name,
+            VarKind::Attrib(vec![binding]),
+            VarType::Typeless,
+            None,
+        );
         self.vars[v.0 as usize].interpolation = interpolation;
         self.attribs.insert(key, v);
         v
@@ -401,7 +435,12 @@ impl Lower<'_> {
         if let Some(&v) = self.results.get(&key) {
             return v;
         }
-        let v = self.new_var(name.to_string(), VarKind::Result(vec![binding]), VarType::Typeless, None);
+        let v = self.new_var(
+            name.to_string(),
+            VarKind::Result(vec![binding]),
+            VarType::Typeless,
+            None,
+        );
         self.results.insert(key, v);
         v
     }
@@ -440,7 +479,12 @@ impl Lower<'_> {
                 })
                 .collect();
             elements.push(ParamBinding::Constant([Literal::Bits(0); 4]));
-            let c = self.new_var("c".to_string(), VarKind::Param(elements), VarType::Typeless, Some(n + 1));
+            let c = self.new_var(
+                "c".to_string(),
+                VarKind::Param(elements),
+                VarType::Typeless,
+                Some(n + 1),
+            );
             self.const_array = Some(c);
         }
         // Inputs.
@@ -456,14 +500,22 @@ impl Lower<'_> {
                 let arr = self.float_temp("v".to_string(), Some(16));
                 self.input_array = Some(arr);
                 for d in &declared {
-                    let attr = self.attrib(AttribBinding::Generic(d.reg.num), format!("v{}", d.reg.num), Interpolation::default());
+                    let attr = self.attrib(
+                        AttribBinding::Generic(d.reg.num),
+                        format!("v{}", d.reg.num),
+                        Interpolation::default(),
+                    );
                     let mov = self.mov(self.dest_el(arr, d.reg.num, 0xf), self.read(attr));
                     self.prologue.push(Stmt::Inst(mov));
                     self.inputs.insert(d.reg, Input::Shadow(d.reg.num));
                 }
             } else {
                 for d in &declared {
-                    let attr = self.attrib(AttribBinding::Generic(d.reg.num), format!("v{}", d.reg.num), Interpolation::default());
+                    let attr = self.attrib(
+                        AttribBinding::Generic(d.reg.num),
+                        format!("v{}", d.reg.num),
+                        Interpolation::default(),
+                    );
                     self.inputs.insert(d.reg, Input::Direct(attr));
                 }
             }
@@ -485,7 +537,9 @@ impl Lower<'_> {
                 self.input_array = Some(self.float_temp("v".to_string(), Some(10)));
             }
             for d in &declared {
-                let Some((usage, index)) = d.usage else { continue };
+                let Some((usage, index)) = d.usage else {
+                    continue;
+                };
                 let slot = varying_slot(usage, index, false, true)
                     .ok_or_else(|| internal("a semantic without a Location", self.span))?;
                 let interpolation = Interpolation {
@@ -513,7 +567,13 @@ impl Lower<'_> {
             let mut outputs: Vec<Register> = self.written_registers(|ty| {
                 matches!(ty, RegType::RastOut | RegType::AttrOut | RegType::TexCrdOut)
             });
-            outputs.extend(self.a.decls.iter().filter(|d| d.reg.ty == RegType::Output).map(|d| d.reg));
+            outputs.extend(
+                self.a
+                    .decls
+                    .iter()
+                    .filter(|d| d.reg.ty == RegType::Output)
+                    .map(|d| d.reg),
+            );
             outputs.sort();
             outputs.dedup();
             let init = self.konst([0.0, 0.0, 0.0, 1.0]);
@@ -529,12 +589,25 @@ impl Lower<'_> {
             }
         }
         if v.is_pixel() && v.level() >= L3_0 {
-            let declares_vpos = self.a.decls.iter().any(|d| d.reg == Register { ty: RegType::MiscType, num: 0 });
+            let declares_vpos = self.a.decls.iter().any(|d| {
+                d.reg
+                    == Register {
+                        ty: RegType::MiscType,
+                        num: 0,
+                    }
+            });
             if declares_vpos {
                 // vPos: the pixel's integer coordinates (FragCoord - 0.5),
                 // or FragCoord as Vulkan gives it.
-                let frag = self.attrib(AttribBinding::Position, "vPos".to_string(), Interpolation::default());
-                let shadow = self.reg_var(Register { ty: RegType::MiscType, num: 0 });
+                let frag = self.attrib(
+                    AttribBinding::Position,
+                    "vPos".to_string(),
+                    Interpolation::default(),
+                );
+                let shadow = self.reg_var(Register {
+                    ty: RegType::MiscType,
+                    num: 0,
+                });
                 let dest = self.dest_el_none(shadow, 0xf);
                 let i = if self.o.integer_pixel_centers {
                     let half = self.konst([0.5, 0.5, 0.0, 0.0]);
@@ -579,7 +652,12 @@ impl Lower<'_> {
     }
 
     fn read(&self, var: VarId) -> Operand {
-        self.operand(var, self.index_of(var, None), Swizzle::IDENTITY, DataType::Float)
+        self.operand(
+            var,
+            self.index_of(var, None),
+            Swizzle::IDENTITY,
+            DataType::Float,
+        )
     }
 
     fn index_of(&self, var: VarId, element: Option<u32>) -> Index {
@@ -609,7 +687,12 @@ impl Lower<'_> {
         let name = format!("const({}, {}, {}, {})", v[0], v[1], v[2], v[3]);
         let var = match self.consts_by_name(&name) {
             Some(var) => var,
-            None => self.new_var(name, VarKind::Param(vec![ParamBinding::Constant(v.map(lit))]), VarType::Typeless, None),
+            None => self.new_var(
+                name,
+                VarKind::Param(vec![ParamBinding::Constant(v.map(lit))]),
+                VarType::Typeless,
+                None,
+            ),
         };
         self.read(var)
     }
@@ -620,7 +703,9 @@ impl Lower<'_> {
             Some(var) => var,
             None => self.new_var(
                 name,
-                VarKind::Param(vec![ParamBinding::Constant(v.map(|x| Literal::Bits(x as u32)))]),
+                VarKind::Param(vec![ParamBinding::Constant(
+                    v.map(|x| Literal::Bits(x as u32)),
+                )]),
                 VarType::Typeless,
                 None,
             ),
@@ -642,7 +727,13 @@ impl Lower<'_> {
         self.typed_inst(op, DataType::Float, dst, srcs)
     }
 
-    fn typed_inst(&self, op: Opcode, ty: DataType, mut dst: Dest, mut srcs: Vec<Operand>) -> ir::Instruction {
+    fn typed_inst(
+        &self,
+        op: Opcode,
+        ty: DataType,
+        mut dst: Dest,
+        mut srcs: Vec<Operand>,
+    ) -> ir::Instruction {
         let info = OpInfo::of(op);
         for (k, s) in srcs.iter_mut().enumerate() {
             if let Some(kind) = info.inputs.get(k) {
@@ -719,7 +810,11 @@ impl Lower<'_> {
         o.span = span;
         o.swizzle = Swizzle(s.swizzle.map(|c| o.swizzle.0[usize::from(c)]));
         // ps_1_x constants hold [-1, 1] ("ps_1_x Registers", Range).
-        if s.reg.ty == RegType::Const && self.v.is_pixel() && self.v.is_sm1() && self.o.ps1x_clamp_constants {
+        if s.reg.ty == RegType::Const
+            && self.v.is_pixel()
+            && self.v.is_sm1()
+            && self.o.ps1x_clamp_constants
+        {
             let (d, r) = self.scratch_dest(0xf);
             let mut m = self.mov(d, o);
             m.clamp = Some(Clamp::Ssat);
@@ -748,7 +843,11 @@ impl Lower<'_> {
             SrcMod::Sign => {
                 let (d, r) = self.scratch_dest(0xf);
                 let (two, minus_one) = (self.konst([2.0; 4]), self.konst([-1.0; 4]));
-                out.push(Stmt::Inst(self.inst(Opcode::Mad, d, vec![o, two, minus_one])));
+                out.push(Stmt::Inst(self.inst(
+                    Opcode::Mad,
+                    d,
+                    vec![o, two, minus_one],
+                )));
                 r
             }
             SrcMod::Comp => {
@@ -801,7 +900,12 @@ impl Lower<'_> {
                     let index = self.relative_index(rel, reg.num, self.a.const_count, out)?;
                     Ok(self.operand(arr, index, Swizzle::IDENTITY, DataType::Float))
                 }
-                (None, Some(arr)) => Ok(self.operand(arr, Index::Absolute(reg.num), Swizzle::IDENTITY, DataType::Float)),
+                (None, Some(arr)) => Ok(self.operand(
+                    arr,
+                    Index::Absolute(reg.num),
+                    Swizzle::IDENTITY,
+                    DataType::Float,
+                )),
                 _ => {
                     let var = self.constant(reg);
                     Ok(self.read(var))
@@ -810,7 +914,11 @@ impl Lower<'_> {
             RegType::ConstInt | RegType::ConstBool => {
                 let var = self.constant(reg);
                 let mut o = self.read(var);
-                o.ty = if reg.ty == RegType::ConstInt { DataType::Signed } else { DataType::Unsigned };
+                o.ty = if reg.ty == RegType::ConstInt {
+                    DataType::Signed
+                } else {
+                    DataType::Unsigned
+                };
                 Ok(o)
             }
             RegType::Input => {
@@ -837,12 +945,24 @@ impl Lower<'_> {
                     _ => match self.inputs.get(&reg).copied() {
                         Some(Input::Direct(var)) => Ok(self.read(var)),
                         Some(Input::Shadow(n)) => {
-                            let arr = self.input_array.ok_or_else(|| internal("no input array", self.span))?;
-                            Ok(self.operand(arr, Index::Absolute(n), Swizzle::IDENTITY, DataType::Float))
+                            let arr = self
+                                .input_array
+                                .ok_or_else(|| internal("no input array", self.span))?;
+                            Ok(self.operand(
+                                arr,
+                                Index::Absolute(n),
+                                Swizzle::IDENTITY,
+                                DataType::Float,
+                            ))
                         }
                         None => match self.input_array {
                             // An undeclared element of the shadow array.
-                            Some(arr) => Ok(self.operand(arr, Index::Absolute(reg.num), Swizzle::IDENTITY, DataType::Float)),
+                            Some(arr) => Ok(self.operand(
+                                arr,
+                                Index::Absolute(reg.num),
+                                Swizzle::IDENTITY,
+                                DataType::Float,
+                            )),
                             None => Err(internal("an undeclared input register", self.span)),
                         },
                     },
@@ -853,7 +973,11 @@ impl Lower<'_> {
                     let var = self.reg_var(reg);
                     Ok(self.read(var))
                 } else {
-                    let face = self.attrib(AttribBinding::Facing, "vFace".to_string(), Interpolation::default());
+                    let face = self.attrib(
+                        AttribBinding::Facing,
+                        "vFace".to_string(),
+                        Interpolation::default(),
+                    );
                     // vFace is a scalar: every component reads its sign.
                     Ok(self.operand(face, Index::None, Swizzle::splat(0), DataType::Float))
                 }
@@ -863,7 +987,11 @@ impl Lower<'_> {
     }
 
     fn texcoord(&mut self, n: u32) -> VarId {
-        self.attrib(AttribBinding::TexCoord(n), format!("t{n}"), Interpolation::default())
+        self.attrib(
+            AttribBinding::TexCoord(n),
+            format!("t{n}"),
+            Interpolation::default(),
+        )
     }
 
     /// `c#`, `i#`, `b#` without relative addressing: a literal where the
@@ -892,7 +1020,12 @@ impl Lower<'_> {
             _ => match self.a.bool_defs.get(&n) {
                 Some(&b) => {
                     let bits = u32::from(b != 0);
-                    self.new_var(name, VarKind::Param(vec![ParamBinding::Constant([Literal::Bits(bits); 4])]), VarType::Typeless, None)
+                    self.new_var(
+                        name,
+                        VarKind::Param(vec![ParamBinding::Constant([Literal::Bits(bits); 4])]),
+                        VarType::Typeless,
+                        None,
+                    )
                 }
                 None => self.new_var(
                     name,
@@ -923,7 +1056,11 @@ impl Lower<'_> {
         let areg = self.reg_var(rel.reg);
         let mut address = self.read(areg);
         address.ty = DataType::Signed;
-        address.swizzle = Swizzle::splat(if rel.reg.ty == RegType::Loop { 0 } else { rel.component });
+        address.swizzle = Swizzle::splat(if rel.reg.ty == RegType::Loop {
+            0
+        } else {
+            rel.component
+        });
         if bound == 0 {
             return Ok(Index::Relative {
                 address: Box::new(address),
@@ -932,9 +1069,19 @@ impl Lower<'_> {
         }
         let (d, i) = self.int_scratch_dest();
         let off = self.konst_int([offset as i32; 4]);
-        out.push(Stmt::Inst(self.typed_inst(Opcode::Add, DataType::Signed, d.clone(), vec![address, off])));
+        out.push(Stmt::Inst(self.typed_inst(
+            Opcode::Add,
+            DataType::Signed,
+            d.clone(),
+            vec![address, off],
+        )));
         let limit = self.konst_int([bound as i32; 4]);
-        out.push(Stmt::Inst(self.typed_inst(Opcode::Min, DataType::Unsigned, d, vec![i.clone(), limit])));
+        out.push(Stmt::Inst(self.typed_inst(
+            Opcode::Min,
+            DataType::Unsigned,
+            d,
+            vec![i.clone(), limit],
+        )));
         Ok(Index::Relative {
             address: Box::new(i),
             offset: 0,
@@ -945,7 +1092,12 @@ impl Lower<'_> {
 
     /// The IR destination of a Direct3D 9 destination (mask and
     /// predicate applied; modifiers are the caller's).
-    fn dest(&mut self, d: &Dst, inst: &Instruction, out: &mut Vec<Stmt>) -> Result<Dest, Diagnostic> {
+    fn dest(
+        &mut self,
+        d: &Dst,
+        inst: &Instruction,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Dest, Diagnostic> {
         let span = self
             .listing
             .lines
@@ -953,7 +1105,12 @@ impl Lower<'_> {
             .and_then(|l| l.dst)
             .unwrap_or(self.span);
         let mut dest = match d.reg.ty {
-            RegType::Temp | RegType::Addr | RegType::RastOut | RegType::AttrOut | RegType::TexCrdOut | RegType::DepthOut => {
+            RegType::Temp
+            | RegType::Addr
+            | RegType::RastOut
+            | RegType::AttrOut
+            | RegType::TexCrdOut
+            | RegType::DepthOut => {
                 let var = self.reg_var(d.reg);
                 self.dest_el_none(var, d.mask)
             }
@@ -982,7 +1139,10 @@ impl Lower<'_> {
                 return Err(internal("writing vPos or vFace", self.span));
             }
             RegType::ColorOut => {
-                let var = self.result(ResultBinding::FragColor(d.reg.num), &format!("oC{}", d.reg.num));
+                let var = self.result(
+                    ResultBinding::FragColor(d.reg.num),
+                    &format!("oC{}", d.reg.num),
+                );
                 self.dest_el_none(var, d.mask)
             }
             _ => return Err(internal(&format!("writing {:?}", d.reg), self.span)),
@@ -998,7 +1158,11 @@ impl Lower<'_> {
     fn predicate(&self, inst: &Instruction) -> Option<CcTest> {
         let p = inst.predicate.as_ref()?;
         Some(CcTest {
-            condition: if p.modifier == SrcMod::Not { CcCondition::Eq } else { CcCondition::Ne },
+            condition: if p.modifier == SrcMod::Not {
+                CcCondition::Eq
+            } else {
+                CcCondition::Ne
+            },
             reg: CcReg(0),
             swizzle: Swizzle(p.swizzle),
         })
@@ -1007,8 +1171,15 @@ impl Lower<'_> {
     /// Writes `value` to the instruction's destination with its
     /// modifiers: `_sat`, the ps_1_x shift, the predicate, the ps_1_x
     /// range clamp, the colour and fog saturation of vertex outputs.
-    fn write(&mut self, inst: &Instruction, value: Operand, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
-        let Some(d) = inst.dst.as_ref() else { return Ok(()) };
+    fn write(
+        &mut self,
+        inst: &Instruction,
+        value: Operand,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
+        let Some(d) = inst.dst.as_ref() else {
+            return Ok(());
+        };
         let dest = self.dest(d, inst, out)?;
         let m = if d.shift != 0 {
             let factor = 2f32.powi(i32::from(d.shift));
@@ -1030,7 +1201,9 @@ impl Lower<'_> {
         srcs: Vec<Operand>,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Diagnostic> {
-        let Some(d) = inst.dst.as_ref() else { return Ok(()) };
+        let Some(d) = inst.dst.as_ref() else {
+            return Ok(());
+        };
         if d.shift == 0 {
             let dest = self.dest(d, inst, out)?;
             let i = self.inst(op, dest, srcs);
@@ -1060,7 +1233,11 @@ impl Lower<'_> {
                 };
                 let lo = self.konst([-max; 4]);
                 let hi = self.konst([max; 4]);
-                out.push(Stmt::Inst(self.inst(Opcode::Max, dest.clone(), vec![read.clone(), lo])));
+                out.push(Stmt::Inst(self.inst(
+                    Opcode::Max,
+                    dest.clone(),
+                    vec![read.clone(), lo],
+                )));
                 out.push(Stmt::Inst(self.inst(Opcode::Min, dest, vec![read, hi])));
             }
         }
@@ -1078,7 +1255,11 @@ impl Lower<'_> {
         while i < end {
             let inst = &insts[i];
             self.line = i;
-            self.span = self.listing.lines.get(i).map_or(Span::default(), |l| l.span);
+            self.span = self
+                .listing
+                .lines
+                .get(i)
+                .map_or(Span::default(), |l| l.span);
             self.next_float = 0;
             self.next_int = 0;
             let mut out: Vec<Stmt> = Vec::new();
@@ -1115,7 +1296,9 @@ impl Lower<'_> {
                     };
                     let stmt = match f.kind {
                         FrameKind::If => Stmt::If {
-                            test: f.test.ok_or_else(|| internal("if without a test", f.span))?,
+                            test: f
+                                .test
+                                .ok_or_else(|| internal("if without a test", f.span))?,
                             then_block: f.then_block,
                             else_block: f.else_block,
                             span: f.span,
@@ -1127,13 +1310,24 @@ impl Lower<'_> {
                         },
                         FrameKind::Loop => {
                             // aL += i#.z after each iteration.
-                            let al = self.reg_var(Register { ty: RegType::Loop, num: 0 });
+                            let al = self.reg_var(Register {
+                                ty: RegType::Loop,
+                                num: 0,
+                            });
                             let mut d = self.dest_el_none(al, 0x1);
                             d.ty = DataType::Signed;
                             let mut a = self.read(al);
                             a.ty = DataType::Signed;
-                            let step = f.step.take().ok_or_else(|| internal("loop without a step", f.span))?;
-                            f.then_block.push(Stmt::Inst(self.typed_inst(Opcode::Add, DataType::Signed, d, vec![a, step])));
+                            let step = f
+                                .step
+                                .take()
+                                .ok_or_else(|| internal("loop without a step", f.span))?;
+                            f.then_block.push(Stmt::Inst(self.typed_inst(
+                                Opcode::Add,
+                                DataType::Signed,
+                                d,
+                                vec![a, step],
+                            )));
                             loop_depth -= 1;
                             Stmt::Rep {
                                 count: f.count,
@@ -1145,7 +1339,10 @@ impl Lower<'_> {
                     let cur = Self::current(&mut stack, &mut top);
                     cur.push(stmt);
                     if let Some(save) = f.restore {
-                        let al = self.reg_var(Register { ty: RegType::Loop, num: 0 });
+                        let al = self.reg_var(Register {
+                            ty: RegType::Loop,
+                            num: 0,
+                        });
                         let mut d = self.dest_el_none(al, 0x1);
                         d.ty = DataType::Signed;
                         let mut s = self.read(save);
@@ -1177,7 +1374,10 @@ impl Lower<'_> {
                     let count = self.int_operand(inst, 1, 0, &mut out)?;
                     let start_value = self.int_operand(inst, 1, 1, &mut out)?;
                     let step = self.int_operand(inst, 1, 2, &mut out)?;
-                    let al = self.reg_var(Register { ty: RegType::Loop, num: 0 });
+                    let al = self.reg_var(Register {
+                        ty: RegType::Loop,
+                        num: 0,
+                    });
                     // The enclosing loop's aL (or a caller's) is restored
                     // after this one.
                     while self.al_saves.len() <= loop_depth {
@@ -1194,10 +1394,20 @@ impl Lower<'_> {
                     sd.ty = DataType::Signed;
                     let mut a = self.read(al);
                     a.ty = DataType::Signed;
-                    out.push(Stmt::Inst(self.typed_inst(Opcode::Mov, DataType::Signed, sd, vec![a])));
+                    out.push(Stmt::Inst(self.typed_inst(
+                        Opcode::Mov,
+                        DataType::Signed,
+                        sd,
+                        vec![a],
+                    )));
                     let mut d = self.dest_el_none(al, 0x1);
                     d.ty = DataType::Signed;
-                    out.push(Stmt::Inst(self.typed_inst(Opcode::Mov, DataType::Signed, d, vec![start_value])));
+                    out.push(Stmt::Inst(self.typed_inst(
+                        Opcode::Mov,
+                        DataType::Signed,
+                        d,
+                        vec![start_value],
+                    )));
                     Self::current(&mut stack, &mut top).append(&mut out);
                     loop_depth += 1;
                     stack.push(Frame {
@@ -1259,7 +1469,11 @@ impl Lower<'_> {
             let a = self.src(&inst.srcs[0], 0, out)?;
             let b = self.src(&inst.srcs[1], 1, out)?;
             let (d, _) = self.scratch_dest(0x1);
-            let mut set = self.inst(set_op(cmp), d, vec![Self::swz(a, [0; 4]), Self::swz(b, [0; 4])]);
+            let mut set = self.inst(
+                set_op(cmp),
+                d,
+                vec![Self::swz(a, [0; 4]), Self::swz(b, [0; 4])],
+            );
             set.cc_update = Some(CcReg(1));
             out.push(Stmt::Inst(set));
             return Ok(CcTest {
@@ -1271,7 +1485,11 @@ impl Lower<'_> {
         let k = inst.srcs.len() - 1;
         let s = &inst.srcs[k];
         let negate = s.modifier == SrcMod::Not;
-        let condition = if negate { CcCondition::Eq } else { CcCondition::Ne };
+        let condition = if negate {
+            CcCondition::Eq
+        } else {
+            CcCondition::Ne
+        };
         if s.reg.ty == RegType::Predicate {
             return Ok(CcTest {
                 condition,
@@ -1296,7 +1514,13 @@ impl Lower<'_> {
 
     /// Component `c` of the integer constant operand `k` (`rep i#`,
     /// `loop aL, i#`).
-    fn int_operand(&mut self, inst: &Instruction, k: usize, c: u8, out: &mut Vec<Stmt>) -> Result<Operand, Diagnostic> {
+    fn int_operand(
+        &mut self,
+        inst: &Instruction,
+        k: usize,
+        c: u8,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Operand, Diagnostic> {
         let s = &inst.srcs[k];
         let mut o = self.register_operand(s.reg, None, out)?;
         o.swizzle = Swizzle::splat(c);
@@ -1306,7 +1530,12 @@ impl Lower<'_> {
 
     // -------------------------------------------------------- instructions
 
-    fn coissued(&mut self, first: &Instruction, second: &Instruction, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+    fn coissued(
+        &mut self,
+        first: &Instruction,
+        second: &Instruction,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
         // The first result goes to a temporary, the second instruction
         // runs, then the first result is written.
         let hold = self.scratch();
@@ -1326,7 +1555,11 @@ impl Lower<'_> {
 
     /// The value an arithmetic instruction computes, in a temporary,
     /// without writing its destination.
-    fn arith_value(&mut self, inst: &Instruction, out: &mut Vec<Stmt>) -> Result<Operand, Diagnostic> {
+    fn arith_value(
+        &mut self,
+        inst: &Instruction,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Operand, Diagnostic> {
         let mut probe = inst.clone();
         let hold = self.scratch();
         let held = self.read(hold);
@@ -1355,10 +1588,46 @@ impl Lower<'_> {
         let mut srcs = Vec::with_capacity(inst.srcs.len());
         let value_srcs = matches!(
             op,
-            Op::Mov | Op::Add | Op::Sub | Op::Mad | Op::Mul | Op::Rcp | Op::Rsq | Op::Dp3 | Op::Dp4 | Op::Min | Op::Max | Op::Slt
-                | Op::Sge | Op::Exp | Op::Log | Op::ExpP | Op::LogP | Op::Lit | Op::Dst | Op::Lrp | Op::Frc | Op::Pow | Op::Crs
-                | Op::Sgn | Op::Abs | Op::Nrm | Op::SinCos | Op::Mova | Op::Cnd | Op::Cmp | Op::Bem | Op::Dp2Add | Op::Dsx | Op::Dsy
-                | Op::Setp | Op::M4x4 | Op::M4x3 | Op::M3x4 | Op::M3x3 | Op::M3x2
+            Op::Mov
+                | Op::Add
+                | Op::Sub
+                | Op::Mad
+                | Op::Mul
+                | Op::Rcp
+                | Op::Rsq
+                | Op::Dp3
+                | Op::Dp4
+                | Op::Min
+                | Op::Max
+                | Op::Slt
+                | Op::Sge
+                | Op::Exp
+                | Op::Log
+                | Op::ExpP
+                | Op::LogP
+                | Op::Lit
+                | Op::Dst
+                | Op::Lrp
+                | Op::Frc
+                | Op::Pow
+                | Op::Crs
+                | Op::Sgn
+                | Op::Abs
+                | Op::Nrm
+                | Op::SinCos
+                | Op::Mova
+                | Op::Cnd
+                | Op::Cmp
+                | Op::Bem
+                | Op::Dp2Add
+                | Op::Dsx
+                | Op::Dsy
+                | Op::Setp
+                | Op::M4x4
+                | Op::M4x3
+                | Op::M3x4
+                | Op::M3x3
+                | Op::M3x2
         );
         if value_srcs {
             let n = match op {
@@ -1383,7 +1652,9 @@ impl Lower<'_> {
                     });
                 }
             }
-            Op::Mov if inst.dst.as_ref().is_some_and(|d| d.reg.ty == RegType::Addr) => self.to_address(inst, srcs.remove(0), out)?,
+            Op::Mov if inst.dst.as_ref().is_some_and(|d| d.reg.ty == RegType::Addr) => {
+                self.to_address(inst, srcs.remove(0), out)?
+            }
             Op::Mova => self.to_address(inst, srcs.remove(0), out)?,
             Op::Mov => self.compute(inst, Opcode::Mov, srcs, out)?,
             Op::Add => self.compute(inst, Opcode::Add, srcs, out)?,
@@ -1406,7 +1677,12 @@ impl Lower<'_> {
             Op::Sgn => self.compute(inst, Opcode::Ssg, srcs, out)?,
             Op::Dp2Add => {
                 let c = scalar(&srcs[2]);
-                self.compute(inst, Opcode::Dp2a, vec![srcs[0].clone(), srcs[1].clone(), c], out)?
+                self.compute(
+                    inst,
+                    Opcode::Dp2a,
+                    vec![srcs[0].clone(), srcs[1].clone(), c],
+                    out,
+                )?
             }
             Op::Rcp => self.compute(inst, Opcode::Rcp, vec![scalar(&srcs[0])], out)?,
             Op::Rsq => {
@@ -1417,7 +1693,9 @@ impl Lower<'_> {
                 self.compute(inst, Opcode::Rsq, vec![a], out)?
             }
             Op::Exp => self.compute(inst, Opcode::Ex2, vec![scalar(&srcs[0])], out)?,
-            Op::ExpP if v.is_vertex() && v.level() < super::table::L2_0 => self.expp_vs11(inst, scalar(&srcs[0]), out)?,
+            Op::ExpP if v.is_vertex() && v.level() < super::table::L2_0 => {
+                self.expp_vs11(inst, scalar(&srcs[0]), out)?
+            }
             Op::ExpP => self.compute(inst, Opcode::Ex2, vec![scalar(&srcs[0])], out)?,
             Op::Log | Op::LogP => {
                 // log2(|x|), -FLT_MAX at 0 ("log - vs").
@@ -1441,10 +1719,22 @@ impl Lower<'_> {
                 // f = rsq(dot3), FLT_MAX where dot3 is 0; dest = src * f.
                 let s = srcs[0].clone();
                 let (d, r) = self.scratch_dest(0x1);
-                out.push(Stmt::Inst(self.inst(Opcode::Dp3, d.clone(), vec![s.clone(), s.clone()])));
-                out.push(Stmt::Inst(self.inst(Opcode::Rsq, d.clone(), vec![Self::swz(r.clone(), [0; 4])])));
+                out.push(Stmt::Inst(self.inst(
+                    Opcode::Dp3,
+                    d.clone(),
+                    vec![s.clone(), s.clone()],
+                )));
+                out.push(Stmt::Inst(self.inst(
+                    Opcode::Rsq,
+                    d.clone(),
+                    vec![Self::swz(r.clone(), [0; 4])],
+                )));
                 let big = self.konst([FLT_MAX; 4]);
-                out.push(Stmt::Inst(self.inst(Opcode::Min, d, vec![Self::swz(r.clone(), [0; 4]), big])));
+                out.push(Stmt::Inst(self.inst(
+                    Opcode::Min,
+                    d,
+                    vec![Self::swz(r.clone(), [0; 4]), big],
+                )));
                 self.compute(inst, Opcode::Mul, vec![s, Self::swz(r, [0; 4])], out)?
             }
             Op::SinCos => {
@@ -1469,15 +1759,33 @@ impl Lower<'_> {
                 // src0 >= 0 ? src1 : src2 ("cmp - ps"), NaN taking src2.
                 let (d, r) = self.scratch_dest(0xf);
                 let zero = self.konst([0.0; 4]);
-                out.push(Stmt::Inst(self.inst(Opcode::Sge, d, vec![srcs[0].clone(), zero])));
-                self.compute(inst, Opcode::Cmp, vec![Self::neg(r), srcs[1].clone(), srcs[2].clone()], out)?
+                out.push(Stmt::Inst(self.inst(
+                    Opcode::Sge,
+                    d,
+                    vec![srcs[0].clone(), zero],
+                )));
+                self.compute(
+                    inst,
+                    Opcode::Cmp,
+                    vec![Self::neg(r), srcs[1].clone(), srcs[2].clone()],
+                    out,
+                )?
             }
             Op::Cnd => {
                 // src0 > 0.5 ? src1 : src2: 0.5 - src0 < 0.
                 let (d, r) = self.scratch_dest(0xf);
                 let half = self.konst([0.5; 4]);
-                out.push(Stmt::Inst(self.inst(Opcode::Sub, d, vec![half, srcs[0].clone()])));
-                self.compute(inst, Opcode::Cmp, vec![r, srcs[1].clone(), srcs[2].clone()], out)?
+                out.push(Stmt::Inst(self.inst(
+                    Opcode::Sub,
+                    d,
+                    vec![half, srcs[0].clone()],
+                )));
+                self.compute(
+                    inst,
+                    Opcode::Cmp,
+                    vec![r, srcs[1].clone(), srcs[2].clone()],
+                    out,
+                )?
             }
             Op::M4x4 | Op::M4x3 | Op::M3x4 | Op::M3x3 | Op::M3x2 => {
                 let (dp, rows) = match op {
@@ -1506,10 +1814,17 @@ impl Lower<'_> {
                 // destination register number ("bem - ps").
                 let stage = inst.dst.as_ref().map_or(0, |d| d.reg.num);
                 let mat = self.bump_matrix(stage);
-                self.compute(inst, Opcode::X2d, vec![srcs[0].clone(), srcs[1].clone(), mat], out)?
+                self.compute(
+                    inst,
+                    Opcode::X2d,
+                    vec![srcs[0].clone(), srcs[1].clone(), mat],
+                    out,
+                )?
             }
             Op::Setp => {
-                let cmp = inst.comparison().ok_or_else(|| internal("setp without a comparison", self.span))?;
+                let cmp = inst
+                    .comparison()
+                    .ok_or_else(|| internal("setp without a comparison", self.span))?;
                 let mask = inst.dst.as_ref().map_or(0xf, |d| d.mask);
                 let (d, _) = self.scratch_dest(mask);
                 let mut set = self.inst(set_op(cmp), d, srcs);
@@ -1518,11 +1833,30 @@ impl Lower<'_> {
             }
             Op::TexKill => self.texkill(inst, out)?,
             Op::TexLd | Op::TexLdl | Op::TexLdd => self.texld(inst, out)?,
-            Op::Tex | Op::TexCoord | Op::TexBem | Op::TexBemL | Op::TexReg2Ar | Op::TexReg2Gb | Op::TexReg2Rgb | Op::TexDp3
-            | Op::TexDp3Tex | Op::TexLd14 | Op::TexCrd | Op::TexDepth => self.ps1x_texture(inst, out)?,
-            Op::TexM3x2Pad | Op::TexM3x2Tex | Op::TexM3x2Depth | Op::TexM3x3Pad | Op::TexM3x3 | Op::TexM3x3Tex
-            | Op::TexM3x3Spec | Op::TexM3x3VSpec => {
-                return Err(internal("a texm instruction outside its sequence", self.span))
+            Op::Tex
+            | Op::TexCoord
+            | Op::TexBem
+            | Op::TexBemL
+            | Op::TexReg2Ar
+            | Op::TexReg2Gb
+            | Op::TexReg2Rgb
+            | Op::TexDp3
+            | Op::TexDp3Tex
+            | Op::TexLd14
+            | Op::TexCrd
+            | Op::TexDepth => self.ps1x_texture(inst, out)?,
+            Op::TexM3x2Pad
+            | Op::TexM3x2Tex
+            | Op::TexM3x2Depth
+            | Op::TexM3x3Pad
+            | Op::TexM3x3
+            | Op::TexM3x3Tex
+            | Op::TexM3x3Spec
+            | Op::TexM3x3VSpec => {
+                return Err(internal(
+                    "a texm instruction outside its sequence",
+                    self.span,
+                ))
             }
             Op::Call | Op::CallNz => {
                 let label = inst.srcs[0].reg.num;
@@ -1552,19 +1886,36 @@ impl Lower<'_> {
                     span: self.span,
                 });
             }
-            Op::If | Op::Ifc | Op::Else | Op::EndIf | Op::Rep | Op::EndRep | Op::Loop | Op::EndLoop => {
-                return Err(internal("flow control outside the block builder", self.span))
+            Op::If
+            | Op::Ifc
+            | Op::Else
+            | Op::EndIf
+            | Op::Rep
+            | Op::EndRep
+            | Op::Loop
+            | Op::EndLoop => {
+                return Err(internal(
+                    "flow control outside the block builder",
+                    self.span,
+                ))
             }
         }
         Ok(())
     }
 
     /// `mova` (and vs_1_1 `mov a0.x`): round to nearest, halves up.
-    fn to_address(&mut self, inst: &Instruction, src: Operand, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+    fn to_address(
+        &mut self,
+        inst: &Instruction,
+        src: Operand,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
         let (d, r) = self.scratch_dest(0xf);
         let half = self.konst([0.5; 4]);
         out.push(Stmt::Inst(self.inst(Opcode::Add, d, vec![src, half])));
-        let Some(dd) = inst.dst.as_ref() else { return Ok(()) };
+        let Some(dd) = inst.dst.as_ref() else {
+            return Ok(());
+        };
         let mut dest = self.dest(dd, inst, out)?;
         dest.ty = DataType::Signed;
         let i = self.typed_inst(Opcode::Flr, DataType::Signed, dest, vec![r]);
@@ -1573,7 +1924,12 @@ impl Lower<'_> {
     }
 
     /// vs_1_1 `expp`: (2^floor(v), v - floor(v), 2^v, 1).
-    fn expp_vs11(&mut self, inst: &Instruction, v: Operand, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+    fn expp_vs11(
+        &mut self,
+        inst: &Instruction,
+        v: Operand,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
         let (d, r) = self.scratch_dest(0xf);
         let (fd, f) = self.scratch_dest(0x1);
         out.push(Stmt::Inst(self.inst(Opcode::Flr, fd, vec![v.clone()])));
@@ -1595,14 +1951,31 @@ impl Lower<'_> {
 
     /// `lit` ("lit - vs"): (1, src.x > 0 ? src.x : 0, src.x > 0 && src.y >
     /// 0 ? src.y ^ clamp(src.w, ±127.9961) : 0, 1).
-    fn lit(&mut self, inst: &Instruction, s: Operand, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+    fn lit(
+        &mut self,
+        inst: &Instruction,
+        s: Operand,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
         let (d, r) = self.scratch_dest(0xf);
         let (pd, p) = self.scratch_dest(0x1);
         let max_power = self.konst([127.9961; 4]);
         let min_power = self.konst([-127.9961; 4]);
-        out.push(Stmt::Inst(self.inst(Opcode::Max, pd.clone(), vec![Self::swz(s.clone(), [3; 4]), min_power])));
-        out.push(Stmt::Inst(self.inst(Opcode::Min, pd, vec![Self::swz(p.clone(), [0; 4]), max_power])));
-        let mut pw = self.inst(Opcode::Pow, d.clone(), vec![Self::swz(s.clone(), [1; 4]), Self::swz(p, [0; 4])]);
+        out.push(Stmt::Inst(self.inst(
+            Opcode::Max,
+            pd.clone(),
+            vec![Self::swz(s.clone(), [3; 4]), min_power],
+        )));
+        out.push(Stmt::Inst(self.inst(
+            Opcode::Min,
+            pd,
+            vec![Self::swz(p.clone(), [0; 4]), max_power],
+        )));
+        let mut pw = self.inst(
+            Opcode::Pow,
+            d.clone(),
+            vec![Self::swz(s.clone(), [1; 4]), Self::swz(p, [0; 4])],
+        );
         pw.dst.mask = WriteMask(0x4);
         out.push(Stmt::Inst(pw));
         let zero = self.konst([0.0; 4]);
@@ -1610,7 +1983,11 @@ impl Lower<'_> {
         let mut zsel = self.inst(
             Opcode::Cmp,
             d.clone(),
-            vec![Self::neg(Self::swz(s.clone(), [1; 4])), Self::swz(r.clone(), [2; 4]), zero.clone()],
+            vec![
+                Self::neg(Self::swz(s.clone(), [1; 4])),
+                Self::swz(r.clone(), [2; 4]),
+                zero.clone(),
+            ],
         );
         zsel.dst.mask = WriteMask(0x4);
         out.push(Stmt::Inst(zsel));
@@ -1618,7 +1995,11 @@ impl Lower<'_> {
         let mut y = self.mov(d.clone(), Self::swz(s.clone(), [0; 4]));
         y.dst.mask = WriteMask(0x2);
         out.push(Stmt::Inst(y));
-        let mut yz = self.inst(Opcode::Cmp, d.clone(), vec![Self::neg(Self::swz(s, [0; 4])), r.clone(), zero]);
+        let mut yz = self.inst(
+            Opcode::Cmp,
+            d.clone(),
+            vec![Self::neg(Self::swz(s, [0; 4])), r.clone(), zero],
+        );
         yz.dst.mask = WriteMask(0x6);
         out.push(Stmt::Inst(yz));
         let one = self.konst([1.0; 4]);
@@ -1632,12 +2013,22 @@ impl Lower<'_> {
 
     fn target(&self, sampler: u32) -> TexTarget {
         let ty = if self.v.is_sm1() {
-            self.o.ps1x_stage_types.get(sampler as usize).copied().unwrap_or(SamplerType::T2D)
+            self.o
+                .ps1x_stage_types
+                .get(sampler as usize)
+                .copied()
+                .unwrap_or(SamplerType::T2D)
         } else {
             self.a
                 .decls
                 .iter()
-                .find(|d| d.reg == Register { ty: RegType::Sampler, num: sampler })
+                .find(|d| {
+                    d.reg
+                        == Register {
+                            ty: RegType::Sampler,
+                            num: sampler,
+                        }
+                })
                 .map_or(SamplerType::T2D, |d| d.sampler)
         };
         match ty {
@@ -1678,7 +2069,9 @@ impl Lower<'_> {
         // The sampler's swizzle picks from the sampled texel (ps_3_0,
         // vs_3_0 "texldl").
         if sampler.swizzle == [0, 1, 2, 3] && inst.dst.as_ref().is_some_and(|d| d.shift == 0) {
-            let Some(d) = inst.dst.as_ref() else { return Ok(()) };
+            let Some(d) = inst.dst.as_ref() else {
+                return Ok(());
+            };
             let dest = self.dest(d, inst, out)?;
             let i = self.sample(op, dest, srcs, unit);
             self.push_result(inst, i, out);
@@ -1690,7 +2083,9 @@ impl Lower<'_> {
     }
 
     fn texkill(&mut self, inst: &Instruction, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
-        let Some(d) = inst.dst.as_ref() else { return Ok(()) };
+        let Some(d) = inst.dst.as_ref() else {
+            return Ok(());
+        };
         let v = self.v;
         let operand = if v.is_pixel() && v.level() <= L1_3 {
             // ps_1_1-1_3: the texture coordinate set of the register's stage.
@@ -1716,17 +2111,29 @@ impl Lower<'_> {
     /// m10, m01, m11).
     fn bump_matrix(&mut self, stage: u32) -> Operand {
         let s = self.state_block();
-        self.operand(s, Index::Absolute(2 * stage), Swizzle([0, 2, 1, 3]), DataType::Float)
+        self.operand(
+            s,
+            Index::Absolute(2 * stage),
+            Swizzle([0, 2, 1, 3]),
+            DataType::Float,
+        )
     }
 
     fn ps1x_stage_sample(&mut self, stage: u32, dest: Dest, coord: Operand) -> ir::Instruction {
         let projected = self.o.ps1x_projected_stages & (1 << stage) != 0 && self.v.level() <= L1_3;
-        self.sample(if projected { Opcode::Txp } else { Opcode::Tex }, dest, vec![coord], stage)
+        self.sample(
+            if projected { Opcode::Txp } else { Opcode::Tex },
+            dest,
+            vec![coord],
+            stage,
+        )
     }
 
     /// The ps_1_x texture instructions other than the texm sequences.
     fn ps1x_texture(&mut self, inst: &Instruction, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
-        let Some(d) = inst.dst.as_ref() else { return Ok(()) };
+        let Some(d) = inst.dst.as_ref() else {
+            return Ok(());
+        };
         let m = d.reg.num;
         let op = inst.form.op;
         let dest = self.dest(d, inst, out)?;
@@ -1763,15 +2170,28 @@ impl Lower<'_> {
                 if op == Op::TexBemL {
                     // × (t(n).b × LSCALE + LOFFSET), all four channels.
                     let s = self.state_block();
-                    let l = self.operand(s, Index::Absolute(2 * m + 1), Swizzle::IDENTITY, DataType::Float);
+                    let l = self.operand(
+                        s,
+                        Index::Absolute(2 * m + 1),
+                        Swizzle::IDENTITY,
+                        DataType::Float,
+                    );
                     let (ld, lum) = self.scratch_dest(0x1);
                     out.push(Stmt::Inst(self.inst(
                         Opcode::Mad,
                         ld,
-                        vec![Self::swz(tn, [2; 4]), Self::swz(l.clone(), [0; 4]), Self::swz(l, [1; 4])],
+                        vec![
+                            Self::swz(tn, [2; 4]),
+                            Self::swz(l.clone(), [0; 4]),
+                            Self::swz(l, [1; 4]),
+                        ],
                     )));
                     let read = self.read(dest.var);
-                    out.push(Stmt::Inst(self.inst(Opcode::Mul, dest, vec![read, Self::swz(lum, [0; 4])])));
+                    out.push(Stmt::Inst(self.inst(
+                        Opcode::Mul,
+                        dest,
+                        vec![read, Self::swz(lum, [0; 4])],
+                    )));
                 }
             }
             Op::TexReg2Ar | Op::TexReg2Gb | Op::TexReg2Rgb => {
@@ -1788,7 +2208,11 @@ impl Lower<'_> {
                 let tn = self.src(&inst.srcs[0], 0, out)?;
                 let tc = self.texcoord(m);
                 if op == Op::TexDp3 {
-                    out.push(Stmt::Inst(self.inst(Opcode::Dp3, dest, vec![self.read(tc), tn])));
+                    out.push(Stmt::Inst(self.inst(
+                        Opcode::Dp3,
+                        dest,
+                        vec![self.read(tc), tn],
+                    )));
                 } else {
                     let (cd, c) = self.scratch_dest(0xf);
                     let zero = self.konst([0.0; 4]);
@@ -1818,7 +2242,10 @@ impl Lower<'_> {
             }
             Op::TexDepth => {
                 // depth = r5.r / r5.g, 1.0 where r5.g is 0.
-                let r5_var = self.reg_var(Register { ty: RegType::Temp, num: 5 });
+                let r5_var = self.reg_var(Register {
+                    ty: RegType::Temp,
+                    num: 5,
+                });
                 let r5 = self.read(r5_var);
                 let q = self.divide(Self::swz(r5.clone(), [0; 4]), Self::swz(r5, [1; 4]), out);
                 self.write_depth(q, out);
@@ -1833,7 +2260,11 @@ impl Lower<'_> {
     fn project(&mut self, coord: Operand, c: u8, out: &mut Vec<Stmt>) -> Operand {
         let (d, r) = self.scratch_dest(0xf);
         out.push(Stmt::Inst(self.mov(d.clone(), coord.clone())));
-        let q = self.divide(Self::swz(coord.clone(), [0, 1, 0, 0]), Self::swz(coord, [c; 4]), out);
+        let q = self.divide(
+            Self::swz(coord.clone(), [0, 1, 0, 0]),
+            Self::swz(coord, [c; 4]),
+            out,
+        );
         let mut m = self.mov(d, q);
         m.dst.mask = WriteMask(0x3);
         out.push(Stmt::Inst(m));
@@ -1847,7 +2278,11 @@ impl Lower<'_> {
         let mut test = self.mov(d.clone(), b.clone());
         test.cc_update = Some(CcReg(1));
         out.push(Stmt::Inst(test));
-        out.push(Stmt::Inst(self.inst(Opcode::Div, d.clone(), vec![a, Self::swz(b, [0; 4])])));
+        out.push(Stmt::Inst(self.inst(
+            Opcode::Div,
+            d.clone(),
+            vec![a, Self::swz(b, [0; 4])],
+        )));
         let one = self.konst([1.0; 4]);
         let mut fix = self.mov(d, one);
         fix.dst.cc_mask = Some(CcTest {
@@ -1864,11 +2299,18 @@ impl Lower<'_> {
             ty: RegType::DepthOut,
             num: 0,
         });
-        out.push(Stmt::Inst(self.mov(self.dest_el_none(shadow, 0xf), Self::swz(value, [0; 4]))));
+        out.push(Stmt::Inst(
+            self.mov(self.dest_el_none(shadow, 0xf), Self::swz(value, [0; 4])),
+        ));
     }
 
     /// texm3x2pad + texm3x2tex/depth, texm3x3pad × 2 + texm3x3/tex/spec/vspec.
-    fn texm_sequence(&mut self, first: usize, len: usize, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+    fn texm_sequence(
+        &mut self,
+        first: usize,
+        len: usize,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
         let insts = &self.shader.instructions;
         let last = &insts[first + len - 1];
         let tn_src = insts[first].srcs[0].clone();
@@ -1884,8 +2326,14 @@ impl Lower<'_> {
             out.push(Stmt::Inst(dp));
         }
         self.line = first + len - 1;
-        self.span = self.listing.lines.get(self.line).map_or(self.span, |l| l.span);
-        let Some(d) = last.dst.as_ref() else { return Ok(()) };
+        self.span = self
+            .listing
+            .lines
+            .get(self.line)
+            .map_or(self.span, |l| l.span);
+        let Some(d) = last.dst.as_ref() else {
+            return Ok(());
+        };
         let stage = d.reg.num;
         let dest = self.dest(d, last, out)?;
         match last.form.op {
@@ -1928,7 +2376,12 @@ impl Lower<'_> {
                 let i = self.sample(Opcode::Tex, dest, vec![r], stage);
                 out.push(Stmt::Inst(i));
             }
-            _ => return Err(internal("a texm sequence without its last instruction", self.span)),
+            _ => {
+                return Err(internal(
+                    "a texm sequence without its last instruction",
+                    self.span,
+                ))
+            }
         }
         Ok(())
     }
@@ -1942,13 +2395,24 @@ impl Lower<'_> {
         let mut out = Vec::new();
         if v.is_pixel() {
             if v.is_sm1() {
-                let r0 = self.reg_var(Register { ty: RegType::Temp, num: 0 });
+                let r0 = self.reg_var(Register {
+                    ty: RegType::Temp,
+                    num: 0,
+                });
                 let color = self.result(ResultBinding::FragColor(0), "oC0");
-                out.push(Stmt::Inst(self.mov(self.dest_el_none(color, 0xf), self.read(r0))));
+                out.push(Stmt::Inst(
+                    self.mov(self.dest_el_none(color, 0xf), self.read(r0)),
+                ));
             }
-            if let Some(&depth) = self.regs.get(&Register { ty: RegType::DepthOut, num: 0 }) {
+            if let Some(&depth) = self.regs.get(&Register {
+                ty: RegType::DepthOut,
+                num: 0,
+            }) {
                 let result = self.result(ResultBinding::Depth, "oDepth");
-                out.push(Stmt::Inst(self.mov(self.dest_el_none(result, 0x4), Self::swz(self.read(depth), [0; 4]))));
+                out.push(Stmt::Inst(self.mov(
+                    self.dest_el_none(result, 0x4),
+                    Self::swz(self.read(depth), [0; 4]),
+                )));
             }
             return Ok(out);
         }
@@ -1960,50 +2424,90 @@ impl Lower<'_> {
                     1 => {
                         // oFog: the x component, clamped to [0, 1].
                         let fog = self.result(ResultBinding::FogCoord, "oFog");
-                        let mut m = self.mov(self.dest_el_none(fog, 0xf), Self::swz(self.read(var), [0; 4]));
+                        let mut m = self.mov(
+                            self.dest_el_none(fog, 0xf),
+                            Self::swz(self.read(var), [0; 4]),
+                        );
                         m.clamp = Some(Clamp::Sat);
                         out.push(Stmt::Inst(m));
                     }
                     _ => {
                         let pts = self.result(ResultBinding::PointSize, "oPts");
-                        out.push(Stmt::Inst(self.mov(self.dest_el_none(pts, 0xf), Self::swz(self.read(var), [0; 4]))));
+                        out.push(Stmt::Inst(self.mov(
+                            self.dest_el_none(pts, 0xf),
+                            Self::swz(self.read(var), [0; 4]),
+                        )));
                     }
                 },
                 RegType::AttrOut => {
-                    let color = self.result(result_binding(Varying::Color(reg.num as u8)), &format!("oD{}", reg.num));
+                    let color = self.result(
+                        result_binding(Varying::Color(reg.num as u8)),
+                        &format!("oD{}", reg.num),
+                    );
                     let mut m = self.mov(self.dest_el_none(color, 0xf), self.read(var));
                     m.clamp = Some(Clamp::Sat);
                     out.push(Stmt::Inst(m));
                 }
                 RegType::TexCrdOut => {
-                    let tc = self.result(ResultBinding::TexCoord(reg.num), &format!("oT{}", reg.num));
-                    out.push(Stmt::Inst(self.mov(self.dest_el_none(tc, 0xf), self.read(var))));
+                    let tc =
+                        self.result(ResultBinding::TexCoord(reg.num), &format!("oT{}", reg.num));
+                    out.push(Stmt::Inst(
+                        self.mov(self.dest_el_none(tc, 0xf), self.read(var)),
+                    ));
                 }
                 _ => {}
             }
         }
         if v.level() >= L3_0 {
-            let Some(&arr) = self.regs.get(&Register { ty: RegType::Output, num: 0 }).or_else(|| {
-                self.regs.iter().find(|(r, _)| r.ty == RegType::Output).map(|(_, v)| v)
-            }) else {
+            let Some(&arr) = self
+                .regs
+                .get(&Register {
+                    ty: RegType::Output,
+                    num: 0,
+                })
+                .or_else(|| {
+                    self.regs
+                        .iter()
+                        .find(|(r, _)| r.ty == RegType::Output)
+                        .map(|(_, v)| v)
+                })
+            else {
                 return Ok(out);
             };
             for d in self.a.decls.clone() {
                 if d.reg.ty != RegType::Output {
                     continue;
                 }
-                let Some((usage, index)) = d.usage else { continue };
-                let slot = varying_slot(usage, index, true, false).ok_or_else(|| internal("a semantic without a Location", self.span))?;
-                let value = self.operand(arr, Index::Absolute(d.reg.num), Swizzle::IDENTITY, DataType::Float);
+                let Some((usage, index)) = d.usage else {
+                    continue;
+                };
+                let slot = varying_slot(usage, index, true, false)
+                    .ok_or_else(|| internal("a semantic without a Location", self.span))?;
+                let value = self.operand(
+                    arr,
+                    Index::Absolute(d.reg.num),
+                    Swizzle::IDENTITY,
+                    DataType::Float,
+                );
                 match slot {
                     Varying::Position => self.position_out(value, &mut out),
                     Varying::PointSize => {
                         let pts = self.result(ResultBinding::PointSize, "psize");
-                        out.push(Stmt::Inst(self.mov(self.dest_el_none(pts, 0xf), Self::swz(value, [0; 4]))));
+                        out.push(Stmt::Inst(
+                            self.mov(self.dest_el_none(pts, 0xf), Self::swz(value, [0; 4])),
+                        ));
                     }
                     slot => {
                         let name = format!("{}{}", usage.name(), index);
                         let res = self.result(result_binding(slot), &name);
+                        // Components the declaration leaves out read
+                        // (0, 0, 0, 1), as unwritten output components do.
+                        if d.mask != 0xf {
+                            let init = self.konst([0.0, 0.0, 0.0, 1.0]);
+                            out.push(Stmt::Inst(
+                                self.mov(self.dest_el_none(res, 0xf & !d.mask), init),
+                            ));
+                        }
                         out.push(Stmt::Inst(self.mov(self.dest_el_none(res, d.mask), value)));
                     }
                 }
@@ -2024,8 +2528,17 @@ impl Lower<'_> {
         out.push(Stmt::Inst(self.mov(d.clone(), value)));
         if self.o.half_pixel_offset {
             let s = self.state_block();
-            let offset = self.operand(s, Index::Absolute(POSITION_OFFSET_ELEMENT), Swizzle::IDENTITY, DataType::Float);
-            let mut mad = self.inst(Opcode::Mad, d.clone(), vec![Self::swz(r.clone(), [3; 4]), offset, r.clone()]);
+            let offset = self.operand(
+                s,
+                Index::Absolute(POSITION_OFFSET_ELEMENT),
+                Swizzle::IDENTITY,
+                DataType::Float,
+            );
+            let mut mad = self.inst(
+                Opcode::Mad,
+                d.clone(),
+                vec![Self::swz(r.clone(), [3; 4]), offset, r.clone()],
+            );
             mad.dst.mask = WriteMask(0x3);
             out.push(Stmt::Inst(mad));
         }
@@ -2040,7 +2553,9 @@ impl Lower<'_> {
 
 /// Whether the co-issued `second` reads a register `first` writes.
 fn reads_dst_of(second: &Instruction, first: &Instruction) -> bool {
-    let Some(d) = first.dst.as_ref() else { return false };
+    let Some(d) = first.dst.as_ref() else {
+        return false;
+    };
     second.srcs.iter().any(|s| s.reg == d.reg)
 }
 

@@ -131,7 +131,10 @@ pub fn check_bytecode(
 
 /// Compiles a shader: [`check_bytecode`], then the shared back end, then
 /// the Direct3D 9 reflection ([`reflect::annotate`]).
-pub(crate) fn compile(bytes: &[u8], options: &crate::Options) -> Result<crate::Compiled, Diagnostics> {
+pub(crate) fn compile(
+    bytes: &[u8],
+    options: &crate::Options,
+) -> Result<crate::Compiled, Diagnostics> {
     let c = checked(bytes, options)?;
     let mut compiled = crate::finish(&c.program, c.warnings, &c.listing.text, options)?;
     reflect::annotate(&mut compiled.reflection, &c.shader, &c.analysis);
@@ -215,7 +218,10 @@ fn decode_diagnostics(shader: &decode::Shader, listing: &disasm::Listing) -> Vec
             out.push(
                 Diagnostic::warning(
                     "W3000",
-                    format!("{} bytes follow the end token and are ignored", shader.trailing),
+                    format!(
+                        "{} bytes follow the end token and are ignored",
+                        shader.trailing
+                    ),
                 )
                 .primary(listing.end_span(), "the shader ends here")
                 .note(format!("the end token is at byte offset {end:#x}")),

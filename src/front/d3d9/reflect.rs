@@ -90,7 +90,9 @@ fn varying_location(v: Varying) -> (Option<u32>, Option<&'static str>) {
 
 /// Adds the Direct3D 9 facts and names to a shader's reflection.
 pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysis) {
-    let Some(version) = shader.version else { return };
+    let Some(version) = shader.version else {
+        return;
+    };
     let table = shader
         .comments
         .iter()
@@ -133,10 +135,14 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
     for d in &analysis.decls {
         let (direction, varying) = match (d.reg.ty, version.is_vertex()) {
             (RegType::Input, true) => ("input", None),
-            (RegType::Output, _) => ("output", d.usage.and_then(|(u, i)| varying_slot(u, i, true, false))),
-            (RegType::Input, false) if version.major >= 3 => {
-                ("input", d.usage.and_then(|(u, i)| varying_slot(u, i, false, true)))
-            }
+            (RegType::Output, _) => (
+                "output",
+                d.usage.and_then(|(u, i)| varying_slot(u, i, true, false)),
+            ),
+            (RegType::Input, false) if version.major >= 3 => (
+                "input",
+                d.usage.and_then(|(u, i)| varying_slot(u, i, false, true)),
+            ),
             (RegType::Input, false) => ("input", Some(Varying::Color(d.reg.num as u8))),
             (RegType::Texture, false) => ("input", Some(Varying::TexCoord(d.reg.num))),
             (RegType::MiscType, _) => ("input", None),
@@ -144,7 +150,14 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
         };
         let (location, built_in) = match (d.reg.ty, varying) {
             (RegType::Input, None) if version.is_vertex() => (Some(d.reg.num), None),
-            (RegType::MiscType, _) => (None, Some(if d.reg.num == 0 { "FragCoord" } else { "FrontFacing" })),
+            (RegType::MiscType, _) => (
+                None,
+                Some(if d.reg.num == 0 {
+                    "FragCoord"
+                } else {
+                    "FrontFacing"
+                }),
+            ),
             (_, Some(v)) => varying_location(v),
             _ => (None, None),
         };
@@ -175,7 +188,9 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
                 },
                 (RegType::AttrOut, "output") => Some(Varying::Color(reg.num as u8)),
                 (RegType::TexCrdOut, "output") => Some(Varying::TexCoord(reg.num)),
-                (RegType::Input, "input") if version.is_pixel() && version.major == 1 => Some(Varying::Color(reg.num as u8)),
+                (RegType::Input, "input") if version.is_pixel() && version.major == 1 => {
+                    Some(Varying::Color(reg.num as u8))
+                }
                 _ => None,
             };
             if let Some(slot) = slot {
@@ -186,7 +201,13 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
     if version.is_pixel() && version.major == 1 {
         for stage in ps1x_texcoords(shader, version) {
             fixed.insert(
-                (super::decode::Register { ty: RegType::Texture, num: stage }, "input"),
+                (
+                    super::decode::Register {
+                        ty: RegType::Texture,
+                        num: stage,
+                    },
+                    "input",
+                ),
                 (Varying::TexCoord(stage), 0xf),
             );
         }
@@ -254,8 +275,19 @@ fn ps1x_texcoords(shader: &Shader, version: Version) -> Vec<u32> {
     for inst in &shader.instructions {
         let Some(d) = &inst.dst else { continue };
         let stages: Vec<u32> = match inst.form.op {
-            Op::Tex | Op::TexCoord | Op::TexBem | Op::TexBemL | Op::TexDp3 | Op::TexDp3Tex | Op::TexM3x2Pad
-            | Op::TexM3x2Tex | Op::TexM3x2Depth | Op::TexM3x3Pad | Op::TexM3x3 | Op::TexM3x3Tex | Op::TexM3x3Spec
+            Op::Tex
+            | Op::TexCoord
+            | Op::TexBem
+            | Op::TexBemL
+            | Op::TexDp3
+            | Op::TexDp3Tex
+            | Op::TexM3x2Pad
+            | Op::TexM3x2Tex
+            | Op::TexM3x2Depth
+            | Op::TexM3x3Pad
+            | Op::TexM3x3
+            | Op::TexM3x3Tex
+            | Op::TexM3x3Spec
             | Op::TexM3x3VSpec => vec![d.reg.num],
             Op::TexKill if version.level() <= super::table::L1_3 => vec![d.reg.num],
             _ => inst

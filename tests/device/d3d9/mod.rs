@@ -6,6 +6,9 @@
 
 pub mod exec_alu;
 pub mod exec_flow;
+pub mod exec_ps1x;
+pub mod exec_texture;
+pub mod exec_vertex;
 
 /// One execution case: a complete shader, its inputs by register name
 /// (`v0`, `t1`, `texcoord2`; vertex shaders `v3`), the constants, and the
@@ -33,11 +36,21 @@ pub fn run_cases(cases: &[Case]) {
             let inputs: Vec<(u32, [f32; 4])> = case
                 .inputs
                 .iter()
-                .map(|(n, v)| (n.trim_start_matches('v').parse().unwrap_or_else(|_| panic!("{n}")), *v))
+                .map(|(n, v)| {
+                    (
+                        n.trim_start_matches('v')
+                            .parse()
+                            .unwrap_or_else(|_| panic!("{n}")),
+                        *v,
+                    )
+                })
                 .collect();
             let out = vertex(&case.shader, &[&inputs], &case.bind);
             for (name, want) in &case.expect {
-                let got = out[0].get(*name).copied().unwrap_or_else(|| panic!("no output {name} in {what}"));
+                let got = out[0]
+                    .get(*name)
+                    .copied()
+                    .unwrap_or_else(|| panic!("no output {name} in {what}"));
                 assert_close(got, *want, &what);
             }
         } else {
@@ -46,10 +59,17 @@ pub fn run_cases(cases: &[Case]) {
             for (name, want) in &case.expect {
                 match *name {
                     "killed" => assert!(o.killed, "{what}: not killed"),
-                    "depth" => assert_close([o.depth.unwrap_or(f32::NAN), 0.0, 0.0, 0.0], [want[0], 0.0, 0.0, 0.0], &what),
+                    "depth" => assert_close(
+                        [o.depth.unwrap_or(f32::NAN), 0.0, 0.0, 0.0],
+                        [want[0], 0.0, 0.0, 0.0],
+                        &what,
+                    ),
                     n => {
                         assert!(!o.killed, "{what}: killed");
-                        let l: u32 = n.trim_start_matches("oC").parse().unwrap_or_else(|_| panic!("{n}"));
+                        let l: u32 = n
+                            .trim_start_matches("oC")
+                            .parse()
+                            .unwrap_or_else(|_| panic!("{n}"));
                         assert_close(o.colors[&l], *want, &what);
                     }
                 }
@@ -94,7 +114,13 @@ pub fn alu(name: &str, versions: &[&str], body: &str, bind: Bind, expect: [f32; 
 }
 
 /// A complete shader as one case.
-pub fn case(name: &str, shader: &str, inputs: &[(&'static str, [f32; 4])], bind: Bind, expect: &[(&'static str, [f32; 4])]) -> Case {
+pub fn case(
+    name: &str,
+    shader: &str,
+    inputs: &[(&'static str, [f32; 4])],
+    bind: Bind,
+    expect: &[(&'static str, [f32; 4])],
+) -> Case {
     Case {
         name: name.to_string(),
         shader: shader.to_string(),
@@ -151,28 +177,57 @@ impl Bind {
         self
     }
     fn env(&self) -> Vec<[u32; 4]> {
-        let mut out = vec![[0u32; 4]; self.c.iter().map(|(n, _)| *n as usize + 1).max().unwrap_or(0)];
+        let mut out = vec![
+            [0u32; 4];
+            self.c
+                .iter()
+                .map(|(n, _)| *n as usize + 1)
+                .max()
+                .unwrap_or(0)
+        ];
         for (n, v) in &self.c {
             out[*n as usize] = harness::fbits(*v);
         }
         out
     }
     fn local(&self) -> Vec<[u32; 4]> {
-        let mut out = vec![[0u32; 4]; self.i.iter().map(|(n, _)| *n as usize + 1).max().unwrap_or(0)];
+        let mut out = vec![
+            [0u32; 4];
+            self.i
+                .iter()
+                .map(|(n, _)| *n as usize + 1)
+                .max()
+                .unwrap_or(0)
+        ];
         for (n, v) in &self.i {
             out[*n as usize] = harness::ibits(*v);
         }
         out
     }
     fn bool_words(&self) -> Vec<u32> {
-        let mut out = vec![0u32; self.b.iter().map(|(n, _)| *n as usize + 1).max().unwrap_or(0)];
+        let mut out = vec![
+            0u32;
+            self.b
+                .iter()
+                .map(|(n, _)| *n as usize + 1)
+                .max()
+                .unwrap_or(0)
+        ];
         for (n, v) in &self.b {
             out[*n as usize] = u32::from(*v);
         }
         out
     }
     fn state_words(&self) -> Vec<u32> {
-        let mut out = vec![0u32; 4 * self.state.iter().map(|(n, _)| *n as usize + 1).max().unwrap_or(0)];
+        let mut out = vec![
+            0u32;
+            4 * self
+                .state
+                .iter()
+                .map(|(n, _)| *n as usize + 1)
+                .max()
+                .unwrap_or(0)
+        ];
         for (n, v) in &self.state {
             for (k, x) in v.iter().enumerate() {
                 out[4 * *n as usize + k] = x.to_bits();
@@ -222,7 +277,8 @@ pub struct Shader {
 }
 
 pub fn compile(asm: &str, options: &nvp4c::Options) -> Shader {
-    let bytes = nvp4c::front::d3d9::assemble::assemble_bytes(asm).unwrap_or_else(|e| panic!("{e}\n{asm}"));
+    let bytes =
+        nvp4c::front::d3d9::assemble::assemble_bytes(asm).unwrap_or_else(|e| panic!("{e}\n{asm}"));
     compile_bytes(&bytes, options)
 }
 
@@ -240,14 +296,16 @@ pub fn compile_bytes(bytes: &[u8], options: &nvp4c::Options) -> Shader {
 
 /// The Location of the input whose program name is `name` (`v0`, `t1`,
 /// `texcoord2`), and the interpreter's name for it.
-fn input_slot(s: &Shader, name: &str) -> (u32, String) {
+/// `None` when the shader does not read it.
+fn input_slot(s: &Shader, name: &str) -> Option<(u32, String)> {
     let var = s
         .program
         .variables
         .iter()
-        .find(|v| v.name.as_deref() == Some(name) && matches!(v.kind, VarKind::Attrib(_)))
-        .unwrap_or_else(|| panic!("the shader reads no input `{name}`"));
-    let VarKind::Attrib(b) = &var.kind else { unreachable!() };
+        .find(|v| v.name.as_deref() == Some(name) && matches!(v.kind, VarKind::Attrib(_)))?;
+    let VarKind::Attrib(b) = &var.kind else {
+        unreachable!()
+    };
     let interp_name = interp::attribute_name(s.program.stage, &b[0]);
     let location = s
         .reflection
@@ -256,7 +314,7 @@ fn input_slot(s: &Shader, name: &str) -> (u32, String) {
         .find(|i| i.names.iter().any(|n| n == name))
         .and_then(|i| i.location)
         .unwrap_or_else(|| panic!("no Location for `{name}`"));
-    (location, interp_name)
+    Some((location, interp_name))
 }
 
 fn close(a: f32, b: f32) -> bool {
@@ -276,7 +334,10 @@ pub fn assert_close(got: [f32; 4], want: [f32; 4], what: &str) {
 /// One pixel-shader run per case; the device's `oC0` for each case (and
 /// the interpreter agrees, unless the shader samples textures).
 pub fn pixel(asm: &str, cases: &[&[(&str, [f32; 4])]], bind: &Bind) -> Vec<[f32; 4]> {
-    pixel_outputs(asm, cases, bind).into_iter().map(|o| o.colors[&0]).collect()
+    pixel_outputs(asm, cases, bind)
+        .into_iter()
+        .map(|o| o.colors[&0])
+        .collect()
 }
 
 /// A pixel's results: colour outputs by Location, depth, killed.
@@ -297,8 +358,9 @@ pub fn pixel_outputs(asm: &str, cases: &[&[(&str, [f32; 4])]], bind: &Bind) -> V
     for case in cases {
         let mut inputs = Vec::new();
         for (name, v) in case.iter() {
-            let (loc, _) = input_slot(&s, name);
-            inputs.push(Input::float(loc, *v));
+            if let Some((loc, _)) = input_slot(&s, name) {
+                inputs.push(Input::float(loc, *v));
+            }
         }
         job_cases.push(inputs);
     }
@@ -313,33 +375,66 @@ pub fn pixel_outputs(asm: &str, cases: &[&[(&str, [f32; 4])]], bind: &Bind) -> V
     let out = dev
         .run_fragment(&s.spirv, &job)
         .unwrap_or_else(|e| panic!("{e:?}\n{asm}"));
-    let locations: Vec<u32> = s.reflection.outputs.iter().filter_map(|o| o.location).collect();
+    let locations: Vec<u32> = s
+        .reflection
+        .outputs
+        .iter()
+        .filter_map(|o| o.location)
+        .collect();
     let results: Vec<PixelOut> = (0..cases.len())
         .map(|k| PixelOut {
-            colors: locations.iter().map(|&l| (l, out.color_f32(k, l))).collect(),
+            colors: locations
+                .iter()
+                .map(|&l| (l, out.color_f32(k, l)))
+                .collect(),
             depth: out.depth_f32(k),
             killed: out.killed(k),
         })
         .collect();
     if bind.textures.is_empty() {
+        let width = cases.len().min(64);
         for (k, case) in cases.iter().enumerate() {
             let mut inputs = bind.inputs();
+            // What the device gives a point drawn at pixel (k % W, k / W):
+            // its centre as FragCoord (z = 0, 1/w = 1), front facing.
+            let (x, y) = ((k % width) as f32, (k / width) as f32);
+            inputs
+                .set(
+                    "fragment.position",
+                    interp::floats([x + 0.5, y + 0.5, 0.0, 1.0]),
+                )
+                .unwrap();
+            inputs
+                .set("fragment.facing", interp::floats([1.0, 0.0, 0.0, 1.0]))
+                .unwrap();
             for (name, v) in case.iter() {
-                let (_, iname) = input_slot(&s, name);
-                inputs.set(&iname, interp::floats(*v)).unwrap();
+                if let Some((_, iname)) = input_slot(&s, name) {
+                    inputs.set(&iname, interp::floats(*v)).unwrap();
+                }
             }
-            let o = interp::run(&s.program, &inputs, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}\n{asm}"));
-            assert_eq!(o.killed, results[k].killed, "case {k}: interpreter and device disagree on the kill\n{asm}");
+            let o = interp::run(&s.program, &inputs, &RunOptions::default())
+                .unwrap_or_else(|e| panic!("{e}\n{asm}"));
+            assert_eq!(
+                o.killed, results[k].killed,
+                "case {k}: interpreter and device disagree on the kill\n{asm}"
+            );
             if o.killed {
                 continue;
             }
             for (&l, got) in &results[k].colors {
-                let name = if l == 0 { "result.color".to_string() } else { format!("result.color[{l}]") };
+                let name = if l == 0 {
+                    "result.color".to_string()
+                } else {
+                    format!("result.color[{l}]")
+                };
                 if let Some(r) = o.results.get(&name) {
                     let want = r.floats();
                     for c in 0..4 {
                         if r.defined() & (1 << c) != 0 {
-                            assert!(close(got[c], want[c]), "case {k}: device {got:?}, interpreter {want:?} ({name})\n{asm}");
+                            assert!(
+                                close(got[c], want[c]),
+                                "case {k}: device {got:?}, interpreter {want:?} ({name})\n{asm}"
+                            );
                         }
                     }
                 }
@@ -351,7 +446,11 @@ pub fn pixel_outputs(asm: &str, cases: &[&[(&str, [f32; 4])]], bind: &Bind) -> V
 
 /// One vertex-shader run per vertex; the outputs by program result name
 /// (`oPos`, `oD0`, `oT1`, `oFog`, `oPts`, `texcoord0`, ...).
-pub fn vertex(asm: &str, vertices: &[&[(u32, [f32; 4])]], bind: &Bind) -> Vec<BTreeMap<String, [f32; 4]>> {
+pub fn vertex(
+    asm: &str,
+    vertices: &[&[(u32, [f32; 4])]],
+    bind: &Bind,
+) -> Vec<BTreeMap<String, [f32; 4]>> {
     let Some(dev) = harness::device_or_skip() else {
         return Vec::new();
     };
@@ -360,7 +459,9 @@ pub fn vertex(asm: &str, vertices: &[&[(u32, [f32; 4])]], bind: &Bind) -> Vec<BT
     // Each result variable: its name, Capture and interpreter name.
     let mut outputs = Vec::new();
     for var in &s.program.variables {
-        let VarKind::Result(b) = &var.kind else { continue };
+        let VarKind::Result(b) = &var.kind else {
+            continue;
+        };
         let name = var.name.clone().unwrap_or_default();
         let slot = s
             .reflection
@@ -388,14 +489,21 @@ pub fn vertex(asm: &str, vertices: &[&[(u32, [f32; 4])]], bind: &Bind) -> Vec<BT
             outputs.iter().map(|o| o.1).collect(),
         )
     };
-    let out = dev.run_vertex(&s.spirv, &job).unwrap_or_else(|e| panic!("{e:?}\n{asm}"));
+    let out = dev
+        .run_vertex(&s.spirv, &job)
+        .unwrap_or_else(|e| panic!("{e:?}\n{asm}"));
     let mut results = Vec::new();
     for (k, v) in vertices.iter().enumerate() {
         let mut m = BTreeMap::new();
         for (name, capture, _) in &outputs {
             let value = match capture {
                 Capture::Location(l) => out.location_f32(k, *l),
-                Capture::PointSize => [f32::from_bits(out.vertices[k].point_size.unwrap_or(0)), 0.0, 0.0, 1.0],
+                Capture::PointSize => [
+                    f32::from_bits(out.vertices[k].point_size.unwrap_or(0)),
+                    0.0,
+                    0.0,
+                    1.0,
+                ],
                 _ => out.position_f32(k),
             };
             m.insert(name.clone(), value);
@@ -403,17 +511,25 @@ pub fn vertex(asm: &str, vertices: &[&[(u32, [f32; 4])]], bind: &Bind) -> Vec<BT
         if bind.textures.is_empty() {
             let mut inputs = bind.inputs();
             for (l, x) in v.iter() {
-                inputs.set(&format!("vertex.attrib[{l}]"), interp::floats(*x)).unwrap();
+                inputs
+                    .set(&format!("vertex.attrib[{l}]"), interp::floats(*x))
+                    .unwrap();
             }
-            let o = interp::run(&s.program, &inputs, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}\n{asm}"));
+            let o = interp::run(&s.program, &inputs, &RunOptions::default())
+                .unwrap_or_else(|e| panic!("{e}\n{asm}"));
             for (name, capture, iname) in &outputs {
-                let Some(r) = o.results.get(iname) else { continue };
+                let Some(r) = o.results.get(iname) else {
+                    continue;
+                };
                 let want = r.floats();
                 let got = m[name];
                 let comps = if *capture == Capture::PointSize { 1 } else { 4 };
                 for c in 0..comps {
                     if r.defined() & (1 << c) != 0 {
-                        assert!(close(got[c], want[c]), "vertex {k} {name}: device {got:?}, interpreter {want:?}\n{asm}");
+                        assert!(
+                            close(got[c], want[c]),
+                            "vertex {k} {name}: device {got:?}, interpreter {want:?}\n{asm}"
+                        );
                     }
                 }
             }
@@ -421,4 +537,73 @@ pub fn vertex(asm: &str, vertices: &[&[(u32, [f32; 4])]], bind: &Bind) -> Vec<BT
         results.push(m);
     }
     results
+}
+
+/// Every case of the execution-test tables, and the shaders of the tests
+/// that run outside them.
+pub fn all_cases() -> Vec<Case> {
+    let mut v = Vec::new();
+    v.extend(exec_alu::common_cases());
+    v.extend(exec_alu::vs_ps2_cases());
+    v.extend(exec_alu::vs_cases());
+    v.extend(exec_alu::ps_cases());
+    v.extend(exec_flow::static_cases());
+    v.extend(exec_flow::dynamic_cases());
+    v.extend(exec_flow::loop_cases());
+    v.extend(exec_flow::relative_cases());
+    v.extend(exec_texture::cases());
+    v.extend(exec_ps1x::texture_cases());
+    v.extend(exec_ps1x::modifier_cases());
+    v.extend(exec_vertex::cases());
+    v
+}
+
+/// "Every instruction of every version has a passing execution test":
+/// every form of the opcode table, in every version the issue names,
+/// appears in some case above (each comparison and each texld variant
+/// counted on its own).
+#[test]
+fn every_instruction_of_every_version_has_an_execution_case() {
+    use nvp4c::front::d3d9::{decode, table};
+    let versions = [
+        "vs_1_1", "vs_2_0", "vs_2_x", "vs_3_0", "ps_1_1", "ps_1_2", "ps_1_3", "ps_1_4", "ps_2_0",
+        "ps_2_x", "ps_3_0",
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    let shaders = all_cases()
+        .into_iter()
+        .map(|c| c.shader)
+        .chain(exec_texture::raster_shaders());
+    for shader in shaders {
+        let bytes = nvp4c::front::d3d9::assemble::assemble_bytes(&shader).unwrap();
+        let shader = decode::decode(&bytes);
+        let version = shader.version.unwrap().name();
+        for inst in &shader.instructions {
+            seen.insert((inst.mnemonic(), version.clone()));
+        }
+    }
+    let mut missing = Vec::new();
+    for name in versions {
+        let v = nvp4c::front::d3d9::assemble::parse_version(name).unwrap();
+        for form in table::FORMS.iter().filter(|f| f.available(v)) {
+            let mnemonics: Vec<String> = match form.control {
+                table::Control::Comparison => table::Comparison::ALL
+                    .iter()
+                    .map(|c| format!("{}_{}", form.name, c.name()))
+                    .collect(),
+                table::Control::TexLd => vec!["texld".into(), "texldp".into(), "texldb".into()],
+                table::Control::None => vec![form.name.to_string()],
+            };
+            for m in mnemonics {
+                if !seen.contains(&(m.clone(), v.name())) {
+                    missing.push(format!("{m} in {}", v.name()));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "no execution case for: {}",
+        missing.join(", ")
+    );
 }

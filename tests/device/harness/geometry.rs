@@ -296,6 +296,9 @@ pub struct RasterJob {
     /// Clear value (bits) of every colour attachment; a pixel still holding it was
     /// not covered. Default [`KILL_SENTINEL`].
     pub clear: [u32; 4],
+    /// Textures, each at binding 32 + unit of the set, visible to every stage
+    /// (default: none).
+    pub textures: Vec<super::texture::Texture>,
 }
 
 impl Default for RasterJob {
@@ -311,6 +314,7 @@ impl Default for RasterJob {
             width: 32,
             height: 32,
             clear: KILL_SENTINEL,
+            textures: Vec::new(),
         }
     }
 }
@@ -415,7 +419,7 @@ impl Device {
             clear: job.clear,
             depth_clear: None,
             blocks: &blocks,
-            textures: &[],
+            textures: &job.textures,
             descriptor_set: job.descriptor_set,
             stages: vk::ShaderStageFlags::ALL_GRAPHICS,
         })?;
