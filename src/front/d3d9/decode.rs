@@ -183,6 +183,19 @@ impl Comment {
     }
 }
 
+/// Tokens the decoder could not make an instruction of (an unknown
+/// opcode skipped by its length, or an instruction cut short by the end of
+/// the stream): the listing shows them so diagnostics have a line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skipped {
+    /// Byte offset of the first token.
+    pub offset: usize,
+    /// The tokens.
+    pub words: Vec<u32>,
+    /// Index of the instruction that follows them.
+    pub before: usize,
+}
+
 /// A problem in the token stream itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeError {
@@ -222,6 +235,8 @@ pub struct Shader {
     pub instructions: Vec<Instruction>,
     /// The comment blocks.
     pub comments: Vec<Comment>,
+    /// Tokens that are no instruction.
+    pub skipped: Vec<Skipped>,
     /// Byte offset of the end token, if there is one.
     pub end: Option<usize>,
     /// Bytes after the end token.
@@ -257,6 +272,7 @@ pub fn decode(bytes: &[u8]) -> Shader {
             version: None,
             instructions: Vec::new(),
             comments: Vec::new(),
+            skipped: Vec::new(),
             end: None,
             trailing: 0,
             errors: Vec::new(),
@@ -293,6 +309,17 @@ impl Decoder {
             instruction: None,
             param: None,
         });
+    }
+
+    fn skip(&mut self, from: usize, to: usize) {
+        let to = to.min(self.words.len());
+        if from < to {
+            self.shader.skipped.push(Skipped {
+                offset: from * 4,
+                words: self.words[from..to].to_vec(),
+                before: self.shader.instructions.len(),
+            });
+        }
     }
 
     fn run(&mut self) {
@@ -371,6 +398,7 @@ impl Decoder {
                     format!("expected an instruction token, found {token:#010x} (bit 31 marks a parameter token)"),
                     pos * 4,
                 );
+                self.skip(pos, self.words.len());
                 return;
             }
             let Some(form) = table::any_form(opcode, version) else {
@@ -383,9 +411,12 @@ impl Decoder {
                 if version.is_sm1() {
                     // Shader model 1 instructions carry no length: the rest
                     // cannot be found.
+                    self.skip(pos, self.words.len());
                     return;
                 }
-                pos += 1 + sm2_length as usize;
+                let next = (pos + 1 + sm2_length as usize).min(self.words.len());
+                self.skip(pos, next);
+                pos = next;
                 continue;
             };
             match self.instruction(pos, token, form, version) {
@@ -478,6 +509,7 @@ impl Decoder {
                     instruction: None,
                     param: None,
                 });
+                self.skip(pos, self.words.len());
                 return Err(Truncated);
             }
             self.shader.errors.push(DecodeError {
@@ -491,6 +523,7 @@ impl Decoder {
                 param: None,
             });
             // The length field is all there is to go on.
+            self.skip(pos, pos + 1 + declared_len);
             return Ok(pos + 1 + declared_len);
         }
         let next = if sm1 {

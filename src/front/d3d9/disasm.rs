@@ -48,6 +48,9 @@ pub struct Listing {
     pub lines: Vec<Line>,
     /// One entry per comment block: its first line.
     pub comments: Vec<Span>,
+    /// One entry per run of tokens that are no instruction: its line, and
+    /// the byte offset of its first token.
+    pub skipped: Vec<(usize, Span)>,
 }
 
 impl Listing {
@@ -82,9 +85,13 @@ pub fn disassemble(shader: &Shader) -> Listing {
     out.header = Span::new(0, out.text.len());
     out.text.push('\n');
     let mut comments = shader.comments.iter().peekable();
+    let mut skipped = shader.skipped.iter().peekable();
     for (i, inst) in shader.instructions.iter().enumerate() {
         while let Some(c) = comments.next_if(|c| c.before <= i) {
             comment_lines(&mut out, &c.data);
+        }
+        while let Some(s) = skipped.next_if(|s| s.before <= i) {
+            skipped_line(&mut out, s);
         }
         let line = instruction_line(&mut out.text, inst, version);
         out.lines.push(line);
@@ -92,7 +99,25 @@ pub fn disassemble(shader: &Shader) -> Listing {
     for c in comments {
         comment_lines(&mut out, &c.data);
     }
+    for s in skipped {
+        skipped_line(&mut out, s);
+    }
     out
+}
+
+/// Tokens that are no instruction, as a comment line (at most eight shown).
+fn skipped_line(out: &mut Listing, s: &super::decode::Skipped) {
+    let start = out.text.len();
+    out.text.push_str("// not an instruction:");
+    for w in s.words.iter().take(8) {
+        let _ = write!(out.text, " {w:08X}");
+    }
+    if s.words.len() > 8 {
+        let _ = write!(out.text, " ... ({} tokens)", s.words.len());
+    }
+    out.skipped
+        .push((s.offset, Span::new(start, out.text.len())));
+    out.text.push('\n');
 }
 
 fn comment_lines(out: &mut Listing, data: &[u32]) {

@@ -194,16 +194,21 @@ fn decode_diagnostics(shader: &decode::Shader, listing: &disasm::Listing) -> Vec
                 .iter()
                 .zip(&shader.instructions)
                 .find(|(_, inst)| inst.offset == e.offset)
-                .map_or_else(
-                    || {
-                        if e.offset == 0 && !listing.text.is_empty() {
-                            listing.header
-                        } else {
-                            listing.end_span()
-                        }
-                    },
-                    |(l, _)| l.span,
-                ),
+                .map(|(l, _)| l.span)
+                .or_else(|| {
+                    listing
+                        .skipped
+                        .iter()
+                        .find(|(o, _)| *o == e.offset)
+                        .map(|(_, s)| *s)
+                })
+                .unwrap_or_else(|| {
+                    if e.offset == 0 && !listing.text.is_empty() {
+                        listing.header
+                    } else {
+                        listing.end_span()
+                    }
+                }),
         };
         let rule = crate::codes::lookup(e.code).map_or("", |c| c.rule);
         out.push(
