@@ -9,6 +9,7 @@ pub mod exec_flow;
 pub mod exec_ps1x;
 pub mod exec_texture;
 pub mod exec_vertex;
+pub mod oracle;
 
 /// One execution case: a complete shader, its inputs by register name
 /// (`v0`, `t1`, `texcoord2`; vertex shaders `v3`), the constants, and the
