@@ -199,6 +199,36 @@ impl std::error::Error for LinkError {}
 /// assert_eq!(codes, ["E1002"]);
 /// ```
 pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkReport, LinkError> {
+    let bytes: Vec<(&str, &[u8])> = files.iter().map(|(n, s)| (*n, s.as_bytes())).collect();
+    check_pipeline_bytes(&bytes, options)
+}
+
+/// [`check_pipeline`] for programs given as bytes: text or bytecode, such
+/// as a Direct3D 9 vs/ps pair (recognised by content, as
+/// [`crate::compile_bytes`] does). Labels point into each file's
+/// [`crate::source_listing`]; render with those texts.
+///
+/// ```
+/// use nvp4c::front::d3d9::assemble::assemble_bytes;
+/// let vs = assemble_bytes("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oT1, v0\n").unwrap();
+/// let ps = assemble_bytes("ps_2_0\ndcl t1\ndcl t2\nadd r0, t1, t2\nmov oC0, r0\n").unwrap();
+/// let report = nvp4c::link::check_pipeline_bytes(&[("a.vso", &vs), ("b.pso", &ps)], &nvp4c::Options::default()).unwrap();
+/// // t2 is read but the vertex shader never writes oT2.
+/// let codes: Vec<_> = report.diagnostics.iter().map(|d| d.diagnostic.code).collect();
+/// assert_eq!(codes, ["E1000"]);
+/// ```
+pub fn check_pipeline_bytes(
+    raw: &[(&str, &[u8])],
+    options: &Options,
+) -> Result<LinkReport, LinkError> {
+    let listings: Vec<std::borrow::Cow<'_, str>> =
+        raw.iter().map(|(_, b)| crate::source_listing(b)).collect();
+    let texts: Vec<(&str, &str)> = raw
+        .iter()
+        .zip(&listings)
+        .map(|((n, _), l)| (*n, l.as_ref()))
+        .collect();
+    let files = &texts[..];
     if !(2..=3).contains(&files.len()) {
         return Err(LinkError::Stages(format!(
             "a pipeline is a vertex program, an optional geometry program and a fragment program; {} files given",
@@ -210,8 +240,8 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
         diagnostics: Vec::new(),
     };
     let mut programs = Vec::with_capacity(files.len());
-    for (i, (_, source)) in files.iter().enumerate() {
-        let compiled = crate::compile(source, options);
+    for (i, (_, source)) in raw.iter().enumerate() {
+        let compiled = crate::compile_bytes(source, options);
         let diags = match &compiled {
             Ok(c) => c.warnings.clone(),
             Err(d) => d.clone(),
@@ -221,7 +251,7 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
             .extend(diags.into_iter().map(|d| in_file(d, i)));
         // The IR for the interface (the same check `compile` ran).
         programs.push(if compiled.is_ok() {
-            crate::check(source, options).ok().map(|(p, _)| p)
+            crate::check_bytes(source, options).ok().map(|(p, _)| p)
         } else {
             None
         });

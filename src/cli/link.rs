@@ -1,5 +1,6 @@
 //! `nvp4c link`: compile the programs of one pipeline and check that they
-//! fit together (`nvp4c::link::check_pipeline`).
+//! fit together (`nvp4c::link::check_pipeline_bytes`); Direct3D 9 shaders
+//! (bytecode, recognised by content) link as a vs/ps pair.
 //!
 //! ```text
 //! nvp4c link shade.vp [expand.gp] shade.fp [--write-spirv]
@@ -13,7 +14,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nvp4c::link::check_pipeline;
+use nvp4c::link::check_pipeline_bytes;
 use nvp4c::Options;
 
 const EXIT_PROGRAM_ERROR: u8 = 1;
@@ -38,7 +39,7 @@ pub struct LinkArgs {
 
 pub fn main(args: LinkArgs) -> ExitCode {
     let mut names = Vec::with_capacity(args.inputs.len());
-    let mut sources = Vec::with_capacity(args.inputs.len());
+    let mut contents = Vec::with_capacity(args.inputs.len());
     for path in &args.inputs {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -47,29 +48,39 @@ pub fn main(args: LinkArgs) -> ExitCode {
                 return ExitCode::from(EXIT_USAGE);
             }
         };
-        let text = match nvp4c::source_text(&bytes) {
-            Ok(t) => t.to_string(),
-            Err(d) => {
+        // Bytecode (a Direct3D 9 shader) is recognised by content; text
+        // must be UTF-8.
+        if nvp4c::front::Format::of(&bytes).is_none() {
+            if let Err(d) = nvp4c::source_text(&bytes) {
                 let shown = String::from_utf8_lossy(&bytes);
                 eprint!("{}", d.render(&path.display().to_string(), &shown, false));
                 return ExitCode::from(EXIT_PROGRAM_ERROR);
             }
-        };
+        }
         names.push(path.display().to_string());
-        sources.push(text);
+        contents.push(bytes);
     }
-    let files: Vec<(&str, &str)> = names
+    let raw: Vec<(&str, &[u8])> = names
         .iter()
-        .zip(&sources)
-        .map(|(n, s)| (n.as_str(), s.as_str()))
+        .zip(&contents)
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
         .collect();
-    let report = match check_pipeline(&files, &Options::default()) {
+    let report = match check_pipeline_bytes(&raw, &Options::default()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    let listings: Vec<String> = contents
+        .iter()
+        .map(|b| nvp4c::source_listing(b).into_owned())
+        .collect();
+    let files: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&listings)
+        .map(|(n, s)| (n.as_str(), s.as_str()))
+        .collect();
     let color = match args.color.as_str() {
         "always" => true,
         "never" => false,

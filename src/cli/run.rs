@@ -32,6 +32,11 @@ Examples:
   nvp4c run prog.fp --set program.local[0]=i:1,2,3,4 --trace
   nvp4c run prog.vp --inputs inputs.json --json
 
+Direct3D 9 bytecode (recognised by its version token) names inputs as the
+shader does: c5, i0, b3, v0, t1, vPos, vFace, a ps_3_0 semantic such as
+texcoord0, and the state bumpenvmat[n], bumpenvl[n], position_offset;
+results are named oC0, oPos, oT0, or by their semantic in vs_3_0.
+
 An --inputs file is a JSON object with the same keys:
   {\"vertex.position\": [1, 2, 3, 1], \"program.env[0]\": \"u:7,8\",
    \"program.buffer[0]\": [\"x:3f800000\", \"i:-1\"]}")]
@@ -103,35 +108,49 @@ pub fn main(args: RunArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let source = match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let d = Diagnostic::error("E0003", "the program is not valid UTF-8 text")
-                .primary(Span::new(at, at + 1), "invalid byte here")
-                .note("section 2.X.2: program strings are ASCII text");
-            eprint!("{}", Diagnostics(vec![d]).render(&name, &lossy, color));
-            return ExitCode::from(EXIT_PROGRAM_ERROR);
+    // Direct3D 9 bytecode runs too: its disassembly is the source text
+    // the trace and the diagnostics show, its register names name inputs.
+    let d3d9 = nvp4c::front::Format::of(&bytes).is_some();
+    let source = if d3d9 {
+        nvp4c::source_listing(&bytes).into_owned()
+    } else {
+        match String::from_utf8(bytes.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let d = Diagnostic::error("E0003", "the program is not valid UTF-8 text")
+                    .primary(Span::new(at, at + 1), "invalid byte here")
+                    .note("section 2.X.2: program strings are ASCII text");
+                eprint!("{}", Diagnostics(vec![d]).render(&name, &lossy, color));
+                return ExitCode::from(EXIT_PROGRAM_ERROR);
+            }
         }
     };
 
-    let mut inputs = Inputs::default();
+    // Named values, in order (the file first, --set overrides it); stored
+    // once the program is known, as D3D9 names need its declarations.
+    let mut values: Vec<NamedValue> = Vec::new();
     if let Some(path) = &args.inputs {
-        if let Err(e) = read_inputs_file(path, &mut inputs) {
+        if let Err(e) = read_inputs_file(path, &mut values) {
             eprintln!("error: {}: {e}", path.display());
             return ExitCode::from(EXIT_USAGE);
         }
     }
     for s in &args.set {
-        if let Err(e) = parse_set(s, &mut inputs) {
+        if let Err(e) = parse_set(s, &mut values) {
             eprintln!("error: --set {s}: {e}");
             return ExitCode::from(EXIT_USAGE);
         }
     }
 
     let options = Options::default();
-    let (program, warnings) = match nvp4c::check(&source, &options) {
+    let checked = if d3d9 {
+        nvp4c::check_bytes(&bytes, &options)
+    } else {
+        nvp4c::check(&source, &options)
+    };
+    let (program, warnings) = match checked {
         Ok(p) => p,
         Err(diags) => {
             eprint!("{}", diags.render(&name, &source, color));
@@ -146,7 +165,20 @@ pub fn main(args: RunArgs) -> ExitCode {
     if !warnings.is_empty() {
         eprint!("{}", warnings.render(&name, &source, color));
     }
+    let mut inputs = Inputs::default();
+    for v in &values {
+        let stored = if d3d9 {
+            store_d3d9(&bytes, &program, v, &mut inputs)
+        } else {
+            store(&v.name, v.words.clone(), v.kind, &mut inputs)
+        };
+        if let Err(e) = stored {
+            eprintln!("error: {}: {e}", v.origin);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
     for w in unused_inputs(&program, &inputs) {
+        let w = if d3d9 { d3d9_names(&w) } else { w };
         eprintln!("warning: {w}");
     }
 
@@ -155,14 +187,22 @@ pub fn main(args: RunArgs) -> ExitCode {
     run_options.max_steps = args.max_steps;
     let text = SourceText::new(&source);
     match interp::run(&program, &inputs, &run_options) {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            if d3d9 {
+                // Results under the shader's register names (oC0, oPos, o3).
+                let names = nvp4c::front::d3d9::names::result_names(&program);
+                outcome.results = std::mem::take(&mut outcome.results)
+                    .into_iter()
+                    .map(|(k, v)| (names.get(&k).cloned().unwrap_or(k), v))
+                    .collect();
+            }
             if args.json {
                 println!("{}", outcome_json(&program, &outcome, &text));
             } else {
                 if args.trace {
                     print_trace(&outcome, &text);
                 }
-                print_outcome(&program, &name, &outcome, &text);
+                print_outcome(&program, &name, &outcome, &text, d3d9);
             }
             ExitCode::SUCCESS
         }
@@ -298,15 +338,105 @@ fn store(name: &str, words: Vec<u32>, kind: Kind, inputs: &mut Inputs) -> Result
     inputs.set(name, v)
 }
 
-fn parse_set(arg: &str, inputs: &mut Inputs) -> Result<(), String> {
-    let (name, values) = arg
-        .split_once('=')
-        .ok_or("expected NAME=VALUES, e.g. fragment.texcoord[0]=0.5,0.25,0,1")?;
-    let (words, kind) = parse_list(values.split(','))?;
-    store(name, words, kind, inputs)
+/// A value given on the command line or in the --inputs file.
+struct NamedValue {
+    name: String,
+    words: Vec<u32>,
+    kind: Kind,
+    /// Where it came from, for messages (`--set NAME=...`, the file).
+    origin: String,
 }
 
-fn read_inputs_file(path: &std::path::Path, inputs: &mut Inputs) -> Result<(), String> {
+/// Stores a value named as a Direct3D 9 shader names it (`c5`, `b0`, `v1`,
+/// `texcoord0`, `bumpenvmat[0]`): docs/interface.md's bindings.
+fn store_d3d9(
+    bytes: &[u8],
+    program: &nvp4c::ir::Program,
+    v: &NamedValue,
+    inputs: &mut Inputs,
+) -> Result<(), String> {
+    use nvp4c::front::d3d9::names::{run_input, RunInput};
+    for target in run_input(bytes, program, &v.name)? {
+        match target {
+            RunInput::Binding(binding) => store(&binding, v.words.clone(), v.kind, inputs)?,
+            RunInput::Words {
+                buffer,
+                word,
+                count,
+            } => {
+                if v.words.len() > count {
+                    return Err(format!(
+                        "`{}` takes at most {count} value{}, got {}",
+                        v.name,
+                        if count == 1 { "" } else { "s" },
+                        v.words.len()
+                    ));
+                }
+                let words = inputs.buffers.entry(buffer).or_default();
+                let end = (word as usize + count).max(words.len());
+                words.resize(end, 0);
+                words[word as usize..word as usize + v.words.len()].copy_from_slice(&v.words);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A message about interpreter bindings in a Direct3D 9 shader's terms:
+/// `program.env[5]` is `c5`, `program.local[0]` `i0`, `program.buffer[0]`
+/// the `b#` registers, `program.buffer[1]` the D3D9 state.
+fn d3d9_names(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(at) = rest.find("program.") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let renamed = [("program.env[", "c"), ("program.local[", "i")]
+            .iter()
+            .find_map(|(prefix, reg)| {
+                let n = tail.strip_prefix(prefix)?;
+                let close = n.find(']')?;
+                Some((format!("{reg}{}", &n[..close]), prefix.len() + close + 1))
+            })
+            .or_else(|| {
+                [
+                    ("program.buffer[0]", "b#"),
+                    ("program.buffer[1]", "D3D9 state"),
+                ]
+                .iter()
+                .find(|(p, _)| tail.starts_with(p))
+                .map(|(p, r)| (r.to_string(), p.len()))
+            });
+        match renamed {
+            Some((text, len)) => {
+                out.push_str(&text);
+                rest = &tail[len..];
+            }
+            None => {
+                out.push_str("program.");
+                rest = &tail["program.".len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn parse_set(arg: &str, values: &mut Vec<NamedValue>) -> Result<(), String> {
+    let (name, list) = arg
+        .split_once('=')
+        .ok_or("expected NAME=VALUES, e.g. fragment.texcoord[0]=0.5,0.25,0,1")?;
+    let (words, kind) = parse_list(list.split(','))?;
+    values.push(NamedValue {
+        name: name.trim().to_string(),
+        words,
+        kind,
+        origin: format!("--set {arg}"),
+    });
+    Ok(())
+}
+
+fn read_inputs_file(path: &std::path::Path, values: &mut Vec<NamedValue>) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("not valid JSON: {e}"))?;
@@ -333,7 +463,12 @@ fn read_inputs_file(path: &std::path::Path, inputs: &mut Inputs) -> Result<(), S
         };
         let (words, kind) =
             parse_list(items.iter().map(String::as_str)).map_err(|e| format!("`{name}`: {e}"))?;
-        store(name, words, kind, inputs)?;
+        values.push(NamedValue {
+            name: name.trim().to_string(),
+            words,
+            kind,
+            origin: path.display().to_string(),
+        });
     }
     Ok(())
 }
@@ -566,7 +701,13 @@ fn print_results(results: &BTreeMap<String, ResultValue>, only_written: bool, in
     }
 }
 
-fn print_outcome(program: &nvp4c::ir::Program, name: &str, outcome: &Outcome, text: &SourceText) {
+fn print_outcome(
+    program: &nvp4c::ir::Program,
+    name: &str,
+    outcome: &Outcome,
+    text: &SourceText,
+    d3d9: bool,
+) {
     println!(
         "{} program {name}: {} statement{} executed",
         program.stage,
@@ -599,7 +740,11 @@ fn print_outcome(program: &nvp4c::ir::Program, name: &str, outcome: &Outcome, te
             .vertices
             .iter()
             .any(|v| v.results.values().any(|r| r.written & r.undefined != 0));
-    if any_undefined {
+    if any_undefined && d3d9 {
+        // The marks come from the IR's NV_gpu_program4 rules; Direct3D 9
+        // defines rsq, log and pow at 0, and the value shown is its.
+        println!("(~ marks a value computed from an unwritten register, or through rsq, log or pow of 0, which the IR leaves undefined but Direct3D 9 defines: the value shown is Direct3D 9's, docs/semantics.md; ? a component never written)");
+    } else if any_undefined {
         println!("(~ marks a value the spec leaves undefined, e.g. computed from an unwritten temporary; ? a component never written)");
     } else if outcome
         .results

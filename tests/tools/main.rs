@@ -6,6 +6,7 @@
 
 mod checker_cg_program;
 mod cli;
+mod d3d9_cli;
 mod d3d9_fixtures;
 mod diagnostics;
 mod hostile_input;

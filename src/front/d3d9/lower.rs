@@ -465,6 +465,14 @@ impl Lower<'_> {
 
     // -------------------------------------------------------- declarations
 
+    /// Makes what is built next point at instruction `i`'s line (a `dcl`
+    /// for the variables it declares, so link errors show it).
+    fn at_instruction(&mut self, i: usize) {
+        if let Some(l) = self.listing.lines.get(i) {
+            self.span = l.span;
+        }
+    }
+
     /// Variables that follow from declarations and the register file:
     /// inputs, the constant files, output shadows.
     fn declare(&mut self) -> Result<(), Diagnostic> {
@@ -500,6 +508,7 @@ impl Lower<'_> {
                 let arr = self.float_temp("v".to_string(), Some(16));
                 self.input_array = Some(arr);
                 for d in &declared {
+                    self.at_instruction(d.instruction);
                     let attr = self.attrib(
                         AttribBinding::Generic(d.reg.num),
                         format!("v{}", d.reg.num),
@@ -511,6 +520,7 @@ impl Lower<'_> {
                 }
             } else {
                 for d in &declared {
+                    self.at_instruction(d.instruction);
                     let attr = self.attrib(
                         AttribBinding::Generic(d.reg.num),
                         format!("v{}", d.reg.num),
@@ -540,6 +550,7 @@ impl Lower<'_> {
                 let Some((usage, index)) = d.usage else {
                     continue;
                 };
+                self.at_instruction(d.instruction);
                 let slot = varying_slot(usage, index, false, true)
                     .ok_or_else(|| internal("a semantic without a Location", self.span))?;
                 let interpolation = Interpolation {
@@ -561,6 +572,7 @@ impl Lower<'_> {
                 }
             }
         }
+        self.span = self.listing.header;
         // Vertex shader outputs start as (0, 0, 0, 1), so components a
         // shader leaves unwritten read as Direct3D 9's defaults.
         if v.is_vertex() {
@@ -2481,6 +2493,7 @@ impl Lower<'_> {
                 let Some((usage, index)) = d.usage else {
                     continue;
                 };
+                self.at_instruction(d.instruction);
                 let slot = varying_slot(usage, index, true, false)
                     .ok_or_else(|| internal("a semantic without a Location", self.span))?;
                 let value = self.operand(

@@ -26,6 +26,7 @@ pub mod ctab;
 pub mod decode;
 pub mod disasm;
 pub mod lower;
+pub mod names;
 pub mod reflect;
 pub mod table;
 
