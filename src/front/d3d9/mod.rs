@@ -29,6 +29,7 @@ pub mod lower;
 pub mod names;
 pub mod reflect;
 pub mod table;
+pub mod testgen;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::span::Span;

@@ -4,12 +4,14 @@
 //! in the reference interpreter; the two must agree, and the tests compare
 //! both with values computed by hand from Microsoft's instruction pages.
 
+pub mod differential;
 pub mod exec_alu;
 pub mod exec_flow;
 pub mod exec_ps1x;
 pub mod exec_texture;
 pub mod exec_vertex;
 pub mod oracle;
+pub mod render;
 
 /// One execution case: a complete shader, its inputs by register name
 /// (`v0`, `t1`, `texcoord2`; vertex shaders `v3`), the constants, and the
@@ -330,15 +332,6 @@ pub fn assert_close(got: [f32; 4], want: [f32; 4], what: &str) {
         (0..4).all(|c| close(got[c], want[c])),
         "{what}: got {got:?}, want {want:?}"
     );
-}
-
-/// One pixel-shader run per case; the device's `oC0` for each case (and
-/// the interpreter agrees, unless the shader samples textures).
-pub fn pixel(asm: &str, cases: &[&[(&str, [f32; 4])]], bind: &Bind) -> Vec<[f32; 4]> {
-    pixel_outputs(asm, cases, bind)
-        .into_iter()
-        .map(|o| o.colors[&0])
-        .collect()
 }
 
 /// A pixel's results: colour outputs by Location, depth, killed.
