@@ -16,7 +16,8 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Compile an NV_gpu_program4 assembly program (`!!NVvp4.0`, `!!NVfp4.0`,
-/// `!!NVgp4.0`) to Vulkan SPIR-V. The program type comes from the header.
+/// `!!NVgp4.0`) or a Direct3D 9 shader (bytecode, vs_1_1 to ps_3_0) to
+/// Vulkan SPIR-V. The program type comes from the header or version token.
 #[derive(Parser, Debug)]
 #[command(name = "nvp4c", version, about, long_about = None, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
@@ -75,6 +76,9 @@ struct Cli {
     /// offsets, Cg names) as JSON to FILE (docs/reflection.md).
     #[arg(long, value_name = "FILE")]
     reflect: Option<PathBuf>,
+
+    #[command(flatten)]
+    d3d9: cli::d3d9_args::D3d9Args,
 }
 
 #[derive(Subcommand, Debug)]
@@ -190,6 +194,10 @@ fn compile_main(cli: Cli) -> ExitCode {
     options.preserve_signed_zero_inf_nan = cli.preserve_signed_zero_inf_nan;
     options.optimize = cli.optimize;
     options.descriptor_set = cli.descriptor_set;
+    if let Err(e) = cli.d3d9.apply(&mut options) {
+        eprintln!("error: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
 
     let result = if bytecode {
         nvp4c::compile_bytes(&bytes, &options)

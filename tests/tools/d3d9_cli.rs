@@ -368,3 +368,33 @@ fn hostile_bytes_get_a_coded_error_exit_1_and_no_output() {
         assert!(err.contains("\"code\":\"E3"), "{what}: {err}");
     }
 }
+
+#[test]
+fn the_direct3d_9_options_reach_the_module() {
+    let dir = scratch("options");
+    let vs = dir.join("a.vso");
+    std::fs::write(&vs, assemble("vs_2_0\ndcl_position v0\nmov oPos, v0\n")).unwrap();
+    let spvasm = |extra: &[&str], input: &Path| -> String {
+        let mut args = vec![input.to_str().unwrap(), "--emit", "spvasm", "-o", "-"];
+        args.extend_from_slice(extra);
+        let r = nvp4c(&args, None);
+        assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+        text(&r.stdout)
+    };
+    // flip_y negates y: its sign bit flipped (an xor with 0x80000000).
+    let plain = spvasm(&[], &vs);
+    let flipped = spvasm(&["--d3d9-flip-y"], &vs);
+    assert!(!plain.contains("OpConstant %uint 2147483648"), "{plain}");
+    assert!(flipped.contains("OpConstant %uint 2147483648"), "{flipped}");
+    // A ps_1_1 texture stage declared a cube map samples a cube.
+    let ps = dir.join("b.pso");
+    std::fs::write(&ps, assemble("ps_1_1\ntex t0\nmov r0, t0\n")).unwrap();
+    assert!(!spvasm(&[], &ps).contains("OpTypeImage %float Cube"));
+    assert!(spvasm(&["--d3d9-stage-types", "cube"], &ps).contains("OpTypeImage %float Cube"));
+    // A bad stage type is a usage error.
+    let r = nvp4c(
+        &[ps.to_str().unwrap(), "--d3d9-stage-types", "1d", "-o", "-"],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(2));
+}
