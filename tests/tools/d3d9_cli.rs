@@ -398,3 +398,34 @@ fn the_direct3d_9_options_reach_the_module() {
     );
     assert_eq!(r.status.code(), Some(2));
 }
+
+#[test]
+fn software_versions_compile_as_their_hardware_versions() {
+    // vs_2_sw, vs_3_sw, ps_2_sw, ps_3_sw: version token minor 0xFF.
+    for (asm, stage) in [
+        (
+            "vs_2_sw\ndcl_position v0\nmov oPos, v0\n",
+            nvp4c::Stage::Vertex,
+        ),
+        (
+            "vs_3_sw\ndcl_position v0\ndcl_position o0\nmov o0, v0\n",
+            nvp4c::Stage::Vertex,
+        ),
+        ("ps_2_sw\ndcl t0\nmov oC0, t0\n", nvp4c::Stage::Fragment),
+        (
+            "ps_3_sw\ndcl_texcoord0 v0\nmov oC0, v0\n",
+            nvp4c::Stage::Fragment,
+        ),
+    ] {
+        let bytes = assemble(asm);
+        assert_eq!(bytes[0], 0xFF, "{asm}");
+        let c = nvp4c::compile_bytes(&bytes, &nvp4c::Options::default()).unwrap_or_else(|d| {
+            panic!(
+                "{asm}: {}",
+                d.render("sw", &nvp4c::source_listing(&bytes), false)
+            )
+        });
+        assert_eq!(c.stage, stage);
+        assert!(nvp4c::source_listing(&bytes).starts_with(asm.lines().next().unwrap()));
+    }
+}

@@ -63,7 +63,7 @@ pub enum Varying {
 }
 
 /// The varying of semantic `usage`+`index`; `None` for a semantic without a
-/// Location (reported as E3118). `output`: a vertex shader output;
+/// Location (reported as E3117). `output`: a vertex shader output;
 /// `pixel`: a pixel shader input.
 ///
 /// ```
@@ -1698,11 +1698,22 @@ impl Lower<'_> {
             }
             Op::Rcp => self.compute(inst, Opcode::Rcp, vec![scalar(&srcs[0])], out)?,
             Op::Rsq => {
+                // rsq(|x|), +inf at 0, and exactly 1 where |x| is 1 ("rsq
+                // - vs": "The output must be exactly 1.0 if the input is
+                // exactly 1.0"; Vulkan's InverseSqrt has 2 ULP).
                 let mut a = scalar(&srcs[0]);
                 a.abs = true;
                 a.negate = false;
                 a.negate_abs = false;
-                self.compute(inst, Opcode::Rsq, vec![a], out)?
+                let (d, r) = self.scratch_dest(0xf);
+                out.push(Stmt::Inst(self.inst(Opcode::Rsq, d, vec![a.clone()])));
+                let one = self.konst([1.0; 4]);
+                let (ed, mut e) = self.scratch_dest(0xf);
+                out.push(Stmt::Inst(self.inst(Opcode::Sub, ed, vec![a, one.clone()])));
+                // -||x| - 1| < 0 unless |x| is 1.
+                e.abs = true;
+                e.negate_abs = true;
+                self.compute(inst, Opcode::Cmp, vec![e, r, one], out)?
             }
             Op::Exp => self.compute(inst, Opcode::Ex2, vec![scalar(&srcs[0])], out)?,
             Op::ExpP if v.is_vertex() && v.level() < super::table::L2_0 => {
