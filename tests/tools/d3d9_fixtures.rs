@@ -464,3 +464,33 @@ fn canonical_spelling_removes_only_spelling() {
         canonical_line("dcl vPos.xy")
     );
 }
+
+#[test]
+fn the_shaders_that_crash_lavapipe_compile_to_valid_modules() {
+    // tests/fixtures/d3d9/lavapipe-crashes/README.md: a driver bug, so the
+    // modules themselves must be valid (compile runs spirv-val).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/d3d9/lavapipe-crashes");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "asm") {
+            let bytes =
+                nvp4c::front::d3d9::assemble::assemble_bytes(&std::fs::read_to_string(&p).unwrap())
+                    .unwrap();
+            for optimize in [false, true] {
+                let mut options = nvp4c::Options::default();
+                options.optimize = optimize;
+                nvp4c::compile_bytes(&bytes, &options).unwrap_or_else(|d| {
+                    panic!(
+                        "{}: {}",
+                        p.display(),
+                        d.render("x", &nvp4c::source_listing(&bytes), false)
+                    )
+                });
+            }
+            n += 1;
+        }
+    }
+    assert_eq!(n, 2);
+}

@@ -14,6 +14,7 @@
 //! versions.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use super::{compile_bytes, Shader};
 use crate::harness::{self, Capture, FragmentJob, Input, Kind, VertexJob};
@@ -299,15 +300,12 @@ fn run(dev: &harness::Device, g: &testgen::Generated, bytes: &[u8]) -> Tally {
     t
 }
 
-#[test]
-fn generated_shaders_of_every_version_agree_on_the_device_and_in_the_interpreter() {
+/// The programs of a run, in order: (version, seed).
+fn programs() -> Vec<(Version, u64)> {
     let count = env_u64("NVP4C_D3D9_DIFF_COUNT", 24);
     let base = env_u64("NVP4C_D3D9_DIFF_SEED", 0xD3D9_0000);
-    // Every program must check, device or not.
-    let mut generated = Vec::new();
-    let mut dropped = 0;
-    let mut lines = 0;
     let only = std::env::var("NVP4C_D3D9_DIFF_VERSIONS").ok();
+    let mut out = Vec::new();
     for v in testgen::versions() {
         if only
             .as_ref()
@@ -315,39 +313,132 @@ fn generated_shaders_of_every_version_agree_on_the_device_and_in_the_interpreter
         {
             continue;
         }
-        for seed in base..base + count {
-            let (g, bytes, d) = valid(v, seed);
-            dropped += d;
-            lines += g.lines.len() + d;
-            generated.push((v, seed, g, bytes));
-        }
+        out.extend((base..base + count).map(|seed| (v, seed)));
     }
-    let Some(dev) = harness::device_or_skip() else {
+    out
+}
+
+/// The worker: runs programs `from..` on the device in this process and
+/// reports each on standard output (`START i`, `DONE i compared skipped
+/// components`, `MISMATCH i text`), for the parent to read even if the
+/// driver kills the process.
+fn worker(dev: &harness::Device, list: &[(Version, u64)], from: usize) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for (i, &(v, seed)) in list.iter().enumerate().skip(from) {
+        let (g, bytes, _) = valid(v, seed);
+        writeln!(out, "START {i}").unwrap();
+        out.flush().unwrap();
+        let t = run(dev, &g, &bytes);
+        for m in &t.mismatches {
+            writeln!(out, "MISMATCH {i} {}", m.replace('\n', " ")).unwrap();
+        }
+        writeln!(
+            out,
+            "DONE {i} {} {} {}",
+            t.compared, t.skipped, t.components
+        )
+        .unwrap();
+        out.flush().unwrap();
+    }
+}
+
+#[test]
+fn generated_shaders_of_every_version_agree_on_the_device_and_in_the_interpreter() {
+    const WORKER: &str = "NVP4C_D3D9_DIFF_WORKER";
+    let list = programs();
+    if let Ok(from) = std::env::var(WORKER) {
+        let dev = harness::device_or_skip().expect("a device in the worker");
+        worker(dev, &list, from.parse().unwrap());
         return;
-    };
+    }
+    // Every program must check, device or not.
+    let (mut dropped, mut lines) = (0, 0);
+    let mut generated = Vec::new();
+    for &(v, seed) in &list {
+        let (g, _, d) = valid(v, seed);
+        dropped += d;
+        lines += g.lines.len() + d;
+        generated.push(g);
+    }
+    if harness::device_or_skip().is_none() {
+        return;
+    }
+    // The device runs in a child process (this test binary as the worker),
+    // restarted after a program that crashes the driver: lavapipe (Mesa
+    // 22.3.6) crashes compiling a few valid modules (docs/semantics.md); such
+    // a program is reported, its shader saved, and the run goes on.
+    let show = std::env::var_os("NVP4C_D3D9_DIFF_SHOW").is_some();
     let mut failures = Vec::new();
+    let mut crashes = Vec::new();
     let (mut compared, mut skipped, mut components) = (0, 0, 0);
     let mut per_version: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let show = std::env::var_os("NVP4C_D3D9_DIFF_SHOW").is_some();
-    for (v, seed, g, bytes) in &generated {
-        if show {
-            eprintln!("{} seed {seed:#x}:\n{}", v.name(), g.source());
+    let mut next = 0;
+    while next < list.len() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "d3d9::differential::generated_shaders_of_every_version_agree_on_the_device_and_in_the_interpreter",
+                "--nocapture",
+                "--test-threads",
+                "1",
+            ])
+            .env(WORKER, next.to_string())
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("the test binary runs as a worker");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut started = None;
+        for line in text.lines() {
+            let mut f = line.splitn(3, ' ');
+            let (kind, i) = (f.next(), f.next().and_then(|i| i.parse::<usize>().ok()));
+            let Some(i) = i else { continue };
+            let (v, seed) = list[i];
+            match kind {
+                Some("START") => {
+                    started = Some(i);
+                    if show {
+                        eprintln!("{} seed {seed:#x}:\n{}", v.name(), generated[i].source());
+                    }
+                }
+                Some("MISMATCH") if failures.len() < 5 => failures.push(format!(
+                    "{} seed {seed:#x}: {}\n{}",
+                    v.name(),
+                    f.next().unwrap_or(""),
+                    generated[i].source()
+                )),
+                Some("DONE") => {
+                    let n: Vec<usize> = f
+                        .next()
+                        .unwrap_or("")
+                        .split(' ')
+                        .filter_map(|x| x.parse().ok())
+                        .collect();
+                    compared += n[0];
+                    skipped += n[1];
+                    components += n[2];
+                    let e = per_version.entry(v.name()).or_default();
+                    e.0 += 1;
+                    e.1 += n[0];
+                    started = None;
+                }
+                _ => {}
+            }
         }
-        let t = run(dev, g, bytes);
-        compared += t.compared;
-        skipped += t.skipped;
-        components += t.components;
-        let e = per_version.entry(v.name()).or_default();
-        e.0 += 1;
-        e.1 += t.compared;
-        if !t.mismatches.is_empty() && failures.len() < 5 {
-            failures.push(format!(
-                "{} seed {seed:#x}:\n{}\n{}",
-                v.name(),
-                t.mismatches.join("\n"),
-                g.source()
-            ));
+        if out.status.success() {
+            break;
         }
+        // The worker died in program `started`: a driver crash.
+        let Some(i) = started else {
+            panic!("the worker failed before any program: {:?}", out.status);
+        };
+        let (v, seed) = list[i];
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d9-lavapipe-crashes");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{}-{seed:x}.asm", v.name()));
+        std::fs::write(&file, generated[i].source()).unwrap();
+        crashes.push(format!("{} seed {seed:#x} ({})", v.name(), file.display()));
+        next = i + 1;
     }
     assert!(
         failures.is_empty(),
@@ -356,8 +447,17 @@ fn generated_shaders_of_every_version_agree_on_the_device_and_in_the_interpreter
         failures.join("\n\n")
     );
     eprintln!(
-        "{} generated Direct3D 9 shaders agree ({count} per version from seed {base:#x}; {compared} cases ({components} output components) compared, {skipped} not compared for an infinity, NaN, denormal or undefined read; {dropped} of {lines} generated lines dropped as the checker rejected them); per version (programs, cases compared): {per_version:?}",
-        generated.len()
+        "{} generated Direct3D 9 shaders: {} ran and agree, {} crashed the driver ({crashes:?}); {compared} cases ({components} output components) compared, {skipped} not compared for an infinity, NaN, denormal or undefined read; {dropped} of {lines} generated lines dropped as the checker rejected them; per version (programs, cases compared): {per_version:?}",
+        list.len(),
+        list.len() - crashes.len(),
+        crashes.len(),
+    );
+    // A driver crash is rare; many would mean something else is wrong.
+    assert!(
+        crashes.len() * 100 <= list.len(),
+        "{} of {} shaders crashed the driver: {crashes:?}",
+        crashes.len(),
+        list.len()
     );
     // Each version compares most of its cases.
     for (v, (programs, cases)) in &per_version {
