@@ -406,7 +406,7 @@ fn reg_with_rel(text: &str, version: Version) -> Result<(RegType, u32, Option<u3
                 None => (term, 0),
             };
             let (aty, an) = register(reg, version)?;
-            addr = Some(reg_bits(aty, an)? | u32::from(comp) * 0x55 << 16);
+            addr = Some(reg_bits(aty, an)? | (u32::from(comp) * 0x55) << 16);
         }
     }
     Ok((
@@ -489,7 +489,7 @@ fn src_token(text: &str, version: Version, extra: &mut Vec<u32>) -> Result<u32, 
         (SrcMod::Sign, true, ..) => SrcMod::SignNeg,
         (SrcMod::X2, true, ..) => SrcMod::X2Neg,
         (SrcMod::Abs, true, ..) => SrcMod::AbsNeg,
-        (m, _, ..) => m,
+        (m, ..) => m,
     };
     let (reg, swz) = match s.rfind('.') {
         Some(i) if !s[i..].contains(']') => (&s[..i], Some(&s[i + 1..])),

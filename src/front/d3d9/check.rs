@@ -1012,16 +1012,14 @@ impl Checker<'_> {
                     self.err("E3105", i, Where::Dst, format!("`{}` writes one component in a vertex shader (Destination Register Masking)", inst.form.name));
                 }
             }
-            Op::Frc if v.is_vertex() && v.level() == L1_1 => {
-                if !matches!(mask, 0x2 | 0x3) {
-                    self.err("E3105", i, Where::Dst, "vs_1_1 frc writes .y or .xy");
-                }
+            Op::Frc if v.is_vertex() && v.level() == L1_1 && !matches!(mask, 0x2 | 0x3) => {
+                self.err("E3105", i, Where::Dst, "vs_1_1 frc writes .y or .xy");
             }
             Op::Crs => {
                 if !dst_temp {
                     self.err("E3115", i, Where::Dst, "crs writes a temporary register");
                 }
-                if !matches!(mask, 1 | 2 | 4 | 3 | 5 | 6 | 7) {
+                if !(1..=7).contains(&mask) {
                     self.err(
                         "E3105",
                         i,
@@ -1140,7 +1138,7 @@ impl Checker<'_> {
                 if !dst_temp {
                     self.err("E3115", i, Where::Dst, "sincos writes a temporary register");
                 }
-                if !matches!(mask, 1 | 2 | 3) {
+                if !(1..=3).contains(&mask) {
                     self.err("E3105", i, Where::Dst, "sincos writes .x, .y or .xy");
                 }
                 if let Some(s0) = inst.srcs.first() {
@@ -1169,26 +1167,24 @@ impl Checker<'_> {
                     }
                 }
             }
-            Op::Sgn => {
-                if inst.srcs.len() == 3 {
-                    for k in 1..3 {
-                        if inst.srcs[k].reg.ty != RegType::Temp {
-                            self.err(
-                                "E3115",
-                                i,
-                                Where::Src(k),
-                                "sgn's second and third operands are temporary registers",
-                            );
-                        }
-                    }
-                    if inst.srcs[1].reg == inst.srcs[2].reg {
+            Op::Sgn if inst.srcs.len() == 3 => {
+                for k in 1..3 {
+                    if inst.srcs[k].reg.ty != RegType::Temp {
                         self.err(
                             "E3115",
                             i,
-                            Where::Src(2),
-                            "sgn's two temporaries must be different registers",
+                            Where::Src(k),
+                            "sgn's second and third operands are temporary registers",
                         );
                     }
+                }
+                if inst.srcs[1].reg == inst.srcs[2].reg {
+                    self.err(
+                        "E3115",
+                        i,
+                        Where::Src(2),
+                        "sgn's two temporaries must be different registers",
+                    );
                 }
             }
             Op::Dp2Add => {
@@ -1210,20 +1206,16 @@ impl Checker<'_> {
                     }
                 }
             }
-            Op::Mova => {
-                if v.level() < L2_X && v.level() >= L2_0 && mask != 1 {
-                    // vs_2_0 a0 has four components too ("All four
-                    // components of a0 are available"): any mask.
-                }
-            }
+            // vs_2_0's a0 has four components too ("All four components
+            // of a0 are available"): mova takes any mask.
+            Op::Mova => {}
             Op::Mov
                 if v.is_vertex()
                     && v.level() == L1_1
-                    && dst.is_some_and(|d| d.reg.ty == RegType::Addr) =>
+                    && dst.is_some_and(|d| d.reg.ty == RegType::Addr)
+                    && mask != 1 =>
             {
-                if mask != 1 {
-                    self.err("E3105", i, Where::Dst, "vs_1_1 has only a0.x");
-                }
+                self.err("E3105", i, Where::Dst, "vs_1_1 has only a0.x");
             }
             Op::TexLd | Op::TexLdl | Op::TexLdd => {
                 let ps2 = v.is_pixel() && v.major == 2;
@@ -1635,13 +1627,16 @@ impl Checker<'_> {
                     .dst
                     .as_ref()
                     .is_some_and(|d| d.rel.is_some_and(|r| r.reg.ty == RegType::Loop));
-            if uses_al {
-                if loops == 0 || !stack.iter().any(|(b, _)| *b == Block::Loop) {
-                    if f == 0 || stack.iter().any(|(b, _)| *b == Block::Rep) {
-                        self.err("E3109", i, Where::Line, "aL is only valid inside a loop...endloop block (Loop Counter Register)");
-                    } else {
-                        al_uses.push((i, f));
-                    }
+            if uses_al && (loops == 0 || !stack.iter().any(|(b, _)| *b == Block::Loop)) {
+                if f == 0 || stack.iter().any(|(b, _)| *b == Block::Rep) {
+                    self.err(
+                        "E3109",
+                        i,
+                        Where::Line,
+                        "aL is only valid inside a loop...endloop block (Loop Counter Register)",
+                    );
+                } else {
+                    al_uses.push((i, f));
                 }
             }
             let dynamic_if_depth = stack
@@ -1793,18 +1788,17 @@ impl Checker<'_> {
                     // A label ends the body before it (a missing ret is the
                     // end of main or of the previous subroutine).
                     if functions[f].end > i {
-                        if f == 0 || i > functions[f].start {
-                            if !matches!(
-                                instructions.get(i.wrapping_sub(1)).map(|p| p.form.op),
-                                Some(Op::Ret)
-                            ) {
-                                self.err(
-                                    "E3110",
-                                    i,
-                                    Where::Line,
-                                    "a label must directly follow a ret (label - vs, label - ps)",
-                                );
-                            }
+                        let after_ret = matches!(
+                            instructions.get(i.wrapping_sub(1)).map(|p| p.form.op),
+                            Some(Op::Ret)
+                        );
+                        if (f == 0 || i > functions[f].start) && !after_ret {
+                            self.err(
+                                "E3110",
+                                i,
+                                Where::Line,
+                                "a label must directly follow a ret (label - vs, label - ps)",
+                            );
                         }
                         functions[f].end = i;
                     }
@@ -2028,15 +2022,13 @@ impl Checker<'_> {
                             self.err("E3112", k, Where::Src(s_i), "register data read by texbem or texbeml cannot be read by other instructions (texbem - ps)");
                         }
                     }
-                    RegType::Texture if v.level() == L1_4 => {
-                        if class != Class::Texture {
-                            self.err(
-                                "E3112",
-                                k,
-                                Where::Src(s_i),
-                                "in ps_1_4, arithmetic instructions cannot read t# registers",
-                            );
-                        }
+                    RegType::Texture if v.level() == L1_4 && class != Class::Texture => {
+                        self.err(
+                            "E3112",
+                            k,
+                            Where::Src(s_i),
+                            "in ps_1_4, arithmetic instructions cannot read t# registers",
+                        );
                     }
                     RegType::Input if v.level() == L1_4 && phase == 1 => {
                         self.err(

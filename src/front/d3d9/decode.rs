@@ -278,7 +278,7 @@ pub fn decode(bytes: &[u8]) -> Shader {
             errors: Vec::new(),
         },
     };
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         d.error(
             "E3002",
             format!(

@@ -285,11 +285,9 @@ fn dst_modifier_text(d: &Dst) -> String {
 fn dcl_mnemonic(decl: &super::decode::Decl, dst: &Dst, version: Version) -> String {
     let mut m = String::from("dcl");
     match dst.reg.ty {
-        RegType::Sampler => {
-            if decl.sampler != SamplerType::Unknown {
-                m.push('_');
-                m.push_str(decl.sampler.name());
-            }
+        RegType::Sampler if decl.sampler != SamplerType::Unknown => {
+            m.push('_');
+            m.push_str(decl.sampler.name());
         }
         RegType::MiscType => {}
         RegType::Input | RegType::Output if version.major >= 3 || version.is_vertex() => {

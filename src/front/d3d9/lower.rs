@@ -1665,9 +1665,9 @@ impl Lower<'_> {
                 }
             }
             Op::Mov if inst.dst.as_ref().is_some_and(|d| d.reg.ty == RegType::Addr) => {
-                self.to_address(inst, srcs.remove(0), out)?
+                self.write_address(inst, srcs.remove(0), out)?
             }
-            Op::Mova => self.to_address(inst, srcs.remove(0), out)?,
+            Op::Mova => self.write_address(inst, srcs.remove(0), out)?,
             Op::Mov => self.compute(inst, Opcode::Mov, srcs, out)?,
             Op::Add => self.compute(inst, Opcode::Add, srcs, out)?,
             Op::Sub => self.compute(inst, Opcode::Sub, srcs, out)?,
@@ -1927,7 +1927,7 @@ impl Lower<'_> {
     }
 
     /// `mova` (and vs_1_1 `mov a0.x`): round to nearest, halves up.
-    fn to_address(
+    fn write_address(
         &mut self,
         inst: &Instruction,
         src: Operand,

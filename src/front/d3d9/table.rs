@@ -130,13 +130,13 @@ impl Version {
     /// assert!(!Version::vertex(1, 0).is_supported() && Version::vertex(2, 2).is_supported());
     /// ```
     pub fn is_supported(self) -> bool {
-        match (self.kind, self.major, self.minor) {
-            (ShaderKind::Vertex, 1, 1) => true,
-            (ShaderKind::Pixel, 1, 1..=4) => true,
-            (_, 2, _) => true,
-            (_, 3, 0 | 0xFF) => true,
-            _ => false,
-        }
+        matches!(
+            (self.kind, self.major, self.minor),
+            (ShaderKind::Vertex, 1, 1)
+                | (ShaderKind::Pixel, 1, 1..=4)
+                | (_, 2, _)
+                | (_, 3, 0 | 0xFF)
+        )
     }
     /// The level availability is decided by.
     pub fn level(self) -> Level {

@@ -602,6 +602,11 @@ impl Gen<'_> {
         std::mem::replace(&mut self.out, saved_out)
     }
 
+    /// One of `items`.
+    fn choose(&mut self, items: &[&'static str]) -> &'static str {
+        items[self.rng.below(items.len())]
+    }
+
     fn temp(&mut self) -> u32 {
         self.rng.below(self.temps as usize) as u32
     }
@@ -617,20 +622,18 @@ impl Gen<'_> {
 
     fn mask(&mut self) -> &'static str {
         if self.v.is_sm1() && self.v.is_pixel() {
-            return *self.rng.pick(&["", ".rgb", ".a", ""]);
+            return self.choose(&["", ".rgb", ".a", ""]);
         }
-        *self
-            .rng
-            .pick(&["", "", ".x", ".xy", ".xyz", ".w", ".yw", ".xz"])
+        self.choose(&["", "", ".x", ".xy", ".xyz", ".w", ".yw", ".xz"])
     }
 
     fn swizzle(&mut self) -> &'static str {
         let ps = self.v.is_pixel();
         match self.v.level() {
-            l if ps && l < L1_4 => *self.rng.pick(&["", "", "", ".a"]),
-            l if ps && l == L1_4 => *self.rng.pick(&["", "", ".r", ".g", ".b", ".a"]),
-            l if ps && l == L2_0 => *self.rng.pick(&["", "", "", ".x", ".y", ".z", ".w"]),
-            _ => *self.rng.pick(&[
+            l if ps && l < L1_4 => self.choose(&["", "", "", ".a"]),
+            l if ps && l == L1_4 => self.choose(&["", "", ".r", ".g", ".b", ".a"]),
+            l if ps && l == L2_0 => self.choose(&["", "", "", ".x", ".y", ".z", ".w"]),
+            _ => self.choose(&[
                 "", "", "", ".x", ".y", ".w", ".yzxw", ".wzyx", ".xxyy", ".zwxy",
             ]),
         }
@@ -697,7 +700,7 @@ impl Gen<'_> {
     /// A scalar source (a replicate swizzle).
     fn scalar(&mut self) -> String {
         let reg = self.register();
-        let c = *self.rng.pick(&["x", "y", "z", "w"]);
+        let c = self.choose(&["x", "y", "z", "w"]);
         let neg = if self.rng.chance(20) { "-" } else { "" };
         format!("{neg}{reg}.{c}")
     }
@@ -711,7 +714,7 @@ impl Gen<'_> {
             } else {
                 &["", "", "", "_x2", "_x4", "_d2", "_sat"]
             };
-            return *self.rng.pick(shifts);
+            return self.choose(shifts);
         }
         if (ps || self.at_least(L3_0)) && self.rng.chance(15) {
             return "_sat";
@@ -797,7 +800,7 @@ impl Gen<'_> {
             }
             Op::Crs => {
                 let (a, b) = (self.src_plain(), self.src_plain());
-                let mask = *self.rng.pick(&[".xyz", ".x", ".yz"]);
+                let mask = self.choose(&[".xyz", ".x", ".yz"]);
                 format!("crs{mods} r{d}{mask}, {a}, {b}")
             }
             Op::Sgn if !self.at_least(L3_0) => {
@@ -813,7 +816,7 @@ impl Gen<'_> {
             Op::Dp2Add => {
                 let (a, b) = (self.src(), self.src());
                 let c = self.scalar();
-                let mask = *self.rng.pick(&["", ".x", ".w"]);
+                let mask = self.choose(&["", ".x", ".w"]);
                 format!("dp2add{mods} r{d}{mask}, {a}, {b}, {c}")
             }
             Op::Cnd if ps1 && self.v.level() < L1_4 => {
@@ -823,7 +826,7 @@ impl Gen<'_> {
             }
             Op::Frc if !self.v.is_pixel() && self.v.level() < L2_0 => {
                 let a = self.src();
-                let mask = *self.rng.pick(&[".x", ".xy", ".y"]);
+                let mask = self.choose(&[".x", ".xy", ".y"]);
                 format!("frc r{d}{mask}, {a}")
             }
             _ => {
@@ -895,7 +898,7 @@ impl Gen<'_> {
         .filter(|op| self.has(*op))
         .collect();
         let op = *self.rng.pick(&ops);
-        let mask = *self.rng.pick(&["", ".x", ".y", ".z", ".w", ".xy"]);
+        let mask = self.choose(&["", ".x", ".y", ".z", ".w", ".xy"]);
         let line = match op {
             Op::Rcp | Op::Rsq | Op::Exp | Op::Log | Op::ExpP | Op::LogP => {
                 let name = match op {
@@ -928,7 +931,7 @@ impl Gen<'_> {
                 let t = self.temp();
                 self.emit(format!("frc r{t}.w, {a}"), false);
                 self.emit(format!("mad r{t}.w, r{t}.w, c16.x, c16.y"), false);
-                let m = *self.rng.pick(&[".x", ".y", ".xy"]);
+                let m = self.choose(&[".x", ".y", ".xy"]);
                 if self.at_least(L3_0) {
                     format!("sincos r{s}{m}, r{t}.w")
                 } else {
@@ -940,7 +943,7 @@ impl Gen<'_> {
     }
 
     fn comparison(&mut self) -> &'static str {
-        *self.rng.pick(&["gt", "eq", "ge", "lt", "ne", "le"])
+        self.choose(&["gt", "eq", "ge", "lt", "ne", "le"])
     }
 
     fn if_block(&mut self) {
@@ -952,7 +955,7 @@ impl Gen<'_> {
             }
             1 if self.predicate => {
                 let not = if self.rng.chance(50) { "!" } else { "" };
-                let c = *self.rng.pick(&["x", "y", "z", "w"]);
+                let c = self.choose(&["x", "y", "z", "w"]);
                 format!("if {not}p0.{c}")
             }
             _ => format!("if b{}", self.rng.below(3)),
@@ -1002,7 +1005,7 @@ impl Gen<'_> {
 
     fn setp(&mut self) {
         let c = self.comparison();
-        let mask = *self.rng.pick(&["", ".x", ".xy", ".w"]);
+        let mask = self.choose(&["", ".x", ".xy", ".w"]);
         let (a, b) = (self.src(), self.src());
         // The first setp writes every component, so later reads of p0 are
         // of written components.
@@ -1013,7 +1016,7 @@ impl Gen<'_> {
 
     fn predicated(&mut self) {
         let not = if self.rng.chance(40) { "!" } else { "" };
-        let swz = *self.rng.pick(&["", ".x", ".y", ".z", ".w"]);
+        let swz = self.choose(&["", ".x", ".y", ".z", ".w"]);
         let line = if self.sink.is_some() && self.rng.chance(20) {
             let saved = std::mem::take(&mut self.out);
             self.approx();
@@ -1044,7 +1047,7 @@ impl Gen<'_> {
             }
             1 if self.predicate => {
                 let not = if self.rng.chance(50) { "!" } else { "" };
-                let c = *self.rng.pick(&["x", "y", "z", "w"]);
+                let c = self.choose(&["x", "y", "z", "w"]);
                 format!("breakp {not}p0.{c}")
             }
             _ => {
@@ -1075,7 +1078,7 @@ impl Gen<'_> {
             0 => format!("callnz l{label}, b{}", self.rng.below(3)),
             1 if self.predicate => {
                 let not = if self.rng.chance(50) { "!" } else { "" };
-                let c = *self.rng.pick(&["x", "y", "z", "w"]);
+                let c = self.choose(&["x", "y", "z", "w"]);
                 format!("callnz l{label}, {not}p0.{c}")
             }
             _ => format!("call l{label}"),
@@ -1107,7 +1110,7 @@ impl Gen<'_> {
 
     fn kill(&mut self) {
         let t = self.temp();
-        let mask = *self.rng.pick(&["", ".x", ".xy", ".w"]);
+        let mask = self.choose(&["", ".x", ".xy", ".w"]);
         if self.v.is_sm1() {
             return;
         }

@@ -154,7 +154,7 @@ fn outputs(s: &Shader) -> Vec<(String, Capture, String)> {
             .reflection
             .outputs
             .iter()
-            .find(|o| o.names.iter().any(|n| *n == name))
+            .find(|o| o.names.contains(&name))
         else {
             continue;
         };
@@ -206,7 +206,7 @@ fn run(dev: &harness::Device, g: &testgen::Generated, bytes: &[u8]) -> Tally {
     let outs = outputs(&s);
     // Device results per case, by output name.
     let mut device: Vec<BTreeMap<String, [u32; 4]>> = vec![BTreeMap::new(); CASES];
-    let mut killed = vec![false; CASES];
+    let mut killed = [false; CASES];
     if pixel {
         let job = FragmentJob {
             env,

@@ -291,8 +291,10 @@ pub fn texture_cases() -> Vec<Case> {
         Bind::default().texture(g(1, 2.0)),
         &[("oC0", [1.0, 2.0, 0.0, 2.0])],
     ));
-    let mut d14 = Bind::default();
-    d14.depth = true;
+    let d14 = Bind {
+        depth: true,
+        ..Bind::default()
+    };
     v.push(case(
         "texdepth r5 (ps_1_4)",
         "ps_1_4\ntexcrd r5.rgb, t0\nphase\ntexdepth r5\nmov r0, v0\n",

@@ -10,6 +10,7 @@ use crate::harness::{self, SamplerDesc, Texture, TextureKind};
 
 /// `[i, j, k, tag]` for texel (i, j) of slice, layer or face k, every level
 /// tagged `tag + level`.
+#[allow(clippy::too_many_arguments)] // a texture has this many dimensions
 pub fn grid(
     unit: u32,
     kind: TextureKind,

@@ -461,7 +461,7 @@ pub fn vertex(
             .reflection
             .outputs
             .iter()
-            .find(|o| o.names.iter().any(|n| *n == name))
+            .find(|o| o.names.contains(&name))
             .unwrap_or_else(|| panic!("no reflected output `{name}`"));
         let capture = match (slot.location, slot.built_in.as_deref()) {
             (Some(l), _) => Capture::Location(l),

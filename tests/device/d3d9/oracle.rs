@@ -463,7 +463,7 @@ fn vkd3d_compiler_s_spir_v_agrees_with_nvp4c_s_on_the_device() {
                 if !b.colors.contains_key(&loc) {
                     continue;
                 }
-                for k in 0..CASES {
+                for (k, case_values) in values.iter().enumerate() {
                     let (mut x, y) = (a.color_f32(k, loc), b.color_f32(k, loc));
                     // vkd3d saturates the ps_1_x colour (r0) as a fixed-point
                     // render target would; nvp4c leaves that to the target
@@ -486,7 +486,7 @@ fn vkd3d_compiler_s_spir_v_agrees_with_nvp4c_s_on_the_device() {
                     if !agree(x, y, 0xf) && !deviation(&name, &reg) {
                         failures.push(format!(
                             "{name} case {k} {reg}: {x:?} here, {y:?} in vkd3d's (inputs {:?})",
-                            values[k]
+                            case_values
                                 .iter()
                                 .filter(|(r, _)| our_inputs.iter().any(|(_, o)| o == *r))
                                 .collect::<Vec<_>>()
@@ -539,12 +539,12 @@ fn vkd3d_compiler_s_spir_v_agrees_with_nvp4c_s_on_the_device() {
             let b = dev
                 .run_vertex(&theirs, &job(false))
                 .unwrap_or_else(|e| panic!("{name}: vkd3d's module: {e:?}"));
-            for k in 0..CASES {
+            for (k, case_attributes) in attributes.iter().enumerate() {
                 let (x, y) = (a.position_f32(k), b.position_f32(k));
                 if !agree(x, y, 0xf) && !deviation(&name, "position") {
                     failures.push(format!(
                         "{name} vertex {k} position: {x:?} here, {y:?} in vkd3d's (inputs {:?})",
-                        attributes[k]
+                        case_attributes
                     ));
                 }
                 for s in &outputs {
@@ -555,7 +555,7 @@ fn vkd3d_compiler_s_spir_v_agrees_with_nvp4c_s_on_the_device() {
                     if !agree(x, y, s.mask) && !deviation(&name, &s.register) {
                         failures.push(format!(
                             "{name} vertex {k} {}: {x:?} here, {y:?} in vkd3d's (inputs {:?})",
-                            s.register, attributes[k]
+                            s.register, case_attributes
                         ));
                     }
                 }
