@@ -9,6 +9,45 @@ fn main() {
         .process()
         .expect("LALRPOP grammar failed to build");
     link_libstdcxx_statically();
+    record_git_hash();
+}
+
+/// `NVP4C_GIT_HASH` for `nvp4c --version`: the commit of a git checkout,
+/// or empty where there is none (a crates.io package, a source tarball)
+/// or no `git` to ask. A packager may set `NVP4C_GIT_HASH` itself.
+fn record_git_hash() {
+    println!("cargo:rerun-if-env-changed=NVP4C_GIT_HASH");
+    let hash = env::var("NVP4C_GIT_HASH")
+        .ok()
+        .or_else(|| git(&["rev-parse", "--short=12", "HEAD"]))
+        .unwrap_or_default();
+    // Build again when HEAD moves: HEAD itself (a branch switch), the
+    // branch's ref (a commit) and packed-refs. Only files that exist are
+    // named: cargo reruns a build script on every build for a missing one.
+    let git_path = |name: &str| git(&["rev-parse", "--git-path", name]).map(PathBuf::from);
+    let mut watched = vec![git_path("HEAD"), git_path("packed-refs")];
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watched.push(git_path(&branch));
+    }
+    let here = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    for path in watched.into_iter().flatten() {
+        let path = here.join(path);
+        if path.is_file() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
+    println!("cargo:rustc-env=NVP4C_GIT_HASH={hash}");
+}
+
+/// `git ARGS` in the package's directory: its trimmed output, or `None`.
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(env::var_os("CARGO_MANIFEST_DIR")?)
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !text.is_empty()).then_some(text)
 }
 
 /// SPIRV-Tools (the validator and optimiser, C++) asks for `-lstdc++`.

@@ -2,8 +2,9 @@
 //! `!!NVfp4.0` pair with the library, build the pipeline from the
 //! reflection (descriptor set layouts, uniform buffer sizes, parameter
 //! offsets and texture units found by their Cg names, vertex attribute
-//! Locations), upload a checkerboard texture, draw the textured quad
-//! offscreen and write it as a PNG.
+//! Locations), fill the GL state block from GL-like state
+//! (`nvp4c::state::GlState`), upload a checkerboard texture, draw the
+//! textured quad offscreen and write it as a PNG.
 //!
 //! ```text
 //! cargo run --example render -- quad.png
@@ -24,6 +25,7 @@ use std::process::ExitCode;
 
 use ash::vk;
 use nvp4c::reflect::{ComponentType, Reflection, TextureUnit};
+use nvp4c::state::GlState;
 
 #[path = "common/gpu.rs"]
 mod gpu;
@@ -36,16 +38,15 @@ const FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 /// docs/interface.md "Sampled type") sees values in [0, 1].
 const TEXTURE_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 
-/// Transforms the unit quad by `xform` (scale in xy, offset in zw) and
-/// passes its texture coordinate on. The `#var` line is what Cg writes;
-/// the renderer finds the parameter by that name in the reflection.
+/// Transforms the unit quad by GL's modelview-projection matrix
+/// (`state.matrix.mvp`, which the renderer sets as GL state through
+/// `nvp4c::state::GlState`) and passes its texture coordinate on.
 const VERTEX_PROGRAM: &str = "!!NVvp4.0
-#var float4 xform :  : c[0] : 0 : 1
-PARAM c[1] = { program.local[0] };
-TEMP p;
-MAD p.xy, vertex.position, c[0], c[0].zwzw;
-MOV p.zw, {0, 0, 0, 1};
-MOV result.position, p;
+PARAM mvp[4] = { state.matrix.mvp };
+DP4 result.position.x, mvp[0], vertex.position;
+DP4 result.position.y, mvp[1], vertex.position;
+DP4 result.position.z, mvp[2], vertex.position;
+DP4 result.position.w, mvp[3], vertex.position;
 MOV result.texcoord[0], vertex.texcoord[0];
 END
 ";
@@ -149,20 +150,19 @@ fn run(out: &str) -> Result<(), Failure> {
     let fragment = compile("checker.fp", FRAGMENT_PROGRAM)?;
 
     // Parameter values, placed by the reflection.
-    let mut params: Vec<(vk::ShaderStageFlags, &Reflection, &str, [f32; 4])> = vec![
-        (
-            vk::ShaderStageFlags::VERTEX,
-            &vertex.reflection,
-            "xform",
-            [0.5, 0.5, 0.0, 0.0],
-        ),
-        (
-            vk::ShaderStageFlags::FRAGMENT,
-            &fragment.reflection,
-            "tint",
-            [1.0, 1.0, 0.5, 1.0],
-        ),
-    ];
+    let mut params: Vec<(vk::ShaderStageFlags, &Reflection, &str, [f32; 4])> = vec![(
+        vk::ShaderStageFlags::FRAGMENT,
+        &fragment.reflection,
+        "tint",
+        [1.0, 1.0, 0.5, 1.0],
+    )];
+    // GL state, as a GL program would set it: glScalef(0.5, 0.5, 1) on the
+    // modelview matrix (column-major); the projection stays the identity.
+    // nvp4c::state lays it out, with the MVP product GL derives.
+    let mut gl = GlState::default();
+    gl.modelview[0][0] = 0.5;
+    gl.modelview[0][5] = 0.5;
+    let state = gl.to_block().as_bytes();
     params.sort_by_key(|p| p.2);
     let position = input_location(&vertex.reflection, "vertex.position")?;
     let texcoord = input_location(&vertex.reflection, "vertex.texcoord[0]")?;
@@ -176,7 +176,7 @@ fn run(out: &str) -> Result<(), Failure> {
     let pixels = unsafe {
         let gpu = Gpu::new(c"nvp4c render example", "render")?;
         draw(
-            &gpu, &vertex, &fragment, &params, &textures, position, texcoord,
+            &gpu, &vertex, &fragment, &params, &state, &textures, position, texcoord,
         )?
     };
     gpu::write_png(out, WIDTH, HEIGHT, &pixels)
@@ -185,14 +185,17 @@ fn run(out: &str) -> Result<(), Failure> {
 /// Draws the quad with the two programs and returns the RGBA8 pixels, row
 /// by row.
 ///
-/// `params` are uniform values by Cg name; `textures` texture contents
+/// `params` are uniform values by Cg name; `state` the bytes of the GL
+/// state block (`nvp4c::state`); `textures` texture contents
 /// (`TEXTURE_SIZE`² RGBA8 texels) by the Cg name of their sampler;
 /// `position` and `texcoord` the Locations of the quad's two attributes.
+#[allow(clippy::too_many_arguments)]
 unsafe fn draw(
     gpu: &Gpu,
     vertex: &nvp4c::Compiled,
     fragment: &nvp4c::Compiled,
     params: &[(vk::ShaderStageFlags, &Reflection, &str, [f32; 4])],
+    state: &[u8],
     textures: &[(vk::ShaderStageFlags, &str, &[u8])],
     position: u32,
     texcoord: u32,
@@ -248,6 +251,11 @@ unsafe fn draw(
                     stage,
                 ));
                 let mut bytes = vec![0u8; block.size as usize];
+                // The State block holds GL state at fixed offsets: the
+                // module reads its first `size` bytes.
+                if block.binding_name == "state" {
+                    bytes.copy_from_slice(&state[..block.size as usize]);
+                }
                 for (p_stage, p_reflection, name, value) in params {
                     if *p_stage != stage {
                         continue;

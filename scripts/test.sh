@@ -10,9 +10,16 @@ missing=()
 compgen -G "/usr/share/vulkan/icd.d/lvp_icd.*.json" >/dev/null || missing+=(mesa-vulkan-drivers)
 ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || missing+=(libvulkan1)
 [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] || missing+=(vulkan-validationlayers)
+# The Vim syntax file is tested in a headless Vim (tests/tools/editors.rs).
+command -v vim >/dev/null || missing+=(vim)
+# Mesa's OpenGL (llvmpipe through surfaceless EGL): the independent oracle of
+# the piglit tests (tests/device/piglit/mesa.rs).
+ldconfig -p 2>/dev/null | grep -q 'libEGL\.so\.1' || missing+=(libegl1)
+compgen -G "/usr/share/glvnd/egl_vendor.d/*mesa*.json" >/dev/null || missing+=(libegl-mesa0)
+compgen -G "/usr/lib/*/dri/swrast_dri.so" >/dev/null || missing+=(libgl1-mesa-dri)
 
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "test.sh: installing ${missing[*]} (a software Vulkan device and its validation layer)"
+  echo "test.sh: installing ${missing[*]} (a software Vulkan device, its validation layer, Mesa's OpenGL, Vim for the syntax file test)"
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then

@@ -11,10 +11,13 @@
 
 use crate::span::Span;
 
+pub mod control;
 pub mod json;
 
+pub use control::{WarningControl, WarningControlError, WarningLevel};
+
 /// How bad a diagnostic is. Errors stop compilation; warnings do not
-/// (unless the CLI's `--deny-warnings` is given).
+/// (unless denied: [`WarningControl`], the CLI's `-D` and `--deny-warnings`).
 ///
 /// ```
 /// use nvp4c::Severity;
@@ -264,26 +267,26 @@ impl Diagnostics {
     /// assert!(text.contains("error[E0400]: unknown instruction `MOVV`"));
     /// ```
     pub fn render(&self, file_name: &str, source: &str, color: bool) -> String {
-        use codespan_reporting::files::SimpleFile;
         use codespan_reporting::term::{self, termcolor::Buffer};
-        let has_long_line = source.split('\n').any(|l| l.len() > LONG_LINE);
-        let file = SimpleFile::new(file_name, source);
+        let has_long_line = lines(source).any(|(_, body, _)| body.len() > LONG_LINE);
+        let file = RenderFile::new(file_name, source, source, Vec::new());
         let mut buffer = if color {
             Buffer::ansi()
         } else {
             Buffer::no_color()
         };
-        let config = term::Config::default();
+        let config = render_config();
         for d in &self.0 {
             // A label on a very long line would print the whole line: show
             // a window of it instead.
             if has_long_line {
-                if let Some((text, d)) = windowed(source, d) {
+                if let Some(w) = windowed(source, d) {
+                    let shown = RenderFile::new(file_name, &w.text, source, w.moves);
                     let _ = term::emit(
                         &mut buffer,
                         &config,
-                        &SimpleFile::new(file_name, text.as_str()),
-                        &to_codespan(&d, &text),
+                        &shown,
+                        &to_codespan(&w.diagnostic, &w.text),
                     );
                     continue;
                 }
@@ -297,10 +300,162 @@ impl Diagnostics {
     }
 }
 
+/// How every report is drawn: codespan-reporting's default look, with
+/// rustc's `-->` before the location (`--> prog.fp:3:8`), which editors'
+/// problem matchers and people used to rustc look for.
+pub(crate) fn render_config() -> codespan_reporting::term::Config {
+    let mut config = codespan_reporting::term::Config::default();
+    config.chars.snippet_start = "-->".to_string();
+    config
+}
+
 /// Lines longer than this are shown as a window around their labels.
 const LONG_LINE: usize = 512;
 /// Bytes of context on each side of a label in such a window.
 const WINDOW: usize = 60;
+
+/// Each line of `source`: its start offset, its text, and the line end
+/// that follows it (`"\n"`, `"\r\n"`, `"\r"`, or `""` for the last line).
+/// Lines end where the lexer's comments do (section 2.X.2 allows LF, CR
+/// and CRLF), and where the JSON form's line numbers say.
+fn lines(source: &str) -> impl Iterator<Item = (usize, &str, &str)> {
+    let bytes = source.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= bytes.len() {
+            return None;
+        }
+        let start = at;
+        let mut i = start;
+        while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+            i += 1;
+        }
+        let end = match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(b'\r'), Some(b'\n')) => i + 2,
+            (Some(_), _) => i + 1,
+            (None, _) => i,
+        };
+        at = end;
+        Some((start, &source[start..i], &source[i..end]))
+    })
+}
+
+/// A source as codespan-reporting sees it. Lines end at LF, CRLF or a
+/// lone CR (as in [`lines`]), and the `-->` location is a position in the
+/// program's own text even when what is shown is a windowed copy of it
+/// (so a label at column 420005 of a long line says `:4:420005`, not the
+/// column in the window).
+struct RenderFile<'a> {
+    name: &'a str,
+    /// What is shown: the source, or its windowed copy.
+    shown: &'a str,
+    /// Line starts in `shown`.
+    starts: Vec<usize>,
+    /// The program's text.
+    original: &'a str,
+    /// Windows of `original` in `shown`: (start in original, end in
+    /// original, start in shown).
+    moves: Vec<(usize, usize, usize)>,
+}
+
+impl<'a> RenderFile<'a> {
+    fn new(
+        name: &'a str,
+        shown: &'a str,
+        original: &'a str,
+        moves: Vec<(usize, usize, usize)>,
+    ) -> RenderFile<'a> {
+        let mut starts: Vec<usize> = lines(shown).map(|(start, _, _)| start).collect();
+        // A text ending in a line end has an empty last line after it (a
+        // label at the very end, e.g. "missing END", points there).
+        if starts.is_empty()
+            || lines(shown)
+                .last()
+                .is_some_and(|(_, _, end)| !end.is_empty())
+        {
+            starts.push(shown.len());
+        }
+        RenderFile {
+            name,
+            shown,
+            starts,
+            original,
+            moves,
+        }
+    }
+
+    /// The offset in the program's text of an offset in `shown`.
+    fn original_offset(&self, at: usize) -> Option<usize> {
+        self.moves
+            .iter()
+            .find(|&&(ws, we, ns)| (ns..=ns + (we - ws)).contains(&at))
+            .map(|&(ws, _, ns)| ws + (at - ns))
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for RenderFile<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.shown)
+    }
+
+    fn line_index(
+        &'a self,
+        (): (),
+        byte_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self
+            .starts
+            .partition_point(|&s| s <= byte_index)
+            .saturating_sub(1))
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        use codespan_reporting::files::Error;
+        let start = *self.starts.get(line_index).ok_or(Error::LineTooLarge {
+            given: line_index,
+            max: self.starts.len() - 1,
+        })?;
+        let end = self
+            .starts
+            .get(line_index + 1)
+            .copied()
+            .unwrap_or(self.shown.len());
+        Ok(start..end)
+    }
+
+    fn location(
+        &'a self,
+        (): (),
+        byte_index: usize,
+    ) -> Result<codespan_reporting::files::Location, codespan_reporting::files::Error> {
+        let line_index = self.line_index((), byte_index)?;
+        let (text, at) = match self.original_offset(byte_index) {
+            Some(at) => (self.original, at),
+            None => (self.shown, byte_index),
+        };
+        let mut at = at.min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        Ok(codespan_reporting::files::Location {
+            line_number: line_index + 1,
+            column_number: text[line_start..at].chars().count() + 1,
+        })
+    }
+}
 
 fn to_codespan(d: &Diagnostic, source: &str) -> codespan_reporting::diagnostic::Diagnostic<()> {
     use codespan_reporting::diagnostic as cd;
@@ -332,11 +487,20 @@ fn to_codespan(d: &Diagnostic, source: &str) -> codespan_reporting::diagnostic::
         .with_notes(d.notes.clone())
 }
 
+/// A diagnostic with its labels moved into a copy of the source whose
+/// long lines are cut to windows around the labels.
+struct Windowed {
+    text: String,
+    diagnostic: Diagnostic,
+    /// (window start in the source, window end in the source, start in `text`).
+    moves: Vec<(usize, usize, usize)>,
+}
+
 /// For a diagnostic with a label on a line over `LONG_LINE` bytes: a copy
 /// of the source where every such line is cut to a window around its
 /// labels, and the diagnostic with its spans moved into that copy and a
 /// note giving the real columns. `None` when no label is on a long line.
-fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
+fn windowed(source: &str, d: &Diagnostic) -> Option<Windowed> {
     let floor = |mut i: usize| {
         i = i.min(source.len());
         while !source.is_char_boundary(i) {
@@ -344,11 +508,12 @@ fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
         }
         i
     };
+    let all: Vec<(usize, &str, &str)> = lines(source).collect();
+    // The start and end (before its line end) of the line holding `at`.
     let line_of = |at: usize| {
-        let at = floor(at);
-        let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
-        let end = source[at..].find('\n').map_or(source.len(), |i| at + i);
-        (start, end)
+        let k = all.partition_point(|l| l.0 <= at).saturating_sub(1);
+        all.get(k)
+            .map_or((source.len(), source.len()), |l| (l.0, l.0 + l.1.len()))
     };
     // The window of each long line that holds a label.
     let mut windows: Vec<(usize, usize, usize, usize)> = Vec::new(); // line start, line end, window start, window end
@@ -381,10 +546,8 @@ fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
     let mut moves: Vec<(usize, usize, usize)> = Vec::new(); // old window start, old window end, new start
     let mut notes = Vec::new();
     // (old line start, new line start, new line length) for every line.
-    let mut lines: Vec<(usize, usize, usize)> = Vec::new();
-    for (line_no, line) in (1..).zip(source.split_inclusive('\n')) {
-        let start = line.as_ptr() as usize - source.as_ptr() as usize;
-        let body = line.strip_suffix('\n').unwrap_or(line);
+    let mut new_lines: Vec<(usize, usize, usize)> = Vec::new();
+    for (line_no, &(start, body, end)) in (1..).zip(&all) {
         let new_start = text.len();
         if let Some(w) = windows.iter().find(|w| w.0 == start) {
             text.push('…');
@@ -408,10 +571,8 @@ fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
         } else {
             text.push_str(body);
         }
-        lines.push((start, new_start, text.len() - new_start));
-        if line.ends_with('\n') {
-            text.push('\n');
-        }
+        new_lines.push((start, new_start, text.len() - new_start));
+        text.push_str(end);
     }
     let map = |at: u32| -> u32 {
         let at = at as usize;
@@ -422,21 +583,25 @@ fn windowed(source: &str, d: &Diagnostic) -> Option<(String, Diagnostic)> {
         }
         // Elsewhere: the same column of the same line, within what is left
         // of the line.
-        let k = lines.partition_point(|l| l.0 <= at).saturating_sub(1);
-        match lines.get(k) {
+        let k = new_lines.partition_point(|l| l.0 <= at).saturating_sub(1);
+        match new_lines.get(k) {
             Some(&(old, new, len)) => (new + (at - old).min(len)) as u32,
             None => text.len() as u32,
         }
     };
-    let mut d = d.clone();
-    for l in &mut d.labels {
+    let mut diagnostic = d.clone();
+    for l in &mut diagnostic.labels {
         l.span = Span {
             start: map(l.span.start),
             end: map(l.span.end).max(map(l.span.start)),
         };
     }
-    d.notes.extend(notes);
-    Some((text, d))
+    diagnostic.notes.extend(notes);
+    Some(Windowed {
+        text,
+        diagnostic,
+        moves,
+    })
 }
 
 impl IntoIterator for Diagnostics {

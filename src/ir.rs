@@ -67,6 +67,11 @@ pub struct Program {
     pub entry: SubId,
     /// Geometry program layout (NV_geometry_program4), `None` otherwise.
     pub geometry: Option<GeometryLayout>,
+    /// Sampler states the program fixes, one per texture unit that has one
+    /// (AGAL encodes the state in every `tex`; the assembly family leaves it
+    /// to the renderer, so its programs have none). The reflection reports
+    /// them so a renderer creates matching samplers.
+    pub samplers: Vec<SamplerState>,
 }
 
 impl Program {
@@ -90,6 +95,77 @@ impl Program {
     /// ```
     pub fn sub(&self, id: SubId) -> &Subroutine {
         &self.subroutines[id.0 as usize]
+    }
+    /// Whether `OPTION ARB_position_invariant` is given: the position is
+    /// computed from `state.matrix.mvp` as the fixed-function pipeline does
+    /// (ARB_vertex_program section 2.14.4.5.1, NV_vertex_program4 section
+    /// 2.X.6.Y), with GL's user clipping. The backend and the interpreter
+    /// both apply it after the program (docs/semantics.md, "Options").
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVvp4.0\nOPTION ARB_position_invariant;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(program.position_invariant());
+    /// ```
+    pub fn position_invariant(&self) -> bool {
+        self.options.iter().any(|o| o == "ARB_position_invariant")
+    }
+    /// Whether `OPTION ARB_precision_hint_fastest` is given: the program
+    /// asks for speed "with possibly reduced precision" (ARB_fragment_program
+    /// section 3.11.4.5.2), which the backend grants by marking its float
+    /// results `RelaxedPrecision`, as the `H` suffix does.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nOPTION ARB_precision_hint_fastest;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert!(program.precision_hint_fastest());
+    /// ```
+    pub fn precision_hint_fastest(&self) -> bool {
+        self.options
+            .iter()
+            .any(|o| o == "ARB_precision_hint_fastest")
+    }
+    /// The fog an `ARB_fog_*` option applies to `result.color` after the
+    /// program (ARB_fragment_program section 3.11.4.5.1, NV_fragment_program4
+    /// section 2.X.6.Y); the last one when several are given (ARB issue 27;
+    /// NV_gpu_program4 headers refuse more than one).
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nOPTION ARB_fog_exp2;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert_eq!(program.fog(), Some(nvp4c::ir::FogMode::Exp2));
+    /// ```
+    pub fn fog(&self) -> Option<FogMode> {
+        self.options.iter().rev().find_map(|o| match o.as_str() {
+            "ARB_fog_linear" => Some(FogMode::Linear),
+            "ARB_fog_exp" => Some(FogMode::Exp),
+            "ARB_fog_exp2" => Some(FogMode::Exp2),
+            _ => None,
+        })
+    }
+}
+
+/// GL's fog modes (OpenGL 2.0 section 3.10), as the `ARB_fog_*` options
+/// select them. `c` is the fragment's fog coordinate, `fragment.fogcoord.x`.
+///
+/// ```
+/// assert_eq!(nvp4c::ir::FogMode::Linear.option(), "ARB_fog_linear");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FogMode {
+    /// `ARB_fog_linear`: f = (end − c) / (end − start).
+    Linear,
+    /// `ARB_fog_exp`: f = e^(−density · c).
+    Exp,
+    /// `ARB_fog_exp2`: f = e^(−(density · c)²).
+    Exp2,
+}
+
+impl FogMode {
+    /// The option that selects this mode.
+    pub fn option(self) -> &'static str {
+        match self {
+            FogMode::Linear => "ARB_fog_linear",
+            FogMode::Exp => "ARB_fog_exp",
+            FogMode::Exp2 => "ARB_fog_exp2",
+        }
     }
 }
 
@@ -532,6 +608,104 @@ pub struct BufferBinding {
     pub first: u32,
     /// `BUFFER4` (vec4 elements) rather than `BUFFER` (scalars).
     pub vec4: bool,
+}
+
+/// The sampler state a program fixes for one texture unit (what a
+/// renderer puts in its `VkSamplerCreateInfo`), with what the program
+/// expects of the texture. AGAL's sampler field is the source
+/// (docs/interface.md, "AGAL").
+///
+/// ```
+/// use nvp4c::ir::{SamplerState, Filter, MipmapMode, Wrap, TextureFormat};
+/// let s = SamplerState { unit: 0, filter: Filter::Linear, mipmap: MipmapMode::Nearest,
+///     wrap_u: Wrap::Repeat, wrap_v: Wrap::Repeat, wrap_w: Wrap::Repeat, max_anisotropy: 1,
+///     format: TextureFormat::Rgba, centroid: false, single: false };
+/// assert_eq!(serde_json::to_value(&s).unwrap()["mipmap"], "nearest");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SamplerState {
+    /// The texture unit (`texture[n]`, AGAL `fs<n>`/`vs<n>`).
+    pub unit: u32,
+    /// Magnification and minification filter.
+    pub filter: Filter,
+    /// How mipmap levels are chosen; `None`: level 0 only.
+    pub mipmap: MipmapMode,
+    /// Addressing of s.
+    pub wrap_u: Wrap,
+    /// Addressing of t.
+    pub wrap_v: Wrap,
+    /// Addressing of r (3D textures; cube maps ignore it).
+    pub wrap_w: Wrap,
+    /// 1 (off), 2, 4, 8 or 16.
+    pub max_anisotropy: u32,
+    /// What the texture holds (its upload format decides the Vulkan format).
+    pub format: TextureFormat,
+    /// Sampled at the centroid (AGAL's `centroid` flag).
+    pub centroid: bool,
+    /// AGAL's `single` flag (no documented meaning; no effect).
+    pub single: bool,
+}
+
+/// A sampler's filter.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Filter::Linear).unwrap(), "\"linear\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Filter {
+    /// `VK_FILTER_NEAREST`.
+    Nearest,
+    /// `VK_FILTER_LINEAR`.
+    Linear,
+}
+
+/// A sampler's mipmap mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::MipmapMode::None).unwrap(), "\"none\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MipmapMode {
+    /// Level 0 only (`maxLod` 0.25 with `VK_SAMPLER_MIPMAP_MODE_NEAREST`).
+    None,
+    /// `VK_SAMPLER_MIPMAP_MODE_NEAREST`.
+    Nearest,
+    /// `VK_SAMPLER_MIPMAP_MODE_LINEAR`.
+    Linear,
+}
+
+/// A sampler's address mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Wrap::ClampToEdge).unwrap(), "\"clamp_to_edge\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wrap {
+    /// `VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE`.
+    ClampToEdge,
+    /// `VK_SAMPLER_ADDRESS_MODE_REPEAT`.
+    Repeat,
+}
+
+/// What a texture holds, as the program declares it.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::TextureFormat::Dxt5).unwrap(), "\"dxt5\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextureFormat {
+    /// Uncompressed RGBA.
+    Rgba,
+    /// DXT1 (BC1) compressed.
+    Dxt1,
+    /// DXT5 (BC3) compressed, with alpha.
+    Dxt5,
+    /// Video frames (Stage3D VideoTexture).
+    Video,
 }
 
 /// The geometry program declarations (NV_geometry_program4).

@@ -24,7 +24,7 @@ use std::fmt;
 /// assert_eq!(Stage::Geometry.header(), "!!NVgp4.0");
 /// assert_eq!(Stage::Vertex.to_string(), "vertex");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
     /// `!!NVvp4.0`: NV_vertex_program4.

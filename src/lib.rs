@@ -12,7 +12,16 @@
 //!   [`reflect::Reflection`] (what to bind where, with the Cg names) and
 //!   warnings; or every [`Diagnostic`] found ([`Diagnostics::render`],
 //!   [`diag::json`], the code registry [`codes`]). [`Options`] picks the
-//!   [`TargetEnv`], descriptor set and [`limits::Limits`].
+//!   [`TargetEnv`], the binding layout ([`layout`]: sets, bindings, push
+//!   and specialization constants), the GL [`limits::Limits`], the Vulkan
+//!   [`device_limits::DeviceLimits`], clip-space conventions and debug
+//!   information.
+//! * Bytecode ([`front::Format`]: Adobe AGAL, Direct3D 9 shader tokens) is
+//!   recognised by [`compile_bytes`] and [`check_bytes`] from its first
+//!   bytes; its diagnostics point into [`source_listing`], the
+//!   disassembly ([`front::disassemble`]).
+//! * [`state`]: the `state.*` block's layout, and [`state::GlState`], which
+//!   fills it from GL-like state.
 //! * [`check`]: the front end alone, giving the checked [`ir::Program`]
 //!   (instructions from the [`isa`] table), which [`interp::run`] executes.
 //! * [`link::check_pipeline`]: whether vertex, geometry and fragment
@@ -30,16 +39,19 @@
 #[doc(hidden)]
 pub mod check;
 pub mod codes;
+pub mod device_limits;
 pub mod diag;
 pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod isa;
+pub mod layout;
 pub mod limits;
 pub mod link;
 pub mod lsp;
 pub mod reflect;
 pub mod span;
+pub mod state;
 // Internal and unstable (the SPIR-V back end; for tests, benches and the CLI).
 #[doc(hidden)]
 pub mod spirv;
@@ -50,7 +62,7 @@ pub mod syntax;
 #[doc(hidden)]
 pub mod testgen;
 
-pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use diag::{Diagnostic, Diagnostics, Severity, WarningControl, WarningLevel};
 pub use isa::Stage;
 use span::Span;
 
@@ -110,9 +122,53 @@ pub struct Options {
     /// Run spirv-val in process on the output (on by default). A module
     /// that fails is an internal compiler error and is never returned.
     pub validate: bool,
-    /// Descriptor set for this program's uniform blocks and textures;
-    /// `None` picks the per-stage default of docs/interface.md.
+    /// Descriptor set for this program's uniform blocks and textures,
+    /// whatever its type: a shorthand that overrides `layout`'s per-stage
+    /// `set`. `None` leaves `layout` alone.
     pub descriptor_set: Option<u32>,
+    /// The descriptor sets, binding numbers, push constants and
+    /// specialization constants the renderer chooses, per program type
+    /// (docs/interface.md, "Binding layout"). Default: the fixed layout of
+    /// docs/interface.md, "Descriptor sets".
+    pub layout: layout::BindingLayout,
+    /// The entry point's name. Default `main`.
+    pub entry_point: String,
+    /// Negate y of the clip-space position a vertex or geometry program
+    /// writes (GL's y points up, Vulkan's down), after the program (vertex)
+    /// or at each EMIT (geometry); docs/interface.md, "Clip space". Apply it
+    /// to the last stage before rasterization only. Default off.
+    pub invert_y: bool,
+    /// The clip-space depth convention of `result.position`: with
+    /// [`layout::DepthRange::Gl`] a vertex or geometry program's z in
+    /// [−w, w] becomes Vulkan's [0, w] (docs/interface.md, "Clip space").
+    /// Default [`layout::DepthRange::Vulkan`] (written as computed).
+    pub depth_range: layout::DepthRange,
+    /// GL's `VERTEX_PROGRAM_TWO_SIDE`: a fragment program's
+    /// `fragment.color` (and `.secondary`) is the back colour the vertex
+    /// or geometry program wrote (`result.color.back`, Location 2 and 3)
+    /// for back-facing primitives, the front colour otherwise
+    /// (docs/interface.md, "Varyings"). Default off: the front colour,
+    /// GL's default.
+    pub two_sided_color: bool,
+    /// How many of GL's user clip planes (`state.clip[0..n-1].plane`, 0 to
+    /// 6) a position-invariant vertex program clips against, as
+    /// `ClipDistance[0..n-1]` (ARB_vertex_program section 2.14.4.5.1:
+    /// "user clipping is performed"); which are enabled is run-time state
+    /// (`state::CLIP_PLANE_ENABLES`). Default 6. 0 writes no clip distance,
+    /// for devices without `shaderClipDistance`.
+    pub user_clip_planes: u32,
+    /// The Vulkan device the module is for: programs that exceed its
+    /// limits are refused with E0810-E0822 instead of failing at pipeline
+    /// creation (docs/limits.md, "Device limits"). Default:
+    /// [`device_limits::DeviceLimits::desktop`].
+    pub device_limits: device_limits::DeviceLimits,
+    /// Emit debug information: the program text (OpSource), a source
+    /// location per instruction (OpString, OpLine) and names for every
+    /// declared variable (OpName), so SPIR-V debuggers show the assembly.
+    /// Default off.
+    pub debug_info: bool,
+    /// The program's file name in debug information. Default `program`.
+    pub source_name: Option<String>,
     /// Implementation-dependent limits the checker enforces (docs/limits.md).
     pub limits: limits::Limits,
     /// Declare `SignedZeroInfNanPreserve` for 32-bit floats, so the device
@@ -138,6 +194,31 @@ pub struct Options {
     /// differ (docs/interface.md, "Direct3D 9"); Direct3D 9 bytecode is
     /// recognised by its version token.
     pub d3d9: front::d3d9::D3d9Options,
+    /// Which warnings are reported, silenced or turned into errors, per
+    /// code (the CLI's `-A`/`-W`/`-D`, `-w`, `--deny-warnings`). Default:
+    /// every warning is reported and none fails the compile.
+    pub warnings: WarningControl,
+    /// How AGAL programs are read and converted (text as AGAL assembly,
+    /// Stage3D clip space); AGAL bytecode is recognised by its magic byte.
+    pub agal: front::agal::AgalOptions,
+}
+
+impl Options {
+    /// The layout of programs of type `stage`, with `descriptor_set`
+    /// applied.
+    ///
+    /// ```
+    /// let mut options = nvp4c::Options::default();
+    /// options.descriptor_set = Some(4);
+    /// assert_eq!(options.stage_layout(nvp4c::Stage::Vertex).set, 4);
+    /// ```
+    pub fn stage_layout(&self, stage: Stage) -> layout::StageLayout {
+        let mut l = self.layout.stage(stage).clone();
+        if let Some(set) = self.descriptor_set {
+            l.set = set;
+        }
+        l
+    }
 }
 
 impl Default for Options {
@@ -146,11 +227,22 @@ impl Default for Options {
             target_env: TargetEnv::Vulkan1_0,
             validate: true,
             descriptor_set: None,
+            layout: layout::BindingLayout::default(),
+            entry_point: "main".to_string(),
+            invert_y: false,
+            depth_range: layout::DepthRange::Vulkan,
+            user_clip_planes: state::MAX_CLIP_PLANES,
+            two_sided_color: false,
+            device_limits: device_limits::DeviceLimits::default(),
+            debug_info: false,
+            source_name: None,
             limits: limits::Limits::default(),
             max_source_bytes: 128 << 20,
             optimize: false,
             preserve_signed_zero_inf_nan: false,
             d3d9: front::d3d9::D3d9Options::default(),
+            warnings: WarningControl::default(),
+            agal: front::agal::AgalOptions::default(),
         }
     }
 }
@@ -189,31 +281,25 @@ pub struct Compiled {
 /// assert!(warnings.is_empty());
 /// ```
 pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
-    if source.len() > options.max_source_bytes {
-        return Err(Diagnostics(vec![Diagnostic::error(
-            "E0004",
-            format!(
-                "the program is {} bytes, more than the {} allowed",
-                source.len(),
-                options.max_source_bytes
-            ),
-        )
-        .primary(Span::new(0, 0), "program starts here")
-        .note(
-            "Options::max_source_bytes bounds the size of programs nvp4c accepts",
-        )]));
+    if let Some((stage, version)) = front::agal::assembly_target(source, options) {
+        return warning_control(
+            front::agal::check_assembly(source, stage, version, options),
+            options,
+        );
     }
+    too_large(source.len(), options)?;
     // The checker takes each statement as the parser reads it: the
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
         syntax::parse_with(source, options.limits.max_instructions as usize, |stage| {
-            check::ProgramChecker::new(stage, options)
+            check::ProgramChecker::new(stage, options).source_comments(source)
         });
     let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));
     };
     let (program, more) = parsed.sink.finish(parsed.header, Some(parsed.end));
     diags.extend(more);
+    options.warnings.apply(&mut diags);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
     match program {
         Some(p) if !diags.iter().any(Diagnostic::is_error) => Ok((p, Diagnostics(diags))),
@@ -221,43 +307,85 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     }
 }
 
-/// Compiles a program given as bytes: invalid UTF-8 (the spec's programs
-/// are ASCII) is reported as `E0003` at the first bad byte.
+/// `Options::warnings` applied to a front end's result: silenced warnings
+/// dropped, denied ones made errors (which fail the check).
+fn warning_control(
+    checked: Result<(ir::Program, Diagnostics), Diagnostics>,
+    options: &Options,
+) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    match checked {
+        Ok((program, Diagnostics(mut diags))) => {
+            options.warnings.apply(&mut diags);
+            if diags.iter().any(Diagnostic::is_error) {
+                Err(Diagnostics(diags))
+            } else {
+                Ok((program, Diagnostics(diags)))
+            }
+        }
+        Err(Diagnostics(mut diags)) => {
+            options.warnings.apply(&mut diags);
+            Err(Diagnostics(diags))
+        }
+    }
+}
+
+/// Compiles a program given as bytes: bytes that are not UTF-8 (the
+/// spec's programs are ASCII) are reported as `E0003`, one diagnostic per
+/// run of them, unless they are inside a comment ([`source_text`]).
 ///
 /// ```
 /// let err = nvp4c::compile_bytes(b"!!NVfp4.0\nMOV result.color, \xff;\nEND\n", &nvp4c::Options::default()).unwrap_err();
 /// assert_eq!(err.iter().next().unwrap().code, "E0003");
+/// let latin1_comment = b"!!NVfp4.0\n# d\xe9grad\xe9\nMOV result.color, 1;\nEND\n";
+/// assert!(nvp4c::compile_bytes(latin1_comment, &nvp4c::Options::default()).is_ok());
 /// ```
 pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagnostics> {
-    match front::Format::of(source) {
-        Some(front::Format::D3d9) => {
-            too_large(source.len(), options)?;
-            guarded(|| front::d3d9::compile(source, options))
+    let Some(format) = front::Format::of(source) else {
+        let text = source_text(source)?;
+        return compile(&text, options);
+    };
+    guarded(|| {
+        check_options(options)?;
+        too_large(source.len(), options)?;
+        match format {
+            // The Direct3D 9 front end adds its part of the reflection
+            // (front::d3d9::reflect) after the shared back end.
+            front::Format::D3d9 => front::d3d9::compile(source, options),
+            front::Format::Agal => {
+                let listing = source_listing(source);
+                let (program, warnings) = check_bytes(source, options)?;
+                finish(&program, warnings, &listing, options)
+            }
         }
-        None => compile(source_text(source)?, options),
-    }
+    })
 }
 
-/// [`check`] for a program given as bytes: Direct3D 9 bytecode
-/// (recognised by its version token, [`front::Format`]) or text (see
+/// [`check`] for a program given as bytes: bytecode (AGAL by its magic
+/// byte, Direct3D 9 by its version token: [`front::Format`]) or text (see
 /// [`compile_bytes`]). Diagnostics point into [`source_listing`] of the
 /// same bytes.
 ///
 /// ```
-/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("ps_2_0\nmov oC0, c0\n").unwrap();
+/// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
 /// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
 /// assert_eq!(program.stage, nvp4c::Stage::Fragment);
+/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("vs_2_0\ndcl_position v0\nmov oPos, v0\n").unwrap();
+/// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Vertex);
 /// ```
 pub fn check_bytes(
     source: &[u8],
     options: &Options,
 ) -> Result<(ir::Program, Diagnostics), Diagnostics> {
     match front::Format::of(source) {
+        Some(front::Format::Agal) => {
+            warning_control(front::agal::check_bytecode(source, options), options)
+        }
         Some(front::Format::D3d9) => {
             too_large(source.len(), options)?;
             front::d3d9::check_bytecode(source, options)
         }
-        None => check(source_text(source)?, options),
+        None => check(&source_text(source)?, options),
     }
 }
 
@@ -266,17 +394,22 @@ pub fn check_bytes(
 /// instruction, [`front::disassemble`]). Render diagnostics against it.
 ///
 /// ```
+/// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// assert!(nvp4c::source_listing(&bytes).ends_with("mov oc, v0\n"));
 /// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("ps_2_0\nmov oC0, c0\n").unwrap();
 /// assert_eq!(nvp4c::source_listing(&bytes), "ps_2_0\nmov oC0, c0\n");
 /// assert_eq!(nvp4c::source_listing(b"!!NVfp4.0\nEND\n"), "!!NVfp4.0\nEND\n");
 /// ```
 pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
-    match front::Format::of(source) {
-        Some(front::Format::D3d9) => std::borrow::Cow::Owned(front::d3d9::listing(source)),
-        None => String::from_utf8_lossy(source),
+    match front::listing(source) {
+        Some(listing) => std::borrow::Cow::Owned(listing),
+        // The text the assembly front end reads (Latin-1 comments as `?`,
+        // offsets kept), or as much as can be shown of bytes it refuses.
+        None => source_text(source).unwrap_or_else(|_| String::from_utf8_lossy(source)),
     }
 }
 
+/// `E0004` when a program is larger than `Options::max_source_bytes`.
 fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
     if len <= options.max_source_bytes {
         return Ok(());
@@ -294,23 +427,19 @@ fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
     )]))
 }
 
-/// The program text of `bytes`, or `E0003` at the first byte that is not
-/// UTF-8.
+/// The program text of `bytes`: the same text when they are UTF-8; bytes
+/// that are not UTF-8 inside `#` comments (which are not program text)
+/// replaced by `?`, so every offset stays the same; or `E0003` for each
+/// run of such bytes outside a comment, naming them.
 ///
 /// ```
 /// assert_eq!(nvp4c::source_text(b"!!NVfp4.0\nEND\n").unwrap(), "!!NVfp4.0\nEND\n");
-/// assert!(nvp4c::source_text(b"\xff").is_err());
+/// assert_eq!(nvp4c::source_text(b"# caf\xe9\n").unwrap(), "# caf?\n");
+/// let err = nvp4c::source_text(b"\xff").unwrap_err();
+/// assert!(err.0[0].message.contains("byte 0xFF"));
 /// ```
-pub fn source_text(bytes: &[u8]) -> Result<&str, Diagnostics> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        Diagnostics(vec![Diagnostic::error(
-            "E0003",
-            "the program is not valid UTF-8 text",
-        )
-        .primary(Span::new(at, at + 1), "invalid byte here")
-        .note("section 2.X.2: program strings are ASCII text")])
-    })
+pub fn source_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, Diagnostics> {
+    syntax::lexer::program_text(bytes).map_err(Diagnostics)
 }
 
 /// Compiles one program to SPIR-V.
@@ -343,20 +472,84 @@ fn guarded(f: impl FnOnce() -> Result<Compiled, Diagnostics>) -> Result<Compiled
     }
 }
 
+/// The options that cannot be satisfied, as `E0005` (the renderer's
+/// request, not the program, is at fault).
+fn check_options(options: &Options) -> Result<(), Diagnostics> {
+    let mut problems = Vec::new();
+    if options.user_clip_planes > state::MAX_CLIP_PLANES {
+        problems.push(format!(
+            "user_clip_planes is {}; GL has {} user clip planes (state.clip[0..5])",
+            options.user_clip_planes,
+            state::MAX_CLIP_PLANES
+        ));
+    }
+    if options.entry_point.is_empty() || options.entry_point.contains('\0') {
+        problems.push(format!(
+            "entry_point {:?} is not a name (it must be non-empty, without NUL)",
+            options.entry_point
+        ));
+    }
+    for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+        let l = options.layout.stage(stage);
+        if !l.push_constant_offset.is_multiple_of(16) {
+            problems.push(format!(
+                "the {stage} layout's push_constant_offset {} is not a multiple of 16 (the std140 alignment of the uvec4 arrays)",
+                l.push_constant_offset
+            ));
+        }
+        for (i, a) in l.specialize.iter().enumerate() {
+            if a.spec_id > u32::MAX - 3 {
+                problems.push(format!(
+                    "{} has SpecId {}: its four components need SpecIds up to {} + 3",
+                    a.param, a.spec_id, a.spec_id
+                ));
+            }
+            for b in &l.specialize[..i] {
+                if a.param == b.param {
+                    problems.push(format!("the {stage} layout specializes {} twice", a.param));
+                } else if a.spec_id.abs_diff(b.spec_id) < 4 {
+                    problems.push(format!(
+                        "the {stage} layout gives {} SpecIds {}..{} and {} SpecIds {}..{}: they overlap",
+                        b.param,
+                        b.spec_id,
+                        b.spec_id.saturating_add(3),
+                        a.param,
+                        a.spec_id,
+                        a.spec_id.saturating_add(3)
+                    ));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mut d = Diagnostic::error("E0005", "the compile options cannot be satisfied")
+        .primary(Span::new(0, 0), "while compiling this program");
+    for p in problems {
+        d = d.note(p);
+    }
+    Err(Diagnostics(vec![d.note(
+        "docs/interface.md, \"Binding layout\", says what each option may be",
+    )]))
+}
+
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
+    check_options(options)?;
     let (program, warnings) = check(source, options)?;
     finish(&program, warnings, source, options)
 }
 
 /// Lowers, validates, reflects and optimises a checked program; `source`
 /// is the text its spans point into.
-pub(crate) fn finish(
+fn finish(
     program: &ir::Program,
     warnings: Diagnostics,
     source: &str,
     options: &Options,
 ) -> Result<Compiled, Diagnostics> {
-    let spirv = spirv::lower(program, options).map_err(|e| Diagnostics(vec![lower_error(e)]))?;
+    let spirv = spirv::lower_with_source(program, options, Some(source))
+        .map_err(|e| Diagnostics(vec![lower_error(e)]))?;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
             return Ok(());
@@ -375,12 +568,22 @@ pub(crate) fn finish(
     // The reflection describes the interface the program declares, so it is
     // read from the module before optimisation (which may drop unused
     // variables; Vulkan allows the extra bindings and Locations).
-    let reflection = reflect::reflect(program, &spirv, source).map_err(|what| {
+    let reflection = reflect::reflect(program, &spirv, source, options).map_err(|what| {
         Diagnostics(vec![lower_error(spirv::LowerError::Internal {
             what: format!("cannot reflect the module: {what}"),
             span: Span::new(0, 0),
         })])
     })?;
+    // A module the device cannot create a pipeline with is refused here,
+    // on the binding that exceeds the limit (docs/limits.md, "Device
+    // limits").
+    let over = device_limits::check(program, &reflection, source, options);
+    if !over.is_empty() {
+        let mut all = warnings.0;
+        all.extend(over);
+        all.sort_by_key(|d| d.primary_span().map(|s| s.start));
+        return Err(Diagnostics(all));
+    }
     let spirv = if options.optimize {
         let inline = spirv::inlining_is_bounded(program);
         let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {

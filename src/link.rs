@@ -119,7 +119,7 @@ impl LinkReport {
         } else {
             Buffer::no_color()
         };
-        let config = term::Config::default();
+        let config = crate::diag::render_config();
         for d in &self.diagnostics {
             let labels = d
                 .diagnostic
@@ -199,16 +199,21 @@ impl std::error::Error for LinkError {}
 /// assert_eq!(codes, ["E1002"]);
 /// ```
 pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkReport, LinkError> {
-    let bytes: Vec<(&str, &[u8])> = files.iter().map(|(n, s)| (*n, s.as_bytes())).collect();
-    check_pipeline_bytes(&bytes, options)
+    let inputs: Vec<(&str, &[u8])> = files.iter().map(|&(n, s)| (n, s.as_bytes())).collect();
+    check_pipeline_bytes(&inputs, options)
 }
 
-/// [`check_pipeline`] for programs given as bytes: text or bytecode, such
-/// as a Direct3D 9 vs/ps pair (recognised by content, as
-/// [`crate::compile_bytes`] does). Labels point into each file's
-/// [`crate::source_listing`]; render with those texts.
+/// [`check_pipeline`] for programs given as bytes: text, or bytecode such
+/// as an AGAL or Direct3D 9 vertex/fragment pair (recognised by content,
+/// as [`crate::compile_bytes`] does). The labels of each file point into
+/// its [`crate::source_listing`]; pass those to [`LinkReport::render`].
 ///
 /// ```
+/// let vs = nvp4c::front::agal::assemble("mov op, va0\nmov v1, va1", nvp4c::Stage::Vertex, 1).unwrap().bytes;
+/// let fs = nvp4c::front::agal::assemble("mov oc, v1", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// let report = nvp4c::link::check_pipeline_bytes(&[("a.vs", &vs), ("a.fs", &fs)], &nvp4c::Options::default()).unwrap();
+/// assert!(!report.has_errors());
+///
 /// use nvp4c::front::d3d9::assemble::assemble_bytes;
 /// let vs = assemble_bytes("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oT1, v0\n").unwrap();
 /// let ps = assemble_bytes("ps_2_0\ndcl t1\ndcl t2\nadd r0, t1, t2\nmov oC0, r0\n").unwrap();
@@ -218,17 +223,18 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
 /// assert_eq!(codes, ["E1000"]);
 /// ```
 pub fn check_pipeline_bytes(
-    raw: &[(&str, &[u8])],
+    files: &[(&str, &[u8])],
     options: &Options,
 ) -> Result<LinkReport, LinkError> {
-    let listings: Vec<std::borrow::Cow<'_, str>> =
-        raw.iter().map(|(_, b)| crate::source_listing(b)).collect();
-    let texts: Vec<(&str, &str)> = raw
+    let listings: Vec<std::borrow::Cow<'_, str>> = files
+        .iter()
+        .map(|(_, b)| crate::source_listing(b))
+        .collect();
+    let files: Vec<(&str, &[u8], &str)> = files
         .iter()
         .zip(&listings)
-        .map(|((n, _), l)| (*n, l.as_ref()))
+        .map(|(&(n, b), l)| (n, b, l.as_ref()))
         .collect();
-    let files = &texts[..];
     if !(2..=3).contains(&files.len()) {
         return Err(LinkError::Stages(format!(
             "a pipeline is a vertex program, an optional geometry program and a fragment program; {} files given",
@@ -240,7 +246,7 @@ pub fn check_pipeline_bytes(
         diagnostics: Vec::new(),
     };
     let mut programs = Vec::with_capacity(files.len());
-    for (i, (_, source)) in raw.iter().enumerate() {
+    for (i, (_, source, _)) in files.iter().enumerate() {
         let compiled = crate::compile_bytes(source, options);
         let diags = match &compiled {
             Ok(c) => c.warnings.clone(),
@@ -270,7 +276,7 @@ pub fn check_pipeline_bytes(
         let names: Vec<String> = files
             .iter()
             .zip(&stages)
-            .map(|((n, _), s)| format!("{n} ({s})"))
+            .map(|((n, _, _), s)| format!("{n} ({s})"))
             .collect();
         return Err(LinkError::Stages(format!(
             "expected a vertex program, {}a fragment program in that order; got {}",
@@ -291,13 +297,13 @@ pub fn check_pipeline_bytes(
                 &programs[writer],
                 &interfaces[writer],
                 writer,
-                files[writer],
+                (files[writer].0, files[writer].2),
             ),
             (
                 &programs[reader],
                 &interfaces[reader],
                 reader,
-                files[reader],
+                (files[reader].0, files[reader].2),
             ),
             &mut report.diagnostics,
         );

@@ -26,16 +26,17 @@ mod module;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use rspirv::spirv::{Decoration, StorageClass, Word};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ir::{
     AttribBinding, ColorSel, ParamBinding, PerVertexAttrib, PrimitiveIn, PrimitiveOut, Program,
     ResultBinding, Stmt, VarKind,
 };
 use crate::isa::Stage;
-use crate::spirv::{
-    attrib_slot, result_slot, state_read, InterfaceSlot, FIRST_BUFFER_BINDING, STATE_BINDING,
-};
+use crate::layout::{Param, StageLayout};
+use crate::spirv::{attrib_slot, result_slot, FixedFunction, InterfaceSlot};
+use crate::state::read_path as state_read;
+use crate::Options;
 use cg::{CgComments, Resource};
 use module::{ModuleFacts, Ty};
 
@@ -48,7 +49,7 @@ use module::{ModuleFacts, Ty};
 /// let json = serde_json::to_value(&r).unwrap();
 /// assert_eq!(json["inputs"][0]["location"], 5);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Reflection {
     /// The program type.
@@ -58,6 +59,12 @@ pub struct Reflection {
     /// Uniform blocks (`program.env`, `program.local`, GL state, parameter
     /// buffers), by set and binding.
     pub uniform_blocks: Vec<UniformBlock>,
+    /// The push constant block, when `program.local` or `program.env` is
+    /// a push constant (docs/interface.md, "Push constants").
+    pub push_constants: Option<PushConstantBlock>,
+    /// The parameters the module reads as specialization constants
+    /// (docs/interface.md, "Specialization constants").
+    pub specialization_constants: Vec<SpecializationConstant>,
     /// Texture units the module declares (combined image samplers), by unit.
     pub textures: Vec<TextureUnit>,
     /// Inputs by Location, then built-ins.
@@ -80,15 +87,16 @@ pub struct Reflection {
 /// ```
 /// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
 /// assert_eq!(r.entry_point.name, "main");
+/// assert_eq!(r.entry_point.execution_model, nvp4c::reflect::ExecutionModel::Fragment);
 /// assert_eq!(r.entry_point.execution_modes, ["OriginUpperLeft"]);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct EntryPoint {
-    /// Always `main`.
+    /// `Options::entry_point` (`main` by default).
     pub name: String,
-    /// `Vertex`, `Fragment` or `Geometry`.
-    pub execution_model: String,
+    /// The SPIR-V execution model.
+    pub execution_model: ExecutionModel,
     /// E.g. `OriginUpperLeft`, `DepthReplacing`, `OutputVertices 4`.
     pub execution_modes: Vec<String>,
 }
@@ -100,7 +108,7 @@ pub struct EntryPoint {
 /// let b = &r.uniform_blocks[0];
 /// assert_eq!((b.binding_name.as_str(), b.set, b.binding, b.size), ("program.local", 2, 1, 48));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct UniformBlock {
     /// The block type's name in the module, e.g. `ProgramLocal`.
@@ -108,6 +116,8 @@ pub struct UniformBlock {
     /// What the block holds: `program.env`, `program.local`, `state`,
     /// `program.buffer[b]`.
     pub binding_name: String,
+    /// Always [`DescriptorType::UniformBuffer`].
+    pub descriptor_type: DescriptorType,
     /// The descriptor set.
     pub set: u32,
     /// The binding in the set.
@@ -128,7 +138,7 @@ pub struct UniformBlock {
 /// let m = &r.uniform_blocks[0].members[0];
 /// assert_eq!((m.ty.as_str(), m.array_stride), ("uvec4[3]", Some(16)));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BlockMember {
     /// The member's name in the module, e.g. `param`.
@@ -153,7 +163,7 @@ pub struct BlockMember {
 /// let p = &r.uniform_blocks[0].parameters[0];
 /// assert_eq!((p.binding.as_str(), p.element, p.offset), ("program.local[2]", 2, 32));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct BlockParameter {
     /// The binding, e.g. `program.local[5]`.
@@ -180,13 +190,15 @@ pub struct BlockParameter {
 /// assert_eq!((t.ty.as_str(), t.sampled_type), ("sampler2D", Some(nvp4c::reflect::ComponentType::Float)));
 /// assert_eq!(t.cg[0].name, "decal");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct TextureUnit {
     /// The `texture[n]` unit.
     pub unit: u32,
     /// The target the program uses it with, e.g. `2D`, `SHADOWCUBE`.
     pub target: Option<String>,
+    /// A combined image sampler, or a uniform texel buffer (BUFFER).
+    pub descriptor_type: DescriptorType,
     /// The descriptor set.
     pub set: u32,
     /// The binding: 32 + `unit`.
@@ -198,6 +210,11 @@ pub struct TextureUnit {
     pub sampled_type: Option<ComponentType>,
     /// Cg samplers bound to this unit (`texunit n`).
     pub cg: Vec<CgName>,
+    /// The sampler state the program fixes for this unit (AGAL's sampler
+    /// flags): create the unit's `VkSampler` from it (docs/interface.md,
+    /// "AGAL"). Absent when the program leaves it to the renderer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampler: Option<crate::ir::SamplerState>,
 }
 
 /// An input or output of the module.
@@ -208,13 +225,13 @@ pub struct TextureUnit {
 /// assert_eq!(input.bindings, ["fragment.texcoord[0]"]);
 /// assert_eq!(input.interpolation, Some(nvp4c::reflect::Interpolation::Smooth));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct InterfaceVariable {
     /// The Location, for a user-defined input or output.
     pub location: Option<u32>,
     /// The SPIR-V built-in, e.g. `Position`, `FragCoord`.
-    pub built_in: Option<String>,
+    pub built_in: Option<BuiltIn>,
     /// The type of each component.
     pub component_type: ComponentType,
     /// 1 to 4.
@@ -227,6 +244,10 @@ pub struct InterfaceVariable {
     pub interpolation: Option<Interpolation>,
     /// Interpolated at the centroid (`CENTROID`).
     pub centroid: bool,
+    /// Decorated `Invariant` (the position of an `ARB_position_invariant`
+    /// program).
+    #[serde(default)]
+    pub invariant: bool,
     /// The program bindings at this slot, e.g. `vertex.texcoord[0]`,
     /// `result.color`.
     pub bindings: Vec<String>,
@@ -242,7 +263,7 @@ pub struct InterfaceVariable {
 /// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
 /// assert_eq!(r.outputs[0].component_type, nvp4c::reflect::ComponentType::Float);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ComponentType {
     /// 32-bit float.
@@ -272,7 +293,7 @@ impl ComponentType {
 /// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
 /// assert_eq!(r.outputs[0].interpolation, None); // a fragment output
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Interpolation {
     /// Perspective-correct (the default).
@@ -289,7 +310,7 @@ pub enum Interpolation {
 /// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
 /// assert!(r.geometry.is_none()); // a fragment program
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct GeometryLayout {
     /// `POINTS`, `LINES`, `LINES_ADJACENCY`, `TRIANGLES`, `TRIANGLES_ADJACENCY`.
@@ -308,7 +329,7 @@ pub struct GeometryLayout {
 /// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
 /// assert_eq!((r.limits.instructions, r.limits.local_parameters), (1, 3));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct LimitsUsed {
     /// Instructions as written: each IF, ELSE (with a non-empty block),
@@ -340,7 +361,7 @@ pub struct LimitsUsed {
 /// # let r = nvp4c::compile("!!NVfp4.0\nMUL result.color, fragment.texcoord[0], program.local[2];\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
 /// assert!(r.cg.is_none()); // no Cg comments in this program
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CgProgram {
     /// `#profile`, e.g. `gp4fp`.
@@ -361,7 +382,7 @@ pub struct CgProgram {
 /// assert_eq!((tint.name.as_str(), tint.resource.as_str()), ("tint", "c[0]"));
 /// assert_eq!(tint.bound_to, ["program.local[4]"]);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CgVariable {
     /// The Cg name, e.g. `lightColor`, `IN.texCoord`.
@@ -389,7 +410,7 @@ pub struct CgVariable {
 /// let p = &r.uniform_blocks[0].parameters[0];
 /// assert_eq!((p.cg[0].name.as_str(), p.cg[0].ty.as_str(), p.offset), ("tint", "float4", 64));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CgName {
     /// The Cg name.
@@ -399,8 +420,145 @@ pub struct CgName {
     pub ty: String,
     /// For a parameter spanning several elements (a matrix): which row
     /// this element holds.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub row: Option<u32>,
+}
+
+/// The push constant block (docs/interface.md, "Push constants"):
+/// `program.local` first, then `program.env`, each an array of `uvec4`.
+///
+/// ```
+/// let mut options = nvp4c::Options::default();
+/// options.layout.fragment.push_constants = nvp4c::layout::PushConstants::Local;
+/// options.layout.fragment.push_constant_offset = 32;
+/// let r = nvp4c::compile("!!NVfp4.0\nMOV result.color, program.local[1];\nEND\n", &options).unwrap().reflection;
+/// let pc = r.push_constants.unwrap();
+/// assert_eq!((pc.offset, pc.size), (32, 32));
+/// assert_eq!((pc.parameters[0].binding.as_str(), pc.parameters[0].offset), ("program.local[1]", 48));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct PushConstantBlock {
+    /// The block type's name in the module: `PushConstants`.
+    pub name: String,
+    /// Byte offset of the first member in the push constant range
+    /// (`StageLayout::push_constant_offset`).
+    pub offset: u32,
+    /// Bytes from `offset` to the end of the last member: the
+    /// `VkPushConstantRange` is `offset..offset + size`.
+    pub size: u32,
+    /// The members: `local`, `env`.
+    pub members: Vec<BlockMember>,
+    /// The program's parameters in the block, with their absolute offsets.
+    pub parameters: Vec<BlockParameter>,
+}
+
+/// A parameter read as specialization constants (docs/interface.md,
+/// "Specialization constants"): component *c* is the `uint` constant
+/// `spec_ids[c]`, holding raw bits.
+///
+/// ```
+/// let mut options = nvp4c::Options::default();
+/// options.layout.vertex.specialize.push(nvp4c::layout::Specialization::new("program.env[2]".parse().unwrap(), 7));
+/// let r = nvp4c::compile("!!NVvp4.0\nMOV result.position, program.env[2];\nEND\n", &options).unwrap().reflection;
+/// let s = &r.specialization_constants[0];
+/// assert_eq!((s.binding.as_str(), s.spec_ids), ("program.env[2]", [7, 8, 9, 10]));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct SpecializationConstant {
+    /// `program.env[n]` or `program.local[n]`.
+    pub binding: String,
+    /// The SpecId of each component, x to w.
+    pub spec_ids: [u32; 4],
+    /// The values the module uses when not specialized (raw bits).
+    pub default: [u32; 4],
+    /// Program names bound to it.
+    pub names: Vec<String>,
+    /// Cg parameters stored here.
+    pub cg: Vec<CgName>,
+}
+
+/// What kind of descriptor a resource needs (`VkDescriptorType`).
+///
+/// ```
+/// let json = serde_json::to_string(&nvp4c::reflect::DescriptorType::CombinedImageSampler).unwrap();
+/// assert_eq!(json, "\"combined_image_sampler\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DescriptorType {
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`.
+    UniformBuffer,
+    /// `VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER`.
+    CombinedImageSampler,
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`.
+    UniformTexelBuffer,
+}
+
+/// The SPIR-V execution model of the entry point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum ExecutionModel {
+    /// `!!NVvp4.0`.
+    Vertex,
+    /// `!!NVgp4.0`.
+    Geometry,
+    /// `!!NVfp4.0`.
+    Fragment,
+}
+
+/// The SPIR-V built-ins a module's inputs and outputs can be
+/// (docs/interface.md), named as SPIR-V names them.
+///
+/// ```
+/// # let r = nvp4c::compile("!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n", &nvp4c::Options::default()).unwrap().reflection;
+/// assert_eq!(r.outputs[0].built_in, Some(nvp4c::reflect::BuiltIn::Position));
+/// assert_eq!(serde_json::to_string(&r.outputs[0].built_in).unwrap(), "\"Position\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum BuiltIn {
+    /// `result.position`, a geometry program's `vertex[m].position`.
+    Position,
+    /// `result.pointsize`, `vertex[m].pointsize`.
+    PointSize,
+    /// `result.clip[n]`, `fragment.clip[n]`, `vertex[m].clip[n]`.
+    ClipDistance,
+    /// `vertex.id`.
+    VertexIndex,
+    /// `vertex.instance`.
+    InstanceIndex,
+    /// `fragment.position`.
+    FragCoord,
+    /// `fragment.facing`.
+    FrontFacing,
+    /// `primitive.id`, `result.primid`.
+    PrimitiveId,
+    /// `result.depth`.
+    FragDepth,
+    /// `result.layer`.
+    Layer,
+}
+
+impl BuiltIn {
+    fn from_spirv(b: rspirv::spirv::BuiltIn) -> Option<BuiltIn> {
+        use rspirv::spirv::BuiltIn as B;
+        Some(match b {
+            B::Position => BuiltIn::Position,
+            B::PointSize => BuiltIn::PointSize,
+            B::ClipDistance => BuiltIn::ClipDistance,
+            B::VertexIndex => BuiltIn::VertexIndex,
+            B::InstanceIndex => BuiltIn::InstanceIndex,
+            B::FragCoord => BuiltIn::FragCoord,
+            B::FrontFacing => BuiltIn::FrontFacing,
+            B::PrimitiveId => BuiltIn::PrimitiveId,
+            B::FragDepth => BuiltIn::FragDepth,
+            B::Layer => BuiltIn::Layer,
+            _ => return None,
+        })
+    }
 }
 
 /// Reflects a module compiled from `program` (whose text is `source`).
@@ -411,15 +569,29 @@ pub struct CgName {
 /// let source = "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n";
 /// let (program, _) = nvp4c::check(source, &nvp4c::Options::default()).unwrap();
 /// let spirv = nvp4c::spirv::lower(&program, &nvp4c::Options::default()).unwrap();
-/// let reflection = nvp4c::reflect::reflect(&program, &spirv, source).unwrap();
+/// let options = nvp4c::Options::default();
+/// let reflection = nvp4c::reflect::reflect(&program, &spirv, source, &options).unwrap();
 /// assert_eq!(reflection.inputs[0].location, Some(0));
-/// assert_eq!(reflection.outputs[0].built_in.as_deref(), Some("Position"));
+/// assert_eq!(reflection.outputs[0].built_in, Some(nvp4c::reflect::BuiltIn::Position));
 /// ```
-pub fn reflect(program: &Program, spirv: &[u32], source: &str) -> Result<Reflection, String> {
+pub fn reflect(
+    program: &Program,
+    spirv: &[u32],
+    source: &str,
+    options: &Options,
+) -> Result<Reflection, String> {
     let facts = ModuleFacts::load(spirv)?;
     let cg = cg::parse(source);
     let resolved = resolve_cg(program, cg.as_ref());
+    let ctx = Context {
+        facts: &facts,
+        program,
+        cg: &resolved,
+        layout: options.stage_layout(program.stage),
+        fixed: FixedFunction::of(program, options),
+    };
     let mut uniform_blocks = Vec::new();
+    let mut push_constants = None;
     let mut textures = Vec::new();
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
@@ -427,33 +599,39 @@ pub fn reflect(program: &Program, spirv: &[u32], source: &str) -> Result<Reflect
     for var in facts.globals() {
         match var.class {
             StorageClass::Uniform | StorageClass::StorageBuffer => {
-                if let Some(block) = uniform_block(&facts, &var, program, &resolved) {
+                if let Some(block) = uniform_block(&ctx, &var) {
                     uniform_blocks.push(block);
                 }
             }
+            StorageClass::PushConstant => push_constants = push_constant_block(&ctx, &var),
             StorageClass::UniformConstant => {
-                if let Some(t) = texture_unit(&facts, &var, &units, &resolved) {
+                if let Some(t) = texture_unit(&ctx, &var, &units) {
                     textures.push(t);
                 }
             }
-            StorageClass::Input => {
-                inputs.extend(interface_variables(&facts, &var, program, &resolved, false))
-            }
-            StorageClass::Output => {
-                outputs.extend(interface_variables(&facts, &var, program, &resolved, true))
-            }
+            StorageClass::Input => inputs.extend(interface_variables(&ctx, &var, false)),
+            StorageClass::Output => outputs.extend(interface_variables(&ctx, &var, true)),
             _ => {}
         }
     }
+    let specialization_constants = specialization_constants(&ctx);
     uniform_blocks.sort_by_key(|b| (b.set, b.binding));
     textures.sort_by_key(|t| t.unit);
-    let slot_order = |v: &InterfaceVariable| (v.location.is_none(), v.location, v.built_in.clone());
+    let slot_order = |v: &InterfaceVariable| {
+        (
+            v.location.is_none(),
+            v.location,
+            v.built_in.map(|b| format!("{b:?}")),
+        )
+    };
     inputs.sort_by_key(slot_order);
     outputs.sort_by_key(slot_order);
     Ok(Reflection {
         stage: program.stage,
-        entry_point: entry_point(&facts),
+        entry_point: entry_point(&facts, program.stage),
         uniform_blocks,
+        push_constants,
+        specialization_constants,
         textures,
         inputs,
         outputs,
@@ -503,19 +681,23 @@ pub fn reflect(program: &Program, spirv: &[u32], source: &str) -> Result<Reflect
     })
 }
 
-fn entry_point(facts: &ModuleFacts) -> EntryPoint {
+fn entry_point(facts: &ModuleFacts, stage: Stage) -> EntryPoint {
     use rspirv::dr::Operand;
     let module = &facts.module;
-    let (execution_model, name) = module
+    let name = module
         .entry_points
         .first()
-        .map(|e| match e.operands.as_slice() {
-            [Operand::ExecutionModel(m), _, Operand::LiteralString(n), ..] => {
-                (format!("{m:?}"), n.clone())
-            }
-            _ => (String::new(), String::new()),
+        .and_then(|e| match e.operands.as_slice() {
+            [Operand::ExecutionModel(_), _, Operand::LiteralString(n), ..] => Some(n.clone()),
+            _ => None,
         })
         .unwrap_or_default();
+    // One entry point per module, of the program's type (docs/interface.md).
+    let execution_model = match stage {
+        Stage::Vertex => ExecutionModel::Vertex,
+        Stage::Geometry => ExecutionModel::Geometry,
+        Stage::Fragment => ExecutionModel::Fragment,
+    };
     let execution_modes = module
         .execution_modes
         .iter()
@@ -539,12 +721,51 @@ fn entry_point(facts: &ModuleFacts) -> EntryPoint {
     }
 }
 
+/// What the module's everything is read from, for the reflection: the
+/// module, the program and its Cg names, and the layout it was built with.
+struct Context<'a> {
+    facts: &'a ModuleFacts,
+    program: &'a Program,
+    cg: &'a [ResolvedCg],
+    layout: StageLayout,
+    fixed: FixedFunction,
+}
+
+/// A parameter array of docs/interface.md, "Descriptor sets".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    Env,
+    Local,
+    State,
+    Buffer(u32),
+}
+
+impl BlockKind {
+    fn binding_name(self) -> String {
+        match self {
+            BlockKind::Env => "program.env".to_string(),
+            BlockKind::Local => "program.local".to_string(),
+            BlockKind::State => "state".to_string(),
+            BlockKind::Buffer(b) => format!("program.buffer[{b}]"),
+        }
+    }
+    /// The block at uniform binding `binding` of `layout`.
+    fn at_binding(layout: &StageLayout, binding: u32) -> Option<BlockKind> {
+        match binding.checked_sub(layout.uniform_binding)? {
+            0 => Some(BlockKind::Env),
+            1 => Some(BlockKind::Local),
+            2 => Some(BlockKind::State),
+            b => Some(BlockKind::Buffer(b - 3)),
+        }
+    }
+}
+
 /// A program binding a Cg variable or a reflected slot refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Target {
-    /// An element of a parameter block, by block binding (docs/interface.md).
+    /// An element of a parameter array.
     Block {
-        binding: u32,
+        block: BlockKind,
         element: u32,
     },
     /// A constant or GL state parameter.
@@ -554,35 +775,19 @@ enum Target {
     Result(ResultBinding),
 }
 
-/// Binding numbers of docs/interface.md, "Descriptor sets" (the backend's
-/// constants where it has them).
-const ENV_BINDING: u32 = 0;
-const LOCAL_BINDING: u32 = 1;
-const TEXTURE_BINDING_BASE: u32 = 32;
-
-fn block_binding_name(binding: u32) -> String {
-    match binding {
-        ENV_BINDING => "program.env".to_string(),
-        LOCAL_BINDING => "program.local".to_string(),
-        STATE_BINDING => "state".to_string(),
-        b if b < TEXTURE_BINDING_BASE => format!("program.buffer[{}]", b - FIRST_BUFFER_BINDING),
-        b => format!("binding {b}"),
-    }
-}
-
 /// Where one element of a PARAM lives.
 fn param_target(binding: &ParamBinding) -> Target {
     match binding {
         ParamBinding::Env(n) => Target::Block {
-            binding: ENV_BINDING,
+            block: BlockKind::Env,
             element: *n,
         },
         ParamBinding::Local(n) => Target::Block {
-            binding: LOCAL_BINDING,
+            block: BlockKind::Local,
             element: *n,
         },
         ParamBinding::BufferElement { buffer, element } => Target::Block {
-            binding: FIRST_BUFFER_BINDING + buffer,
+            block: BlockKind::Buffer(*buffer),
             element: *element,
         },
         ParamBinding::State(item) => Target::Other(state_text(&item.path)),
@@ -609,8 +814,8 @@ impl Target {
     /// The binding as written in a program of type `stage`.
     fn text(&self, stage: Stage) -> String {
         match self {
-            Target::Block { binding, element } => {
-                format!("{}[{element}]", block_binding_name(*binding))
+            Target::Block { block, element } => {
+                format!("{}[{element}]", block.binding_name())
             }
             Target::Other(s) => s.clone(),
             Target::Texture(n) => format!("texture[{n}]"),
@@ -686,19 +891,9 @@ fn resolve_cg(program: &Program, cg: Option<&CgComments>) -> Vec<ResolvedCg> {
         .collect()
 }
 
-fn uniform_block(
-    facts: &ModuleFacts,
-    var: &module::GlobalVar,
-    program: &Program,
-    cg: &[ResolvedCg],
-) -> Option<UniformBlock> {
-    let block = var.pointee;
-    if !matches!(facts.ty(block), Ty::Struct(_)) {
-        return None;
-    }
-    let set = facts.literal(var.id, Decoration::DescriptorSet)?;
-    let binding = facts.literal(var.id, Decoration::Binding)?;
-    let members: Vec<BlockMember> = facts
+/// The members of a block struct as the module declares them.
+fn block_members(facts: &ModuleFacts, block: Word) -> Vec<BlockMember> {
+    facts
         .struct_members(block)
         .iter()
         .enumerate()
@@ -721,102 +916,229 @@ fn uniform_block(
                 array_stride,
             }
         })
-        .collect();
-    // Parameter blocks are one array of vec4 (docs/interface.md); their
-    // elements are the program's parameters.
-    let mut parameters = Vec::new();
-    if let [BlockMember {
-        offset,
-        array_length: Some(len),
-        array_stride: Some(stride),
-        ..
-    }] = members.as_slice()
-    {
-        // Per element: the bindings that read it (their text and targets)
-        // and the program names bound to it.
-        #[derive(Default)]
-        struct Element {
-            bindings: BTreeSet<String>,
-            targets: Vec<Target>,
-            names: BTreeSet<String>,
-        }
-        let mut by_element: BTreeMap<u32, Element> = BTreeMap::new();
-        let mut add = |element: u32, target: Target, name: Option<String>| {
-            if element < *len {
-                let e = by_element.entry(element).or_default();
-                e.bindings.insert(target.text(program.stage));
-                if !e.targets.contains(&target) {
-                    e.targets.push(target);
-                }
-                e.names.extend(name);
+        .collect()
+}
+
+/// The program's parameters in the array `kind` (a block member at byte
+/// `offset`, `len` elements `stride` bytes apart): each element some PARAM
+/// (or a direct binding, or the fixed-function work) reads.
+fn block_parameters(
+    ctx: &Context<'_>,
+    kind: BlockKind,
+    offset: u32,
+    stride: u32,
+    len: u32,
+) -> Vec<BlockParameter> {
+    let program = ctx.program;
+    // Per element: the bindings that read it (their text and targets)
+    // and the program names bound to it.
+    #[derive(Default)]
+    struct Element {
+        bindings: BTreeSet<String>,
+        targets: Vec<Target>,
+        names: BTreeSet<String>,
+    }
+    let mut by_element: BTreeMap<u32, Element> = BTreeMap::new();
+    let mut add = |element: u32, target: Target, name: Option<String>| {
+        if element < len {
+            let e = by_element.entry(element).or_default();
+            e.bindings.insert(target.text(program.stage));
+            if !e.targets.contains(&target) {
+                e.targets.push(target);
             }
+            e.names.extend(name);
+        }
+    };
+    // GL state: the rows the backend reads a binding from.
+    let state = |path: &[String],
+                 name: Option<String>,
+                 add: &mut dyn FnMut(u32, Target, Option<String>)| {
+        if let Ok(read) = state_read(path) {
+            for row in read.rows() {
+                add(row, Target::Other(state_text(path)), name.clone());
+            }
+        }
+    };
+    for v in &program.variables {
+        let name = |k: usize| match (&v.name, v.array_len) {
+            (Some(n), Some(_)) => Some(format!("{n}[{k}]")),
+            (Some(n), None) => Some(n.clone()),
+            (None, _) => None,
         };
-        for v in &program.variables {
-            let name = |k: usize| match (&v.name, v.array_len) {
-                (Some(n), Some(_)) => Some(format!("{n}[{k}]")),
-                (Some(n), None) => Some(n.clone()),
-                (None, _) => None,
-            };
-            match &v.kind {
-                VarKind::Param(bindings) => {
-                    for (k, b) in bindings.iter().enumerate() {
-                        match (param_target(b), b) {
-                            (
-                                Target::Block {
-                                    binding: bb,
-                                    element,
-                                },
-                                _,
-                            ) if bb == binding => {
-                                add(element, Target::Block { binding, element }, name(k))
-                            }
-                            // GL state: the rows the backend reads it from.
-                            (target, ParamBinding::State(item)) if binding == STATE_BINDING => {
-                                if let Ok(read) = state_read(&item.path) {
-                                    for row in read.rows() {
-                                        add(row, target.clone(), name(k));
-                                    }
+        match &v.kind {
+            VarKind::Param(bindings) => {
+                for (k, b) in bindings.iter().enumerate() {
+                    match (param_target(b), b) {
+                        (Target::Block { block, element }, _) if block == kind => {
+                            // A specialized element is not read from memory.
+                            let specialized = match block {
+                                BlockKind::Env => ctx.layout.specialization(Param::Env(element)),
+                                BlockKind::Local => {
+                                    ctx.layout.specialization(Param::Local(element))
                                 }
+                                _ => None,
+                            };
+                            if specialized.is_none() {
+                                add(element, Target::Block { block, element }, name(k))
                             }
-                            _ => {}
                         }
+                        (_, ParamBinding::State(item)) if kind == BlockKind::State => {
+                            state(&item.path, name(k), &mut add)
+                        }
+                        _ => {}
                     }
                 }
-                // BUFFER4 arrays: element `first + k` of the buffer.
-                VarKind::Buffer(b)
-                    if b.vec4 && FIRST_BUFFER_BINDING.checked_add(b.buffer) == Some(binding) =>
-                {
-                    for k in 0..v.len() {
-                        let element = b.first.saturating_add(k);
-                        add(
-                            element,
-                            Target::Block { binding, element },
-                            name(k as usize),
-                        );
-                    }
-                }
-                _ => {}
             }
-        }
-        for (element, e) in by_element {
-            parameters.push(BlockParameter {
-                binding: e.bindings.into_iter().collect::<Vec<_>>().join(", "),
-                element,
-                offset: offset.saturating_add(stride.saturating_mul(element)),
-                names: e.names.into_iter().collect(),
-                cg: ResolvedCg::names_for(cg, |t| e.targets.contains(t)),
-            });
+            // BUFFER4 arrays: element `first + k` of the buffer.
+            VarKind::Buffer(b) if b.vec4 && kind == BlockKind::Buffer(b.buffer) => {
+                for k in 0..v.len() {
+                    let element = b.first.saturating_add(k);
+                    add(
+                        element,
+                        Target::Block {
+                            block: kind,
+                            element,
+                        },
+                        name(k as usize),
+                    );
+                }
+            }
+            _ => {}
         }
     }
+    if kind == BlockKind::State {
+        for path in ctx.fixed.state_reads() {
+            state(&path, None, &mut add);
+        }
+    }
+    by_element
+        .into_iter()
+        .map(|(element, e)| BlockParameter {
+            binding: e.bindings.into_iter().collect::<Vec<_>>().join(", "),
+            element,
+            offset: offset.saturating_add(stride.saturating_mul(element)),
+            names: e.names.into_iter().collect(),
+            cg: ResolvedCg::names_for(ctx.cg, |t| e.targets.contains(t)),
+        })
+        .collect()
+}
+
+fn uniform_block(ctx: &Context<'_>, var: &module::GlobalVar) -> Option<UniformBlock> {
+    let facts = ctx.facts;
+    let block = var.pointee;
+    if !matches!(facts.ty(block), Ty::Struct(_)) {
+        return None;
+    }
+    let set = facts.literal(var.id, Decoration::DescriptorSet)?;
+    let binding = facts.literal(var.id, Decoration::Binding)?;
+    let kind = BlockKind::at_binding(&ctx.layout, binding)?;
+    let members = block_members(facts, block);
+    // Parameter blocks are one array of vec4 (docs/interface.md); their
+    // elements are the program's parameters.
+    let parameters = match members.as_slice() {
+        [BlockMember {
+            offset,
+            array_length: Some(len),
+            array_stride: Some(stride),
+            ..
+        }] => block_parameters(ctx, kind, *offset, *stride, *len),
+        _ => Vec::new(),
+    };
     Some(UniformBlock {
         name: facts.name(block).unwrap_or("").to_string(),
-        binding_name: block_binding_name(binding),
+        binding_name: kind.binding_name(),
+        descriptor_type: DescriptorType::UniformBuffer,
         set,
         binding,
         size: facts.size(block, None),
         members,
         parameters,
     })
+}
+
+/// The push constant block: members `local` and `env` (docs/interface.md,
+/// "Push constants").
+fn push_constant_block(ctx: &Context<'_>, var: &module::GlobalVar) -> Option<PushConstantBlock> {
+    let facts = ctx.facts;
+    let block = var.pointee;
+    if !matches!(facts.ty(block), Ty::Struct(_)) {
+        return None;
+    }
+    let members = block_members(facts, block);
+    let mut parameters = Vec::new();
+    for m in &members {
+        let kind = match m.name.as_str() {
+            "local" => BlockKind::Local,
+            "env" => BlockKind::Env,
+            _ => continue,
+        };
+        if let (Some(len), Some(stride)) = (m.array_length, m.array_stride) {
+            parameters.extend(block_parameters(ctx, kind, m.offset, stride, len));
+        }
+    }
+    let offset = members.iter().map(|m| m.offset).min().unwrap_or(0);
+    let end = members
+        .iter()
+        .map(|m| m.offset.saturating_add(m.size))
+        .max()
+        .unwrap_or(0);
+    Some(PushConstantBlock {
+        name: facts.name(block).unwrap_or("").to_string(),
+        offset,
+        size: end.saturating_sub(offset),
+        members,
+        parameters,
+    })
+}
+
+/// The layout's specializations of parameters the module reads (those
+/// whose SpecIds it declares).
+fn specialization_constants(ctx: &Context<'_>) -> Vec<SpecializationConstant> {
+    let declared = ctx.facts.spec_ids();
+    let program = ctx.program;
+    let mut out = Vec::new();
+    for spec in &ctx.layout.specialize {
+        if !declared.contains(&spec.spec_id) {
+            continue;
+        }
+        let (target, binding) = match spec.param {
+            Param::Env(n) => (
+                Target::Block {
+                    block: BlockKind::Env,
+                    element: n,
+                },
+                ParamBinding::Env(n),
+            ),
+            Param::Local(n) => (
+                Target::Block {
+                    block: BlockKind::Local,
+                    element: n,
+                },
+                ParamBinding::Local(n),
+            ),
+        };
+        let mut names = BTreeSet::new();
+        for v in &program.variables {
+            if let (VarKind::Param(bindings), Some(name)) = (&v.kind, &v.name) {
+                for (k, b) in bindings.iter().enumerate() {
+                    if *b == binding {
+                        names.insert(match v.array_len {
+                            Some(_) => format!("{name}[{k}]"),
+                            None => name.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        out.push(SpecializationConstant {
+            binding: spec.param.text(),
+            spec_ids: std::array::from_fn(|c| spec.spec_id.saturating_add(c as u32)),
+            default: spec.default,
+            names: names.into_iter().collect(),
+            cg: ResolvedCg::names_for(ctx.cg, |t| *t == target),
+        });
+    }
+    out
 }
 
 /// The target each texture unit is used with.
@@ -850,40 +1172,48 @@ fn texture_targets(program: &Program) -> BTreeMap<u32, String> {
 }
 
 fn texture_unit(
-    facts: &ModuleFacts,
+    ctx: &Context<'_>,
     var: &module::GlobalVar,
     targets: &BTreeMap<u32, String>,
-    cg: &[ResolvedCg],
 ) -> Option<TextureUnit> {
+    let facts = ctx.facts;
+    let cg = ctx.cg;
     let ty = match facts.ty(var.pointee) {
         Ty::Array(e, _) => *e,
         t => t,
     };
-    let sampled_type = match &ty {
-        Ty::SampledImage(i) | Ty::Image(i) => i.sampled_type,
+    let (sampled_type, descriptor_type) = match &ty {
+        Ty::SampledImage(i) => (i.sampled_type, DescriptorType::CombinedImageSampler),
+        Ty::Image(i) => (i.sampled_type, DescriptorType::UniformTexelBuffer),
         _ => return None,
     };
     let set = facts.literal(var.id, Decoration::DescriptorSet)?;
     let binding = facts.literal(var.id, Decoration::Binding)?;
-    let unit = binding.checked_sub(TEXTURE_BINDING_BASE)?;
+    let unit = binding.checked_sub(ctx.layout.texture_binding)?;
     Some(TextureUnit {
         unit,
         target: targets.get(&unit).cloned(),
+        descriptor_type,
         set,
         binding,
         ty: facts.type_name(var.pointee),
         sampled_type,
         cg: ResolvedCg::names_for(cg, |t| *t == Target::Texture(unit)),
+        sampler: ctx
+            .program
+            .samplers
+            .iter()
+            .find(|s| s.unit == unit)
+            .copied(),
     })
 }
 
 fn interface_variables(
-    facts: &ModuleFacts,
+    ctx: &Context<'_>,
     var: &module::GlobalVar,
-    program: &Program,
-    cg: &[ResolvedCg],
     output: bool,
 ) -> Vec<InterfaceVariable> {
+    let facts = ctx.facts;
     // A block of built-ins (gl_PerVertex) gives one entry per member.
     if let Ty::Struct(s) = facts.ty(var.pointee) {
         return facts
@@ -892,16 +1222,7 @@ fn interface_variables(
             .enumerate()
             .filter_map(|(m, &ty)| {
                 let builtin = facts.member_builtin(s, m as u32)?;
-                Some(slot_variable(
-                    facts,
-                    ty,
-                    None,
-                    Some(builtin),
-                    None,
-                    program,
-                    cg,
-                    output,
-                ))
+                Some(slot_variable(ctx, ty, None, Some(builtin), None, output))
             })
             .collect();
     }
@@ -912,7 +1233,7 @@ fn interface_variables(
     }
     // Interpolation is a property of varyings: vertex and geometry outputs,
     // geometry and fragment inputs.
-    let varying = match program.stage {
+    let varying = match ctx.program.stage {
         Stage::Vertex => output,
         Stage::Fragment => !output,
         Stage::Geometry => true,
@@ -926,32 +1247,22 @@ fn interface_variables(
             Interpolation::Smooth
         }
     });
-    let mut v = slot_variable(
-        facts,
-        var.pointee,
-        location,
-        builtin,
-        interpolation,
-        program,
-        cg,
-        output,
-    );
+    let mut v = slot_variable(ctx, var.pointee, location, builtin, interpolation, output);
     v.centroid = facts.has(var.id, Decoration::Centroid);
+    v.invariant = facts.has(var.id, Decoration::Invariant);
     vec![v]
 }
 
-#[allow(clippy::too_many_arguments)]
 fn slot_variable(
-    facts: &ModuleFacts,
+    ctx: &Context<'_>,
     ty: Word,
     location: Option<u32>,
     builtin: Option<rspirv::spirv::BuiltIn>,
     interpolation: Option<Interpolation>,
-    program: &Program,
-    cg: &[ResolvedCg],
     output: bool,
 ) -> InterfaceVariable {
-    let (component_type, components, array_length) = match facts.ty(ty) {
+    let program = ctx.program;
+    let (component_type, components, array_length) = match ctx.facts.ty(ty) {
         Ty::Scalar(c) => (c, 1, None),
         Ty::Vector(c, n) => (c, n, None),
         Ty::Array(e, len) => match *e {
@@ -991,19 +1302,47 @@ fn slot_variable(
         }
         bindings.extend(texts);
     }
-    let cg = ResolvedCg::names_for(cg, |t| match t {
+    // The slots the fixed-function work of options reads and writes
+    // (docs/semantics.md, "Options").
+    if slot.is_some() {
+        if output {
+            for b in ctx.fixed.results() {
+                if result_slot(stage, &b) == slot {
+                    bindings.insert(result_text(&b));
+                }
+            }
+        } else {
+            let mut implicit = ctx.fixed.attribs();
+            if ctx.fixed.two_sided {
+                // The back colours two-sided selection reads.
+                for secondary in [false, true] {
+                    implicit.push(AttribBinding::Color(ColorSel {
+                        back: true,
+                        secondary,
+                    }));
+                }
+            }
+            for b in implicit {
+                if attrib_slot(stage, &b) == slot {
+                    bindings.insert(attrib_text(stage, &b));
+                }
+            }
+        }
+    }
+    let cg = ResolvedCg::names_for(ctx.cg, |t| match t {
         Target::Attrib(b) if !output => slot.is_some() && attrib_slot(stage, b) == slot,
         Target::Result(b) if output => slot.is_some() && result_slot(stage, b) == slot,
         _ => false,
     });
     InterfaceVariable {
         location,
-        built_in: builtin.map(|b| format!("{b:?}")),
+        built_in: builtin.and_then(BuiltIn::from_spirv),
         component_type,
         components,
         array_length,
         interpolation,
         centroid: false,
+        invariant: false,
         bindings: bindings.into_iter().collect(),
         names: names.into_iter().collect(),
         cg,

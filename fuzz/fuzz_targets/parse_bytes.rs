@@ -1,4 +1,5 @@
-//! The lexer and parser on arbitrary bytes: E0003 for invalid UTF-8,
+//! The lexer and parser on arbitrary bytes: E0003 for bytes that are not
+//! UTF-8 outside comments,
 //! otherwise a tree or diagnostics that render; never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -10,11 +11,11 @@ fuzz_target!(|data: &[u8]| {
             // inputs reach the parser's early stop (E0800 at 16
             // instructions) as well as its end.
             let (_ast, diags) = if data.len() % 2 == 0 {
-                nvp4c::syntax::parse(text)
+                nvp4c::syntax::parse(&text)
             } else {
-                nvp4c::syntax::parse_bounded(text, 4)
+                nvp4c::syntax::parse_bounded(&text, 4)
             };
-            let _ = nvp4c::Diagnostics(diags).render("fuzz.fp", text, false);
+            let _ = nvp4c::Diagnostics(diags).render("fuzz.fp", &text, false);
         }
     });
     if result.is_err() {

@@ -77,7 +77,31 @@ impl Checker<'_> {
                 return None;
             }
         }
-        let mods = self.modifiers(info, inst)?;
+        // A modifier error does not hide the operands' errors: they are
+        // checked as the instruction's default data type and without type
+        // checks (as under `.NTC`), so none of them stems from the modifier.
+        let Some(mods) = self.modifiers(info, inst) else {
+            let lenient = Mods {
+                ty: info.default_type,
+                half: false,
+                clamp: None,
+                cc_update: None,
+                ntc: true,
+                mul_mode: None,
+            };
+            let _operands_checked = self.instruction_body(info, lenient, inst);
+            return None;
+        };
+        self.instruction_body(info, mods, inst)
+    }
+
+    /// The instruction's operands and shape, once its modifiers are known.
+    fn instruction_body(
+        &mut self,
+        info: &'static OpInfo,
+        mods: Mods,
+        inst: &ast::Instruction,
+    ) -> Option<Flat> {
         let span = inst.span;
         match info.shape {
             Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd => {

@@ -2,7 +2,10 @@
 //!
 //! * W0001: a temporary component read before anything writes it (its value
 //!   is undefined, section 2.X.3.4).
-//! * W0002: a declared variable that no instruction uses.
+//! * W0002: a declared variable that no instruction uses, except Cg's
+//!   boilerplate (`TEMP RC, HC;`, attribute and result arrays whose
+//!   bindings the code uses directly); not reported at all in Cg's output
+//!   (see [`generated_by_cgc`]).
 //! * W0003: a program that never writes its main result.
 //! * W0004: a chain of CALs deeper than MAX_PROGRAM_CALL_DEPTH.
 //!
@@ -17,13 +20,32 @@ use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{Block, Index, Program, ResultBinding, Stmt, SubId, VarId, VarKind};
 use crate::isa::Stage;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
-    unused_variables(c, p);
+    if !text.generated_by_cgc {
+        unused_variables(c, p);
+    }
     read_before_write(c, p);
     missing_results(c, p, text);
     call_depth(c, p);
+}
+
+/// Whether `source` is the output of NVIDIA's Cg compiler, which writes a
+/// `# cgc version 3.1.0013, build date …` comment into every program.
+///
+/// Cg declares an alias for each range of bindings it touches
+/// (`ATTRIB vertex_attrib1[] = { vertex.attrib[1..2] };`) and the
+/// temporaries `RC` and `HC` for condition-code updates whether or not the
+/// code uses them: in its output every W0002 would be a declaration the
+/// user did not write and should not edit. Generated code is exempt, as
+/// Go's tools exempt files marked "Code generated … DO NOT EDIT."
+/// (tests/fixtures/cg/ holds such output). Hand-written programs keep the
+/// finer boilerplate rule of `unused_variables`.
+pub(super) fn generated_by_cgc(source: &str) -> bool {
+    source
+        .lines()
+        .any(|line| line.trim_start().starts_with("# cgc version "))
 }
 
 /// Components of `var` that `block` may write (whole arrays at once).
@@ -47,9 +69,36 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             }
         });
     }
+    // The bindings the program reaches, by any variable or directly.
+    let mut attribs_used = HashSet::new();
+    let mut results_used = HashSet::new();
+    for &id in &used {
+        match &p.var(id).kind {
+            VarKind::Attrib(bs) => attribs_used.extend(bs.iter().copied()),
+            VarKind::Result(bs) => results_used.extend(bs.iter().copied()),
+            _ => {}
+        }
+    }
     for (i, v) in p.variables.iter().enumerate() {
         let Some(name) = &v.name else { continue };
         if used.contains(&VarId(i as u32)) {
+            continue;
+        }
+        // Harmless boilerplate, which Cg writes into every program
+        // (docs/diagnostics.md, W0002):
+        let harmless = match &v.kind {
+            // NV_fragment_program's write-only pseudo-registers for
+            // instructions that only update the condition code (its
+            // section 3.11.1); Cg declares them in every program.
+            VarKind::Temp => name == "RC" || name == "HC",
+            // An attribute or result array the code bypasses, reaching the
+            // same bindings by their own names (`ATTRIB vertex_attrib[] =
+            // { vertex.attrib[0..8] };` beside `vertex.attrib[0]`).
+            VarKind::Attrib(bs) => bs.iter().any(|b| attribs_used.contains(b)),
+            VarKind::Result(bs) => bs.iter().any(|b| results_used.contains(b)),
+            _ => false,
+        };
+        if harmless {
             continue;
         }
         let what = match v.kind {
@@ -298,5 +347,25 @@ fn call_depth(c: &mut Checker<'_>, p: &Program) {
                 .primary(span, "the chain starts here")
                 .note("section 2.X.5: a CAL issued while MAX_PROGRAM_CALL_DEPTH subroutines are active has undefined results; see docs/semantics.md for what nvp4c does"),
         );
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::generated_by_cgc;
+
+    #[test]
+    fn cgc_output_is_recognised_by_its_version_comment() {
+        assert!(generated_by_cgc(
+            "!!NVfp4.0\nOPTION ARB_draw_buffers;\n# cgc version 3.1.0013, build date Apr 24 2012\nEND\n"
+        ));
+        assert!(generated_by_cgc(
+            "!!NVfp4.0\n# cgc version 2.2.0017, build date Jan 29 2010\nEND\n"
+        ));
+        assert!(!generated_by_cgc(
+            "!!NVfp4.0\n# written by hand, not by cgc\nEND\n"
+        ));
+        assert!(!generated_by_cgc(
+            "!!NVfp4.0\n#var float4 tint :  : c[0] : 1 : 1\nEND\n"
+        ));
     }
 }

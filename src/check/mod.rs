@@ -6,7 +6,7 @@
 //! finds; a construct that is already wrong produces one diagnostic, and
 //! whatever depends on it is dropped silently rather than reported again.
 
-mod bindings;
+pub(crate) mod bindings;
 mod flow;
 mod instr;
 mod lint;
@@ -45,6 +45,8 @@ pub(crate) struct ProgramChecker<'o> {
     flow: flow::Builder<'o>,
     /// Where each instruction statement is, for the instruction limit.
     instructions: Vec<Span>,
+    /// The program is NVIDIA's Cg compiler's output ([`lint::generated_by_cgc`]).
+    generated_by_cgc: bool,
 }
 
 impl<'o> ProgramChecker<'o> {
@@ -52,7 +54,15 @@ impl<'o> ProgramChecker<'o> {
         ProgramChecker {
             flow: flow::Builder::new(Checker::new(stage, options)),
             instructions: Vec::new(),
+            generated_by_cgc: false,
         }
+    }
+
+    /// Looks at the comments of the program's text, which the statements
+    /// do not carry: whether cgc wrote it ([`lint::generated_by_cgc`]).
+    pub(crate) fn source_comments(mut self, source: &str) -> Self {
+        self.generated_by_cgc = lint::generated_by_cgc(source);
+        self
     }
 
     pub(crate) fn statement(&mut self, st: &Statement) {
@@ -81,11 +91,13 @@ impl<'o> ProgramChecker<'o> {
         let ProgramChecker {
             mut flow,
             instructions,
+            generated_by_cgc,
         } = self;
         let text = ProgramText {
             header,
             end: end.unwrap_or(header),
             instructions,
+            generated_by_cgc,
         };
         let geometry = flow.c.geometry_layout(&text);
         let (subroutines, entry, mut c) = flow.finish();
@@ -97,6 +109,7 @@ impl<'o> ProgramChecker<'o> {
             subroutines,
             entry,
             geometry,
+            samplers: Vec::new(),
         };
         if !errors_so_far {
             c.program_rules(&program, &text);
@@ -130,6 +143,8 @@ pub(crate) struct ProgramText {
     end: Span,
     /// Every instruction statement, in order.
     instructions: Vec<Span>,
+    /// Cg's output ([`lint::generated_by_cgc`]).
+    generated_by_cgc: bool,
 }
 
 /// What a name in the program refers to.
@@ -266,6 +281,12 @@ impl<'o> Checker<'o> {
                 "ARB_precision_hint_fastest",
                 "ARB_precision_hint_nicest",
                 "ARB_draw_buffers",
+                // NV_fragment_program4 section 2.X.6.Y: "ARB_draw_buffers"
+                // or "ATI_draw_buffers"; and ARB_fragment_program_shadow,
+                // whose behaviour is the default: "specifying the option is
+                // not illegal but has no additional effect" (Cg writes it).
+                "ATI_draw_buffers",
+                "ARB_fragment_program_shadow",
                 "NV_parameter_buffer_object",
             ],
             Stage::Geometry => &["NV_parameter_buffer_object"],

@@ -432,7 +432,7 @@ impl Checker<'_> {
                 }
             }
             Stage::Fragment => {
-                if !self.has_option("ARB_draw_buffers") {
+                if !self.has_option("ARB_draw_buffers") && !self.has_option("ATI_draw_buffers") {
                     if let Some(v) = p.variables.iter().find(|v| matches!(&v.kind, VarKind::Result(b) if b.iter().any(|r| matches!(r, ResultBinding::FragColor(n) if *n > 0)))) {
                         self.error(
                             Diagnostic::error("E0703", "result.color[n] needs OPTION ARB_draw_buffers")

@@ -6,19 +6,18 @@
 //!
 //! Exit codes: 0 the program ran (killed or not), 1 the program has errors
 //! or could not be run (texture instructions, the step limit), 2 bad usage
-//! (an unreadable file, a malformed `--set` or `--inputs`).
+//! (an unreadable file, a malformed `--set` or `--inputs`), 141 a closed
+//! pipe (`nvp4c run --trace | head -1`; `cli::stdio`).
 
+use super::report::ColorChoice;
+use super::stdio::{write_stderr, StreamError, EXIT_PROGRAM_ERROR, EXIT_USAGE};
 use nvp4c::interp::{self, Inputs, Outcome, ResultValue, RunOptions, TraceStep};
 use nvp4c::isa::DataType;
 use nvp4c::span::Span;
-use nvp4c::{Diagnostic, Diagnostics, Options};
+use nvp4c::Options;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{IsTerminal, Read};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
-
-const EXIT_PROGRAM_ERROR: u8 = 1;
-const EXIT_USAGE: u8 = 2;
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
@@ -31,6 +30,12 @@ Examples:
   nvp4c run prog.fp --set fragment.texcoord[0]=0.5,0.25,0,1
   nvp4c run prog.fp --set program.local[0]=i:1,2,3,4 --trace
   nvp4c run prog.vp --inputs inputs.json --json
+  nvp4c run shader.agal --set va0=1,2,3,1 --set vc0=1,0,0,0
+  nvp4c run shader.pso --set c0=1,0,0,1 --set t0=0.5,0.5
+
+AGAL programs (bytecode, or text whose first line is `// AGAL2 vertex`)
+take and print their register names: va<n>, vc<n>/fc<n>, v<n> (fragment),
+iid; op, oc<n>, od, v<n> (vertex).
 
 Direct3D 9 bytecode (recognised by its version token) names inputs as the
 shader does: c5, i0, b3, v0, t1, vPos, vFace, a ps_3_0 semantic such as
@@ -74,21 +79,8 @@ pub struct RunArgs {
     pub color: ColorChoice,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
-pub fn main(args: RunArgs) -> ExitCode {
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
+pub fn main(args: &RunArgs) -> super::stdio::Outcome {
+    let color = args.color.for_stderr();
     let stdin = args.input.as_os_str() == "-";
     let name = if stdin {
         "<stdin>".to_string()
@@ -104,90 +96,102 @@ pub fn main(args: RunArgs) -> ExitCode {
     let bytes = match bytes {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
-            return ExitCode::from(EXIT_USAGE);
+            write_stderr(&format!("error: cannot read {name}: {e}\n"))?;
+            return Ok(EXIT_USAGE);
         }
     };
-    // Direct3D 9 bytecode runs too: its disassembly is the source text
-    // the trace and the diagnostics show, its register names name inputs.
-    let d3d9 = nvp4c::front::Format::of(&bytes).is_some();
-    let source = if d3d9 {
-        nvp4c::source_listing(&bytes).into_owned()
-    } else {
-        match String::from_utf8(bytes.clone()) {
-            Ok(s) => s,
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let d = Diagnostic::error("E0003", "the program is not valid UTF-8 text")
-                    .primary(Span::new(at, at + 1), "invalid byte here")
-                    .note("section 2.X.2: program strings are ASCII text");
-                eprint!("{}", Diagnostics(vec![d]).render(&name, &lossy, color));
-                return ExitCode::from(EXIT_PROGRAM_ERROR);
-            }
+    // AGAL programs (bytecode, or text beginning `// AGAL2 vertex`) read
+    // and write their own register names (`--set va0=...`, `op`).
+    let agal = nvp4c::front::agal::program_stage(&bytes);
+    let bytecode = nvp4c::front::Format::of(&bytes).is_some();
+    // Direct3D 9 bytecode too: its register names name inputs and results
+    // (`--set c5=...`, `oC0`), resolved against its declarations.
+    let d3d9 = nvp4c::front::Format::of(&bytes) == Some(nvp4c::front::Format::D3d9);
+    let source = match nvp4c::source_text(&bytes) {
+        _ if bytecode => nvp4c::source_listing(&bytes).into_owned(),
+        Ok(s) => s.into_owned(),
+        Err(diags) => {
+            let lossy = String::from_utf8_lossy(&bytes);
+            write_stderr(&diags.render(&name, &lossy, color))?;
+            return Ok(EXIT_PROGRAM_ERROR);
         }
     };
 
-    // Named values, in order (the file first, --set overrides it); stored
-    // once the program is known, as D3D9 names need its declarations.
+    // Named values, in order (the file first, --set overrides it).
     let mut values: Vec<NamedValue> = Vec::new();
     if let Some(path) = &args.inputs {
         if let Err(e) = read_inputs_file(path, &mut values) {
-            eprintln!("error: {}: {e}", path.display());
-            return ExitCode::from(EXIT_USAGE);
+            write_stderr(&format!("error: {}: {e}\n", path.display()))?;
+            return Ok(EXIT_USAGE);
         }
     }
     for s in &args.set {
         if let Err(e) = parse_set(s, &mut values) {
-            eprintln!("error: --set {s}: {e}");
-            return ExitCode::from(EXIT_USAGE);
+            write_stderr(&format!("error: --set {s}: {e}\n"))?;
+            return Ok(EXIT_USAGE);
+        }
+    }
+    // Stored now, or for Direct3D 9 once the program is known (its names
+    // need the declarations).
+    let mut inputs = Inputs::default();
+    if !d3d9 {
+        for v in &values {
+            if let Err(e) = store(&v.name, v.words.clone(), v.kind, &mut inputs, agal) {
+                write_stderr(&format!("error: {}: {e}\n", v.origin))?;
+                return Ok(EXIT_USAGE);
+            }
         }
     }
 
     let options = Options::default();
-    let checked = if d3d9 {
-        nvp4c::check_bytes(&bytes, &options)
-    } else {
-        nvp4c::check(&source, &options)
-    };
-    let (program, warnings) = match checked {
+    let (program, warnings) = match nvp4c::check_bytes(&bytes, &options) {
         Ok(p) => p,
         Err(diags) => {
-            eprint!("{}", diags.render(&name, &source, color));
             let n = diags.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "error: could not compile {name} ({n} error{})",
+            write_stderr(&format!(
+                "{}error: could not compile {name} ({n} error{})\n",
+                diags.render(&name, &source, color),
                 if n == 1 { "" } else { "s" }
-            );
-            return ExitCode::from(EXIT_PROGRAM_ERROR);
+            ))?;
+            return Ok(EXIT_PROGRAM_ERROR);
         }
     };
     if !warnings.is_empty() {
-        eprint!("{}", warnings.render(&name, &source, color));
+        write_stderr(&warnings.render(&name, &source, color))?;
     }
-    let mut inputs = Inputs::default();
-    for v in &values {
-        let stored = if d3d9 {
-            store_d3d9(&bytes, &program, v, &mut inputs)
-        } else {
-            store(&v.name, v.words.clone(), v.kind, &mut inputs)
-        };
-        if let Err(e) = stored {
-            eprintln!("error: {}: {e}", v.origin);
-            return ExitCode::from(EXIT_USAGE);
+    if d3d9 {
+        for v in &values {
+            if let Err(e) = store_d3d9(&bytes, &program, v, &mut inputs) {
+                write_stderr(&format!("error: {}: {e}\n", v.origin))?;
+                return Ok(EXIT_USAGE);
+            }
         }
     }
     for w in unused_inputs(&program, &inputs) {
         let w = if d3d9 { d3d9_names(&w) } else { w };
-        eprintln!("warning: {w}");
+        write_stderr(&format!("warning: {w}\n"))?;
     }
 
     let mut run_options = RunOptions::from_options(&options);
     run_options.trace = args.trace;
     run_options.max_steps = args.max_steps;
     let text = SourceText::new(&source);
-    match interp::run(&program, &inputs, &run_options) {
+    // Results go to standard output through one buffer; a closed pipe or a
+    // full disk there is a stream error (`cli::stdio`), never a panic.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let (printed, code) = match interp::run(&program, &inputs, &run_options) {
         Ok(mut outcome) => {
+            if agal.is_some() {
+                outcome.results = std::mem::take(&mut outcome.results)
+                    .into_iter()
+                    .map(|(k, v)| {
+                        (
+                            nvp4c::front::agal::names::result_register(&k).unwrap_or(k),
+                            v,
+                        )
+                    })
+                    .collect();
+            }
             if d3d9 {
                 // Results under the shader's register names (oC0, oPos, o3).
                 let names = nvp4c::front::d3d9::names::result_names(&program);
@@ -196,44 +200,56 @@ pub fn main(args: RunArgs) -> ExitCode {
                     .map(|(k, v)| (names.get(&k).cloned().unwrap_or(k), v))
                     .collect();
             }
-            if args.json {
-                println!("{}", outcome_json(&program, &outcome, &text));
+            let printed = if args.json {
+                writeln!(out, "{}", outcome_json(&program, &outcome, &text))
             } else {
-                if args.trace {
-                    print_trace(&outcome, &text);
-                }
-                print_outcome(&program, &name, &outcome, &text, d3d9);
-            }
-            ExitCode::SUCCESS
+                (if args.trace {
+                    print_trace(&mut out, &outcome, &text)
+                } else {
+                    Ok(())
+                })
+                .and_then(|()| print_outcome(&mut out, &program, &name, &outcome, &text, d3d9))
+            };
+            (printed, 0)
         }
         Err(interp::InterpError::StepLimit { limit, partial }) => {
-            if args.trace && !args.json {
-                print_trace(&partial, &text);
-            }
-            eprintln!(
-                "error: {name}: stopped after {limit} executed statements; is there an endless loop? (raise the limit with --max-steps)"
+            let printed = if args.trace && !args.json {
+                print_trace(&mut out, &partial, &text)
+            } else {
+                Ok(())
+            };
+            printed
+                .and_then(|()| out.flush())
+                .map_err(StreamError::stdout)?;
+            let mut message = format!(
+                "error: {name}: stopped after {limit} executed statements; is there an endless loop? (raise the limit with --max-steps)\n"
             );
             for e in &partial.undefined {
-                eprintln!(
-                    "note: line {}: {} (undefined by the spec; the interpreter reads never-set flags as clear)",
+                message += &format!(
+                    "note: line {}: {} (undefined by the spec; the interpreter reads never-set flags as clear)\n",
                     text.line_of(e.span),
                     e.what
                 );
             }
-            ExitCode::from(EXIT_PROGRAM_ERROR)
+            write_stderr(&message)?;
+            return Ok(EXIT_PROGRAM_ERROR);
         }
         Err(e) => {
-            match e.span() {
-                Some(span) => eprintln!(
-                    "error: {name}:{}: {e}\n  | {}",
+            write_stderr(&match e.span() {
+                Some(span) => format!(
+                    "error: {name}:{}: {e}\n  | {}\n",
                     text.line_of(span),
                     text.snippet(span)
                 ),
-                None => eprintln!("error: {name}: {e}"),
-            }
-            ExitCode::from(EXIT_PROGRAM_ERROR)
+                None => format!("error: {name}: {e}\n"),
+            })?;
+            return Ok(EXIT_PROGRAM_ERROR);
         }
-    }
+    };
+    printed
+        .and_then(|()| out.flush())
+        .map_err(StreamError::stdout)?;
+    Ok(code)
 }
 
 // ---------------------------------------------------------------------------
@@ -310,8 +326,16 @@ fn parse_list<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<(Vec<u32>,
 /// Stores `words` under `name`: buffers take any number of words; other
 /// inputs one to four components, padded with 0, 0, 1 as a constant
 /// vector is (section 2.X.3.3).
-fn store(name: &str, words: Vec<u32>, kind: Kind, inputs: &mut Inputs) -> Result<(), String> {
+fn store(
+    name: &str,
+    words: Vec<u32>,
+    kind: Kind,
+    inputs: &mut Inputs,
+    agal: Option<nvp4c::Stage>,
+) -> Result<(), String> {
     let name = name.trim();
+    let agal_name = agal.and_then(|stage| nvp4c::front::agal::names::input_name(stage, name));
+    let name = agal_name.as_deref().unwrap_or(name);
     if let Some(rest) = name.strip_prefix("program.buffer[") {
         let b = rest
             .strip_suffix(']')
@@ -358,7 +382,7 @@ fn store_d3d9(
     use nvp4c::front::d3d9::names::{run_input, RunInput};
     for target in run_input(bytes, program, &v.name)? {
         match target {
-            RunInput::Binding(binding) => store(&binding, v.words.clone(), v.kind, inputs)?,
+            RunInput::Binding(binding) => store(&binding, v.words.clone(), v.kind, inputs, None)?,
             RunInput::Words {
                 buffer,
                 word,
@@ -594,8 +618,8 @@ fn mask_text(mask: u8) -> String {
         .collect()
 }
 
-fn print_trace(outcome: &Outcome, text: &SourceText) {
-    println!("trace ({} statements executed):", outcome.steps);
+fn print_trace(out: &mut impl Write, outcome: &Outcome, text: &SourceText) -> io::Result<()> {
+    writeln!(out, "trace ({} statements executed):", outcome.steps)?;
     let width = outcome
         .trace
         .iter()
@@ -604,31 +628,38 @@ fn print_trace(outcome: &Outcome, text: &SourceText) {
         .unwrap_or(0)
         .min(48);
     for step in &outcome.trace {
-        print_step(step, text, width);
+        print_step(out, step, text, width)?;
     }
     if outcome.trace_truncated {
-        println!("      ... (trace truncated)");
+        writeln!(out, "      ... (trace truncated)")?;
     }
-    println!();
+    writeln!(out)?;
+    Ok(())
 }
 
-fn print_step(step: &TraceStep, text: &SourceText, width: usize) {
+fn print_step(
+    out: &mut impl Write,
+    step: &TraceStep,
+    text: &SourceText,
+    width: usize,
+) -> io::Result<()> {
     let line = text.line_of(step.span);
     let snippet = text.snippet(step.span);
     match &step.write {
         // The end of a REP body: ENDREP itself has no statement of its own.
         None if step.what.starts_with("ENDREP") => {
             let endrep = format!("ENDREP (of line {line})");
-            println!("{:>5} | {endrep:<width$}   {}", "", step.what)
+            writeln!(out, "{:>5} | {endrep:<width$}   {}", "", step.what)?
         }
-        None => println!("{line:>5} | {snippet:<width$}   {}", step.what),
+        None => writeln!(out, "{line:>5} | {snippet:<width$}   {}", step.what)?,
         Some(w) => {
-            println!("{line:>5} | {snippet}");
+            writeln!(out, "{line:>5} | {snippet}")?;
             if w.mask == 0 {
-                println!(
+                writeln!(
+                    out,
                     "      |     {}: nothing written (condition code mask false)",
                     w.target
-                );
+                )?;
             }
             for c in (0..4).filter(|c| w.mask & (1 << c) != 0) {
                 let undefined = if w.undefined & (1 << c) != 0 {
@@ -636,20 +667,22 @@ fn print_step(step: &TraceStep, text: &SourceText, width: usize) {
                 } else {
                     ""
                 };
-                println!(
+                writeln!(
+                    out,
                     "      |     {}.{} = {:<16} 0x{:08x}{undefined}",
                     w.target,
                     COMPONENTS[c],
                     component_text(w.bits[c], w.ty),
                     w.bits[c]
-                );
+                )?;
             }
         }
     }
     if let Some(cc) = &step.cc {
         for c in (0..4).filter(|c| cc.mask & (1 << c) != 0) {
             let f = cc.flags[c];
-            println!(
+            writeln!(
+                out,
                 "      |     CC{}.{}: SF={} ZF={} OF={} CF={}",
                 cc.reg.0,
                 COMPONENTS[c],
@@ -657,9 +690,10 @@ fn print_step(step: &TraceStep, text: &SourceText, width: usize) {
                 u8::from(f.zf),
                 u8::from(f.of),
                 u8::from(f.cf)
-            );
+            )?;
         }
     }
+    Ok(())
 }
 
 fn result_line(name: &str, r: &ResultValue, width: usize) -> String {
@@ -689,48 +723,56 @@ fn result_line(name: &str, r: &ResultValue, width: usize) -> String {
     )
 }
 
-fn print_results(results: &BTreeMap<String, ResultValue>, only_written: bool, indent: &str) {
+fn print_results(
+    out: &mut impl Write,
+    results: &BTreeMap<String, ResultValue>,
+    only_written: bool,
+    indent: &str,
+) -> io::Result<()> {
     let width = results.keys().map(String::len).max().unwrap_or(0);
     for (name, r) in results {
         if only_written && r.written == 0 {
             continue;
         }
         for line in result_line(name, r, width).lines() {
-            println!("{indent}{line}");
+            writeln!(out, "{indent}{line}")?;
         }
     }
+    Ok(())
 }
 
 fn print_outcome(
+    out: &mut impl Write,
     program: &nvp4c::ir::Program,
     name: &str,
     outcome: &Outcome,
     text: &SourceText,
     d3d9: bool,
-) {
-    println!(
+) -> io::Result<()> {
+    writeln!(
+        out,
         "{} program {name}: {} statement{} executed",
         program.stage,
         outcome.steps,
         if outcome.steps == 1 { "" } else { "s" }
-    );
+    )?;
     if outcome.killed {
-        println!("killed: yes -- KIL discarded the fragment; the results below are what was written before it");
+        writeln!(out, "killed: yes -- KIL discarded the fragment; the results below are what was written before it")?;
     }
     if program.geometry.is_some() {
-        println!("{} vertex(es) emitted", outcome.vertices.len());
+        writeln!(out, "{} vertex(es) emitted", outcome.vertices.len())?;
         for (i, v) in outcome.vertices.iter().enumerate() {
-            println!("vertex {i} (primitive {}):", v.primitive);
-            print_results(&v.results, true, "  ");
+            writeln!(out, "vertex {i} (primitive {}):", v.primitive)?;
+            print_results(out, &v.results, true, "  ")?;
         }
         if outcome.results.values().any(|r| r.written != 0) {
-            println!("results written after the last EMIT (not emitted):");
-            print_results(&outcome.results, true, "  ");
+            writeln!(out, "results written after the last EMIT (not emitted):")?;
+            print_results(out, &outcome.results, true, "  ")?;
         }
     } else if outcome.results.is_empty() {
-        println!("(the program declares no results)");
+        writeln!(out, "(the program declares no results)")?;
     } else {
-        print_results(&outcome.results, false, "");
+        print_results(out, &outcome.results, false, "")?;
     }
     let any_undefined = outcome
         .results
@@ -743,26 +785,28 @@ fn print_outcome(
     if any_undefined && d3d9 {
         // The marks come from the IR's NV_gpu_program4 rules; Direct3D 9
         // defines rsq, log and pow at 0, and the value shown is its.
-        println!("(~ marks a value computed from an unwritten register, or through rsq, log or pow of 0, which the IR leaves undefined but Direct3D 9 defines: the value shown is Direct3D 9's, docs/semantics.md; ? a component never written)");
+        writeln!(out, "(~ marks a value computed from an unwritten register, or through rsq, log or pow of 0, which the IR leaves undefined but Direct3D 9 defines: the value shown is Direct3D 9's, docs/semantics.md; ? a component never written)")?;
     } else if any_undefined {
-        println!("(~ marks a value the spec leaves undefined, e.g. computed from an unwritten temporary; ? a component never written)");
+        writeln!(out, "(~ marks a value the spec leaves undefined, e.g. computed from an unwritten temporary; ? a component never written)")?;
     } else if outcome
         .results
         .values()
         .any(|r| r.written != 0 && r.written != 0xf)
     {
-        println!("(? marks a component never written)");
+        writeln!(out, "(? marks a component never written)")?;
     }
     for e in &outcome.undefined {
-        println!(
+        writeln!(
+            out,
             "warning: line {}: {} -- the rest of the run is undefined by the spec",
             text.line_of(e.span),
             e.what
-        );
+        )?;
     }
     for n in &outcome.notes {
-        println!("note: line {}: {}", text.line_of(n.span), n.what);
+        writeln!(out, "note: line {}: {}", text.line_of(n.span), n.what)?;
     }
+    Ok(())
 }
 
 fn result_json(r: &ResultValue) -> serde_json::Value {

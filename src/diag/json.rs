@@ -219,21 +219,7 @@ impl<'a> LineIndex<'a> {
 pub fn to_json(diagnostic: &Diagnostic, file: &str, source: &str) -> JsonDiagnostic {
     let index = LineIndex::new(source);
     let span = |s: Span, label: &str, primary: bool| {
-        let end = (s.end as usize).min(source.len());
-        let start = (s.start as usize).min(end);
-        let (l0, c0) = index.line_col(start);
-        let (l1, c1) = index.line_col(end);
-        JsonSpan {
-            file: file.to_string(),
-            byte_start: start as u32,
-            byte_end: end as u32,
-            line_start: l0 as u32 + 1,
-            column_start: c0 as u32 + 1,
-            line_end: l1 as u32 + 1,
-            column_end: c1 as u32 + 1,
-            label: label.to_string(),
-            primary,
-        }
+        json_span(&index, file, source.len(), s, label, primary)
     };
     let spans: Vec<JsonSpan> = diagnostic
         .labels
@@ -266,6 +252,84 @@ pub fn to_json(diagnostic: &Diagnostic, file: &str, source: &str) -> JsonDiagnos
         notes,
         suggestion,
         rendered: Diagnostics(vec![diagnostic.clone()]).render(file, source, false),
+    }
+}
+
+/// A span as JSON: clamped to the source, lines and columns 1-based.
+fn json_span(
+    index: &LineIndex,
+    file: &str,
+    source_len: usize,
+    s: Span,
+    label: &str,
+    primary: bool,
+) -> JsonSpan {
+    let end = (s.end as usize).min(source_len);
+    let start = (s.start as usize).min(end);
+    let (l0, c0) = index.line_col(start);
+    let (l1, c1) = index.line_col(end);
+    JsonSpan {
+        file: file.to_string(),
+        byte_start: start as u32,
+        byte_end: end as u32,
+        line_start: l0 as u32 + 1,
+        column_start: c0 as u32 + 1,
+        line_end: l1 as u32 + 1,
+        column_end: c1 as u32 + 1,
+        label: label.to_string(),
+        primary,
+    }
+}
+
+/// Converts a pipeline diagnostic of `nvp4c link`, whose labels may be in
+/// different files (`nvp4c link --message-format json`). `files` is the
+/// input of [`check_pipeline`](crate::link::check_pipeline).
+///
+/// ```
+/// let files = [
+///     ("a.vp", "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n"),
+///     ("c.fp", "!!NVfp4.0\nMOV result.color, fragment.texcoord[2];\nEND\n"),
+/// ];
+/// let report = nvp4c::link::check_pipeline(&files, &nvp4c::Options::default()).unwrap();
+/// let d = nvp4c::diag::json::link_to_json(&report.diagnostics[0], &files);
+/// assert_eq!(d.code, "E1000");
+/// assert_eq!((d.spans[0].file.as_str(), d.spans[0].line_start), ("c.fp", 2));
+/// assert_eq!(d.spans[1].file, "a.vp");
+/// ```
+pub fn link_to_json(
+    diagnostic: &crate::link::LinkDiagnostic,
+    files: &[(&str, &str)],
+) -> JsonDiagnostic {
+    let indexes: Vec<LineIndex> = files.iter().map(|(_, s)| LineIndex::new(s)).collect();
+    let d = &diagnostic.diagnostic;
+    let spans = d
+        .labels
+        .iter()
+        .zip(&diagnostic.label_files)
+        .filter_map(|(l, &f)| {
+            let (name, source) = files.get(f)?;
+            Some(json_span(
+                &indexes[f],
+                name,
+                source.len(),
+                l.span,
+                &l.message,
+                l.primary,
+            ))
+        })
+        .collect();
+    let alone = crate::link::LinkReport {
+        compiled: Vec::new(),
+        diagnostics: vec![diagnostic.clone()],
+    };
+    JsonDiagnostic {
+        code: d.code.to_string(),
+        severity: d.severity,
+        message: d.message.clone(),
+        spans,
+        notes: d.notes.clone(),
+        suggestion: None,
+        rendered: alone.render(files, false),
     }
 }
 

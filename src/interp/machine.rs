@@ -186,7 +186,13 @@ impl<'p> Machine<'p> {
                     let vertices = if per_vertex { input_vertices } else { 1 };
                     for v in 0..vertices {
                         for b in bindings {
-                            values.push(attribute_value(program, inputs, b, v));
+                            values.push(attribute_value(
+                                program,
+                                inputs,
+                                b,
+                                v,
+                                options.two_sided_color,
+                            ));
                         }
                     }
                     Storage::Attrib { values, per_vertex }
@@ -1059,7 +1065,26 @@ fn attribute_value(
     inputs: &Inputs,
     binding: &AttribBinding,
     vertex: u32,
+    two_sided: bool,
 ) -> [u32; 4] {
+    // GL's two-sided colour selection (RunOptions::two_sided_color): a
+    // back-facing fragment (fragment.facing.x < 0) reads the back colour,
+    // given as `fragment.color.back[.secondary]`.
+    if let (true, crate::isa::Stage::Fragment, AttribBinding::Color(sel)) =
+        (two_sided, program.stage, binding)
+    {
+        let back_facing = inputs
+            .attribs
+            .get("fragment.facing")
+            .is_some_and(|f| f32::from_bits(f[0]) < 0.0);
+        if back_facing && !sel.back {
+            let back = AttribBinding::Color(crate::ir::ColorSel {
+                back: true,
+                secondary: sel.secondary,
+            });
+            return attribute_value(program, inputs, &back, vertex, false);
+        }
+    }
     let names: Vec<String> = match binding {
         AttribBinding::PerVertex {
             vertex: None,

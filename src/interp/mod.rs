@@ -97,11 +97,20 @@
 //!   [`Outcome::killed`] is set and the results hold what was written
 //!   before it.
 //!
+//! Program options that add fixed-function work are applied after the run,
+//! as the spec describes them: `ARB_position_invariant` writes
+//! `result.position` from `state.matrix.mvp` and the user clip planes'
+//! `result.clip[n]`, `ARB_fog_*` blends `result.color` with the fog colour
+//! (docs/semantics.md, "Options"). The renderer's clip-space conversions
+//! (`Options::invert_y`, `Options::depth_range`) are interface mappings of
+//! the module, not program semantics, and are not applied.
+//!
 //! Geometry programs run once per input primitive: `EMIT` appends the
 //! current results to [`Outcome::vertices`] and makes them undefined again,
 //! `ENDPRIM` starts a new output primitive.
 
 mod alu;
+mod fixed_function;
 mod machine;
 mod names;
 mod value;
@@ -243,6 +252,13 @@ pub struct RunOptions {
     pub trace: bool,
     /// At most this many trace steps are kept (the first ones).
     pub max_trace: usize,
+    /// `Options::user_clip_planes`: the user clip planes a
+    /// position-invariant vertex program clips against.
+    pub user_clip_planes: u32,
+    /// `Options::two_sided_color`: a back-facing fragment
+    /// (`fragment.facing` x < 0) reads `fragment.color.back` and
+    /// `fragment.color.back.secondary` for its colours.
+    pub two_sided_color: bool,
 }
 
 impl Default for RunOptions {
@@ -252,6 +268,8 @@ impl Default for RunOptions {
             max_steps: 10_000_000,
             trace: false,
             max_trace: 100_000,
+            user_clip_planes: crate::state::MAX_CLIP_PLANES,
+            two_sided_color: false,
         }
     }
 }
@@ -267,6 +285,8 @@ impl RunOptions {
     pub fn from_options(options: &crate::Options) -> RunOptions {
         RunOptions {
             max_call_depth: options.limits.max_call_depth,
+            user_clip_planes: options.user_clip_planes,
+            two_sided_color: options.two_sided_color,
             ..RunOptions::default()
         }
     }
@@ -590,7 +610,9 @@ pub fn run(
     inputs: &Inputs,
     options: &RunOptions,
 ) -> Result<Outcome, InterpError> {
-    machine::Machine::new(program, inputs, options)?.run()
+    let mut outcome = machine::Machine::new(program, inputs, options)?.run()?;
+    fixed_function::apply(program, inputs, options, &mut outcome);
+    Ok(outcome)
 }
 
 /// The attribute names a program reads (the keys of [`Inputs::attribs`]

@@ -3,10 +3,13 @@
 //! the parser builds even for a program with errors), and the hover text
 //! for opcodes (from the instruction table, `crate::isa`) and names.
 
-use crate::isa::{split_opcode, DataType, Modifier, OpInfo, OperandKind, ResultKind, TypeRule};
+use crate::isa::{
+    split_opcode, DataType, Modifier, OpInfo, OperandKind, ResultKind, Shape, Stage, TypeRule,
+};
 use crate::span::Span;
 use crate::syntax::ast::{
-    Arg, Ast, DeclKind, Declaration, IndexExpr, Instruction, Path, PathHead, PathPart, Statement,
+    Arg, Ast, DeclKind, Declaration, IndexExpr, Init, InitItem, Instruction, Path, PathHead,
+    PathPart, Root, Statement,
 };
 
 /// What a symbol is.
@@ -86,6 +89,19 @@ pub struct Reference {
     pub span: Span,
     /// A CAL target (labels have their own namespace).
     pub label: bool,
+    /// The destination of an instruction (written, not read).
+    pub write: bool,
+}
+
+/// A binding written in the program (`fragment.color`, `state.matrix.mvp`),
+/// as the parser read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BindingSite {
+    pub path: Path,
+    /// In a declaration's initializer, where ranges are allowed.
+    pub in_declaration: bool,
+    /// For `texture[n]` in a texture instruction: the target that follows.
+    pub texture_target: Option<String>,
 }
 
 /// The symbols and references of one document.
@@ -101,12 +117,24 @@ pub struct Reference {
 /// let (text, _) = index.hover(source, use_of_r0).unwrap();
 /// assert!(text.contains("TEMP R0;"));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DocumentIndex {
+    pub stage: Stage,
+    /// The header (`!!NVfp4.0`).
+    pub header: Span,
     pub symbols: Vec<Symbol>,
     pub references: Vec<Reference>,
     /// Opcode words (`ADDR_SAT`) and their stand-alone modifiers.
     pub instructions: Vec<OpcodeSite>,
+    /// Bindings, in source order.
+    pub bindings: Vec<BindingSite>,
+    /// `OPTION` names.
+    pub options: Vec<(String, Span)>,
+    /// Texture targets of texture instructions (`2D`).
+    pub targets: Vec<(String, Span)>,
+    /// Where the declarations end and the instructions begin (the first
+    /// instruction or label), for completion.
+    pub first_instruction: Option<u32>,
 }
 
 /// Where an instruction names its opcode and modifiers.
@@ -130,12 +158,30 @@ pub struct OpcodeSite {
 impl DocumentIndex {
     /// Indexes a syntax tree.
     pub fn new(ast: &Ast, source_len: usize) -> DocumentIndex {
-        let mut index = DocumentIndex::default();
+        let mut index = DocumentIndex {
+            stage: ast.stage,
+            header: ast.header,
+            symbols: Vec::new(),
+            references: Vec::new(),
+            instructions: Vec::new(),
+            bindings: Vec::new(),
+            options: Vec::new(),
+            targets: Vec::new(),
+            first_instruction: None,
+        };
         let end = ast.end.map_or(source_len as u32, |s| s.start);
         for statement in &ast.statements {
+            if matches!(statement, Statement::Instruction(_) | Statement::Label(_)) {
+                index.first_instruction.get_or_insert(match statement {
+                    Statement::Instruction(i) => i.span.start,
+                    Statement::Label(l) => l.span.start,
+                    _ => 0,
+                });
+            }
             match statement {
                 Statement::Decl(d) => index.declaration(d),
                 Statement::Instruction(i) => index.instruction(i),
+                Statement::Option(id) => index.options.push((id.name.to_string(), id.span)),
                 Statement::Label(l) => index.symbols.push(Symbol {
                     name: l.name.to_string(),
                     kind: SymbolKind::Label,
@@ -148,7 +194,7 @@ impl DocumentIndex {
                     array: None,
                     modifiers: Vec::new(),
                 }),
-                Statement::Option(_) | Statement::Error(_) => {}
+                Statement::Error(_) => {}
             }
         }
         // A label's subroutine runs to the next label or END.
@@ -188,6 +234,29 @@ impl DocumentIndex {
             s.as_ref()
                 .map(|s| format!("[{}]", s.len.as_ref().map_or("", |l| l.text.as_str())))
         };
+        let init = match &d.kind {
+            DeclKind::Attrib { init, .. }
+            | DeclKind::Param { init, .. }
+            | DeclKind::Output { init, .. }
+            | DeclKind::Buffer { init, .. } => Some(init),
+            _ => None,
+        };
+        let items: Vec<&InitItem> = match init {
+            Some(Init::Single(item)) => vec![item],
+            Some(Init::List(items, _)) => items.iter().collect(),
+            None => Vec::new(),
+        };
+        for item in items {
+            if let InitItem::Binding(path) = item {
+                if matches!(path.head, PathHead::Root(..)) {
+                    self.bindings.push(BindingSite {
+                        path: path.clone(),
+                        in_declaration: true,
+                        texture_target: None,
+                    });
+                }
+            }
+        }
         match &d.kind {
             DeclKind::Attrib { name, size: s, .. } => add(name, SymbolKind::Attrib, size(s)),
             DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
@@ -204,6 +273,7 @@ impl DocumentIndex {
                     name: target.name.to_string(),
                     span: target.span,
                     label: false,
+                    write: false,
                 });
             }
             DeclKind::PrimitiveIn(_) | DeclKind::PrimitiveOut(_) | DeclKind::VerticesOut(_) => {}
@@ -220,20 +290,45 @@ impl DocumentIndex {
                 .map(|m| (m.name.to_string(), m.span))
                 .collect(),
         });
-        let is_call = split_opcode(&inst.opcode.name).is_ok_and(|s| s.info.name == "CAL");
-        for arg in &inst.args {
-            if let Arg::Operand(op) = arg {
-                self.path(&op.path, is_call);
+        let info = split_opcode(&inst.opcode.name).ok().map(|s| s.info);
+        let is_call = info.is_some_and(|i| i.name == "CAL");
+        let has_result = info.is_some_and(|i| i.has_result());
+        let is_texture = info.is_some_and(|i| matches!(i.shape, Shape::Tex | Shape::Txd));
+        for (n, arg) in inst.args.iter().enumerate() {
+            let Arg::Operand(op) = arg else { continue };
+            if let PathHead::Root(root, _) = op.path.head {
+                // The target is the operand after `texture[n]`.
+                let target = match (root, inst.args.get(n + 1)) {
+                    (Root::Texture, Some(Arg::Operand(t))) if is_texture => match &t.path.head {
+                        PathHead::Name(id) if t.path.parts.is_empty() => {
+                            self.targets.push((id.name.to_string(), id.span));
+                            Some(id.name.to_string())
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                self.bindings.push(BindingSite {
+                    path: op.path.clone(),
+                    in_declaration: false,
+                    texture_target: target,
+                });
+                continue;
             }
+            if is_texture && n > 0 && self.targets.last().is_some_and(|t| t.1 == op.path.span) {
+                continue;
+            }
+            self.path(&op.path, is_call, has_result && n == 0);
         }
     }
 
-    fn path(&mut self, path: &Path, label: bool) {
+    fn path(&mut self, path: &Path, label: bool, write: bool) {
         if let PathHead::Name(id) = &path.head {
             self.references.push(Reference {
                 name: id.name.to_string(),
                 span: id.span,
                 label,
+                write,
             });
         }
         for part in &path.parts {
@@ -242,9 +337,45 @@ impl DocumentIndex {
                     name: register.name.to_string(),
                     span: register.span,
                     label: false,
+                    write: false,
                 });
             }
         }
+    }
+
+    /// The places that name `symbol` (its declaration not included), in
+    /// source order: labels are named by CAL, everything else by operands
+    /// and ALIAS.
+    ///
+    /// ```
+    /// # use nvp4c::lsp::analysis::*;
+    /// let source = "!!NVfp4.0\nTEMP R0;\nMOV R0, fragment.color;\nMOV result.color, R0;\nEND\n";
+    /// let (ast, _) = nvp4c::syntax::parse(source);
+    /// let index = DocumentIndex::new(&ast.unwrap(), source.len());
+    /// let uses = index.references_to(&index.symbols[0]);
+    /// assert_eq!((uses.len(), uses[0].write, uses[1].write), (2, true, false));
+    /// ```
+    pub fn references_to(&self, symbol: &Symbol) -> Vec<&Reference> {
+        let label = symbol.kind == SymbolKind::Label;
+        self.references
+            .iter()
+            .filter(|r| r.name == symbol.name && r.label == label)
+            .collect()
+    }
+
+    /// The binding whose path contains `offset`.
+    pub fn binding_at(&self, offset: u32) -> Option<&BindingSite> {
+        self.bindings.iter().find(|b| contains(b.path.span, offset))
+    }
+
+    /// The `OPTION` name at `offset`.
+    pub fn option_at(&self, offset: u32) -> Option<&(String, Span)> {
+        self.options.iter().find(|o| contains(o.1, offset))
+    }
+
+    /// The texture target at `offset`.
+    pub fn target_at(&self, offset: u32) -> Option<&(String, Span)> {
+        self.targets.iter().find(|t| contains(t.1, offset))
     }
 
     /// The symbol a reference or declaration at `offset` names.
@@ -284,7 +415,7 @@ impl DocumentIndex {
 
 /// Whether `offset` is in `span` (its end included, so a cursor just after
 /// a word still names it).
-fn contains(span: Span, offset: u32) -> bool {
+pub(crate) fn contains(span: Span, offset: u32) -> bool {
     span.start <= offset && offset <= span.end && span.start < span.end
 }
 
@@ -392,7 +523,6 @@ fn signature(info: &OpInfo) -> String {
             OperandKind::Scalar(r) => format!("s{}", rule(*r)),
         })
         .collect();
-    use crate::isa::Shape;
     match info.shape {
         Shape::Tex => inputs.push("texImageUnit, texTarget".into()),
         Shape::Txd => inputs.push("texImageUnit, texTarget".into()),

@@ -16,7 +16,7 @@
 //! referenced`. The lexer skips comments, so they are read here from the
 //! source text.
 
-use crate::ir::{AttribBinding, ColorSel, ResultBinding};
+use crate::ir::{AttribBinding, ColorSel, PerVertexAttrib, ResultBinding};
 use crate::isa::Stage;
 
 /// The Cg comments of a program.
@@ -121,8 +121,47 @@ impl CgVar {
             return Resource::None;
         };
         let (kind, n) = split_register(r);
+        if stage == Stage::Geometry && !output {
+            // `$vin.VERTEX[1].COLOR0 : COL0[1][33]`: vertex 1's colour.
+            if let Some(m) = vertex_number(r) {
+                return per_vertex(m, kind, n);
+            }
+        }
         varying(stage, output, kind, n)
     }
+}
+
+/// The input vertex of a geometry program's per-vertex register:
+/// `HPOS[2][32]` (Cg) and `ATTR0[2][0]` (GLSL) are vertex 2's.
+fn vertex_number(r: &str) -> Option<u32> {
+    let (_, rest) = r.split_once('[')?;
+    rest.split_once(']')?.0.trim().parse().ok()
+}
+
+/// A geometry program's input register of vertex `m`.
+fn per_vertex(m: u32, kind: &str, n: Option<u32>) -> Resource {
+    let n0 = n.unwrap_or(0);
+    let color = |back| {
+        PerVertexAttrib::Color(ColorSel {
+            back,
+            secondary: n == Some(1),
+        })
+    };
+    let binding = match kind {
+        "HPOS" => PerVertexAttrib::Position,
+        "COL" => color(false),
+        "BCOL" => color(true),
+        "FOGC" | "FOG" => PerVertexAttrib::FogCoord,
+        "PSIZ" | "PSIZE" => PerVertexAttrib::PointSize,
+        "TEX" => PerVertexAttrib::TexCoord(n0),
+        "ATTR" => PerVertexAttrib::Generic(n0),
+        "CLP" => PerVertexAttrib::Clip(n0),
+        _ => return Resource::None,
+    };
+    Resource::Attrib(AttribBinding::PerVertex {
+        vertex: Some(m),
+        binding,
+    })
 }
 
 /// `c[5]`, `c[0], 4`, `name`: a PARAM (array) element range.
@@ -171,6 +210,9 @@ fn varying(stage: Stage, output: bool, kind: &str, n: Option<u32>) -> Resource {
         (Stage::Fragment, false, "FACE") => Resource::Attrib(AttribBinding::Facing),
         (Stage::Fragment, false, "PRIMID") => Resource::Attrib(AttribBinding::PrimitiveId),
         (Stage::Vertex, false, "ATTR") => Resource::Attrib(AttribBinding::Generic(n0)),
+        (Stage::Vertex, false, "INSTANCEID") => Resource::Attrib(AttribBinding::InstanceId),
+        (Stage::Vertex, false, "VERTEXID") => Resource::Attrib(AttribBinding::VertexId),
+        (Stage::Geometry, false, "PRIMID") => Resource::Attrib(AttribBinding::PrimitiveId),
         (Stage::Vertex | Stage::Geometry, true, kind) => match kind {
             "HPOS" => Resource::Result(ResultBinding::Position),
             "COL" => Resource::Result(ResultBinding::Color(color(n, false))),
@@ -250,6 +292,53 @@ mod tests {
     }
 
     #[test]
+    fn geometry_inputs_name_their_vertex() {
+        let var = |semantic: &str, resource: &str| CgVar {
+            ty: "float4".into(),
+            name: "x".into(),
+            semantic: semantic.into(),
+            resource: resource.into(),
+            parameter_number: Some(0),
+            referenced: true,
+        };
+        let g = Stage::Geometry;
+        let per_vertex = |m, binding| {
+            Resource::Attrib(AttribBinding::PerVertex {
+                vertex: Some(m),
+                binding,
+            })
+        };
+        // As cgc 3.1 writes them for gp4gp (tests/fixtures/cg/gp4gp/).
+        assert_eq!(
+            var("$vin.VERTEX[2].POSITION", "HPOS[2][32]").resource(g),
+            per_vertex(2, PerVertexAttrib::Position)
+        );
+        assert_eq!(
+            var("$vin.VERTEX[0].COLOR0", "COL0[0][33]").resource(g),
+            per_vertex(
+                0,
+                PerVertexAttrib::Color(ColorSel {
+                    back: false,
+                    secondary: false
+                })
+            )
+        );
+        assert_eq!(
+            var("$vin.VERTEX[1].TEXCOORD1", "TEX1[1][38]").resource(g),
+            per_vertex(1, PerVertexAttrib::TexCoord(1))
+        );
+        // A GLSL `in` array: `vColor[0]`.
+        assert_eq!(
+            var("$vin.ATTR0[0][0]", "ATTR0[0][0]").resource(g),
+            per_vertex(0, PerVertexAttrib::Generic(0))
+        );
+        assert_eq!(
+            var("$vout.POSITION", "HPOS").resource(g),
+            Resource::Result(ResultBinding::Position)
+        );
+    }
+
+    #[test]
     fn vertex_registers() {
         let var = |semantic: &str, resource: &str| CgVar {
             ty: "float4".into(),
@@ -278,6 +367,14 @@ mod tests {
         assert_eq!(
             var("$vout.ATTR2", "ATTR2").resource(v),
             Resource::Result(ResultBinding::Generic(2))
+        );
+        assert_eq!(
+            var("$vin.INSTANCEID", "INSTANCEID").resource(v),
+            Resource::Attrib(AttribBinding::InstanceId)
+        );
+        assert_eq!(
+            var("$vin.VERTEXID", "VERTEXID").resource(v),
+            Resource::Attrib(AttribBinding::VertexId)
         );
     }
 }

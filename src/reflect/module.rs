@@ -169,6 +169,18 @@ impl ModuleFacts {
             })
     }
 
+    /// Every SpecId the module's specialization constants carry.
+    pub fn spec_ids(&self) -> std::collections::BTreeSet<u32> {
+        self.decorations
+            .values()
+            .flatten()
+            .filter_map(|(d, ops)| match (d, ops.as_slice()) {
+                (Decoration::SpecId, [Operand::LiteralBit32(id)]) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn member_builtin(&self, id: Word, member: u32) -> Option<BuiltIn> {
         self.member_decorations
             .get(&(id, member))?

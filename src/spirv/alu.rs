@@ -139,7 +139,10 @@ impl Lowerer<'_> {
             let v = self.glsl(GLOp::NMax, &[value, lo])?;
             value = self.glsl(GLOp::NMin, &[v, hi])?;
         }
-        if inst.half {
+        // H, or ARB_precision_hint_fastest for every float result: at
+        // least 16 bits suffice (section 2.X.4.1; ARB_fragment_program
+        // section 3.11.4.5.2, docs/semantics.md).
+        if inst.half || (self.relax_floats && value.comp == Comp::F32) {
             self.relaxed(value);
         }
         if let Some(reg) = inst.cc_update.filter(|r| self.live.cc_live(r.0)) {
@@ -477,7 +480,7 @@ impl Lowerer<'_> {
     }
 
     /// `a[0]*b[0] + a[1]*b[1] + ...` in that order.
-    fn dot(&mut self, a: Val, b: Val, n: u32) -> LResult<Val> {
+    pub(crate) fn dot(&mut self, a: Val, b: Val, n: u32) -> LResult<Val> {
         let mut sum: Option<Val> = None;
         for i in 0..n {
             let x = self.extract(a, i)?;

@@ -19,6 +19,22 @@ use crate::ir::{Block, CcTest, KillCondition, Operand, Stmt};
 use crate::isa::Stage;
 use crate::span::Span;
 
+/// Where a statement is in the source.
+fn stmt_span(stmt: &Stmt) -> Span {
+    match stmt {
+        Stmt::Inst(inst) => inst.span,
+        Stmt::If { span, .. }
+        | Stmt::Rep { span, .. }
+        | Stmt::Break { span, .. }
+        | Stmt::Continue { span, .. }
+        | Stmt::Return { span, .. }
+        | Stmt::Call { span, .. }
+        | Stmt::Kill { span, .. }
+        | Stmt::Emit { span }
+        | Stmt::EndPrimitive { span } => *span,
+    }
+}
+
 impl Lowerer<'_> {
     /// Whether the block under construction can still be reached.
     fn open(&self) -> bool {
@@ -36,6 +52,9 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_stmt(&mut self, stmt: &Stmt) -> LResult<()> {
+        if self.debug.is_some() {
+            self.debug_line(stmt_span(stmt));
+        }
         match stmt {
             Stmt::Inst(inst) => self.lower_instruction(inst),
             // Only unobservable instructions inside (live.rs).

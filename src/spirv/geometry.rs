@@ -117,6 +117,11 @@ impl Lowerer<'_> {
     /// EMIT (section 2.X.8.Z): `OpEmitVertex`, skipped once VERTICES_OUT
     /// vertices have been emitted when the counter is needed.
     pub(crate) fn lower_emit(&mut self) -> LResult<()> {
+        // The renderer's clip-space conventions apply to each vertex as it
+        // is emitted (docs/interface.md, "Clip space").
+        if self.fixed.converts_clip_space() {
+            self.convert_clip_space()?;
+        }
         let Some(counter) = self.emit_count else {
             self.b.emit_vertex()?;
             return Ok(());

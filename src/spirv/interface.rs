@@ -9,20 +9,19 @@ use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass, Word};
 
 use super::emit::{register_class, Comp, LResult};
 use super::geometry::VertexSel;
-use super::state::{state_read, StateRead, STATE_ROWS};
 use super::{Analysis, LowerError, Lowerer};
-
-/// Binding of the State block (docs/interface.md, "Descriptor sets").
-pub(crate) const STATE_BINDING: u32 = 2;
-/// `program.buffer[b]` is at binding 3 + b, b < 16.
-pub(crate) const FIRST_BUFFER_BINDING: u32 = 3;
-pub(crate) const MAX_BUFFER_BINDINGS: u32 = 16;
 use crate::ir::{
     AttribBinding, ColorSel, Interpolation, Literal, ParamBinding, PerVertexAttrib, Precision,
     ResultBinding, VarId, VarKind, VarType, Variable,
 };
 use crate::isa::Stage;
+use crate::layout::{Param, PushConstants};
+use crate::state::{read_path as state_read, Read as StateRead, ROWS as STATE_ROWS};
 use std::rc::Rc;
+
+/// `program.buffer[b]` is at the uniform binding base + 3 + b, b < 16
+/// (docs/interface.md, "Descriptor sets").
+pub(crate) const MAX_BUFFER_BINDINGS: u32 = 16;
 
 /// How a used variable is stored.
 pub(crate) enum Storage {
@@ -59,7 +58,7 @@ pub(crate) enum ParamSource {
     BufferElement { buffer: u32, element: u32 },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ParamBlock {
     Env,
     Local,
@@ -72,9 +71,12 @@ impl ParamBlock {
             ParamBlock::Local => 1,
         }
     }
-    /// The binding number of docs/interface.md, "Descriptor sets".
-    fn binding(self) -> u32 {
-        self.index() as u32
+    /// Element `element` as a layout parameter.
+    pub(crate) fn param(self, element: u32) -> Param {
+        match self {
+            ParamBlock::Env => Param::Env(element),
+            ParamBlock::Local => Param::Local(element),
+        }
     }
     fn names(self) -> (&'static str, &'static str, &'static str) {
         match self {
@@ -111,16 +113,47 @@ pub(crate) enum IoShape {
     Facing,
 }
 
+/// A colour a fragment program reads with two-sided selection
+/// (`Options::two_sided_color`): `selected` (Private) holds `front` or
+/// `back` (the Location 0 or 1 input, and 2 or 3).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TwoSidedColor {
+    pub selected: Word,
+    pub front: Word,
+    pub back: Word,
+    pub comp: Comp,
+}
+
+/// Where `program.env` or `program.local` is read from: member `member` of
+/// the uniform block or push constant block `var`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockVar {
+    pub var: Word,
+    pub class: StorageClass,
+    pub member: u32,
+}
+
 #[derive(Default)]
 pub(crate) struct Io {
-    /// The ProgramEnv and ProgramLocal block variables.
-    pub blocks: [Option<Word>; 2],
+    /// Where `program.env` and `program.local` are (a ProgramEnv /
+    /// ProgramLocal uniform block, or a member of the push constants).
+    pub blocks: [Option<BlockVar>; 2],
+    /// Specialized parameters: the `uvec4` OpSpecConstantComposite of each
+    /// (docs/interface.md, "Specialization constants").
+    pub specialized: HashMap<(ParamBlock, u32), Word>,
+    /// Every interface variable by its slot (the fixed-function code finds
+    /// its inputs and outputs here).
+    slots: HashMap<IoKey, (Word, Comp)>,
+    /// Two-sided colour selection: the Private copies the program reads
+    /// its colours from, with the front and back inputs they select from.
+    pub two_sided: Vec<TwoSidedColor>,
     /// `result.depth` is written: DepthReplacing.
     pub writes_depth: bool,
     /// Private copies of all-constant PARAM arrays, per read type, for
     /// relative addressing.
     pub const_arrays: HashMap<(VarId, Comp), Word>,
-    /// The State block (binding 2), when a state binding is used.
+    /// The State block (uniform binding base + 2), when a state binding is
+    /// used.
     pub state_block: Option<Word>,
     /// `program.buffer[b]` blocks (binding 3 + b), by b.
     pub buffers: BTreeMap<u32, Word>,
@@ -152,6 +185,7 @@ struct SlotSpec {
     vertex: VertexSel,
 }
 
+#[derive(Clone, Copy)]
 struct KeyInfo {
     comp: Comp,
     typed: bool,
@@ -166,7 +200,10 @@ impl Lowerer<'_> {
     /// that live in the entry function (`declare_function_registers`).
     pub(crate) fn declare_variables(&mut self, analysis: &Analysis) -> LResult<()> {
         let program = self.program;
+        let layout = self.options.stage_layout(program.stage);
         let mut block_len = [0u32; 2];
+        // Whether some element read from the block is not specialized.
+        let mut block_read = [false; 2];
         let mut state_len = 0u32;
         let mut buffer_len: BTreeMap<u32, u32> = BTreeMap::new();
         let mut io_vars: Vec<(VarId, Vec<SlotSpec>)> = Vec::new();
@@ -216,8 +253,24 @@ impl Lowerer<'_> {
                             }
                         };
                         if let ParamSource::Block { block, element } = source {
-                            let len = &mut block_len[block.index()];
-                            *len = (*len).max(element.saturating_add(1));
+                            let specialization = layout.specialization(block.param(element));
+                            // The block reaches every element it is read
+                            // for: the unspecialized ones, and all of an
+                            // array's (a relative read indexes the block;
+                            // docs/interface.md, "Specialization constants").
+                            if specialization.is_none() || var.array_len.is_some() {
+                                let len = &mut block_len[block.index()];
+                                *len = (*len).max(element.saturating_add(1));
+                            }
+                            match specialization {
+                                Some(spec) => {
+                                    if !self.io.specialized.contains_key(&(block, element)) {
+                                        let id = self.spec_constant(spec);
+                                        self.io.specialized.insert((block, element), id);
+                                    }
+                                }
+                                None => block_read[block.index()] = true,
+                            }
                         }
                         elements.push(source);
                     }
@@ -276,33 +329,141 @@ impl Lowerer<'_> {
                 }
             }
         }
-        for block in [ParamBlock::Env, ParamBlock::Local] {
-            let len = block_len[block.index()];
-            if len > 0 {
-                self.io.blocks[block.index()] = Some(self.param_block(block, len));
+        // Parameter arrays some element of which is read from memory.
+        for (b, read) in block_read.iter().enumerate() {
+            if !read {
+                block_len[b] = 0;
             }
         }
+        let [env_len, local_len] = block_len;
+        let push = push_constant_plan(
+            layout.push_constants,
+            layout.push_constant_offset,
+            env_len,
+            local_len,
+            self.options.device_limits.max_push_constants_size,
+        );
+        if push.env || push.local {
+            self.push_constant_block(layout.push_constant_offset, &push, env_len, local_len);
+        }
+        for (block, pushed) in [(ParamBlock::Env, push.env), (ParamBlock::Local, push.local)] {
+            let len = block_len[block.index()];
+            if len > 0 && !pushed {
+                let binding = match block {
+                    ParamBlock::Env => layout.env_binding(),
+                    ParamBlock::Local => layout.local_binding(),
+                };
+                let var = self.uniform_block(block.names(), Comp::U32, len, binding);
+                self.io.blocks[block.index()] = Some(BlockVar {
+                    var,
+                    class: StorageClass::Uniform,
+                    member: 0,
+                });
+            }
+        }
+        let fixed = self.fixed.clone();
+        state_len = state_len.max(fixed.state_rows_end());
         if state_len > 0 {
-            // docs/interface.md, "The State block": vec4 rows at binding 2.
+            // docs/interface.md, "The State block": vec4 rows at uniform
+            // binding base + 2.
             let var = self.uniform_block(
                 ("State", "rows", "state"),
                 Comp::F32,
                 state_len,
-                STATE_BINDING,
+                layout.state_binding(),
             );
             self.io.state_block = Some(var);
         }
         for (buffer, len) in buffer_len {
-            // docs/interface.md, "Parameter buffers": uvec4 at binding 3 + b.
+            // docs/interface.md, "Parameter buffers": uvec4 at uniform
+            // binding base + 3 + b.
             let var = self.uniform_block(
                 ("ProgramBuffer", "data", &format!("program_buffer{buffer}")),
                 Comp::U32,
                 len.max(1),
-                FIRST_BUFFER_BINDING + buffer,
+                layout.buffer_binding(buffer),
             );
             self.io.buffers.insert(buffer, var);
         }
-        self.declare_io(io_vars)
+        // The inputs and outputs the fixed-function work of options reads
+        // and writes, at the slots the bindings have (docs/semantics.md,
+        // "Options").
+        let mut implicit = Vec::new();
+        for b in fixed.attribs() {
+            implicit.push(
+                attrib_spec(program.stage, &b, VarType::Typeless).map_err(LowerError::internal)?,
+            );
+        }
+        for b in fixed.results() {
+            implicit.push(
+                result_spec(program.stage, &b, VarType::Typeless).map_err(LowerError::internal)?,
+            );
+        }
+        self.declare_io(io_vars, implicit)
+    }
+
+    /// The specialization constant of one parameter: four `uint`
+    /// OpSpecConstants (SpecId `spec_id` to `spec_id + 3`) and their
+    /// `uvec4` composite.
+    fn spec_constant(&mut self, spec: &crate::layout::Specialization) -> Word {
+        let uint = self.t(Comp::U32, 1);
+        let uvec4 = self.t(Comp::U32, 4);
+        let mut parts = Vec::with_capacity(4);
+        for (c, &bits) in spec.default.iter().enumerate() {
+            let id = self.b.spec_constant_bit32(uint, bits);
+            let spec_id = spec.spec_id.saturating_add(c as u32);
+            self.b
+                .decorate(id, Decoration::SpecId, [SpvOperand::LiteralBit32(spec_id)]);
+            parts.push(id);
+        }
+        let composite = self.b.spec_constant_composite(uvec4, parts);
+        let name = spec.param.text().replace(['.', '[', ']'], "_");
+        self.b.name(composite, name.trim_end_matches('_'));
+        composite
+    }
+
+    /// The push constant block: `program.local` (if pushed) at
+    /// `offset`, then `program.env` (docs/interface.md, "Push constants").
+    fn push_constant_block(&mut self, offset: u32, push: &PushPlan, env_len: u32, local_len: u32) {
+        let uvec4 = self.t(Comp::U32, 4);
+        let mut members = Vec::new();
+        let mut at = offset;
+        for (block, pushed, len) in [
+            (ParamBlock::Local, push.local, local_len),
+            (ParamBlock::Env, push.env, env_len),
+        ] {
+            if pushed {
+                let len_id = self.c_u32(len);
+                let array_id = self.b.id();
+                let array = self.b.type_array_id(Some(array_id), uvec4, len_id);
+                self.b.decorate(
+                    array,
+                    Decoration::ArrayStride,
+                    [SpvOperand::LiteralBit32(16)],
+                );
+                members.push((block, array, at));
+                at = at.saturating_add(16u32.saturating_mul(len));
+            }
+        }
+        let struct_id = self.b.id();
+        let types: Vec<Word> = members.iter().map(|&(_, t, _)| t).collect();
+        let st = self.b.type_struct_id(Some(struct_id), types);
+        self.b.decorate(st, Decoration::Block, []);
+        self.b.name(st, "PushConstants");
+        for (m, &(block, _, at)) in members.iter().enumerate() {
+            let m = m as u32;
+            self.b
+                .member_decorate(st, m, Decoration::Offset, [SpvOperand::LiteralBit32(at)]);
+            self.b.member_name(st, m, block.names().1);
+        }
+        let var = self.global_variable(st, StorageClass::PushConstant, None, "push_constants");
+        for (m, &(block, _, _)) in members.iter().enumerate() {
+            self.io.blocks[block.index()] = Some(BlockVar {
+                var,
+                class: StorageClass::PushConstant,
+                member: m as u32,
+            });
+        }
     }
 
     /// Temporaries of a program that is one function live in it.
@@ -357,11 +518,6 @@ impl Lowerer<'_> {
 
     /// `uniform ProgramEnv { uvec4 env[len]; }` (or ProgramLocal), std140,
     /// at the binding docs/interface.md fixes.
-    fn param_block(&mut self, block: ParamBlock, len: u32) -> Word {
-        let names = block.names();
-        self.uniform_block(names, Comp::U32, len, block.binding())
-    }
-
     /// The binding of `program.buffer[b]`, checked against the documented
     /// range (b < 16).
     fn check_buffer_binding(&mut self, buffer: u32, span: crate::span::Span) -> LResult<()> {
@@ -404,14 +560,7 @@ impl Lowerer<'_> {
         self.b.name(st, struct_name);
         self.b.member_name(st, 0, member_name);
         let var = self.global_variable(st, StorageClass::Uniform, None, var_name);
-        let set = self
-            .options
-            .descriptor_set
-            .unwrap_or(match self.program.stage {
-                Stage::Vertex => 0,
-                Stage::Geometry => 1,
-                Stage::Fragment => 2,
-            });
+        let set = self.options.stage_layout(self.program.stage).set;
         self.b.decorate(
             var,
             Decoration::DescriptorSet,
@@ -425,44 +574,99 @@ impl Lowerer<'_> {
         var
     }
 
-    fn declare_io(&mut self, io_vars: Vec<(VarId, Vec<SlotSpec>)>) -> LResult<()> {
+    /// Declares the interface variables of `io_vars` (each program
+    /// variable's slots) and `implicit` (the slots of the fixed-function
+    /// work, `fixed_function`), one variable per slot.
+    fn declare_io(
+        &mut self,
+        io_vars: Vec<(VarId, Vec<SlotSpec>)>,
+        implicit: Vec<SlotSpec>,
+    ) -> LResult<()> {
         let mut keys: BTreeMap<IoKey, KeyInfo> = BTreeMap::new();
-        for (_, specs) in &io_vars {
-            for spec in specs {
-                let clip = match spec.shape {
-                    IoShape::ClipElement { index } => index.saturating_add(1),
-                    _ => 0,
+        for spec in io_vars
+            .iter()
+            .flat_map(|(_, specs)| specs.iter())
+            .chain(&implicit)
+        {
+            let clip = match spec.shape {
+                IoShape::ClipElement { index } => index.saturating_add(1),
+                _ => 0,
+            };
+            let info = keys.entry(spec.key).or_insert(KeyInfo {
+                comp: spec.comp,
+                typed: spec.typed,
+                shape: spec.shape,
+                clip_len: 0,
+                interpolation: Interpolation::default(),
+                per_vertex: spec.vertex != VertexSel::None,
+            });
+            if spec.typed && !info.typed {
+                info.comp = spec.comp;
+                info.typed = true;
+            }
+            // Declarations of one attribute with different modifiers:
+            // any of them asking for a modifier gets it.
+            info.interpolation.flat |= spec.interpolation.flat;
+            info.interpolation.centroid |= spec.interpolation.centroid;
+            info.interpolation.noperspective |= spec.interpolation.noperspective;
+            info.clip_len = info.clip_len.max(clip);
+        }
+        // Two-sided colours (docs/interface.md, "Varyings"): the back
+        // colour of each front colour read, declared like it.
+        if self.fixed.two_sided {
+            for location in [0, 1] {
+                let front = IoKey::Location {
+                    output: false,
+                    location,
                 };
-                let info = keys.entry(spec.key).or_insert(KeyInfo {
-                    comp: spec.comp,
-                    typed: spec.typed,
-                    shape: spec.shape,
-                    clip_len: 0,
-                    interpolation: Interpolation::default(),
-                    per_vertex: spec.vertex != VertexSel::None,
-                });
-                if spec.typed && !info.typed {
-                    info.comp = spec.comp;
-                    info.typed = true;
+                if let Some(info) = keys.get(&front) {
+                    let back = *info;
+                    keys.entry(IoKey::Location {
+                        output: false,
+                        location: location + 2,
+                    })
+                    .or_insert(back);
                 }
-                // Declarations of one attribute with different modifiers:
-                // any of them asking for a modifier gets it.
-                info.interpolation.flat |= spec.interpolation.flat;
-                info.interpolation.centroid |= spec.interpolation.centroid;
-                info.interpolation.noperspective |= spec.interpolation.noperspective;
-                info.clip_len = info.clip_len.max(clip);
             }
         }
         let stage = self.program.stage;
+        // With debug information, each variable is named after the
+        // program's names for it, or its binding (docs/interface.md names
+        // the slots).
+        let mut debug_names: HashMap<IoKey, Vec<String>> = HashMap::new();
+        if self.debug.is_some() {
+            for (id, specs) in &io_vars {
+                let var = self.program.var(*id);
+                for (k, spec) in specs.iter().enumerate() {
+                    let label = match (&var.name, &var.kind) {
+                        (Some(n), _) => n.clone(),
+                        (None, VarKind::Attrib(b)) => b
+                            .get(k)
+                            .map_or_else(String::new, |b| crate::interp::attribute_name(stage, b)),
+                        (None, VarKind::Result(b)) => b
+                            .get(k)
+                            .map_or_else(String::new, crate::interp::result_name),
+                        _ => String::new(),
+                    };
+                    let names = debug_names.entry(spec.key).or_default();
+                    if !label.is_empty() && !names.contains(&label) {
+                        names.push(label);
+                    }
+                }
+            }
+        }
         let mut vars: HashMap<IoKey, (Word, Comp)> = HashMap::new();
         for (key, info) in &keys {
-            let (output, name) = match *key {
+            let (output, mut name) = match *key {
                 IoKey::Location { output, location } => (
                     output,
                     format!("{}_loc{location}", if output { "out" } else { "in" }),
                 ),
                 IoKey::BuiltIn { output, builtin } => (output, format!("builtin{builtin}")),
             };
+            if let Some(names) = debug_names.get(key).filter(|n| !n.is_empty()) {
+                name = names.join(", ");
+            }
             let class = if output {
                 StorageClass::Output
             } else {
@@ -504,6 +708,13 @@ impl Lowerer<'_> {
                         // Geometry capability.
                         BuiltIn::PrimitiveId => self.capability(Capability::Geometry),
                         BuiltIn::FragDepth => self.io.writes_depth = true,
+                        // ARB_position_invariant: the position is computed
+                        // as every other position-invariant module computes
+                        // it, and the driver must not compute it otherwise
+                        // (docs/semantics.md, "Options").
+                        BuiltIn::Position if output && self.fixed.position_invariant => {
+                            self.b.decorate(var, Decoration::Invariant, [])
+                        }
                         _ => {}
                     }
                 }
@@ -534,6 +745,31 @@ impl Lowerer<'_> {
             }
             vars.insert(*key, (var, info.comp));
         }
+        self.io.slots = vars.clone();
+        // With two-sided colours the program reads the selected copies.
+        let mut reads: HashMap<IoKey, (Word, StorageClass)> = HashMap::new();
+        if self.fixed.two_sided {
+            for location in [0, 1] {
+                let key = |location| IoKey::Location {
+                    output: false,
+                    location,
+                };
+                if let (Some(&(front, comp)), Some(&(back, _))) =
+                    (vars.get(&key(location)), vars.get(&key(location + 2)))
+                {
+                    let ty = self.t(comp, 4);
+                    let name = format!("selected_color{location}");
+                    let selected = self.global_variable(ty, StorageClass::Private, None, &name);
+                    self.io.two_sided.push(TwoSidedColor {
+                        selected,
+                        front,
+                        back,
+                        comp,
+                    });
+                    reads.insert(key(location), (selected, StorageClass::Private));
+                }
+            }
+        }
         for (id, specs) in io_vars {
             let mut elements = Vec::with_capacity(specs.len());
             for spec in specs {
@@ -547,6 +783,7 @@ impl Lowerer<'_> {
                     }
                     _ => StorageClass::Input,
                 };
+                let (var, class) = reads.get(&spec.key).copied().unwrap_or((var, class));
                 elements.push(IoSlot {
                     var,
                     comp,
@@ -841,4 +1078,83 @@ pub(crate) fn result_slot(stage: Stage, binding: &ResultBinding) -> Option<Inter
         .ok()?
         .key
         .slot()
+}
+
+/// Which parameter arrays are push constants (docs/interface.md, "Push
+/// constants").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PushPlan {
+    pub env: bool,
+    pub local: bool,
+}
+
+/// Decides which of `program.env` (`env_len` vec4s read, 0 when it is not
+/// read from memory) and `program.local` are push constants. The forced
+/// policies push whatever is read, fitting or not (the device limit check
+/// reports what does not fit, E0820); `Fit` pushes `program.local`, then
+/// `program.env`, when it fits in `max_size` bytes after `offset`.
+pub(crate) fn push_constant_plan(
+    policy: PushConstants,
+    offset: u32,
+    env_len: u32,
+    local_len: u32,
+    max_size: u32,
+) -> PushPlan {
+    let (env, local) = match policy {
+        PushConstants::None => (false, false),
+        PushConstants::Local => (false, true),
+        PushConstants::Env => (true, false),
+        PushConstants::EnvAndLocal => (true, true),
+        PushConstants::Fit => {
+            let mut end = u64::from(offset);
+            let mut fits = |len: u32| {
+                let next = end + 16 * u64::from(len);
+                let ok = len > 0 && next <= u64::from(max_size);
+                if ok {
+                    end = next;
+                }
+                ok
+            };
+            let local = fits(local_len);
+            let env = fits(env_len);
+            (env, local)
+        }
+    };
+    PushPlan {
+        env: env && env_len > 0,
+        local: local && local_len > 0,
+    }
+}
+
+impl Lowerer<'_> {
+    /// The interface variable of an attribute binding, when the module
+    /// declares it.
+    pub(crate) fn attrib_io(&self, binding: &AttribBinding) -> Option<IoSlot> {
+        let spec = attrib_spec(self.program.stage, binding, VarType::Typeless).ok()?;
+        self.io_slot(&spec)
+    }
+
+    /// The interface variable of a result binding, when the module
+    /// declares it.
+    pub(crate) fn result_io(&self, binding: &ResultBinding) -> Option<IoSlot> {
+        let spec = result_spec(self.program.stage, binding, VarType::Typeless).ok()?;
+        self.io_slot(&spec)
+    }
+
+    fn io_slot(&self, spec: &SlotSpec) -> Option<IoSlot> {
+        let &(var, comp) = self.io.slots.get(&spec.key)?;
+        let class = match spec.key {
+            IoKey::Location { output: true, .. } | IoKey::BuiltIn { output: true, .. } => {
+                StorageClass::Output
+            }
+            _ => StorageClass::Input,
+        };
+        Some(IoSlot {
+            var,
+            comp,
+            shape: spec.shape,
+            class,
+            vertex: VertexSel::None,
+        })
+    }
 }

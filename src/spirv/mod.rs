@@ -8,7 +8,8 @@
 //! * `emit` — types, constants and typed instruction helpers;
 //! * `interface` — inputs, outputs, uniform blocks and registers, exactly as
 //!   docs/interface.md states them;
-//! * `state` — the fixed layout of the `State` block (GL state bindings);
+//! * the fixed layout of the `State` block (GL state bindings) is the
+//!   public [`crate::state`];
 //! * `operand` — operand loads (section 2.X.4.2) and destination updates
 //!   (section 2.X.4.3), including relative addressing;
 //! * `cc` — the condition code registers (sections 2.X.3.7 and 2.X.4.3,
@@ -29,14 +30,15 @@
 
 mod alu;
 mod cc;
+mod debug;
 mod emit;
+mod fixed_function;
 mod flow;
 mod geometry;
 mod interface;
 mod live;
 mod operand;
 mod recursion;
-mod state;
 #[cfg(test)]
 mod tests;
 mod texture;
@@ -54,11 +56,9 @@ use crate::span::Span;
 use crate::{Options, TargetEnv};
 
 use emit::TypeKey;
-pub(crate) use interface::{
-    attrib_slot, result_slot, InterfaceSlot, FIRST_BUFFER_BINDING, STATE_BINDING,
-};
+pub(crate) use fixed_function::FixedFunction;
+pub(crate) use interface::{attrib_slot, result_slot, InterfaceSlot};
 use interface::{Io, Storage};
-pub(crate) use state::state_read;
 
 /// Why a program could not be lowered. Both kinds are internal compiler
 /// errors from the user's point of view: the checker accepted the program.
@@ -145,8 +145,20 @@ impl From<rspirv::dr::Error> for LowerError {
 /// caller turned `Options::validate` off) and never returns a module that
 /// fails spirv-val.
 pub fn lower(program: &Program, options: &Options) -> Result<Vec<u32>, LowerError> {
+    lower_with_source(program, options, None)
+}
+
+/// [`lower`], given the program text, which `Options::debug_info` puts in
+/// the module (OpSource) and uses for the line and column of each
+/// instruction (OpLine).
+pub fn lower_with_source(
+    program: &Program,
+    options: &Options,
+    source: Option<&str>,
+) -> Result<Vec<u32>, LowerError> {
     let analysis = analyze(program, options)?;
     let mut lowerer = Lowerer::new(program, options, &analysis)?;
+    lowerer.debug = lowerer.begin_debug_info(source);
     lowerer.lower_program(&analysis)?;
     Ok(lowerer.finish())
 }
@@ -662,6 +674,12 @@ pub(crate) struct Lowerer<'a> {
     pub emit_count: Option<Word>,
     /// What the lowering may leave out (`live`).
     pub live: live::Liveness,
+    /// The fixed-function work of options around the program.
+    pub fixed: FixedFunction,
+    /// Source locations, with `Options::debug_info`.
+    pub debug: Option<debug::DebugInfo>,
+    /// `ARB_precision_hint_fastest`: float results are RelaxedPrecision.
+    pub relax_floats: bool,
 }
 
 impl<'a> Lowerer<'a> {
@@ -699,12 +717,26 @@ impl<'a> Lowerer<'a> {
             capabilities: HashSet::new(),
             emit_count: None,
             live: analysis.live.clone(),
+            fixed: FixedFunction::of(program, options),
+            debug: None,
+            relax_floats: program.precision_hint_fastest(),
         };
         l.capability(spirv::Capability::Shader);
         if program.stage == Stage::Geometry {
             l.capability(spirv::Capability::Geometry);
         }
         Ok(l)
+    }
+
+    /// The name of the program's entry function: the entry point's, or
+    /// `program` when the entry point is a wrapper running fixed-function
+    /// work after it.
+    pub(crate) fn entry_function_name(&self) -> String {
+        if self.fixed.wraps_program() {
+            "program".to_string()
+        } else {
+            self.options.entry_point.clone()
+        }
     }
 
     pub(crate) fn capability(&mut self, cap: spirv::Capability) {
@@ -758,11 +790,16 @@ impl<'a> Lowerer<'a> {
         for (function, flat) in &flat_cycles {
             self.lower_cycle(*function, flat)?;
         }
-        let main = self
+        let program_main = self
             .functions
             .get(&self.program.entry)
             .copied()
             .ok_or_else(|| LowerError::internal("the entry subroutine was not lowered"))?;
+        let main = if self.fixed.wraps_program() {
+            self.lower_fixed_function_main(program_main)?
+        } else {
+            program_main
+        };
         let model = match self.program.stage {
             Stage::Vertex => spirv::ExecutionModel::Vertex,
             Stage::Fragment => spirv::ExecutionModel::Fragment,
@@ -779,7 +816,8 @@ impl<'a> Lowerer<'a> {
             })
             .map(|&(id, _)| id)
             .collect();
-        self.b.entry_point(model, main, "main", interface);
+        self.b
+            .entry_point(model, main, self.options.entry_point.as_str(), interface);
         if self.options.preserve_signed_zero_inf_nan {
             // Without this mode Vulkan may change the sign of a zero and
             // does not promise IEEE infinities and NaNs (lavapipe, for one,
@@ -826,7 +864,7 @@ impl<'a> Lowerer<'a> {
             .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
         let name = match &subroutine.name {
             Some(n) => n.clone(),
-            None if is_entry => "main".to_string(),
+            None if is_entry => self.entry_function_name(),
             None => format!("sub{}", sub.0),
         };
         self.b.name(id, name);

@@ -5,12 +5,12 @@
 use rspirv::spirv::{GlslStd450Op as GLOp, Op, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val, F32_NEG_ONE, F32_ONE};
-use super::interface::{IoShape, IoSlot, ParamSource, Storage};
-use super::state::StateRead;
+use super::interface::{IoShape, IoSlot, ParamBlock, ParamSource, Storage};
 use super::{LowerError, Lowerer};
 use crate::ir::{Dest, Index, Operand, VarId, WriteMask};
 use crate::isa::DataType;
 use crate::span::Span;
+use crate::state::Read as StateRead;
 
 /// Which element of a variable an access touches.
 #[derive(Clone, Copy, Debug)]
@@ -259,13 +259,16 @@ impl Lowerer<'_> {
                 Ok(self.konst(comp, &bits))
             }
             ParamSource::Block { block, element } => {
-                let var = self.io.blocks[block.index()]
-                    .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
-                let uvec4 = self.t(Comp::U32, 4);
-                let zero = self.c_i32(0);
+                if let Some(&id) = self.io.specialized.get(&(block, element)) {
+                    let v = Val {
+                        id,
+                        comp: Comp::U32,
+                        n: 4,
+                    };
+                    return self.cast(v, comp);
+                }
                 let index = self.c_i32(element as i32);
-                let p = self.access(StorageClass::Uniform, uvec4, var, &[zero, index])?;
-                let v = self.load(p, Comp::U32, 4)?;
+                let v = self.load_block_element(block, index)?;
                 self.cast(v, comp)
             }
             ParamSource::State(read) => self.load_state(read, comp),
@@ -276,8 +279,19 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Element `index` (an `i32` id) of `program.env` or `program.local`,
+    /// from its uniform block or push constant member, as `uvec4` bits.
+    fn load_block_element(&mut self, block: ParamBlock, index: Word) -> LResult<Val> {
+        let bv = self.io.blocks[block.index()]
+            .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
+        let uvec4 = self.t(Comp::U32, 4);
+        let member = self.c_i32(bv.member as i32);
+        let p = self.access(bv.class, uvec4, bv.var, &[member, index])?;
+        self.load(p, Comp::U32, 4)
+    }
+
     /// A State block row (`row` a constant or an `i32` value).
-    fn state_row(&mut self, row: Word) -> LResult<Val> {
+    pub(crate) fn state_row(&mut self, row: Word) -> LResult<Val> {
         let var = self
             .io
             .state_block
@@ -294,7 +308,8 @@ impl Lowerer<'_> {
     /// `.invtrans` (row `c` of the transpose is column `c`).
     fn load_state(&mut self, read: StateRead, comp: Comp) -> LResult<Val> {
         let v = match read {
-            StateRead::Row { row, fixed } => {
+            StateRead::Row { row, constant } => {
+                let fixed = constant.map(|c| c.map(f32::to_bits));
                 let r = self.c_i32(row as i32);
                 let mut v = self.state_row(r)?;
                 if fixed.iter().any(Option::is_some) {
@@ -313,7 +328,7 @@ impl Lowerer<'_> {
                 }
                 v
             }
-            StateRead::Column { first, column } => {
+            StateRead::Column { row: first, column } => {
                 let mut parts = Vec::with_capacity(4);
                 for r in 0..4 {
                     let id = self.c_i32((first + r) as i32);
@@ -394,15 +409,26 @@ impl Lowerer<'_> {
                     element: base.wrapping_add(k as u32),
                 }
             });
-            if consecutive {
-                let block_var = self.io.blocks[block.index()]
-                    .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
+            if consecutive && self.io.blocks[block.index()].is_some() {
                 let base_id = self.konst(Comp::I32, &[base]);
                 let index = self.op(Op::IAdd, &[i, base_id])?;
-                let uvec4 = self.t(Comp::U32, 4);
-                let zero = self.c_i32(0);
-                let p = self.access(StorageClass::Uniform, uvec4, block_var, &[zero, index.id])?;
-                let v = self.load(p, Comp::U32, 4)?;
+                let mut v = self.load_block_element(block, index.id)?;
+                // Specialized elements are constants, not the block's
+                // (docs/interface.md, "Specialization constants").
+                for k in 0..elements.len() as u32 {
+                    let key = (block, base.wrapping_add(k));
+                    if let Some(&id) = self.io.specialized.get(&key) {
+                        let spec = Val {
+                            id,
+                            comp: Comp::U32,
+                            n: 4,
+                        };
+                        let kk = self.konst(Comp::I32, &[k]);
+                        let hit = self.cmp(Op::IEqual, i, kk)?;
+                        let hit4 = self.splat(hit, 4)?;
+                        v = self.sel(hit4, spec, v)?;
+                    }
+                }
                 return self.cast(v, comp);
             }
         }
@@ -416,13 +442,13 @@ impl Lowerer<'_> {
         // Consecutive State rows (a matrix bound whole): index the block.
         if let Some(ParamSource::State(StateRead::Row {
             row: base,
-            fixed: [None, None, None, None],
+            constant: [None, None, None, None],
         })) = elements.first().copied()
         {
             let consecutive = elements.iter().enumerate().all(|(k, s)| {
                 *s == ParamSource::State(StateRead::Row {
                     row: base.wrapping_add(k as u32),
-                    fixed: [None; 4],
+                    constant: [None; 4],
                 })
             });
             if consecutive {
@@ -481,8 +507,9 @@ impl Lowerer<'_> {
         if literals.is_empty() {
             return Ok(None);
         }
-        let block_var = self.io.blocks[block.index()]
-            .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
+        if self.io.blocks[block.index()].is_none() {
+            return Ok(None);
+        }
         // Positions of literals past the last block element must not index
         // past the block.
         let lo = self.konst(Comp::I32, &[0]);
@@ -490,12 +517,21 @@ impl Lowerer<'_> {
         let clamped = self.glsl(GLOp::SClamp, &[i, lo, hi])?;
         let base_id = self.konst(Comp::I32, &[base]);
         let index = self.op(Op::IAdd, &[clamped, base_id])?;
-        let uvec4 = self.t(Comp::U32, 4);
-        let zero = self.c_i32(0);
-        let p = self.access(StorageClass::Uniform, uvec4, block_var, &[zero, index.id])?;
-        let loaded = self.load(p, Comp::U32, 4)?;
+        let loaded = self.load_block_element(block, index.id)?;
         let mut value = self.cast(loaded, comp)?;
-        for (k, source) in literals {
+        // Specialized block elements are constants, not the block's
+        // (docs/interface.md, "Specialization constants"): selected by
+        // position like the literals.
+        let specialized: Vec<(u32, ParamSource)> = elements
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                matches!(s, ParamSource::Block { block, element }
+                    if self.io.specialized.contains_key(&(*block, *element)))
+            })
+            .map(|(k, s)| (k as u32, *s))
+            .collect();
+        for (k, source) in specialized.into_iter().chain(literals) {
             let literal = self.load_param(source, comp)?;
             let position = self.konst(Comp::I32, &[k]);
             let hit = self.cmp(Op::IEqual, i, position)?;
@@ -529,7 +565,7 @@ impl Lowerer<'_> {
         Ok(id)
     }
 
-    fn load_slot(&mut self, slot: IoSlot, comp: Comp) -> LResult<Val> {
+    pub(crate) fn load_slot(&mut self, slot: IoSlot, comp: Comp) -> LResult<Val> {
         self.load_slot_at(slot, None, comp)
     }
 
@@ -672,7 +708,13 @@ impl Lowerer<'_> {
         self.store(ptr, merged)
     }
 
-    fn store_slot(&mut self, slot: IoSlot, value: Val, enable: &Enable, span: Span) -> LResult<()> {
+    pub(crate) fn store_slot(
+        &mut self,
+        slot: IoSlot,
+        value: Val,
+        enable: &Enable,
+        span: Span,
+    ) -> LResult<()> {
         if slot.class != StorageClass::Output {
             return Err(LowerError::internal_at("a write to an attribute", span));
         }

@@ -407,7 +407,8 @@ impl Lowerer<'_> {
         let fn_ty = self.t_void_fn();
         self.b
             .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
-        self.b.name(id, "main");
+        let name = self.entry_function_name();
+        self.b.name(id, name);
         self.b.begin_block(None)?;
         let arg = self.c_u32(state);
         self.b.function_call(void, None, function, [arg])?;

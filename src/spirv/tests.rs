@@ -47,6 +47,7 @@ impl P {
                 }],
                 entry: SubId(0),
                 geometry: None,
+                samplers: Vec::new(),
             },
             prune: false,
         }

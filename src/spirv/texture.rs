@@ -39,9 +39,6 @@ use super::{Analysis, LowerError, Lowerer};
 use crate::ir::{Block, Instruction, Program, Stmt, SubId, TexTarget};
 use crate::isa::{DataType, Opcode, Stage};
 
-/// `texture[n]` is at binding 32 + n (docs/interface.md, "Descriptor sets").
-pub(crate) const FIRST_TEXTURE_BINDING: u32 = 32;
-
 /// 0.5 in f32 bits.
 const F32_HALF: u32 = 0x3f00_0000;
 
@@ -169,14 +166,8 @@ impl Lowerer<'_> {
     /// Declares one descriptor per texture unit the program uses
     /// (docs/interface.md, "Textures").
     pub(crate) fn declare_textures(&mut self, analysis: &Analysis) -> LResult<()> {
-        let set = self
-            .options
-            .descriptor_set
-            .unwrap_or(match self.program.stage {
-                Stage::Vertex => 0,
-                Stage::Geometry => 1,
-                Stage::Fragment => 2,
-            });
+        let stage_layout = self.options.stage_layout(self.program.stage);
+        let set = stage_layout.set;
         for (unit, u) in unit_uses(self.program, analysis)? {
             let layout = layout(u.target);
             // Depth comparisons return floats (section 3.8.14); any other
@@ -221,7 +212,7 @@ impl Lowerer<'_> {
             self.b.decorate(
                 var,
                 Decoration::Binding,
-                [SpvOperand::LiteralBit32(FIRST_TEXTURE_BINDING + unit)],
+                [SpvOperand::LiteralBit32(stage_layout.texture_binding(unit))],
             );
             self.io.textures.insert(
                 unit,

@@ -1,7 +1,9 @@
 //! The lexer for NV_gpu_program4 program text (section 2.X.2).
 //!
 //! Whitespace is spaces, tabs, LF and CR; `#` starts a comment that runs to
-//! the next LF or CR, so LF, CR and CRLF line ends all work. Two tokens are
+//! the next LF or CR, so LF, CR and CRLF line ends all work. Comments may
+//! hold any bytes ([`program_text`]); a UTF-8 byte-order mark before the
+//! header is skipped ([`read_header`]). Two tokens are
 //! contextual, because the BNF is ambiguous without them:
 //!
 //! * Declaration keywords (`TEMP`, `PARAM`, `INT`, `FLAT`, ...) are keywords
@@ -136,10 +138,18 @@ impl Tok<'_> {
 /// Reads the header on the first bytes of the program (section 2.X.2 and the
 /// program-type specs: "Program string parsing begins with the character
 /// immediately following the header string").
+///
+/// A UTF-8 byte-order mark before the header is skipped: editors on Windows
+/// write one, and it is an encoding marker, not program text.
 pub fn read_header(source: &str) -> Result<(Stage, usize), Diagnostic> {
+    let bom = if source.starts_with(BYTE_ORDER_MARK) {
+        BYTE_ORDER_MARK.len_utf8()
+    } else {
+        0
+    };
     for stage in [Stage::Vertex, Stage::Fragment, Stage::Geometry] {
-        if source.starts_with(stage.header()) {
-            return Ok((stage, stage.header().len()));
+        if source[bom..].starts_with(stage.header()) {
+            return Ok((stage, bom + stage.header().len()));
         }
     }
     let first_line_end = source.find(['\n', '\r']).unwrap_or(source.len()).min(64);
@@ -147,7 +157,19 @@ pub fn read_header(source: &str) -> Result<(Stage, usize), Diagnostic> {
     while !source.is_char_boundary(end) {
         end -= 1;
     }
-    let found = source[..end].trim_end();
+    // Characters that do not show (a zero-width space, a stray mark) are
+    // written escaped, so the message says what is really there.
+    let found: String = source[bom.min(end)..end]
+        .trim_end()
+        .chars()
+        .map(|c| {
+            if c.is_control() || is_invisible(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
     let span = Span::new(0, end.max(if source.is_empty() { 0 } else { 1 }));
     let d = Diagnostic::error("E0002", "missing or unknown program header")
         .primary(
@@ -164,6 +186,100 @@ pub fn read_header(source: &str) -> Result<(Stage, usize), Diagnostic> {
              NV_geometry_program4: section 2.X.2)",
         );
     Err(d)
+}
+
+/// U+FEFF, the byte-order mark: `EF BB BF` in UTF-8.
+const BYTE_ORDER_MARK: char = '\u{feff}';
+
+/// Characters that render as nothing: zero-width spaces and joiners, the
+/// byte-order mark, directional marks.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | BYTE_ORDER_MARK)
+}
+
+/// The program text of a file's bytes. Comments are not program text
+/// (section 2.X.2: `#` to the end of the line), so any bytes are accepted
+/// there — Latin-1 comments from old tools are common — and each byte that
+/// is not UTF-8 is replaced by `?`, which keeps every offset (and so every
+/// span) the same. Elsewhere a byte that is not UTF-8 is `E0003`, one
+/// diagnostic per run of such bytes, naming them.
+pub fn program_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, Vec<Diagnostic>> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Ok(std::borrow::Cow::Borrowed(text));
+    }
+    let mut text = Vec::with_capacity(bytes.len());
+    let mut in_comment = false;
+    // Runs of bad bytes outside comments: (start, end).
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for chunk in bytes.utf8_chunks() {
+        for b in chunk.valid().bytes() {
+            match b {
+                b'#' => in_comment = true,
+                b'\n' | b'\r' => in_comment = false,
+                _ => {}
+            }
+            text.push(b);
+        }
+        let bad = chunk.invalid();
+        if bad.is_empty() {
+            continue;
+        }
+        let start = text.len();
+        text.extend(std::iter::repeat_n(b'?', bad.len()));
+        if !in_comment {
+            match runs.last_mut() {
+                Some(run) if run.1 == start => run.1 = text.len(),
+                _ => runs.push((start, text.len())),
+            }
+        }
+    }
+    if runs.is_empty() {
+        // Every bad byte became an ASCII `?`: the text is UTF-8 (the lossy
+        // conversion replaces nothing).
+        return Ok(std::borrow::Cow::Owned(
+            String::from_utf8_lossy(&text).into_owned(),
+        ));
+    }
+    let utf16 = bytes.starts_with(&[0xfe, 0xff]) || bytes.starts_with(&[0xff, 0xfe]);
+    Err(runs
+        .into_iter()
+        .map(|(start, end)| {
+            let run = &bytes[start..end];
+            let shown: Vec<String> = run.iter().take(8).map(|b| format!("0x{b:02X}")).collect();
+            let more = if run.len() > 8 { " …" } else { "" };
+            let (what, label) = match run {
+                [b] if *b >= 0xa0 => (
+                    format!("byte 0x{b:02X}"),
+                    format!(
+                        "byte 0x{b:02X} is not UTF-8 (`{}` in Latin-1)",
+                        char::from(*b)
+                    ),
+                ),
+                [b] => (
+                    format!("byte 0x{b:02X}"),
+                    format!("byte 0x{b:02X} is not UTF-8"),
+                ),
+                _ => (
+                    format!("bytes {}{more}", shown.join(" ")),
+                    format!("{} bytes that are not UTF-8", run.len()),
+                ),
+            };
+            let mut d = Diagnostic::error(
+                "E0003",
+                format!("the program is not valid UTF-8 text: {what}"),
+            )
+            .primary(crate::span::Span::new(start, end), label)
+            .note(
+                "section 2.X.2: program strings are ASCII text; only comments may hold other bytes",
+            );
+            if utf16 && start == 0 {
+                d = d.note(
+                    "the file starts with a UTF-16 byte-order mark: save it as UTF-8 or ASCII",
+                );
+            }
+            d
+        })
+        .collect())
 }
 
 pub struct Lexer<'a> {
@@ -374,21 +490,40 @@ impl<'a> Lexer<'a> {
                     b'-' => Tok::Minus,
                     b'=' => Tok::Equals,
                     _ => {
-                        // Step over the whole character, so a multi-byte
-                        // one is reported once with its real extent.
+                        // Step over the whole character, and over a whole
+                        // run of non-ASCII ones, so `é` or a pasted
+                        // sentence is reported once with its real extent.
                         let mut end = start + 1;
-                        while end < self.src.len() && !self.src.is_char_boundary(end) {
+                        while end < self.src.len()
+                            && (!self.src.is_char_boundary(end)
+                                || (b >= 0x80 && self.bytes[end] >= 0x80))
+                        {
                             end += 1;
                         }
                         self.pos = end;
-                        let ch = &self.src[start..end];
-                        let shown = if ch == "\0" {
-                            "NUL".to_string()
+                        let text = &self.src[start..end];
+                        let shown = if text == "\0" {
+                            "character NUL".to_string()
+                        } else if b < 0x80 {
+                            format!("character {text:?}")
                         } else {
-                            format!("{ch:?}")
+                            // Code points, since many non-ASCII characters
+                            // look like ASCII ones or like nothing at all.
+                            let points: Vec<String> = text
+                                .chars()
+                                .take(8)
+                                .map(|c| format!("U+{:04X}", c as u32))
+                                .collect();
+                            let more = if text.chars().nth(8).is_some() {
+                                " …"
+                            } else {
+                                ""
+                            };
+                            let plural = if points.len() > 1 { "s" } else { "" };
+                            format!("character{plural} {text:?} ({}{more})", points.join(" "))
                         };
                         self.diagnostics.push(
-                            Diagnostic::error("E0001", format!("unexpected character {shown}"))
+                            Diagnostic::error("E0001", format!("unexpected {shown}"))
                                 .primary(Span::new(start, end), "not part of the program language")
                                 .note(
                                     "section 2.X.2: \"A program is invalid if it contains any tokens or \
@@ -543,5 +678,62 @@ mod tests {
         assert_eq!(v, vec![Tok::Word("MOV"), Tok::Word("R0"), Tok::Semi]);
         assert_eq!(lx.diagnostics.len(), 2);
         assert_eq!(lx.diagnostics[1].primary_span(), Some(Span::new(8, 10)));
+    }
+
+    #[test]
+    fn a_run_of_non_ascii_characters_is_one_diagnostic_naming_the_code_points() {
+        let mut lx = Lexer::new("MOV R0, «é»;", 0, Stage::Fragment);
+        let v: Vec<_> = (&mut lx).map(|t| t.unwrap().1).collect();
+        assert_eq!(
+            v,
+            vec![Tok::Word("MOV"), Tok::Word("R0"), Tok::Comma, Tok::Semi]
+        );
+        assert_eq!(lx.diagnostics.len(), 1);
+        let d = &lx.diagnostics[0];
+        assert_eq!(d.primary_span(), Some(Span::new(8, 14)));
+        assert!(d.message.contains("U+00AB U+00E9 U+00BB"), "{}", d.message);
+    }
+
+    #[test]
+    fn a_utf8_byte_order_mark_before_the_header_is_skipped() {
+        assert_eq!(
+            read_header("\u{feff}!!NVfp4.0\nEND\n").unwrap(),
+            (Stage::Fragment, 12)
+        );
+        // Elsewhere it is not program text.
+        let d = read_header("\u{200b}!!NVfp4.0\n").unwrap_err();
+        assert!(
+            d.labels[0].message.contains("\\u{200b}"),
+            "{}",
+            d.labels[0].message
+        );
+    }
+
+    #[test]
+    fn comments_may_hold_any_bytes() {
+        let text = program_text(b"!!NVfp4.0\n# caf\xe9\r# \xff\xfe\nEND # \x80\n").unwrap();
+        assert_eq!(text, "!!NVfp4.0\n# caf?\r# ??\nEND # ?\n");
+        assert!(matches!(
+            program_text(b"!!NVfp4.0\nEND\n").unwrap(),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn bytes_outside_comments_are_named_one_diagnostic_per_run() {
+        let d = program_text(b"!!NVfp4.0\nMOV caf\xe9, \xff\xfe; # \xe9\n\xe9").unwrap_err();
+        assert_eq!(d.len(), 3, "{d:?}");
+        assert_eq!(
+            d[0].message,
+            "the program is not valid UTF-8 text: byte 0xE9"
+        );
+        assert!(d[0].labels[0].message.contains("`é` in Latin-1"));
+        assert_eq!(
+            d[1].message,
+            "the program is not valid UTF-8 text: bytes 0xFF 0xFE"
+        );
+        assert_eq!(d[1].primary_span(), Some(Span::new(20, 22)));
+        // After the comment's line end, bytes are program text again.
+        assert_eq!(d[2].primary_span(), Some(Span::new(28, 29)));
     }
 }

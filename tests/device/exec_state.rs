@@ -187,21 +187,27 @@ DP4 result.position.w, mvp[3], vertex.position;
 MUL result.texcoord[0], state.light[2].half, state.fog.params;
 END
 ";
-    // MVP (rows) at byte 1152: a small integer matrix, exact in floats.
+    // The MVP rows: a small integer matrix, exact in floats. The block is
+    // filled by binding name through nvp4c::state (the offsets are the
+    // first test's business).
     let mvp = [
         [2.0, 0.0, 0.0, 1.0],
         [0.0, 3.0, 0.0, -1.0],
         [0.0, 0.0, -1.0, 0.5],
         [1.0, 1.0, 1.0, 1.0],
     ];
-    let mut state = vec![[0u32; 4]; (STATE_BYTES / 16) as usize];
+    let mut block = nvp4c::state::Block::new();
     for (r, v) in mvp.iter().enumerate() {
-        state[1152 / 16 + r] = fbits(*v);
+        block
+            .set(&format!("state.matrix.mvp.row[{r}]"), *v)
+            .unwrap();
     }
-    // light[2].half at 3536 + 2 * 112 + 96 = 3856 (its w reads 1.0 whatever
-    // is stored); fog.params at 6368.
-    state[3856 / 16] = fbits([0.5, 0.25, -1.0, 7.0]);
-    state[6368 / 16] = fbits([2.0, 4.0, 8.0, 3.0]);
+    // light[2].half's w reads 1.0 whatever is stored.
+    block
+        .set("state.light[2].half", [0.5, 0.25, -1.0, 7.0])
+        .unwrap();
+    block.set("state.fog.params", [2.0, 4.0, 8.0, 3.0]).unwrap();
+    let state = harness::state_rows(&block);
     let vertices = [[1.0, 2.0, 3.0, 1.0], [-1.0, 0.5, 0.0, 2.0]];
     for env in ENVS {
         let spirv = compile(src, env);

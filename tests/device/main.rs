@@ -8,18 +8,25 @@
 mod common;
 mod harness;
 
+mod agal_render;
 mod conformance;
 mod d3d9;
 mod differential;
+mod differential_agal;
+mod exec_agal;
 mod exec_buffers;
+mod exec_cg_fixtures;
 mod exec_derivatives;
 mod exec_float_ops;
 mod exec_flow;
 mod exec_geometry;
+mod exec_layout;
+mod exec_options;
 mod exec_pipeline;
 mod exec_state;
 mod exec_texture;
 mod exec_vertex;
 mod harness_selftest;
 mod matrix;
+mod piglit;
 mod reflect_render_example;

@@ -82,7 +82,7 @@ fn render_example_draws_the_textured_quad() {
     const EVEN: [u8; 4] = [255, 160, 0, 255];
     const ODD: [u8; 4] = [0, 64, 100, 255];
     const MARK: [u8; 4] = [0, 255, 0, 255];
-    // The quad is scaled by 0.5 (`xform`): it covers pixels 16..48 in x
+    // The quad is scaled by 0.5 (the modelview matrix): it covers pixels 16..48 in x
     // and y, texture coordinates (0, 0) at the top left (Vulkan's y points
     // down) to (1, 1); with NEAREST filtering texel (i, j) fills pixels
     // 16 + 4i .. 20 + 4i across and 16 + 4j .. 20 + 4j down.

@@ -4,11 +4,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const VALID: &str = "!!NVfp4.0\nTEMP R0;\nMOV R0, fragment.color;\nMOV result.color, R0;\nEND\n";
+pub(crate) const VALID: &str =
+    "!!NVfp4.0\nTEMP R0;\nMOV R0, fragment.color;\nMOV result.color, R0;\nEND\n";
 const THREE_SYNTAX_ERRORS: &str =
     "!!NVfp4.0\nTEMP R0;\nMOV R0 R0;\nADD R0, , R0;\nMUL R0, R0 R0;\nMOV result.color, R0;\nEND\n";
 
-fn nvp4c(args: &[&str], stdin: Option<&[u8]>) -> Output {
+/// Runs the real binary with `--color never` and the given standard input.
+pub(crate) fn nvp4c(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_nvp4c"));
     cmd.args(args)
         .arg("--color")
@@ -20,19 +22,25 @@ fn nvp4c(args: &[&str], stdin: Option<&[u8]>) -> Output {
     {
         let mut pipe = child.stdin.take().unwrap();
         if let Some(bytes) = stdin {
-            pipe.write_all(bytes).unwrap();
+            // A command that refuses its arguments exits without reading
+            // its input: the pipe may be closed before the write ends.
+            if let Err(e) = pipe.write_all(bytes) {
+                assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+            }
         }
     }
     child.wait_with_output().unwrap()
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A fresh directory for one test.
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nvp4c-cli-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn words(bytes: &[u8]) -> Vec<u32> {
+/// Little-endian bytes as SPIR-V words.
+pub(crate) fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
         .chunks(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

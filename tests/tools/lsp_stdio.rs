@@ -1,6 +1,8 @@
 //! `nvp4c lsp`: the language server over standard input/output, driven by
-//! a scripted JSON-RPC session (initialize, didOpen, hover, definition,
-//! documentSymbol, codeAction, didChange, shutdown, exit).
+//! scripted JSON-RPC sessions: initialize, didOpen, hover (opcodes, names,
+//! every kind of binding, targets, options, the header), definition,
+//! references, document highlights, prepareRename and rename, completion,
+//! documentSymbol, codeAction, didChange, cancellation, shutdown, exit.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -147,7 +149,13 @@ fn scripted_session() {
     assert_eq!(caps["hoverProvider"], true);
     assert_eq!(caps["definitionProvider"], true);
     assert_eq!(caps["documentSymbolProvider"], true);
-    assert_eq!(caps["textDocumentSync"], 1, "full synchronisation");
+    assert_eq!(
+        caps["textDocumentSync"]["change"], 1,
+        "full synchronisation"
+    );
+    assert_eq!(caps["referencesProvider"], true);
+    assert_eq!(caps["renameProvider"]["prepareProvider"], true);
+    assert_eq!(caps["completionProvider"]["triggerCharacters"][0], ".");
     assert_eq!(init["serverInfo"]["name"], "nvp4c");
     client.notify("initialized", json!({}));
 
@@ -243,7 +251,9 @@ fn scripted_session() {
     assert_eq!(diags[0]["code"], "E0301", "{diags:#?}");
 
     // Unknown requests get MethodNotFound, and the server keeps going.
-    client.send(json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/rename", "params": {}}));
+    client.send(
+        json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/formatting", "params": {}}),
+    );
     loop {
         let m = client.receive();
         if m["id"] == 99 {
@@ -257,4 +267,410 @@ fn scripted_session() {
     client.notify("exit", Value::Null);
     let status = client.child.wait().unwrap();
     assert!(status.success(), "{status}");
+}
+
+/// A program with one binding of each kind, a texture, an option, a
+/// subroutine and a name used several times.
+const BINDINGS: &str = "!!NVfp4.0
+OPTION ARB_draw_buffers;
+PARAM mvp[4] = { state.matrix.mvp };
+PARAM tint = program.local[2];
+TEMP color;
+MUL color, fragment.texcoord[1], tint;
+TEX color, color, texture[3], 2D;
+ADD color, color, state.light[0].diffuse;
+CAL shade;
+MOV result.color[1], color;
+RET;
+shade:
+MUL color, color, mvp[0];
+RET;
+END
+";
+
+fn at_in(text: &str, needle: &str, delta: usize) -> Value {
+    let offset = text.find(needle).expect("in the program") + delta;
+    let line = text[..offset].matches('\n').count();
+    let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": column}})
+}
+
+impl Client {
+    fn open(&mut self, text: &str) -> Vec<Value> {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": URI, "languageId": "nvasm", "version": 1, "text": text}}),
+        );
+        self.diagnostics()
+    }
+
+    fn hover_text(&mut self, text: &str, needle: &str, delta: usize) -> String {
+        let hover = self.request("textDocument/hover", at_in(text, needle, delta));
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a hover on `{needle}`: {hover}"))
+            .to_string()
+    }
+
+    fn labels(&mut self, text: &str, needle: &str, delta: usize) -> Vec<String> {
+        let items = self.request("textDocument/completion", at_in(text, needle, delta));
+        items
+            .as_array()
+            .unwrap_or_else(|| panic!("completion items: {items}"))
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+#[test]
+fn hover_on_bindings_shows_their_meaning_and_interface_slot() {
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    assert_eq!(client.open(BINDINGS), Vec::<Value>::new());
+
+    // An attribute: the meaning and the back end's Location
+    // (docs/interface.md: fragment.texcoord[n] is Location 5 + n).
+    let text = client.hover_text(BINDINGS, "fragment.texcoord", 3);
+    assert!(
+        text.starts_with("**fragment.texcoord[1]** — interpolated texture coordinate set n"),
+        "{text}"
+    );
+    assert!(text.contains("`Location 6`, `vec4`, smooth"), "{text}");
+    assert!(
+        text.contains("NV_fragment_program4 section 2.X.3.2"),
+        "{text}"
+    );
+
+    // A result: draw buffer 1 is Location 1.
+    let text = client.hover_text(BINDINGS, "result.color[1]", 8);
+    assert!(
+        text.contains("**result.color[1]** — color for draw buffer n"),
+        "{text}"
+    );
+    assert!(text.contains("output `Location 1`, `vec4`"), "{text}");
+
+    // GL state: the State block at set 2, binding 2; light 0's diffuse
+    // color is row 222, byte offset 3552 (docs/interface.md).
+    let text = client.hover_text(BINDINGS, "state.light", 7);
+    assert!(
+        text.contains("**state.light[0].diffuse** — diffuse color of light n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("uniform block `State` (set 2, binding 2), byte offset 3552"),
+        "{text}"
+    );
+    // A whole matrix in a declaration: its first and last rows.
+    let text = client.hover_text(BINDINGS, "state.matrix.mvp", 2);
+    assert!(
+        text.contains("byte offset 1152") && text.contains("byte offset 1200"),
+        "{text}"
+    );
+
+    // program.local[2]: ProgramLocal at binding 1, element 2 at +32.
+    let text = client.hover_text(BINDINGS, "program.local", 9);
+    assert!(
+        text.contains("uniform block `ProgramLocal` (set 2, binding 1), byte offset 32"),
+        "{text}"
+    );
+
+    // A texture unit with its target: binding 32 + 3.
+    let text = client.hover_text(BINDINGS, "texture[3]", 1);
+    assert!(
+        text.contains("**texture[3]** — texture image unit n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`texture[3]`, 2D → combined image sampler `sampler2D` (set 2, binding 35)"),
+        "{text}"
+    );
+
+    // The target, the option and the header.
+    let text = client.hover_text(BINDINGS, "2D;", 0);
+    assert!(
+        text.starts_with("**2D** — texture target: two-dimensional texture"),
+        "{text}"
+    );
+    let text = client.hover_text(BINDINGS, "ARB_draw_buffers", 4);
+    assert!(
+        text.starts_with("**OPTION ARB_draw_buffers** — `result.color[n]` writes draw buffer n"),
+        "{text}"
+    );
+    let text = client.hover_text(BINDINGS, "!!NVfp4.0", 3);
+    assert!(
+        text.starts_with("**!!NVfp4.0** — a fragment program (NV_fragment_program4)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("SPIR-V `Fragment` entry point `main`, execution modes `OriginUpperLeft`"),
+        "{text}"
+    );
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+#[test]
+fn references_highlights_and_rename_of_declared_names() {
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    client.open(BINDINGS);
+
+    // Every use of `color`, with and without its declaration.
+    let refs = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": URI}, "position": at_in(BINDINGS, "color, color, texture", 0)["position"], "context": {"includeDeclaration": true}}),
+    );
+    let lines: Vec<i64> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["range"]["start"]["line"].as_i64().unwrap())
+        .collect();
+    assert_eq!(lines, [4, 5, 6, 6, 7, 7, 9, 12, 12]);
+    let refs = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": URI}, "position": at_in(BINDINGS, "shade;", 0)["position"], "context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(refs.as_array().unwrap().len(), 1, "{refs}");
+
+    // Highlights: writes (the declaration, destinations) and reads.
+    let highlights = client.request(
+        "textDocument/documentHighlight",
+        at_in(BINDINGS, "tint;", 0),
+    );
+    let kinds: Vec<i64> = highlights
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["kind"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [3, 2],
+        "declaration (Write), use (Read): {highlights}"
+    );
+
+    // prepareRename: a name yes, a binding or an opcode no.
+    let ok = client.request("textDocument/prepareRename", at_in(BINDINGS, "tint;", 1));
+    assert_eq!(ok["placeholder"], "tint");
+    for (needle, delta) in [("state.light", 2), ("MUL color", 1), ("texture[3]", 0)] {
+        let id = 500 + delta as i64;
+        client.send(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/prepareRename", "params": at_in(BINDINGS, needle, delta)}));
+        loop {
+            let m = client.receive();
+            if m["id"] == id {
+                assert!(
+                    m["error"]["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("only declared names and labels"),
+                    "{m}"
+                );
+                break;
+            }
+        }
+    }
+
+    // rename: every place, and refused for a reserved word or a taken name.
+    let mut params = at_in(BINDINGS, "tint;", 0);
+    params["newName"] = json!("gain");
+    let edit = client.request("textDocument/rename", params.clone());
+    let edits = edit["changes"][URI].as_array().unwrap();
+    assert_eq!(edits.len(), 2);
+    assert!(edits.iter().all(|e| e["newText"] == "gain"));
+    for (name, why) in [
+        ("state", "not a name"),
+        ("color", "already declared"),
+        ("2x", "not a name"),
+    ] {
+        params["newName"] = json!(name);
+        client.send(
+            json!({"jsonrpc": "2.0", "id": 700, "method": "textDocument/rename", "params": params}),
+        );
+        loop {
+            let m = client.receive();
+            if m["id"] == 700 {
+                assert!(
+                    m["error"]["message"]
+                        .as_str()
+                        .is_some_and(|e| e.contains(why)),
+                    "{name}: {m}"
+                );
+                break;
+            }
+        }
+    }
+    // A label is renamed at its definition and its CAL.
+    let mut params = at_in(BINDINGS, "shade:", 0);
+    params["newName"] = json!("lighting");
+    let edit = client.request("textDocument/rename", params);
+    assert_eq!(edit["changes"][URI].as_array().unwrap().len(), 2);
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+#[test]
+fn completion_offers_opcodes_suffixes_modifiers_bindings_and_names() {
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let text = "!!NVfp4.0
+OPTION ARB_fog_exp;
+PARAM tint = program.local[2];
+TEMP color;
+ADD
+MUL.
+MOV color, state.matrix.
+MOV color, state.light[0].
+MOV color, t
+TEX color, color, texture[0], 
+CAL s
+shade:
+RET;
+END
+";
+    client.open(text);
+    // Opcodes at the start of a statement; suffixed forms once the base
+    // name is typed (Table X.15's order), and none of another stage.
+    let labels = client.labels(text, "ADD\n", 3);
+    for form in ["ADD", "ADDR", "ADDC1", "ADDR_SAT", "ADDHC0_SSAT"] {
+        assert!(labels.contains(&form.to_string()), "{form} in {labels:?}");
+    }
+    let labels = client.labels(text, "ADD\n", 1);
+    assert!(
+        labels.contains(&"ADD".into()) && labels.contains(&"AND".into()),
+        "{labels:?}"
+    );
+    assert!(!labels.contains(&"ADDR".into()), "{labels:?}");
+    let labels = client.labels(text, "TEX color", 1);
+    assert!(
+        labels.contains(&"TEMP".into()) && labels.contains(&"TXB".into()),
+        "{labels:?}"
+    );
+    assert!(
+        !labels.contains(&"EMIT".into()),
+        "EMIT is a geometry opcode: {labels:?}"
+    );
+    // Stand-alone modifiers of MUL, S24 included.
+    let labels = client.labels(text, "MUL.", 4);
+    for m in ["F", "S", "CC1", "SAT", "S24", "HI"] {
+        assert!(labels.contains(&m.to_string()), "{m} in {labels:?}");
+    }
+    // Binding members.
+    let labels = client.labels(text, "state.matrix.", 13);
+    assert_eq!(
+        labels,
+        ["modelview", "projection", "mvp", "texture", "program"]
+    );
+    let labels = client.labels(text, "state.light[0].", 15);
+    assert!(
+        labels.contains(&"spot".into()) && labels.contains(&"half".into()),
+        "{labels:?}"
+    );
+    // Declared names and binding roots in an operand; labels after CAL.
+    let labels = client.labels(text, "color, t\n", 8);
+    assert!(
+        labels.contains(&"tint".into()) && labels.contains(&"texture".into()),
+        "{labels:?}"
+    );
+    assert!(!labels.contains(&"shade".into()), "{labels:?}");
+    let labels = client.labels(text, "CAL s", 5);
+    assert_eq!(labels, ["shade"]);
+    // Texture targets after the unit; options the program type accepts.
+    let labels = client.labels(text, "texture[0], ", 12);
+    assert!(
+        labels.contains(&"2D".into()) && labels.contains(&"SHADOWARRAY2D".into()),
+        "{labels:?}"
+    );
+    let labels = client.labels(text, "OPTION A", 7);
+    assert!(labels.contains(&"ARB_fog_linear".into()), "{labels:?}");
+    assert!(
+        !labels.contains(&"ARB_position_invariant".into()),
+        "a vertex program option: {labels:?}"
+    );
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+#[test]
+fn cancelled_and_stale_requests_are_not_answered_with_results() {
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    // A big program keeps the requests thread busy long enough that the
+    // next requests wait in its queue.
+    let mut big = String::from("!!NVfp4.0\nTEMP a;\n");
+    for _ in 0..20_000 {
+        big.push_str("ADD a, a, fragment.color;\n");
+    }
+    big.push_str("MOV result.color, a;\nEND\n");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "nvasm", "version": 1, "text": big}}),
+    );
+    let hover = |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": URI}, "position": {"line": 2, "character": 1}}});
+    // 1: builds the index; 2: cancelled before it runs; 3: asked before a
+    // change, so its answer would be for a text that is gone.
+    client.send(hover(1));
+    client.send(hover(2));
+    client.send(json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 2}}));
+    client.send(hover(3));
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": big.replace("TEMP a;", "TEMP a, b;")}]}),
+    );
+    client.send(hover(4));
+    let mut answers = std::collections::BTreeMap::new();
+    while answers.len() < 4 {
+        let m = client.receive();
+        if let Some(id) = m["id"].as_i64() {
+            answers.insert(id, m);
+        }
+    }
+    assert_eq!(
+        answers[&2]["error"]["code"], -32800,
+        "cancelled: {}",
+        answers[&2]
+    );
+    // Request 1 may have finished before the change; 3 was queued behind it.
+    assert_eq!(
+        answers[&3]["error"]["code"], -32801,
+        "content modified: {}",
+        answers[&3]
+    );
+    assert!(
+        answers[&4]["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("**ADD**"),
+        "{}",
+        answers[&4]
+    );
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+#[test]
+fn diagnostics_do_not_repeat_their_label() {
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let diags = client.open("!!NVfp4.0\nMOV result.color, R7;\nEND\n");
+    let message = diags[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("`R7` is not declared\n"), "{message}");
+    assert!(!message.contains(": not declared"), "{message}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
 }

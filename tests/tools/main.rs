@@ -4,11 +4,18 @@
 //!
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
+mod agal;
+mod cg_fixtures;
 mod checker_cg_program;
 mod cli;
+mod cli_messages;
+mod cli_modes;
+mod cli_output;
+mod cli_streams;
 mod d3d9_cli;
 mod d3d9_fixtures;
 mod diagnostics;
+mod editors;
 mod hostile_input;
 mod interp_alu;
 mod interp_cli;
@@ -17,4 +24,5 @@ mod json_diagnostics;
 mod link_pipeline;
 mod lsp_stdio;
 mod reflect_api;
+mod renderer_options;
 mod spec_corpus;

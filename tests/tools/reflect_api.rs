@@ -42,7 +42,10 @@ fn cg_matrix_rows_resolve_through_the_param_array_to_program_local() {
     let r = reflect(CG_VERTEX);
     assert_eq!(r.stage, nvp4c::Stage::Vertex);
     assert_eq!(r.entry_point.name, "main");
-    assert_eq!(r.entry_point.execution_model, "Vertex");
+    assert_eq!(
+        r.entry_point.execution_model,
+        nvp4c::reflect::ExecutionModel::Vertex
+    );
     let [block] = r.uniform_blocks.as_slice() else {
         panic!("one block: {:?}", r.uniform_blocks)
     };
@@ -108,7 +111,7 @@ fn cg_varyings_map_onto_locations() {
     let position = r
         .outputs
         .iter()
-        .find(|o| o.built_in.as_deref() == Some("Position"))
+        .find(|o| o.built_in == Some(nvp4c::reflect::BuiltIn::Position))
         .expect("Position");
     assert_eq!(position.cg[0].name, "oPosition");
     assert_eq!(position.location, None);
@@ -159,7 +162,7 @@ fn fragment_inputs_carry_interpolation_and_type() {
     let frag_coord = r
         .inputs
         .iter()
-        .find(|i| i.built_in.as_deref() == Some("FragCoord"))
+        .find(|i| i.built_in == Some(nvp4c::reflect::BuiltIn::FragCoord))
         .unwrap();
     assert_eq!(frag_coord.bindings, ["fragment.position"]);
     assert_eq!(frag_coord.interpolation, None);
@@ -181,7 +184,7 @@ fn depth_output_and_limits() {
     let depth = r
         .outputs
         .iter()
-        .find(|o| o.built_in.as_deref() == Some("FragDepth"))
+        .find(|o| o.built_in == Some(nvp4c::reflect::BuiltIn::FragDepth))
         .unwrap();
     assert_eq!(depth.bindings, ["result.depth"]);
     assert_eq!(

@@ -17,14 +17,9 @@ use super::table::{
     self, Comparison, Control, Form, Op, RegType, SamplerType, Shape, SrcKind, SrcMod, Usage,
     Version,
 };
-
 /// Assembles a shader; the error names the line.
 pub fn assemble(text: &str) -> Result<Vec<u32>, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(n, l)| (n + 1, strip_comment(l).trim()))
-        .filter(|(_, l)| !l.is_empty());
+    let mut lines = significant_lines(text);
     let (n, first) = lines.next().ok_or("no version line")?;
     let version =
         parse_version(first).ok_or_else(|| format!("line {n}: `{first}` is no shader version"))?;
@@ -43,6 +38,31 @@ pub fn assemble_bytes(text: &str) -> Result<Vec<u8>, String> {
         .iter()
         .flat_map(|w| w.to_le_bytes())
         .collect())
+}
+
+/// The lines that hold something, numbered from 1, comments (and a byte
+/// order mark) stripped.
+fn significant_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .enumerate()
+        .map(|(n, l)| (n + 1, strip_comment(l).trim()))
+        .filter(|(_, l)| !l.is_empty())
+}
+
+/// The shader version a Direct3D 9 assembly text begins with (its first
+/// line that is not blank or a comment), or `None` when it begins with
+/// anything else: how `nvp4c asm` tells Direct3D 9 assembly from AGAL's.
+///
+/// ```
+/// use nvp4c::front::d3d9::assemble::text_version;
+/// assert_eq!(text_version("// a comment\n\nps_2_0\nmov oC0, c0\n").unwrap().name(), "ps_2_0");
+/// assert!(text_version("// AGAL1 fragment\nmov oc, v0\n").is_none());
+/// ```
+pub fn text_version(text: &str) -> Option<Version> {
+    significant_lines(text)
+        .next()
+        .and_then(|(_, first)| parse_version(first))
 }
 
 fn strip_comment(line: &str) -> &str {

@@ -28,7 +28,7 @@
 use super::table::Version;
 
 /// Which register file a constant is in (D3DXREGISTER_SET).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RegisterSet {
     /// `b#`.
@@ -53,8 +53,18 @@ impl RegisterSet {
     }
 }
 
+/// How a matrix constant's registers hold it (D3DXPARAMETER_CLASS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatrixLayout {
+    /// Each register holds a row (D3DXPC_MATRIX_ROWS).
+    RowMajor,
+    /// Each register holds a column (D3DXPC_MATRIX_COLUMNS, HLSL's default).
+    ColumnMajor,
+}
+
 /// One named constant.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Constant {
     /// The name, e.g. `worldViewProj`.
     pub name: String,
@@ -69,7 +79,7 @@ pub struct Constant {
     pub ty: String,
     /// Matrix layout: rows of the type are registers (`row_major`) or its
     /// columns are (`column_major`, HLSL's default); `None` otherwise.
-    pub matrix: Option<&'static str>,
+    pub matrix: Option<MatrixLayout>,
 }
 
 impl Constant {
@@ -86,7 +96,7 @@ impl Constant {
 }
 
 /// A parsed constant table.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ConstantTable {
     /// The creator string, e.g. `Microsoft (R) HLSL Shader Compiler 9.29.952.3111`.
     pub creator: String,
@@ -188,7 +198,7 @@ fn parse_table(b: &[u8]) -> Result<ConstantTable, String> {
 }
 
 /// The HLSL spelling of a D3DXSHADER_TYPEINFO, and the matrix layout.
-fn type_name(b: &[u8], at: usize, depth: u32) -> Result<(String, Option<&'static str>), String> {
+fn type_name(b: &[u8], at: usize, depth: u32) -> Result<(String, Option<MatrixLayout>), String> {
     if depth > 8 {
         return Err("struct types nest deeper than 8".to_string());
     }
@@ -220,8 +230,14 @@ fn type_name(b: &[u8], at: usize, depth: u32) -> Result<(String, Option<&'static
     let (mut name, matrix) = match class {
         0 => (scalar.to_string(), None),
         1 => (format!("{scalar}{columns}"), None),
-        2 => (format!("{scalar}{rows}x{columns}"), Some("row_major")),
-        3 => (format!("{scalar}{rows}x{columns}"), Some("column_major")),
+        2 => (
+            format!("{scalar}{rows}x{columns}"),
+            Some(MatrixLayout::RowMajor),
+        ),
+        3 => (
+            format!("{scalar}{rows}x{columns}"),
+            Some(MatrixLayout::ColumnMajor),
+        ),
         5 => {
             let mut fields = Vec::new();
             for m in 0..usize::from(members) {

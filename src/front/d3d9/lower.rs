@@ -213,6 +213,9 @@ pub fn lower(
         subroutines,
         entry: SubId(0),
         geometry: None,
+        // Direct3D 9 sampler state is device state (SetSamplerState), not
+        // the shader's: the renderer creates the samplers.
+        samplers: Vec::new(),
     })
 }
 

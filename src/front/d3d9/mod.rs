@@ -156,11 +156,15 @@ fn checked(bytes: &[u8], options: &crate::Options) -> Result<Checked, Diagnostic
     let listing = disasm::disassemble(&shader);
     let mut diags = decode_diagnostics(&shader, &listing);
     if diags.iter().any(Diagnostic::is_error) {
+        options.warnings.apply(&mut diags);
         sort(&mut diags);
         return Err(Diagnostics(diags));
     }
     let (more, analysis) = check::check(&shader, &listing, options);
     diags.extend(more);
+    // -A/-W/-D (Options::warnings): silenced warnings dropped, denied
+    // ones made errors, which fail the check below.
+    options.warnings.apply(&mut diags);
     sort(&mut diags);
     let Some(analysis) = analysis.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {
         return Err(Diagnostics(diags));

@@ -5,17 +5,17 @@
 //! defines itself; and Direct3D 9 names on the generic facts (`c5` instead
 //! of `program.env[5]`, the CTAB names as the parameters' names).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::check::Analysis;
 use super::ctab::{self, ConstantTable, RegisterSet};
 use super::decode::Shader;
 use super::lower::{varying_slot, Varying};
 use super::table::{RegType, SamplerType, Version};
-use crate::reflect::{CgName, Reflection};
+use crate::reflect::{BuiltIn, CgName, Reflection};
 
 /// The Direct3D 9 part of a shader's reflection.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct D3d9Reflection {
     /// `vs_3_0`, `ps_2_x`, ...
@@ -32,14 +32,24 @@ pub struct D3d9Reflection {
     pub defined_constants: Vec<String>,
 }
 
+/// Whether a register is read or written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Read by the shader (`v#`, `t#`, `vPos`).
+    Input,
+    /// Written by the shader (`o#`, `oPos`, `oT#`, `oD#`).
+    Output,
+}
+
 /// One input or output register.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct D3d9Register {
     /// `v0`, `o3`, `oT1`, `oPos`, `t0`, `vPos`.
     pub register: String,
     /// `input` or `output`.
-    pub direction: &'static str,
+    pub direction: Direction,
     /// The usage, e.g. `texcoord`, and its index; `None` where the register
     /// has a fixed meaning.
     pub usage: Option<String>,
@@ -51,17 +61,17 @@ pub struct D3d9Register {
     pub location: Option<u32>,
     /// The SPIR-V built-in it is (`Position`, `PointSize`, `FragCoord`,
     /// `FrontFacing`).
-    pub built_in: Option<&'static str>,
+    pub built_in: Option<BuiltIn>,
 }
 
 /// One sampler.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct D3d9Sampler {
     /// `s0` (or the ps_1_x stage, `t0`).
     pub register: String,
     /// `2d`, `cube`, `volume`, `1d`.
-    pub texture_type: &'static str,
+    pub texture_type: SamplerType,
     /// The texture unit (binding 32 + unit).
     pub unit: u32,
     /// The CTAB name.
@@ -77,10 +87,10 @@ fn mask_text(m: u8) -> String {
         .collect()
 }
 
-fn varying_location(v: Varying) -> (Option<u32>, Option<&'static str>) {
+fn varying_location(v: Varying) -> (Option<u32>, Option<BuiltIn>) {
     match v {
-        Varying::Position => (None, Some("Position")),
-        Varying::PointSize => (None, Some("PointSize")),
+        Varying::Position => (None, Some(BuiltIn::Position)),
+        Varying::PointSize => (None, Some(BuiltIn::PointSize)),
         Varying::Color(n) => (Some(u32::from(n)), None),
         Varying::Fog => (Some(4), None),
         Varying::TexCoord(n) => (Some(5 + n), None),
@@ -109,22 +119,49 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
             })
             .collect()
     };
+    // The blocks by what they hold (their bindings follow the layout's
+    // uniform_binding): c# is program.env, i# program.local, b#
+    // program.buffer[0], the Direct3D 9 state program.buffer[1]
+    // (docs/interface.md, "Direct3D 9").
     for block in &mut reflection.uniform_blocks {
-        let (name, set, letter) = match block.binding {
-            0 => ("c", Some(RegisterSet::Float4), 'c'),
-            1 => ("i", Some(RegisterSet::Int4), 'i'),
-            3 => ("b", Some(RegisterSet::Bool), 'b'),
-            4 => ("d3d9.state", None, ' '),
+        let (name, set) = match block.binding_name.as_str() {
+            "program.env" => ("c", Some(RegisterSet::Float4)),
+            "program.local" => ("i", Some(RegisterSet::Int4)),
+            "program.buffer[0]" => ("b", Some(RegisterSet::Bool)),
+            "program.buffer[1]" => ("d3d9.state", None),
             _ => continue,
         };
         block.binding_name = name.to_string();
         for p in &mut block.parameters {
             if let Some(set) = set {
-                p.binding = format!("{letter}{}", p.element);
+                p.binding = format!("{}{}", set.letter(), p.element);
                 p.cg = lookup(set, p.element);
             } else {
                 p.binding = state_element_name(p.element);
             }
+        }
+    }
+    // c# and i# the layout made push or specialization constants.
+    let register = |binding: &str| -> Option<(RegisterSet, u32)> {
+        let (set, rest) = if let Some(r) = binding.strip_prefix("program.env[") {
+            (RegisterSet::Float4, r)
+        } else {
+            (RegisterSet::Int4, binding.strip_prefix("program.local[")?)
+        };
+        Some((set, rest.strip_suffix(']')?.parse().ok()?))
+    };
+    if let Some(push) = &mut reflection.push_constants {
+        for p in &mut push.parameters {
+            if let Some((set, n)) = register(&p.binding) {
+                p.binding = format!("{}{n}", set.letter());
+                p.cg = lookup(set, n);
+            }
+        }
+    }
+    for s in &mut reflection.specialization_constants {
+        if let Some((set, n)) = register(&s.binding) {
+            s.binding = format!("{}{n}", set.letter());
+            s.cg = lookup(set, n);
         }
     }
     for t in &mut reflection.textures {
@@ -134,18 +171,18 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
     let name = |r| super::disasm::register_name(r, version);
     for d in &analysis.decls {
         let (direction, varying) = match (d.reg.ty, version.is_vertex()) {
-            (RegType::Input, true) => ("input", None),
+            (RegType::Input, true) => (Direction::Input, None),
             (RegType::Output, _) => (
-                "output",
+                Direction::Output,
                 d.usage.and_then(|(u, i)| varying_slot(u, i, true, false)),
             ),
             (RegType::Input, false) if version.major >= 3 => (
-                "input",
+                Direction::Input,
                 d.usage.and_then(|(u, i)| varying_slot(u, i, false, true)),
             ),
-            (RegType::Input, false) => ("input", Some(Varying::Color(d.reg.num as u8))),
-            (RegType::Texture, false) => ("input", Some(Varying::TexCoord(d.reg.num))),
-            (RegType::MiscType, _) => ("input", None),
+            (RegType::Input, false) => (Direction::Input, Some(Varying::Color(d.reg.num as u8))),
+            (RegType::Texture, false) => (Direction::Input, Some(Varying::TexCoord(d.reg.num))),
+            (RegType::MiscType, _) => (Direction::Input, None),
             _ => continue,
         };
         let (location, built_in) = match (d.reg.ty, varying) {
@@ -153,9 +190,9 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
             (RegType::MiscType, _) => (
                 None,
                 Some(if d.reg.num == 0 {
-                    "FragCoord"
+                    BuiltIn::FragCoord
                 } else {
-                    "FrontFacing"
+                    BuiltIn::FrontFacing
                 }),
             ),
             (_, Some(v)) => varying_location(v),
@@ -177,18 +214,18 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
         let regs = inst
             .dst
             .iter()
-            .map(|d| (d.reg, d.mask, "output"))
-            .chain(inst.srcs.iter().map(|s| (s.reg, 0xf, "input")));
+            .map(|d| (d.reg, d.mask, Direction::Output))
+            .chain(inst.srcs.iter().map(|s| (s.reg, 0xf, Direction::Input)));
         for (reg, mask, dir) in regs {
             let slot = match (reg.ty, dir) {
-                (RegType::RastOut, "output") => match reg.num {
+                (RegType::RastOut, Direction::Output) => match reg.num {
                     0 => Some(Varying::Position),
                     1 => Some(Varying::Fog),
                     _ => Some(Varying::PointSize),
                 },
-                (RegType::AttrOut, "output") => Some(Varying::Color(reg.num as u8)),
-                (RegType::TexCrdOut, "output") => Some(Varying::TexCoord(reg.num)),
-                (RegType::Input, "input") if version.is_pixel() && version.major == 1 => {
+                (RegType::AttrOut, Direction::Output) => Some(Varying::Color(reg.num as u8)),
+                (RegType::TexCrdOut, Direction::Output) => Some(Varying::TexCoord(reg.num)),
+                (RegType::Input, Direction::Input) if version.is_pixel() && version.major == 1 => {
                     Some(Varying::Color(reg.num as u8))
                 }
                 _ => None,
@@ -206,7 +243,7 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
                         ty: RegType::Texture,
                         num: stage,
                     },
-                    "input",
+                    Direction::Input,
                 ),
                 (Varying::TexCoord(stage), 0xf),
             );
@@ -245,7 +282,7 @@ pub fn annotate(reflection: &mut Reflection, shader: &Shader, analysis: &Analysi
                 } else {
                     format!("s{}", t.unit)
                 },
-                texture_type: ty.name(),
+                texture_type: ty,
                 unit: t.unit,
                 name: t.cg.first().map(|n| n.name.clone()),
             }

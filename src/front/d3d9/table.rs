@@ -960,15 +960,21 @@ impl Usage {
 }
 
 /// D3DSAMPLER_TEXTURE_TYPE of a `dcl_*` sampler declaration (bits 27-30).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+/// Serialized as its `dcl_` suffix ([`SamplerType::name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[allow(missing_docs)]
 pub enum SamplerType {
     /// 0: not declared (ps_1_x stages, or a `dcl` without a type).
+    #[serde(rename = "unknown")]
     Unknown,
     /// 1 (vkd3d's extension; not in Microsoft's enumeration).
+    #[serde(rename = "1d")]
     T1D,
+    #[serde(rename = "2d")]
     T2D,
+    #[serde(rename = "cube")]
     Cube,
+    #[serde(rename = "volume")]
     Volume,
 }
 

@@ -158,9 +158,9 @@ fn outputs(s: &Shader) -> Vec<(String, Capture, String)> {
         else {
             continue;
         };
-        let capture = match (slot.location, slot.built_in.as_deref()) {
+        let capture = match (slot.location, slot.built_in) {
             (Some(l), _) => Capture::Location(l),
-            (None, Some("Position")) => Capture::Position,
+            (None, Some(nvp4c::reflect::BuiltIn::Position)) => Capture::Position,
             _ => continue,
         };
         out.push((name, capture, interp::result_name(&b[0])));

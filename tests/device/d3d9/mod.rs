@@ -463,9 +463,9 @@ pub fn vertex(
             .iter()
             .find(|o| o.names.contains(&name))
             .unwrap_or_else(|| panic!("no reflected output `{name}`"));
-        let capture = match (slot.location, slot.built_in.as_deref()) {
+        let capture = match (slot.location, slot.built_in) {
             (Some(l), _) => Capture::Location(l),
-            (None, Some("PointSize")) => Capture::PointSize,
+            (None, Some(nvp4c::reflect::BuiltIn::PointSize)) => Capture::PointSize,
             _ => Capture::Position,
         };
         outputs.push((name, capture, interp::result_name(&b[0])));

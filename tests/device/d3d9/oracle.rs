@@ -23,7 +23,10 @@ use rspirv::spirv::{Decoration, Op, StorageClass};
 
 use super::exec_texture::grid;
 use crate::harness::{self, Capture, FragmentJob, Input, TextureKind, VertexJob};
-use nvp4c::front::d3d9::{decode, table::RegType};
+use nvp4c::front::d3d9::{
+    decode,
+    table::{RegType, SamplerType},
+};
 
 /// Differences that are vkd3d-compiler 2.1's, not nvp4c's: (fixture,
 /// output register, why). Each was read in vkd3d's SPIR-V and checked
@@ -369,7 +372,7 @@ fn vkd3d_compiler_s_spir_v_agrees_with_nvp4c_s_on_the_device() {
             let Some(reg) = parse_register(&r.register) else {
                 continue;
             };
-            let output = r.direction == "output";
+            let output = r.direction == nvp4c::front::d3d9::reflect::Direction::Output;
             let mask = r
                 .mask
                 .chars()
@@ -389,8 +392,12 @@ fn vkd3d_compiler_s_spir_v_agrees_with_nvp4c_s_on_the_device() {
             .iter()
             .map(|s| {
                 let mut t = match s.texture_type {
-                    "cube" => grid(s.unit, TextureKind::Cube, 2, 2, 1, 6, 1, s.unit as f32),
-                    "volume" => grid(s.unit, TextureKind::D3, 4, 4, 4, 1, 1, s.unit as f32),
+                    SamplerType::Cube => {
+                        grid(s.unit, TextureKind::Cube, 2, 2, 1, 6, 1, s.unit as f32)
+                    }
+                    SamplerType::Volume => {
+                        grid(s.unit, TextureKind::D3, 4, 4, 4, 1, 1, s.unit as f32)
+                    }
                     _ => grid(s.unit, TextureKind::D2, 4, 4, 1, 1, 3, s.unit as f32),
                 };
                 for level in t.levels.iter_mut() {

@@ -61,6 +61,9 @@ pub struct FragmentJob {
     pub descriptor_set: u32,
     /// Textures, each at binding 32 + unit of the set (default: none).
     pub textures: Vec<Texture>,
+    /// The fragment program's entry point, push constants (stages
+    /// FRAGMENT) and specialization constants (`specialization[2]`).
+    pub pipeline: PipelineExtras,
 }
 
 impl Default for FragmentJob {
@@ -80,6 +83,7 @@ impl Default for FragmentJob {
             width: None,
             descriptor_set: FRAGMENT_SET,
             textures: Vec::new(),
+            pipeline: PipelineExtras::default(),
         }
     }
 }
@@ -237,6 +241,7 @@ impl Device {
             textures: &job.textures,
             descriptor_set: job.descriptor_set,
             stages: vk::ShaderStageFlags::FRAGMENT,
+            pipeline: &job.pipeline,
         })?;
         // Pixels beyond the last case are dropped.
         let colors = pixels
@@ -270,6 +275,16 @@ impl Device {
         let outputs = draw.outputs;
         self.run(|d| {
             let mut s = Scope::new(d);
+            s.push_constant_ranges = draw
+                .pipeline
+                .push_constants
+                .iter()
+                .map(|(stage_flags, offset, words)| vk::PushConstantRange {
+                    stage_flags: *stage_flags,
+                    offset: *offset,
+                    size: 4 * words.len() as u32,
+                })
+                .collect();
             let vbuf = s.buffer(0, vk::BufferUsageFlags::VERTEX_BUFFER, draw.vertex_data)?;
             let uploaded = s.uniform_buffers(draw.blocks)?;
             let uniforms: Vec<(u32, &HostBuffer)> =
@@ -314,24 +329,53 @@ impl Device {
             let gs = draw.geometry.map(|g| s.shader(g)).transpose()?;
             let fs = s.shader(draw.fragment)?;
             let pipeline = {
-                let mut stages = vec![vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::VERTEX)
-                    .module(vs)
-                    .name(c"main")];
+                // Entry point names and specialization constants per stage
+                // (vertex, geometry, fragment).
+                let names = draw.pipeline.entry_point_names()?;
+                let spec_data: Vec<Vec<u32>> = draw
+                    .pipeline
+                    .specialization
+                    .iter()
+                    .map(|s| s.iter().map(|&(_, v)| v).collect())
+                    .collect();
+                let spec_entries: Vec<Vec<vk::SpecializationMapEntry>> = draw
+                    .pipeline
+                    .specialization
+                    .iter()
+                    .map(|s| {
+                        s.iter()
+                            .enumerate()
+                            .map(|(k, &(id, _))| vk::SpecializationMapEntry {
+                                constant_id: id,
+                                offset: 4 * k as u32,
+                                size: 4,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let spec_infos: Vec<vk::SpecializationInfo<'_>> = (0..3)
+                    .map(|k| {
+                        vk::SpecializationInfo::default()
+                            .map_entries(&spec_entries[k])
+                            .data(bytemuck_words(&spec_data[k]))
+                    })
+                    .collect();
+                let stage_info = |k: usize, stage, module| {
+                    let info = vk::PipelineShaderStageCreateInfo::default()
+                        .stage(stage)
+                        .module(module)
+                        .name(names[k].as_c_str());
+                    if draw.pipeline.specialization[k].is_empty() {
+                        info
+                    } else {
+                        info.specialization_info(&spec_infos[k])
+                    }
+                };
+                let mut stages = vec![stage_info(0, vk::ShaderStageFlags::VERTEX, vs)];
                 if let Some(gs) = gs {
-                    stages.push(
-                        vk::PipelineShaderStageCreateInfo::default()
-                            .stage(vk::ShaderStageFlags::GEOMETRY)
-                            .module(gs)
-                            .name(c"main"),
-                    );
+                    stages.push(stage_info(1, vk::ShaderStageFlags::GEOMETRY, gs));
                 }
-                stages.push(
-                    vk::PipelineShaderStageCreateInfo::default()
-                        .stage(vk::ShaderStageFlags::FRAGMENT)
-                        .module(fs)
-                        .name(c"main"),
-                );
+                stages.push(stage_info(2, vk::ShaderStageFlags::FRAGMENT, fs));
                 let bindings = [vk::VertexInputBindingDescription {
                     binding: 0,
                     stride: draw.stride,
@@ -508,6 +552,15 @@ impl Device {
                     &[set],
                     &[],
                 );
+                for (stage_flags, offset, words) in &draw.pipeline.push_constants {
+                    dev.cmd_push_constants(
+                        cb,
+                        layout,
+                        *stage_flags,
+                        *offset,
+                        bytemuck_words(words),
+                    );
+                }
                 if !draw.attributes.is_empty() {
                     dev.cmd_bind_vertex_buffers(cb, 0, &[vbuf.buffer], &[0]);
                 }
@@ -610,6 +663,53 @@ pub(crate) struct Draw<'a> {
     pub textures: &'a [Texture],
     pub descriptor_set: u32,
     pub stages: vk::ShaderStageFlags,
+    /// Entry points, push constants and specialization constants.
+    pub pipeline: &'a PipelineExtras,
+}
+
+/// What a draw's pipeline needs beyond its modules and descriptor set, for
+/// modules compiled with a binding layout (docs/interface.md, "Binding
+/// layout"): entry point names, push constant ranges with their data, and
+/// specialization constants, per stage (vertex, geometry, fragment).
+#[derive(Clone, Debug)]
+pub struct PipelineExtras {
+    /// Entry point of the vertex, geometry and fragment module.
+    pub entry_points: [String; 3],
+    /// (stages, byte offset, words) of each push constant range; the words
+    /// are pushed before the draw.
+    pub push_constants: Vec<(vk::ShaderStageFlags, u32, Vec<u32>)>,
+    /// (SpecId, value) of each specialization constant of the vertex,
+    /// geometry and fragment module.
+    pub specialization: [Vec<(u32, u32)>; 3],
+}
+
+impl Default for PipelineExtras {
+    fn default() -> Self {
+        PipelineExtras {
+            entry_points: ["main".into(), "main".into(), "main".into()],
+            push_constants: Vec::new(),
+            specialization: [Vec::new(), Vec::new(), Vec::new()],
+        }
+    }
+}
+
+impl PipelineExtras {
+    fn entry_point_names(&self) -> Result<Vec<std::ffi::CString>> {
+        self.entry_points
+            .iter()
+            .map(|n| {
+                std::ffi::CString::new(n.as_str())
+                    .map_err(|_| HarnessError::Job(format!("entry point {n:?} contains NUL")))
+            })
+            .collect()
+    }
+}
+
+/// The bytes of `words` (native endianness, as Vulkan reads them).
+fn bytemuck_words(words: &[u32]) -> &[u8] {
+    // SAFETY: any u32 is four initialised bytes; the slice covers exactly
+    // the words' memory.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
 }
 
 /// What [`Device::render`] reads back: per attached Location, one `[u32; 4]` per

@@ -18,8 +18,9 @@ use ash::vk;
 use rspirv::spirv::ExecutionModel;
 
 use super::device::{host_barrier, Device, HostBuffer, Scope};
-use super::fragment::Draw;
+use super::fragment::{Draw, PipelineExtras};
 use super::shaders::{self, VertexProgram};
+use super::texture::Texture;
 use super::vertex::{decode_record, wanted_outputs, Capture, VertexOutput, VertexRecord};
 use super::{
     to_f32, uniform_blocks, HarnessError, Input, Kind, Result, VertexBuffer, GEOMETRY_SET,
@@ -296,9 +297,14 @@ pub struct RasterJob {
     /// Clear value (bits) of every colour attachment; a pixel still holding it was
     /// not covered. Default [`KILL_SENTINEL`].
     pub clear: [u32; 4],
-    /// Textures, each at binding 32 + unit of the set, visible to every stage
-    /// (default: none).
-    pub textures: Vec<super::texture::Texture>,
+    /// When set, the uniform blocks of the set as (binding, words), instead of
+    /// `env`/`local`/`state`/`buffers` at the default bindings (modules compiled
+    /// with another binding layout).
+    pub blocks: Option<Vec<(u32, Vec<u32>)>>,
+    /// Textures of the set (at `Texture::binding`).
+    pub textures: Vec<Texture>,
+    /// Entry points, push constants and specialization constants.
+    pub pipeline: PipelineExtras,
 }
 
 impl Default for RasterJob {
@@ -314,7 +320,9 @@ impl Default for RasterJob {
             width: 32,
             height: 32,
             clear: KILL_SENTINEL,
+            blocks: None,
             textures: Vec::new(),
+            pipeline: PipelineExtras::default(),
         }
     }
 }
@@ -403,7 +411,10 @@ impl Device {
             )));
         }
         let vertex_buffer = VertexBuffer::new(&job.vertices, 0, job.vertices.len())?;
-        let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
+        let blocks = match &job.blocks {
+            Some(b) => b.clone(),
+            None => uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?,
+        };
         let pixels = self.render(&Draw {
             vertex: vert_spirv,
             geometry: geom_spirv,
@@ -422,6 +433,7 @@ impl Device {
             textures: &job.textures,
             descriptor_set: job.descriptor_set,
             stages: vk::ShaderStageFlags::ALL_GRAPHICS,
+            pipeline: &job.pipeline,
         })?;
         Ok(RasterOutput {
             width: job.width,

@@ -43,6 +43,11 @@
 //!   [`KILL_SENTINEL`] by default). It shares the target, pipeline and read-back code
 //!   of fragment runs (`Device::render`). Parameters are in one set (default 1).
 //!
+//! * [`Device::run_scene`] runs clears, draws and read-backs in order on one
+//!   persistent RGBA8 target with GL's conventions (y up, depth range [-w, w]
+//!   → [0, 1]), each stage with its own descriptor set: what the piglit
+//!   shader_test runner (tests/device/piglit/) draws with.
+//!
 //! Textures: `FragmentJob::textures` / `VertexJob::textures` ([`Texture`]) are
 //! uploaded (every mip level, layer and cube face) and bound at binding 32 + unit of
 //! the stage's set, with their samplers; a BUFFER unit is a uniform texel buffer.
@@ -55,6 +60,7 @@
 mod device;
 mod fragment;
 mod geometry;
+mod scene;
 mod shaders;
 mod texture;
 mod vertex;
@@ -66,9 +72,11 @@ use ash::vk;
 #[allow(unused_imports)]
 pub use device::{device_or_skip, shared_device, Device};
 #[allow(unused_imports)]
-pub use fragment::{FragmentJob, FragmentOutput};
+pub use fragment::{FragmentJob, FragmentOutput, PipelineExtras};
 #[allow(unused_imports)]
 pub use geometry::{GeometryJob, RasterJob, RasterOutput};
+#[allow(unused_imports)]
+pub use scene::{SceneDraw, SceneFrame, SceneOp, SceneTarget, StageResources};
 #[allow(unused_imports)]
 pub use texture::{SamplerDesc, Texture, TextureKind, FIRST_TEXTURE_BINDING};
 #[allow(unused_imports)]
@@ -251,8 +259,14 @@ pub(crate) fn collect_inputs(
     Ok(map)
 }
 
-/// Rows of nvp4c's `State` block (binding 2, docs/interface.md): 6528 bytes.
-pub const STATE_ROWS: usize = 408;
+/// Rows of nvp4c's `State` block (binding 2, docs/interface.md).
+pub const STATE_ROWS: usize = nvp4c::state::ROWS as usize;
+
+/// The rows of a State block image (`nvp4c::state::Block`, e.g. from
+/// `GlState::to_block`) as a job's `state`.
+pub fn state_rows(block: &nvp4c::state::Block) -> Vec<[u32; 4]> {
+    block.rows().iter().map(|r| fbits(*r)).collect()
+}
 
 /// Most `uvec4` a `program.buffer[b]` block of a job may hold (64 KiB).
 pub const MAX_BUFFER_VEC4S: usize = 4096;

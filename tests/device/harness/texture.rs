@@ -43,6 +43,11 @@ pub struct SamplerDesc {
     pub compare: Option<vk::CompareOp>,
     pub min_lod: f32,
     pub max_lod: f32,
+    /// t's (and r's) address mode when it differs from s's `address`
+    /// (AGAL's clamp_u_repeat_v, repeat_u_clamp_v).
+    pub address_v: Option<vk::SamplerAddressMode>,
+    /// Anisotropic filtering (1.0: off); needs the device's samplerAnisotropy.
+    pub max_anisotropy: f32,
 }
 
 impl Default for SamplerDesc {
@@ -54,6 +59,8 @@ impl Default for SamplerDesc {
             compare: None,
             min_lod: 0.0,
             max_lod: 1000.0,
+            address_v: None,
+            max_anisotropy: 1.0,
         }
     }
 }
@@ -77,6 +84,9 @@ pub struct Texture {
     /// order, each row-major, as raw words.
     pub levels: Vec<Vec<u32>>,
     pub sampler: SamplerDesc,
+    /// The binding, when not the default 32 + `unit` (a binding layout with
+    /// another texture binding base, docs/interface.md).
+    pub binding: Option<u32>,
 }
 
 /// Words per texel of the formats the harness uploads.
@@ -125,7 +135,19 @@ impl Texture {
             layers,
             levels,
             sampler: SamplerDesc::default(),
+            binding: None,
         }
+    }
+
+    /// The binding the texture is bound at.
+    pub fn binding(&self) -> u32 {
+        self.binding.unwrap_or(FIRST_TEXTURE_BINDING + self.unit)
+    }
+
+    /// The same texture at another binding.
+    pub fn at_binding(mut self, binding: u32) -> Texture {
+        self.binding = Some(binding);
+        self
     }
 
     /// A 2D RGBA32F texture with these levels (each `[f32; 4]` per texel).
@@ -368,11 +390,16 @@ impl Scope<'_> {
             .min_filter(s.filter)
             .mipmap_mode(s.mipmap)
             .address_mode_u(s.address)
-            .address_mode_v(s.address)
-            .address_mode_w(s.address)
+            .address_mode_v(s.address_v.unwrap_or(s.address))
+            .address_mode_w(s.address_v.unwrap_or(s.address))
             .min_lod(s.min_lod)
             .max_lod(s.max_lod)
             .border_color(vk::BorderColor::FLOAT_TRANSPARENT_BLACK);
+        if s.max_anisotropy > 1.0 {
+            info = info
+                .anisotropy_enable(true)
+                .max_anisotropy(s.max_anisotropy);
+        }
         if let Some(op) = s.compare {
             info = info.compare_enable(true).compare_op(op);
         }
@@ -419,6 +446,39 @@ impl Scope<'_> {
                 "descriptor set {set}: the harness supports sets 0..=7"
             )));
         }
+        let (params, ds) = self.resource_descriptor_set(stage, buffers, textures)?;
+        let empty = unsafe {
+            self.dev()
+                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
+        }
+        .vk("vkCreateDescriptorSetLayout")?;
+        self.own(Object::SetLayout(empty));
+        let set_layouts: Vec<_> = (0..=set)
+            .map(|s| if s == set { params } else { empty })
+            .collect();
+        let layout = unsafe {
+            self.dev().create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&self.push_constant_ranges),
+                None,
+            )
+        }
+        .vk("vkCreatePipelineLayout")?;
+        self.own(Object::PipelineLayout(layout));
+        Ok((layout, ds))
+    }
+
+    /// The descriptor set layout and one descriptor set holding the (binding,
+    /// buffer) uniform buffers and every texture at binding 32 + unit, visible to
+    /// `stage`, without a pipeline layout: for runs whose stages each have their
+    /// own set (`Device::run_scene`).
+    pub fn resource_descriptor_set(
+        &mut self,
+        stage: vk::ShaderStageFlags,
+        buffers: &[(u32, &HostBuffer)],
+        textures: &[Texture],
+    ) -> Result<(vk::DescriptorSetLayout, vk::DescriptorSet)> {
         let mut units: Vec<u32> = textures.iter().map(|t| t.unit).collect();
         units.sort_unstable();
         if units.windows(2).any(|w| w[0] == w[1]) {
@@ -449,7 +509,7 @@ impl Scope<'_> {
         for (t, b) in textures.iter().zip(&bound) {
             bindings.push(
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(FIRST_TEXTURE_BINDING + t.unit)
+                    .binding(t.binding())
                     .descriptor_type(ty_of(b))
                     .descriptor_count(1)
                     .stage_flags(stage),
@@ -463,23 +523,6 @@ impl Scope<'_> {
         }
         .vk("vkCreateDescriptorSetLayout")?;
         self.own(Object::SetLayout(params));
-        let empty = unsafe {
-            self.dev()
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
-        }
-        .vk("vkCreateDescriptorSetLayout")?;
-        self.own(Object::SetLayout(empty));
-        let set_layouts: Vec<_> = (0..=set)
-            .map(|s| if s == set { params } else { empty })
-            .collect();
-        let layout = unsafe {
-            self.dev().create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
-                None,
-            )
-        }
-        .vk("vkCreatePipelineLayout")?;
-        self.own(Object::PipelineLayout(layout));
 
         let count = |ty| bound.iter().filter(|b| ty_of(b) == ty).count() as u32;
         let mut sizes = vec![vk::DescriptorPoolSize {
@@ -558,7 +601,7 @@ impl Scope<'_> {
         for (i, (t, b)) in textures.iter().zip(&bound).enumerate() {
             let w = vk::WriteDescriptorSet::default()
                 .dst_set(ds)
-                .dst_binding(FIRST_TEXTURE_BINDING + t.unit)
+                .dst_binding(t.binding())
                 .descriptor_type(ty_of(b));
             writes.push(match b {
                 Bound::Image(..) => w.image_info(&image_infos[i]),
@@ -566,6 +609,6 @@ impl Scope<'_> {
             });
         }
         unsafe { self.dev().update_descriptor_sets(&writes, &[]) };
-        Ok((layout, ds))
+        Ok((params, ds))
     }
 }

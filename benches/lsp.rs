@@ -1,0 +1,166 @@
+//! The language server on a big file (docs/performance.md, "Language
+//! server"): a 30 000-line program is open, five quick edits arrive
+//! (`didChange`, the whole text each time, as VS Code sends them with full
+//! synchronisation), then a hover; the figure is the time from the hover
+//! request to its answer. The server answers against the newest version
+//! only, parsing it once, with no check, lowering or validation in the way
+//! (src/lsp/mod.rs).
+//!
+//! ```text
+//! cargo bench --bench lsp
+//! ```
+#[path = "common/mod.rs"]
+mod common;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use serde_json::json;
+
+const URI: &str = "file:///big.vp";
+const LINES: usize = 30_000;
+
+/// A valid Cg-style vertex program of at least `LINES` lines.
+fn program() -> String {
+    let mut blocks = 1;
+    loop {
+        let text = common::cg_program_instructions(blocks * common::INSTRUCTIONS_PER_BLOCK);
+        if text.lines().count() >= LINES {
+            return text;
+        }
+        blocks += 1;
+    }
+}
+
+struct Session {
+    client: Connection,
+    thread: Option<std::thread::JoinHandle<()>>,
+    next_id: i32,
+    version: i32,
+}
+
+impl Session {
+    fn start(text: &str) -> Session {
+        let (server, client) = Connection::memory();
+        let thread =
+            std::thread::spawn(move || nvp4c::lsp::serve(&server).expect("the server runs"));
+        let mut s = Session {
+            client,
+            thread: Some(thread),
+            next_id: 1,
+            version: 1,
+        };
+        s.request("initialize", json!({"capabilities": {}}));
+        s.notify("initialized", json!({}));
+        s.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": URI, "languageId": "nvasm", "version": 1, "text": text}}),
+        );
+        // The first diagnostics: the document is in.
+        loop {
+            if let Ok(Message::Notification(n)) = s.client.receiver.recv() {
+                if n.method == "textDocument/publishDiagnostics" {
+                    break;
+                }
+            }
+        }
+        s
+    }
+
+    fn notify(&self, method: &str, params: serde_json::Value) {
+        self.client
+            .sender
+            .send(Notification::new(method.into(), params).into())
+            .unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.client
+            .sender
+            .send(Request::new(RequestId::from(id), method.into(), params).into())
+            .unwrap();
+        loop {
+            if let Ok(Message::Response(r)) = self.client.receiver.recv() {
+                if r.id == RequestId::from(id) {
+                    return r.response_result.expect("an answer");
+                }
+            }
+        }
+    }
+
+    fn edit(&mut self, text: &str) {
+        self.version += 1;
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": self.version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.request("shutdown", serde_json::Value::Null);
+        self.notify("exit", serde_json::Value::Null);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn hover_after_edits(c: &mut Criterion) {
+    let text = program();
+    eprintln!(
+        "lsp bench: {} lines, {} bytes",
+        text.lines().count(),
+        text.len()
+    );
+    // Five edits, as typing `R1` → `R12345` in the last instruction.
+    let at = text
+        .rfind("MOV result.position, R0")
+        .expect("the last instruction")
+        + 22;
+    let edits: Vec<String> = (1..=5)
+        .map(|n| {
+            let digits: String = "12345"[..n].to_string();
+            format!("{}{}{}", &text[..at], digits, &text[at..])
+        })
+        .collect();
+    // Hover on the opcode of an instruction in the middle of the file.
+    let middle = text.lines().count() as u32 / 2;
+    let hover = json!({"textDocument": {"uri": URI}, "position": {"line": middle, "character": 1}});
+
+    let mut session = Session::start(&text);
+    let mut g = c.benchmark_group("lsp");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_secs(2));
+    g.bench_function("hover after 5 edits, 30000 lines", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                for e in &edits {
+                    session.edit(e);
+                }
+                let t = Instant::now();
+                let answer = session.request("textDocument/hover", hover.clone());
+                total += t.elapsed();
+                assert!(answer["contents"]["value"].is_string(), "{answer}");
+                // Let the diagnostics of the last edit go out, so that each
+                // sample starts from a quiet server.
+                std::thread::sleep(nvp4c::lsp::DEBOUNCE * 3);
+            }
+            total
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, hover_after_edits);
+criterion_main!(benches);

@@ -1,0 +1,769 @@
+//! The Vulkan device a module is compiled for: the `VkPhysicalDeviceLimits`
+//! that decide whether a pipeline with the module can be created, and the
+//! check that refuses, with a coded diagnostic on the binding, a program
+//! whose module exceeds them (E0810-E0822) — instead of a module that
+//! passes spirv-val and then fails at `vkCreateGraphicsPipelines`
+//! (docs/limits.md, "Device limits").
+//!
+//! The check reads the reflection of the module nvp4c produced, so it
+//! counts exactly what the module declares.
+//!
+//! ```
+//! let mut options = nvp4c::Options::default();
+//! assert_eq!(options.device_limits.max_clip_distances, 8);
+//! let src = "!!NVvp4.0\nMOV result.position, vertex.position;\nMOV result.clip[99].x, 1;\nEND\n";
+//! let errors = nvp4c::compile(src, &options).unwrap_err();
+//! assert_eq!(errors.iter().next().unwrap().code, "E0810");
+//! options.device_limits.max_clip_distances = 128;
+//! options.device_limits.max_combined_clip_and_cull_distances = 128;
+//! assert!(nvp4c::compile(src, &options).is_ok());
+//! ```
+
+use serde_json::Value;
+
+use crate::diag::Diagnostic;
+use crate::ir::{AttribBinding, Program, ResultBinding, Stmt, VarKind};
+use crate::isa::Stage;
+use crate::reflect::{BuiltIn, InterfaceVariable, Reflection};
+use crate::span::Span;
+use crate::spirv::{attrib_slot, result_slot, InterfaceSlot};
+use crate::Options;
+
+/// The limits of a Vulkan device that matter to nvp4c's modules, named as
+/// `VkPhysicalDeviceLimits` names them (snake case). Every field is a
+/// count, or a size in bytes.
+///
+/// [`DeviceLimits::default`] is [`DeviceLimits::desktop`]; load a real
+/// device's with [`DeviceLimits::from_json`] (`vulkaninfo --json`).
+///
+/// ```
+/// let lavapipe = std::fs::read_to_string("tests/fixtures/device-limits/lavapipe.json").unwrap();
+/// let limits = nvp4c::device_limits::DeviceLimits::from_json(&lavapipe).unwrap();
+/// assert_eq!(limits.max_vertex_input_attributes, 32);
+/// assert_eq!(limits.max_geometry_output_vertices, 1024);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeviceLimits {
+    /// `maxBoundDescriptorSets`: every DescriptorSet is below it.
+    pub max_bound_descriptor_sets: u32,
+    /// `maxPerStageDescriptorUniformBuffers`: uniform blocks of one module.
+    pub max_per_stage_descriptor_uniform_buffers: u32,
+    /// `maxPerStageDescriptorSamplers`: combined image samplers of one module.
+    pub max_per_stage_descriptor_samplers: u32,
+    /// `maxPerStageDescriptorSampledImages`: combined image samplers and
+    /// uniform texel buffers of one module.
+    pub max_per_stage_descriptor_sampled_images: u32,
+    /// `maxPerStageResources`: every descriptor of one module, and a
+    /// fragment module's colour outputs.
+    pub max_per_stage_resources: u32,
+    /// `maxUniformBufferRange`: bytes of one uniform block.
+    pub max_uniform_buffer_range: u32,
+    /// `maxPushConstantsSize`: the end of the push constant range.
+    pub max_push_constants_size: u32,
+    /// `maxVertexInputAttributes`: vertex input Locations are below it.
+    pub max_vertex_input_attributes: u32,
+    /// `maxVertexOutputComponents`: vertex output Locations are below a
+    /// quarter of it.
+    pub max_vertex_output_components: u32,
+    /// `maxGeometryInputComponents`: geometry input Locations.
+    pub max_geometry_input_components: u32,
+    /// `maxGeometryOutputComponents`: geometry output Locations.
+    pub max_geometry_output_components: u32,
+    /// `maxGeometryOutputVertices`: VERTICES_OUT.
+    pub max_geometry_output_vertices: u32,
+    /// `maxGeometryTotalOutputComponents`: VERTICES_OUT times the output
+    /// components of one vertex.
+    pub max_geometry_total_output_components: u32,
+    /// `maxFragmentInputComponents`: fragment input Locations.
+    pub max_fragment_input_components: u32,
+    /// `maxFragmentOutputAttachments`: fragment output Locations.
+    pub max_fragment_output_attachments: u32,
+    /// `maxColorAttachments`: fragment output Locations.
+    pub max_color_attachments: u32,
+    /// `maxClipDistances`: the ClipDistance array's length (0 without
+    /// `shaderClipDistance`).
+    pub max_clip_distances: u32,
+    /// `maxCombinedClipAndCullDistances`.
+    pub max_combined_clip_and_cull_distances: u32,
+}
+
+impl Default for DeviceLimits {
+    fn default() -> DeviceLimits {
+        DeviceLimits::desktop()
+    }
+}
+
+/// Field name ↔ `VkPhysicalDeviceLimits` member.
+macro_rules! limit_names {
+    ($($field:ident = $vk:literal),* $(,)?) => {
+        impl DeviceLimits {
+            /// Every limit with its `VkPhysicalDeviceLimits` name.
+            pub fn fields(&self) -> Vec<(&'static str, u32)> {
+                vec![$(($vk, self.$field)),*]
+            }
+            fn field_mut(&mut self, vk: &str) -> Option<&mut u32> {
+                match vk {
+                    $($vk => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+limit_names! {
+    max_bound_descriptor_sets = "maxBoundDescriptorSets",
+    max_per_stage_descriptor_uniform_buffers = "maxPerStageDescriptorUniformBuffers",
+    max_per_stage_descriptor_samplers = "maxPerStageDescriptorSamplers",
+    max_per_stage_descriptor_sampled_images = "maxPerStageDescriptorSampledImages",
+    max_per_stage_resources = "maxPerStageResources",
+    max_uniform_buffer_range = "maxUniformBufferRange",
+    max_push_constants_size = "maxPushConstantsSize",
+    max_vertex_input_attributes = "maxVertexInputAttributes",
+    max_vertex_output_components = "maxVertexOutputComponents",
+    max_geometry_input_components = "maxGeometryInputComponents",
+    max_geometry_output_components = "maxGeometryOutputComponents",
+    max_geometry_output_vertices = "maxGeometryOutputVertices",
+    max_geometry_total_output_components = "maxGeometryTotalOutputComponents",
+    max_fragment_input_components = "maxFragmentInputComponents",
+    max_fragment_output_attachments = "maxFragmentOutputAttachments",
+    max_color_attachments = "maxColorAttachments",
+    max_clip_distances = "maxClipDistances",
+    max_combined_clip_and_cull_distances = "maxCombinedClipAndCullDistances",
+}
+
+impl DeviceLimits {
+    /// nvp4c's default, a common desktop device: the LunarG desktop
+    /// baseline profile (`VP_LUNARG_desktop_baseline_2022`, which every
+    /// desktop GPU of the last decade meets on Windows, Linux and macOS)
+    /// for everything but geometry shaders, which that profile leaves out
+    /// (macOS has none): for those, Vulkan's required minimums, except 128
+    /// output components (what desktop drivers and lavapipe report; 64
+    /// would put `result.attrib[2]` and above out of reach). docs/limits.md
+    /// lists every value.
+    ///
+    /// ```
+    /// let d = nvp4c::device_limits::DeviceLimits::desktop();
+    /// assert_eq!((d.max_vertex_input_attributes, d.max_fragment_input_components), (28, 116));
+    /// ```
+    pub fn desktop() -> DeviceLimits {
+        DeviceLimits {
+            max_bound_descriptor_sets: 8,
+            max_per_stage_descriptor_uniform_buffers: 15,
+            max_per_stage_descriptor_samplers: 16,
+            max_per_stage_descriptor_sampled_images: 128,
+            max_per_stage_resources: 159,
+            max_uniform_buffer_range: 65536,
+            max_push_constants_size: 128,
+            max_vertex_input_attributes: 28,
+            max_vertex_output_components: 124,
+            max_geometry_input_components: 64,
+            max_geometry_output_components: 128,
+            max_geometry_output_vertices: 256,
+            max_geometry_total_output_components: 1024,
+            max_fragment_input_components: 116,
+            max_fragment_output_attachments: 8,
+            max_color_attachments: 8,
+            max_clip_distances: 8,
+            max_combined_clip_and_cull_distances: 8,
+        }
+    }
+
+    /// What every Vulkan 1.0 device with `geometryShader` and
+    /// `shaderClipDistance` guarantees (the Vulkan specification's
+    /// "Required Limits" table): a module within these runs everywhere.
+    ///
+    /// ```
+    /// let m = nvp4c::device_limits::DeviceLimits::vulkan_minimum();
+    /// assert_eq!((m.max_bound_descriptor_sets, m.max_uniform_buffer_range), (4, 16384));
+    /// ```
+    pub fn vulkan_minimum() -> DeviceLimits {
+        DeviceLimits {
+            max_bound_descriptor_sets: 4,
+            max_per_stage_descriptor_uniform_buffers: 12,
+            max_per_stage_descriptor_samplers: 16,
+            max_per_stage_descriptor_sampled_images: 16,
+            max_per_stage_resources: 128,
+            max_uniform_buffer_range: 16384,
+            max_push_constants_size: 128,
+            max_vertex_input_attributes: 16,
+            max_vertex_output_components: 64,
+            max_geometry_input_components: 64,
+            max_geometry_output_components: 64,
+            max_geometry_output_vertices: 256,
+            max_geometry_total_output_components: 1024,
+            max_fragment_input_components: 64,
+            max_fragment_output_attachments: 4,
+            max_color_attachments: 4,
+            max_clip_distances: 8,
+            max_combined_clip_and_cull_distances: 8,
+        }
+    }
+
+    /// Reads a device's limits from JSON: what `vulkaninfo --json` writes
+    /// (the Vulkan Profiles layout, `capabilities.*.properties.
+    /// VkPhysicalDeviceProperties.limits`), the older devsim layout
+    /// (`VkPhysicalDeviceProperties.limits` at the top), an object with a
+    /// `limits` member, or the limits object itself. Limits the JSON does
+    /// not give keep their [`DeviceLimits::desktop`] value; with
+    /// `shaderClipDistance` or `geometryShader` given as false among the
+    /// features, the clip distance or geometry limits are 0.
+    ///
+    /// ```
+    /// use nvp4c::device_limits::DeviceLimits;
+    /// let l = DeviceLimits::from_json(r#"{"maxClipDistances": 4, "maxPushConstantsSize": 256}"#).unwrap();
+    /// assert_eq!((l.max_clip_distances, l.max_push_constants_size), (4, 256));
+    /// assert!(DeviceLimits::from_json(r#"{"limits": {"maxClipDistances": -1}}"#).is_err());
+    /// assert!(DeviceLimits::from_json("{}").is_err());
+    /// ```
+    pub fn from_json(text: &str) -> Result<DeviceLimits, String> {
+        let root: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+        let (limits, features) = find_limits(&root).ok_or_else(|| {
+            "no Vulkan device limits in it (expected `vulkaninfo --json` output, or an object of VkPhysicalDeviceLimits members such as \"maxClipDistances\")".to_string()
+        })?;
+        let mut out = DeviceLimits::desktop();
+        let mut found = 0;
+        for (key, value) in limits {
+            let Some(field) = out.field_mut(key) else {
+                continue;
+            };
+            let n = match value {
+                Value::Number(n) => n.as_u64(),
+                Value::String(s) => s.trim().parse::<u64>().ok(),
+                _ => None,
+            };
+            *field = n
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| format!("`{key}` is {value}, not a 32-bit unsigned integer"))?;
+            found += 1;
+        }
+        if found == 0 {
+            return Err(
+                "none of the limits nvp4c checks is in it (docs/limits.md, \"Device limits\")"
+                    .into(),
+            );
+        }
+        if let Some(f) = features {
+            if f.get("shaderClipDistance") == Some(&Value::Bool(false)) {
+                out.max_clip_distances = 0;
+            }
+            if f.get("geometryShader") == Some(&Value::Bool(false)) {
+                out.max_geometry_output_vertices = 0;
+                out.max_geometry_input_components = 0;
+                out.max_geometry_output_components = 0;
+                out.max_geometry_total_output_components = 0;
+            }
+        }
+        Ok(out)
+    }
+}
+
+type Object = serde_json::Map<String, Value>;
+
+/// `properties.VkPhysicalDeviceProperties.limits` (or
+/// `VkPhysicalDeviceProperties.limits`) of `holder`, with its features.
+fn from_properties(holder: &Object) -> Option<(&Object, Option<&Object>)> {
+    let limits = holder
+        .get("properties")
+        .and_then(|p| p.get("VkPhysicalDeviceProperties"))
+        .or_else(|| holder.get("VkPhysicalDeviceProperties"))?
+        .get("limits")?
+        .as_object()?;
+    let features = holder
+        .get("features")
+        .and_then(|f| f.get("VkPhysicalDeviceFeatures"))
+        .or_else(|| holder.get("VkPhysicalDeviceFeatures"))
+        .and_then(Value::as_object);
+    Some((limits, features))
+}
+
+/// The limits object and, when present, `VkPhysicalDeviceFeatures`.
+fn find_limits(root: &Value) -> Option<(&Object, Option<&Object>)> {
+    let obj = root.as_object()?;
+    // vulkaninfo --json (Vulkan Profiles schema): the first capability
+    // block with limits.
+    if let Some(caps) = obj.get("capabilities").and_then(Value::as_object) {
+        if let Some(found) = caps
+            .values()
+            .filter_map(Value::as_object)
+            .find_map(from_properties)
+        {
+            return Some(found);
+        }
+    }
+    if let Some(found) = from_properties(obj) {
+        return Some(found);
+    }
+    if let Some(limits) = obj.get("limits").and_then(Value::as_object) {
+        return Some((limits, None));
+    }
+    Some((obj, None))
+}
+
+/// Where a finding points: the binding (a declared or implicit variable)
+/// that exceeds a limit, or the program's first line.
+fn span_of_result(program: &Program, slot: InterfaceSlot) -> Option<Span> {
+    program.variables.iter().find_map(|v| match &v.kind {
+        VarKind::Result(b)
+            if b.iter()
+                .any(|b| result_slot(program.stage, b) == Some(slot)) =>
+        {
+            Some(v.span)
+        }
+        _ => None,
+    })
+}
+
+fn span_of_attrib(program: &Program, slot: InterfaceSlot) -> Option<Span> {
+    program.variables.iter().find_map(|v| match &v.kind {
+        VarKind::Attrib(b)
+            if b.iter()
+                .any(|b| attrib_slot(program.stage, b) == Some(slot)) =>
+        {
+            Some(v.span)
+        }
+        _ => None,
+    })
+}
+
+/// The first occurrence of the word `word` in the program text, outside
+/// comments.
+fn span_of_word(source: &str, word: &str) -> Option<Span> {
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        let code = line.split('#').next().unwrap_or("");
+        if let Some(i) = code.find(word) {
+            return Some(Span::new(offset + i, offset + i + word.len()));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The span of the first variable reading `binding_name`'s block
+/// (`program.env`, `program.local`, `state`, `program.buffer[b]`).
+fn span_of_block(program: &Program, binding_name: &str) -> Option<Span> {
+    use crate::ir::ParamBinding as P;
+    program.variables.iter().find_map(|v| {
+        let hit = match &v.kind {
+            VarKind::Param(bindings) => bindings.iter().any(|b| match b {
+                P::Env(_) => binding_name == "program.env",
+                P::Local(_) => binding_name == "program.local",
+                P::State(_) => binding_name == "state",
+                P::BufferElement { buffer, .. } => {
+                    binding_name == format!("program.buffer[{buffer}]")
+                }
+                P::Constant(_) => false,
+            }),
+            VarKind::Buffer(b) => binding_name == format!("program.buffer[{}]", b.buffer),
+            _ => false,
+        };
+        hit.then_some(v.span)
+    })
+}
+
+/// The first instruction that uses `texture[unit]`.
+fn span_of_texture(program: &Program, unit: u32) -> Option<Span> {
+    fn walk(block: &[Stmt], unit: u32) -> Option<Span> {
+        block.iter().find_map(|s| match s {
+            Stmt::Inst(i) if i.tex.as_ref().is_some_and(|t| t.unit == unit) => Some(i.span),
+            Stmt::If {
+                then_block,
+                else_block,
+                ..
+            } => walk(then_block, unit).or_else(|| walk(else_block, unit)),
+            Stmt::Rep { body, .. } => walk(body, unit),
+            _ => None,
+        })
+    }
+    program.subroutines.iter().find_map(|s| walk(&s.body, unit))
+}
+
+fn plural(n: u32, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Components of one interface variable counted against a components
+/// limit: 4 per Location (a Location is the unit Vulkan assigns), the
+/// built-in's own components otherwise.
+fn components(v: &InterfaceVariable) -> u32 {
+    match v.location {
+        Some(_) => 4,
+        None => v.components.saturating_mul(v.array_length.unwrap_or(1)),
+    }
+}
+
+/// Checks a compiled module's reflection against `options.device_limits`:
+/// the E0810-E0822 errors, each on the binding that exceeds a limit (or on
+/// the program text that asks for it).
+pub(crate) fn check(
+    program: &Program,
+    reflection: &Reflection,
+    source: &str,
+    options: &Options,
+) -> Vec<Diagnostic> {
+    let limits = &options.device_limits;
+    let stage = program.stage;
+    let start = Span::new(0, 0);
+    let mut out = Vec::new();
+    let vk = |name: &str| {
+        format!("the device's {name} (Options::device_limits, --device-limits; docs/limits.md, \"Device limits\")")
+    };
+
+    // E0810: clip distances.
+    let clip_limit = limits
+        .max_clip_distances
+        .min(limits.max_combined_clip_and_cull_distances);
+    for v in reflection.inputs.iter().chain(&reflection.outputs) {
+        if v.built_in != Some(BuiltIn::ClipDistance) {
+            continue;
+        }
+        let len = v.array_length.unwrap_or(1);
+        if len <= clip_limit {
+            continue;
+        }
+        // The highest clip distance the program names, else the option
+        // that adds user clipping.
+        let mut worst: Option<(u32, Span)> = None;
+        for var in &program.variables {
+            let ns: Vec<u32> = match &var.kind {
+                VarKind::Result(b) => b
+                    .iter()
+                    .filter_map(|r| match r {
+                        ResultBinding::Clip(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect(),
+                VarKind::Attrib(b) => b
+                    .iter()
+                    .filter_map(|a| match a {
+                        AttribBinding::Clip(n) => Some(*n),
+                        AttribBinding::PerVertex {
+                            binding: crate::ir::PerVertexAttrib::Clip(n),
+                            ..
+                        } => Some(*n),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => continue,
+            };
+            for n in ns {
+                if n >= clip_limit && worst.is_none_or(|(w, _)| n > w) {
+                    worst = Some((n, var.span));
+                }
+            }
+        }
+        let (span, label) = match worst {
+            Some((n, span)) => (span, format!("clip distance {n}")),
+            None => (
+                span_of_word(source, "ARB_position_invariant").unwrap_or(start),
+                format!(
+                    "user clipping with {} clip planes (Options::user_clip_planes, --user-clip-planes)",
+                    options.user_clip_planes
+                ),
+            ),
+        };
+        out.push(
+            Diagnostic::error("E0810", format!("{len} clip distances, more than the device's {clip_limit}"))
+                .primary(span, label)
+                .note(format!("the module's ClipDistance array has {len} elements; {}", vk(&format!("maxClipDistances is {} and maxCombinedClipAndCullDistances {}", limits.max_clip_distances, limits.max_combined_clip_and_cull_distances))))
+                .note("Vulkan: a pipeline whose shader declares more clip distances than maxClipDistances cannot be created"),
+        );
+    }
+
+    // E0811: vertex input Locations.
+    if stage == Stage::Vertex {
+        for v in &reflection.inputs {
+            if let Some(l) = v
+                .location
+                .filter(|&l| l >= limits.max_vertex_input_attributes)
+            {
+                let span = span_of_attrib(program, InterfaceSlot::Location(l)).unwrap_or(start);
+                out.push(
+                    Diagnostic::error("E0811", format!("vertex attribute Location {l} is past the device's {} vertex input attributes", limits.max_vertex_input_attributes))
+                        .primary(span, format!("{} is Location {l}", v.bindings.join(", ")))
+                        .note(format!("vertex inputs use Locations 0 to {}: {}", limits.max_vertex_input_attributes.saturating_sub(1), vk(&format!("maxVertexInputAttributes is {}", limits.max_vertex_input_attributes))))
+                        .note("docs/interface.md, \"Vertex attributes\": vertex.attrib[n] is Location n, vertex.texcoord[n] Location 8 + n"),
+                );
+            }
+        }
+    }
+
+    // E0812 / E0813: varying Locations (Vulkan, "Shader Input and Output
+    // Locations": a quarter of the components limit).
+    let varying_limits: &[(bool, u32, &str, &str)] = match stage {
+        Stage::Vertex => &[(
+            true,
+            limits.max_vertex_output_components,
+            "maxVertexOutputComponents",
+            "E0812",
+        )],
+        Stage::Geometry => &[
+            (
+                false,
+                limits.max_geometry_input_components,
+                "maxGeometryInputComponents",
+                "E0813",
+            ),
+            (
+                true,
+                limits.max_geometry_output_components,
+                "maxGeometryOutputComponents",
+                "E0812",
+            ),
+        ],
+        Stage::Fragment => &[(
+            false,
+            limits.max_fragment_input_components,
+            "maxFragmentInputComponents",
+            "E0813",
+        )],
+    };
+    for &(output, limit, name, code) in varying_limits {
+        let list = if output {
+            &reflection.outputs
+        } else {
+            &reflection.inputs
+        };
+        for v in list {
+            let Some(l) = v.location else { continue };
+            if u64::from(l) * 4 + 4 <= u64::from(limit) {
+                continue;
+            }
+            let slot = InterfaceSlot::Location(l);
+            let span = if output {
+                span_of_result(program, slot)
+            } else {
+                span_of_attrib(program, slot)
+            }
+            .unwrap_or(start);
+            let what = if output { "output" } else { "input" };
+            out.push(
+                Diagnostic::error(code, format!("{stage} program {what} Location {l} is past the device's {} {what} Locations", limit / 4))
+                    .primary(span, format!("{} is Location {l}", v.bindings.join(", ")))
+                    .note(format!("Location {l} needs {} components; {}", 4 * l + 4, vk(&format!("{name} is {limit}"))))
+                    .note("docs/interface.md, \"Varyings\": result.texcoord[n] is Location 5 + n, result.attrib[n] Location 14 + n"),
+            );
+        }
+    }
+
+    // E0814: fragment outputs.
+    if stage == Stage::Fragment {
+        let limit = limits
+            .max_fragment_output_attachments
+            .min(limits.max_color_attachments);
+        for v in &reflection.outputs {
+            if let Some(l) = v.location.filter(|&l| l >= limit) {
+                let span = span_of_result(program, InterfaceSlot::Location(l)).unwrap_or(start);
+                out.push(
+                    Diagnostic::error(
+                        "E0814",
+                        format!(
+                            "colour output {l} is past the device's {limit} colour attachments"
+                        ),
+                    )
+                    .primary(span, format!("{} is Location {l}", v.bindings.join(", ")))
+                    .note(vk(&format!(
+                        "maxFragmentOutputAttachments is {} and maxColorAttachments {}",
+                        limits.max_fragment_output_attachments, limits.max_color_attachments
+                    ))),
+                );
+            }
+        }
+    }
+
+    // E0815: uniform block sizes.
+    for b in &reflection.uniform_blocks {
+        if b.size > limits.max_uniform_buffer_range {
+            let span = span_of_block(program, &b.binding_name).unwrap_or(start);
+            out.push(
+                Diagnostic::error("E0815", format!("the {} block is {} bytes, more than the device's uniform buffer range of {}", b.binding_name, b.size, limits.max_uniform_buffer_range))
+                    .primary(span, format!("reads {}", b.binding_name))
+                    .note(vk(&format!("maxUniformBufferRange is {}", limits.max_uniform_buffer_range)))
+                    .note("docs/interface.md: a block is as large as the highest element the program can reach (a relatively addressed array counts whole)"),
+            );
+        }
+    }
+
+    // E0816: uniform blocks per stage.
+    let ubos = reflection.uniform_blocks.len() as u32;
+    if ubos > limits.max_per_stage_descriptor_uniform_buffers {
+        let last = &reflection.uniform_blocks[reflection.uniform_blocks.len() - 1];
+        let span = span_of_block(program, &last.binding_name).unwrap_or(start);
+        out.push(
+            Diagnostic::error("E0816", format!("{ubos} uniform blocks, more than the device's {} per shader stage", limits.max_per_stage_descriptor_uniform_buffers))
+                .primary(span, format!("{} is the last one", last.binding_name))
+                .note(format!("the blocks: {}", reflection.uniform_blocks.iter().map(|b| b.binding_name.as_str()).collect::<Vec<_>>().join(", ")))
+                .note(vk(&format!("maxPerStageDescriptorUniformBuffers is {}", limits.max_per_stage_descriptor_uniform_buffers)))
+                .note("program.env and program.local can be push constants instead (Options::layout, --push-constants)"),
+        );
+    }
+
+    // E0817: texture descriptors.
+    let samplers = reflection
+        .textures
+        .iter()
+        .filter(|t| t.descriptor_type == crate::reflect::DescriptorType::CombinedImageSampler)
+        .count() as u32;
+    let images = reflection.textures.len() as u32;
+    for (count, limit, name) in [
+        (
+            samplers,
+            limits.max_per_stage_descriptor_samplers,
+            "maxPerStageDescriptorSamplers",
+        ),
+        (
+            images,
+            limits.max_per_stage_descriptor_sampled_images,
+            "maxPerStageDescriptorSampledImages",
+        ),
+    ] {
+        if count > limit {
+            let unit = reflection.textures[reflection.textures.len() - 1].unit;
+            let span = span_of_texture(program, unit).unwrap_or(start);
+            out.push(
+                Diagnostic::error(
+                    "E0817",
+                    format!(
+                        "{count} texture units, more than the device's {limit} per shader stage"
+                    ),
+                )
+                .primary(span, format!("texture[{unit}] is the last one"))
+                .note(vk(&format!("{name} is {limit}"))),
+            );
+            break;
+        }
+    }
+
+    // E0818: every resource of the stage.
+    let attachments = if stage == Stage::Fragment {
+        reflection
+            .outputs
+            .iter()
+            .filter(|v| v.location.is_some())
+            .count() as u32
+    } else {
+        0
+    };
+    let resources = ubos + images + attachments;
+    if resources > limits.max_per_stage_resources {
+        out.push(
+            Diagnostic::error(
+                "E0818",
+                format!(
+                    "{resources} resources, more than the device's {} per shader stage",
+                    limits.max_per_stage_resources
+                ),
+            )
+            .primary(start, "this program")
+            .note(format!(
+                "{}, {}{}",
+                plural(ubos, "uniform block"),
+                plural(images, "texture unit"),
+                if stage == Stage::Fragment {
+                    format!(", {}", plural(attachments, "colour attachment"))
+                } else {
+                    String::new()
+                }
+            ))
+            .note(vk(&format!(
+                "maxPerStageResources is {}",
+                limits.max_per_stage_resources
+            ))),
+        );
+    }
+
+    // E0819: descriptor sets.
+    let sets = reflection
+        .uniform_blocks
+        .iter()
+        .map(|b| (b.set, span_of_block(program, &b.binding_name)))
+        .chain(
+            reflection
+                .textures
+                .iter()
+                .map(|t| (t.set, span_of_texture(program, t.unit))),
+        );
+    if let Some((set, span)) = sets
+        .into_iter()
+        .find(|(set, _)| *set >= limits.max_bound_descriptor_sets)
+    {
+        out.push(
+            Diagnostic::error(
+                "E0819",
+                format!(
+                    "descriptor set {set} is past the device's {} bound descriptor sets",
+                    limits.max_bound_descriptor_sets
+                ),
+            )
+            .primary(span.unwrap_or(start), format!("a resource in set {set}"))
+            .note(format!(
+                "sets are 0 to {}: {}",
+                limits.max_bound_descriptor_sets.saturating_sub(1),
+                vk(&format!(
+                    "maxBoundDescriptorSets is {}",
+                    limits.max_bound_descriptor_sets
+                ))
+            ))
+            .note(
+                "the set comes from Options::layout / Options::descriptor_set (--descriptor-set)",
+            ),
+        );
+    }
+
+    // E0820: push constants.
+    if let Some(pc) = &reflection.push_constants {
+        let end = u64::from(pc.offset) + u64::from(pc.size);
+        if end > u64::from(limits.max_push_constants_size) {
+            let pushed = pc
+                .members
+                .iter()
+                .map(|m| format!("program.{}", m.name))
+                .collect::<Vec<_>>();
+            let span = pushed
+                .iter()
+                .find_map(|b| span_of_block(program, b))
+                .unwrap_or(start);
+            out.push(
+                Diagnostic::error("E0820", format!("the push constants end at byte {end}, past the device's {}", limits.max_push_constants_size))
+                    .primary(span, format!("{} in push constants", pushed.join(" and ")))
+                    .note(format!("{} bytes from offset {}; {}", pc.size, pc.offset, vk(&format!("maxPushConstantsSize is {}", limits.max_push_constants_size))))
+                    .note("PushConstants::Fit (--push-constants fit) keeps what does not fit in uniform blocks"),
+            );
+        }
+    }
+
+    // E0821 / E0822: geometry output.
+    if let Some(g) = &reflection.geometry {
+        let span = span_of_word(source, "VERTICES_OUT").unwrap_or(start);
+        if g.vertices_out > limits.max_geometry_output_vertices {
+            out.push(
+                Diagnostic::error(
+                    "E0821",
+                    format!(
+                        "VERTICES_OUT {} is more than the device's {} geometry output vertices",
+                        g.vertices_out, limits.max_geometry_output_vertices
+                    ),
+                )
+                .primary(span, "the vertex count")
+                .note(vk(&format!(
+                    "maxGeometryOutputVertices is {}",
+                    limits.max_geometry_output_vertices
+                ))),
+            );
+        } else {
+            let per_vertex: u32 = reflection.outputs.iter().map(components).sum();
+            let total = u64::from(per_vertex) * u64::from(g.vertices_out);
+            if total > u64::from(limits.max_geometry_total_output_components) {
+                out.push(
+                    Diagnostic::error("E0822", format!("VERTICES_OUT {} times {per_vertex} output components is {total}, more than the device's {}", g.vertices_out, limits.max_geometry_total_output_components))
+                        .primary(span, "the vertex count")
+                        .note("each vertex's components: 4 per output Location, and the built-ins' own (Position 4, PointSize 1, one per clip distance, Layer 1, PrimitiveId 1)")
+                        .note(vk(&format!("maxGeometryTotalOutputComponents is {}", limits.max_geometry_total_output_components))),
+                );
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,10 @@
+!!NVgp4.0
+# options: device-limits={"maxGeometryTotalOutputComponents":64}
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+# 20 vertices of position and one texture coordinate: 8 components each.
+VERTICES_OUT 20;
+MOV result.position, vertex[0].position;
+MOV result.texcoord[0], vertex[0].position;
+EMIT;
+END
