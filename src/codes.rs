@@ -220,6 +220,7 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo { code: "E3115", title: "operand rule of an instruction broken", rule: "the instruction's page (crs, m4x4 ..., nrm, sincos, sgn, texld, cnd, cmp, def*, loop constants)" },
     CodeInfo { code: "E3116", title: "co-issue rule broken", rule: "Destination Register Write Mask (co-issue); dp4, bem pages" },
     CodeInfo { code: "E3117", title: "varying semantic has no Location", rule: "docs/interface.md, \"Direct3D 9 varyings\": the semantics nvp4c places" },
+    CodeInfo { code: "E3200", title: "Direct3D 9 assembly that cannot be encoded (nvp4c asm)", rule: "Microsoft's shader assembly syntax (the asm reference's instruction, register and modifier names), the version instruction first; nvp4c's assembler encodes what it reads and the checker then applies the version's rules" },
     CodeInfo { code: "E9000", title: "internal compiler error: module failed validation", rule: "— (a bug in nvp4c; the module is never written)" },
     CodeInfo { code: "E9001", title: "internal compiler error", rule: "— (a bug in nvp4c)" },
     CodeInfo { code: "W0001", title: "temporary read before anything writes it", rule: "2.X.3.4: temporaries \"are undefined at the beginning of each program invocation\"" },

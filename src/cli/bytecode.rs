@@ -185,10 +185,7 @@ pub fn asm_main(args: &AsmArgs) -> Outcome {
     if !agal_flags && nvp4c::front::d3d9::assemble::text_version(&text).is_some() {
         let assembled = match nvp4c::front::d3d9::assemble::assemble_bytes(&text) {
             Ok(b) => b,
-            Err(e) => {
-                reporter.error(&format!("{name}: {e}"))?;
-                return Ok(EXIT_PROGRAM_ERROR);
-            }
+            Err(e) => return failed(&nvp4c::Diagnostics(vec![e.diagnostic()]), &text),
         };
         // Checked as any Direct3D 9 shader: the diagnostics point into
         // its disassembly, as a compile's do.

@@ -4,7 +4,8 @@
 //! bytecode, and it checks the disassembler: assembling a listing gives
 //! back the same tokens. It encodes; it does not validate (the checker
 //! does), so it can also write the invalid shaders of the diagnostics
-//! tests.
+//! tests. `nvp4c asm` runs it, then the checker, and writes only a shader
+//! without errors; what it cannot encode is [`AsmError`] (E3200).
 //!
 //! ```
 //! let tokens = nvp4c::front::d3d9::assemble::assemble("ps_2_x\nsetp_gt p0, r0, r1\n(!p0) add r2, r2, r3\n").unwrap();
@@ -17,15 +18,68 @@ use super::table::{
     self, Comparison, Control, Form, Op, RegType, SamplerType, Shape, SrcKind, SrcMod, Usage,
     Version,
 };
+use crate::diag::Diagnostic;
+use crate::span::Span;
+
+/// Why a text does not assemble: the line and what is wrong with it.
+///
+/// ```
+/// let e = nvp4c::front::d3d9::assemble::assemble("ps_2_0\n\nmovv oC0, c0\n").unwrap_err();
+/// assert_eq!(e.to_string(), "line 3: unknown instruction `movv`");
+/// assert_eq!((e.span.start, e.span.end), (8, 20));
+/// assert_eq!(e.diagnostic().code, "E3200");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AsmError {
+    /// The line, counted from 1.
+    pub line: usize,
+    /// The line's text (its comment and surrounding blanks left out) in
+    /// the assembled text; empty at the end for a text without a version.
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for AsmError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for AsmError {}
+
+impl AsmError {
+    /// The error as diagnostic `E3200`, with its span in the text.
+    pub fn diagnostic(&self) -> Diagnostic {
+        let rule = crate::codes::lookup("E3200").map_or("", |c| c.rule);
+        Diagnostic::error("E3200", format!("cannot assemble: {}", self.message))
+            .primary(self.span, "here")
+            .note(rule.to_string())
+    }
+}
+
 /// Assembles a shader; the error names the line.
-pub fn assemble(text: &str) -> Result<Vec<u32>, String> {
+pub fn assemble(text: &str) -> Result<Vec<u32>, AsmError> {
     let mut lines = significant_lines(text);
-    let (n, first) = lines.next().ok_or("no version line")?;
-    let version =
-        parse_version(first).ok_or_else(|| format!("line {n}: `{first}` is no shader version"))?;
+    let at = |n: usize, line: &str, message: String| AsmError {
+        line: n,
+        span: Span::new(
+            line.as_ptr() as usize - text.as_ptr() as usize,
+            line.as_ptr() as usize - text.as_ptr() as usize + line.len(),
+        ),
+        message,
+    };
+    let (n, first) = lines.next().ok_or_else(|| AsmError {
+        line: text.lines().count().max(1),
+        span: Span::new(text.len(), text.len()),
+        message: "no version line (e.g. `vs_3_0`, `ps_2_0`) begins the shader".to_string(),
+    })?;
+    let version = parse_version(first)
+        .ok_or_else(|| at(n, first, format!("`{first}` is no shader version")))?;
     let mut out = vec![version.token()];
     for (n, line) in lines {
-        let words = instruction(line, version).map_err(|e| format!("line {n}: {e}: `{line}`"))?;
+        let words = instruction(line, version).map_err(|e| at(n, line, e))?;
         out.extend(words);
     }
     out.push(table::END);
@@ -33,7 +87,7 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, String> {
 }
 
 /// [`assemble`] as little-endian bytes, the file format.
-pub fn assemble_bytes(text: &str) -> Result<Vec<u8>, String> {
+pub fn assemble_bytes(text: &str) -> Result<Vec<u8>, AsmError> {
     Ok(assemble(text)?
         .iter()
         .flat_map(|w| w.to_le_bytes())
@@ -41,7 +95,7 @@ pub fn assemble_bytes(text: &str) -> Result<Vec<u8>, String> {
 }
 
 /// The lines that hold something, numbered from 1, comments (and a byte
-/// order mark) stripped.
+/// order mark) stripped; each a slice of `text`.
 fn significant_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines()
