@@ -102,11 +102,32 @@ pub struct ConstantTable {
     pub creator: String,
     /// The target string, e.g. `ps_3_0`.
     pub target: String,
-    /// The version word.
-    #[serde(skip)]
+    /// The version word, as the assembler writes it (`vs_3_0`); `None`
+    /// when it is no shader version.
+    #[serde(with = "version_name")]
     pub version: Option<Version>,
     /// The constants.
     pub constants: Vec<Constant>,
+}
+
+/// A version in JSON: its name, which [`super::assemble::parse_version`]
+/// reads back.
+mod version_name {
+    use super::Version;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<Version>, s: S) -> Result<S::Ok, S::Error> {
+        v.map(Version::name).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Version>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            None => Ok(None),
+            Some(name) => super::super::assemble::parse_version(&name)
+                .map(Some)
+                .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is no shader version"))),
+        }
+    }
 }
 
 /// The CTAB FourCC, `CTAB` little-endian.

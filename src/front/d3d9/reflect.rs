@@ -72,7 +72,7 @@ pub struct D3d9Sampler {
     pub register: String,
     /// `2d`, `cube`, `volume`, `1d`.
     pub texture_type: SamplerType,
-    /// The texture unit (binding 32 + unit).
+    /// The texture unit (`texture[unit]`: binding 32 + unit by default).
     pub unit: u32,
     /// The CTAB name.
     pub name: Option<String>,
