@@ -429,3 +429,262 @@ fn software_versions_compile_as_their_hardware_versions() {
         assert!(nvp4c::source_listing(&bytes).starts_with(asm.lines().next().unwrap()));
     }
 }
+
+#[test]
+fn asm_takes_direct3d_9_by_its_version_line_and_agal_by_its_header_or_flags() {
+    let dir = scratch("asm-languages");
+    // Direct3D 9: the first line that is not a comment is the version.
+    let d3d9 = dir.join("shader.asm");
+    let source = "// a comment first\n\nps_2_0\ndcl t0\nmov oC0, t0\n";
+    std::fs::write(&d3d9, source).unwrap();
+    let r = nvp4c(&["asm", d3d9.to_str().unwrap()], None);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert_eq!(
+        std::fs::read(dir.join("shader.d3dbc")).unwrap(),
+        assemble(source)
+    );
+    // AGAL: by its `// AGAL1 fragment` line, or by --agal-stage.
+    let agal = dir.join("shader.agalasm");
+    std::fs::write(&agal, "// AGAL1 fragment\nmov oc, v0\n").unwrap();
+    let r = nvp4c(&["asm", agal.to_str().unwrap()], None);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert_eq!(std::fs::read(dir.join("shader.agal")).unwrap()[0], 0xa0);
+    let r = nvp4c(
+        &["asm", "-", "--agal-stage", "fragment", "-o", "-"],
+        Some(b"mov oc, v0\n"),
+    );
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert_eq!(r.stdout[0], 0xa0);
+    // Neither: a usage error naming both ways.
+    let r = nvp4c(&["asm", "-", "-o", "-"], Some(b"mov r0, c0\n"));
+    assert_eq!(r.status.code(), Some(2));
+    let err = text(&r.stderr);
+    assert!(
+        err.contains("ps_2_0") && err.contains("--agal-stage"),
+        "{err}"
+    );
+}
+
+#[test]
+fn asm_reports_a_line_it_cannot_encode_as_e3200_and_writes_nothing() {
+    let dir = scratch("asm-e3200");
+    let input = dir.join("bad.asm");
+    let out = dir.join("bad.d3dbc");
+    std::fs::write(&input, "ps_2_0\n\nmovv oC0, c0\n").unwrap();
+    let r = nvp4c(
+        &[
+            "asm",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--message-format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(1));
+    assert!(!out.exists());
+    let records: Vec<serde_json::Value> = text(&r.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let e = records
+        .iter()
+        .find(|v| v["code"] == "E3200")
+        .unwrap_or_else(|| panic!("{records:?}"));
+    // On the line of the text, not of a disassembly.
+    assert_eq!(e["spans"][0]["line_start"], 3, "{e}");
+}
+
+#[test]
+fn asm_checks_the_shader_and_refuses_one_with_errors() {
+    let dir = scratch("asm-check");
+    let out = dir.join("bad.vso");
+    // lrp needs vs_2_0: the bytes encode, but the checker refuses them.
+    let r = nvp4c(
+        &["asm", "-", "-o", out.to_str().unwrap(), "--color", "never"],
+        Some(b"vs_1_1\nlrp r0, r1, r2, r3\n"),
+    );
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        text(&r.stderr).contains("error[E3100]"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn disasm_serves_agal_and_direct3d_9_by_their_bytes() {
+    let dir = scratch("disasm-both");
+    let agal = dir.join("a.bin");
+    let d3d9 = dir.join("b.bin");
+    std::fs::write(
+        &agal,
+        nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1)
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    std::fs::write(&d3d9, assemble("ps_2_0\nmov oC0, c0\n")).unwrap();
+    let r = nvp4c(&["disasm", agal.to_str().unwrap()], None);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert!(text(&r.stdout).ends_with("mov oc, v0\n"));
+    let r = nvp4c(&["disasm", d3d9.to_str().unwrap()], None);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert_eq!(text(&r.stdout), "ps_2_0\nmov oC0, c0\n");
+    // Text is no bytecode: the message says what each format begins with.
+    let r = nvp4c(&["disasm", "-"], Some(b"!!NVfp4.0\nEND\n"));
+    assert_eq!(r.status.code(), Some(2));
+    let err = text(&r.stderr);
+    assert!(err.contains("0xa0") && err.contains("0xFFFEmmnn"), "{err}");
+}
+
+#[test]
+fn the_direct3d_9_flags_reach_batch_check_and_link() {
+    let dir = scratch("shared-options");
+    let vs = dir.join("a.vso");
+    let ps = dir.join("b.pso");
+    std::fs::write(
+        &vs,
+        assemble("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oT0, v0\n"),
+    )
+    .unwrap();
+    std::fs::write(&ps, assemble("ps_2_0\ndcl t0\nmov oC0, t0\n")).unwrap();
+    let flipped = "OpConstant %uint 2147483648";
+    // Batch mode: both inputs, one flag.
+    let out_dir = dir.join("batch");
+    let r = nvp4c(
+        &[
+            vs.to_str().unwrap(),
+            ps.to_str().unwrap(),
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+            "--emit",
+            "spvasm",
+            "--d3d9-flip-y",
+        ],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let vs_text = std::fs::read_to_string(out_dir.join("a.vso.spvasm")).unwrap();
+    assert!(vs_text.contains(flipped), "{vs_text}");
+    assert!(out_dir.join("b.pso.spvasm").exists());
+    // --check parses them too: a bad value is a usage error, a good one
+    // checks.
+    let r = nvp4c(
+        &["--check", vs.to_str().unwrap(), "--d3d9-stage-types", "1d"],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(2));
+    let r = nvp4c(
+        &[
+            "--check",
+            vs.to_str().unwrap(),
+            ps.to_str().unwrap(),
+            "--d3d9-flat-shading",
+        ],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    // link: the flag changes the vertex shader's module and not the pixel
+    // shader's.
+    let link = |extra: &[&str], into: &Path| -> (Vec<u8>, Vec<u8>) {
+        let mut args = vec![
+            "link",
+            vs.to_str().unwrap(),
+            ps.to_str().unwrap(),
+            "--out-dir",
+            into.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let r = nvp4c(&args, None);
+        assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+        (
+            std::fs::read(into.join("a.vso.spv")).unwrap(),
+            std::fs::read(into.join("b.pso.spv")).unwrap(),
+        )
+    };
+    let plain = link(&[], &dir.join("link-plain"));
+    let with_flag = link(&["--d3d9-flip-y"], &dir.join("link-flipped"));
+    assert_ne!(plain.0, with_flag.0);
+    assert_eq!(plain.1, with_flag.1);
+}
+
+#[test]
+fn warning_control_applies_to_direct3d_9_warnings() {
+    let dir = scratch("warnings");
+    let ps = dir.join("w.pso");
+    // W3002: ps_2_0 writes oC# with mov only.
+    std::fs::write(&ps, assemble("ps_2_0\nadd oC0, c0, c1\n")).unwrap();
+    let check = |extra: &[&str]| {
+        let mut args = vec!["--check", ps.to_str().unwrap(), "--color", "never"];
+        args.extend_from_slice(extra);
+        let r = nvp4c(&args, None);
+        (r.status.code(), text(&r.stderr))
+    };
+    let (code, err) = check(&[]);
+    assert_eq!(code, Some(0));
+    assert!(err.contains("warning[W3002]"), "{err}");
+    let (code, err) = check(&["-A", "W3002"]);
+    assert_eq!(code, Some(0));
+    assert!(!err.contains("W3002"), "{err}");
+    let (code, err) = check(&["-D", "W3002"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("error[W3002]"), "{err}");
+    let (code, _) = check(&["--deny-warnings"]);
+    assert_eq!(code, Some(1));
+}
+
+#[test]
+fn the_direct3d_9_reflection_is_typed_and_loads_back_from_json() {
+    let bytes = std::fs::read(fixture("compiled/vs_skinning.vs_3_0.d3dbc")).unwrap();
+    let mut options = nvp4c::Options::default();
+    // Under another binding layout the blocks keep their D3D9 names.
+    options.layout.vertex.uniform_binding = 8;
+    let c = nvp4c::compile_bytes(&bytes, &options).unwrap();
+    let r = &c.reflection;
+    let blocks: Vec<(&str, u32)> = r
+        .uniform_blocks
+        .iter()
+        .map(|b| (b.binding_name.as_str(), b.binding))
+        .collect();
+    assert!(blocks.contains(&("c", 8)), "{blocks:?}");
+    let d3d9 = r.d3d9.as_ref().unwrap();
+    let position = d3d9
+        .registers
+        .iter()
+        .find(|reg| reg.built_in == Some(nvp4c::reflect::BuiltIn::Position))
+        .expect("the position output");
+    assert_eq!(
+        position.direction,
+        nvp4c::front::d3d9::reflect::Direction::Output
+    );
+    let json = serde_json::to_string(r).unwrap();
+    let back: nvp4c::reflect::Reflection = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, r);
+    // The JSON keeps its spelling: "output", "Position", "2d", "row_major".
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v["d3d9"]["registers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|reg| reg["direction"] == "output" && reg["built_in"] == "Position"));
+}
+
+#[test]
+fn bytecode_gets_the_option_check_and_debug_information() {
+    let bytes = assemble("ps_2_0\ndef c1, 1, 0, 0, 1\nmov oC0, c1\n");
+    // E0005: options that cannot be satisfied, as for text.
+    let mut bad = nvp4c::Options::default();
+    bad.layout.fragment.push_constant_offset = 3;
+    let err = nvp4c::compile_bytes(&bytes, &bad).unwrap_err();
+    assert_eq!(err.iter().next().unwrap().code, "E0005");
+    // -g: the listing is the module's source text.
+    let mut options = nvp4c::Options::default();
+    options.debug_info = true;
+    let c = nvp4c::compile_bytes(&bytes, &options).unwrap();
+    let spvasm = nvp4c::spirv::disassemble(&c.spirv).unwrap();
+    assert!(spvasm.contains("OpSource"), "{spvasm}");
+    assert!(spvasm.contains("mov oC0, c1"), "{spvasm}");
+}

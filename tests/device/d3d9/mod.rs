@@ -10,6 +10,7 @@ pub mod exec_flow;
 pub mod exec_ps1x;
 pub mod exec_texture;
 pub mod exec_vertex;
+pub mod layout;
 pub mod oracle;
 pub mod render;
 
