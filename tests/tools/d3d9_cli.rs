@@ -688,3 +688,32 @@ fn bytecode_gets_the_option_check_and_debug_information() {
     assert!(spvasm.contains("OpSource"), "{spvasm}");
     assert!(spvasm.contains("mov oC0, c1"), "{spvasm}");
 }
+
+#[test]
+fn explain_shows_what_nvp4c_reports_for_each_direct3d_9_example() {
+    // Every D3D9 code whose docs/diagnostics.md row has a whole example
+    // (assembly or hex tokens) shows the report of that example, rendered
+    // against the shader's disassembly (E3200: against the assembly text).
+    for c in nvp4c::codes::CODES
+        .iter()
+        .filter(|c| c.code.starts_with("E3") || c.code.starts_with("W3"))
+        .filter(|c| c.code != "E3000")
+    {
+        let r = nvp4c(&["--explain", c.code], None);
+        assert_eq!(r.status.code(), Some(0), "{}", c.code);
+        let out = text(&r.stdout);
+        let kind = if c.code.starts_with('E') {
+            "error"
+        } else {
+            "warning"
+        };
+        assert!(
+            out.contains("What nvp4c reports for it:")
+                && out.contains(&format!("{kind}[{}]", c.code)),
+            "{}: {out}",
+            c.code
+        );
+    }
+    let out = text(&nvp4c(&["--explain", "E3100"], None).stdout);
+    assert!(out.contains("3 │ lrp r0, v0, c0, c1"), "{out}");
+}
