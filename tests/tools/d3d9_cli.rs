@@ -717,3 +717,19 @@ fn explain_shows_what_nvp4c_reports_for_each_direct3d_9_example() {
     let out = text(&nvp4c(&["--explain", "E3100"], None).stdout);
     assert!(out.contains("3 │ lrp r0, v0, c0, c1"), "{out}");
 }
+
+#[test]
+fn a_relatively_addressed_constant_file_does_not_fit_in_push_constants() {
+    // vs_2_0's whole c# file (256 × 16 bytes) is what c1[a0.x] can read.
+    let bytes = assemble("vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c1[a0.x]\n");
+    let mut options = nvp4c::Options::default();
+    options.layout.vertex.push_constants = nvp4c::layout::PushConstants::Fit;
+    let c = nvp4c::compile_bytes(&bytes, &options).unwrap();
+    assert!(c.reflection.push_constants.is_none());
+    assert_eq!(c.reflection.uniform_blocks[0].binding_name, "c");
+    assert_eq!(c.reflection.uniform_blocks[0].size, 4096);
+    // Forced, it is past maxPushConstantsSize.
+    options.layout.vertex.push_constants = nvp4c::layout::PushConstants::Env;
+    let err = nvp4c::compile_bytes(&bytes, &options).unwrap_err();
+    assert_eq!(err.iter().next().unwrap().code, "E0820");
+}
