@@ -291,13 +291,13 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     // The checker takes each statement as the parser reads it: the
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
-        syntax::parse_with(source, options.limits.max_instructions as usize, |stage| {
-            check::ProgramChecker::new(stage, options).source_comments(source)
+        syntax::parse_with(source, options.limits.max_instructions as usize, |header| {
+            check::ProgramChecker::new(header, options).source_comments(source)
         });
     let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));
     };
-    let (program, more) = parsed.sink.finish(parsed.header, Some(parsed.end));
+    let (program, more) = parsed.sink.finish(parsed.header_span, Some(parsed.end));
     diags.extend(more);
     options.warnings.apply(&mut diags);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));

@@ -120,6 +120,8 @@ pub struct BindingSite {
 #[derive(Clone, Debug)]
 pub struct DocumentIndex {
     pub stage: Stage,
+    /// The header's language (`!!ARBfp1.0` ...).
+    pub program_header: crate::isa::Header,
     /// The header (`!!NVfp4.0`).
     pub header: Span,
     pub symbols: Vec<Symbol>,
@@ -156,10 +158,25 @@ pub struct OpcodeSite {
 }
 
 impl DocumentIndex {
+    /// The document's dialect: its header and the options it names (an
+    /// unknown option adds nothing).
+    pub fn dialect(&self) -> crate::isa::Dialect {
+        let mut d = crate::isa::Dialect::new(self.program_header);
+        for (name, _) in &self.options {
+            if let Some(o) =
+                crate::isa::option_info(name).filter(|o| o.headers.contains(&self.program_header))
+            {
+                d.enable(o.features);
+            }
+        }
+        d
+    }
+
     /// Indexes a syntax tree.
     pub fn new(ast: &Ast, source_len: usize) -> DocumentIndex {
         let mut index = DocumentIndex {
             stage: ast.stage,
+            program_header: ast.program_header,
             header: ast.header,
             symbols: Vec::new(),
             references: Vec::new(),
@@ -262,7 +279,7 @@ impl DocumentIndex {
             DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
             DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
             DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
-            DeclKind::Temp { names } => {
+            DeclKind::Temp { names } | DeclKind::Address { names } => {
                 for (name, s) in names {
                     add(name, SymbolKind::Temp, size(s));
                 }
@@ -498,6 +515,9 @@ pub fn opcode_hover(word: &str) -> Option<String> {
     if let Some(stage) = info.only_stage {
         out.push_str(&format!("Only in {stage} programs.\n\n"));
     }
+    // The instruction table's availability columns (src/isa.rs).
+    let languages: Vec<&str> = info.languages().map(|c| c.describe()).collect();
+    out.push_str(&format!("Exists in: {}.\n\n", languages.join("; ")));
     out.push_str(&format!("Spec: section {}", info.section));
     Some(out)
 }
@@ -514,6 +534,7 @@ fn signature(info: &OpInfo) -> String {
         ResultKind::None => {}
         ResultKind::Vector(r) => args.push(format!("v{}", rule(r))),
         ResultKind::Scalar(r) => args.push(format!("s{}", rule(r))),
+        ResultKind::Address => args.push("a".into()),
     }
     let mut inputs: Vec<String> = info
         .inputs
@@ -521,6 +542,7 @@ fn signature(info: &OpInfo) -> String {
         .map(|k| match k {
             OperandKind::Vector(r) => format!("v{}", rule(*r)),
             OperandKind::Scalar(r) => format!("s{}", rule(*r)),
+            OperandKind::Address => "a".to_string(),
         })
         .collect();
     match info.shape {
@@ -572,6 +594,7 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::F => "floating-point data type",
         Modifier::U => "unsigned integer data type",
         Modifier::S => "signed integer data type",
+        Modifier::Cc => "update condition code CC0 (in the ARB family's NV options, the only one)",
         Modifier::Cc0 => "update condition code CC0",
         Modifier::Cc1 => "update condition code CC1",
         Modifier::Sat => "clamp the result to [0, 1]",
@@ -582,6 +605,9 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::Hi => "the high 32 bits of the 64-bit integer product",
         Modifier::PrecisionFull => "floating-point at full (32-bit) precision",
         Modifier::PrecisionHalf => "floating-point at half (16-bit) precision or better",
+        Modifier::PrecisionFixed => {
+            "12-bit fixed point with 10 fraction bits (NV_fragment_program_option)"
+        }
     }
 }
 
@@ -625,6 +651,29 @@ mod tests {
         );
         assert!(text.contains("section 2.X.8.Z, ADD"), "{text}");
         assert_eq!(opcode_hover("NOPE"), None);
+    }
+
+    #[test]
+    fn opcode_hover_names_the_languages_of_the_arb_family_opcodes() {
+        let text = opcode_hover("ARR").expect("hover");
+        assert!(
+            text.starts_with("**ARR** — address register load (round)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`!!ARBvp1.0` with `OPTION NV_vertex_program2`"),
+            "{text}"
+        );
+        assert!(!text.contains("NV_gpu_program4 (`"), "{text}");
+        assert!(
+            text.contains("NV_vertex_program2_option 2.14.5.29"),
+            "{text}"
+        );
+        let text = opcode_hover("LOOP").expect("hover");
+        assert!(
+            text.contains("`!!ARBfp1.0` with `OPTION NV_fragment_program2`"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -152,7 +152,8 @@ impl Snapshot {
     pub fn index(&self, options: &Options) -> Option<&DocumentIndex> {
         self.index
             .get_or_init(|| {
-                let (stage, header_end) = crate::syntax::lexer::read_header(&self.text).ok()?;
+                let (program_header, header_end) =
+                    crate::syntax::lexer::read_header(&self.text).ok()?;
                 // Bounded like compilation, so a huge file stays cheap.
                 let max = options.limits.max_instructions as usize;
                 let mut statements = Vec::new();
@@ -160,7 +161,8 @@ impl Snapshot {
                     crate::syntax::parse_with(&self.text, max, |_| Collect(&mut statements));
                 let end = parsed.map(|p| p.end);
                 let ast = crate::syntax::ast::Ast {
-                    stage,
+                    stage: program_header.stage(),
+                    program_header,
                     header: Span::new(0, header_end),
                     statements,
                     end,

@@ -14,6 +14,7 @@ mod d3d9;
 mod differential;
 mod differential_agal;
 mod exec_agal;
+mod exec_arb;
 mod exec_buffers;
 mod exec_cg_fixtures;
 mod exec_derivatives;

@@ -194,6 +194,29 @@ fn deep_call_chains_do_not_make_the_optimiser_inline_exponentially() {
 }
 
 #[test]
+fn optimising_constant_operands_with_float_controls_does_not_abort() {
+    // SPIRV-Tools' constant propagation cannot fold Exp2, Log2, Pow, Sin and
+    // UMax when the module declares float controls, and used to abort the
+    // whole process on its "Unsettled value" assertion when their operands
+    // were constants (spirv::optimize skips that pass for such modules).
+    let mut options = Options::default();
+    options.optimize = true;
+    options.preserve_signed_zero_inf_nan = true;
+    for op in [
+        "EX2 result.color, r.x",
+        "LG2 result.color, r.y",
+        "POW result.color, r.x, r.y",
+        "SCS result.color.xy, r.x",
+    ] {
+        let src = format!("!!ARBfp1.0\nTEMP r;\nMOV r, {{1.5, 2, 3, 4}};\n{op};\nEND\n");
+        compile(&src, &options).unwrap_or_else(|d| panic!("{op}: {d:?}"));
+    }
+    // POPA's "is an address register on top" check (a slot index).
+    let popa = "!!ARBvp1.0\nOPTION NV_vertex_program3;\nADDRESS a, b;\nPARAM c[8] = { program.local[0..7] };\nARL a, { 1, 2, 3, 4 };\nPUSHA a;\nPOPA b;\nMOV result.position, c[b.x];\nEND\n";
+    compile(popa, &options).expect("PUSHA/POPA optimise");
+}
+
+#[test]
 fn validation_is_on_by_default_and_rejects_a_broken_module() {
     // compile() hands out a module only after spirv-val accepts it
     // (E9000 otherwise), unless the caller sets `validate = false`.

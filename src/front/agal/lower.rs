@@ -279,6 +279,7 @@ impl Lowerer<'_> {
             op,
             ty,
             half: false,
+            fixed: false,
             clamp: None,
             cc_update: None,
             mul_mode: None,
@@ -837,10 +838,17 @@ pub(crate) fn lower(unit: &Unit, checked: &Checked, options: &AgalOptions) -> Pr
             name: None,
             span: unit.header,
             body,
+            end: ir::SubroutineEnd::Return,
         }],
         entry: SubId(0),
         geometry: None,
         samplers,
+        // The IR's instructions with NV_gpu_program4's meaning (RSQ of the
+        // value as it is, no colour clamping): docs/semantics.md, "AGAL",
+        // defines each AGAL opcode by them.
+        dialect: crate::isa::Dialect::nv4(stage),
+        // AGAL has no calls.
+        call_overflow: ir::CallOverflow::Skip,
     }
 }
 

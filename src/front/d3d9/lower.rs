@@ -200,19 +200,31 @@ pub fn lower(
             name: f.label.map(|n| format!("l{n}")),
             span,
             body,
+            // The checker requires a `ret` before every label (E3110), so
+            // only the main program reaches its end, which ends it.
+            end: ir::SubroutineEnd::Return,
         });
     }
+    let stage = if v.is_vertex() {
+        Stage::Vertex
+    } else {
+        Stage::Fragment
+    };
     Ok(ir::Program {
-        stage: if v.is_vertex() {
-            Stage::Vertex
-        } else {
-            Stage::Fragment
-        },
+        stage,
         options: Vec::new(),
         variables: l.vars,
         subroutines,
         entry: SubId(0),
         geometry: None,
+        // The IR's instructions with NV_gpu_program4's meaning (RSQ of the
+        // value as it is, results not clamped): the lowering builds each
+        // Direct3D 9 instruction from them (docs/semantics.md, "Direct3D
+        // 9"), with its own clamps where Direct3D 9 has them.
+        dialect: crate::isa::Dialect::nv4(stage),
+        // Calls go forward only and their nesting is checked (E3110): the
+        // call stack cannot overflow.
+        call_overflow: ir::CallOverflow::Skip,
         // Direct3D 9 sampler state is device state (SetSamplerState), not
         // the shader's: the renderer creates the samplers.
         samplers: Vec::new(),
@@ -765,6 +777,7 @@ impl Lower<'_> {
             op,
             ty,
             half: false,
+            fixed: false,
             clamp: None,
             cc_update: None,
             mul_mode: None,
