@@ -13,6 +13,8 @@ mod cli_messages;
 mod cli_modes;
 mod cli_output;
 mod cli_streams;
+mod d3d9_cli;
+mod d3d9_fixtures;
 mod diagnostics;
 mod editors;
 mod fixed_function;
