@@ -22,6 +22,7 @@ use super::{interp, probe, DIFFERENTIAL_MAX_BYTE_DIFF};
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
+        .map(|v| v.replace('_', ""))
         .and_then(|v| match v.strip_prefix("0x") {
             Some(h) => u64::from_str_radix(h, 16).ok(),
             None => v.parse().ok(),
@@ -87,7 +88,9 @@ fn generated_arb_programs_draw_the_same_on_mesa_gl_and_lavapipe() {
             );
             if report.len() > before {
                 failing += 1;
+                // Shown at once too: a long run stops only at the end.
                 report.push(text);
+                eprintln!("{}", report[before..].join("\n"));
             }
             if failing >= 5 {
                 break;
@@ -95,18 +98,21 @@ fn generated_arb_programs_draw_the_same_on_mesa_gl_and_lavapipe() {
         }
         let ties = &causes.ties;
         eprintln!(
-            "{language:?} from Mesa's GL and lavapipe: {count} generated programs (seeds {base:#x}..{:#x}), {} pixels compared ({} distinct colours); {} differ on a tie, {} by a documented Mesa deviation; {failing} programs differ otherwise",
+            "{language:?} from Mesa's GL and lavapipe: {count} generated programs (seeds {base:#x}..{:#x}), {} pixels compared ({} distinct colours); {} differ on a tie ({} in a channel the spec leaves undefined, {} on a rounding tie), {} by a documented Mesa deviation; {failing} programs differ otherwise",
             base + count,
             total.pixels,
             colours.len(),
             ties.count,
+            causes.undefined,
+            causes.rounding,
             ties.deviation_count,
         );
-        for (dev, (pixels, programs)) in MESA_DEVIATIONS.iter().zip(&causes.deviations) {
-            eprintln!(
-                "  Mesa deviation: {pixels} pixels in {programs} programs: {}",
-                dev.name
-            );
+        let names = MESA_DEVIATIONS
+            .iter()
+            .map(|d| d.name)
+            .chain(["several of these in one pixel"]);
+        for (name, (pixels, programs)) in names.zip(&causes.deviations) {
+            eprintln!("  Mesa deviation: {pixels} pixels in {programs} programs: {name}");
         }
         for t in ties.first.iter().take(4).chain(&ties.deviations) {
             eprintln!("  {t}");
@@ -194,7 +200,47 @@ const MESA_DEVIATIONS: &[MesaDeviation] = &[
         applies: |text| text.lines().any(|l| l.starts_with("FRC")),
         model: frc_as_a_subtraction,
     },
+    MesaDeviation {
+        name: "LRP computed as c + a(b - c), which loses b where |c| >> |b| (the spec: a·b + (1 - a)·c)",
+        applies: |text| text.lines().any(|l| l.starts_with("LRP")),
+        model: lrp_as_a_difference,
+    },
 ];
+
+/// The source operands of an instruction, split at the commas outside
+/// constant vectors.
+fn sources(src: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0, 0);
+    for (i, ch) in src.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(src[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(src[start..].trim());
+    out
+}
+
+/// Mesa's LRP: a·(b − c) + c, where ARB_vertex_program has no LRP and
+/// ARB_fragment_program 3.11.5.14 defines it as
+/// `result.x = tmp0.x * tmp1.x + (1 - tmp0.x) * tmp2.x`: with a = 1 the
+/// specification's result is b exactly, Mesa's is (b − c) + c, which is 0
+/// for b = 1 and c = −8.6e9.
+fn lrp_as_a_difference(text: &str) -> String {
+    rewrite_instruction(text, "LRP", "MesaLrp", |op, dst, src| {
+        let suffix = &op["LRP".len()..];
+        let s = sources(src);
+        vec![
+            format!("SUB MesaLrp, {}, {};", s[1], s[2]),
+            format!("MAD{suffix} {dst}, {}, MesaLrp, {};", s[0], s[2]),
+        ]
+    })
+}
 
 /// The operation and the operands of an instruction line (`OP dst, src;`).
 fn instruction(line: &str) -> Option<(&str, &str, &str)> {
@@ -261,7 +307,13 @@ fn lit_without_zero_power(text: &str) -> String {
 #[derive(Default)]
 struct Causes {
     ties: Ties,
-    /// Per entry of [`MESA_DEVIATIONS`]: pixels, programs.
+    /// Tie pixels with a channel the specification leaves undefined (an
+    /// out-of-range relative read, SCS's z and w, …), and the others: a
+    /// value on a rounding tie.
+    undefined: usize,
+    rounding: usize,
+    /// Per entry of [`MESA_DEVIATIONS`], then for several together:
+    /// pixels, programs.
     deviations: Vec<(usize, usize)>,
 }
 
@@ -281,7 +333,8 @@ fn compare_cells(
     total: &mut FrameDiff,
     causes: &mut Causes,
 ) {
-    causes.deviations.resize(MESA_DEVIATIONS.len(), (0, 0));
+    // One entry per deviation, and one for pixels several explain together.
+    causes.deviations.resize(MESA_DEVIATIONS.len() + 1, (0, 0));
     let d = match probe::compare(&gl.frames, &vk.frames, DIFFERENTIAL_MAX_BYTE_DIFF) {
         Ok(d) => d,
         Err(e) => {
@@ -290,13 +343,23 @@ fn compare_cells(
         }
     };
     let reads = vk.plan.read_steps();
-    // The rewritten programs of the deviations that apply, made on demand.
-    let mut models: Vec<Option<Option<(interp::Checked, interp::Checked)>>> =
-        MESA_DEVIATIONS.iter().map(|_| None).collect();
+    // The deviations that can touch the program, each alone and (for a
+    // pixel two of them touch) all together; their rewritten programs are
+    // made on demand.
+    let applicable: Vec<usize> = (0..MESA_DEVIATIONS.len())
+        .filter(|&k| (MESA_DEVIATIONS[k].applies)(text))
+        .collect();
+    let mut candidates: Vec<Vec<usize>> = applicable.iter().map(|&k| vec![k]).collect();
+    if applicable.len() > 1 {
+        candidates.push(applicable.clone());
+    }
+    let mut models: std::collections::HashMap<
+        Vec<usize>,
+        Option<(interp::Checked, interp::Checked)>,
+    > = std::collections::HashMap::new();
     let mut verdicts = std::collections::HashMap::new();
     let mut unexplained = Vec::new();
-    let mut deviated = vec![false; MESA_DEVIATIONS.len()];
-    let ties = &mut causes.ties;
+    let mut deviated = vec![false; MESA_DEVIATIONS.len() + 1];
     for &(frame, x, y, a, b) in &d.mismatches {
         let cell = scene::generated_cell(&vk.plan, x, y);
         let verdict = verdicts.entry((frame, cell, a, b)).or_insert_with(|| {
@@ -307,12 +370,11 @@ fn compare_cells(
                 return Some(Err(why));
             }
             let spec = interp::pixel(&vk.plan, until, &vk.vertex, &vk.fragment, x, y).ok()??;
-            for (k, dev) in MESA_DEVIATIONS.iter().enumerate() {
-                if !(dev.applies)(text) {
-                    continue;
-                }
-                let model = models[k].get_or_insert_with(|| {
-                    let rewritten = (dev.model)(text);
+            for set in &candidates {
+                let model = models.entry(set.clone()).or_insert_with(|| {
+                    let rewritten = set
+                        .iter()
+                        .fold(text.to_string(), |t, &k| (MESA_DEVIATIONS[k].model)(&t));
                     let test = super::script::ShaderTest::parse(
                         std::path::Path::new("model.shader_test"),
                         &rewritten,
@@ -333,30 +395,43 @@ fn compare_cells(
                             && super::byte_may_be(mesa.0[c], a[c]))
                 });
                 if explained {
-                    return Some(Ok(k));
+                    return Some(Ok(set.clone()));
                 }
             }
             None
         });
         match verdict {
             Some(Err(why)) => {
+                let ties = &mut causes.ties;
                 if ties.first.len() < 20 {
                     ties.first.push(format!(
                         "{label}: ({x}, {y}) Mesa {a:?}, nvp4c {b:?}: {why}"
                     ));
                 }
                 ties.count += 1;
+                if why.contains("undefined") {
+                    causes.undefined += 1;
+                } else {
+                    causes.rounding += 1;
+                }
             }
-            Some(Ok(k)) => {
+            Some(Ok(set)) => {
+                let ties = &mut causes.ties;
+                let names: Vec<&str> = set.iter().map(|&k| MESA_DEVIATIONS[k].name).collect();
                 if ties.deviations.len() < 4 {
                     ties.deviations.push(format!(
                         "{label}: ({x}, {y}) Mesa {a:?}, nvp4c {b:?}: {}",
-                        MESA_DEVIATIONS[*k].name
+                        names.join(" and ")
                     ));
                 }
                 ties.deviation_count += 1;
-                causes.deviations[*k].0 += 1;
-                deviated[*k] = true;
+                let k = if set.len() == 1 {
+                    set[0]
+                } else {
+                    MESA_DEVIATIONS.len()
+                };
+                causes.deviations[k].0 += 1;
+                deviated[k] = true;
             }
             None => unexplained.push((frame, x, y, a, b)),
         }
