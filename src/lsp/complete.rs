@@ -85,7 +85,7 @@ pub(crate) fn complete(
 ) -> Option<CompletionResponse> {
     let text = &snapshot.text;
     let stage = crate::syntax::lexer::read_header(text).ok()?.0;
-    let offset = super::requests::offset_of(text, position).min(text.len());
+    let offset = snapshot.offset(position).min(text.len());
     let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let line = &text[line_start..offset];
     if line.contains('#') || line.trim_start().starts_with("!!") {
@@ -176,7 +176,7 @@ pub(crate) fn complete(
                     .map(|l| item(l, CompletionItemKind::FUNCTION, None)),
             );
         } else if let Some(index) = index {
-            for s in &index.symbols {
+            for s in index.symbols() {
                 if s.kind != SymbolKind::Label && s.name.starts_with(word) {
                     let kind = CompletionItemKind::VARIABLE;
                     let detail = snapshot

@@ -150,8 +150,8 @@ fn scripted_session() {
     assert_eq!(caps["definitionProvider"], true);
     assert_eq!(caps["documentSymbolProvider"], true);
     assert_eq!(
-        caps["textDocumentSync"]["change"], 1,
-        "full synchronisation"
+        caps["textDocumentSync"]["change"], 2,
+        "incremental synchronisation"
     );
     assert_eq!(caps["referencesProvider"], true);
     assert_eq!(caps["renameProvider"]["prepareProvider"], true);
