@@ -674,3 +674,106 @@ fn diagnostics_do_not_repeat_their_label() {
     client.notify("exit", Value::Null);
     assert!(client.child.wait().unwrap().success());
 }
+
+impl Client {
+    /// Sends a `didChange` that replaces the characters `from..to` of
+    /// `line` with `text` (incremental synchronisation).
+    fn edit(&mut self, version: i32, line: usize, from: usize, to: usize, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": version}, "contentChanges": [{
+                "range": {"start": {"line": line, "character": from}, "end": {"line": line, "character": to}},
+                "text": text
+            }]}),
+        );
+    }
+}
+
+fn codes_and_lines(diags: &[Value]) -> Vec<(String, i64)> {
+    diags
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Lowering errors (E0900, device limits) are found only by the back end,
+/// which does not run on each keystroke: they are kept across edits (moved
+/// with the text), and the program is lowered again, without a save, once
+/// it has been quiet for `lsp::LOWER_AFTER`.
+#[test]
+fn lowering_errors_stay_across_edits_and_come_back_when_idle() {
+    let program = "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].attrib[16];\nEMIT;\nEND\n";
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    // Opening lowers at once.
+    let diags = client.open(program);
+    assert_eq!(codes_and_lines(&diags), [("E0900".to_string(), 4)]);
+
+    // A line inserted above: the check's publication keeps the finding,
+    // one line further down; the lowering when idle confirms it.
+    client.edit(2, 4, 0, 0, "# the position from an attribute\n");
+    assert_eq!(
+        codes_and_lines(&client.diagnostics()),
+        [("E0900".to_string(), 5)]
+    );
+    assert_eq!(
+        codes_and_lines(&client.diagnostics()),
+        [("E0900".to_string(), 5)]
+    );
+    // The edit moved the hover too: the binding is on line 5 now.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": {"line": 5, "character": 25}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("**vertex[0].attrib[16]**"), "{text}");
+
+    // Fixed (the vertex position instead): the edit touched the finding,
+    // so it goes, and the lowering finds nothing.
+    let column = "MOV result.position, ".len();
+    client.edit(3, 5, column, column + 20, "vertex[0].position");
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+
+    // Broken again, with no save: the check sees nothing wrong, the
+    // lowering when idle finds it.
+    client.edit(4, 5, column, column + 18, "vertex[0].attrib[16]");
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    assert_eq!(
+        codes_and_lines(&client.diagnostics()),
+        [("E0900".to_string(), 5)]
+    );
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+/// The parser cannot recover from `OPTION ;` (nothing to skip to before
+/// the option sequence ends), but the index reads each statement on its
+/// own: hover, definition and references work in the rest of the file.
+#[test]
+fn an_unreadable_statement_does_not_stop_the_index() {
+    let program = "!!NVfp4.0\nOPTION ;\nTEMP color;\nMOV color, fragment.color;\nMOV result.color, color;\nEND\n";
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let diags = client.open(program);
+    assert_eq!(diags[0]["code"], "E0100", "{diags:#?}");
+    let hover = client.hover_text(program, "color;\nEND", 1);
+    assert!(hover.contains("TEMP color;"), "{hover}");
+    let refs = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": URI}, "position": {"line": 2, "character": 6}, "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(refs.as_array().unwrap().len(), 3, "{refs}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
