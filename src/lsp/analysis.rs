@@ -1148,7 +1148,7 @@ mod tests {
         let index = DocumentIndex::new(&text).unwrap();
         let at = text.rfind("R1;").unwrap() + 2;
         let mut new = text.clone();
-        new.insert_str(at, "2");
+        new.insert(at, '2');
         let change = TextChange {
             start: at,
             old_end: at,
