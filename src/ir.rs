@@ -18,7 +18,7 @@
 //! assert_eq!(program.var(mul.dst.var).name.as_deref(), Some("t"));
 //! ```
 
-use crate::isa::{CcCondition, DataType, Opcode, Stage};
+use crate::isa::{CcCondition, DataType, Dialect, Opcode, Stage};
 use crate::span::Span;
 
 /// Index into `Program::variables`.
@@ -57,6 +57,8 @@ pub struct SubId(pub u32);
 pub struct Program {
     /// The program type, from the header.
     pub stage: Stage,
+    /// The language: the header and the features its options add.
+    pub dialect: Dialect,
     /// `OPTION` names, in order.
     pub options: Vec<String>,
     /// Every variable, declared or implicit (bindings used directly); indexed by [`VarId`].
@@ -67,6 +69,34 @@ pub struct Program {
     pub entry: SubId,
     /// Geometry program layout (NV_geometry_program4), `None` otherwise.
     pub geometry: Option<GeometryLayout>,
+    /// Sampler states the program fixes, one per texture unit that has one
+    /// (AGAL encodes the state in every `tex`; the assembly family leaves it
+    /// to the renderer, so its programs have none). The reflection reports
+    /// them so a renderer creates matching samplers.
+    pub samplers: Vec<SamplerState>,
+    /// What a CAL does when MAX_PROGRAM_CALL_DEPTH calls are active.
+    pub call_overflow: CallOverflow,
+}
+
+/// What a `CAL` issued while MAX_PROGRAM_CALL_DEPTH calls are active does.
+///
+/// ```
+/// let (nv4, _) = nvp4c::check("!!NVfp4.0\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(nv4.call_overflow, nvp4c::ir::CallOverflow::Skip);
+/// let (arb, _) = nvp4c::check("!!ARBfp1.0\nOPTION NV_fragment_program2;\nMOV result.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+/// assert_eq!(arb.call_overflow, nvp4c::ir::CallOverflow::End);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallOverflow {
+    /// The CAL has no effect and execution continues after it
+    /// (NV_gpu_program4 issue 38: "such instructions will have no effect").
+    Skip,
+    /// The program ends, its results as they are (NV_vertex_program2_option:
+    /// "terminate vertex program"; NV_fragment_program2: "a CAL instruction
+    /// will cause the call stack to overflow and the fragment program to
+    /// terminate"). Also what the address stack's overflow and underflow
+    /// (PUSHA, POPA) and a RET onto a pushed address do.
+    End,
 }
 
 impl Program {
@@ -182,6 +212,33 @@ pub struct Subroutine {
     pub span: Span,
     /// The statements, to the next label.
     pub body: Block,
+    /// What happens when execution reaches the end of `body`.
+    pub end: SubroutineEnd,
+}
+
+/// What happens when execution reaches the end of a subroutine's body.
+///
+/// ```
+/// use nvp4c::ir::SubroutineEnd;
+/// let src = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nMOV result.position, vertex.position;\nf:\nMOV result.color, 1;\nEND\n";
+/// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.sub(program.entry).end, SubroutineEnd::Continue(nvp4c::ir::SubId(1)));
+/// assert_eq!(program.subroutines[1].end, SubroutineEnd::EndProgram);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubroutineEnd {
+    /// Return to the caller; the entry subroutine ends the program
+    /// (NV_gpu_program4 section 2.X.5: a subroutine ends at the next label
+    /// or the end of the program text).
+    Return,
+    /// Execution runs on into this subroutine, the code after the next
+    /// label, with the call stack unchanged (the ARB family's NV options:
+    /// labels only mark places in the instruction stream).
+    Continue(SubId),
+    /// The program ends, even inside a called subroutine: this is the end
+    /// of the program text ("A vertex program will also terminate after
+    /// executing the last instruction in the program", NV_vertex_program2_option).
+    EndProgram,
 }
 
 /// How a variable's components are typed (section 2.X.3.1).
@@ -603,6 +660,104 @@ pub struct BufferBinding {
     pub first: u32,
     /// `BUFFER4` (vec4 elements) rather than `BUFFER` (scalars).
     pub vec4: bool,
+}
+
+/// The sampler state a program fixes for one texture unit (what a
+/// renderer puts in its `VkSamplerCreateInfo`), with what the program
+/// expects of the texture. AGAL's sampler field is the source
+/// (docs/interface.md, "AGAL").
+///
+/// ```
+/// use nvp4c::ir::{SamplerState, Filter, MipmapMode, Wrap, TextureFormat};
+/// let s = SamplerState { unit: 0, filter: Filter::Linear, mipmap: MipmapMode::Nearest,
+///     wrap_u: Wrap::Repeat, wrap_v: Wrap::Repeat, wrap_w: Wrap::Repeat, max_anisotropy: 1,
+///     format: TextureFormat::Rgba, centroid: false, single: false };
+/// assert_eq!(serde_json::to_value(&s).unwrap()["mipmap"], "nearest");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SamplerState {
+    /// The texture unit (`texture[n]`, AGAL `fs<n>`/`vs<n>`).
+    pub unit: u32,
+    /// Magnification and minification filter.
+    pub filter: Filter,
+    /// How mipmap levels are chosen; `None`: level 0 only.
+    pub mipmap: MipmapMode,
+    /// Addressing of s.
+    pub wrap_u: Wrap,
+    /// Addressing of t.
+    pub wrap_v: Wrap,
+    /// Addressing of r (3D textures; cube maps ignore it).
+    pub wrap_w: Wrap,
+    /// 1 (off), 2, 4, 8 or 16.
+    pub max_anisotropy: u32,
+    /// What the texture holds (its upload format decides the Vulkan format).
+    pub format: TextureFormat,
+    /// Sampled at the centroid (AGAL's `centroid` flag).
+    pub centroid: bool,
+    /// AGAL's `single` flag (no documented meaning; no effect).
+    pub single: bool,
+}
+
+/// A sampler's filter.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Filter::Linear).unwrap(), "\"linear\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Filter {
+    /// `VK_FILTER_NEAREST`.
+    Nearest,
+    /// `VK_FILTER_LINEAR`.
+    Linear,
+}
+
+/// A sampler's mipmap mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::MipmapMode::None).unwrap(), "\"none\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MipmapMode {
+    /// Level 0 only (`maxLod` 0.25 with `VK_SAMPLER_MIPMAP_MODE_NEAREST`).
+    None,
+    /// `VK_SAMPLER_MIPMAP_MODE_NEAREST`.
+    Nearest,
+    /// `VK_SAMPLER_MIPMAP_MODE_LINEAR`.
+    Linear,
+}
+
+/// A sampler's address mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Wrap::ClampToEdge).unwrap(), "\"clamp_to_edge\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wrap {
+    /// `VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE`.
+    ClampToEdge,
+    /// `VK_SAMPLER_ADDRESS_MODE_REPEAT`.
+    Repeat,
+}
+
+/// What a texture holds, as the program declares it.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::TextureFormat::Dxt5).unwrap(), "\"dxt5\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextureFormat {
+    /// Uncompressed RGBA.
+    Rgba,
+    /// DXT1 (BC1) compressed.
+    Dxt1,
+    /// DXT5 (BC3) compressed, with alpha.
+    Dxt5,
+    /// Video frames (Stage3D VideoTexture).
+    Video,
 }
 
 /// The geometry program declarations (NV_geometry_program4).
@@ -1044,6 +1199,10 @@ pub struct Instruction {
     pub ty: DataType,
     /// `H` suffix: at least 16-bit precision (RelaxedPrecision).
     pub half: bool,
+    /// `X` suffix: 12-bit fixed point with 10 fraction bits
+    /// (NV_fragment_program_option); operands and result are rounded to a
+    /// multiple of 1/1024 and clamped to [-2, 2047/1024] (docs/semantics.md).
+    pub fixed: bool,
     /// `SAT` / `SSAT`.
     pub clamp: Option<Clamp>,
     /// `.CC0` / `.CC1` (`C`, `C0`, `C1`): the register updated.
@@ -1123,6 +1282,54 @@ pub enum Stmt {
         /// The statement in the source.
         span: Span,
     },
+    /// A counted loop with an index register (NV_fragment_program2 LOOP;
+    /// D3D9's `loop aL, i#` has the same form): `control.x` is the loop
+    /// count, `control.y` the initial index and `control.z` the increment,
+    /// each floored (3.11.X.8). The body runs `count` times (none when
+    /// `count` is not positive); before each iteration `index.x` holds the
+    /// current index, clamped to be at least 0 ("The value of A0.x is
+    /// clamped to be greater than or equal to 0"). BRK and CONT act on it
+    /// as on a REP.
+    Loop {
+        /// The (count, initial index, increment) operand.
+        control: Operand,
+        /// The signed integer variable the body reads the index from.
+        index: VarId,
+        /// The loop body.
+        body: Block,
+        /// The statement in the source.
+        span: Span,
+    },
+    /// `BRA label (ccTest)` (NV_vertex_program2_option 2.14.5.30): execution
+    /// continues at the start of `target`, the code after the label, with
+    /// the call stack unchanged. Not lowered to SPIR-V yet (E0900); the
+    /// interpreter runs it.
+    Branch {
+        /// The subroutine (the code after the label) branched to.
+        target: SubId,
+        /// Branches only where the test passes.
+        cond: Option<CcTest>,
+        /// The statement in the source.
+        span: Span,
+    },
+    /// `PUSHA a` (NV_vertex_program3 2.14.5.44): pushes an address register
+    /// onto the call stack; with MAX_PROGRAM_CALL_DEPTH entries already on
+    /// it, the program ends abnormally instead (results undefined).
+    PushAddress {
+        /// The address register pushed (a whole signed integer vector).
+        value: Operand,
+        /// The statement in the source.
+        span: Span,
+    },
+    /// `POPA a` (NV_vertex_program3 2.14.5.43): pops the top of the call
+    /// stack into an address register; when the stack is empty or its top
+    /// was pushed by a CAL, the program ends abnormally instead.
+    PopAddress {
+        /// The address register written (all four components).
+        dst: Dest,
+        /// The statement in the source.
+        span: Span,
+    },
     /// `BRK`, with an optional condition code test.
     Break {
         /// Acts only where the test passes.
@@ -1170,4 +1377,63 @@ pub enum Stmt {
         /// The statement in the source.
         span: Span,
     },
+}
+
+impl Stmt {
+    /// The blocks nested directly in this statement: the two sides of an
+    /// IF, the body of a REP or LOOP. Every walk over the flow tree goes
+    /// through here, so a new kind of block is seen by all of them.
+    ///
+    /// ```
+    /// let src = "!!NVfp4.0\nTEMP t;\nMOVC t, fragment.color;\nIF GT.x;\nMOV result.color, t;\nELSE;\nKIL t;\nENDIF;\nEND\n";
+    /// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    /// let stmt = &program.sub(program.entry).body[1];
+    /// assert_eq!(stmt.blocks().map(|b| b.len()).collect::<Vec<_>>(), [1, 1]);
+    /// ```
+    pub fn blocks(&self) -> impl Iterator<Item = &Block> {
+        let (a, b): (Option<&Block>, Option<&Block>) = match self {
+            Stmt::If {
+                then_block,
+                else_block,
+                ..
+            } => (Some(then_block), Some(else_block)),
+            Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => (Some(body), None),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    /// The operands the statement reads itself (not those of nested
+    /// blocks, nor the address operands of relative indices): an
+    /// instruction's sources, a REP count, a LOOP control, KIL's operand,
+    /// PUSHA's register.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp4.0\nADD result.color, fragment.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// assert_eq!(program.sub(program.entry).body[0].operands().count(), 2);
+    /// ```
+    pub fn operands(&self) -> impl Iterator<Item = &Operand> {
+        let (list, one): (&[Operand], Option<&Operand>) = match self {
+            Stmt::Inst(i) => (&i.srcs, None),
+            Stmt::Rep { count, .. } => (&[], count.as_ref()),
+            Stmt::Loop { control, .. } => (&[], Some(control)),
+            Stmt::Kill {
+                cond: KillCondition::Operand(o),
+                ..
+            } => (&[], Some(o)),
+            Stmt::PushAddress { value, .. } => (&[], Some(value)),
+            _ => (&[], None),
+        };
+        list.iter().chain(one)
+    }
+
+    /// The destination the statement writes, if any (an instruction's,
+    /// POPA's).
+    pub fn dest(&self) -> Option<&Dest> {
+        match self {
+            Stmt::Inst(i) => Some(&i.dst),
+            Stmt::PopAddress { dst, .. } => Some(dst),
+            _ => None,
+        }
+    }
 }

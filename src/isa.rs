@@ -1,23 +1,36 @@
-//! The instruction table of NV_gpu_program4 (Table X.13, section 2.X.4) and
-//! the program types built on it.
+//! The instruction table of the assembly family: NV_gpu_program4's Table
+//! X.13 (section 2.X.4) and the ARB family's Table X.5 (ARB_vertex_program,
+//! ARB_fragment_program and each NV option), one row per opcode with one
+//! column per language level ([`Column`]).
 //!
 //! This table is the one place that says what an opcode is: its operand
-//! shapes (the grammar class of section 2.X.2), which modifiers it accepts,
-//! its default data type and the fixed types of its operands and result.
-//! The lexer, parser, checker, backend and interpreter all read it, so they
-//! cannot drift apart.
+//! shapes (the grammar class of section 2.X.2), in which languages it
+//! exists and with which modifiers, its default data type and the fixed
+//! types of its operands and result. The lexer, parser, checker, backend,
+//! interpreter and language server all read it, so they cannot drift
+//! apart. The language of a program (header and options) is a [`Dialect`].
 //!
 //! ```
-//! use nvp4c::isa::{DataType, OpInfo, Opcode};
+//! use nvp4c::isa::{Column, DataType, OpInfo, Opcode};
 //! let dp4 = OpInfo::lookup("DP4").unwrap();
 //! assert_eq!((dp4.opcode, dp4.inputs.len(), dp4.default_type), (Opcode::Dp4, 2, DataType::Float));
-//! assert!(dp4.modifiers.clamp && !dp4.modifiers.integer);
+//! assert!(dp4.modifiers().clamp && !dp4.modifiers().integer);
+//! assert!(dp4.in_column(Column::FpOption).unwrap().fixed); // DP4X
+//! assert!(dp4.in_column(Column::ArbFp).is_some_and(|m| !m.cc)); // no DP4C in plain ARB
 //! assert_eq!(dp4.section, "2.X.8.Z, DP4");
 //! ```
 
 use std::fmt;
 
-/// Program type, chosen by the header (`!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0`).
+mod dialect;
+
+pub use dialect::{
+    option_info, options_of, AddressModel, Column, Dialect, Features, Header, LabelModel,
+    OptionInfo, SizeModifiers, OPTIONS,
+};
+
+/// Program type, chosen by the header (`!!NVvp4.0`/`!!ARBvp1.0`,
+/// `!!NVfp4.0`/`!!ARBfp1.0`, `!!NVgp4.0`; see [`Header`]).
 ///
 /// ```
 /// use nvp4c::Stage;
@@ -36,7 +49,7 @@ pub enum Stage {
 }
 
 impl Stage {
-    /// The program header that selects this type.
+    /// The NV_gpu_program4 header that selects this type.
     ///
     /// ```
     /// assert_eq!(nvp4c::Stage::Fragment.header(), "!!NVfp4.0");
@@ -68,7 +81,10 @@ impl fmt::Display for Stage {
     }
 }
 
-/// The data type an instruction operates on (section 2.X.4.1).
+/// The data type an instruction operates on (section 2.X.4.1). The ARB
+/// family has only `Float`; NV_gpu_program5 will add the 64-bit types
+/// (`F64`, `S64`, `U64`) here, with their own modifier letters in the
+/// table's columns.
 ///
 /// ```
 /// use nvp4c::isa::DataType;
@@ -161,6 +177,9 @@ pub enum OperandKind {
     Vector(TypeRule),
     /// A scalar selected with a one-component suffix (`<instOperandS>`).
     Scalar(TypeRule),
+    /// A whole address register, without swizzle (`<instOperandAddrVNS>`
+    /// of NV_vertex_program2_option: ARA and PUSHA); signed integers.
+    Address,
 }
 
 impl OperandKind {
@@ -173,6 +192,7 @@ impl OperandKind {
     pub fn type_rule(self) -> TypeRule {
         match self {
             OperandKind::Vector(t) | OperandKind::Scalar(t) => t,
+            OperandKind::Address => TypeRule::Signed,
         }
     }
     /// Whether it is a scalar operand.
@@ -201,6 +221,9 @@ pub enum ResultKind {
     Vector(TypeRule),
     /// A scalar result, replicated to every enabled component.
     Scalar(TypeRule),
+    /// A signed integer vector written to an address register
+    /// (`<instResultAddr>`: ARL, ARR, ARA, POPA).
+    Address,
 }
 
 /// The grammar class of an instruction (section 2.X.2, `<VECTORop>` and so
@@ -221,43 +244,100 @@ pub enum Shape {
     Tex,
     /// `TXD result, operandV, operandV, operandV, texAccess`.
     Txd,
-    /// `CAL label (ccMask)?`.
+    /// `CAL label (ccMask)?`, `BRA label (ccMask)?` (`<BRAop_instruction>`).
     Call,
     /// `RET`, `BRK`, `CONT` with an optional `(ccTest)`.
     FlowCc,
     /// `IF ccTest`.
     If,
-    /// `REP operandV?`.
+    /// `REP operandV?`, `LOOP operandV`.
     Rep,
-    /// `ELSE`, `ENDIF`, `ENDREP`.
+    /// `ELSE`, `ENDIF`, `ENDREP`, `ENDLOOP`.
     EndFlow,
     /// `KIL operandV` or `KIL ccTest` (NV_fragment_program4).
     Kil,
     /// `EMIT`, `ENDPRIM` (NV_geometry_program4).
     Primitive,
+    /// `PUSHA address` and `POPA address` (NV_vertex_program3).
+    AddressStack,
 }
 
-/// The modifier groups of Table X.13 ("F I C S H D" columns).
+/// The modifiers an opcode takes in one language level: the "F I C S H"
+/// columns of NV_gpu_program4's Table X.13 and the "R H X C S" columns of
+/// the NV options' Table X.5. Written in the table as a string of letters
+/// (`"FICSH"`, `"RHXCS"`, `"C"`, `""`); `-` there means the opcode does not
+/// exist in that language.
 ///
 /// ```
-/// let m = nvp4c::isa::OpInfo::lookup("ADD").unwrap().modifiers;
-/// assert!(m.float && m.integer && m.cc && m.clamp && m.half);
+/// let m = nvp4c::isa::OpInfo::lookup("ADD").unwrap().modifiers();
+/// assert!(m.float && m.integer && m.cc && m.clamp && m.half && !m.fixed);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ModifierSupport {
-    /// F: `.F`, `R`, `H`.
+    /// F: `.F` (NV_gpu_program4's stand-alone float type); implies `R`.
     pub float: bool,
+    /// R: the `R` suffix (full precision float).
+    pub full: bool,
+    /// H: the `H` suffix (at least 16-bit float precision).
+    pub half: bool,
+    /// X: the `X` suffix (12-bit fixed point, NV_fragment_program_option).
+    pub fixed: bool,
     /// I: `.S`, `.U`.
     pub integer: bool,
-    /// C: `.CC`, `.CC0`, `.CC1`, `C`, `C0`, `C1`.
+    /// C: condition code update: `.CC`, `.CC0`, `.CC1`, `C`, `C0`, `C1`
+    /// (which of them depends on the dialect's condition code registers).
     pub cc: bool,
-    /// S: `.SAT`, `.SSAT`, `_SAT`, `_SSAT`.
+    /// S: saturation: `_SAT` (and `_SSAT`, `.SAT`, `.SSAT` where the dialect
+    /// has them).
     pub clamp: bool,
-    /// H: the `H` suffix.
-    pub half: bool,
+    /// 3: the result has three components, and a write mask that includes
+    /// `w` fails to load (RFL in the NV fragment options: "A fragment program
+    /// will fail to load if the w component of the result is enabled").
+    pub xyz_only: bool,
 }
 
-/// Every opcode of NV_gpu_program4 and the vp4/fp4/gp4 additions.
+impl ModifierSupport {
+    /// Reads a column entry of the table: `-` for "does not exist", else
+    /// the letters of the supported modifiers.
+    const fn parse(text: &str) -> Option<ModifierSupport> {
+        let b = text.as_bytes();
+        if b.len() == 1 && b[0] == b'-' {
+            return None;
+        }
+        let mut m = ModifierSupport {
+            float: false,
+            full: false,
+            half: false,
+            fixed: false,
+            integer: false,
+            cc: false,
+            clamp: false,
+            xyz_only: false,
+        };
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'F' => {
+                    m.float = true;
+                    m.full = true;
+                }
+                b'R' => m.full = true,
+                b'H' => m.half = true,
+                b'X' => m.fixed = true,
+                b'I' => m.integer = true,
+                b'C' => m.cc = true,
+                b'S' => m.clamp = true,
+                b'3' => m.xyz_only = true,
+                _ => panic!("unknown modifier letter in the instruction table"),
+            }
+            i += 1;
+        }
+        Some(m)
+    }
+}
+
+/// Every opcode of the assembly family: NV_gpu_program4 and the vp4/fp4/gp4
+/// additions, ARB_vertex_program, ARB_fragment_program and the NV options.
 ///
 /// ```
 /// use nvp4c::isa::Opcode;
@@ -274,6 +354,14 @@ pub enum Opcode {
     Add,
     /// `AND`: bitwise and (2.X.8.Z, AND).
     And,
+    /// `ARA`: address register add (NV_vertex_program2_option 2.14.5.28).
+    Ara,
+    /// `ARL`: address register load, floor (ARB_vertex_program 2.14.5.3).
+    Arl,
+    /// `ARR`: address register load, round (NV_vertex_program2_option 2.14.5.29).
+    Arr,
+    /// `BRA`: branch to a label (NV_vertex_program2_option 2.14.5.30).
+    Bra,
     /// `BRK`: break out of loop (2.X.8.Z, BRK).
     Brk,
     /// `CAL`: subroutine call (2.X.8.Z, CAL).
@@ -310,12 +398,16 @@ pub enum Opcode {
     Emit,
     /// `ENDIF`: end if test block (2.X.8.Z, ENDIF).
     Endif,
+    /// `ENDLOOP`: end of loop block (NV_fragment_program2 3.11.X.5).
+    Endloop,
     /// `ENDPRIM`: end of primitive (NV_geometry_program4 2.X.8.Z, ENDPRIM).
     Endprim,
     /// `ENDREP`: end of repeat block (2.X.8.Z, ENDREP).
     Endrep,
     /// `EX2`: exponential base 2 (2.X.8.Z, EX2).
     Ex2,
+    /// `EXP`: exponential base 2, approximate (ARB_vertex_program 2.14.5.9).
+    Exp,
     /// `FLR`: floor (2.X.8.Z, FLR).
     Flr,
     /// `FRC`: fraction (2.X.8.Z, FRC).
@@ -330,6 +422,10 @@ pub enum Opcode {
     Lg2,
     /// `LIT`: compute lighting coefficients (2.X.8.Z, LIT).
     Lit,
+    /// `LOG`: logarithm base 2, approximate (ARB_vertex_program 2.14.5.14).
+    Log,
+    /// `LOOP`: start of loop block with an index (NV_fragment_program2 3.11.X.8).
+    Loop,
     /// `LRP`: linear interpolation (2.X.8.Z, LRP).
     Lrp,
     /// `MAD`: multiply and add (2.X.8.Z, MAD).
@@ -358,8 +454,12 @@ pub enum Opcode {
     Pk4b,
     /// `PK4UB`: pack four floats as unsigned 8-bit (2.X.8.Z, PK4UB).
     Pk4ub,
+    /// `POPA`: pop an address register off the call stack (NV_vertex_program3 2.14.5.43).
+    Popa,
     /// `POW`: exponentiate (2.X.8.Z, POW).
     Pow,
+    /// `PUSHA`: push an address register onto the call stack (NV_vertex_program3 2.14.5.44).
+    Pusha,
     /// `RCC`: reciprocal (clamped) (2.X.8.Z, RCC).
     Rcc,
     /// `RCP`: reciprocal (2.X.8.Z, RCP).
@@ -456,15 +556,16 @@ pub struct OpInfo {
     pub name: &'static str,
     /// The operand list the grammar accepts.
     pub shape: Shape,
-    /// The modifier groups it accepts.
-    pub modifiers: ModifierSupport,
+    /// Per language level ([`Column::index`]): the modifiers it accepts,
+    /// or `None` where the opcode does not exist.
+    pub columns: [Option<ModifierSupport>; Column::COUNT],
     /// Table X.13 column D: the data type when no type modifier is given.
     pub default_type: DataType,
     /// What it writes.
     pub result: ResultKind,
     /// Its source operands (for `Shape::Alu`).
     pub inputs: &'static [OperandKind],
-    /// `None` when every program type has it.
+    /// `None` when every program type of its languages has it.
     pub only_stage: Option<Stage>,
     /// Where the spec describes it.
     pub section: &'static str,
@@ -506,6 +607,7 @@ impl OpInfo {
         match self.result {
             ResultKind::None => None,
             ResultKind::Vector(t) | ResultKind::Scalar(t) => Some(t.resolve(op_type)),
+            ResultKind::Address => Some(DataType::Signed),
         }
     }
     /// Whether it writes a result.
@@ -518,34 +620,123 @@ impl OpInfo {
         !matches!(self.result, ResultKind::None)
     }
 
-    /// The modifiers the instruction accepts, one group per kind, each as
-    /// its stand-alone forms (Table X.14) and its suffix forms (Table X.15).
-    /// Messages and editor hovers list them from here.
+    /// Its modifiers in NV_gpu_program4 (Table X.13); none where it is not
+    /// an NV_gpu_program4 opcode.
+    ///
+    /// ```
+    /// assert!(nvp4c::isa::OpInfo::lookup("MUL").unwrap().modifiers().integer);
+    /// assert_eq!(nvp4c::isa::OpInfo::lookup("ARL").unwrap().modifiers(), Default::default());
+    /// ```
+    pub fn modifiers(&self) -> ModifierSupport {
+        self.in_column(Column::Nv4).unwrap_or_default()
+    }
+
+    /// Its modifiers in one language level, or `None` where it does not exist.
+    ///
+    /// ```
+    /// use nvp4c::isa::{Column, OpInfo};
+    /// let seq = OpInfo::lookup("SEQ").unwrap();
+    /// assert!(seq.in_column(Column::ArbFp).is_none() && seq.in_column(Column::Vp2).is_some());
+    /// ```
+    pub fn in_column(&self, column: Column) -> Option<ModifierSupport> {
+        self.columns[column.index()]
+    }
+
+    /// Its modifiers in a dialect, or `None` where the opcode does not
+    /// exist there (its column, and its program type).
+    ///
+    /// ```
+    /// use nvp4c::isa::{Dialect, Header, OpInfo};
+    /// let kil = OpInfo::lookup("KIL").unwrap();
+    /// assert!(kil.in_dialect(Dialect::new(Header::ArbFp1)).is_some());
+    /// assert!(kil.in_dialect(Dialect::new(Header::NvVp4)).is_none());
+    /// ```
+    pub fn in_dialect(&self, dialect: Dialect) -> Option<ModifierSupport> {
+        if self.only_stage.is_some_and(|s| s != dialect.stage()) {
+            return None;
+        }
+        self.in_column(dialect.column())
+    }
+
+    /// The languages the opcode exists in.
+    ///
+    /// ```
+    /// use nvp4c::isa::{Column, OpInfo};
+    /// let cols: Vec<_> = OpInfo::lookup("ARA").unwrap().languages().collect();
+    /// assert_eq!(cols, [Column::Vp2, Column::Vp3]);
+    /// ```
+    pub fn languages(&self) -> impl Iterator<Item = Column> + '_ {
+        Column::ALL
+            .into_iter()
+            .filter(|c| self.in_column(*c).is_some())
+    }
+
+    /// The modifiers the instruction accepts in NV_gpu_program4, one group
+    /// per kind, each as its stand-alone forms (Table X.14) and its suffix
+    /// forms (Table X.15). Messages and editor hovers list them from here.
     ///
     /// ```
     /// let groups = nvp4c::isa::OpInfo::lookup("MUL").unwrap().modifier_groups();
     /// assert!(groups.contains(&(&["S24", "U24", "HI"][..], &[][..])));
     /// ```
     pub fn modifier_groups(&self) -> Vec<(&'static [&'static str], &'static [&'static str])> {
-        let m = self.modifiers;
+        self.modifier_groups_in(Dialect::new(Header::NvFp4))
+    }
+
+    /// The modifier groups of [`OpInfo::modifier_groups`] as a dialect
+    /// spells them: the ARB family has suffixes only, one or two condition
+    /// code registers, and `_SSAT` only with NV_fragment_program2.
+    ///
+    /// ```
+    /// use nvp4c::isa::{Dialect, Features, Header, OpInfo};
+    /// let mut d = Dialect::new(Header::ArbFp1);
+    /// d.enable(Features::NV_FP);
+    /// let groups = OpInfo::lookup("ADD").unwrap().modifier_groups_in(d);
+    /// assert!(groups.contains(&(&[][..], &["X"][..])));
+    /// assert!(groups.contains(&(&[][..], &["C"][..])));
+    /// ```
+    pub fn modifier_groups_in(
+        &self,
+        dialect: Dialect,
+    ) -> Vec<(&'static [&'static str], &'static [&'static str])> {
+        let Some(m) = self
+            .in_dialect(dialect)
+            .or_else(|| self.in_column(dialect.column()))
+        else {
+            return Vec::new();
+        };
+        let nv4 = dialect.standalone_modifiers();
         let mut groups: Vec<(&'static [&'static str], &'static [&'static str])> = Vec::new();
-        if m.float {
+        if m.float && nv4 {
             groups.push((&["F"], &["R"]));
+        } else if m.full {
+            groups.push((&[], &["R"]));
         }
         if m.half {
             groups.push((&[], &["H"]));
         }
-        if m.integer {
+        if m.fixed {
+            groups.push((&[], &["X"]));
+        }
+        if m.integer && nv4 {
             groups.push((&["S", "U"], &[]));
         }
         if m.cc {
-            groups.push((&["CC", "CC0", "CC1"], &["C", "C0", "C1"]));
+            match (nv4, dialect.cc_registers()) {
+                (true, _) => groups.push((&["CC", "CC0", "CC1"], &["C", "C0", "C1"])),
+                (false, 2) => groups.push((&[], &["C", "C0", "C1"])),
+                _ => groups.push((&[], &["C"])),
+            }
         }
         if m.clamp {
-            groups.push((&["SAT", "SSAT"], &["_SAT", "_SSAT"]));
+            match (nv4, dialect.signed_saturation()) {
+                (true, _) => groups.push((&["SAT", "SSAT"], &["_SAT", "_SSAT"])),
+                (false, true) => groups.push((&[], &["_SAT", "_SSAT"])),
+                _ => groups.push((&[], &["_SAT"])),
+            }
         }
         // Section 2.X.4.1: S24, U24 and HI are for MUL only.
-        if self.opcode == Opcode::Mul {
+        if self.opcode == Opcode::Mul && nv4 {
             groups.push((&["S24", "U24", "HI"], &[]));
         }
         groups
@@ -577,27 +768,8 @@ impl fmt::Display for Opcode {
     }
 }
 
-const fn m(float: bool, integer: bool, cc: bool, clamp: bool, half: bool) -> ModifierSupport {
-    ModifierSupport {
-        float,
-        integer,
-        cc,
-        clamp,
-        half,
-    }
-}
-
-/// Modifier sets that recur in Table X.13.
-const FICSH: ModifierSupport = m(true, true, true, true, true);
-const F_CSH: ModifierSupport = m(true, false, true, true, true);
-const _IC__: ModifierSupport = m(false, true, true, false, false);
-const FICS_: ModifierSupport = m(true, true, true, true, false);
-const FI___: ModifierSupport = m(true, true, false, false, false);
-const FI__H: ModifierSupport = m(true, true, false, false, true);
-const NONE: ModifierSupport = m(false, false, false, false, false);
-
 use DataType::{Float as F, Signed as S};
-use OperandKind::{Scalar as Sc, Vector as Vc};
+use OperandKind::{Address as AD, Scalar as Sc, Vector as Vc};
 use TypeRule::{Float as TF, Inherit as TI, Signed as TS, Unsigned as TU};
 
 const V: OperandKind = Vc(TI);
@@ -606,16 +778,37 @@ const VS: OperandKind = Vc(TS);
 const VU: OperandKind = Vc(TU);
 const SS: OperandKind = Sc(TI);
 const RV: ResultKind = ResultKind::Vector(TI);
+const RVF: ResultKind = ResultKind::Vector(TF);
+const RVS: ResultKind = ResultKind::Vector(TS);
+const RVU: ResultKind = ResultKind::Vector(TU);
 const RS: ResultKind = ResultKind::Scalar(TI);
+const RA: ResultKind = ResultKind::Address;
 const RN: ResultKind = ResultKind::None;
 
+const FRAG: Option<Stage> = Some(Stage::Fragment);
+const GEOM: Option<Stage> = Some(Stage::Geometry);
+const VERT: Option<Stage> = Some(Stage::Vertex);
+const ALL: Option<Stage> = None;
+
+/// One column entry: `-` (the opcode does not exist there) or the letters
+/// of its modifiers.
+macro_rules! col {
+    (-) => {
+        None
+    };
+    ($letters:literal) => {
+        ModifierSupport::parse($letters)
+    };
+}
+
 macro_rules! op {
-    ($op:ident, $name:literal, $shape:ident, $mods:expr, $def:expr, $res:expr, [$($inp:expr),*], $stage:expr, $sec:literal, $sum:literal) => {
+    ($op:ident $name:literal $shape:ident [$($inp:expr),*] $res:ident $def:ident $stage:ident
+     | $nv4:tt $arbvp:tt $vp2:tt $vp3:tt $arbfp:tt $fpo:tt $fp2:tt | $sec:literal $sum:literal) => {
         OpInfo {
             opcode: Opcode::$op,
             name: $name,
             shape: Shape::$shape,
-            modifiers: $mods,
+            columns: [col!($nv4), col!($arbvp), col!($vp2), col!($vp3), col!($arbfp), col!($fpo), col!($fp2)],
             default_type: $def,
             result: $res,
             inputs: &[$($inp),*],
@@ -626,1025 +819,119 @@ macro_rules! op {
     };
 }
 
-const FRAG: Option<Stage> = Some(Stage::Fragment);
-const GEOM: Option<Stage> = Some(Stage::Geometry);
-const ALL: Option<Stage> = None;
-
-/// Table X.13, in the order of `Opcode`.
+/// The instruction table, in the order of `Opcode`: NV_gpu_program4's
+/// Table X.13 (inputs, result, default data type D, program type and the
+/// "F I C S H" modifier columns) with the ARB family's columns beside it.
+/// Inputs: `V` vector, `SS` scalar, `VF`/`VS`/`VU` always float / signed /
+/// unsigned, `AD` a whole address register. Results: `RV` vector, `RS`
+/// scalar replicated, `RVF`/`RVS`/`RVU` typed, `RA` an address register,
+/// `RN` none. Each column gives the modifiers in that language (letters
+/// as in [`ModifierSupport`]) or `-` where the opcode does not exist. The
+/// ARB columns transcribe Table X.5 of ARB_vertex_program,
+/// NV_vertex_program2_option, NV_vertex_program3, ARB_fragment_program,
+/// NV_fragment_program_option and NV_fragment_program2.
 ///
 /// ```
 /// use nvp4c::isa::{INSTRUCTIONS, Stage};
 /// assert!(INSTRUCTIONS.iter().any(|i| i.name == "EMIT" && i.only_stage == Some(Stage::Geometry)));
 /// ```
+#[rustfmt::skip]
 pub static INSTRUCTIONS: &[OpInfo] = &[
-    op!(
-        Abs,
-        "ABS",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, ABS",
-        "absolute value"
-    ),
-    op!(
-        Add,
-        "ADD",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, ADD",
-        "add"
-    ),
-    op!(
-        And,
-        "AND",
-        Alu,
-        _IC__,
-        S,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, AND",
-        "bitwise and"
-    ),
-    op!(
-        Brk,
-        "BRK",
-        FlowCc,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, BRK",
-        "break out of loop"
-    ),
-    op!(
-        Cal,
-        "CAL",
-        Call,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, CAL",
-        "subroutine call"
-    ),
-    op!(
-        Ceil,
-        "CEIL",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, CEIL",
-        "ceiling"
-    ),
-    op!(
-        Cmp,
-        "CMP",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V, V],
-        ALL,
-        "2.X.8.Z, CMP",
-        "compare"
-    ),
-    op!(
-        Cont,
-        "CONT",
-        FlowCc,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, CONT",
-        "continue with next loop iteration"
-    ),
-    op!(
-        Cos,
-        "COS",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS],
-        ALL,
-        "2.X.8.Z, COS",
-        "cosine with reduction to [-PI,PI]"
-    ),
-    op!(
-        Ddx,
-        "DDX",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V],
-        FRAG,
-        "2.X.8.Z, DDX",
-        "partial derivative relative to X"
-    ),
-    op!(
-        Ddy,
-        "DDY",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V],
-        FRAG,
-        "2.X.8.Z, DDY",
-        "partial derivative relative to Y"
-    ),
-    op!(
-        Div,
-        "DIV",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, SS],
-        ALL,
-        "2.X.8.Z, DIV",
-        "divide vector components by scalar"
-    ),
-    op!(
-        Dp2,
-        "DP2",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [V, V],
-        ALL,
-        "2.X.8.Z, DP2",
-        "2-component dot product"
-    ),
-    op!(
-        Dp2a,
-        "DP2A",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [V, V, V],
-        ALL,
-        "2.X.8.Z, DP2A",
-        "2-component dot product with scalar add"
-    ),
-    op!(
-        Dp3,
-        "DP3",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [V, V],
-        ALL,
-        "2.X.8.Z, DP3",
-        "3-component dot product"
-    ),
-    op!(
-        Dp4,
-        "DP4",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [V, V],
-        ALL,
-        "2.X.8.Z, DP4",
-        "4-component dot product"
-    ),
-    op!(
-        Dph,
-        "DPH",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [V, V],
-        ALL,
-        "2.X.8.Z, DPH",
-        "homogeneous dot product"
-    ),
-    op!(
-        Dst,
-        "DST",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, DST",
-        "distance vector"
-    ),
-    op!(
-        Else,
-        "ELSE",
-        EndFlow,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, ELSE",
-        "start if test else block"
-    ),
-    op!(
-        Emit,
-        "EMIT",
-        Primitive,
-        NONE,
-        F,
-        RN,
-        [],
-        GEOM,
-        "NV_geometry_program4 2.X.8.Z, EMIT",
-        "emit vertex"
-    ),
-    op!(
-        Endif,
-        "ENDIF",
-        EndFlow,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, ENDIF",
-        "end if test block"
-    ),
-    op!(
-        Endprim,
-        "ENDPRIM",
-        Primitive,
-        NONE,
-        F,
-        RN,
-        [],
-        GEOM,
-        "NV_geometry_program4 2.X.8.Z, ENDPRIM",
-        "end of primitive"
-    ),
-    op!(
-        Endrep,
-        "ENDREP",
-        EndFlow,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, ENDREP",
-        "end of repeat block"
-    ),
-    op!(
-        Ex2,
-        "EX2",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS],
-        ALL,
-        "2.X.8.Z, EX2",
-        "exponential base 2"
-    ),
-    op!(
-        Flr,
-        "FLR",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, FLR",
-        "floor"
-    ),
-    op!(
-        Frc,
-        "FRC",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, FRC",
-        "fraction"
-    ),
-    op!(
-        I2f,
-        "I2F",
-        Alu,
-        _IC__,
-        S,
-        ResultKind::Vector(TF),
-        [V],
-        ALL,
-        "2.X.8.Z, I2F",
-        "integer to float"
-    ),
-    op!(
-        If,
-        "IF",
-        If,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, IF",
-        "start of if test block"
-    ),
-    op!(
-        Kil,
-        "KIL",
-        Kil,
-        FI__H,
-        F,
-        RN,
-        [V],
-        FRAG,
-        "NV_fragment_program4 2.X.8.Z, KIL",
-        "kill fragment"
-    ),
-    op!(
-        Lg2,
-        "LG2",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS],
-        ALL,
-        "2.X.8.Z, LG2",
-        "logarithm base 2"
-    ),
-    op!(
-        Lit,
-        "LIT",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, LIT",
-        "compute lighting coefficients"
-    ),
-    op!(
-        Lrp,
-        "LRP",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V, V, V],
-        ALL,
-        "2.X.8.Z, LRP",
-        "linear interpolation"
-    ),
-    op!(
-        Mad,
-        "MAD",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V, V],
-        ALL,
-        "2.X.8.Z, MAD",
-        "multiply and add"
-    ),
-    op!(
-        Max,
-        "MAX",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, MAX",
-        "maximum"
-    ),
-    op!(
-        Min,
-        "MIN",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, MIN",
-        "minimum"
-    ),
-    op!(
-        Mod,
-        "MOD",
-        Alu,
-        _IC__,
-        S,
-        RV,
-        [V, SS],
-        ALL,
-        "2.X.8.Z, MOD",
-        "modulus vector components by scalar"
-    ),
-    op!(
-        Mov,
-        "MOV",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, MOV",
-        "move"
-    ),
-    op!(
-        Mul,
-        "MUL",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, MUL",
-        "multiply"
-    ),
-    op!(
-        Not,
-        "NOT",
-        Alu,
-        _IC__,
-        S,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, NOT",
-        "bitwise not"
-    ),
-    op!(
-        Nrm,
-        "NRM",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, NRM",
-        "normalize 3-component vector"
-    ),
-    op!(
-        Or,
-        "OR",
-        Alu,
-        _IC__,
-        S,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, OR",
-        "bitwise or"
-    ),
-    op!(
-        Pk2h,
-        "PK2H",
-        Alu,
-        FI___,
-        F,
-        RS,
-        [VF],
-        ALL,
-        "2.X.8.Z, PK2H",
-        "pack two 16-bit floats"
-    ),
-    op!(
-        Pk2us,
-        "PK2US",
-        Alu,
-        FI___,
-        F,
-        RS,
-        [VF],
-        ALL,
-        "2.X.8.Z, PK2US",
-        "pack two floats as unsigned 16-bit"
-    ),
-    op!(
-        Pk4b,
-        "PK4B",
-        Alu,
-        FI___,
-        F,
-        RS,
-        [VF],
-        ALL,
-        "2.X.8.Z, PK4B",
-        "pack four floats as signed 8-bit"
-    ),
-    op!(
-        Pk4ub,
-        "PK4UB",
-        Alu,
-        FI___,
-        F,
-        RS,
-        [VF],
-        ALL,
-        "2.X.8.Z, PK4UB",
-        "pack four floats as unsigned 8-bit"
-    ),
-    op!(
-        Pow,
-        "POW",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS, SS],
-        ALL,
-        "2.X.8.Z, POW",
-        "exponentiate"
-    ),
-    op!(
-        Rcc,
-        "RCC",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS],
-        ALL,
-        "2.X.8.Z, RCC",
-        "reciprocal (clamped)"
-    ),
-    op!(
-        Rcp,
-        "RCP",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS],
-        ALL,
-        "2.X.8.Z, RCP",
-        "reciprocal"
-    ),
-    op!(
-        Rep,
-        "REP",
-        Rep,
-        FI__H,
-        F,
-        RN,
-        [V],
-        ALL,
-        "2.X.8.Z, REP",
-        "start of repeat block"
-    ),
-    op!(
-        Ret,
-        "RET",
-        FlowCc,
-        NONE,
-        F,
-        RN,
-        [],
-        ALL,
-        "2.X.8.Z, RET",
-        "subroutine return"
-    ),
-    op!(
-        Rfl,
-        "RFL",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, RFL",
-        "reflection vector"
-    ),
-    op!(
-        Round,
-        "ROUND",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, ROUND",
-        "round to nearest integer"
-    ),
-    op!(
-        Rsq,
-        "RSQ",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS],
-        ALL,
-        "2.X.8.Z, RSQ",
-        "reciprocal square root"
-    ),
-    op!(
-        Sad,
-        "SAD",
-        Alu,
-        _IC__,
-        S,
-        ResultKind::Vector(TU),
-        [V, V, VU],
-        ALL,
-        "2.X.8.Z, SAD",
-        "sum of absolute differences"
-    ),
-    op!(
-        Scs,
-        "SCS",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [SS],
-        ALL,
-        "2.X.8.Z, SCS",
-        "sine/cosine without reduction"
-    ),
-    op!(
-        Seq,
-        "SEQ",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SEQ",
-        "set on equal"
-    ),
-    op!(
-        Sfl,
-        "SFL",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SFL",
-        "set on false"
-    ),
-    op!(
-        Sge,
-        "SGE",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SGE",
-        "set on greater than or equal"
-    ),
-    op!(
-        Sgt,
-        "SGT",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SGT",
-        "set on greater than"
-    ),
-    op!(
-        Shl,
-        "SHL",
-        Alu,
-        _IC__,
-        S,
-        RV,
-        [V, SS],
-        ALL,
-        "2.X.8.Z, SHL",
-        "shift left"
-    ),
-    op!(
-        Shr,
-        "SHR",
-        Alu,
-        _IC__,
-        S,
-        RV,
-        [V, SS],
-        ALL,
-        "2.X.8.Z, SHR",
-        "shift right"
-    ),
-    op!(
-        Sin,
-        "SIN",
-        Alu,
-        F_CSH,
-        F,
-        RS,
-        [SS],
-        ALL,
-        "2.X.8.Z, SIN",
-        "sine with reduction to [-PI,PI]"
-    ),
-    op!(
-        Sle,
-        "SLE",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SLE",
-        "set on less than or equal"
-    ),
-    op!(
-        Slt,
-        "SLT",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SLT",
-        "set on less than"
-    ),
-    op!(
-        Sne,
-        "SNE",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SNE",
-        "set on not equal"
-    ),
-    op!(
-        Ssg,
-        "SSG",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, SSG",
-        "set sign"
-    ),
-    op!(
-        Str,
-        "STR",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, STR",
-        "set on true"
-    ),
-    op!(
-        Sub,
-        "SUB",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, SUB",
-        "subtract"
-    ),
-    op!(
-        Swz,
-        "SWZ",
-        Swz,
-        F_CSH,
-        F,
-        RV,
-        [V],
-        ALL,
-        "2.X.8.Z, SWZ",
-        "extended swizzle"
-    ),
-    op!(
-        Tex,
-        "TEX",
-        Tex,
-        FICS_,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, TEX",
-        "texture sample"
-    ),
-    op!(
-        Trunc,
-        "TRUNC",
-        Alu,
-        FICSH,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, TRUNC",
-        "truncate (round toward zero)"
-    ),
-    op!(
-        Txb,
-        "TXB",
-        Tex,
-        FICS_,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, TXB",
-        "texture sample with bias"
-    ),
-    op!(
-        Txd,
-        "TXD",
-        Txd,
-        FICS_,
-        F,
-        RV,
-        [VF, VF, VF],
-        ALL,
-        "2.X.8.Z, TXD",
-        "texture sample with partials"
-    ),
-    op!(
-        Txf,
-        "TXF",
-        Tex,
-        FICS_,
-        F,
-        RV,
-        [VS],
-        ALL,
-        "2.X.8.Z, TXF",
-        "texel fetch"
-    ),
-    op!(
-        Txl,
-        "TXL",
-        Tex,
-        FICS_,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, TXL",
-        "texture sample with LOD"
-    ),
-    op!(
-        Txp,
-        "TXP",
-        Tex,
-        FICS_,
-        F,
-        RV,
-        [VF],
-        ALL,
-        "2.X.8.Z, TXP",
-        "texture sample with projection"
-    ),
-    op!(
-        Txq,
-        "TXQ",
-        Tex,
-        NONE,
-        S,
-        ResultKind::Vector(TS),
-        [VS],
-        ALL,
-        "2.X.8.Z, TXQ",
-        "texture info query"
-    ),
-    op!(
-        Up2h,
-        "UP2H",
-        Alu,
-        FICS_,
-        F,
-        ResultKind::Vector(TF),
-        [SS],
-        ALL,
-        "2.X.8.Z, UP2H",
-        "unpack two 16-bit floats"
-    ),
-    op!(
-        Up2us,
-        "UP2US",
-        Alu,
-        FICS_,
-        F,
-        ResultKind::Vector(TF),
-        [SS],
-        ALL,
-        "2.X.8.Z, UP2US",
-        "unpack two unsigned 16-bit integers"
-    ),
-    op!(
-        Up4b,
-        "UP4B",
-        Alu,
-        FICS_,
-        F,
-        ResultKind::Vector(TF),
-        [SS],
-        ALL,
-        "2.X.8.Z, UP4B",
-        "unpack four signed 8-bit integers"
-    ),
-    op!(
-        Up4ub,
-        "UP4UB",
-        Alu,
-        FICS_,
-        F,
-        ResultKind::Vector(TF),
-        [SS],
-        ALL,
-        "2.X.8.Z, UP4UB",
-        "unpack four unsigned 8-bit integers"
-    ),
-    op!(
-        X2d,
-        "X2D",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V, V, V],
-        ALL,
-        "2.X.8.Z, X2D",
-        "2D coordinate transformation"
-    ),
-    op!(
-        Xor,
-        "XOR",
-        Alu,
-        _IC__,
-        S,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, XOR",
-        "exclusive or"
-    ),
-    op!(
-        Xpd,
-        "XPD",
-        Alu,
-        F_CSH,
-        F,
-        RV,
-        [V, V],
-        ALL,
-        "2.X.8.Z, XPD",
-        "cross product"
-    ),
+    // opcode  name      shape        inputs       out D stage | NV4     ARBvp vp2  vp3   ARBfp fpOpt    fp2      | section, summary
+    op!(Abs     "ABS"     Alu          [V]          RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, ABS" "absolute value"),
+    op!(Add     "ADD"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, ADD" "add"),
+    op!(And     "AND"     Alu          [V, V]       RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, AND" "bitwise and"),
+    op!(Ara     "ARA"     Alu          [AD]         RA  F VERT | -       -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.28, ARA" "address register add"),
+    op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       ""    "C"  "C"   -     -        -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
+    op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -     "C"  "C"   -     -        -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
+    op!(Bra     "BRA"     Call         []           RN  F VERT | -       -     ""   ""    -     -        -        | "NV_vertex_program2_option 2.14.5.30, BRA" "branch to a label"),
+    op!(Brk     "BRK"     FlowCc       []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, BRK" "break out of loop"),
+    op!(Cal     "CAL"     Call         []           RN  F ALL  | ""      -     ""   ""    -     -        ""       | "2.X.8.Z, CAL" "subroutine call"),
+    op!(Ceil    "CEIL"    Alu          [VF]         RV  F ALL  | "FICSH" -     -    -     -     -        -        | "2.X.8.Z, CEIL" "ceiling"),
+    op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" -     -    -     "S"   "S"      "CS"     | "2.X.8.Z, CMP" "compare"),
+    op!(Cont    "CONT"    FlowCc       []           RN  F ALL  | ""      -     -    -     -     -        -        | "2.X.8.Z, CONT" "continue with next loop iteration"),
+    op!(Cos     "COS"     Alu          [SS]         RS  F ALL  | "FCSH"  -     "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, COS" "cosine with reduction to [-PI,PI]"),
+    op!(Ddx     "DDX"     Alu          [V]          RV  F FRAG | "FCSH"  -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, DDX" "partial derivative relative to X"),
+    op!(Ddy     "DDY"     Alu          [V]          RV  F FRAG | "FCSH"  -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, DDY" "partial derivative relative to Y"),
+    op!(Div     "DIV"     Alu          [V, SS]      RV  F ALL  | "FICSH" -     -    -     -     -        "RHCS"   | "2.X.8.Z, DIV" "divide vector components by scalar"),
+    op!(Dp2     "DP2"     Alu          [V, V]       RS  F ALL  | "FCSH"  -     -    -     -     -        "RHXCS"  | "2.X.8.Z, DP2" "2-component dot product"),
+    op!(Dp2a    "DP2A"    Alu          [V, V, V]    RS  F ALL  | "FCSH"  -     -    -     -     -        "RHXCS"  | "2.X.8.Z, DP2A" "2-component dot product with scalar add"),
+    op!(Dp3     "DP3"     Alu          [V, V]       RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DP3" "3-component dot product"),
+    op!(Dp4     "DP4"     Alu          [V, V]       RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DP4" "4-component dot product"),
+    op!(Dph     "DPH"     Alu          [V, V]       RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, DPH" "homogeneous dot product"),
+    op!(Dst     "DST"     Alu          [V, V]       RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, DST" "distance vector"),
+    op!(Else    "ELSE"    EndFlow      []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, ELSE" "start if test else block"),
+    op!(Emit    "EMIT"    Primitive    []           RN  F GEOM | ""      -     -    -     -     -        -        | "NV_geometry_program4 2.X.8.Z, EMIT" "emit vertex"),
+    op!(Endif   "ENDIF"   EndFlow      []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, ENDIF" "end if test block"),
+    op!(Endloop "ENDLOOP" EndFlow      []           RN  F FRAG | -       -     -    -     -     -        ""       | "NV_fragment_program2 3.11.X.5, ENDLOOP" "end of loop block"),
+    op!(Endprim "ENDPRIM" Primitive    []           RN  F GEOM | ""      -     -    -     -     -        -        | "NV_geometry_program4 2.X.8.Z, ENDPRIM" "end of primitive"),
+    op!(Endrep  "ENDREP"  EndFlow      []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, ENDREP" "end of repeat block"),
+    op!(Ex2     "EX2"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, EX2" "exponential base 2"),
+    op!(Exp     "EXP"     Alu          [SS]         RV  F VERT | -       ""    "C"  "CS"  -     -        -        | "ARB_vertex_program 2.14.5.9, EXP" "exponential base 2 (approximate)"),
+    op!(Flr     "FLR"     Alu          [VF]         RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, FLR" "floor"),
+    op!(Frc     "FRC"     Alu          [V]          RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, FRC" "fraction"),
+    op!(I2f     "I2F"     Alu          [V]          RVF S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, I2F" "integer to float"),
+    op!(If      "IF"      If           []           RN  F ALL  | ""      -     -    -     -     -        ""       | "2.X.8.Z, IF" "start of if test block"),
+    op!(Kil     "KIL"     Kil          [V]          RN  F FRAG | "FIH"   -     -    -     ""    ""       ""       | "NV_fragment_program4 2.X.8.Z, KIL" "kill fragment"),
+    op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
+    op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
+    op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       ""    "C"  "CS"  -     -        -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
+    op!(Loop    "LOOP"    Rep          [V]          RN  F FRAG | -       -     -    -     -     -        ""       | "NV_fragment_program2 3.11.X.8, LOOP" "start of loop block with a loop index (A0.x)"),
+    op!(Lrp     "LRP"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  -     -    -     "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, LRP" "linear interpolation"),
+    op!(Mad     "MAD"     Alu          [V, V, V]    RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MAD" "multiply and add"),
+    op!(Max     "MAX"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MAX" "maximum"),
+    op!(Min     "MIN"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MIN" "minimum"),
+    op!(Mod     "MOD"     Alu          [V, SS]      RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, MOD" "modulus vector components by scalar"),
+    op!(Mov     "MOV"     Alu          [V]          RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MOV" "move"),
+    op!(Mul     "MUL"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, MUL" "multiply"),
+    op!(Not     "NOT"     Alu          [V]          RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, NOT" "bitwise not"),
+    op!(Nrm     "NRM"     Alu          [V]          RV  F ALL  | "FCSH"  -     -    -     -     -        "RHCS"   | "2.X.8.Z, NRM" "normalize 3-component vector"),
+    op!(Or      "OR"      Alu          [V, V]       RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, OR" "bitwise or"),
+    op!(Pk2h    "PK2H"    Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK2H" "pack two 16-bit floats"),
+    op!(Pk2us   "PK2US"   Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK2US" "pack two floats as unsigned 16-bit"),
+    op!(Pk4b    "PK4B"    Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK4B" "pack four floats as signed 8-bit"),
+    op!(Pk4ub   "PK4UB"   Alu          [VF]         RS  F ALL  | "FI"    -     -    -     -     ""       ""       | "2.X.8.Z, PK4UB" "pack four floats as unsigned 8-bit"),
+    op!(Popa    "POPA"    AddressStack []           RA  F VERT | -       -     -    ""    -     -        -        | "NV_vertex_program3 2.14.5.43, POPA" "pop address register from the call stack"),
+    op!(Pow     "POW"     Alu          [SS, SS]     RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, POW" "exponentiate"),
+    op!(Pusha   "PUSHA"   AddressStack [AD]         RN  F VERT | -       -     -    ""    -     -        -        | "NV_vertex_program3 2.14.5.44, PUSHA" "push address register onto the call stack"),
+    op!(Rcc     "RCC"     Alu          [SS]         RS  F ALL  | "FCSH"  -     "C"  "CS"  -     -        -        | "2.X.8.Z, RCC" "reciprocal (clamped)"),
+    op!(Rcp     "RCP"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, RCP" "reciprocal"),
+    op!(Rep     "REP"     Rep          [V]          RN  F ALL  | "FIH"   -     -    -     -     -        ""       | "2.X.8.Z, REP" "start of repeat block"),
+    op!(Ret     "RET"     FlowCc       []           RN  F ALL  | ""      -     ""   ""    -     -        ""       | "2.X.8.Z, RET" "subroutine return"),
+    op!(Rfl     "RFL"     Alu          [V, V]       RV  F ALL  | "FCSH"  -     -    -     -     "RHCS3"  "RHCS3"  | "2.X.8.Z, RFL" "reflection vector"),
+    op!(Round   "ROUND"   Alu          [VF]         RV  F ALL  | "FICSH" -     -    -     -     -        -        | "2.X.8.Z, ROUND" "round to nearest integer"),
+    op!(Rsq     "RSQ"     Alu          [SS]         RS  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, RSQ" "reciprocal square root"),
+    op!(Sad     "SAD"     Alu          [V, V, VU]   RVU S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, SAD" "sum of absolute differences"),
+    op!(Scs     "SCS"     Alu          [SS]         RV  F ALL  | "FCSH"  -     -    -     "S"   "S"      "RHCS"   | "2.X.8.Z, SCS" "sine/cosine without reduction"),
+    op!(Seq     "SEQ"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SEQ" "set on equal"),
+    op!(Sfl     "SFL"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SFL" "set on false"),
+    op!(Sge     "SGE"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SGE" "set on greater than or equal"),
+    op!(Sgt     "SGT"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SGT" "set on greater than"),
+    op!(Shl     "SHL"     Alu          [V, SS]      RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, SHL" "shift left"),
+    op!(Shr     "SHR"     Alu          [V, SS]      RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, SHR" "shift right"),
+    op!(Sin     "SIN"     Alu          [SS]         RS  F ALL  | "FCSH"  -     "C"  "CS"  "S"   "RHCS"   "RHCS"   | "2.X.8.Z, SIN" "sine with reduction to [-PI,PI]"),
+    op!(Sle     "SLE"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SLE" "set on less than or equal"),
+    op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),
+    op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
+    op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  -     "C"  "CS"  -     -        -        | "2.X.8.Z, SSG" "set sign"),
+    op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  | "2.X.8.Z, STR" "set on true"),
+    op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
+    op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "S"      "RHCS"   | "2.X.8.Z, SWZ" "extended swizzle"),
+    op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TEX" "texture sample"),
+    op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" -     -    -     -     -        -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
+    op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TXB" "texture sample with bias"),
+    op!(Txd     "TXD"     Txd          [VF, VF, VF] RV  F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, TXD" "texture sample with partials"),
+    op!(Txf     "TXF"     Tex          [VS]         RV  F ALL  | "FICS"  -     -    -     -     -        -        | "2.X.8.Z, TXF" "texel fetch"),
+    op!(Txl     "TXL"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  -     -        "CS"     | "2.X.8.Z, TXL" "texture sample with LOD"),
+    op!(Txp     "TXP"     Tex          [VF]         RV  F ALL  | "FICS"  -     -    "CS"  "S"   "CS"     "CS"     | "2.X.8.Z, TXP" "texture sample with projection"),
+    op!(Txq     "TXQ"     Tex          [VS]         RVS S ALL  | ""      -     -    -     -     -        -        | "2.X.8.Z, TXQ" "texture info query"),
+    op!(Up2h    "UP2H"    Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP2H" "unpack two 16-bit floats"),
+    op!(Up2us   "UP2US"   Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP2US" "unpack two unsigned 16-bit integers"),
+    op!(Up4b    "UP4B"    Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP4B" "unpack four signed 8-bit integers"),
+    op!(Up4ub   "UP4UB"   Alu          [SS]         RVF F ALL  | "FICS"  -     -    -     -     "CS"     "CS"     | "2.X.8.Z, UP4UB" "unpack four unsigned 8-bit integers"),
+    op!(X2d     "X2D"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  -     -    -     -     "RHCS"   "RHCS"   | "2.X.8.Z, X2D" "2D coordinate transformation"),
+    op!(Xor     "XOR"     Alu          [V, V]       RV  S ALL  | "IC"    -     -    -     -     -        -        | "2.X.8.Z, XOR" "exclusive or"),
+    op!(Xpd     "XPD"     Alu          [V, V]       RV  F ALL  | "FCSH"  ""    "C"  "CS"  "S"   "S"      "RHCS"   | "2.X.8.Z, XPD" "cross product"),
 ];
 
 /// Which kind of modifier a stand-alone modifier or suffix is; at most one of
@@ -1668,6 +955,9 @@ pub enum Modifier {
     F,
     U,
     S,
+    /// `.CC` or the suffix `C`: the condition code register without a
+    /// number (CC0; in the ARB family's NV options, the only one).
+    Cc,
     Cc0,
     Cc1,
     Sat,
@@ -1680,6 +970,8 @@ pub enum Modifier {
     PrecisionFull,
     /// Suffix `H`: float at half precision or better.
     PrecisionHalf,
+    /// Suffix `X`: 12-bit fixed point (NV_fragment_program_option).
+    PrecisionFixed,
 }
 
 impl ModifierKind {
@@ -1700,6 +992,7 @@ impl Modifier {
             Modifier::F => "F",
             Modifier::U => "U",
             Modifier::S => "S",
+            Modifier::Cc => "CC",
             Modifier::Cc0 => "CC0",
             Modifier::Cc1 => "CC1",
             Modifier::Sat => "SAT",
@@ -1710,6 +1003,7 @@ impl Modifier {
             Modifier::Hi => "HI",
             Modifier::PrecisionFull => "R",
             Modifier::PrecisionHalf => "H",
+            Modifier::PrecisionFixed => "X",
         }
     }
 
@@ -1719,7 +1013,8 @@ impl Modifier {
             "F" => Modifier::F,
             "U" => Modifier::U,
             "S" => Modifier::S,
-            "CC" | "CC0" => Modifier::Cc0,
+            "CC" => Modifier::Cc,
+            "CC0" => Modifier::Cc0,
             "CC1" => Modifier::Cc1,
             "SAT" => Modifier::Sat,
             "SSAT" => Modifier::Ssat,
@@ -1741,8 +1036,9 @@ impl Modifier {
             | Modifier::U
             | Modifier::S
             | Modifier::PrecisionFull
-            | Modifier::PrecisionHalf => ModifierKind::DataType,
-            Modifier::Cc0 | Modifier::Cc1 => ModifierKind::CcUpdate,
+            | Modifier::PrecisionHalf
+            | Modifier::PrecisionFixed => ModifierKind::DataType,
+            Modifier::Cc | Modifier::Cc0 | Modifier::Cc1 => ModifierKind::CcUpdate,
             Modifier::Sat | Modifier::Ssat => ModifierKind::Clamp,
             Modifier::Ntc => ModifierKind::NoTypeCheck,
             Modifier::S24 | Modifier::U24 | Modifier::Hi => ModifierKind::Multiply,
@@ -1761,9 +1057,11 @@ pub struct SplitOpcode {
 }
 
 /// Splits an opcode word into its base name and suffixes. Suffixes must come
-/// in the order the spec requires (data type, then condition code, then
-/// clamping, section 2.X.4.1); `Err` carries the base opcode and the byte
-/// offset where the suffixes stop making sense.
+/// in the order the spec requires (data type or precision, then condition
+/// code, then clamping: section 2.X.4.1; the NV options' "ADDRC_SAT"
+/// forms); `Err` carries the base opcode and the byte offset where the
+/// suffixes stop making sense. Which suffixes an opcode takes in a given
+/// dialect is the checker's question, answered by the table.
 // Internal and unstable (the parser's suffix splitting).
 #[doc(hidden)]
 pub fn split_opcode(word: &str) -> Result<SplitOpcode, Option<(&'static OpInfo, usize)>> {
@@ -1800,12 +1098,14 @@ pub fn split_opcode(word: &str) -> Result<SplitOpcode, Option<(&'static OpInfo, 
             (Modifier::PrecisionFull, 1, 0)
         } else if stage <= 0 && rest.starts_with('H') {
             (Modifier::PrecisionHalf, 1, 0)
+        } else if stage <= 0 && rest.starts_with('X') {
+            (Modifier::PrecisionFixed, 1, 0)
         } else if stage <= 1 && rest.starts_with("C0") {
             (Modifier::Cc0, 2, 1)
         } else if stage <= 1 && rest.starts_with("C1") {
             (Modifier::Cc1, 2, 1)
         } else if stage <= 1 && rest.starts_with('C') {
-            (Modifier::Cc0, 1, 1)
+            (Modifier::Cc, 1, 1)
         } else if stage <= 2 && rest.starts_with("_SSAT") {
             (Modifier::Ssat, 5, 2)
         } else if stage <= 2 && rest.starts_with("_SAT") {
@@ -1995,6 +1295,8 @@ impl Opcode {
             self,
             Abs | Add
                 | And
+                | Arl
+                | Arr
                 | Ceil
                 | Cmp
                 | Ddx
@@ -2052,6 +1354,12 @@ impl Opcode {
         match (self, index) {
             (Dp2 | Dp2a, 0 | 1) | (X2d, 0 | 1) | (Pk2h | Pk2us, 0) => 0b0011,
             (Dp2a, _) => 0b0001,
+            // ARA: result.xz = x + z, result.yw = y + w.
+            (Ara, _) => {
+                let xz = if write_mask & 0b0101 != 0 { 0b0101 } else { 0 };
+                let yw = if write_mask & 0b1010 != 0 { 0b1010 } else { 0 };
+                xz | yw
+            }
             (Dp3 | Xpd | Nrm | Rfl, _) | (Dph, 0) => 0b0111,
             // DST: result = (1, a.y*b.y, a.z, b.w).
             (Dst, 0) => 0b0110,
@@ -2096,6 +1404,61 @@ mod tests {
             split_opcode("MOVH").unwrap().suffixes[0].0,
             Modifier::PrecisionHalf
         );
+        // NV_fragment_program_option's forms: precision, C, _SAT.
+        let s = split_opcode("ADDXC_SAT").unwrap();
+        let mods: Vec<_> = s.suffixes.iter().map(|x| x.0).collect();
+        assert_eq!(
+            mods,
+            vec![Modifier::PrecisionFixed, Modifier::Cc, Modifier::Sat]
+        );
+        // Longest base name first: RCC + C, not RCP; ARL, not ARA.
+        assert_eq!(split_opcode("RCCC").unwrap().info.opcode, Opcode::Rcc);
+        assert_eq!(split_opcode("ARLC").unwrap().info.opcode, Opcode::Arl);
+        assert_eq!(
+            split_opcode("ENDLOOP").unwrap().info.opcode,
+            Opcode::Endloop
+        );
+    }
+
+    #[test]
+    fn every_opcode_exists_somewhere_and_only_with_its_own_modifiers() {
+        for info in INSTRUCTIONS {
+            assert!(info.languages().next().is_some(), "{}", info.name);
+            for column in Column::ALL {
+                let Some(m) = info.in_column(column) else {
+                    continue;
+                };
+                if column != Column::Nv4 {
+                    // Stand-alone types and integers are NV_gpu_program4's.
+                    assert!(!m.float && !m.integer, "{} in {column:?}", info.name);
+                } else {
+                    assert!(
+                        !m.fixed,
+                        "{}: X is not an NV_gpu_program4 suffix",
+                        info.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_arb_base_languages_match_their_instruction_counts() {
+        // ARB_vertex_program: "There are twenty-seven vertex program
+        // instructions"; ARB_fragment_program: "There are 33"; the NV
+        // options' tables: 42 (vp2), 48 (vp3), 52 (fp option), 67 (fp2).
+        let count = |c: Column| {
+            INSTRUCTIONS
+                .iter()
+                .filter(|i| i.in_column(c).is_some())
+                .count()
+        };
+        assert_eq!(count(Column::ArbVp), 27);
+        assert_eq!(count(Column::ArbFp), 33);
+        assert_eq!(count(Column::Vp2), 42);
+        assert_eq!(count(Column::Vp3), 48);
+        assert_eq!(count(Column::FpOption), 52);
+        assert_eq!(count(Column::Fp2), 67);
     }
 
     #[test]

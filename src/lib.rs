@@ -37,6 +37,7 @@ pub mod check;
 pub mod codes;
 pub mod device_limits;
 pub mod diag;
+pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod isa;
@@ -189,6 +190,9 @@ pub struct Options {
     /// code (the CLI's `-A`/`-W`/`-D`, `-w`, `--deny-warnings`). Default:
     /// every warning is reported and none fails the compile.
     pub warnings: WarningControl,
+    /// How AGAL programs are read and converted (text as AGAL assembly,
+    /// Stage3D clip space); AGAL bytecode is recognised by its magic byte.
+    pub agal: front::agal::AgalOptions,
 }
 
 impl Options {
@@ -229,6 +233,7 @@ impl Default for Options {
             optimize: false,
             preserve_signed_zero_inf_nan: false,
             warnings: WarningControl::default(),
+            agal: front::agal::AgalOptions::default(),
         }
     }
 }
@@ -267,6 +272,12 @@ pub struct Compiled {
 /// assert!(warnings.is_empty());
 /// ```
 pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    if let Some((stage, version)) = front::agal::assembly_target(source, options) {
+        return warning_control(
+            front::agal::check_assembly(source, stage, version, options),
+            options,
+        );
+    }
     if source.len() > options.max_source_bytes {
         return Err(Diagnostics(vec![Diagnostic::error(
             "E0004",
@@ -284,19 +295,41 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     // The checker takes each statement as the parser reads it: the
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
-        syntax::parse_with(source, options.limits.max_instructions as usize, |stage| {
-            check::ProgramChecker::new(stage, options).source_comments(source)
+        syntax::parse_with(source, options.limits.max_instructions as usize, |header| {
+            check::ProgramChecker::new(header, options).source_comments(source)
         });
     let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));
     };
-    let (program, more) = parsed.sink.finish(parsed.header, Some(parsed.end));
+    let (program, more) = parsed.sink.finish(parsed.header_span, Some(parsed.end));
     diags.extend(more);
     options.warnings.apply(&mut diags);
     diags.sort_by_key(|d| d.primary_span().map(|s| s.start));
     match program {
         Some(p) if !diags.iter().any(Diagnostic::is_error) => Ok((p, Diagnostics(diags))),
         _ => Err(Diagnostics(diags)),
+    }
+}
+
+/// `Options::warnings` applied to a front end's result: silenced warnings
+/// dropped, denied ones made errors (which fail the check).
+fn warning_control(
+    checked: Result<(ir::Program, Diagnostics), Diagnostics>,
+    options: &Options,
+) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    match checked {
+        Ok((program, Diagnostics(mut diags))) => {
+            options.warnings.apply(&mut diags);
+            if diags.iter().any(Diagnostic::is_error) {
+                Err(Diagnostics(diags))
+            } else {
+                Ok((program, Diagnostics(diags)))
+            }
+        }
+        Err(Diagnostics(mut diags)) => {
+            options.warnings.apply(&mut diags);
+            Err(Diagnostics(diags))
+        }
     }
 }
 
@@ -311,8 +344,56 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
 /// assert!(nvp4c::compile_bytes(latin1_comment, &nvp4c::Options::default()).is_ok());
 /// ```
 pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagnostics> {
+    if front::Format::of(source).is_some() {
+        let listing = source_listing(source);
+        return guarded(|| {
+            let (program, warnings) = check_bytes(source, options)?;
+            finish(&program, warnings, &listing, options)
+        });
+    }
     let text = source_text(source)?;
     compile(&text, options)
+}
+
+/// [`check`] for a program given as bytes: AGAL bytecode (recognised by
+/// its magic byte, [`front::Format`]) or text (see [`compile_bytes`]).
+/// Diagnostics point into [`source_listing`] of the same bytes.
+///
+/// ```
+/// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Fragment);
+/// ```
+pub fn check_bytes(
+    source: &[u8],
+    options: &Options,
+) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    match front::Format::of(source) {
+        Some(front::Format::Agal) => {
+            warning_control(front::agal::check_bytecode(source, options), options)
+        }
+        None => check(&source_text(source)?, options),
+    }
+}
+
+/// The text the diagnostics of [`compile_bytes`] and [`check_bytes`] point
+/// into: the program itself, or for bytecode its disassembly (one line per
+/// token, [`front::agal::disasm`]). Render diagnostics against it.
+///
+/// ```
+/// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// assert!(nvp4c::source_listing(&bytes).ends_with("mov oc, v0\n"));
+/// assert_eq!(nvp4c::source_listing(b"!!NVfp4.0\nEND\n"), "!!NVfp4.0\nEND\n");
+/// ```
+pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
+    match front::Format::of(source) {
+        Some(front::Format::Agal) => {
+            std::borrow::Cow::Owned(front::agal::disasm::disassemble(source).text)
+        }
+        // The text the assembly front end reads (Latin-1 comments as `?`,
+        // offsets kept), or as much as can be shown of bytes it refuses.
+        None => source_text(source).unwrap_or_else(|_| String::from_utf8_lossy(source)),
+    }
 }
 
 /// The program text of `bytes`: the same text when they are UTF-8; bytes
@@ -343,11 +424,13 @@ pub fn source_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, Diagnostic
 /// }
 /// ```
 pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
+    guarded(|| compile_unguarded(source, options))
+}
+
+fn guarded(f: impl FnOnce() -> Result<Compiled, Diagnostics>) -> Result<Compiled, Diagnostics> {
     // A panic would be a bug; it must not cross the API. It becomes an
     // internal error instead (the fuzz targets check there are none).
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        compile_unguarded(source, options)
-    })) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(result) => result,
         Err(_) => Err(Diagnostics(vec![Diagnostic::error(
             "E9001",
@@ -423,7 +506,18 @@ fn check_options(options: &Options) -> Result<(), Diagnostics> {
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     check_options(options)?;
     let (program, warnings) = check(source, options)?;
-    let spirv = spirv::lower_with_source(&program, options, Some(source))
+    finish(&program, warnings, source, options)
+}
+
+/// Lowers, validates, reflects and optimises a checked program; `source`
+/// is the text its spans point into.
+fn finish(
+    program: &ir::Program,
+    warnings: Diagnostics,
+    source: &str,
+    options: &Options,
+) -> Result<Compiled, Diagnostics> {
+    let spirv = spirv::lower_with_source(program, options, Some(source))
         .map_err(|e| Diagnostics(vec![lower_error(e)]))?;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
@@ -443,7 +537,7 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
     // The reflection describes the interface the program declares, so it is
     // read from the module before optimisation (which may drop unused
     // variables; Vulkan allows the extra bindings and Locations).
-    let reflection = reflect::reflect(&program, &spirv, source, options).map_err(|what| {
+    let reflection = reflect::reflect(program, &spirv, source, options).map_err(|what| {
         Diagnostics(vec![lower_error(spirv::LowerError::Internal {
             what: format!("cannot reflect the module: {what}"),
             span: Span::new(0, 0),
@@ -452,7 +546,7 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
     // A module the device cannot create a pipeline with is refused here,
     // on the binding that exceeds the limit (docs/limits.md, "Device
     // limits").
-    let over = device_limits::check(&program, &reflection, source, options);
+    let over = device_limits::check(program, &reflection, source, options);
     if !over.is_empty() {
         let mut all = warnings.0;
         all.extend(over);
@@ -460,7 +554,7 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
         return Err(Diagnostics(all));
     }
     let spirv = if options.optimize {
-        let inline = spirv::inlining_is_bounded(&program);
+        let inline = spirv::inlining_is_bounded(program);
         let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {
             Diagnostics(vec![lower_error(spirv::LowerError::Internal {
                 what: format!("the SPIR-V optimizer failed: {what}"),

@@ -46,12 +46,19 @@ pub struct Limits {
     pub max_local_parameters: u32,
     /// MAX_PROGRAM_ATTRIBS_ARB.
     pub max_attribs: u32,
+    /// MAX_PROGRAM_ADDRESS_REGISTERS_ARB: ADDRESS registers a vertex
+    /// program declares.
+    pub max_address_registers: u32,
     /// MAX_PROGRAM_ATTRIB_COMPONENTS_NV: attribute components read.
     pub max_attrib_components: u32,
     /// MAX_PROGRAM_RESULT_COMPONENTS_NV: result components written.
     pub max_result_components: u32,
     /// MAX_TEXTURE_IMAGE_UNITS.
     pub max_texture_units: u32,
+    /// MAX_VERTEX_TEXTURE_IMAGE_UNITS_ARB: how many different texture units
+    /// one vertex program may use (NV_vertex_program3 2.14.3.7). 16, what
+    /// every Vulkan device gives a stage (maxPerStageDescriptorSamplers).
+    pub max_vertex_texture_units: u32,
     /// MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV.
     pub max_buffer_bindings: u32,
     /// MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV, in 32-bit words (16384 words
@@ -76,9 +83,11 @@ impl Default for Limits {
             max_env_parameters: 256,
             max_local_parameters: 1024,
             max_attribs: 32,
+            max_address_registers: 2,
             max_attrib_components: 64,
             max_result_components: 64,
             max_texture_units: 32,
+            max_vertex_texture_units: 16,
             max_buffer_bindings: 14,
             max_buffer_size: 16384,
             max_output_vertices: 1024,

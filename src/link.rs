@@ -199,6 +199,34 @@ impl std::error::Error for LinkError {}
 /// assert_eq!(codes, ["E1002"]);
 /// ```
 pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkReport, LinkError> {
+    let inputs: Vec<(&str, &[u8])> = files.iter().map(|&(n, s)| (n, s.as_bytes())).collect();
+    check_pipeline_bytes(&inputs, options)
+}
+
+/// [`check_pipeline`] for programs given as bytes: text, or bytecode such
+/// as AGAL (recognised by its magic byte, as [`crate::compile_bytes`] does).
+/// The labels of each file point into its [`crate::source_listing`]; pass
+/// those to [`LinkReport::render`].
+///
+/// ```
+/// let vs = nvp4c::front::agal::assemble("mov op, va0\nmov v1, va1", nvp4c::Stage::Vertex, 1).unwrap().bytes;
+/// let fs = nvp4c::front::agal::assemble("mov oc, v1", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// let report = nvp4c::link::check_pipeline_bytes(&[("a.vs", &vs), ("a.fs", &fs)], &nvp4c::Options::default()).unwrap();
+/// assert!(!report.has_errors());
+/// ```
+pub fn check_pipeline_bytes(
+    files: &[(&str, &[u8])],
+    options: &Options,
+) -> Result<LinkReport, LinkError> {
+    let listings: Vec<std::borrow::Cow<'_, str>> = files
+        .iter()
+        .map(|(_, b)| crate::source_listing(b))
+        .collect();
+    let files: Vec<(&str, &[u8], &str)> = files
+        .iter()
+        .zip(&listings)
+        .map(|(&(n, b), l)| (n, b, l.as_ref()))
+        .collect();
     if !(2..=3).contains(&files.len()) {
         return Err(LinkError::Stages(format!(
             "a pipeline is a vertex program, an optional geometry program and a fragment program; {} files given",
@@ -210,8 +238,8 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
         diagnostics: Vec::new(),
     };
     let mut programs = Vec::with_capacity(files.len());
-    for (i, (_, source)) in files.iter().enumerate() {
-        let compiled = crate::compile(source, options);
+    for (i, (_, source, _)) in files.iter().enumerate() {
+        let compiled = crate::compile_bytes(source, options);
         let diags = match &compiled {
             Ok(c) => c.warnings.clone(),
             Err(d) => d.clone(),
@@ -221,7 +249,7 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
             .extend(diags.into_iter().map(|d| in_file(d, i)));
         // The IR for the interface (the same check `compile` ran).
         programs.push(if compiled.is_ok() {
-            crate::check(source, options).ok().map(|(p, _)| p)
+            crate::check_bytes(source, options).ok().map(|(p, _)| p)
         } else {
             None
         });
@@ -240,7 +268,7 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
         let names: Vec<String> = files
             .iter()
             .zip(&stages)
-            .map(|((n, _), s)| format!("{n} ({s})"))
+            .map(|((n, _, _), s)| format!("{n} ({s})"))
             .collect();
         return Err(LinkError::Stages(format!(
             "expected a vertex program, {}a fragment program in that order; got {}",
@@ -261,13 +289,13 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
                 &programs[writer],
                 &interfaces[writer],
                 writer,
-                files[writer],
+                (files[writer].0, files[writer].2),
             ),
             (
                 &programs[reader],
                 &interfaces[reader],
                 reader,
-                files[reader],
+                (files[reader].0, files[reader].2),
             ),
             &mut report.diagnostics,
         );

@@ -1,5 +1,6 @@
 //! The `nvp4c` command line: a thin shell over the library (the jobs are in
-//! `cli/`: compile, link, run, explain, completions and man page).
+//! `cli/`: compile, link, run, disasm/asm, explain, completions and man
+//! page).
 
 mod cli;
 
@@ -24,13 +25,19 @@ Examples:
   cgc -profile gp4fp x.cg | nvp4c - --stdin-name x.cg -o x.spv
   nvp4c --explain E0404                what an error code means
   nvp4c link a.vp a.fp                 check that two stages fit
+  nvp4c shader.agal                    AGAL bytecode (recognised by its first byte)
+  nvp4c --agal-stage fragment --agal-version 2 shader.txt    AGAL assembly
+  nvp4c disasm shader.agal             bytecode to assembly
 
 Exit codes: 0 success; 1 a program has errors or an output could not be
 written; 2 bad usage, an unreadable input, or a refused output; 141 a
 closed pipe on standard output or error (as for any program a pipe ends).";
 
 /// Compile NVIDIA assembly GPU programs (`!!NVvp4.0`, `!!NVfp4.0`,
-/// `!!NVgp4.0`) to Vulkan SPIR-V. The program type comes from the header.
+/// `!!NVgp4.0`) and Adobe AGAL programs (Stage3D bytecode, or
+/// AGALMiniAssembler text) to Vulkan SPIR-V. The program type comes from
+/// the header; AGAL text names it on its first line (`// AGAL2 vertex`) or
+/// with --agal-stage.
 #[derive(Parser, Debug)]
 #[command(
     name = "nvp4c",
@@ -52,6 +59,9 @@ struct Cli {
     explain: Option<String>,
 }
 
+// One value per process, parsed once: its size costs nothing, and boxing
+// the large variant would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run a program in the reference interpreter on given inputs and print
@@ -60,6 +70,11 @@ enum Command {
     /// Compile a vertex, optional geometry and fragment program and check
     /// that each stage's attributes are written by the one before it.
     Link(cli::link::LinkArgs),
+    /// Disassemble bytecode (AGAL) into the assembly its assembler takes.
+    Disasm(cli::bytecode::DisasmArgs),
+    /// Assemble AGAL assembly into bytecode, byte for byte as Adobe's
+    /// AGALMiniAssembler does, and check it.
+    Asm(cli::bytecode::AsmArgs),
     /// Run the language server on standard input/output (diagnostics,
     /// hover, go to definition, document symbols).
     Lsp,
@@ -86,6 +101,8 @@ fn main() -> ExitCode {
             Some(m) => cli::link::main(args, m),
             None => Ok(EXIT_PROGRAM_ERROR),
         },
+        Some(Command::Disasm(args)) => cli::bytecode::disasm_main(args),
+        Some(Command::Asm(args)) => cli::bytecode::asm_main(args),
         Some(Command::Lsp) => lsp_main(),
         Some(Command::Completions(args)) => cli::generate::completions(args, Cli::command()),
         Some(Command::Man(args)) => cli::generate::man(args, Cli::command()),

@@ -207,6 +207,11 @@ pub struct TextureUnit {
     pub sampled_type: Option<ComponentType>,
     /// Cg samplers bound to this unit (`texunit n`).
     pub cg: Vec<CgName>,
+    /// The sampler state the program fixes for this unit (AGAL's sampler
+    /// flags): create the unit's `VkSampler` from it (docs/interface.md,
+    /// "AGAL"). Absent when the program leaves it to the renderer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampler: Option<crate::ir::SamplerState>,
 }
 
 /// An input or output of the module.
@@ -1190,6 +1195,12 @@ fn texture_unit(
         ty: facts.type_name(var.pointee),
         sampled_type,
         cg: ResolvedCg::names_for(cg, |t| *t == Target::Texture(unit)),
+        sampler: ctx
+            .program
+            .samplers
+            .iter()
+            .find(|s| s.unit == unit)
+            .copied(),
     })
 }
 

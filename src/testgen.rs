@@ -2,6 +2,14 @@
 //! of the SPIR-V backend against the reference interpreter (and for the
 //! structure-aware fuzzer). Deterministic: one seed, one program.
 //!
+//! [`Config::language`] picks the language: `!!NVfp4.0` (described below),
+//! or an ARB dialect (`!!ARBfp1.0`, `!!ARBvp1.0`, each plain or with the NV
+//! options), whose programs use only the instructions and modifiers the
+//! instruction table gives that dialect ([`crate::isa::OpInfo::in_dialect`]):
+//! float registers only, suffix modifiers, flat labels with CAL/RET,
+//! IF/REP/LOOP where NV_fragment_program2 has them, ARL and relative
+//! addressing of a constant array in vertex programs.
+//!
 //! Programs use four float registers `F0`..`F3` and four integer registers
 //! `I0`..`I3` (typeless temporaries, only ever written and read with one
 //! data type, so a comparison knows how to compare them), initialised from
@@ -16,7 +24,9 @@
 //! be exact everywhere but `F3`, which gets the tolerance of
 //! docs/semantics.md.
 
-use crate::isa::{CcCondition, Opcode, OperandKind, Shape, TypeRule, INSTRUCTIONS};
+use crate::isa::{
+    CcCondition, Dialect, Header, Opcode, OperandKind, Shape, TypeRule, INSTRUCTIONS,
+};
 
 /// The generator's choices: SplitMix64 from a seed (small, fast, the same
 /// on every machine), or read from a fuzzer's input.
@@ -121,6 +131,8 @@ pub struct Config {
     pub approximate: bool,
     /// Pixels (input cases) per program.
     pub cases: usize,
+    /// The header and options of the programs.
+    pub language: Language,
 }
 
 impl Default for Config {
@@ -133,7 +145,75 @@ impl Default for Config {
             ieee_specials: false,
             approximate: true,
             cases: 16,
+            language: Language::Nv4Fragment,
         }
+    }
+}
+
+/// The languages the generator writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Language {
+    /// `!!NVfp4.0` with integer registers and every NV4 modifier.
+    Nv4Fragment,
+    /// `!!ARBfp1.0`.
+    ArbFragment,
+    /// `!!ARBfp1.0` with `OPTION NV_fragment_program`.
+    ArbFragmentNv,
+    /// `!!ARBfp1.0` with `OPTION NV_fragment_program2`.
+    ArbFragmentNv2,
+    /// `!!ARBvp1.0`.
+    ArbVertex,
+    /// `!!ARBvp1.0` with `OPTION NV_vertex_program2`.
+    ArbVertexNv2,
+    /// `!!ARBvp1.0` with `OPTION NV_vertex_program3`.
+    ArbVertexNv3,
+}
+
+impl Language {
+    /// Every language, NV4 first.
+    pub const ALL: [Language; 7] = [
+        Language::Nv4Fragment,
+        Language::ArbFragment,
+        Language::ArbFragmentNv,
+        Language::ArbFragmentNv2,
+        Language::ArbVertex,
+        Language::ArbVertexNv2,
+        Language::ArbVertexNv3,
+    ];
+
+    /// The header, and the option that makes the dialect (if any).
+    fn header_and_option(self) -> (Header, Option<&'static str>) {
+        match self {
+            Language::Nv4Fragment => (Header::NvFp4, None),
+            Language::ArbFragment => (Header::ArbFp1, None),
+            Language::ArbFragmentNv => (Header::ArbFp1, Some("NV_fragment_program")),
+            Language::ArbFragmentNv2 => (Header::ArbFp1, Some("NV_fragment_program2")),
+            Language::ArbVertex => (Header::ArbVp1, None),
+            Language::ArbVertexNv2 => (Header::ArbVp1, Some("NV_vertex_program2")),
+            Language::ArbVertexNv3 => (Header::ArbVp1, Some("NV_vertex_program3")),
+        }
+    }
+
+    /// The dialect its programs are checked in.
+    ///
+    /// ```
+    /// use nvp4c::isa::Features;
+    /// use nvp4c::testgen::Language;
+    /// assert!(Language::ArbVertexNv3.dialect().has(Features::NV_VP2));
+    /// ```
+    pub fn dialect(self) -> Dialect {
+        let (header, option) = self.header_and_option();
+        let mut d = Dialect::new(header);
+        if let Some(o) = option.and_then(crate::isa::option_info) {
+            d.enable(o.features);
+        }
+        d
+    }
+
+    /// Whether its programs are vertex programs.
+    pub fn is_vertex(self) -> bool {
+        self.header_and_option().0 == Header::ArbVp1
     }
 }
 
@@ -142,8 +222,10 @@ impl Default for Config {
 pub struct Generated {
     /// The program, one statement per line.
     pub lines: Vec<String>,
-    /// Per case, the bits of `fragment.texcoord[0..3]`.
+    /// Per case, the bits of the four inputs ([`Generated::input_name`]).
     pub inputs: Vec<[[u32; 4]; 4]>,
+    /// The language of the program.
+    pub language: Language,
 }
 
 impl Generated {
@@ -151,6 +233,26 @@ impl Generated {
         let mut s = self.lines.join("\n");
         s.push('\n');
         s
+    }
+
+    /// The binding of input `n` (0..4): `fragment.texcoord[n]`, or
+    /// `vertex.attrib[8 + n]` (`vertex.texcoord[n]`'s slot, aliased by no
+    /// conventional attribute the program reads) in vertex programs.
+    pub fn input_name(&self, n: usize) -> String {
+        if self.language.is_vertex() {
+            format!("vertex.attrib[{}]", 8 + n)
+        } else {
+            format!("fragment.texcoord[{n}]")
+        }
+    }
+
+    /// The result that holds the approximate register `F3`.
+    pub fn approximate_output(&self) -> &'static str {
+        if self.language.is_vertex() {
+            "result.texcoord[3]"
+        } else {
+            "result.color[3]"
+        }
     }
 }
 
@@ -253,6 +355,10 @@ struct Gen<'c> {
     /// without one gets no CONT, which could skip its closing BRK).
     loops: Vec<bool>,
     labels: Vec<String>,
+    /// The dialect (ARB languages).
+    dialect: Dialect,
+    /// Open LOOP blocks (their A0.x is readable).
+    index_loops: usize,
 }
 
 /// Generates the program for `seed`.
@@ -275,7 +381,12 @@ pub fn generate_with(rng: Rng, origin: &str, config: &Config) -> Generated {
         lines: Vec::new(),
         loops: Vec::new(),
         labels: Vec::new(),
+        dialect: config.language.dialect(),
+        index_loops: 0,
     };
+    if config.language != Language::Nv4Fragment {
+        return g.arb_program(origin);
+    }
     g.lines.push("!!NVfp4.0".into());
     g.lines
         .push(format!("# generated by nvp4c::testgen, {origin}"));
@@ -327,6 +438,7 @@ pub fn generate_with(rng: Rng, origin: &str, config: &Config) -> Generated {
     Generated {
         lines: g.lines,
         inputs,
+        language: config.language,
     }
 }
 
@@ -680,6 +792,451 @@ impl Gen<'_> {
     }
 }
 
+/// The constant array of generated vertex programs, read through A0:
+/// `c[i] = (i, i + 0.5, -i, 2i)`.
+const ARB_CONSTANTS: usize = 8;
+
+/// The ARB languages.
+impl Gen<'_> {
+    fn arb_program(mut self, origin: &str) -> Generated {
+        let language = self.config.language;
+        let (header, option) = language.header_and_option();
+        let vertex = language.is_vertex();
+        let d = self.dialect;
+        self.lines.push(header.to_string());
+        self.lines
+            .push(format!("# generated by nvp4c::testgen, {origin}"));
+        if let Some(o) = option {
+            self.lines.push(format!("OPTION {o};"));
+        }
+        if !vertex {
+            self.lines.push("OPTION ARB_draw_buffers;".into());
+        }
+        self.lines.push("TEMP F0, F1, F2, F3;".into());
+        if vertex {
+            let vector = d.address_model() == crate::isa::AddressModel::ArbVector;
+            self.lines.push(
+                if vector {
+                    "ADDRESS A0, A1;"
+                } else {
+                    "ADDRESS A0;"
+                }
+                .into(),
+            );
+            let items: Vec<String> = (0..ARB_CONSTANTS)
+                .map(|i| format!("{{{i}, {}.5, {}, {}}}", i, -(i as i32), 2 * i))
+                .collect();
+            self.lines.push(format!(
+                "PARAM c[{ARB_CONSTANTS}] = {{ {} }};",
+                items.join(", ")
+            ));
+        }
+        let flat = d.labels() == crate::isa::LabelModel::Flat;
+        let subroutines = if self.config.subroutines && flat {
+            self.rng.below(3)
+        } else {
+            0
+        };
+        self.labels = (0..subroutines).map(|k| format!("sub{k}")).collect();
+        for n in 0..3 {
+            let input = self.input_binding(n);
+            self.lines.push(format!("MOV F{n}, {input};"));
+        }
+        if vertex {
+            if d.address_model() == crate::isa::AddressModel::ArbVector {
+                self.lines.push("ARL A0, {0, 0, 0, 0};".into());
+                self.lines.push("ARA A1, A0;".into());
+            } else {
+                self.lines.push("ARL A0.x, {0}.x;".into());
+            }
+            // c[0] = (0, 0.5, 0, 0): the array is read at least once.
+            self.lines.push("MOV F3, c[A0.x];".into());
+        } else {
+            self.lines.push("MOV F3, {0, 0, 0, 0};".into());
+        }
+        // Condition codes start defined.
+        match d.cc_registers() {
+            1 => self.lines.push("MOVC F0, F0;".into()),
+            2 => {
+                self.lines.push("MOVC0 F0, F0;".into());
+                self.lines.push("MOVC1 F1, F1;".into());
+            }
+            _ => {}
+        }
+        let n = self.config.statements;
+        let callable = self.labels.clone();
+        self.arb_body(n, 0, &callable);
+        for n in 0..4 {
+            if vertex {
+                self.lines.push(format!("MOV result.texcoord[{n}], F{n};"));
+            } else {
+                self.lines.push(format!("MOV result.color[{n}], F{n};"));
+            }
+        }
+        if vertex {
+            self.lines.push("MOV result.position, F0;".into());
+        }
+        if subroutines > 0 {
+            // Flat labels: the main code ends with RET (an empty call stack
+            // ends the program), then each subroutine's code, calling only
+            // later ones (no recursion).
+            self.lines.push("RET;".into());
+            for k in 0..subroutines {
+                self.lines.push(format!("sub{k}:"));
+                let n = 2 + self.rng.below(4);
+                let later = self.labels[k + 1..].to_vec();
+                self.arb_body(n, 1, &later);
+                self.lines.push("RET;".into());
+            }
+        }
+        self.lines.push("END".into());
+        let inputs = (0..self.config.cases)
+            .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| self.float_value().to_bits())))
+            .collect();
+        Generated {
+            lines: self.lines,
+            inputs,
+            language,
+        }
+    }
+
+    fn input_binding(&self, n: usize) -> String {
+        if self.config.language.is_vertex() {
+            format!("vertex.attrib[{}]", 8 + n)
+        } else {
+            format!("fragment.texcoord[{n}]")
+        }
+    }
+
+    fn has(&self, op: Opcode) -> bool {
+        op.info().in_dialect(self.dialect).is_some()
+    }
+
+    fn arb_body(&mut self, n: usize, depth: u32, callable: &[String]) {
+        let blocks = self.config.flow && depth < 3 && self.has(Opcode::If);
+        for _ in 0..n {
+            let roll = self.rng.below(100);
+            if blocks && roll < 8 {
+                let t = self.arb_cc_test();
+                self.lines.push(format!("IF {t};"));
+                let k = 1 + self.rng.below(4);
+                self.arb_body(k, depth + 1, callable);
+                if self.rng.chance(50) {
+                    self.lines.push("ELSE;".into());
+                    let k = 1 + self.rng.below(3);
+                    self.arb_body(k, depth + 1, callable);
+                }
+                self.lines.push("ENDIF;".into());
+            } else if blocks && roll < 14 {
+                self.arb_loop(depth, callable);
+            } else if !self.loops.is_empty() && roll < 18 {
+                let t = self.arb_cc_test();
+                self.lines.push(format!("BRK ({t});"));
+            } else if !callable.is_empty() && roll < 22 {
+                let l = self.rng.pick(callable).clone();
+                if self.dialect.cc_registers() > 0 && self.rng.chance(50) {
+                    let t = self.arb_cc_test();
+                    self.lines.push(format!("CAL {l} ({t});"));
+                } else {
+                    self.lines.push(format!("CAL {l};"));
+                }
+            } else if self.config.language.is_vertex() && roll < 30 {
+                self.arb_address();
+            } else {
+                self.arb_instruction();
+            }
+        }
+    }
+
+    /// REP with a constant count, or LOOP with a constant (count, index,
+    /// increment) whose body may read `fragment.texcoord[A0.x + k]`
+    /// (NV_fragment_program2; the operand must be a program parameter).
+    fn arb_loop(&mut self, depth: u32, callable: &[String]) {
+        self.loops.push(true);
+        if self.has(Opcode::Loop) && self.rng.chance(50) {
+            // A0.x stays within 0..2, so A0.x + 0 or 1 reads texcoord[0..3].
+            let count = 1 + self.rng.below(2);
+            let start = self.rng.below(2);
+            let step = self.rng.below(2);
+            self.lines
+                .push(format!("LOOP {{{count}, {start}, {step}, 0}};"));
+            self.index_loops += 1;
+            let k = 1 + self.rng.below(4);
+            self.arb_body(k, depth + 1, callable);
+            self.index_loops -= 1;
+            self.lines.push("ENDLOOP;".into());
+        } else {
+            let count = match self.rng.below(2) {
+                0 => format!("{{{}}}", self.rng.below(4)),
+                _ => format!("{{{}.5}}", self.rng.below(3)),
+            };
+            self.lines.push(format!("REP {count};"));
+            let k = 1 + self.rng.below(4);
+            self.arb_body(k, depth + 1, callable);
+            self.lines.push("ENDREP;".into());
+        }
+        self.loops.pop();
+    }
+
+    /// A condition code test of the dialect (Table X.16's first eight,
+    /// numbered by register where there are two).
+    fn arb_cc_test(&mut self) -> String {
+        let names = ["EQ", "GE", "GT", "LE", "LT", "NE", "TR", "FL"];
+        let name = *self.rng.pick(&names);
+        let reg = if self.dialect.cc_registers() == 2 {
+            *self.rng.pick(&["0", "1"])
+        } else {
+            ""
+        };
+        let swz = *self.rng.pick(&["", ".x", ".y", ".xyzw", ".wzyx", ".z"]);
+        format!("{name}{reg}{swz}")
+    }
+
+    /// ARL (ARR, ARA, PUSHA/POPA where the dialect has them) and a read of
+    /// the constant array through the address register.
+    fn arb_address(&mut self) {
+        let vector = self.dialect.address_model() == crate::isa::AddressModel::ArbVector;
+        let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+        // A constant address keeps most reads inside the array; a register
+        // one is often outside it (undefined, not compared).
+        let (value, known) = if self.rng.chance(60) {
+            let a = self.rng.below(ARB_CONSTANTS);
+            (format!("{{{a}, {a}, {a}, {a}}}"), Some(a as i64))
+        } else {
+            (self.arb_decorate(reg, false), None)
+        };
+        let load = if vector && self.rng.chance(40) {
+            "ARR"
+        } else {
+            "ARL"
+        };
+        if vector {
+            self.lines.push(format!("{load} A0, {value};"));
+        } else {
+            let v = if known.is_some() {
+                format!("{value}.x")
+            } else {
+                self.arb_decorate(reg, true)
+            };
+            self.lines.push(format!("ARL A0.x, {v};"));
+        }
+        let offset = match known {
+            Some(a) => self.rng.below(ARB_CONSTANTS) as i64 - a,
+            None => self.rng.below(5) as i64 - 2,
+        };
+        let (areg, comp) = if vector && self.has(Opcode::Ara) && self.rng.chance(30) {
+            // ARA adds x + z (and y + w): with a constant address a, 2a.
+            self.lines.push("ARA A1, A0;".into());
+            let off = known.map_or(offset, |a| self.rng.below(ARB_CONSTANTS) as i64 - 2 * a);
+            return self.arb_relative_read("A1", "x", off);
+        } else if vector {
+            ("A0", *self.rng.pick(&["x", "y", "z", "w"]))
+        } else {
+            ("A0", "x")
+        };
+        if self.has(Opcode::Pusha) && self.rng.chance(30) {
+            // Saved and restored around another load.
+            self.lines.push(format!("PUSHA {areg};"));
+            self.lines.push("ARL A0, {7, 7, 7, 7};".into());
+            self.lines.push(format!("POPA {areg};"));
+        }
+        self.arb_relative_read(areg, comp, offset);
+    }
+
+    fn arb_relative_read(&mut self, areg: &str, comp: &str, offset: i64) {
+        let dst = *self.rng.pick(&FLOAT_REGS[..3]);
+        let index = match offset {
+            0 => format!("{areg}.{comp}"),
+            o if o > 0 => format!("{areg}.{comp} + {o}"),
+            o => format!("{areg}.{comp} - {}", -o),
+        };
+        if self.rng.chance(50) {
+            self.lines.push(format!("MOV {dst}, c[{index}];"));
+        } else {
+            let other = self.arb_operand(false);
+            self.lines.push(format!("ADD {dst}, c[{index}], {other};"));
+        }
+    }
+
+    /// A float source operand that is exact (never F3), with `|x|` only
+    /// where the dialect has it, and `fragment.texcoord[A0.x + k]` inside
+    /// a LOOP.
+    fn arb_operand(&mut self, scalar: bool) -> String {
+        if self.rng.chance(15) {
+            let c = self.float_constant_vector();
+            let sw = if scalar { ".x" } else { "" };
+            return format!("{c}{sw}");
+        }
+        if self.index_loops > 0 && self.rng.chance(25) {
+            let k = self.rng.below(2);
+            let swz = if scalar { ".y" } else { "" };
+            let index = if k == 0 {
+                "A0.x".to_string()
+            } else {
+                format!("A0.x + {k}")
+            };
+            return format!("fragment.texcoord[{index}]{swz}");
+        }
+        let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+        self.arb_decorate(reg, scalar)
+    }
+
+    fn arb_decorate(&mut self, reg: &str, scalar: bool) -> String {
+        let swz = if scalar {
+            *self.rng.pick(&[".x", ".y", ".z", ".w"])
+        } else {
+            *self.rng.pick(&SWIZZLES)
+        };
+        let base = format!("{reg}{swz}");
+        let abs = self.dialect.absolute_value();
+        match self.rng.below(6) {
+            0 => format!("-{base}"),
+            1 if abs => format!("|{base}|"),
+            2 if abs => format!("-|{base}|"),
+            _ => base,
+        }
+    }
+
+    /// The opcode's suffixes: precision (`R`, or `X` on exact
+    /// instructions), condition code update, saturation.
+    fn arb_suffixes(&mut self, op: Opcode, exact: bool) -> String {
+        let Some(m) = op.info().in_dialect(self.dialect) else {
+            return String::new();
+        };
+        let mut s = String::new();
+        if m.fixed && exact && self.rng.chance(15) {
+            s.push('X');
+        } else if m.full && self.rng.chance(10) {
+            s.push('R');
+        }
+        if m.cc && self.rng.chance(30) {
+            let update = if self.dialect.cc_registers() == 2 {
+                *self.rng.pick(&["C", "C0", "C1"])
+            } else {
+                "C"
+            };
+            s.push_str(update);
+        }
+        if m.clamp && self.rng.chance(20) {
+            let signed = self.dialect.signed_saturation() && self.rng.chance(50);
+            s.push_str(if signed { "_SSAT" } else { "_SAT" });
+        }
+        s
+    }
+
+    fn arb_dest(&mut self, reg: &str, op: Opcode) -> String {
+        let mut mask = (*self.rng.pick(&MASKS)).to_string();
+        let xyz = matches!(op, Opcode::Xpd | Opcode::Nrm | Opcode::Rfl);
+        if xyz && (mask.is_empty() || mask.contains('w')) {
+            mask = ".xyz".into();
+        }
+        if self.dialect.cc_registers() > 0 && self.rng.chance(10) {
+            let t = self.arb_cc_test();
+            format!("{reg}{mask} ({t})")
+        } else {
+            format!("{reg}{mask}")
+        }
+    }
+
+    fn arb_instruction(&mut self) {
+        if self.config.approximate && self.rng.chance(15) {
+            return self.arb_approx_instruction();
+        }
+        let ops: Vec<Opcode> = EXACT_FLOAT_OPS
+            .iter()
+            .copied()
+            .filter(|o| self.has(*o))
+            .collect();
+        let op = *self.rng.pick(&ops);
+        let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+        let suffixes = self.arb_suffixes(op, true);
+        let dst = self.arb_dest(reg, op);
+        if op == Opcode::Swz {
+            let src = *self.rng.pick(&FLOAT_REGS[..3]);
+            let sel: Vec<String> = (0..4)
+                .map(|_| {
+                    let s = *self.rng.pick(&["0", "1", "x", "y", "z", "w"]);
+                    if self.rng.chance(25) {
+                        format!("-{s}")
+                    } else {
+                        s.to_string()
+                    }
+                })
+                .collect();
+            self.lines
+                .push(format!("SWZ{suffixes} {dst}, {src}, {};", sel.join(", ")));
+            return;
+        }
+        let operands: Vec<String> = op
+            .info()
+            .inputs
+            .iter()
+            .map(|k| self.arb_operand(matches!(k, OperandKind::Scalar(_))))
+            .collect();
+        self.lines.push(format!(
+            "{}{suffixes} {dst}, {};",
+            op.name(),
+            operands.join(", ")
+        ));
+    }
+
+    fn arb_approx_instruction(&mut self) {
+        let ops: Vec<Opcode> = APPROX_FLOAT_OPS
+            .iter()
+            .chain(&[Opcode::Exp, Opcode::Log])
+            .copied()
+            .filter(|o| self.has(*o) && *o != Opcode::Rfl)
+            .collect();
+        let op = *self.rng.pick(&ops);
+        // As in the NV4 programs: operands through F3, kept away from zero
+        // for the instructions discontinuous there, within [-64, 64].
+        if matches!(
+            op,
+            Opcode::Rcp
+                | Opcode::Rcc
+                | Opcode::Rsq
+                | Opcode::Lg2
+                | Opcode::Pow
+                | Opcode::Div
+                | Opcode::Log
+        ) {
+            let reg = *self.rng.pick(&FLOAT_REGS[..3]);
+            let swz = *self.rng.pick(&SWIZZLES);
+            self.lines.push(format!("ABS {APPROX_REG}, {reg}{swz};"));
+            self.lines.push(format!(
+                "MAX {APPROX_REG}, {APPROX_REG}, {{0.125, 0.125, 0.125, 0.125}};"
+            ));
+            self.lines.push(format!(
+                "MIN {APPROX_REG}, {APPROX_REG}, {{64, 64, 64, 64}};"
+            ));
+        } else {
+            let src = self.arb_operand(false);
+            self.lines
+                .push(format!("MIN {APPROX_REG}, {src}, {{64, 64, 64, 64}};"));
+            self.lines.push(format!(
+                "MAX {APPROX_REG}, {APPROX_REG}, {{-64, -64, -64, -64}};"
+            ));
+        }
+        let suffixes = self.arb_suffixes(op, false);
+        let dst = self.arb_dest(APPROX_REG, op);
+        let operands: Vec<String> = op
+            .info()
+            .inputs
+            .iter()
+            .map(|k| {
+                let scalar = matches!(k, OperandKind::Scalar(_));
+                let swz = if scalar { ".x" } else { "" };
+                format!("{APPROX_REG}{swz}")
+            })
+            .collect();
+        self.lines.push(format!(
+            "{}{suffixes} {dst}, {};",
+            op.name(),
+            operands.join(", ")
+        ));
+    }
+}
+
 /// Whether an opcode can appear in generated programs (for coverage
 /// reports).
 pub fn generated_opcodes() -> Vec<Opcode> {
@@ -758,6 +1315,31 @@ mod tests {
             let src = g.source();
             if let Err(d) = crate::compile(&src, &crate::Options::default()) {
                 panic!("{bytes:?}:\n{}\n{src}", d.render("gen.fp", &src, false));
+            }
+        }
+    }
+
+    #[test]
+    fn generated_arb_programs_compile_and_validate_in_every_language() {
+        for language in Language::ALL {
+            let config = Config {
+                language,
+                ..Config::default()
+            };
+            for seed in 0..60 {
+                let g = generate(seed, &config);
+                let src = g.source();
+                match crate::compile(&src, &crate::Options::default()) {
+                    Ok(c) => assert!(
+                        language == Language::Nv4Fragment || c.warnings.is_empty(),
+                        "{language:?} seed {seed}:\n{}\n{src}",
+                        c.warnings.render("gen", &src, false)
+                    ),
+                    Err(d) => panic!(
+                        "{language:?} seed {seed}:\n{}\n{src}",
+                        d.render("gen", &src, false)
+                    ),
+                }
             }
         }
     }

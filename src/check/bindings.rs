@@ -4,15 +4,149 @@
 //!
 //! The binding tables are those of NV_vertex_program4, NV_fragment_program4
 //! and NV_geometry_program4 (section 2.X.3.2 and 2.X.3.5 of each),
-//! NV_gpu_program4 section 2.X.3.3 (program parameters) and the ARB
-//! vertex/fragment program specs (the `state.*` tables).
+//! NV_gpu_program4 section 2.X.3.3 (program parameters), the ARB
+//! vertex/fragment program specs (Tables X.1 to X.4, the `state.*`
+//! tables) and what the NV options add. Which members exist depends on the
+//! dialect: every table below has an availability column, read by
+//! [`decode`]; a member the dialect lacks is reported with the option
+//! that provides it (`E0730`/`E0731`).
 
 use super::suggest::did_you_mean;
 use crate::diag::Diagnostic;
 use crate::ir::{AttribBinding, ColorSel, ParamBinding, PerVertexAttrib, ResultBinding, StateItem};
-use crate::isa::Stage;
+use crate::isa::{Dialect, Features, Stage};
 use crate::span::Span;
 use crate::syntax::ast::{Ident, IndexExpr, IntLit, Path, PathHead, PathPart, Root};
+
+/// MAX_TEXTURE_COORDS_ARB: the texture coordinate sets (the Locations of
+/// docs/interface.md hold eight).
+pub const MAX_TEXTURE_COORDS: u32 = 8;
+/// MAX_VERTEX_ATTRIBS_ARB: the generic vertex attributes.
+pub const MAX_VERTEX_ATTRIBS: u32 = 16;
+/// MAX_CLIP_PLANES: the clip distances of NV_vertex_program2's
+/// `result.clip[n]` (and the State block's clip planes).
+pub const MAX_CLIP_PLANES: u32 = 6;
+
+/// Which dialects have a binding member.
+#[derive(Clone, Copy)]
+enum Avail {
+    /// Every dialect of the program type.
+    All,
+    /// Only dialects with one of these features.
+    With(Features),
+    /// Every dialect of a program type (in the ARB family, state items are
+    /// per program type; NV_gpu_program4 has them all everywhere).
+    ArbStage(Stage),
+    /// An extension nvp4c does not implement (ARB_matrix_palette).
+    Extension(&'static str),
+}
+
+impl Avail {
+    fn exists(self, d: Dialect) -> bool {
+        match self {
+            Avail::All => true,
+            Avail::With(f) => d.has(f),
+            Avail::ArbStage(s) => d.has(Features::NV4) || d.stage() == s,
+            Avail::Extension(_) => false,
+        }
+    }
+}
+
+/// One member of a binding table: its name, where it exists, and the spec
+/// that defines it (for messages).
+struct Member(&'static str, Avail, &'static str);
+
+const NV4: Features = Features::NV4;
+
+#[rustfmt::skip]
+const VERTEX_ATTRIBS: &[Member] = &[
+    Member("position",    Avail::All, ""),
+    Member("weight",      Avail::All, ""),
+    Member("normal",      Avail::All, ""),
+    Member("fogcoord",    Avail::All, ""),
+    Member("color",       Avail::All, ""),
+    Member("texcoord",    Avail::All, ""),
+    Member("attrib",      Avail::All, ""),
+    Member("id",          Avail::With(NV4), "NV_vertex_program4 2.X.3.2: vertex.id"),
+    Member("instance",    Avail::With(NV4), "NV_vertex_program4 2.X.3.2: vertex.instance"),
+    Member("matrixindex", Avail::Extension("ARB_matrix_palette"), "ARB_vertex_program, \"Dependencies on ARB_matrix_palette\": without it \"matrixindex\" is removed from the grammar"),
+];
+
+#[rustfmt::skip]
+const FRAGMENT_ATTRIBS: &[Member] = &[
+    Member("color",    Avail::All, ""),
+    Member("texcoord", Avail::All, ""),
+    Member("fogcoord", Avail::All, ""),
+    Member("clip",     Avail::With(NV4), "NV_fragment_program4 2.X.3.2: fragment.clip[n]"),
+    Member("attrib",   Avail::With(NV4), "NV_fragment_program4 2.X.3.2: fragment.attrib[n]"),
+    Member("position", Avail::All, ""),
+    Member("facing",   Avail::With(Features::NV4.union(Features::NV_FP2)), "NV_fragment_program2 3.11.3.1: fragment.facing"),
+];
+
+#[rustfmt::skip]
+const VERTEX_RESULTS: &[Member] = &[
+    Member("position",  Avail::All, ""),
+    Member("color",     Avail::All, ""),
+    Member("fogcoord",  Avail::All, ""),
+    Member("pointsize", Avail::All, ""),
+    Member("texcoord",  Avail::All, ""),
+    Member("clip",      Avail::With(Features::NV4.union(Features::NV_VP2)), "NV_vertex_program2_option 2.14.3.4: result.clip[n]"),
+    Member("attrib",    Avail::With(NV4), "NV_vertex_program4 2.X.3.5: result.attrib[n]"),
+    Member("id",        Avail::With(NV4), "NV_vertex_program4 2.X.3.5: result.id"),
+];
+
+#[rustfmt::skip]
+const GEOMETRY_RESULTS: &[Member] = &[
+    Member("position",  Avail::All, ""),
+    Member("color",     Avail::All, ""),
+    Member("fogcoord",  Avail::All, ""),
+    Member("pointsize", Avail::All, ""),
+    Member("texcoord",  Avail::All, ""),
+    Member("clip",      Avail::All, ""),
+    Member("attrib",    Avail::All, ""),
+    Member("primid",    Avail::All, ""),
+    Member("layer",     Avail::All, ""),
+];
+
+#[rustfmt::skip]
+const FRAGMENT_RESULTS: &[Member] = &[
+    Member("color", Avail::All, ""),
+    Member("depth", Avail::All, ""),
+];
+
+#[rustfmt::skip]
+const PROGRAM_PARAMETERS: &[Member] = &[
+    Member("env",    Avail::All, ""),
+    Member("local",  Avail::All, ""),
+    Member("buffer", Avail::With(NV4), "NV_parameter_buffer_object 2.X.3.6: program.buffer[n]"),
+];
+
+/// The GL state of Tables X.3.2 to X.3.8 (ARB_vertex_program) and their
+/// fragment counterparts (ARB_fragment_program 3.11.3.2).
+#[rustfmt::skip]
+const STATE_ITEMS: &[Member] = &[
+    Member("material",   Avail::All, ""),
+    Member("light",      Avail::All, ""),
+    Member("lightmodel", Avail::All, ""),
+    Member("lightprod",  Avail::All, ""),
+    Member("fog",        Avail::All, ""),
+    Member("matrix",     Avail::All, ""),
+    Member("texgen",     Avail::ArbStage(Stage::Vertex), "ARB_vertex_program Table X.3.4: texture coordinate generation state is a vertex program binding"),
+    Member("clip",       Avail::ArbStage(Stage::Vertex), "ARB_vertex_program Table X.3.6: clip planes are a vertex program binding"),
+    Member("point",      Avail::ArbStage(Stage::Vertex), "ARB_vertex_program Table X.3.7: point state is a vertex program binding"),
+    Member("texenv",     Avail::ArbStage(Stage::Fragment), "ARB_fragment_program 3.11.3.2: texture environment colors are a fragment program binding"),
+    Member("depth",      Avail::ArbStage(Stage::Fragment), "ARB_fragment_program 3.11.3.2: the depth range is a fragment program binding"),
+];
+
+#[rustfmt::skip]
+const MATRICES: &[Member] = &[
+    Member("modelview",  Avail::All, ""),
+    Member("projection", Avail::All, ""),
+    Member("mvp",        Avail::All, ""),
+    Member("texture",    Avail::All, ""),
+    Member("program",    Avail::All, ""),
+    Member("palette",    Avail::Extension("ARB_matrix_palette"), "ARB_vertex_program, \"Dependencies on ARB_matrix_palette\": without it \"palette\" is removed from the grammar"),
+];
 
 /// What a binding path names.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +170,21 @@ pub struct Decoded<'p> {
     pub rest: &'p [PathPart],
     /// The span of the binding itself, without the suffix.
     pub span: Span,
+    /// `vertex.attrib[A0.x + 1]`: the binding is the whole array of its
+    /// kind, indexed by this address register component and offset.
+    pub relative: Option<RelativeIndex<'p>>,
+}
+
+/// An address register index written in a binding (NV_vertex_program3,
+/// NV_fragment_program2).
+pub struct RelativeIndex<'p> {
+    pub register: &'p Ident,
+    pub component: &'p Ident,
+    pub offset: i64,
+    /// The `[...]`.
+    pub span: Span,
+    /// Which array: `"texcoord"` or `"attrib"`.
+    pub family: &'static str,
 }
 
 const BINDINGS_NOTE: &str =
@@ -116,6 +265,45 @@ impl<'p> Cursor<'p> {
     }
 }
 
+impl<'p> Cursor<'p> {
+    /// Requires a `.member` of `table` that exists in the dialect.
+    fn member(
+        &mut self,
+        table: &[Member],
+        after: &str,
+        dialect: Dialect,
+    ) -> Result<&'p Ident, Diagnostic> {
+        let available: Vec<&str> = table
+            .iter()
+            .filter(|m| m.1.exists(dialect))
+            .map(|m| m.0)
+            .collect();
+        let Some(PathPart::Member(id)) = self.parts.get(self.at) else {
+            return self.expect_member(&available, after);
+        };
+        let Some(m) = table.iter().find(|m| m.0 == id.name.as_str()) else {
+            return self.expect_member(&available, after);
+        };
+        if m.1.exists(dialect) {
+            return self.expect_member(&available, after);
+        }
+        self.at += 1;
+        self.end = id.span.end;
+        let what = format!("`{after}.{}`", id.name);
+        Err(match m.1 {
+            Avail::Extension(ext) => Diagnostic::error(
+                "E0224",
+                format!("{what} needs {ext}, which nvp4c does not implement"),
+            )
+            .primary(self.span(), format!("a binding of {ext}"))
+            .note(m.2),
+            avail => {
+                super::dialect::unavailable(dialect, &what, self.span(), |d| avail.exists(d), m.2)
+            }
+        })
+    }
+}
+
 fn unknown_member(id: &Ident, names: &[&str], after: &str) -> Diagnostic {
     let mut d = Diagnostic::error("E0200", format!("unknown binding `{after}.{}`", id.name))
         .primary(id.span, "not a member of this binding");
@@ -137,17 +325,68 @@ pub fn int_value(lit: &IntLit) -> Result<u32, Diagnostic> {
     })
 }
 
-/// An optional `[n]` or `[a..b]` after a binding word.
-enum Sel {
+/// An optional `[n]`, `[a..b]` or `[A0.x + n]` after a binding word.
+enum Sel<'p> {
     None,
     One(u32),
     Range(u32, u32),
+    Relative(RelativeIndex<'p>),
 }
 
-fn selection(c: &mut Cursor<'_>, what: &str, allow_range: bool) -> Result<Sel, Diagnostic> {
+fn selection<'p>(c: &mut Cursor<'p>, what: &str, allow_range: bool) -> Result<Sel<'p>, Diagnostic> {
+    selection_in(c, what, allow_range, None)
+}
+
+/// [`selection`] of an attribute or result array that an address register
+/// may index directly in the dialect (`family` is `texcoord` or `attrib`).
+fn selection_in<'p>(
+    c: &mut Cursor<'p>,
+    what: &str,
+    allow_range: bool,
+    relative: Option<(&'static str, Dialect)>,
+) -> Result<Sel<'p>, Diagnostic> {
     let Some((ix, span)) = c.peek_index() else {
         return Ok(Sel::None);
     };
+    if let (
+        IndexExpr::Relative {
+            register,
+            component,
+            offset,
+        },
+        Some((family, dialect)),
+    ) = (ix, relative.filter(|(_, d)| d.is_arb()))
+    {
+        // (NV_gpu_program4 indexes only declared arrays: E0204 below.)
+        if !dialect.relative_bindings() {
+            return Err(super::dialect::unavailable(
+                dialect,
+                &format!("relative addressing of `{what}`"),
+                span,
+                |d| d.relative_bindings(),
+                "NV_vertex_program3: vertex.texcoord[A+n], vertex.attrib[A+n] and result.texcoord[A+n]; NV_fragment_program2: fragment.texcoord[A0.x+n]",
+            ));
+        }
+        let offset = match offset {
+            None => 0,
+            Some((neg, lit)) => {
+                let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
+                if *neg {
+                    -m
+                } else {
+                    m
+                }
+            }
+        };
+        c.take_index();
+        return Ok(Sel::Relative(RelativeIndex {
+            register,
+            component,
+            offset,
+            span,
+            family,
+        }));
+    }
     let sel = match ix {
         IndexExpr::Int(n) => Sel::One(int_value(n)?),
         IndexExpr::Range(a, b) if allow_range => {
@@ -177,15 +416,52 @@ fn selection(c: &mut Cursor<'_>, what: &str, allow_range: bool) -> Result<Sel, D
     Ok(sel)
 }
 
-fn expand<T>(sel: Sel, default: u32, f: impl Fn(u32) -> T) -> Vec<T> {
+/// The bindings a selection names; a relative one names the whole array of
+/// `len` elements (the address register picks one at run time).
+fn expand<T>(sel: &Sel<'_>, default: u32, len: u32, f: impl Fn(u32) -> T) -> Vec<T> {
     match sel {
         Sel::None => vec![f(default)],
-        Sel::One(n) => vec![f(n)],
-        Sel::Range(a, b) => (a..=b).map(f).collect(),
+        Sel::One(n) => vec![f(*n)],
+        Sel::Range(a, b) => (*a..=*b).map(f).collect(),
+        Sel::Relative(_) => (0..len).map(f).collect(),
     }
 }
 
-fn required(sel: Sel, c: &Cursor<'_>, what: &str) -> Result<Sel, Diagnostic> {
+/// The selection, checked against the array's size where the dialect's
+/// grammar bounds the index (the ARB family: `<vtxAttribNum>` "from 0 to
+/// MAX_VERTEX_ATTRIBS_ARB-1", `<texCoordNum>` "from 0 to
+/// MAX_TEXTURE_COORDS_ARB-1", `<clipPlaneNum>` "from 0 to MAX_CLIP_PLANES-1").
+fn bounded<'p>(
+    sel: Sel<'p>,
+    c: &Cursor<'_>,
+    what: &str,
+    max: u32,
+    limit: &str,
+    dialect: Dialect,
+) -> Result<Sel<'p>, Diagnostic> {
+    if !dialect.is_arb() {
+        return Ok(sel);
+    }
+    let last = match &sel {
+        Sel::One(n) => *n,
+        Sel::Range(_, b) => *b,
+        _ => return Ok(sel),
+    };
+    if last >= max {
+        return Err(Diagnostic::error(
+            "E0223",
+            format!("`{what}[{last}]` is past the last one ({})", max - 1),
+        )
+        .primary(c.span(), format!("{limit} is {max}"))
+        .note(format!(
+            "{}: the index is an integer \"from 0 to {limit}-1\" (docs/limits.md)",
+            dialect.header.spec()
+        )));
+    }
+    Ok(sel)
+}
+
+fn required<'p>(sel: Sel<'p>, c: &Cursor<'_>, what: &str) -> Result<Sel<'p>, Diagnostic> {
     if let Sel::None = sel {
         Err(
             Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`"))
@@ -213,56 +489,60 @@ fn color_sel(c: &mut Cursor<'_>, faces: bool) -> ColorSel {
     sel
 }
 
-/// Decodes a path whose head is a reserved word.
+/// Decodes a path whose head is a reserved word, in the program's dialect.
 pub fn decode<'p>(
-    stage: Stage,
+    dialect: Dialect,
     root: Root,
     root_span: Span,
     path: &'p Path,
     allow_range: bool,
 ) -> Result<Decoded<'p>, Diagnostic> {
+    let stage = dialect.stage();
     let mut c = Cursor {
         parts: &path.parts,
         at: 0,
         end: root_span.end,
         start: root_span.start,
     };
+    let mut relative = None;
     let binding = match root {
         Root::Vertex if stage == Stage::Vertex => {
-            c.expect_member(
-                &[
-                    "position", "weight", "normal", "fogcoord", "color", "texcoord", "attrib",
-                    "id", "instance",
-                ],
-                "vertex",
-            )?;
-            vertex_attrib(&mut c, allow_range)?
+            c.member(VERTEX_ATTRIBS, "vertex", dialect)?;
+            vertex_attrib(&mut c, allow_range, dialect, &mut relative)?
         }
         Root::Vertex => geometry_attrib(&mut c, allow_range)?,
         Root::Fragment => {
-            let m = c.expect_member(
-                &[
-                    "color", "texcoord", "fogcoord", "clip", "attrib", "position", "facing",
-                ],
-                "fragment",
-            )?;
+            let m = c.member(FRAGMENT_ATTRIBS, "fragment", dialect)?;
             let name = m.name.clone();
             let w = format!("fragment.{name}");
             let v = match name.as_str() {
                 "color" => vec![AttribBinding::Color(color_sel(&mut c, false))],
-                "texcoord" => expand(
-                    selection(&mut c, &w, allow_range)?,
-                    0,
-                    AttribBinding::TexCoord,
-                ),
+                "texcoord" => {
+                    let sel = selection_in(&mut c, &w, allow_range, Some(("texcoord", dialect)))?;
+                    let sel = bounded(
+                        sel,
+                        &c,
+                        &w,
+                        MAX_TEXTURE_COORDS,
+                        "MAX_TEXTURE_COORDS_ARB",
+                        dialect,
+                    )?;
+                    let v = expand(&sel, 0, MAX_TEXTURE_COORDS, AttribBinding::TexCoord);
+                    if let Sel::Relative(r) = sel {
+                        relative = Some(r);
+                    }
+                    v
+                }
                 "fogcoord" => vec![AttribBinding::FogCoord],
                 "clip" => expand(
-                    required(selection(&mut c, &w, allow_range)?, &c, &w)?,
+                    &required(selection(&mut c, &w, allow_range)?, &c, &w)?,
+                    0,
                     0,
                     AttribBinding::Clip,
                 ),
                 "attrib" => expand(
-                    required(selection(&mut c, &w, allow_range)?, &c, &w)?,
+                    &required(selection(&mut c, &w, allow_range)?, &c, &w)?,
+                    0,
                     0,
                     AttribBinding::Generic,
                 ),
@@ -275,9 +555,9 @@ pub fn decode<'p>(
             c.expect_member(&["id"], "primitive")?;
             Binding::Attrib(vec![AttribBinding::PrimitiveId])
         }
-        Root::Result => result_binding(stage, &mut c, allow_range)?,
-        Root::Program => program_binding(&mut c, allow_range)?,
-        Root::State => state_binding(&mut c, allow_range)?,
+        Root::Result => result_binding(dialect, &mut c, allow_range, &mut relative)?,
+        Root::Program => program_binding(&mut c, allow_range, dialect)?,
+        Root::State => state_binding(&mut c, allow_range, dialect)?,
         Root::Texture => {
             let unit = match selection(&mut c, "texture", false)? {
                 Sel::One(n) => n,
@@ -290,24 +570,45 @@ pub fn decode<'p>(
         binding,
         rest: &path.parts[c.at..],
         span: c.span(),
+        relative,
     })
 }
 
-fn vertex_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
+fn vertex_attrib<'p>(
+    c: &mut Cursor<'p>,
+    allow_range: bool,
+    dialect: Dialect,
+    relative: &mut Option<RelativeIndex<'p>>,
+) -> Result<Binding, Diagnostic> {
     let name = c.parts[c.at - 1].member_name();
     let w = format!("vertex.{name}");
     let v = match name {
         "position" => vec![AttribBinding::Position],
-        "weight" => expand(selection(c, &w, false)?, 0, AttribBinding::Weight),
+        "weight" => expand(&selection(c, &w, false)?, 0, 0, AttribBinding::Weight),
         "normal" => vec![AttribBinding::Normal],
         "fogcoord" => vec![AttribBinding::FogCoord],
         "color" => vec![AttribBinding::Color(color_sel(c, false))],
-        "texcoord" => expand(selection(c, &w, allow_range)?, 0, AttribBinding::TexCoord),
-        "attrib" => expand(
-            required(selection(c, &w, allow_range)?, c, &w)?,
-            0,
-            AttribBinding::Generic,
-        ),
+        "texcoord" | "attrib" => {
+            let (family, len, limit): (&'static str, u32, &str) = if name == "texcoord" {
+                ("texcoord", MAX_TEXTURE_COORDS, "MAX_TEXTURE_COORDS_ARB")
+            } else {
+                ("attrib", MAX_VERTEX_ATTRIBS, "MAX_VERTEX_ATTRIBS_ARB")
+            };
+            let mut sel = selection_in(c, &w, allow_range, Some((family, dialect)))?;
+            if family == "attrib" {
+                sel = required(sel, c, &w)?;
+            }
+            let sel = bounded(sel, c, &w, len, limit, dialect)?;
+            let v = if family == "texcoord" {
+                expand(&sel, 0, len, AttribBinding::TexCoord)
+            } else {
+                expand(&sel, 0, len, AttribBinding::Generic)
+            };
+            if let Sel::Relative(r) = sel {
+                *relative = Some(r);
+            }
+            v
+        }
         "id" => vec![AttribBinding::VertexId],
         _ => vec![AttribBinding::InstanceId],
     };
@@ -341,68 +642,77 @@ fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Dia
         "fogcoord" => vec![pv(PerVertexAttrib::FogCoord)],
         "pointsize" => vec![pv(PerVertexAttrib::PointSize)],
         "id" => vec![pv(PerVertexAttrib::Id)],
-        "texcoord" => expand(selection(c, &w, allow_range)?, 0, |n| {
+        "texcoord" => expand(&selection(c, &w, allow_range)?, 0, 0, |n| {
             pv(PerVertexAttrib::TexCoord(n))
         }),
-        "clip" => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| {
-            pv(PerVertexAttrib::Clip(n))
-        }),
-        _ => expand(required(selection(c, &w, allow_range)?, c, &w)?, 0, |n| {
-            pv(PerVertexAttrib::Generic(n))
-        }),
+        "clip" => expand(
+            &required(selection(c, &w, allow_range)?, c, &w)?,
+            0,
+            0,
+            |n| pv(PerVertexAttrib::Clip(n)),
+        ),
+        _ => expand(
+            &required(selection(c, &w, allow_range)?, c, &w)?,
+            0,
+            0,
+            |n| pv(PerVertexAttrib::Generic(n)),
+        ),
     };
     Ok(Binding::Attrib(v))
 }
 
-fn result_binding(
-    stage: Stage,
-    c: &mut Cursor<'_>,
+fn result_binding<'p>(
+    dialect: Dialect,
+    c: &mut Cursor<'p>,
     allow_range: bool,
+    relative: &mut Option<RelativeIndex<'p>>,
 ) -> Result<Binding, Diagnostic> {
-    let names: &[&str] = match stage {
-        Stage::Vertex => &[
-            "position",
-            "color",
-            "fogcoord",
-            "pointsize",
-            "texcoord",
-            "clip",
-            "attrib",
-            "id",
-        ],
-        Stage::Geometry => &[
-            "position",
-            "color",
-            "fogcoord",
-            "pointsize",
-            "texcoord",
-            "clip",
-            "attrib",
-            "primid",
-            "layer",
-        ],
-        Stage::Fragment => &["color", "depth"],
+    let stage = dialect.stage();
+    let table = match stage {
+        Stage::Vertex => VERTEX_RESULTS,
+        Stage::Geometry => GEOMETRY_RESULTS,
+        Stage::Fragment => FRAGMENT_RESULTS,
     };
-    let m = c.expect_member(names, "result")?;
+    let m = c.member(table, "result", dialect)?;
     let name = m.name.clone();
     let w = format!("result.{name}");
     let v = match (stage, name.as_str()) {
-        (Stage::Fragment, "color") => {
-            expand(selection(c, &w, allow_range)?, 0, ResultBinding::FragColor)
-        }
+        (Stage::Fragment, "color") => expand(
+            &selection(c, &w, allow_range)?,
+            0,
+            0,
+            ResultBinding::FragColor,
+        ),
         (Stage::Fragment, _) => vec![ResultBinding::Depth],
         (_, "color") => vec![ResultBinding::Color(color_sel(c, true))],
         (_, "position") => vec![ResultBinding::Position],
         (_, "fogcoord") => vec![ResultBinding::FogCoord],
         (_, "pointsize") => vec![ResultBinding::PointSize],
-        (_, "texcoord") => expand(selection(c, &w, allow_range)?, 0, ResultBinding::TexCoord),
-        (_, "clip") => expand(
-            required(selection(c, &w, allow_range)?, c, &w)?,
-            0,
-            ResultBinding::Clip,
-        ),
+        (_, "texcoord") => {
+            let rel = (stage == Stage::Vertex).then_some(("texcoord", dialect));
+            let sel = selection_in(c, &w, allow_range, rel)?;
+            let sel = bounded(
+                sel,
+                c,
+                &w,
+                MAX_TEXTURE_COORDS,
+                "MAX_TEXTURE_COORDS_ARB",
+                dialect,
+            )?;
+            let v = expand(&sel, 0, MAX_TEXTURE_COORDS, ResultBinding::TexCoord);
+            if let Sel::Relative(r) = sel {
+                *relative = Some(r);
+            }
+            v
+        }
+        (_, "clip") => {
+            let sel = required(selection(c, &w, allow_range)?, c, &w)?;
+            let sel = bounded(sel, c, &w, MAX_CLIP_PLANES, "MAX_CLIP_PLANES", dialect)?;
+            expand(&sel, 0, 0, ResultBinding::Clip)
+        }
         (_, "attrib") => expand(
-            required(selection(c, &w, allow_range)?, c, &w)?,
+            &required(selection(c, &w, allow_range)?, c, &w)?,
+            0,
             0,
             ResultBinding::Generic,
         ),
@@ -413,14 +723,19 @@ fn result_binding(
     Ok(Binding::Result(v))
 }
 
-fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
-    let m = c.expect_member(&["env", "local", "buffer"], "program")?;
+fn program_binding(
+    c: &mut Cursor<'_>,
+    allow_range: bool,
+    dialect: Dialect,
+) -> Result<Binding, Diagnostic> {
+    let m = c.member(PROGRAM_PARAMETERS, "program", dialect)?;
     let name = m.name.clone();
     let w = format!("program.{name}");
     match name.as_str() {
         "env" => {
             let v = expand(
-                required(selection(c, &w, allow_range)?, c, &w)?,
+                &required(selection(c, &w, allow_range)?, c, &w)?,
+                0,
                 0,
                 ParamBinding::Env,
             );
@@ -428,7 +743,8 @@ fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Dia
         }
         "local" => {
             let v = expand(
-                required(selection(c, &w, allow_range)?, c, &w)?,
+                &required(selection(c, &w, allow_range)?, c, &w)?,
+                0,
                 0,
                 ParamBinding::Local,
             );
@@ -445,6 +761,7 @@ fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Dia
                 Sel::None => None,
                 Sel::One(n) => Some((n, n)),
                 Sel::Range(a, b) => Some((a, b)),
+                Sel::Relative(_) => None,
             };
             Ok(Binding::Buffer {
                 buffer,
@@ -455,23 +772,12 @@ fn program_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Dia
     }
 }
 
-fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagnostic> {
-    let item = c.expect_member(
-        &[
-            "material",
-            "light",
-            "lightmodel",
-            "lightprod",
-            "fog",
-            "matrix",
-            "texgen",
-            "clip",
-            "point",
-            "texenv",
-            "depth",
-        ],
-        "state",
-    )?;
+fn state_binding(
+    c: &mut Cursor<'_>,
+    allow_range: bool,
+    dialect: Dialect,
+) -> Result<Binding, Diagnostic> {
+    let item = c.member(STATE_ITEMS, "state", dialect)?;
     let item = item.name.to_string();
     let mut path = vec![item.clone()];
     let mut rows: Option<(u32, u32)> = None;
@@ -546,10 +852,7 @@ fn state_binding(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Diagn
             path.push(p.name.to_string());
         }
         "matrix" => {
-            let m = c.expect_member(
-                &["modelview", "projection", "mvp", "texture", "program"],
-                "state.matrix",
-            )?;
+            let m = c.member(MATRICES, "state.matrix", dialect)?;
             let name = m.name.clone();
             path.push(name.to_string());
             match name.as_str() {

@@ -1,10 +1,16 @@
-//! Flow structure (section 2.X.5): from the flat instruction list to the
-//! IR's tree of subroutines, IF and REP blocks.
+//! Flow structure (section 2.X.5; NV_fragment_program2 and
+//! NV_vertex_program2_option "Branching"): from the flat instruction list
+//! to the IR's tree of subroutines, IF, REP and LOOP blocks. What a label
+//! means is the dialect's [`LabelModel`].
 
 use super::suggest::did_you_mean;
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::ir::{Block, CcTest, Instruction, KillCondition, Operand, Stmt, SubId, Subroutine};
+use crate::ir::{
+    Block, CcTest, Dest, Instruction, KillCondition, Operand, Stmt, SubId, Subroutine,
+    SubroutineEnd, VarId,
+};
+use crate::isa::LabelModel;
 use crate::span::Span;
 use crate::syntax::ast::Ident;
 use std::collections::HashMap;
@@ -20,6 +26,15 @@ pub(crate) enum Flat {
     /// is said about it.
     BrokenRep(Span),
     EndRep(Span),
+    /// LOOP with its control operand and index variable.
+    Loop(Operand, VarId, Span),
+    /// A LOOP already reported as wrong.
+    BrokenLoop(Span),
+    EndLoop(Span),
+    /// BRA to a label.
+    Bra(Ident, Option<CcTest>, Span),
+    PushAddress(Operand, Span),
+    PopAddress(Dest, Span),
     Brk(Option<CcTest>, Span),
     Cont(Option<CcTest>, Span),
     Ret(Option<CcTest>, Span),
@@ -42,6 +57,7 @@ enum Frame {
         over_limit: bool,
     },
     Rep {
+        kind: LoopKind,
         count: Option<Operand>,
         span: Span,
         body: Block,
@@ -53,6 +69,17 @@ enum Frame {
     },
 }
 
+/// Which loop block a `Frame::Rep` is.
+enum LoopKind {
+    Rep,
+    Loop {
+        control: Operand,
+        index: VarId,
+    },
+    /// A LOOP already reported as wrong.
+    BrokenLoop,
+}
+
 impl Frame {
     fn span(&self) -> Span {
         match self {
@@ -62,13 +89,21 @@ impl Frame {
     fn opener(&self) -> &'static str {
         match self {
             Frame::If { .. } => "IF",
-            Frame::Rep { .. } => "REP",
+            Frame::Rep {
+                kind: LoopKind::Rep,
+                ..
+            } => "REP",
+            Frame::Rep { .. } => "LOOP",
         }
     }
     fn closer(&self) -> &'static str {
         match self {
             Frame::If { .. } => "ENDIF",
-            Frame::Rep { .. } => "ENDREP",
+            Frame::Rep {
+                kind: LoopKind::Rep,
+                ..
+            } => "ENDREP",
+            Frame::Rep { .. } => "ENDLOOP",
         }
     }
 }
@@ -87,8 +122,9 @@ pub(crate) struct Builder<'o> {
     block: Block,
     if_depth: u32,
     loop_depth: u32,
-    /// CALs to resolve once every label is known: (path to the Stmt, label).
-    pending_calls: Vec<Ident>,
+    /// CALs and BRAs to resolve once every label is known, in order: the
+    /// label and the instruction (`CAL` or `BRA`).
+    pending_calls: Vec<(Ident, &'static str)>,
     /// Closers (`ENDIF`, `ENDREP`) owed by blocks a label cut off.
     orphan_closers: Vec<&'static str>,
     /// Open frames nested past a depth limit; while any is open, statements
@@ -201,6 +237,7 @@ impl Builder<'_> {
                 });
             }
             Frame::Rep {
+                kind,
                 count,
                 span,
                 body,
@@ -214,7 +251,8 @@ impl Builder<'_> {
                     self.over_limit_frames -= 1;
                     return;
                 }
-                if count.is_none() && !has_break && !has_return && !broken {
+                let is_rep = matches!(kind, LoopKind::Rep);
+                if is_rep && count.is_none() && !has_break && !has_return && !broken {
                     self.c.error(
                         Diagnostic::error("E0505", "REP without a count can never end")
                             .primary(span, "no loop count, and no BRK or RET inside")
@@ -229,25 +267,40 @@ impl Builder<'_> {
                         }
                     }
                 }
-                self.push(Stmt::Rep { count, body, span });
+                match kind {
+                    LoopKind::Rep => self.push(Stmt::Rep { count, body, span }),
+                    LoopKind::Loop { control, index } => self.push(Stmt::Loop {
+                        control,
+                        index,
+                        body,
+                        span,
+                    }),
+                    LoopKind::BrokenLoop => {}
+                }
             }
         }
     }
 
-    fn open_rep(&mut self, count: Option<Operand>, span: Span, broken: bool) {
+    fn open_rep(&mut self, kind: LoopKind, count: Option<Operand>, span: Span, broken: bool) {
         let limit = self.c.options.limits.max_loop_depth;
         let over_limit = self.loop_depth >= limit;
+        let name = if matches!(kind, LoopKind::Rep) {
+            "REP"
+        } else {
+            "LOOP"
+        };
         // Reported once, where the limit is crossed.
         if self.loop_depth == limit {
             self.c.error(
-                Diagnostic::error("E0507", format!("REP nested {} deep", self.loop_depth + 1))
-                    .primary(span, format!("inside {} REP blocks", self.loop_depth))
-                    .note(format!("section 2.X.5: \"a program will fail to load if a REP instruction is nested inside MAX_PROGRAM_LOOP_DEPTH_NV or more REP/ENDREP blocks\"; the limit is {limit} (docs/limits.md)")),
+                Diagnostic::error("E0507", format!("{name} nested {} deep", self.loop_depth + 1))
+                    .primary(span, format!("inside {} loop blocks", self.loop_depth))
+                    .note(format!("section 2.X.5: \"a program will fail to load if a REP instruction is nested inside MAX_PROGRAM_LOOP_DEPTH_NV or more REP/ENDREP blocks\" (NV_fragment_program2: \"... a LOOP or REP instruction is nested inside MAX_PROGRAM_LOOP_DEPTH_NV or more LOOP/ENDLOOP or REP/ENDREP blocks\"); the limit is {limit} (docs/limits.md)")),
             );
         }
         self.loop_depth += 1;
         self.over_limit_frames += usize::from(over_limit);
         self.frames.push(Frame::Rep {
+            kind,
             count,
             span,
             body: Vec::new(),
@@ -310,15 +363,24 @@ impl Builder<'_> {
                     self.wrong_closer("ENDIF", span);
                 }
             }
-            Flat::BrokenRep(span) => self.open_rep(None, span, true),
-            Flat::Rep(count, span) => self.open_rep(count, span, false),
-            Flat::EndRep(span) => {
-                if matches!(self.frames.last(), Some(Frame::Rep { .. })) {
+            Flat::BrokenRep(span) => self.open_rep(LoopKind::Rep, None, span, true),
+            Flat::Rep(count, span) => self.open_rep(LoopKind::Rep, count, span, false),
+            Flat::Loop(control, index, span) => {
+                self.open_rep(LoopKind::Loop { control, index }, None, span, false)
+            }
+            Flat::BrokenLoop(span) => self.open_rep(LoopKind::BrokenLoop, None, span, true),
+            Flat::EndRep(span) | Flat::EndLoop(span) => {
+                let (closer, want_rep) = match f {
+                    Flat::EndRep(_) => ("ENDREP", true),
+                    _ => ("ENDLOOP", false),
+                };
+                if matches!(self.frames.last(), Some(Frame::Rep { kind, .. }) if matches!(kind, LoopKind::Rep) == want_rep)
+                {
                     if let Some(f) = self.frames.pop() {
                         self.finish_frame(f);
                     }
                 } else {
-                    self.wrong_closer("ENDREP", span);
+                    self.wrong_closer(closer, span);
                 }
             }
             Flat::Brk(cond, span) | Flat::Cont(cond, span) => {
@@ -341,9 +403,9 @@ impl Builder<'_> {
                     None => {
                         let name = if is_break { "BRK" } else { "CONT" };
                         self.c.error(
-                            Diagnostic::error("E0508", format!("{name} outside a REP block"))
+                            Diagnostic::error("E0508", format!("{name} outside a REP or LOOP block"))
                                 .primary(span, "no loop to leave")
-                                .note("section 2.X.5: \"A program will fail to load if it includes a CONT or BRK instruction that is not contained inside a REP/ENDREP block.\""),
+                                .note("section 2.X.5: \"A program will fail to load if it includes a CONT or BRK instruction that is not contained inside a REP/ENDREP block.\" (NV_fragment_program2: \"... a BRK instruction that is not nested inside a LOOP/ENDLOOP or REP/ENDREP block\")"),
                         );
                     }
                 }
@@ -358,13 +420,23 @@ impl Builder<'_> {
             }
             Flat::Cal(target, cond, span) => {
                 // Resolved after all labels are seen; the index is patched.
-                self.pending_calls.push(target);
+                self.pending_calls.push((target, "CAL"));
                 self.push(Stmt::Call {
                     target: SubId(u32::MAX - (self.pending_calls.len() as u32 - 1)),
                     cond,
                     span,
                 });
             }
+            Flat::Bra(target, cond, span) => {
+                self.pending_calls.push((target, "BRA"));
+                self.push(Stmt::Branch {
+                    target: SubId(u32::MAX - (self.pending_calls.len() as u32 - 1)),
+                    cond,
+                    span,
+                });
+            }
+            Flat::PushAddress(value, span) => self.push(Stmt::PushAddress { value, span }),
+            Flat::PopAddress(dst, span) => self.push(Stmt::PopAddress { dst, span }),
             Flat::Kil(cond, span) => self.push(Stmt::Kill { cond, span }),
             Flat::Emit(span) => self.push(Stmt::Emit { span }),
             Flat::EndPrim(span) => self.push(Stmt::EndPrimitive { span }),
@@ -414,6 +486,12 @@ impl<'o> Builder<'o> {
             | Flat::Rep(_, s)
             | Flat::BrokenRep(s)
             | Flat::EndRep(s)
+            | Flat::Loop(_, _, s)
+            | Flat::BrokenLoop(s)
+            | Flat::EndLoop(s)
+            | Flat::Bra(_, _, s)
+            | Flat::PushAddress(_, s)
+            | Flat::PopAddress(_, s)
             | Flat::Brk(_, s)
             | Flat::Cont(_, s)
             | Flat::Ret(_, s)
@@ -437,16 +515,18 @@ impl<'o> Builder<'o> {
         }
         let pending = std::mem::take(&mut self.pending_calls);
         let mut c = self.c;
-        let (subs, entry) = link_segments(segments, pending, &mut c);
+        let model = c.dialect.labels();
+        let (subs, entry) = link_segments(segments, pending, model, &mut c);
         (subs, entry, c)
     }
 }
 
-/// Section 2.X.5: labels name subroutines; CAL targets are resolved and the
-/// entry point chosen once the whole program is read.
+/// Section 2.X.5: labels name subroutines; CAL and BRA targets are
+/// resolved and the entry point chosen once the whole program is read.
 fn link_segments(
     mut segments: Vec<Segment>,
-    pending: Vec<Ident>,
+    pending: Vec<(Ident, &'static str)>,
+    model: LabelModel,
     c: &mut Checker<'_>,
 ) -> (Vec<Subroutine>, SubId) {
     // The unlabelled start is a segment only if it has code, or if no
@@ -471,19 +551,19 @@ fn link_segments(
             }
         }
     }
-    // Resolve CAL targets.
+    // Resolve CAL and BRA targets.
     let mut targets = Vec::with_capacity(pending.len());
-    for t in &pending {
+    for (t, op) in &pending {
         match labels.get(t.name.as_str()) {
             Some(&(i, _)) => targets.push(Some(i as u32)),
             None => {
                 let mut d =
-                    Diagnostic::error("E0510", format!("CAL to undefined label `{}`", t.name))
+                    Diagnostic::error("E0510", format!("{op} to undefined label `{}`", t.name))
                         .primary(t.span, "no such label");
                 if let Some(s) = did_you_mean(&t.name, labels.keys().map(String::as_str)) {
                     d = d.note(format!("did you mean `{s}`?"));
                 }
-                c.error(d.note("section 2.X.5: \"a program will fail to load if it includes a CAL instruction that references an instruction label that is not defined anywhere in the program\""));
+                c.error(d.note("section 2.X.5: \"a program will fail to load if it includes a CAL instruction that references an instruction label that is not defined anywhere in the program\"; NV_vertex_program2_option: \"A vertex program will fail to load if an instruction refers to a label that is not defined in the program string.\""));
                 targets.push(None);
             }
         }
@@ -495,6 +575,27 @@ fn link_segments(
     // one, else at the first instruction, and runs until RET in main or the
     // end of the program text (labels do not stop it).
     let entry_index = labels.get("main").map_or(0, |&(i, _)| i);
+    if model == LabelModel::Flat {
+        // The NV options on ARB headers: labels mark places in one stream
+        // of instructions. Each segment runs on into the next; the end of
+        // the text ends the program, from any call depth.
+        let count = segments.len();
+        let subs = segments
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| Subroutine {
+                name: s.label.as_ref().map(|l| l.name.to_string()),
+                span: s.label.as_ref().map_or(Span::default(), |l| l.span),
+                body: s.body,
+                end: if i + 1 < count {
+                    SubroutineEnd::Continue(SubId(i as u32 + 1))
+                } else {
+                    SubroutineEnd::EndProgram
+                },
+            })
+            .collect();
+        return (subs, SubId(entry_index as u32));
+    }
     // Execution that runs past the entry segment into later ones needs a
     // subroutine of its own: those segments' code, copied. Every other body
     // is moved, so the IR is never held twice.
@@ -510,6 +611,7 @@ fn link_segments(
             name: s.label.as_ref().map(|l| l.name.to_string()),
             span: s.label.as_ref().map_or(Span::default(), |l| l.span),
             body: s.body,
+            end: SubroutineEnd::Return,
         })
         .collect();
     let entry = match run_on {
@@ -519,6 +621,7 @@ fn link_segments(
                 name: Some("<entry>".into()),
                 span: subs[entry_index].span,
                 body,
+                end: SubroutineEnd::Return,
             });
             SubId(subs.len() as u32 - 1)
         }
@@ -529,7 +632,7 @@ fn link_segments(
 fn patch_calls(block: &mut Block, targets: &[Option<u32>]) {
     for s in block.iter_mut() {
         match s {
-            Stmt::Call { target, .. } => {
+            Stmt::Call { target, .. } | Stmt::Branch { target, .. } => {
                 let k = (u32::MAX - target.0) as usize;
                 // An unresolved target was reported; its id stays unusable
                 // and the program is not lowered.
@@ -543,7 +646,7 @@ fn patch_calls(block: &mut Block, targets: &[Option<u32>]) {
                 patch_calls(then_block, targets);
                 patch_calls(else_block, targets);
             }
-            Stmt::Rep { body, .. } => patch_calls(body, targets),
+            Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => patch_calls(body, targets),
             _ => {}
         }
     }

@@ -1,6 +1,8 @@
 //! Instructions: opcode and modifiers (Tables X.13 to X.15, section
 //! 2.X.4.1), operands (2.X.4.2) and destinations (2.X.4.3), all driven by
-//! the instruction table.
+//! the instruction table and the program's dialect (which column of the
+//! table applies, and the dialect's properties: condition code registers,
+//! address registers, scalar constants, ...).
 
 use super::bindings::{self, decode, Binding};
 use super::flow::Flat;
@@ -12,8 +14,8 @@ use crate::ir::{
     Variable, WriteMask,
 };
 use crate::isa::{
-    split_opcode, CcCondition, DataType, Modifier, ModifierKind, OpInfo, Opcode, OperandKind,
-    Shape, INSTRUCTIONS,
+    split_opcode, AddressModel, CcCondition, DataType, Dialect, Features, Modifier, ModifierKind,
+    ModifierSupport, OpInfo, Opcode, OperandKind, ResultKind, Shape, INSTRUCTIONS,
 };
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -24,6 +26,7 @@ use crate::syntax::ast::{
 struct Mods {
     ty: DataType,
     half: bool,
+    fixed: bool,
     clamp: Option<Clamp>,
     cc_update: Option<CcReg>,
     ntc: bool,
@@ -53,6 +56,17 @@ impl Checker<'_> {
             Opcode::Endif => Some(Flat::EndIf(span)),
             Opcode::Rep => Some(Flat::BrokenRep(span)),
             Opcode::Endrep => Some(Flat::EndRep(span)),
+            Opcode::Loop => {
+                // Its block still opens, with an index so that `A0` inside
+                // is not reported again.
+                let index = self.loop_index_var(span);
+                self.loop_indices.push(index);
+                Some(Flat::BrokenLoop(span))
+            }
+            Opcode::Endloop => {
+                self.loop_indices.pop();
+                Some(Flat::EndLoop(span))
+            }
             Opcode::Brk => Some(Flat::Brk(None, span)),
             Opcode::Ret => Some(Flat::Ret(None, span)),
             _ => None,
@@ -77,6 +91,24 @@ impl Checker<'_> {
                 return None;
             }
         }
+        if info.in_dialect(self.dialect).is_none() {
+            let rule = format!(
+                "{} ({}) exists in {}",
+                info.name,
+                info.section,
+                info.languages()
+                    .filter_map(|c| c.describe_for(self.stage))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            self.unavailable(
+                &format!("the {} instruction", info.name),
+                inst.opcode.span,
+                |d| info.in_dialect(d).is_some(),
+                &rule,
+            );
+            return None;
+        }
         // A modifier error does not hide the operands' errors: they are
         // checked as the instruction's default data type and without type
         // checks (as under `.NTC`), so none of them stems from the modifier.
@@ -84,6 +116,7 @@ impl Checker<'_> {
             let lenient = Mods {
                 ty: info.default_type,
                 half: false,
+                fixed: false,
                 clamp: None,
                 cc_update: None,
                 ntc: true,
@@ -114,10 +147,15 @@ impl Checker<'_> {
                     Opcode::Else => Flat::Else(span),
                     Opcode::Endif => Flat::EndIf(span),
                     Opcode::Endrep => Flat::EndRep(span),
+                    Opcode::Endloop => {
+                        self.loop_indices.pop();
+                        Flat::EndLoop(span)
+                    }
                     Opcode::Emit => Flat::Emit(span),
                     _ => Flat::EndPrim(span),
                 })
             }
+            Shape::AddressStack => self.address_stack(info, inst),
             Shape::FlowCc => {
                 let cond = self.optional_condition(inst, info)?;
                 Some(match info.opcode {
@@ -127,10 +165,11 @@ impl Checker<'_> {
                 })
             }
             Shape::Call => {
+                let name = info.name;
                 let Some(Arg::Operand(o)) = inst.args.first() else {
                     self.error(
-                        Diagnostic::error("E0420", "CAL needs the label to call")
-                            .primary(inst.span, "write `CAL label;`")
+                        Diagnostic::error("E0420", format!("{name} needs a label"))
+                            .primary(inst.span, format!("write `{name} label;`"))
                             .note("section 2.X.2: <BRAop_instruction> ::= <BRAop> <opModifiers> <instTarget> <optBranchCond>"),
                     );
                     return None;
@@ -144,7 +183,7 @@ impl Checker<'_> {
                     (PathHead::Name(id), true, false) => id.clone(),
                     _ => {
                         self.error(
-                            Diagnostic::error("E0420", "CAL takes a label name")
+                            Diagnostic::error("E0420", format!("{name} takes a label name"))
                                 .primary(o.span, "not a label")
                                 .note("section 2.X.2: <instTarget> ::= <identifier>"),
                         );
@@ -155,7 +194,11 @@ impl Checker<'_> {
                     Some(m) => Some(self.cc_test(m)?),
                     None => None,
                 };
-                Some(Flat::Cal(target, cond, span))
+                Some(if info.opcode == Opcode::Bra {
+                    Flat::Bra(target, cond, span)
+                } else {
+                    Flat::Cal(target, cond, span)
+                })
             }
             Shape::If => {
                 if let Some(m) = &inst.cc_mask {
@@ -181,8 +224,12 @@ impl Checker<'_> {
             }
             Shape::Rep => {
                 self.no_cc_mask(inst, info)?;
-                match inst.args.as_slice() {
-                    [] => Some(Flat::Rep(None, span)),
+                // NV_fragment_program2: <LOOPop_instruction> ::= <LOOPop>
+                // <instOperandV>, "a fragment program will fail to load if
+                // the vector operand is not a program parameter".
+                let from_parameters = self.dialect.loop_counts_from_parameters();
+                let op = match inst.args.as_slice() {
+                    [] if info.opcode == Opcode::Rep && !from_parameters => None,
                     [Arg::Operand(o)] => {
                         let op = self.source(
                             o,
@@ -190,18 +237,35 @@ impl Checker<'_> {
                             mods.ty,
                             mods.ntc,
                         )?;
-                        Some(Flat::Rep(Some(op), span))
+                        if from_parameters && !matches!(self.var(op.var).kind, VarKind::Param(_)) {
+                            let vspan = self.var(op.var).span;
+                            self.error(
+                                Diagnostic::error("E0349", format!("the {} count is not a program parameter", info.name))
+                                    .primary(o.span, "read from a variable that is not a PARAM or a parameter binding")
+                                    .secondary(vspan, "declared here")
+                                    .note(format!("NV_fragment_program2 3.11.X.8/9: \"{} blocks do not support fully general branching -- a fragment program will fail to load if the vector operand is not a program parameter.\"", info.name)),
+                            );
+                            return None;
+                        }
+                        Some(op)
                     }
                     _ => {
                         self.expect_args(inst, 1, info)?;
-                        None
+                        return None;
                     }
+                };
+                if info.opcode == Opcode::Loop {
+                    let control = op?;
+                    let index = self.loop_index_var(span);
+                    self.loop_indices.push(index);
+                    return Some(Flat::Loop(control, index, span));
                 }
+                Some(Flat::Rep(op, span))
             }
             Shape::Kil => {
-                // NV_fragment_program4: KIL takes a vector operand or a
-                // condition code test (the BNF lists only the operand; the
-                // instruction text allows both).
+                // NV_fragment_program4 (and the NV fragment options): KIL
+                // takes a vector operand or a condition code test (the BNF
+                // lists only the operand; the instruction text allows both).
                 if let Some(m) = &inst.cc_mask {
                     if inst.args.is_empty() {
                         let t = self.cc_test(m)?;
@@ -220,6 +284,7 @@ impl Checker<'_> {
                 if let PathHead::Name(id) = &o.path.head {
                     if !self.names.contains_key(&id.name)
                         && CcCondition::parse_rule(&id.name).is_some()
+                        && self.dialect.cc_registers() > 0
                     {
                         let t = self.bare_cc_test(o)?;
                         return Some(Flat::Kil(ir::KillCondition::Cc(t), span));
@@ -236,6 +301,37 @@ impl Checker<'_> {
         }
     }
 
+    /// PUSHA and POPA (NV_vertex_program3 2.14.5.43-44).
+    fn address_stack(&mut self, info: &'static OpInfo, inst: &ast::Instruction) -> Option<Flat> {
+        self.expect_args(inst, 1, info)?;
+        let Arg::Operand(o) = &inst.args[0] else {
+            self.expect_args(inst, 0, info)?;
+            return None;
+        };
+        if info.opcode == Opcode::Pusha {
+            self.no_cc_mask(inst, info)?;
+            let value = self.source(o, OperandKind::Address, DataType::Signed, false)?;
+            return Some(Flat::PushAddress(value, inst.span));
+        }
+        let dst = self.dest(o, inst.cc_mask.as_ref(), DataType::Signed, false, info)?;
+        let partial = dst.mask != WriteMask::ALL;
+        let conditional = dst.cc_mask.is_some_and(|t| t.condition != CcCondition::Tr);
+        if partial || conditional {
+            let span = if partial {
+                o.span
+            } else {
+                inst.cc_mask.as_ref().map_or(o.span, |m| m.span)
+            };
+            self.error(
+                Diagnostic::error("E0452", "POPA writes the whole address register, unconditionally")
+                    .primary(span, if partial { "write mask other than .xyzw" } else { "condition code mask other than TR" })
+                    .note("NV_vertex_program3 2.14.5.43: \"POPA does not support non-default write masks; a program will fail to load if it includes a component write mask other than \".xyzw\" or a condition code write mask test other than \"TR\".\""),
+            );
+            return None;
+        }
+        Some(Flat::PopAddress(dst, inst.span))
+    }
+
     fn opcode(&mut self, word: &Ident) -> Option<&'static OpInfo> {
         match split_opcode(&word.name) {
             Ok(s) => Some(s.info),
@@ -247,7 +343,7 @@ impl Checker<'_> {
                     Diagnostic::error("E0401", format!("`{}` is not a valid suffix of {}", &word.name[at..], info.name))
                         .primary(Span { start, end: word.span.end }, "unknown or misplaced suffix")
                         .secondary(Span { start: word.span.start, end: start }, format!("the {} instruction", info.name))
-                        .note("section 2.X.4.1, Table X.15: the suffixes are R, H, C, C0, C1, _SAT and _SSAT, written in that order: data type, then condition code, then clamping (e.g. `ADDRC1_SSAT`)"),
+                        .note("section 2.X.4.1, Table X.15: the suffixes are R, H (X in the NV fragment options), C, C0, C1, _SAT and _SSAT, written in that order: data type or precision, then condition code, then clamping (e.g. `ADDRC1_SSAT`)"),
                 );
                 None
             }
@@ -281,6 +377,17 @@ impl Checker<'_> {
             }
         }
         let mut ok = true;
+        if let Some(first) = inst.modifiers.first() {
+            if !self.dialect.standalone_modifiers() {
+                self.unavailable(
+                    &format!("the stand-alone modifier `.{}`", first.name),
+                    first.span.to(inst.modifiers.last().map_or(first.span, |m| m.span)),
+                    |d| d.standalone_modifiers(),
+                    "NV_gpu_program4 2.X.4.1, Table X.14: stand-alone modifiers (`.F`, `.CC1`, `.SAT`); the ARB family writes opcode suffixes only (`ADDC_SAT`)",
+                );
+                return None;
+            }
+        }
         for id in &inst.modifiers {
             match Modifier::standalone(&id.name) {
                 Some(m) => list.push((m, id.span)),
@@ -314,36 +421,52 @@ impl Checker<'_> {
                 }
             }
         }
-        let sup = info.modifiers;
+        let dialect = self.dialect;
+        let sup = info.in_dialect(dialect).unwrap_or_default();
         for &(m, span) in &list {
-            let allowed = match m {
-                Modifier::F | Modifier::PrecisionFull => sup.float,
-                Modifier::PrecisionHalf => sup.half,
-                Modifier::U | Modifier::S => sup.integer,
-                Modifier::Cc0 | Modifier::Cc1 => sup.cc,
-                Modifier::Sat | Modifier::Ssat => sup.clamp,
-                Modifier::Ntc => info.has_result() || !info.inputs.is_empty(),
-                Modifier::S24 | Modifier::U24 | Modifier::Hi => info.opcode == Opcode::Mul,
+            if modifier_allowed(info, m, sup, dialect) {
+                continue;
+            }
+            let exists = |d: Dialect| {
+                info.in_dialect(d)
+                    .is_some_and(|s| modifier_allowed(info, m, s, d))
             };
-            if !allowed {
-                let why = match m.kind() {
-                    ModifierKind::Multiply => "section 2.X.4.1: \"S24\", \"U24\", and \"HI\" are special modifiers that are allowed only for the MUL instruction".to_string(),
-                    _ => format!("section 2.X.4.1: a program will fail to load if an instruction \"specifies a modifier that is not supported by the instruction\"; {} supports {}", info.name, supported_list(info)),
-                };
-                self.error(
-                    Diagnostic::error(
-                        "E0404",
-                        format!("{} does not support the `{}` modifier", info.name, m.name()),
-                    )
-                    .primary(span, "not supported here")
-                    .secondary(
-                        inst.opcode.span,
-                        format!("{} ({})", info.name, info.section),
-                    )
-                    .note(why),
+            if super::dialect::option_providing(dialect, exists).is_some() {
+                self.unavailable(
+                    &format!(
+                        "the `{}` modifier of {}",
+                        suffix_text(&inst.opcode.name, span, inst.opcode.span, m),
+                        info.name
+                    ),
+                    span,
+                    exists,
+                    "",
                 );
                 ok = false;
+                continue;
             }
+            let why = match m.kind() {
+                ModifierKind::Multiply => "section 2.X.4.1: \"S24\", \"U24\", and \"HI\" are special modifiers that are allowed only for the MUL instruction".to_string(),
+                _ if dialect.is_arb() => format!("{}, Table X.5: {} takes {}", dialect.column().spec(), info.name, supported_list_in(info, dialect)),
+                _ => format!("section 2.X.4.1: a program will fail to load if an instruction \"specifies a modifier that is not supported by the instruction\"; {} supports {}", info.name, supported_list(info)),
+            };
+            self.error(
+                Diagnostic::error(
+                    "E0404",
+                    format!(
+                        "{} does not support the `{}` modifier",
+                        info.name,
+                        suffix_text(&inst.opcode.name, span, inst.opcode.span, m)
+                    ),
+                )
+                .primary(span, "not supported here")
+                .secondary(
+                    inst.opcode.span,
+                    format!("{} ({})", info.name, info.section),
+                )
+                .note(why),
+            );
+            ok = false;
         }
         if !ok {
             return None;
@@ -404,6 +527,7 @@ impl Checker<'_> {
         Some(Mods {
             ty,
             half: list.iter().any(|(m, _)| *m == Modifier::PrecisionHalf),
+            fixed: list.iter().any(|(m, _)| *m == Modifier::PrecisionFixed),
             clamp,
             cc_update: find(ModifierKind::CcUpdate)
                 .map(|(m, _)| CcReg(if m == Modifier::Cc1 { 1 } else { 0 })),
@@ -521,6 +645,15 @@ impl Checker<'_> {
     }
 
     pub(super) fn cc_test(&mut self, m: &CcMask) -> Option<CcTest> {
+        if self.dialect.cc_registers() == 0 {
+            self.unavailable(
+                "a condition code test",
+                m.span,
+                |d| d.cc_registers() > 0,
+                "the condition code register and its tests (`(GT.x)`, `IF NE.x`) come with the NV options: NV_vertex_program2_option 2.14.3.X, NV_fragment_program_option 3.11.3.X",
+            );
+            return None;
+        }
         let Some((condition, reg)) = CcCondition::parse_rule(&m.rule.name) else {
             let names: Vec<String> = CcCondition::ALL
                 .iter()
@@ -537,6 +670,26 @@ impl Checker<'_> {
             self.error(d.note("section 2.X.4.3, Table X.16: EQ GE GT LE LT NE TR FL NAN LEG CF NCF OF NOF SF NSF AB BLE, each with an optional 0 or 1"));
             return None;
         };
+        let dialect = self.dialect;
+        if !dialect.cc_test_exists(condition) {
+            self.unavailable(
+                &format!("the condition code test `{}`", condition.name()),
+                m.rule.span,
+                |d| d.cc_test_exists(condition),
+                "the NV options' <ccMaskRule> is one of EQ GE GT LE LT NE TR FL; NV_gpu_program4 Table X.16 adds NAN LEG CF NCF OF NOF SF NSF AB BLE",
+            );
+            return None;
+        }
+        let numbered = m.rule.name.ends_with(['0', '1']);
+        if numbered && dialect.cc_registers() < 2 {
+            self.unavailable(
+                &format!("the numbered condition code test `{}`", m.rule.name),
+                m.rule.span,
+                |d| d.cc_registers() > 1,
+                "NV_vertex_program3: \"The vertex program condition code registers are two four-component vectors, called CC0 and CC1\" (<ccMaskRule> EQ0 ... FL1); the other NV options have one register and unnumbered tests",
+            );
+            return None;
+        }
         let swizzle = match &m.swizzle {
             None => Swizzle::IDENTITY,
             Some(s) => self.swizzle(s, false)?,
@@ -649,6 +802,14 @@ impl Checker<'_> {
                 Arg::Operand(o) => {
                     let kind = if info.shape == Shape::Swz {
                         OperandKind::Vector(kind.type_rule())
+                    } else if info.opcode == Opcode::Arl
+                        && self.dialect.address_model() == AddressModel::ArbScalar
+                    {
+                        // ARB_vertex_program: <ARL_instruction> ::= "ARL"
+                        // <maskedAddrReg> "," <scalarSrcReg>; the
+                        // NV_vertex_program2 option makes it a vector
+                        // operand ("<ARLop_src> ::= <instOperandV>").
+                        OperandKind::Scalar(kind.type_rule())
                     } else {
                         *kind
                     };
@@ -663,7 +824,15 @@ impl Checker<'_> {
                             );
                             ok = false;
                         }
-                        Some(s) => srcs.push(s),
+                        Some(mut s) => {
+                            // The ARB languages' RSQ: "tmp =
+                            // fabs(ScalarLoad(op0))" (the IR's |...|).
+                            if info.opcode == Opcode::Rsq && self.dialect.rsq_of_absolute_value() {
+                                s.abs = true;
+                                s.negate_abs = false;
+                            }
+                            srcs.push(s)
+                        }
                         None => ok = false,
                     }
                 }
@@ -717,10 +886,12 @@ impl Checker<'_> {
                 )),
             );
         }
+        self.result_size_rule(&dst);
         Some(ir::Instruction {
             op: info.opcode,
             ty: mods.ty,
             half: mods.half,
+            fixed: mods.fixed,
             clamp: mods.clamp,
             cc_update: mods.cc_update,
             mul_mode: mods.mul_mode,
@@ -795,7 +966,7 @@ impl Checker<'_> {
         let unit = match args.first() {
             Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => match &o.path.head {
                 PathHead::Root(ast::Root::Texture, rs) => {
-                    match decode(self.stage, ast::Root::Texture, *rs, &o.path, false) {
+                    match decode(self.dialect, ast::Root::Texture, *rs, &o.path, false) {
                         Ok(d) if d.rest.is_empty() => match d.binding {
                             Binding::Texture(u) => u,
                             _ => return None,
@@ -873,16 +1044,30 @@ impl Checker<'_> {
                     "SHADOWARRAY2D" => ir::TexTarget::ShadowArray2D,
                     "BUFFER" => ir::TexTarget::Buffer,
                     other => {
+                        let names: Vec<&str> = names
+                            .into_iter()
+                            .filter(|n| self.dialect.texture_target_exists(n))
+                            .collect();
                         let mut d =
                             Diagnostic::error("E0442", format!("unknown texture target `{other}`"))
                                 .primary(id.span, "not a texture target");
-                        if let Some(s) = did_you_mean(other, names) {
+                        if let Some(s) = did_you_mean(other, names.iter().copied()) {
                             d = d.note(format!("did you mean `{s}`?"));
                         }
-                        self.error(d.note("section 2.X.2: <texTarget> is one of 1D 2D 3D CUBE RECT SHADOW1D SHADOW2D SHADOWRECT ARRAY1D ARRAY2D SHADOWCUBE SHADOWARRAY1D SHADOWARRAY2D (and BUFFER for TXF, EXT_texture_buffer_object)"));
+                        self.error(d.note(format!("the texture targets of {} programs are {}", self.dialect.header, names.join(" "))).note("section 2.X.2: <texTarget> is one of 1D 2D 3D CUBE RECT SHADOW1D SHADOW2D SHADOWRECT ARRAY1D ARRAY2D SHADOWCUBE SHADOWARRAY1D SHADOWARRAY2D (and BUFFER for TXF, EXT_texture_buffer_object); ARB_fragment_program: 1D 2D 3D CUBE RECT, ARB_fragment_program_shadow adds SHADOW1D SHADOW2D SHADOWRECT"));
                         return None;
                     }
                 };
+                if !self.dialect.texture_target_exists(&id.name) {
+                    let name = id.name.to_string();
+                    self.unavailable(
+                        &format!("the {name} texture target"),
+                        id.span,
+                        |d| d.texture_target_exists(&name),
+                        "ARB_fragment_program_shadow: <texTarget> ::= ... | \"SHADOW1D\" | \"SHADOW2D\" | \"SHADOWRECT\"; the array, SHADOWCUBE, SHADOWARRAY and BUFFER targets are NV_gpu_program4's",
+                    );
+                    return None;
+                }
                 t
             }
             Some(a) => {
@@ -918,6 +1103,15 @@ impl Checker<'_> {
         }
         let offset = match args.get(2) {
             None => None,
+            Some(Arg::Offset(_, span)) if !self.dialect.texel_offsets() => {
+                self.unavailable(
+                    "a texel offset",
+                    *span,
+                    |d| d.texel_offsets(),
+                    "NV_gpu_program4 2.X.4.4: <texOffset> (texel offsets)",
+                );
+                return None;
+            }
             Some(Arg::Offset(comps, span)) => {
                 let mut o = [0i32; 3];
                 if comps.len() > 3 {
@@ -1023,6 +1217,42 @@ impl Checker<'_> {
         true
     }
 
+    /// NV_fragment_program_option 3.11.3.4: "A fragment program will fail to
+    /// load if contains instructions writing to variables bound to the same
+    /// result, but declared with different sizes."
+    fn result_size_rule(&mut self, dst: &ir::Dest) {
+        if !self.dialect.one_size_per_result() {
+            return;
+        }
+        let v = self.var(dst.var);
+        let VarKind::Result(bindings) = &v.kind else {
+            return;
+        };
+        let (bindings, precision) = (bindings.clone(), v.precision);
+        for b in bindings {
+            match self.result_sizes.get(&b).copied() {
+                Some((p, first)) if p != precision => {
+                    let size = |p: ir::Precision| match p {
+                        ir::Precision::Short => "SHORT",
+                        ir::Precision::Long => "LONG",
+                        ir::Precision::Default => "no size",
+                    };
+                    self.error(
+                        Diagnostic::error("E0451", "one result written through variables of different sizes")
+                            .primary(dst.span, format!("written here through a variable of {}", size(precision)))
+                            .secondary(first, format!("and here through one of {}", size(p)))
+                            .note("NV_fragment_program_option 3.11.3.4: \"A fragment program will fail to load if contains instructions writing to variables bound to the same result, but declared with different sizes.\""),
+                    );
+                    return;
+                }
+                Some(_) => {}
+                None => {
+                    self.result_sizes.insert(b, (precision, dst.span));
+                }
+            }
+        }
+    }
+
     /// Sections 2.X.8.Z, PK2H ... UP4UB: packed values may not live in
     /// SHORT variables.
     fn short_operand_rules(&mut self, info: &OpInfo, dst: &ir::Dest, srcs: &[ir::Operand]) -> bool {
@@ -1057,15 +1287,17 @@ impl Checker<'_> {
         }
     }
 
-    /// Looks a path up: a declared name, or an implicit binding.
+    /// Looks a path up: a declared name, or an implicit binding; for a
+    /// binding indexed by an address register (`vertex.attrib[A0.x+1]`),
+    /// also the index into the implicit array it names.
     fn lookup<'p>(
         &mut self,
         path: &'p Path,
         for_write: bool,
-    ) -> Option<(VarId, &'p [PathPart], Span)> {
+    ) -> Option<(VarId, &'p [PathPart], Span, Option<Index>)> {
         match &path.head {
             PathHead::Name(id) => match self.names.get(&id.name) {
-                Some(sym) => Some((sym.var, &path.parts[..], id.span)),
+                Some(sym) => Some((sym.var, &path.parts[..], id.span, None)),
                 None => {
                     if let Some(first) = self.reported_undeclared.get(&id.name).copied() {
                         // Reported once; later uses only add a label.
@@ -1110,7 +1342,7 @@ impl Checker<'_> {
                 }
             },
             PathHead::Root(root, rs) => {
-                let decoded = match decode(self.stage, *root, *rs, path, false) {
+                let decoded = match decode(self.dialect, *root, *rs, path, false) {
                     Ok(d) => d,
                     Err(d) => {
                         self.error(d);
@@ -1118,6 +1350,11 @@ impl Checker<'_> {
                     }
                 };
                 let span = decoded.span;
+                if let Some(rel) = &decoded.relative {
+                    let index = self.relative_binding_index(rel, &decoded.binding)?;
+                    let var = self.relative_binding_var(&decoded.binding, span)?;
+                    return Some((var, decoded.rest, span, Some(index)));
+                }
                 let kind = match decoded.binding {
                     Binding::Attrib(v) => VarKind::Attrib(v),
                     Binding::Result(v) => VarKind::Result(v),
@@ -1140,10 +1377,224 @@ impl Checker<'_> {
                     }
                 };
                 let var = self.implicit_var(kind, span);
-                Some((var, decoded.rest, span))
+                Some((var, decoded.rest, span, None))
             }
             PathHead::Vector(_) | PathHead::Number(_) => None,
         }
+    }
+
+    /// The implicit array a relatively indexed binding reads or writes:
+    /// every element of its family (`vertex.attrib[0..15]`), one variable
+    /// per family and kind.
+    fn relative_binding_var(&mut self, binding: &Binding, span: Span) -> Option<VarId> {
+        let (key, kind, len) = match binding {
+            Binding::Attrib(v) => (
+                format!("A{:?}", v.first()),
+                VarKind::Attrib(v.clone()),
+                v.len(),
+            ),
+            Binding::Result(v) => (
+                format!("R{:?}", v.first()),
+                VarKind::Result(v.clone()),
+                v.len(),
+            ),
+            _ => return None,
+        };
+        if let Some(&v) = self.relative_bindings.get(&key) {
+            return Some(v);
+        }
+        let v = self.add_var(Variable {
+            name: None,
+            span,
+            kind,
+            ty: VarType::Typeless,
+            precision: ir::Precision::Default,
+            array_len: Some(len as u32),
+            interpolation: ir::Interpolation::default(),
+        });
+        self.relative_bindings.insert(key, v);
+        Some(v)
+    }
+
+    /// The index of `vertex.attrib[A0.x + n]` into its implicit array.
+    fn relative_binding_index(
+        &mut self,
+        rel: &bindings::RelativeIndex<'_>,
+        binding: &Binding,
+    ) -> Option<Index> {
+        let len = match binding {
+            Binding::Attrib(v) => v.len(),
+            Binding::Result(v) => v.len(),
+            _ => 0,
+        } as u32;
+        let name = format!("{}[]", rel.family);
+        self.relative_index(
+            rel.register,
+            rel.component,
+            rel.offset,
+            rel.span,
+            len,
+            &name,
+        )
+    }
+
+    /// `[A0.x + offset]` into something of `len` elements: the address
+    /// operand and the offset, checked as the dialect says (the register
+    /// must be an address register in the ARB family, `A0` inside a LOOP
+    /// with NV_fragment_program2; the offset within the dialect's range or
+    /// within the array).
+    fn relative_index(
+        &mut self,
+        register: &Ident,
+        component: &Ident,
+        offset: i64,
+        span: Span,
+        len: u32,
+        name: &str,
+    ) -> Option<Index> {
+        match self.dialect.relative_offsets() {
+            Some((lo, hi)) if offset < i64::from(lo) || offset > i64::from(hi) => {
+                self.error(
+                    Diagnostic::error("E0347", format!("relative offset {offset} is outside [{lo}, {hi}]"))
+                        .primary(span, "offset out of range")
+                        .note(if self.dialect.has(Features::NV_VP2) {
+                            "NV_vertex_program2_option: <arrayMemRelOffset> ::= \"+\" <integer> | \"-\" <integer> (a 32-bit offset)"
+                        } else if self.dialect.has(Features::ARB_VP) {
+                            "ARB_vertex_program 2.14.2: <addrRegPosOffset> ::= <integer> from 0 to 63; <addrRegNegOffset> ::= <integer> from 0 to 64"
+                        } else {
+                            "NV_fragment_program2 3.11.2: <addrRegPosOffset> ::= <integer> from 0 to 9"
+                        }),
+                );
+                return None;
+            }
+            Some(_) => {}
+            None if offset < 0 || offset >= i64::from(len) => {
+                self.error(
+                    Diagnostic::error("E0341", format!("relative offset {offset} is outside [0, {}]", len.saturating_sub(1)))
+                        .primary(span, format!("`{name}` has {len} element{}", if len == 1 { "" } else { "s" }))
+                        .note("section 2.X.4.2: \"The set of constant offsets supported for relative addressing is limited to values in the range [0,<n>-1] ... A program will fail to load if it specifies an offset outside that range.\"")
+                        .note("to go further, add to the address register with an integer ADD first"),
+                );
+                return None;
+            }
+            None => {}
+        }
+        let address = self.address_operand(register, component)?;
+        Some(Index::Relative {
+            address: Box::new(address),
+            offset: offset as i32,
+        })
+    }
+
+    /// The address register component of a relative index, per the
+    /// dialect's address model.
+    fn address_operand(&mut self, register: &Ident, component: &Ident) -> Option<ir::Operand> {
+        let span = register.span.to(component.span);
+        let model = self.dialect.address_model();
+        if model == AddressModel::None {
+            // NV_gpu_program4: any integer scalar.
+            let addr = ast::Operand {
+                negate: false,
+                abs: None,
+                path: Path {
+                    head: PathHead::Name(register.clone()),
+                    parts: vec![PathPart::Member(component.clone())],
+                    span,
+                },
+                span,
+            };
+            return self.source(
+                &addr,
+                OperandKind::Scalar(crate::isa::TypeRule::Signed),
+                DataType::Signed,
+                false,
+            );
+        }
+        let var = if model == AddressModel::LoopIndex {
+            if register.name != "A0" {
+                self.error(
+                    Diagnostic::error("E0457", format!("`{}` is not an address register", register.name))
+                        .primary(register.span, "the only address register is A0")
+                        .note("NV_fragment_program2 3.11.3.Y: \"There is only a single built-in address register, \"A0.x\" (loop index), which is available inside LOOP/ENDLOOP blocks.\""),
+                );
+                return None;
+            }
+            let Some(&v) = self.loop_indices.last() else {
+                self.error(
+                    Diagnostic::error("E0348", "A0.x outside a LOOP block")
+                        .primary(span, "no loop index here")
+                        .note("NV_fragment_program2 3.11.3.Y: \"A fragment program that accesses A0.x outside a LOOP/ENDLOOP block will fail to load.\" (the scope is static: a subroutine called from a loop has none)"),
+                );
+                return None;
+            };
+            v
+        } else {
+            let var = match self.names.get(&register.name) {
+                Some(sym) => sym.var,
+                None => {
+                    let d = self.undeclared(
+                        register,
+                        "ARB_vertex_program 2.14.3.5: address registers are declared with ADDRESS",
+                    );
+                    self.error(d);
+                    return None;
+                }
+            };
+            if !self.address_vars.contains(&var) {
+                let vspan = self.var(var).span;
+                self.error(
+                    Diagnostic::error("E0457", format!("`{}` is not an address register", register.name))
+                        .primary(register.span, "relative addressing needs an address register")
+                        .secondary(vspan, "declared here")
+                        .note("ARB_vertex_program 2.14.2: <progParamArrayRel> ::= <addrReg> <addrComponent> <addrRegRelOffset>; address registers are declared with ADDRESS and written by ARL"),
+                );
+                return None;
+            }
+            var
+        };
+        let c = match (component.name.as_str(), model) {
+            ("x", _) => 0,
+            ("y", AddressModel::ArbVector) => 1,
+            ("z", AddressModel::ArbVector) => 2,
+            ("w", AddressModel::ArbVector) => 3,
+            (other, _) => {
+                let vector = model == AddressModel::ArbVector;
+                self.error(
+                    Diagnostic::error("E0455", format!("`.{other}` is not an address register component here"))
+                        .primary(component.span, if vector { "one of x, y, z, w" } else { "only `.x`" })
+                        .note(if vector {
+                            "NV_vertex_program2_option: <addrComponent> ::= <xyzwComponent>"
+                        } else {
+                            "ARB_vertex_program 2.14.2: <addrComponent> ::= \".\" \"x\"; NV_fragment_program2: <addrComponent> ::= \"x\" (the NV_vertex_program2 option gives four components)"
+                        }),
+                );
+                return None;
+            }
+        };
+        Some(ir::Operand {
+            var,
+            index: Index::None,
+            swizzle: Swizzle::splat(c),
+            negate: false,
+            abs: false,
+            negate_abs: false,
+            ty: DataType::Signed,
+            span,
+        })
+    }
+
+    /// The index variable of a LOOP: a signed integer temporary the loop
+    /// writes (NV_fragment_program2's `A0.x`).
+    pub(super) fn loop_index_var(&mut self, span: Span) -> VarId {
+        self.add_var(Variable {
+            name: None,
+            span,
+            kind: VarKind::Temp,
+            ty: VarType::Typed(DataType::Signed),
+            precision: ir::Precision::Default,
+            array_len: None,
+            interpolation: ir::Interpolation::default(),
+        })
     }
 
     fn implicit_var(&mut self, kind: VarKind, span: Span) -> VarId {
@@ -1311,35 +1762,7 @@ impl Checker<'_> {
                         }
                     }
                 };
-                if off < 0 || off >= n as i64 {
-                    self.error(
-                                Diagnostic::error("E0341", format!("relative offset {off} is outside [0, {}]", n - 1))
-                                    .primary(*span, format!("`{name}` has {n} element{}", if n == 1 { "" } else { "s" }))
-                                    .note("section 2.X.4.2: \"The set of constant offsets supported for relative addressing is limited to values in the range [0,<n>-1] ... A program will fail to load if it specifies an offset outside that range.\"")
-                                    .note("to go further, add to the address register with an integer ADD first"),
-                            );
-                    return None;
-                }
-                let addr = ast::Operand {
-                    negate: false,
-                    abs: None,
-                    path: Path {
-                        head: PathHead::Name(register.clone()),
-                        parts: vec![PathPart::Member(component.clone())],
-                        span: register.span.to(component.span),
-                    },
-                    span: register.span.to(component.span),
-                };
-                let address = self.source(
-                    &addr,
-                    OperandKind::Scalar(crate::isa::TypeRule::Signed),
-                    DataType::Signed,
-                    false,
-                )?;
-                Index::Relative {
-                    address: Box::new(address),
-                    offset: off as i32,
-                }
+                self.relative_index(register, component, off, *span, n, name)?
             }
             IndexExpr::Range(..) | IndexExpr::Empty => {
                 self.error(
@@ -1385,7 +1808,19 @@ impl Checker<'_> {
         op_ty: DataType,
         ntc: bool,
     ) -> Option<ir::Operand> {
+        if kind == OperandKind::Address {
+            return self.address_source(o);
+        }
         let ty = kind.type_rule().resolve(op_ty);
+        if o.abs.is_some() && !self.dialect.absolute_value() {
+            self.unavailable(
+                "the absolute value operator `|...|`",
+                o.span,
+                |d| d.absolute_value(),
+                "NV_vertex_program2_option / NV_fragment_program_option: <instOperandAbsV> ::= <optSign> \"|\" <instOperandBaseV> \"|\"",
+            );
+            return None;
+        }
         let (negate, abs, negate_abs) = match o.abs {
             Some(inner) => (inner, true, o.negate),
             None => (o.negate, false, false),
@@ -1403,6 +1838,32 @@ impl Checker<'_> {
                     span: n.span(),
                 };
                 let c = self.constant(&[sn], true, ty)?;
+                let var = self.constant_var(c, n.span());
+                if self.dialect.scalar_constant_suffix() {
+                    // ARB_vertex_program / ARB_fragment_program: a scalar
+                    // constant is <constantScalar> <swizzleSuffix> in a vector
+                    // operand and <constantScalar> <scalarSuffix> in a scalar
+                    // one ("you have to say "11.0.x" to use the constant").
+                    if kind.is_scalar() && o.path.parts.is_empty() {
+                        self.error(
+                            Diagnostic::error("E0431", "a scalar operand needs a component suffix, even on a constant")
+                                .primary(o.path.span, format!("write `{}.x`", n_text(n)))
+                                .note(format!("{}: <scalarSrcReg> ::= <optionalSign> <srcReg> <scalarSuffix>; the NV options drop the suffix on constants (\"you have to say \"11.0.x\" to use the constant \"11.0\"\")", self.dialect.header.spec())),
+                        );
+                        return None;
+                    }
+                    let swizzle = self.operand_suffix(&o.path.parts, kind, o.path.span)?;
+                    return Some(ir::Operand {
+                        var,
+                        index: Index::None,
+                        swizzle,
+                        negate,
+                        abs,
+                        negate_abs,
+                        ty,
+                        span: o.span,
+                    });
+                }
                 if !o.path.parts.is_empty() {
                     self.error(
                         Diagnostic::error("E0345", "a scalar constant takes no suffix")
@@ -1410,19 +1871,25 @@ impl Checker<'_> {
                                 o.path.span,
                                 "write `{1, 2}.x` for a vector constant, or the number alone",
                             )
-                            .note("section 2.X.2: <paramUseV> ::= ... | <constantScalar>"),
+                            .note("section 2.X.2: <paramUseV> ::= ... | <constantScalar>; NV_vertex_program2_option / NV_fragment_program_option: \"<paramUseV> ::= <constantScalar> (*** instead of <constantScalar> <swizzleSuffix>)\""),
                     );
                     return None;
                 }
-                (self.constant_var(c, n.span()), &o.path.parts[..])
+                (var, &o.path.parts[..])
             }
             _ => {
-                let (var, rest, name_span) = self.lookup(&o.path, false)?;
-                let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) {
+                let (var, rest, name_span, rel) = self.lookup(&o.path, false)?;
+                let (index, rest) = if let Some(index) = rel {
+                    (index, rest)
+                } else if matches!(o.path.head, PathHead::Name(_)) {
                     self.index(var, rest, name_span)?
                 } else {
                     (Index::None, rest)
                 };
+                if self.address_vars.contains(&var) {
+                    self.address_misuse(var, o.path.span, "read");
+                    return None;
+                }
                 let v = self.var(var);
                 if let VarKind::Result(_) = v.kind {
                     let vspan = v.span;
@@ -1467,6 +1934,64 @@ impl Checker<'_> {
             ty,
             span: o.span,
         })
+    }
+
+    /// An address register operand of ARA or PUSHA: the whole register, no
+    /// swizzle or sign (<instOperandAddrVNS>).
+    fn address_source(&mut self, o: &ast::Operand) -> Option<ir::Operand> {
+        let bad = |c: &mut Self, span: Span, label: &str| {
+            c.error(
+                Diagnostic::error("E0453", "expected a whole address register")
+                    .primary(span, label.to_string())
+                    .note("NV_vertex_program2_option: <instOperandAddrVNS> ::= <addrUseVNS>; <addrUseVNS> ::= <addrVarName>: \"Component swizzling is not supported when the operand is loaded.\""),
+            );
+        };
+        let PathHead::Name(id) = &o.path.head else {
+            bad(self, o.span, "not an address register");
+            return None;
+        };
+        if o.negate || o.abs.is_some() {
+            bad(self, o.span, "no sign or |...| on an address register");
+            return None;
+        }
+        if let Some(part) = o.path.parts.first() {
+            let span = match part {
+                PathPart::Member(m) => m.span,
+                PathPart::Index(_, s) => *s,
+            };
+            bad(self, span, "no swizzle or index here");
+            return None;
+        }
+        let (var, _, _, _) = self.lookup(&o.path, false)?;
+        if !self.address_vars.contains(&var) {
+            bad(self, id.span, "not declared with ADDRESS");
+            return None;
+        }
+        Some(ir::Operand {
+            var,
+            index: Index::None,
+            swizzle: Swizzle::IDENTITY,
+            negate: false,
+            abs: false,
+            negate_abs: false,
+            ty: DataType::Signed,
+            span: o.span,
+        })
+    }
+
+    /// An address register used where it cannot be (ARB_vertex_program
+    /// 2.14.2: <srcReg> and <dstReg> name temporaries, attributes,
+    /// parameters and results; address registers are written by ARL, ARR,
+    /// ARA and POPA and read by relative addressing, ARA and PUSHA).
+    fn address_misuse(&mut self, var: VarId, span: Span, what: &str) {
+        let name = self.var(var).name.clone().unwrap_or_default();
+        let decl = self.var(var).span;
+        self.error(
+            Diagnostic::error("E0454", format!("address register `{name}` {what} as an ordinary operand"))
+                .primary(span, "an address register")
+                .secondary(decl, "declared with ADDRESS here")
+                .note("ARB_vertex_program 2.14.2 (and NV_vertex_program2_option, NV_vertex_program3): address registers are written only by ARL, ARR, ARA and POPA, and read only by relative addressing (`c[A0.x]`), ARA and PUSHA"),
+        );
     }
 
     fn constant_var(&mut self, c: [Literal; 4], span: Span) -> VarId {
@@ -1536,12 +2061,32 @@ impl Checker<'_> {
             );
             return None;
         }
-        let (var, rest, name_span) = self.lookup(&o.path, true)?;
-        let (index, rest) = if matches!(o.path.head, PathHead::Name(_)) {
+        let (var, rest, name_span, rel) = self.lookup(&o.path, true)?;
+        let (index, rest) = if let Some(index) = rel {
+            (index, rest)
+        } else if matches!(o.path.head, PathHead::Name(_)) {
             self.index(var, rest, name_span)?
         } else {
             (Index::None, rest)
         };
+        let address_result = matches!(info.result, ResultKind::Address);
+        if address_result != self.address_vars.contains(&var) {
+            if address_result {
+                let name = self
+                    .var(var)
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| "this binding".into());
+                self.error(
+                    Diagnostic::error("E0454", format!("{} writes an address register, and `{name}` is not one", info.name))
+                        .primary(o.path.span, "not declared with ADDRESS")
+                        .note(format!("{}: <instResultAddr> ::= <addrUseW>: ARL, ARR, ARA and POPA write address registers only", info.section)),
+                );
+            } else {
+                self.address_misuse(var, o.path.span, "written");
+            }
+            return None;
+        }
         let v = self.var(var);
         if !matches!(v.kind, VarKind::Temp | VarKind::Result(_)) {
             let vspan = v.span;
@@ -1572,6 +2117,31 @@ impl Checker<'_> {
                 return None;
             }
         };
+        // ARB_vertex_program: the address register has one accessible
+        // component; <maskedAddrReg> ::= <addrReg> <addrWriteMask>,
+        // <addrWriteMask> ::= "." "x".
+        if address_result
+            && self.dialect.address_model() == AddressModel::ArbScalar
+            && mask != WriteMask(1)
+        {
+            self.error(
+                Diagnostic::error("E0455", format!("{} writes `.x` of an address register only", info.name))
+                    .primary(o.path.span, "write `A0.x`")
+                    .note("ARB_vertex_program 2.14.2: <maskedAddrReg> ::= <addrReg> <addrWriteMask>; <addrWriteMask> ::= \".\" \"x\" (NV_vertex_program2_option makes address registers four-component)"),
+            );
+            return None;
+        }
+        // RFL in the NV fragment options: "A fragment program will fail to
+        // load if the w component of the result is enabled in the component
+        // write mask."
+        if mask.has(3) && info.in_dialect(self.dialect).is_some_and(|m| m.xyz_only) {
+            self.error(
+                Diagnostic::error("E0450", format!("{} writes the w component", info.name))
+                    .primary(o.span, "the write mask includes w; write `.xyz`")
+                    .note(format!("{} 3.11.5.36, {}: \"A fragment program will fail to load if the w component of the result is enabled in the component write mask.\"", self.dialect.column().spec(), info.name)),
+            );
+            return None;
+        }
         let cc_mask = match cc {
             Some(m) => Some(self.cc_test(m)?),
             None => None,
@@ -1587,11 +2157,59 @@ impl Checker<'_> {
     }
 }
 
+/// Whether a modifier is allowed on `info` given its modifiers in the
+/// dialect (`sup`): the table's letters, and the dialect's condition code
+/// registers (`C0`/`C1` need two) and saturations (`_SSAT`).
+fn modifier_allowed(info: &OpInfo, m: Modifier, sup: ModifierSupport, d: Dialect) -> bool {
+    match m {
+        Modifier::F => sup.float,
+        Modifier::PrecisionFull => sup.full,
+        Modifier::PrecisionHalf => sup.half,
+        Modifier::PrecisionFixed => sup.fixed,
+        Modifier::U | Modifier::S => sup.integer,
+        Modifier::Cc => sup.cc && d.cc_registers() > 0,
+        Modifier::Cc0 | Modifier::Cc1 => sup.cc && d.cc_registers() > 1,
+        Modifier::Sat => sup.clamp,
+        Modifier::Ssat => sup.clamp && d.signed_saturation(),
+        Modifier::Ntc => info.has_result() || !info.inputs.is_empty(),
+        Modifier::S24 | Modifier::U24 | Modifier::Hi => {
+            info.opcode == Opcode::Mul && d.standalone_modifiers()
+        }
+    }
+}
+
+/// A modifier as the program wrote it (`C1`, `_SAT`, `.CC1`).
+fn suffix_text(word: &str, span: Span, word_span: Span, m: Modifier) -> String {
+    if word_span.start <= span.start && span.end <= word_span.end {
+        let a = (span.start - word_span.start) as usize;
+        let b = (span.end - word_span.start) as usize;
+        if let Some(t) = word.get(a..b) {
+            return t.to_string();
+        }
+    }
+    format!(".{}", m.name())
+}
+
+/// Whether `name` is an instruction of the dialect, with suffixes it
+/// allows there (the ARB family reserves these words, "and variants").
+pub(super) fn is_instruction_name(d: Dialect, name: &str) -> bool {
+    let Ok(split) = split_opcode(name) else {
+        return false;
+    };
+    let Some(sup) = split.info.in_dialect(d) else {
+        return false;
+    };
+    split
+        .suffixes
+        .iter()
+        .all(|(m, _, _)| modifier_allowed(split.info, *m, sup, d))
+}
+
 /// Whether `rest` is made only of Table X.15 suffixes (in any order), so a
 /// failure to split it is an ordering mistake rather than a misspelling.
 fn is_suffix_soup(mut rest: &str) -> bool {
     while !rest.is_empty() {
-        let Some(n) = ["_SSAT", "_SAT", "C0", "C1", "C", "R", "H"]
+        let Some(n) = ["_SSAT", "_SAT", "C0", "C1", "C", "R", "H", "X"]
             .iter()
             .find(|p| rest.starts_with(**p))
         else {
@@ -1630,8 +2248,12 @@ fn components(s: &str) -> Result<Vec<u8>, String> {
 }
 
 fn supported_list(info: &OpInfo) -> String {
+    supported_list_in(info, Dialect::new(crate::isa::Header::NvFp4))
+}
+
+fn supported_list_in(info: &OpInfo, dialect: Dialect) -> String {
     let groups: Vec<String> = info
-        .modifier_groups()
+        .modifier_groups_in(dialect)
         .iter()
         .map(
             |(standalone, suffixes)| match (standalone.is_empty(), suffixes.is_empty()) {
@@ -1650,12 +2272,24 @@ fn supported_list(info: &OpInfo) -> String {
     }
 }
 
+/// A number as written.
+fn n_text(n: &Number) -> String {
+    match n {
+        Number::Int(i) => i.text.to_string(),
+        Number::Float { text, .. } => text.to_string(),
+    }
+}
+
 /// How the instruction is written, from the table.
 fn usage(info: &OpInfo) -> String {
     let ops: Vec<&str> = info
         .inputs
         .iter()
-        .map(|k| if k.is_scalar() { "scalar" } else { "vector" })
+        .map(|k| match k {
+            OperandKind::Scalar(_) => "scalar",
+            OperandKind::Vector(_) => "vector",
+            OperandKind::Address => "addressRegister",
+        })
         .collect();
     match info.shape {
         Shape::Alu => format!("`{} result, {}`", info.name, ops.join(", ")),
@@ -1674,6 +2308,7 @@ fn usage(info: &OpInfo) -> String {
         Shape::Rep => format!("`{}[ count]`", info.name),
         Shape::EndFlow | Shape::Primitive => format!("`{}`", info.name),
         Shape::Kil => format!("`{} vector` or `{} cc`", info.name, info.name),
+        Shape::AddressStack => format!("`{} addressRegister`", info.name),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Warnings: things a correct program may do, but a person wants to know.
 //!
 //! * W0001: a temporary component read before anything writes it (its value
-//!   is undefined, section 2.X.3.4).
+//!   is undefined, section 2.X.3.4); not reported in Cg's output.
 //! * W0002: a declared variable that no instruction uses, except Cg's
 //!   boilerplate (`TEMP RC, HC;`, attribute and result arrays whose
 //!   bindings the code uses directly); not reported at all in Cg's output
@@ -25,8 +25,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
     if !text.generated_by_cgc {
         unused_variables(c, p);
+        read_before_write(c, p);
     }
-    read_before_write(c, p);
     missing_results(c, p, text);
     call_depth(c, p);
 }
@@ -38,7 +38,11 @@ pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
 /// (`ATTRIB vertex_attrib1[] = { vertex.attrib[1..2] };`) and the
 /// temporaries `RC` and `HC` for condition-code updates whether or not the
 /// code uses them: in its output every W0002 would be a declaration the
-/// user did not write and should not edit. Generated code is exempt, as
+/// user did not write and should not edit. Its flattened branches also read
+/// registers the other branch never wrote (`CMP R0, R2.w, R1, R0;` with R0
+/// unwritten, then a later select that discards it: the arbfp1 and fp40
+/// fixtures do), so a W0001 there is the compiler's, not the user's.
+/// Generated code is exempt, as
 /// Go's tools exempt files marked "Code generated … DO NOT EDIT."
 /// (tests/fixtures/cg/ holds such output). Hand-written programs keep the
 /// finer boilerplate rule of `unused_variables`.
@@ -48,13 +52,24 @@ pub(super) fn generated_by_cgc(source: &str) -> bool {
         .any(|line| line.trim_start().starts_with("# cgc version "))
 }
 
-/// Components of `var` that `block` may write (whole arrays at once).
+/// Components of `var` that `block` may write (whole arrays at once): the
+/// destinations of instructions and POPA, and the index a LOOP sets.
 fn writes_in(block: &Block, out: &mut HashMap<VarId, u8>) {
     walk(block, &mut |s| {
-        if let Stmt::Inst(i) = s {
-            *out.entry(i.dst.var).or_default() |= i.dst.mask.0;
+        if let Some(d) = s.dest() {
+            *out.entry(d.var).or_default() |= d.mask.0;
+        }
+        if let Stmt::Loop { index, .. } = s {
+            *out.entry(*index).or_default() |= 0b0001;
         }
     });
+}
+
+/// Whether `block` has a BRA: then source order is not execution order.
+fn branches(block: &Block) -> bool {
+    let mut any = false;
+    walk(block, &mut |s| any |= matches!(s, Stmt::Branch { .. }));
+    any
 }
 
 fn unused_variables(c: &mut Checker<'_>, p: &Program) {
@@ -64,8 +79,8 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             for o in operands_of(s) {
                 used.insert(o.var);
             }
-            if let Stmt::Inst(i) = s {
-                used.insert(i.dst.var);
+            if let Some(d) = s.dest() {
+                used.insert(d.var);
             }
         });
     }
@@ -138,10 +153,13 @@ fn read_before_write(c: &mut Checker<'_>, p: &Program) {
         if !is_entry && sub.name.as_deref() == Some("<entry>") {
             continue;
         }
+        // Code with BRA runs in an order the source does not show (a
+        // backward branch brings later writes before a read): its reads
+        // are judged like a subroutine's, against every write.
         let mut state = Flow {
             p,
             written: HashMap::new(),
-            subroutine: !is_entry,
+            subroutine: !is_entry || branches(&sub.body),
             anywhere: &anywhere,
             sub_writes: &sub_writes,
             reported: &mut reported,
@@ -182,6 +200,21 @@ impl Flow<'_> {
                     }
                     self.block(body);
                 }
+                Stmt::Loop {
+                    control,
+                    index,
+                    body,
+                    ..
+                } => {
+                    self.read(control, 0b0111);
+                    *self.written.entry(*index).or_default() |= 0b0001;
+                    let mut w = HashMap::new();
+                    writes_in(body, &mut w);
+                    for (v, m) in w {
+                        *self.written.entry(v).or_default() |= m;
+                    }
+                    self.block(body);
+                }
                 Stmt::If {
                     then_block,
                     else_block,
@@ -210,6 +243,9 @@ impl Flow<'_> {
                     } else {
                         for o in operands_of(s) {
                             self.read(o, 0b1111);
+                        }
+                        if let Some(d) = s.dest() {
+                            *self.written.entry(d.var).or_default() |= d.mask.0;
                         }
                     }
                 }

@@ -7,6 +7,7 @@
 //! whatever depends on it is dropped silently rather than reported again.
 
 pub(crate) mod bindings;
+mod dialect;
 mod flow;
 mod instr;
 mod lint;
@@ -15,7 +16,9 @@ mod suggest;
 
 use crate::diag::Diagnostic;
 use crate::ir::{self, Literal, Precision, VarId, VarKind, VarType, Variable};
-use crate::isa::{DataType, Stage};
+use crate::isa::{
+    option_info, options_of, AddressModel, DataType, Dialect, Features, Header, Stage,
+};
 use crate::span::Span;
 use crate::syntax::ast::{
     self, Ast, DeclKind, Ident, Init, InitItem, Number, SignedNumber, Statement, VarModifier,
@@ -28,7 +31,7 @@ pub use suggest::did_you_mean;
 
 /// Checks a parsed program. The IR is returned only when there is no error.
 pub fn check(ast: &Ast, options: &Options) -> (Option<ir::Program>, Vec<Diagnostic>) {
-    let mut checker = ProgramChecker::new(ast.stage, options);
+    let mut checker = ProgramChecker::new(ast.program_header, options);
     for st in &ast.statements {
         checker.statement(st);
     }
@@ -50,9 +53,9 @@ pub(crate) struct ProgramChecker<'o> {
 }
 
 impl<'o> ProgramChecker<'o> {
-    pub(crate) fn new(stage: Stage, options: &'o Options) -> ProgramChecker<'o> {
+    pub(crate) fn new(header: Header, options: &'o Options) -> ProgramChecker<'o> {
         ProgramChecker {
-            flow: flow::Builder::new(Checker::new(stage, options)),
+            flow: flow::Builder::new(Checker::new(header, options)),
             instructions: Vec::new(),
             generated_by_cgc: false,
         }
@@ -69,14 +72,23 @@ impl<'o> ProgramChecker<'o> {
         let flow = &mut self.flow;
         match st {
             Statement::Option(id) => flow.c.option(id),
-            Statement::Decl(d) => flow.c.declaration(d),
+            Statement::Decl(d) => {
+                flow.c.options_done();
+                flow.c.declaration(d)
+            }
             Statement::Instruction(i) => {
+                flow.c.options_done();
                 self.instructions.push(i.span);
                 if let Some(f) = flow.c.instruction(i) {
                     flow.add(f);
                 }
             }
-            Statement::Label(id) => flow.add(flow::Flat::Label(id.clone())),
+            Statement::Label(id) => {
+                flow.c.options_done();
+                if flow.c.label(id) {
+                    flow.add(flow::Flat::Label(id.clone()));
+                }
+            }
             Statement::Error(_) => flow.c.had_syntax_error = true,
         }
     }
@@ -104,11 +116,17 @@ impl<'o> ProgramChecker<'o> {
         let errors_so_far = c.diags.iter().any(Diagnostic::is_error) || c.had_syntax_error;
         let program = ir::Program {
             stage: c.stage,
+            dialect: c.dialect,
             options: c.options_seen.iter().map(|(n, _)| n.clone()).collect(),
             variables: std::mem::take(&mut c.vars),
             subroutines,
             entry,
             geometry,
+            samplers: Vec::new(),
+            call_overflow: match c.dialect.labels() {
+                crate::isa::LabelModel::Flat => ir::CallOverflow::End,
+                _ => ir::CallOverflow::Skip,
+            },
         };
         if !errors_so_far {
             c.program_rules(&program, &text);
@@ -155,7 +173,11 @@ struct Symbol {
 }
 
 pub(crate) struct Checker<'o> {
+    /// The language: the header, then each option as it is read.
+    dialect: Dialect,
     stage: Stage,
+    /// Whether the option sequence is over (the dialect is final).
+    options_done: bool,
     options: &'o Options,
     diags: Vec<Diagnostic>,
     vars: Vec<Variable>,
@@ -174,6 +196,18 @@ pub(crate) struct Checker<'o> {
     interp_by_binding: HashMap<ir::AttribBinding, (ir::Interpolation, Span)>,
     /// The target each texture unit is used with, for the one-target rule.
     texture_targets: HashMap<u32, (ir::TexTarget, Span)>,
+    /// Variables declared by ADDRESS (ARB_vertex_program 2.14.3.5).
+    address_vars: rustc_hash::FxHashSet<VarId>,
+    /// The index variable of each open LOOP, innermost last: what `A0`
+    /// names (NV_fragment_program2 3.11.3.Y).
+    loop_indices: Vec<VarId>,
+    /// Implicit arrays of attributes or results indexed by an address
+    /// register directly in a binding (`fragment.texcoord[A0.x+1]`), by
+    /// their first binding.
+    relative_bindings: HashMap<String, VarId>,
+    /// Where each size-declared result is written, for the rule that one
+    /// result has one size (NV_fragment_program_option 3.11.3.4).
+    result_sizes: HashMap<ir::ResultBinding, (Precision, Span)>,
     had_syntax_error: bool,
 }
 
@@ -234,9 +268,11 @@ struct DeclMods {
 }
 
 impl<'o> Checker<'o> {
-    fn new(stage: Stage, options: &'o Options) -> Checker<'o> {
+    fn new(header: Header, options: &'o Options) -> Checker<'o> {
         Checker {
-            stage,
+            dialect: Dialect::new(header),
+            stage: header.stage(),
+            options_done: false,
             options,
             diags: Vec::new(),
             vars: Vec::new(),
@@ -248,6 +284,10 @@ impl<'o> Checker<'o> {
             vertices_out_decl: None,
             interp_by_binding: HashMap::new(),
             texture_targets: HashMap::new(),
+            address_vars: Default::default(),
+            loop_indices: Vec::new(),
+            relative_bindings: HashMap::new(),
+            result_sizes: HashMap::new(),
             had_syntax_error: false,
         }
     }
@@ -267,70 +307,137 @@ impl<'o> Checker<'o> {
 
     // ----- options (section 2.X.6) -----
 
+    /// An `OPTION` statement: its row of the option table decides whether
+    /// the header has it, what it adds to the dialect and what it conflicts
+    /// with.
     fn option(&mut self, id: &Ident) {
-        let known: &[&str] = match self.stage {
-            // NV_vertex_program4 / ARB_vertex_program section 2.14.4.5.
-            Stage::Vertex => &["ARB_position_invariant", "NV_parameter_buffer_object"],
-            // NV_fragment_program4 / ARB_fragment_program section 3.11.4.5,
-            // and ARB_draw_buffers' option.
-            Stage::Fragment => &[
-                "ARB_fog_exp",
-                "ARB_fog_exp2",
-                "ARB_fog_linear",
-                "ARB_precision_hint_fastest",
-                "ARB_precision_hint_nicest",
-                "ARB_draw_buffers",
-                // NV_fragment_program4 section 2.X.6.Y: "ARB_draw_buffers"
-                // or "ATI_draw_buffers"; and ARB_fragment_program_shadow,
-                // whose behaviour is the default: "specifying the option is
-                // not illegal but has no additional effect" (Cg writes it).
-                "ATI_draw_buffers",
-                "ARB_fragment_program_shadow",
-                "NV_parameter_buffer_object",
-            ],
-            Stage::Geometry => &["NV_parameter_buffer_object"],
-        };
-        if !known.contains(&id.name.as_str()) {
+        let header = self.dialect.header;
+        let Some(info) = option_info(&id.name).filter(|o| o.headers.contains(&header)) else {
+            let known: Vec<&str> = options_of(header).map(|o| o.name).collect();
+            if let Some(other) = option_info(&id.name) {
+                let owners: Vec<String> = other.headers.iter().map(|h| format!("`{h}`")).collect();
+                self.error(
+                    Diagnostic::error("E0705", format!("`{}` is not an option of {header} programs", id.name))
+                        .primary(id.span, format!("an option of {} programs", owners.join(", ")))
+                        .note(format!("{}: {}", other.spec, other.summary))
+                        .note(format!("the options of {header} programs are: {}", known.join(", ")))
+                        .note("section 2.X.6: \"The set of available options depends on the program type\"; a program naming an option its type does not support fails to load"),
+                );
+                return;
+            }
             let mut d = Diagnostic::error("E0700", format!("unknown option `{}` for a {} program", id.name, self.stage))
                 .primary(id.span, "not an option of this program type")
-                .note(format!("the options of a {} program are: {}", self.stage, known.join(", ")))
-                .note("section 2.X.6: \"The set of available options depends on the program type\"; ARB_vertex_program: \"If an unrecognized option is specified, the program will fail to load.\"");
+                .note(format!("the options of {header} programs are: {}", known.join(", ")))
+                .note("section 2.X.6: \"The set of available options depends on the program type\"; ARB_vertex_program: \"A program will fail to load if it specifies a program option not supported by the GL.\"");
             if let Some(s) = did_you_mean(&id.name, known.iter().copied()) {
                 d = d.note(format!("did you mean `{s}`?"));
             }
             self.error(d);
             return;
+        };
+        if let Some((group, rule)) = info.exclusive {
+            if let Some((first_name, first)) = self
+                .options_seen
+                .iter()
+                .find(|(n, _)| {
+                    *n != info.name
+                        && option_info(n).and_then(|o| o.exclusive).map(|e| e.0) == Some(group)
+                })
+                .cloned()
+            {
+                self.error(
+                    Diagnostic::error("E0701", format!("more than one {group} option"))
+                        .primary(id.span, format!("conflicts with `{first_name}`"))
+                        .secondary(first, format!("`{first_name}` given here"))
+                        .note(rule),
+                );
+            }
         }
-        if let Some((_, first)) = self
-            .options_seen
-            .iter()
-            .find(|(n, _)| n.starts_with("ARB_fog") && id.name.starts_with("ARB_fog"))
-        {
-            let first = *first;
-            self.error(
-                Diagnostic::error("E0701", "more than one fog option")
-                    .primary(id.span, "second fog option")
-                    .secondary(first, "first fog option here")
-                    .note("NV_fragment_program4: a program specifying more than one of the options \"ARB_fog_exp\", \"ARB_fog_exp2\", and \"ARB_fog_linear\" will fail to load"),
-            );
-        }
-        if let Some((_, first)) = self.options_seen.iter().find(|(n, _)| {
-            n.starts_with("ARB_precision_hint") && id.name.starts_with("ARB_precision_hint")
-        }) {
-            let first = *first;
-            self.error(
-                Diagnostic::error("E0701", "both precision hints given")
-                    .primary(id.span, "second precision hint")
-                    .secondary(first, "first precision hint here")
-                    .note("ARB_fragment_program section 3.11.4.5: specifying both ARB_precision_hint_fastest and ARB_precision_hint_nicest fails to load"),
-            );
-        }
+        self.dialect.enable(info.features);
         self.options_seen.push((id.name.to_string(), id.span));
+    }
+
+    /// The first statement after the options: the dialect is final, and
+    /// the rules between options can be checked.
+    fn options_done(&mut self) {
+        if std::mem::replace(&mut self.options_done, true) {
+            return;
+        }
+        let header = self.dialect.header;
+        for (name, span) in self.options_seen.clone() {
+            let Some((h, needs)) = option_info(&name).and_then(|o| o.requires) else {
+                continue;
+            };
+            if h == header && !self.dialect.features.contains(needs) {
+                let provider = options_of(header)
+                    .find(|o| o.features.contains(needs))
+                    .map_or("?", |o| o.name);
+                self.error(
+                    Diagnostic::error("E0704", format!("`{name}` needs `OPTION {provider};` on {header} programs"))
+                        .primary(span, format!("a {header} program has no texture instructions for it to change without `{provider}`"))
+                        .note("NV_vertex_program3, \"Dependencies on ARB_fragment_program_shadow\": \"If this extension and ARB_fragment_program shadow are both supported, vertex programs may include the option statement: OPTION ARB_fragment_program_shadow;\"")
+                        .note(format!("add `OPTION {provider};`")),
+                );
+            }
+        }
+    }
+
+    /// An instruction label: whether the language has labels (reported
+    /// when it does not, or when the label is a reserved word).
+    fn label(&mut self, id: &Ident) -> bool {
+        let has_labels = |d: Dialect| d.labels() != crate::isa::LabelModel::None;
+        if !has_labels(self.dialect) {
+            self.unavailable(
+                "an instruction label",
+                id.span,
+                has_labels,
+                "ARB_vertex_program 2.14.4 / ARB_fragment_program 3.11.4: programs \"execute a sequence of instructions without branching\"; labels come with branches and subroutines",
+            );
+            return false;
+        }
+        !self.reserved_name(id)
     }
 
     // ----- declarations (section 2.X.3) -----
 
+    /// Whether `name` is a reserved keyword of the program's language
+    /// that the lexer passes on as a word: in the ARB family, the
+    /// declaration keywords and every instruction name and variant.
+    fn reserved_word(&self, name: &str) -> bool {
+        if !self.dialect.reserves_opcodes() {
+            return false;
+        }
+        if matches!(
+            name,
+            "ALIAS" | "ATTRIB" | "END" | "OPTION" | "OUTPUT" | "PARAM" | "TEMP"
+        ) || (name == "ADDRESS" && self.stage == Stage::Vertex)
+        {
+            return true;
+        }
+        instr::is_instruction_name(self.dialect, name)
+    }
+
+    /// Reports a reserved keyword used as a name; true if it was one.
+    fn reserved_name(&mut self, name: &Ident) -> bool {
+        if !self.reserved_word(&name.name) {
+            return false;
+        }
+        let header = self.dialect.header;
+        self.error(
+            Diagnostic::error("E0302", format!("`{}` is a reserved keyword", name.name))
+                .primary(name.span, "cannot be used as a name")
+                .note(format!(
+                    "{}: instruction names (with their suffixed variants) and the declaration keywords \"may not be used as identifiers\" in {header} programs",
+                    header.spec()
+                )),
+        );
+        true
+    }
+
     fn declare_name(&mut self, name: &Ident, var: VarId) {
+        if self.reserved_name(name) {
+            return;
+        }
         if let Some(prev) = self.names.get(&name.name) {
             let prev = prev.span;
             self.error(
@@ -354,6 +461,24 @@ impl<'o> Checker<'o> {
         let mut m = DeclMods::default();
         let is_attrib = matches!(d.kind, DeclKind::Attrib { .. });
         for &(vm, span) in &d.modifiers {
+            let exists = |d: Dialect| match vm {
+                VarModifier::Short | VarModifier::Long => d.size_modifiers().is_some(),
+                _ => d.typed_variables(),
+            };
+            if !exists(self.dialect) {
+                let rule = match vm {
+                    VarModifier::Short | VarModifier::Long => "NV_fragment_program_option 3.11.3.3: \"Temporary declaration can optionally specify a variable size, using the <varSize> grammar rule\"",
+                    VarModifier::Int | VarModifier::Uint | VarModifier::Float => "NV_gpu_program4 2.X.3.1: data type modifiers",
+                    _ => "NV_fragment_program4 2.X.3.1: interpolation modifiers",
+                };
+                self.unavailable(
+                    &format!("the `{}` declaration modifier", vm.name()),
+                    span,
+                    exists,
+                    rule,
+                );
+                continue;
+            }
             match vm {
                 VarModifier::Int | VarModifier::Uint | VarModifier::Float => {
                     let ty = match vm {
@@ -387,16 +512,28 @@ impl<'o> Checker<'o> {
                         );
                         continue;
                     }
+                    let long_outputs = self
+                        .dialect
+                        .size_modifiers()
+                        .is_some_and(|s| s.long_outputs);
                     let allowed = matches!(
                         (p, &d.kind),
                         (_, DeclKind::Temp { .. }) | (Precision::Short, DeclKind::Output { .. })
-                    );
+                    ) || (long_outputs && matches!(d.kind, DeclKind::Output { .. }));
                     if !allowed {
+                        let rule = if long_outputs {
+                            "NV_fragment_program_option: <TEMP_statement> ::= <varSize> \"TEMP\" <varNameList>; <OUTPUT_statement> ::= <varSize> \"OUTPUT\" ..."
+                        } else {
+                            "section 2.X.3.1: \"LONG\" may be used only on TEMP declarations, \"SHORT\" only on TEMP and OUTPUT declarations"
+                        };
                         self.error(
-                            Diagnostic::error("E0312", format!("`{}` is not allowed on this declaration", vm.name()))
-                                .primary(span, "size modifier here")
-                                .secondary(d.keyword, "declaration")
-                                .note("section 2.X.3.1: \"LONG\" may be used only on TEMP declarations, \"SHORT\" only on TEMP and OUTPUT declarations"),
+                            Diagnostic::error(
+                                "E0312",
+                                format!("`{}` is not allowed on this declaration", vm.name()),
+                            )
+                            .primary(span, "size modifier here")
+                            .secondary(d.keyword, "declaration")
+                            .note(rule),
                         );
                     }
                     m.precision = Some((p, span));
@@ -445,7 +582,27 @@ impl<'o> Checker<'o> {
             .ty
             .map_or(VarType::Typeless, |(t, _)| VarType::Typed(t));
         let precision = mods.precision.map_or(Precision::Default, |p| p.0);
+        if !self.declaration_exists(d) {
+            return;
+        }
         match &d.kind {
+            DeclKind::Address { names } => {
+                for (name, _) in names {
+                    // Four-component signed integers, of which ARB_vertex_program
+                    // uses `x` only (2.14.3.5); the checker keeps the rest.
+                    let v = self.add_var(Variable {
+                        name: Some(name.name.to_string()),
+                        span: name.span,
+                        kind: VarKind::Temp,
+                        ty: VarType::Typed(DataType::Signed),
+                        precision: Precision::Default,
+                        array_len: None,
+                        interpolation: ir::Interpolation::default(),
+                    });
+                    self.address_vars.insert(v);
+                    self.declare_name(name, v);
+                }
+            }
             DeclKind::Temp { names } => {
                 for (name, size) in names {
                     let array_len = match size {
@@ -475,6 +632,7 @@ impl<'o> Checker<'o> {
                 }
             }
             DeclKind::Alias { name, target } => match self.names.get(&target.name).copied() {
+                Some(_) if self.reserved_name(name) => {}
                 Some(sym) => {
                     let sym = Symbol {
                         var: sym.var,
@@ -560,6 +718,65 @@ impl<'o> Checker<'o> {
                     .note("NV_geometry_program4 section 2.X.7: PRIMITIVE_IN, PRIMITIVE_OUT and VERTICES_OUT are geometry program declarations"),
             );
         }
+    }
+
+    /// Whether the declaration exists in the program's dialect (reported
+    /// when it does not): ADDRESS in ARB vertex programs, BUFFER in
+    /// NV_gpu_program4, arrays of temporaries, attributes and results in
+    /// NV_gpu_program4 (the ARB grammars declare only parameter arrays).
+    fn declaration_exists(&mut self, d: &ast::Declaration) -> bool {
+        let arb_address = |d: Dialect| {
+            matches!(
+                d.address_model(),
+                AddressModel::ArbScalar | AddressModel::ArbVector
+            )
+        };
+        let nv4 = |d: Dialect| d.has(Features::NV4);
+        let (keyword, exists, rule): (&str, &dyn Fn(Dialect) -> bool, &str) = match &d.kind {
+            DeclKind::Address { .. } => ("ADDRESS", &arb_address, "ARB_vertex_program 2.14.3.5: address registers are declared with the <ADDRESS_statement> of vertex programs"),
+            DeclKind::Buffer { vec4: false, .. } => ("BUFFER", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
+            DeclKind::Buffer { vec4: true, .. } => ("BUFFER4", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
+            _ => ("", &|_| true, ""),
+        };
+        if !exists(self.dialect) {
+            self.unavailable(
+                &format!("the `{keyword}` declaration"),
+                d.keyword,
+                exists,
+                rule,
+            );
+            return false;
+        }
+        // Arrays: only PARAM arrays in the ARB grammars.
+        let sized = match &d.kind {
+            DeclKind::Temp { names } | DeclKind::Address { names } => names
+                .iter()
+                .find_map(|(n, s)| s.as_ref().map(|s| (n, s.span))),
+            DeclKind::Attrib { name, size, .. } | DeclKind::Output { name, size, .. } => {
+                size.as_ref().map(|s| (name, s.span))
+            }
+            _ => None,
+        };
+        if let Some((name, span)) = sized {
+            let what = match &d.kind {
+                DeclKind::Address { .. } => "an ADDRESS array",
+                DeclKind::Temp { .. } => "a TEMP array",
+                DeclKind::Attrib { .. } => "an ATTRIB array",
+                _ => "an OUTPUT array",
+            };
+            let address = matches!(d.kind, DeclKind::Address { .. });
+            if address || !nv4(self.dialect) {
+                let _ = name;
+                self.unavailable(
+                    what,
+                    span,
+                    |d| !address && d.has(Features::NV4),
+                    "the ARB grammars declare arrays of program parameters only (<PARAM_multipleStmt>); NV_gpu_program4 2.X.3 adds arrays of the other kinds",
+                );
+                return false;
+            }
+        }
+        true
     }
 
     fn array_len(&mut self, n: &ast::IntLit) -> u32 {
@@ -762,13 +979,21 @@ impl<'o> Checker<'o> {
                 let Some((root, root_span)) = bindings::root_of(path) else {
                     return false;
                 };
-                let decoded = match decode(self.stage, root, root_span, path, is_array) {
+                let decoded = match decode(self.dialect, root, root_span, path, is_array) {
                     Ok(d) => d,
                     Err(d) => {
                         self.error(d);
                         return false;
                     }
                 };
+                if let Some(rel) = &decoded.relative {
+                    self.error(
+                        Diagnostic::error("E0204", "a declaration binds fixed elements")
+                            .primary(rel.span, "relative addressing is not allowed in a declaration")
+                            .note("NV_vertex_program3 / NV_fragment_program2: `[A0.x + n]` indexes a binding inside an instruction operand; a declaration binds constant elements"),
+                    );
+                    return false;
+                }
                 if let Some(extra) = decoded.rest.first() {
                     let sp = match extra {
                         ast::PathPart::Member(id) => id.span,

@@ -5,8 +5,8 @@
 use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{
-    self, AttribBinding, Block, Index, KillCondition, Operand, ParamBinding, Program,
-    ResultBinding, Stmt, VarId, VarKind,
+    self, AttribBinding, Block, Index, Operand, ParamBinding, Program, ResultBinding, Stmt, VarId,
+    VarKind,
 };
 use crate::isa::Stage;
 use crate::span::Span;
@@ -16,33 +16,15 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     for s in block {
         f(s);
-        match s {
-            Stmt::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                walk(then_block, f);
-                walk(else_block, f);
-            }
-            Stmt::Rep { body, .. } => walk(body, f),
-            _ => {}
+        for b in s.blocks() {
+            walk(b, f);
         }
     }
 }
 
 /// Every operand a statement reads, including relative-address operands.
 pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
-    let mut out: Vec<&Operand> = Vec::new();
-    match s {
-        Stmt::Inst(i) => out.extend(i.srcs.iter()),
-        Stmt::Rep { count: Some(c), .. } => out.push(c),
-        Stmt::Kill {
-            cond: KillCondition::Operand(o),
-            ..
-        } => out.push(o),
-        _ => {}
-    }
+    let mut out: Vec<&Operand> = s.operands().collect();
     let mut k = 0;
     while k < out.len() {
         if let Index::Relative { address, .. } = &out[k].index {
@@ -50,8 +32,8 @@ pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
         }
         k += 1;
     }
-    if let Stmt::Inst(i) = s {
-        if let Index::Relative { address, .. } = &i.dst.index {
+    if let Some(d) = s.dest() {
+        if let Index::Relative { address, .. } = &d.index {
             out.push(address);
         }
     }
@@ -70,6 +52,7 @@ impl Checker<'_> {
     pub(super) fn program_rules(&mut self, p: &Program, text: &ProgramText) {
         self.limit_rules(p, text);
         self.component_rules(p);
+        self.vertex_texture_units(p);
         self.relative_array_rules(p);
         self.buffer_rules(p);
         self.binding_rules(p);
@@ -124,13 +107,27 @@ impl Checker<'_> {
             }
             (n, last)
         };
+        // ADDRESS registers are temporaries in the IR; they count against
+        // their own limit (ARB_vertex_program 2.14.3.7), not this one.
+        let addresses: Vec<Span> = self.address_vars.iter().map(|&v| p.var(v).span).collect();
         let (temps, tspan) = count(|k| matches!(k, VarKind::Temp));
+        let temps = temps - addresses.len() as u32;
         let tmax = limits.max_temporaries.saturating_sub(fog_cut);
         if temps > tmax {
             self.error(
                 Diagnostic::error("E0801", format!("{temps} temporaries, more than the limit of {tmax}"))
                     .primary(tspan.unwrap_or_default(), "declared here, among others")
                     .note("ARB_vertex_program / ARB_fragment_program: a program fails to load if it uses more than MAX_PROGRAM_TEMPORARIES_ARB temporary vectors (array elements counted); see docs/limits.md"),
+            );
+        }
+        let amax = limits.max_address_registers;
+        if addresses.len() as u32 > amax {
+            let mut spans = addresses.clone();
+            spans.sort_by_key(|s| s.start);
+            self.error(
+                Diagnostic::error("E0809", format!("{} address registers, more than the limit of {amax}", spans.len()))
+                    .primary(spans[amax as usize], "one too many")
+                    .note("ARB_vertex_program 2.14.3.7: \"Each address register declared in the program, using the <ADDRESS_statement> grammar rule, counts against this limit\" (MAX_PROGRAM_ADDRESS_REGISTERS_ARB); \"A program that exceeds any of these resource limits will fail to load.\" See docs/limits.md"),
             );
         }
         let (params, pspan) = count(|k| matches!(k, VarKind::Param(_)));
@@ -288,6 +285,35 @@ impl Checker<'_> {
                 Diagnostic::error("E0807", format!("{r} result components are written, more than the limit of {result_max}"))
                     .primary(span, "this program")
                     .note("section 2.X.3.5: \"Programs that require more result binding components than this limit will fail to load\" (MAX_PROGRAM_RESULT_COMPONENTS_NV; see docs/limits.md)"),
+            );
+        }
+    }
+
+    /// NV_vertex_program3 2.14.3.7: "If the number of texture image units
+    /// referenced by a vertex program exceeds this limit
+    /// [MAX_VERTEX_TEXTURE_IMAGE_UNITS_ARB], the program will fail to load."
+    /// Any unit number may be used; what is limited is how many.
+    fn vertex_texture_units(&mut self, p: &Program) {
+        if p.stage != crate::isa::Stage::Vertex {
+            return;
+        }
+        let mut units: BTreeMap<u32, Span> = BTreeMap::new();
+        for sub in source_subroutines(p) {
+            walk(&sub.body, &mut |s| {
+                if let Stmt::Inst(i) = s {
+                    if let Some(t) = &i.tex {
+                        units.entry(t.unit).or_insert(i.span);
+                    }
+                }
+            });
+        }
+        let max = self.options.limits.max_vertex_texture_units;
+        if units.len() as u32 > max {
+            let (&unit, &span) = units.iter().nth(max as usize).expect("more than max units");
+            self.error(
+                Diagnostic::error("E0808", format!("{} texture units are used, more than the {max} a vertex program may use", units.len()))
+                    .primary(span, format!("texture[{unit}] is one too many"))
+                    .note("NV_vertex_program3 2.14.3.7: \"If the number of texture image units referenced by a vertex program exceeds this limit, the program will fail to load.\" (MAX_VERTEX_TEXTURE_IMAGE_UNITS_ARB; docs/limits.md)"),
             );
         }
     }

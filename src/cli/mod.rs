@@ -1,6 +1,8 @@
 //! The `nvp4c` command line, a thin shell over the library: the options a
 //! compile takes (shared with `nvp4c link`), and one module per job.
 
+pub mod agal_args;
+pub mod bytecode;
 pub mod compile;
 pub mod explain;
 pub mod generate;
@@ -103,6 +105,9 @@ pub struct CompileOptions {
 
     #[command(flatten)]
     pub renderer: renderer::RendererArgs,
+
+    #[command(flatten)]
+    pub agal: agal_args::AgalArgs,
 }
 
 impl CompileOptions {
@@ -123,6 +128,7 @@ impl CompileOptions {
         options.descriptor_set = self.descriptor_set;
         options.warnings = warning_control(matches)?;
         self.renderer.apply(&mut options)?;
+        self.agal.apply(&mut options);
         Ok(options)
     }
 }

@@ -30,6 +30,11 @@ Examples:
   nvp4c run prog.fp --set fragment.texcoord[0]=0.5,0.25,0,1
   nvp4c run prog.fp --set program.local[0]=i:1,2,3,4 --trace
   nvp4c run prog.vp --inputs inputs.json --json
+  nvp4c run shader.agal --set va0=1,2,3,1 --set vc0=1,0,0,0
+
+AGAL programs (bytecode, or text whose first line is `// AGAL2 vertex`)
+take and print their register names: va<n>, vc<n>/fc<n>, v<n> (fragment),
+iid; op, oc<n>, od, v<n> (vertex).
 
 An --inputs file is a JSON object with the same keys:
   {\"vertex.position\": [1, 2, 3, 1], \"program.env[0]\": \"u:7,8\",
@@ -89,8 +94,13 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
             return Ok(EXIT_USAGE);
         }
     };
+    // AGAL programs (bytecode, or text beginning `// AGAL2 vertex`) read
+    // and write their own register names (`--set va0=...`, `op`).
+    let agal = nvp4c::front::agal::program_stage(&bytes);
+    let bytecode = nvp4c::front::Format::of(&bytes).is_some();
     let source = match nvp4c::source_text(&bytes) {
-        Ok(s) => s,
+        _ if bytecode => nvp4c::source_listing(&bytes).into_owned(),
+        Ok(s) => s.into_owned(),
         Err(diags) => {
             let lossy = String::from_utf8_lossy(&bytes);
             write_stderr(&diags.render(&name, &lossy, color))?;
@@ -100,20 +110,20 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
 
     let mut inputs = Inputs::default();
     if let Some(path) = &args.inputs {
-        if let Err(e) = read_inputs_file(path, &mut inputs) {
+        if let Err(e) = read_inputs_file(path, &mut inputs, agal) {
             write_stderr(&format!("error: {}: {e}\n", path.display()))?;
             return Ok(EXIT_USAGE);
         }
     }
     for s in &args.set {
-        if let Err(e) = parse_set(s, &mut inputs) {
+        if let Err(e) = parse_set(s, &mut inputs, agal) {
             write_stderr(&format!("error: --set {s}: {e}\n"))?;
             return Ok(EXIT_USAGE);
         }
     }
 
     let options = Options::default();
-    let (program, warnings) = match nvp4c::check(&source, &options) {
+    let (program, warnings) = match nvp4c::check_bytes(&bytes, &options) {
         Ok(p) => p,
         Err(diags) => {
             let n = diags.iter().filter(|d| d.is_error()).count();
@@ -140,7 +150,18 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
     // full disk there is a stream error (`cli::stdio`), never a panic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (printed, code) = match interp::run(&program, &inputs, &run_options) {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            if agal.is_some() {
+                outcome.results = std::mem::take(&mut outcome.results)
+                    .into_iter()
+                    .map(|(k, v)| {
+                        (
+                            nvp4c::front::agal::names::result_register(&k).unwrap_or(k),
+                            v,
+                        )
+                    })
+                    .collect();
+            }
             let printed = if args.json {
                 writeln!(out, "{}", outcome_json(&program, &outcome, &text))
             } else {
@@ -267,8 +288,16 @@ fn parse_list<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<(Vec<u32>,
 /// Stores `words` under `name`: buffers take any number of words; other
 /// inputs one to four components, padded with 0, 0, 1 as a constant
 /// vector is (section 2.X.3.3).
-fn store(name: &str, words: Vec<u32>, kind: Kind, inputs: &mut Inputs) -> Result<(), String> {
+fn store(
+    name: &str,
+    words: Vec<u32>,
+    kind: Kind,
+    inputs: &mut Inputs,
+    agal: Option<nvp4c::Stage>,
+) -> Result<(), String> {
     let name = name.trim();
+    let agal_name = agal.and_then(|stage| nvp4c::front::agal::names::input_name(stage, name));
+    let name = agal_name.as_deref().unwrap_or(name);
     if let Some(rest) = name.strip_prefix("program.buffer[") {
         let b = rest
             .strip_suffix(']')
@@ -295,15 +324,19 @@ fn store(name: &str, words: Vec<u32>, kind: Kind, inputs: &mut Inputs) -> Result
     inputs.set(name, v)
 }
 
-fn parse_set(arg: &str, inputs: &mut Inputs) -> Result<(), String> {
+fn parse_set(arg: &str, inputs: &mut Inputs, agal: Option<nvp4c::Stage>) -> Result<(), String> {
     let (name, values) = arg
         .split_once('=')
         .ok_or("expected NAME=VALUES, e.g. fragment.texcoord[0]=0.5,0.25,0,1")?;
     let (words, kind) = parse_list(values.split(','))?;
-    store(name, words, kind, inputs)
+    store(name, words, kind, inputs, agal)
 }
 
-fn read_inputs_file(path: &std::path::Path, inputs: &mut Inputs) -> Result<(), String> {
+fn read_inputs_file(
+    path: &std::path::Path,
+    inputs: &mut Inputs,
+    agal: Option<nvp4c::Stage>,
+) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("not valid JSON: {e}"))?;
@@ -330,7 +363,7 @@ fn read_inputs_file(path: &std::path::Path, inputs: &mut Inputs) -> Result<(), S
         };
         let (words, kind) =
             parse_list(items.iter().map(String::as_str)).map_err(|e| format!("`{name}`: {e}"))?;
-        store(name, words, kind, inputs)?;
+        store(name, words, kind, inputs, agal)?;
     }
     Ok(())
 }

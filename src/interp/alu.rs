@@ -379,11 +379,17 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
             };
             (r, bad)
         }),
-        O::Ceil | O::Flr | O::Round | O::Trunc => map1(src(0), |a| {
+        O::Ceil | O::Flr | O::Round | O::Trunc | O::Arl | O::Arr => map1(src(0), |a| {
             let x = fl(a);
             let r = match inst.op {
                 O::Ceil => x.ceil(),
-                O::Flr => x.floor(),
+                // ARB_vertex_program 2.14.5.3, ARL: "performs a floor
+                // operation to generate a signed integer".
+                O::Flr | O::Arl => x.floor(),
+                // NV_vertex_program2_option 2.14.5.29, ARR: "If the
+                // fractional portion of the operand is 0.5, round() selects
+                // the nearest even integer."
+                O::Arr => round_even(x),
                 // "If the fractional portion of the operand is 0.5, round()
                 // selects the nearest even integer."
                 O::Round => round_even(x),
@@ -424,6 +430,20 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         }),
         O::Sfl => Vec4::defined([bool_bits(false, rt); 4]),
         O::Str => Vec4::defined([bool_bits(true, rt); 4]),
+        // NV_vertex_program2_option 2.14.5.28, ARA: "iresult.x = itmp.x +
+        // itmp.z; iresult.y = itmp.y + itmp.w" (and z, w the same sums).
+        O::Ara => {
+            let a = src(0);
+            let xz = a.bits[0].wrapping_add(a.bits[2]);
+            let yw = a.bits[1].wrapping_add(a.bits[3]);
+            let (uxz, uyw) = (a.any_undefined(0x5), a.any_undefined(0xa));
+            Vec4 {
+                bits: [xz, yw, xz, yw],
+                undefined: if uxz { 0x5 } else { 0 } | if uyw { 0xa } else { 0 },
+            }
+        }
+        O::Exp => exp(src(0)),
+        O::Log => log(src(0)),
         O::Cos => scalar_float(src(0), |x| (approx((x as f64).cos()), false)),
         O::Sin => scalar_float(src(0), |x| (approx((x as f64).sin()), false)),
         O::Ex2 => scalar_float(src(0), |x| (approx((x as f64).exp2()), false)),
@@ -666,15 +686,20 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
             })
         }
         O::Brk
+        | O::Bra
         | O::Cal
         | O::Cont
         | O::Else
         | O::Emit
         | O::Endif
+        | O::Endloop
         | O::Endprim
         | O::Endrep
         | O::If
         | O::Kil
+        | O::Loop
+        | O::Popa
+        | O::Pusha
         | O::Rep
         | O::Ret => {
             return Err(InterpError::Internal {
@@ -684,6 +709,77 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         }
     };
     Ok(Eval::plain(v))
+}
+
+/// EXP (ARB_vertex_program 2.14.5.9): `x = 2^floor(t)`, `y = t - floor(t)`,
+/// `z = RoughApprox2ToX(t)` (here exact, within the required 2^-11 relative
+/// error), `w = 1`.
+fn exp(a: Vec4) -> Vec4 {
+    let t = a.f(0);
+    let fl = t.floor();
+    let u = if a.is_undefined(0) { 0x7 } else { 0 };
+    Vec4 {
+        bits: [
+            fb(approx((fl as f64).exp2())),
+            fb(t - fl),
+            fb(approx((t as f64).exp2())),
+            fb(1.0),
+        ],
+        undefined: u,
+    }
+}
+
+/// LOG (ARB_vertex_program 2.14.5.14), of `t = |operand|`: `x =
+/// floor(log2(t))` ("the floor of the exact logarithm"), `y = t /
+/// 2^floor(log2(t))` (in [1, 2)), `z = RoughApproxLog2(t)` (here exact),
+/// `w = 1`. At 0, INF and NaN the pseudocode's IEEE values: (-INF, NaN,
+/// -INF), (INF, NaN, INF), NaN.
+fn log(a: Vec4) -> Vec4 {
+    let t = a.f(0).abs();
+    let u = if a.is_undefined(0) { 0x7 } else { 0 };
+    let (x, y, z) = if t.is_nan() {
+        (f32::NAN, f32::NAN, f32::NAN)
+    } else if t == 0.0 {
+        (f32::NEG_INFINITY, f32::NAN, f32::NEG_INFINITY)
+    } else if t.is_infinite() {
+        (f32::INFINITY, f32::NAN, f32::INFINITY)
+    } else {
+        let e = exponent_of(t);
+        let y = (t as f64) / (e as f64).exp2();
+        (e as f32, approx(y), approx((t as f64).log2()))
+    };
+    Vec4 {
+        bits: [fb(x), fb(y), fb(z), fb(1.0)],
+        undefined: u,
+    }
+}
+
+/// floor(log2(t)) of a finite positive float, exactly: its binary exponent
+/// (denormals included).
+fn exponent_of(t: f32) -> i32 {
+    let bits = t.to_bits();
+    let e = ((bits >> 23) & 0xff) as i32;
+    if e == 0 {
+        // Denormal: 2^-126 times the mantissa's fraction.
+        let m = bits & 0x7f_ffff;
+        -127 - (m.leading_zeros() as i32 - 9)
+    } else {
+        e - 127
+    }
+}
+
+/// The X precision of NV_fragment_program_option (3.11.4.X): "signed 12-bit
+/// fixed-point precision (two's complement with 10 fraction bits)"; "If the
+/// result of a computation overflows the range ... -2048/1024 or
+/// +2047/1024". nvp4c rounds to the nearest multiple of 1/1024 (ties to
+/// even), clamps to [-2048/1024, 2047/1024], and takes NaN to 0
+/// (docs/semantics.md).
+pub(super) fn to_fixed(x: f32) -> f32 {
+    if x.is_nan() {
+        return 0.0;
+    }
+    let c = x.clamp(-2.0, 2047.0 / 1024.0);
+    round_even(c * 1024.0) / 1024.0
 }
 
 /// LIT (section 2.X.8.Z), including the clamp of the specular exponent to
@@ -744,6 +840,29 @@ mod tests {
         assert!(add_sub_flags(5, 3, true).carry);
         // -2^31 - 1 overflows.
         assert!(add_sub_flags(0x8000_0000, 1, true).overflow);
+    }
+
+    #[test]
+    fn fixed_point_rounds_to_1024ths_and_saturates() {
+        // 0.1 * 1024 = 102.4 -> 102 -> 102/1024.
+        assert_eq!(to_fixed(0.1), 102.0 / 1024.0);
+        // 1.5/1024 is a tie between 1 and 2: even -> 2/1024.
+        assert_eq!(to_fixed(1.5 / 1024.0), 2.0 / 1024.0);
+        assert_eq!(to_fixed(3.0), 2047.0 / 1024.0);
+        assert_eq!(to_fixed(-3.0), -2.0);
+        assert_eq!(to_fixed(f32::NAN), 0.0);
+    }
+
+    #[test]
+    fn log_splits_exponent_and_mantissa() {
+        let v = log(Vec4::defined([fb(-10.0), 0, 0, 0]));
+        // |-10| = 1.25 * 2^3.
+        assert_eq!([v.f(0), v.f(1), v.f(3)], [3.0, 1.25, 1.0]);
+        assert!((v.f(2) - 10f32.log2()).abs() < 1e-6);
+        assert_eq!(exponent_of(f32::from_bits(1)), -149);
+        let e = exp(Vec4::defined([fb(-1.25), 0, 0, 0]));
+        // 2^floor(-1.25) = 2^-2; -1.25 - (-2) = 0.75.
+        assert_eq!([e.f(0), e.f(1), e.f(3)], [0.25, 0.75, 1.0]);
     }
 
     #[test]

@@ -12,10 +12,11 @@ use super::{
     TraceWrite, UndefinedEvent,
 };
 use crate::ir::{
-    AttribBinding, Block, BufferBinding, CcReg, CcTest, Clamp, Dest, Index, Instruction,
-    KillCondition, Literal, Operand, ParamBinding, Program, Stmt, VarId, VarKind, VarType,
+    AttribBinding, Block, BufferBinding, CallOverflow, CcReg, CcTest, Clamp, Dest, Index,
+    Instruction, KillCondition, Literal, Operand, ParamBinding, Program, Stmt, SubId,
+    SubroutineEnd, VarId, VarKind, VarType,
 };
-use crate::isa::{CcCondition, CcFlags, DataType, Opcode};
+use crate::isa::{CcCondition, CcFlags, DataType, Features, Opcode, Stage};
 use crate::span::Span;
 use std::collections::BTreeMap;
 
@@ -35,7 +36,7 @@ enum Storage {
     /// Attribute values by element; for a geometry program's per-vertex
     /// variable (bound without a vertex number), `vertex * len + element`.
     Attrib {
-        values: Vec<[u32; 4]>,
+        values: Vec<Vec4>,
         per_vertex: bool,
     },
     Param(Vec<ParamValue>),
@@ -94,10 +95,39 @@ fn flags_read(c: CcCondition) -> u8 {
 enum FrameKind {
     /// The taken side of an IF.
     Branch,
-    /// A REP body; `remaining` is the loop count (`None`: no count).
-    Loop { remaining: Option<i64>, span: Span },
-    /// A subroutine body: the entry (the bottom frame) or a CAL.
-    Subroutine,
+    /// A REP or LOOP body; `remaining` is the loop count (`None`: no
+    /// count); a LOOP also has its index.
+    Loop {
+        remaining: Option<i64>,
+        index: Option<LoopIndex>,
+        span: Span,
+    },
+    /// A subroutine body: the entry (the bottom frame) or a CAL; which
+    /// subroutine, for what happens at its end.
+    Subroutine(SubId),
+}
+
+/// The index of a running LOOP (NV_fragment_program2 3.11.X.8).
+#[derive(Clone, Copy)]
+struct LoopIndex {
+    var: VarId,
+    value: i64,
+    increment: i64,
+}
+
+/// One entry of the call stack: a CAL's return, or an address register
+/// pushed by PUSHA (NV_vertex_program3 shares the stack between them).
+#[derive(Clone, Copy)]
+enum StackEntry {
+    Call,
+    Address(Vec4),
+}
+
+/// How execution ends before the end of the entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    End,
 }
 
 struct Frame<'p> {
@@ -116,7 +146,8 @@ pub(super) struct Machine<'p> {
     outcome: Outcome,
     primitive: u32,
     input_vertices: u32,
-    calls: u32,
+    /// The call stack (section 2.X.8.Z CAL: `callStackDepth`).
+    stack: Vec<StackEntry>,
 }
 
 fn internal(what: impl Into<String>, span: Span) -> InterpError {
@@ -143,13 +174,7 @@ fn uses_texture(block: &Block) -> Option<&Instruction> {
         {
             Some(i)
         }
-        Stmt::If {
-            then_block,
-            else_block,
-            ..
-        } => uses_texture(then_block).or_else(|| uses_texture(else_block)),
-        Stmt::Rep { body, .. } => uses_texture(body),
-        _ => None,
+        other => other.blocks().find_map(uses_texture),
     })
 }
 
@@ -186,13 +211,21 @@ impl<'p> Machine<'p> {
                     let vertices = if per_vertex { input_vertices } else { 1 };
                     for v in 0..vertices {
                         for b in bindings {
-                            values.push(attribute_value(
-                                program,
-                                inputs,
-                                b,
-                                v,
-                                options.two_sided_color,
-                            ));
+                            let mut value =
+                                attribute_value(program, inputs, b, v, options.two_sided_color);
+                            // ARB_fragment_coord_conventions: with integer
+                            // pixel centres, the window position given (the
+                            // device's FragCoord, centres at .5) moves by
+                            // -0.5 (docs/interface.md).
+                            if *b == AttribBinding::Position
+                                && program.stage == Stage::Fragment
+                                && program.dialect.has(Features::PIXEL_CENTER_INTEGER)
+                            {
+                                for c in &mut value.bits[..2] {
+                                    *c = (f32::from_bits(*c) - 0.5).to_bits();
+                                }
+                            }
+                            values.push(value);
                         }
                     }
                     Storage::Attrib { values, per_vertex }
@@ -268,7 +301,7 @@ impl<'p> Machine<'p> {
             outcome: Outcome::default(),
             primitive: 0,
             input_vertices,
-            calls: 0,
+            stack: Vec::new(),
         })
     }
 
@@ -374,19 +407,26 @@ impl<'p> Machine<'p> {
                 return Err(internal("storage changed", span));
             };
             let at = u64::from(v) * u64::from(len.max(1)) + u64::from(e);
-            let bits = usize::try_from(at)
+            let value = usize::try_from(at)
                 .ok()
                 .and_then(|at| values.get(at))
                 .copied()
                 .ok_or_else(|| internal("per-vertex element out of range", span))?;
-            let undefined = if v_undefined || e_undefined { 0xf } else { 0 };
-            return Ok(Vec4 { bits, undefined });
+            let undefined = if v_undefined || e_undefined {
+                0xf
+            } else {
+                value.undefined
+            };
+            return Ok(Vec4 {
+                bits: value.bits,
+                undefined,
+            });
         }
         let (e, index_undefined) = self.element(len, index, id, span)?;
         let e = e as usize;
         let mut v = match &self.storage[i] {
             Storage::Temp(elems) => elems.get(e).copied(),
-            Storage::Attrib { values, .. } => values.get(e).map(|b| Vec4::defined(*b)),
+            Storage::Attrib { values, .. } => values.get(e).copied(),
             Storage::Param(values) => values.get(e).map(|p| match p {
                 ParamValue::Bits(b) => Vec4::defined(*b),
                 ParamValue::Literal(lits) => {
@@ -623,10 +663,23 @@ impl<'p> Machine<'p> {
     fn exec_instruction(&mut self, inst: &Instruction) -> Result<()> {
         let mut srcs = Vec::with_capacity(inst.srcs.len());
         for s in &inst.srcs {
-            srcs.push(self.load(s)?);
+            let mut v = self.load(s)?;
+            if inst.fixed && s.ty == DataType::Float {
+                for b in v.bits.iter_mut() {
+                    *b = alu::to_fixed(f32::from_bits(*b)).to_bits();
+                }
+            }
+            srcs.push(v);
         }
         let eval = alu::evaluate(inst, &srcs)?;
         let mut value = eval.value;
+        // X precision: the result is fixed point too (3.11.4.X), before
+        // any clamp.
+        if inst.fixed && inst.dst.ty == DataType::Float {
+            for b in value.bits.iter_mut() {
+                *b = alu::to_fixed(f32::from_bits(*b)).to_bits();
+            }
+        }
         // Section 2.X.4.1: SAT/SSAT clamp floating-point results before
         // the condition code and destination updates.
         if let (Some(clamp), DataType::Float) = (inst.clamp, inst.dst.ty) {
@@ -743,7 +796,8 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs the entry subroutine to its end, a RET with an empty call
-    /// stack, a KIL, or a call past the depth limit.
+    /// stack, a KIL, or an early end (a call past the depth limit where
+    /// that ends the program, an address stack error).
     pub(super) fn run(mut self) -> Result<Outcome> {
         let entry = self
             .program
@@ -753,11 +807,39 @@ impl<'p> Machine<'p> {
         let mut frames: Vec<Frame<'p>> = vec![Frame {
             stmts: &entry.body,
             pc: 0,
-            kind: FrameKind::Subroutine,
+            kind: FrameKind::Subroutine(self.program.entry),
         }];
         self.execute(&mut frames)?;
         self.outcome.results = self.snapshot_results();
         Ok(self.outcome)
+    }
+
+    fn subroutine(&self, id: SubId, span: Span) -> Result<&'p crate::ir::Subroutine> {
+        self.program
+            .subroutines
+            .get(id.0 as usize)
+            .ok_or_else(|| internal("a missing subroutine", span))
+    }
+
+    /// Writes a LOOP's index into its variable: "The value of A0.x is
+    /// clamped to be greater than or equal to 0" (NV_fragment_program2
+    /// 3.11.3.Y).
+    fn set_loop_index(&mut self, ix: LoopIndex) {
+        let v = ix.value.clamp(0, i64::from(i32::MAX)) as i32 as u32;
+        if let Some(Storage::Temp(elems)) = self.storage.get_mut(ix.var.0 as usize) {
+            if let Some(e) = elems.first_mut() {
+                *e = Vec4::defined([v; 4]);
+            }
+        }
+    }
+
+    /// Ends the program abnormally: the spec leaves its results undefined
+    /// (NV_vertex_program2_option, NV_vertex_program3); the run stops with
+    /// the results as they are, and the event is recorded.
+    fn abnormal_end(&mut self, span: Span, what: String) -> Flow {
+        self.undefined_event(span, format!("{what}; the program ends abnormally"));
+        self.trace_flow(span, || format!("{what}: the program ends"));
+        Flow::End
     }
 
     /// Runs until the frame stack is empty or the program ends early (RET
@@ -772,10 +854,15 @@ impl<'p> Machine<'p> {
                     FrameKind::Branch => {
                         frames.pop();
                     }
-                    FrameKind::Loop { remaining, span } => {
-                        // ENDREP (section 2.X.8.Z): with a count, decrement
-                        // and repeat while it stays positive; without one,
-                        // always repeat.
+                    FrameKind::Loop {
+                        remaining,
+                        index,
+                        span,
+                    } => {
+                        // ENDREP/ENDLOOP (section 2.X.8.Z; NV_fragment_program2
+                        // 3.11.X.5): with a count, decrement (and step the
+                        // index) and repeat while it stays positive; without
+                        // one, always repeat.
                         let span = *span;
                         let again = match remaining {
                             Some(n) => {
@@ -785,24 +872,55 @@ impl<'p> Machine<'p> {
                             None => true,
                         };
                         let left = *remaining;
+                        if let Some(ix) = index {
+                            ix.value = ix.value.saturating_add(ix.increment);
+                        }
+                        let index = *index;
                         if again {
                             top.pc = 0;
+                            if let Some(ix) = index {
+                                self.set_loop_index(ix);
+                            }
                         } else {
                             frames.pop();
                         }
                         self.step()?;
-                        self.trace_flow(span, || match (again, left) {
-                            (true, Some(n)) => format!("ENDREP: repeat ({n} left)"),
-                            (true, None) => "ENDREP: repeat".into(),
-                            (false, _) => "ENDREP: loop done".into(),
+                        let end = if index.is_some() { "ENDLOOP" } else { "ENDREP" };
+                        self.trace_flow(span, || match (again, left, index) {
+                            (true, Some(n), Some(ix)) => {
+                                format!("{end}: repeat ({n} left, A0.x = {})", ix.value.max(0))
+                            }
+                            (true, Some(n), None) => format!("{end}: repeat ({n} left)"),
+                            (true, None, _) => format!("{end}: repeat"),
+                            (false, _, _) => format!("{end}: loop done"),
                         });
                     }
-                    FrameKind::Subroutine => {
-                        // The end of a subroutine (the next label, or the
-                        // end of the program) returns as a RET would
-                        // (section 2.X.8.Z, CAL).
-                        frames.pop();
-                        self.calls = self.calls.saturating_sub(1);
+                    FrameKind::Subroutine(sub) => {
+                        let sub = *sub;
+                        match self.subroutine(sub, Span::default())?.end {
+                            // The end of a subroutine (the next label, or
+                            // the end of the program) returns as a RET
+                            // would (section 2.X.8.Z, CAL).
+                            SubroutineEnd::Return => {
+                                frames.pop();
+                                if frames.is_empty() {
+                                    return Ok(());
+                                }
+                                self.stack.pop();
+                            }
+                            // The NV options: execution runs on past the label.
+                            SubroutineEnd::Continue(next) => {
+                                let body = &self.subroutine(next, Span::default())?.body;
+                                if let Some(top) = frames.last_mut() {
+                                    top.stmts = body;
+                                    top.pc = 0;
+                                    top.kind = FrameKind::Subroutine(next);
+                                }
+                            }
+                            // "A vertex program will also terminate after
+                            // executing the last instruction in the program".
+                            SubroutineEnd::EndProgram => return Ok(()),
+                        }
                     }
                 }
                 continue;
@@ -810,208 +928,353 @@ impl<'p> Machine<'p> {
             let stmt: &'p Stmt = &top.stmts[top.pc];
             top.pc += 1;
             self.step()?;
-            match stmt {
-                Stmt::Inst(inst) => self.exec_instruction(inst)?,
-                Stmt::If {
-                    test,
-                    then_block,
-                    else_block,
-                    span,
-                } => {
-                    let taken = self.test_passes(test, *span, "IF")?;
-                    self.trace_flow(*span, || {
-                        if taken {
-                            "IF: condition true".into()
-                        } else if else_block.is_empty() {
-                            "IF: condition false, skipped".into()
-                        } else {
-                            "IF: condition false, ELSE block runs".into()
-                        }
-                    });
-                    let block = if taken { then_block } else { else_block };
-                    if !block.is_empty() {
-                        frames.push(Frame {
-                            stmts: block,
-                            pc: 0,
-                            kind: FrameKind::Branch,
-                        });
-                    }
-                }
-                Stmt::Rep { count, body, span } => {
-                    let remaining = match count {
-                        None => None,
-                        Some(op) => Some(self.loop_count(op, *span)?),
-                    };
-                    self.trace_flow(*span, || match remaining {
-                        None => "REP: no count, runs until BRK or RET".into(),
-                        Some(n) if n <= 0 => format!("REP: count {n}, loop skipped"),
-                        Some(n) => format!("REP: {n} iteration{}", if n == 1 { "" } else { "s" }),
-                    });
-                    // "If the initial value of the loop count is not
-                    // positive, the entire block is skipped."
-                    if remaining.is_none_or(|n| n > 0) {
-                        frames.push(Frame {
-                            stmts: body,
-                            pc: 0,
-                            kind: FrameKind::Loop {
-                                remaining,
-                                span: *span,
-                            },
-                        });
-                    }
-                }
-                Stmt::Break { cond, span } => {
-                    let taken = self.optional_test(cond, *span, "BRK")?;
-                    self.trace_flow(*span, || taken_text("BRK", taken, cond.is_some()));
-                    if taken {
-                        // Continue after the innermost ENDREP.
-                        while let Some(f) = frames.pop() {
-                            if matches!(f.kind, FrameKind::Loop { .. }) {
-                                break;
-                            }
-                        }
-                    }
-                }
-                Stmt::Continue { cond, span } => {
-                    let taken = self.optional_test(cond, *span, "CONT")?;
-                    self.trace_flow(*span, || taken_text("CONT", taken, cond.is_some()));
-                    if taken {
-                        // Jump to the innermost ENDREP.
-                        while let Some(f) = frames.last_mut() {
-                            if matches!(f.kind, FrameKind::Loop { .. }) {
-                                f.pc = f.stmts.len();
-                                break;
-                            }
-                            frames.pop();
-                        }
-                    }
-                }
-                Stmt::Return { cond, span } => {
-                    let taken = self.optional_test(cond, *span, "RET")?;
-                    let in_entry = self.calls == 0;
-                    self.trace_flow(*span, || {
-                        let t = taken_text("RET", taken, cond.is_some());
-                        if taken && in_entry {
-                            format!("{t}; the call stack is empty, so the program ends")
-                        } else {
-                            t
-                        }
-                    });
-                    if taken {
-                        // Leaves every IF and REP of the subroutine.
-                        while let Some(f) = frames.pop() {
-                            if matches!(f.kind, FrameKind::Subroutine) {
-                                break;
-                            }
-                        }
-                        if in_entry {
-                            return Ok(());
-                        }
-                        self.calls -= 1;
-                    }
-                }
-                Stmt::Call { target, cond, span } => {
-                    let taken = self.optional_test(cond, *span, "CAL")?;
-                    let sub = self
-                        .program
-                        .subroutines
-                        .get(target.0 as usize)
-                        .ok_or_else(|| internal("CAL of a missing subroutine", *span))?;
-                    let name = sub.name.clone().unwrap_or_default();
-                    if !taken {
-                        self.trace_flow(*span, || {
-                            format!("CAL {name}: condition false, not called")
-                        });
-                        continue;
-                    }
-                    if self.calls >= self.options.max_call_depth {
-                        // Section 2.X.8.Z, CAL: undefined results. Issue 38:
-                        // "In the initial implementation of this extension,
-                        // such instructions will have no effect."
-                        let depth = self.options.max_call_depth;
-                        self.undefined_event(
-                            *span,
-                            format!("CAL {name} with {depth} calls active (MAX_PROGRAM_CALL_DEPTH); the call has no effect (issue 38)"),
-                        );
-                        self.trace_flow(*span, || {
-                            format!("CAL {name}: call depth limit {depth} reached, no effect")
-                        });
-                        continue;
-                    }
-                    self.calls += 1;
-                    let depth = self.calls;
-                    self.trace_flow(*span, || format!("CAL {name} (call depth {depth})"));
-                    frames.push(Frame {
-                        stmts: &sub.body,
-                        pc: 0,
-                        kind: FrameKind::Subroutine,
-                    });
-                }
-                Stmt::Kill { cond, span } => {
-                    let kill = match cond {
-                        KillCondition::Cc(t) => self.test_passes(t, *span, "KIL")?,
-                        KillCondition::Operand(op) => {
-                            // "the fragment is discarded if any of its
-                            // components are negative"
-                            let v = self.load(op)?;
-                            let neg = |c: usize| value::is_negative(v.bits[c], op.ty);
-                            let defined_neg = (0..4).any(|c| neg(c) && !v.is_undefined(c));
-                            if !defined_neg && v.undefined != 0 {
-                                self.undefined_event(
-                                    *span,
-                                    "KIL tests a value that is undefined".into(),
-                                );
-                            }
-                            (0..4).any(neg)
-                        }
-                    };
-                    self.trace_flow(*span, || {
-                        if kill {
-                            "KIL: fragment discarded, the program ends".into()
-                        } else {
-                            "KIL: fragment kept".into()
-                        }
-                    });
-                    if kill {
-                        self.outcome.killed = true;
-                        return Ok(());
-                    }
-                }
-                Stmt::Emit { span } => {
-                    // NV_geometry_program4: "Once a geometry program emits a
-                    // number of vertices equal to the vertex limit,
-                    // subsequent EMIT instructions may or may not have any
-                    // effect." Here they have none (and are reported).
-                    let limit = self.program.geometry.map_or(u32::MAX, |g| g.vertices_out);
-                    if self.outcome.vertices.len() as u64 >= u64::from(limit) {
-                        self.undefined_event(
-                            *span,
-                            format!("EMIT past VERTICES_OUT {limit}; the vertex is dropped"),
-                        );
-                    } else {
-                        let results = self.snapshot_results();
-                        self.outcome.vertices.push(EmittedVertex {
-                            primitive: self.primitive,
-                            results,
-                        });
-                    }
-                    // "After the EMIT instruction completes, a new vertex is
-                    // started and all result variables become undefined."
-                    for slot in &mut self.results {
-                        slot.value.undefined = 0xf;
-                        slot.written = 0;
-                    }
-                    let n = self.outcome.vertices.len();
-                    let p = self.primitive;
-                    self.trace_flow(*span, || format!("EMIT: vertex {n} of primitive {p}"));
-                }
-                Stmt::EndPrimitive { span } => {
-                    self.primitive = self.primitive.saturating_add(1);
-                    let p = self.primitive;
-                    self.trace_flow(*span, || format!("ENDPRIM: primitive {p} starts"));
-                }
+            if self.statement(stmt, frames)? == Flow::End {
+                return Ok(());
             }
         }
+    }
+
+    /// Executes one statement, pushing or popping frames for flow control.
+    fn statement(&mut self, stmt: &'p Stmt, frames: &mut Vec<Frame<'p>>) -> Result<Flow> {
+        match stmt {
+            Stmt::Inst(inst) => self.exec_instruction(inst)?,
+            Stmt::If {
+                test,
+                then_block,
+                else_block,
+                span,
+            } => {
+                let taken = self.test_passes(test, *span, "IF")?;
+                self.trace_flow(*span, || {
+                    if taken {
+                        "IF: condition true".into()
+                    } else if else_block.is_empty() {
+                        "IF: condition false, skipped".into()
+                    } else {
+                        "IF: condition false, ELSE block runs".into()
+                    }
+                });
+                let block = if taken { then_block } else { else_block };
+                if !block.is_empty() {
+                    frames.push(Frame {
+                        stmts: block,
+                        pc: 0,
+                        kind: FrameKind::Branch,
+                    });
+                }
+            }
+            Stmt::Rep { count, body, span } => {
+                let remaining = match count {
+                    None => None,
+                    Some(op) => Some(self.loop_count(op, *span)?),
+                };
+                self.trace_flow(*span, || match remaining {
+                    None => "REP: no count, runs until BRK or RET".into(),
+                    Some(n) if n <= 0 => format!("REP: count {n}, loop skipped"),
+                    Some(n) => format!("REP: {n} iteration{}", if n == 1 { "" } else { "s" }),
+                });
+                // "If the initial value of the loop count is not
+                // positive, the entire block is skipped."
+                if remaining.is_none_or(|n| n > 0) {
+                    frames.push(Frame {
+                        stmts: body,
+                        pc: 0,
+                        kind: FrameKind::Loop {
+                            remaining,
+                            index: None,
+                            span: *span,
+                        },
+                    });
+                }
+            }
+            Stmt::Loop {
+                control,
+                index,
+                body,
+                span,
+            } => {
+                // NV_fragment_program2 3.11.X.8: "LoopCount = floor(op0.x);
+                // LoopIndex = floor(op0.y); LoopIncr = floor(op0.z); if
+                // (LoopCount <= 0) continue execution at the corresponding
+                // ENDLOOP".
+                let v = self.load(control)?;
+                if v.any_undefined(0x7) {
+                    self.undefined_event(
+                        *span,
+                        "LOOP with an undefined count, index or increment".into(),
+                    );
+                }
+                let floor = |c: usize| -> i64 {
+                    match control.ty {
+                        DataType::Float => v.f(c).floor() as i64,
+                        DataType::Signed => i64::from(v.i(c)),
+                        DataType::Unsigned => i64::from(v.u(c)),
+                    }
+                };
+                let (count, first, increment) = (floor(0), floor(1), floor(2));
+                self.trace_flow(*span, || {
+                    if count <= 0 {
+                        format!("LOOP: count {count}, loop skipped")
+                    } else {
+                        format!(
+                            "LOOP: {count} iteration{}, A0.x from {first} by {increment}",
+                            if count == 1 { "" } else { "s" }
+                        )
+                    }
+                });
+                if count > 0 {
+                    let ix = LoopIndex {
+                        var: *index,
+                        value: first,
+                        increment,
+                    };
+                    self.set_loop_index(ix);
+                    frames.push(Frame {
+                        stmts: body,
+                        pc: 0,
+                        kind: FrameKind::Loop {
+                            remaining: Some(count),
+                            index: Some(ix),
+                            span: *span,
+                        },
+                    });
+                }
+            }
+            Stmt::Break { cond, span } => {
+                let taken = self.optional_test(cond, *span, "BRK")?;
+                self.trace_flow(*span, || taken_text("BRK", taken, cond.is_some()));
+                if taken {
+                    // Continue after the innermost ENDREP or ENDLOOP.
+                    while let Some(f) = frames.pop() {
+                        if matches!(f.kind, FrameKind::Loop { .. }) {
+                            break;
+                        }
+                    }
+                }
+            }
+            Stmt::Continue { cond, span } => {
+                let taken = self.optional_test(cond, *span, "CONT")?;
+                self.trace_flow(*span, || taken_text("CONT", taken, cond.is_some()));
+                if taken {
+                    // Jump to the innermost ENDREP.
+                    while let Some(f) = frames.last_mut() {
+                        if matches!(f.kind, FrameKind::Loop { .. }) {
+                            f.pc = f.stmts.len();
+                            break;
+                        }
+                        frames.pop();
+                    }
+                }
+            }
+            Stmt::Return { cond, span } => {
+                let taken = self.optional_test(cond, *span, "RET")?;
+                let in_entry = self.stack.is_empty();
+                self.trace_flow(*span, || {
+                    let t = taken_text("RET", taken, cond.is_some());
+                    if taken && in_entry {
+                        format!("{t}; the call stack is empty, so the program ends")
+                    } else {
+                        t
+                    }
+                });
+                if taken {
+                    match self.stack.pop() {
+                        None => return Ok(Flow::End),
+                        // NV_vertex_program3 2.14.5.34: "The vertex program
+                        // terminates abnormally if the entry at the top of
+                        // the call stack is not an instruction reference
+                        // pushed by CAL."
+                        Some(StackEntry::Address(_)) => {
+                            return Ok(self.abnormal_end(
+                                *span,
+                                "RET with an address register (PUSHA) on top of the call stack"
+                                    .into(),
+                            ))
+                        }
+                        Some(StackEntry::Call) => {
+                            // Leaves every IF and REP of the subroutine.
+                            while let Some(f) = frames.pop() {
+                                if matches!(f.kind, FrameKind::Subroutine(_)) {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Stmt::Call { target, cond, span } => {
+                let taken = self.optional_test(cond, *span, "CAL")?;
+                let sub = self.subroutine(*target, *span)?;
+                let name = sub.name.clone().unwrap_or_default();
+                if !taken {
+                    self.trace_flow(*span, || format!("CAL {name}: condition false, not called"));
+                    return Ok(Flow::Continue);
+                }
+                if self.stack.len() as u64 >= u64::from(self.options.max_call_depth) {
+                    let depth = self.options.max_call_depth;
+                    if self.program.call_overflow == CallOverflow::End {
+                        // NV_vertex_program2_option 2.14.5.31 / NV_fragment_program2
+                        // 3.11.X.2: "terminate ... program".
+                        return Ok(self.abnormal_end(
+                            *span,
+                            format!("CAL {name} with {depth} entries on the call stack (MAX_PROGRAM_CALL_DEPTH)"),
+                        ));
+                    }
+                    // Section 2.X.8.Z, CAL: undefined results. Issue 38:
+                    // "In the initial implementation of this extension,
+                    // such instructions will have no effect."
+                    self.undefined_event(
+                        *span,
+                        format!("CAL {name} with {depth} calls active (MAX_PROGRAM_CALL_DEPTH); the call has no effect (issue 38)"),
+                    );
+                    self.trace_flow(*span, || {
+                        format!("CAL {name}: call depth limit {depth} reached, no effect")
+                    });
+                    return Ok(Flow::Continue);
+                }
+                self.stack.push(StackEntry::Call);
+                let depth = self.stack.len();
+                self.trace_flow(*span, || format!("CAL {name} (call depth {depth})"));
+                frames.push(Frame {
+                    stmts: &sub.body,
+                    pc: 0,
+                    kind: FrameKind::Subroutine(*target),
+                });
+            }
+            Stmt::Branch { target, cond, span } => {
+                let taken = self.optional_test(cond, *span, "BRA")?;
+                let sub = self.subroutine(*target, *span)?;
+                let name = sub.name.clone().unwrap_or_default();
+                self.trace_flow(*span, || {
+                    if taken {
+                        format!("BRA {name}: branch taken")
+                    } else {
+                        format!("BRA {name}: condition false, not taken")
+                    }
+                });
+                if taken {
+                    // Execution continues after the label; the call stack
+                    // is unchanged (NV_vertex_program2_option 2.14.5.30).
+                    while let Some(f) = frames.last() {
+                        if matches!(f.kind, FrameKind::Subroutine(_)) {
+                            break;
+                        }
+                        frames.pop();
+                    }
+                    if let Some(top) = frames.last_mut() {
+                        top.stmts = &sub.body;
+                        top.pc = 0;
+                        top.kind = FrameKind::Subroutine(*target);
+                    }
+                }
+            }
+            Stmt::PushAddress { value, span } => {
+                let v = self.load(value)?;
+                // NV_vertex_program3 2.14.5.44: "if (callStackDepth >=
+                // MAX_PROGRAM_CALL_DEPTH_NV) { terminate vertex program; }"
+                if self.stack.len() as u64 >= u64::from(self.options.max_call_depth) {
+                    return Ok(self.abnormal_end(*span, "PUSHA on a full call stack".into()));
+                }
+                self.stack.push(StackEntry::Address(v));
+                let depth = self.stack.len();
+                self.trace_flow(*span, || format!("PUSHA (call stack depth {depth})"));
+            }
+            Stmt::PopAddress { dst, span } => match self.stack.last().copied() {
+                Some(StackEntry::Address(v)) => {
+                    self.stack.pop();
+                    let target = self.store(dst, &v, 0xf, 0)?;
+                    if self.tracing() {
+                        self.push_trace(TraceStep {
+                            span: *span,
+                            what: "POPA".into(),
+                            write: Some(TraceWrite {
+                                target,
+                                mask: 0xf,
+                                bits: v.bits,
+                                ty: DataType::Signed,
+                                undefined: v.undefined,
+                            }),
+                            cc: None,
+                        });
+                    }
+                }
+                // 2.14.5.43: "The vertex program terminates abnormally if
+                // it executes a POPA instruction when the call stack is
+                // empty, or when the entry at the top of the call stack is
+                // not an address register pushed by PUSHA."
+                Some(StackEntry::Call) => {
+                    return Ok(self.abnormal_end(
+                        *span,
+                        "POPA with a CAL's return on top of the call stack".into(),
+                    ))
+                }
+                None => return Ok(self.abnormal_end(*span, "POPA on an empty call stack".into())),
+            },
+            Stmt::Kill { cond, span } => {
+                let kill = match cond {
+                    KillCondition::Cc(t) => self.test_passes(t, *span, "KIL")?,
+                    KillCondition::Operand(op) => {
+                        // "the fragment is discarded if any of its
+                        // components are negative"
+                        let v = self.load(op)?;
+                        let neg = |c: usize| value::is_negative(v.bits[c], op.ty);
+                        let defined_neg = (0..4).any(|c| neg(c) && !v.is_undefined(c));
+                        if !defined_neg && v.undefined != 0 {
+                            self.undefined_event(
+                                *span,
+                                "KIL tests a value that is undefined".into(),
+                            );
+                        }
+                        (0..4).any(neg)
+                    }
+                };
+                self.trace_flow(*span, || {
+                    if kill {
+                        "KIL: fragment discarded, the program ends".into()
+                    } else {
+                        "KIL: fragment kept".into()
+                    }
+                });
+                if kill {
+                    self.outcome.killed = true;
+                    return Ok(Flow::End);
+                }
+            }
+            Stmt::Emit { span } => {
+                // NV_geometry_program4: "Once a geometry program emits a
+                // number of vertices equal to the vertex limit,
+                // subsequent EMIT instructions may or may not have any
+                // effect." Here they have none (and are reported).
+                let limit = self.program.geometry.map_or(u32::MAX, |g| g.vertices_out);
+                if self.outcome.vertices.len() as u64 >= u64::from(limit) {
+                    self.undefined_event(
+                        *span,
+                        format!("EMIT past VERTICES_OUT {limit}; the vertex is dropped"),
+                    );
+                } else {
+                    let results = self.snapshot_results();
+                    self.outcome.vertices.push(EmittedVertex {
+                        primitive: self.primitive,
+                        results,
+                    });
+                }
+                // "After the EMIT instruction completes, a new vertex is
+                // started and all result variables become undefined."
+                for slot in &mut self.results {
+                    slot.value.undefined = 0xf;
+                    slot.written = 0;
+                }
+                let n = self.outcome.vertices.len();
+                let p = self.primitive;
+                self.trace_flow(*span, || format!("EMIT: vertex {n} of primitive {p}"));
+            }
+            Stmt::EndPrimitive { span } => {
+                self.primitive = self.primitive.saturating_add(1);
+                let p = self.primitive;
+                self.trace_flow(*span, || format!("ENDPRIM: primitive {p} starts"));
+            }
+        }
+        Ok(Flow::Continue)
     }
 
     /// The REP count (section 2.X.8.Z, REP): "If the loop count is
@@ -1066,7 +1329,7 @@ fn attribute_value(
     binding: &AttribBinding,
     vertex: u32,
     two_sided: bool,
-) -> [u32; 4] {
+) -> Vec4 {
     // GL's two-sided colour selection (RunOptions::two_sided_color): a
     // back-facing fragment (fragment.facing.x < 0) reads the back colour,
     // given as `fragment.color.back[.secondary]`.
@@ -1096,11 +1359,27 @@ fn attribute_value(
             v
         }
     };
-    names
+    let bits = names
         .iter()
         .find_map(|n| inputs.attribs.get(n))
         .copied()
-        .unwrap_or([0; 4])
+        .unwrap_or([0; 4]);
+    let undefined = names
+        .iter()
+        .find_map(|n| inputs.undefined_attribs.get(n))
+        .copied()
+        .unwrap_or(0)
+        & 0xf;
+    // vertex.fogcoord and fragment.fogcoord are (f, 0, 0, 1)
+    // (ARB_vertex_program, ARB_fragment_program; the backend's
+    // IoShape::FogCoord).
+    if *binding == AttribBinding::FogCoord {
+        return Vec4 {
+            bits: [bits[0], 0, 0, 1f32.to_bits()],
+            undefined: undefined & 1,
+        };
+    }
+    Vec4 { bits, undefined }
 }
 
 /// The opcode with its modifiers, e.g. `ADD.S.CC1.SAT`.

@@ -161,6 +161,11 @@ pub struct Inputs {
     /// `BUFFER4` variable is words `4n..4n+4` (NV_parameter_buffer_object,
     /// section 2.X.3.6).
     pub buffers: BTreeMap<u32, Vec<u32>>,
+    /// Attribute components whose value the spec leaves undefined (bit `i`:
+    /// component `i`), by attribute name: e.g. a fragment attribute
+    /// interpolated from a vertex result that was undefined. Reads of them
+    /// are undefined, and so is what is computed from them.
+    pub undefined_attribs: BTreeMap<String, u8>,
 }
 
 impl Inputs {

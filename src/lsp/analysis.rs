@@ -31,7 +31,8 @@ use std::sync::Arc;
 
 use super::text::TextChange;
 use crate::isa::{
-    split_opcode, DataType, Modifier, OpInfo, OperandKind, ResultKind, Shape, Stage, TypeRule,
+    split_opcode, DataType, Header, Modifier, OpInfo, OperandKind, ResultKind, Shape, Stage,
+    TypeRule,
 };
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -194,7 +195,7 @@ enum Stop {
 struct Reader<'t> {
     text: &'t str,
     pos: usize,
-    stage: Stage,
+    header: Header,
     stop: Option<Stop>,
 }
 
@@ -206,7 +207,7 @@ impl Reader<'_> {
         let rest = &self.text[self.pos..];
         let mut tokens: Vec<(usize, Tok<'_>, usize)> = Vec::new();
         let mut end_token = None;
-        for (l, tok, r) in Lexer::new(rest, 0, self.stage).flatten() {
+        for (l, tok, r) in Lexer::new(rest, 0, self.header).flatten() {
             if tok == Tok::End {
                 end_token = Some(Span::new(self.pos + l, self.pos + r));
                 break;
@@ -335,7 +336,7 @@ impl Chunk {
             DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
             DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
             DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
-            DeclKind::Temp { names } => {
+            DeclKind::Temp { names } | DeclKind::Address { names } => {
                 for (name, s) in names {
                     add(name, SymbolKind::Temp, size(s));
                 }
@@ -439,6 +440,8 @@ fn shift(span: Span, by: u32) -> Span {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DocumentIndex {
     pub stage: Stage,
+    /// The header's language (`!!ARBfp1.0` ...).
+    pub program_header: Header,
     /// The header (`!!NVfp4.0`).
     pub header: Span,
     /// The statements in source order, shared between versions.
@@ -454,9 +457,10 @@ pub struct DocumentIndex {
 impl DocumentIndex {
     /// Indexes a document; `None` without a program header.
     pub fn new(source: &str) -> Option<DocumentIndex> {
-        let (stage, header_end) = crate::syntax::lexer::read_header(source).ok()?;
+        let (program_header, header_end) = crate::syntax::lexer::read_header(source).ok()?;
         let mut index = DocumentIndex {
-            stage,
+            stage: program_header.stage(),
+            program_header,
             header: Span::new(0, header_end),
             chunks: Vec::new(),
             starts: Vec::new(),
@@ -475,7 +479,7 @@ impl DocumentIndex {
         let mut reader = Reader {
             text: source,
             pos,
-            stage: self.stage,
+            header: self.program_header,
             stop: None,
         };
         loop {
@@ -543,6 +547,7 @@ impl DocumentIndex {
         }
         let mut index = DocumentIndex {
             stage: self.stage,
+            program_header: self.program_header,
             header: self.header,
             chunks: Vec::new(),
             starts: Vec::new(),
@@ -576,6 +581,20 @@ impl DocumentIndex {
         };
         index.read(source, pos, Some((self, change)));
         Some(index)
+    }
+
+    /// The document's dialect: its header and the options it names (an
+    /// unknown option adds nothing).
+    pub fn dialect(&self) -> crate::isa::Dialect {
+        let mut d = crate::isa::Dialect::new(self.program_header);
+        for (name, _) in &self.options() {
+            if let Some(o) =
+                crate::isa::option_info(name).filter(|o| o.headers.contains(&self.program_header))
+            {
+                d.enable(o.features);
+            }
+        }
+        d
     }
 
     fn end_of(&self, i: usize) -> usize {
@@ -873,6 +892,9 @@ pub fn opcode_hover(word: &str) -> Option<String> {
     if let Some(stage) = info.only_stage {
         out.push_str(&format!("Only in {stage} programs.\n\n"));
     }
+    // The instruction table's availability columns (src/isa.rs).
+    let languages: Vec<&str> = info.languages().map(|c| c.describe()).collect();
+    out.push_str(&format!("Exists in: {}.\n\n", languages.join("; ")));
     out.push_str(&format!("Spec: section {}", info.section));
     Some(out)
 }
@@ -889,6 +911,7 @@ fn signature(info: &OpInfo) -> String {
         ResultKind::None => {}
         ResultKind::Vector(r) => args.push(format!("v{}", rule(r))),
         ResultKind::Scalar(r) => args.push(format!("s{}", rule(r))),
+        ResultKind::Address => args.push("a".into()),
     }
     let mut inputs: Vec<String> = info
         .inputs
@@ -896,6 +919,7 @@ fn signature(info: &OpInfo) -> String {
         .map(|k| match k {
             OperandKind::Vector(r) => format!("v{}", rule(*r)),
             OperandKind::Scalar(r) => format!("s{}", rule(*r)),
+            OperandKind::Address => "a".to_string(),
         })
         .collect();
     match info.shape {
@@ -947,6 +971,7 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::F => "floating-point data type",
         Modifier::U => "unsigned integer data type",
         Modifier::S => "signed integer data type",
+        Modifier::Cc => "update condition code CC0 (in the ARB family's NV options, the only one)",
         Modifier::Cc0 => "update condition code CC0",
         Modifier::Cc1 => "update condition code CC1",
         Modifier::Sat => "clamp the result to [0, 1]",
@@ -957,6 +982,9 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::Hi => "the high 32 bits of the 64-bit integer product",
         Modifier::PrecisionFull => "floating-point at full (32-bit) precision",
         Modifier::PrecisionHalf => "floating-point at half (16-bit) precision or better",
+        Modifier::PrecisionFixed => {
+            "12-bit fixed point with 10 fraction bits (NV_fragment_program_option)"
+        }
     }
 }
 
@@ -1000,6 +1028,29 @@ mod tests {
         );
         assert!(text.contains("section 2.X.8.Z, ADD"), "{text}");
         assert_eq!(opcode_hover("NOPE"), None);
+    }
+
+    #[test]
+    fn opcode_hover_names_the_languages_of_the_arb_family_opcodes() {
+        let text = opcode_hover("ARR").expect("hover");
+        assert!(
+            text.starts_with("**ARR** — address register load (round)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("`!!ARBvp1.0` with `OPTION NV_vertex_program2`"),
+            "{text}"
+        );
+        assert!(!text.contains("NV_gpu_program4 (`"), "{text}");
+        assert!(
+            text.contains("NV_vertex_program2_option 2.14.5.29"),
+            "{text}"
+        );
+        let text = opcode_hover("LOOP").expect("hover");
+        assert!(
+            text.contains("`!!ARBfp1.0` with `OPTION NV_fragment_program2`"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -1086,6 +1137,12 @@ mod tests {
         "{",
         "é",
         "state.matrix.mvp.row[0]",
+        "ADDRESS A0;",
+        "ARL A0.x, R0.x;",
+        "OPTION NV_vertex_program2;",
+        "BRA sub (GT.x);",
+        "TEMP :",
+        "LOOP",
     ];
 
     fn random_text(rng: &mut Rng, pieces: usize) -> String {
@@ -1096,10 +1153,16 @@ mod tests {
 
     #[test]
     fn incremental_index_equals_a_fresh_one_after_random_edits() {
-        let headers = ["!!NVfp4.0\n", "!!NVvp4.0\n", "!!NVgp4.0 "];
+        let headers = [
+            "!!NVfp4.0\n",
+            "!!NVvp4.0\n",
+            "!!NVgp4.0 ",
+            "!!ARBvp1.0\n",
+            "!!ARBfp1.0\n",
+        ];
         for seed in 1..=400u64 {
             let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-            let mut text = headers[rng.below(3)].to_string();
+            let mut text = headers[rng.below(headers.len())].to_string();
             let pieces = 5 + rng.below(40);
             text.push_str(&random_text(&mut rng, pieces));
             if rng.below(2) == 0 {

@@ -681,7 +681,7 @@ mod tests {
             let Some((root, span)) = root_of(p) else {
                 return false;
             };
-            match decode(stage, root, span, p, *in_decl) {
+            match decode(crate::isa::Dialect::nv4(stage), root, span, p, *in_decl) {
                 Ok(d) => d.rest.is_empty(),
                 Err(_) => false,
             }

@@ -84,7 +84,7 @@ pub(crate) fn complete(
     position: Position,
 ) -> Option<CompletionResponse> {
     let text = &snapshot.text;
-    let stage = crate::syntax::lexer::read_header(text).ok()?.0;
+    let stage = crate::syntax::lexer::read_header(text).ok()?.0.stage();
     let offset = snapshot.offset(position).min(text.len());
     let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let line = &text[line_start..offset];

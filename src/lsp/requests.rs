@@ -316,7 +316,13 @@ impl Handler {
             let statement = text.get(base as usize..)?;
             let moved = |s: Span| Span::new((s.start + base) as usize, (s.end + base) as usize);
             let (root, root_span) = root_of(&site.path)?;
-            match decode(stage, root, root_span, &site.path, site.in_declaration) {
+            match decode(
+                at.index.dialect(),
+                root,
+                root_span,
+                &site.path,
+                site.in_declaration,
+            ) {
                 Ok(decoded) => {
                     let written = statement.get(decoded.span.range())?.to_string();
                     let mut out = format!("**{written}**");
@@ -450,8 +456,8 @@ fn not_renamable() -> Failure {
 fn check_new_name(index: &DocumentIndex, symbol: &Symbol, new: &str) -> Result<(), Failure> {
     let invalid = |why: String| Err((ErrorCode::InvalidParams, why));
     let inside = format!(", {new}");
-    let word_at_start = lex_one(index.stage, new, true);
-    let word_inside = lex_one(index.stage, &inside, false);
+    let word_at_start = lex_one(index.program_header, new, true);
+    let word_inside = lex_one(index.program_header, &inside, false);
     let is_word = |t: Option<Tok<'_>>| matches!(t, Some(Tok::Word(w)) if w == new);
     // Section 2.X.2: <identifier> ::= [a-zA-Z_$][a-zA-Z0-9_$]* (the lexer
     // also reads `2D` as a word, for texture targets).
@@ -476,8 +482,8 @@ fn check_new_name(index: &DocumentIndex, symbol: &Symbol, new: &str) -> Result<(
 
 /// The last token of `text` when it lexes cleanly (`statement_start`: as
 /// the first word of a statement, else after a comma).
-fn lex_one(stage: Stage, text: &str, statement_start: bool) -> Option<Tok<'_>> {
-    let mut lexer = Lexer::new(text, 0, stage);
+fn lex_one(header: crate::isa::Header, text: &str, statement_start: bool) -> Option<Tok<'_>> {
+    let mut lexer = Lexer::new(text, 0, header);
     let tokens: Vec<Tok<'_>> = (&mut lexer)
         .filter_map(|t| t.ok())
         .map(|(_, t, _)| t)

@@ -109,13 +109,22 @@ impl Lowerer<'_> {
                     src.span,
                 ));
             }
-            srcs.push(self.load_operand(src, kind.is_scalar())?);
+            let mut loaded = self.load_operand(src, kind.is_scalar())?;
+            if inst.fixed && loaded.value.comp == Comp::F32 {
+                loaded.value = self.round_to_fixed(loaded.value)?;
+            }
+            srcs.push(loaded);
         }
         let computed = self.compute(inst, info, &srcs)?;
         let mut value = match info.result {
             ResultKind::Scalar(_) => self.splat(computed.value, 4)?,
             _ => computed.value,
         };
+        // NV_fragment_program_option X precision: the result is fixed point
+        // too, before any clamp.
+        if inst.fixed && value.comp == Comp::F32 {
+            value = self.round_to_fixed(value)?;
+        }
         if value.n != 4 || value.comp != Comp::from(result_type) {
             return Err(LowerError::internal_at(
                 format!(
@@ -249,6 +258,25 @@ impl Lowerer<'_> {
                     DataType::Unsigned => self.convert(Op::ConvertFToU, r, Comp::U32)?.into(),
                 }
             }
+            // ARB_vertex_program 2.14.5.3, ARL: "performs a floor operation
+            // to generate a signed integer"; NV_vertex_program2_option
+            // 2.14.5.29, ARR: round, ties to even.
+            Opcode::Arl | Opcode::Arr => {
+                let f = if inst.op == Opcode::Arl {
+                    GLOp::Floor
+                } else {
+                    GLOp::RoundEven
+                };
+                let r = self.glsl(f, &[v(0)])?;
+                self.convert(Op::ConvertFToS, r, Comp::I32)?.into()
+            }
+            // NV_vertex_program2_option 2.14.5.28, ARA: (x+z, y+w, x+z, y+w).
+            Opcode::Ara => {
+                let swapped = self.shuffle(v(0), v(0), &[2, 3, 0, 1])?;
+                self.op(Op::IAdd, &[v(0), swapped])?.into()
+            }
+            Opcode::Exp => self.exp_approx(v(0))?.into(),
+            Opcode::Log => self.log_approx(v(0))?.into(),
             Opcode::Frc => {
                 // Section 2.X.8.Z, FRC: the result "is always in the range
                 // [0.0, 1.0)", but x - floor(x) rounds to 1.0 for tiny
@@ -572,6 +600,96 @@ impl Lowerer<'_> {
         r = self.sel(is_zero, neg_inf, r)?;
         let is_nan = self.test(Op::IsNan, x, n)?;
         self.sel(is_nan, x, r)
+    }
+
+    /// EXP (ARB_vertex_program 2.14.5.9): (2^floor(t), t - floor(t),
+    /// 2^t, 1), 2^t within the spec's 2^-11 relative error.
+    fn exp_approx(&mut self, t: Val) -> LResult<Val> {
+        let fl = self.glsl(GLOp::Floor, &[t])?;
+        let x = self.ex2(fl)?;
+        let y = self.op(Op::FSub, &[t, fl])?;
+        let z = self.ex2(t)?;
+        let w = self.konst(Comp::F32, &[F32_ONE]);
+        self.construct(&[x, y, z, w])
+    }
+
+    /// LOG (ARB_vertex_program 2.14.5.14), of `t = |operand|`: x = the
+    /// floor of the exact base-2 logarithm (the float's exponent, denormals
+    /// included), y = t / 2^x (the mantissa, in [1, 2)), z = log2(t), w = 1;
+    /// at 0, INF and NaN the pseudocode's IEEE values (-INF, NaN, -INF),
+    /// (INF, NaN, INF) and NaN, as the interpreter computes them.
+    fn log_approx(&mut self, operand: Val) -> LResult<Val> {
+        let t = self.glsl(GLOp::FAbs, &[operand])?;
+        let bits = self.cast(t, Comp::U32)?;
+        let c = |l: &mut Self, v: u32| l.konst(Comp::U32, &[v]);
+        let (k23, k255, k127, mant_mask, one_bits) = (
+            c(self, 23),
+            c(self, 0xff),
+            c(self, 127),
+            c(self, 0x7f_ffff),
+            c(self, F32_ONE),
+        );
+        let e = self.op(Op::ShiftRightLogical, &[bits, k23])?;
+        let e = self.op(Op::BitwiseAnd, &[e, k255])?;
+        let m = self.op(Op::BitwiseAnd, &[bits, mant_mask])?;
+        // Normal numbers: exponent - 127, mantissa under exponent 0.
+        let e_int = self.cast(e, Comp::I32)?;
+        let bias = self.cast(k127, Comp::I32)?;
+        let x_normal = self.op(Op::ISub, &[e_int, bias])?;
+        let y_normal_bits = self.op(Op::BitwiseOr, &[m, one_bits])?;
+        // Denormals: the highest set bit of the mantissa gives the
+        // exponent; the mantissa shifted up to bit 23 gives y.
+        let msb = self.glsl(GLOp::FindUMsb, &[m])?;
+        let msb = self.cast(msb, Comp::I32)?;
+        let k149 = self.konst(Comp::I32, &[149]);
+        let x_denormal = self.op(Op::ISub, &[msb, k149])?;
+        let k23i = self.konst(Comp::I32, &[23]);
+        let shift = self.op(Op::ISub, &[k23i, msb])?;
+        let shifted = self.op(Op::ShiftLeftLogical, &[m, shift])?;
+        let shifted = self.op(Op::BitwiseAnd, &[shifted, mant_mask])?;
+        let y_denormal_bits = self.op(Op::BitwiseOr, &[shifted, one_bits])?;
+        let zero_u = self.konst(Comp::U32, &[0]);
+        let denormal = self.cmp(Op::IEqual, e, zero_u)?;
+        let x_int = self.sel(denormal, x_denormal, x_normal)?;
+        let y_bits = self.sel(denormal, y_denormal_bits, y_normal_bits)?;
+        let mut x = self.convert(Op::ConvertSToF, x_int, Comp::F32)?;
+        let mut y = self.cast(y_bits, Comp::F32)?;
+        let z = self.lg2(t)?;
+        // 0, INF and NaN: x and z are log2(t) itself (-INF, INF, NaN),
+        // y = t / 2^x is NaN.
+        let zero = self.konst(Comp::F32, &[0]);
+        let inf = self.konst(Comp::F32, &[F32_INF]);
+        let is_zero = self.cmp(Op::FOrdEqual, t, zero)?;
+        let is_inf = self.cmp(Op::FOrdEqual, t, inf)?;
+        let is_nan = self.test(Op::IsNan, t, 1)?;
+        let special = self.or(is_zero, is_inf)?;
+        let special = self.or(special, is_nan)?;
+        let nan = self.konst(Comp::F32, &[F32_NAN]);
+        x = self.sel(special, z, x)?;
+        y = self.sel(special, nan, y)?;
+        let w = self.konst(Comp::F32, &[F32_ONE]);
+        self.construct(&[x, y, z, w])
+    }
+
+    /// A value of X precision (NV_fragment_program_option 3.11.4.X: "signed
+    /// 12-bit fixed-point precision (two's complement with 10 fraction
+    /// bits)", overflow to "-2048/1024 or +2047/1024"): rounded to the
+    /// nearest multiple of 1/1024 (ties to even) after clamping to that
+    /// range; NaN becomes 0 (docs/semantics.md, as the interpreter does).
+    pub(crate) fn round_to_fixed(&mut self, v: Val) -> LResult<Val> {
+        let n = v.n;
+        let lo = self.splat_const(Comp::F32, (-2.0f32).to_bits(), n);
+        let hi = self.splat_const(Comp::F32, (2047.0f32 / 1024.0).to_bits(), n);
+        let c = self.glsl(GLOp::NMax, &[v, lo])?;
+        let c = self.glsl(GLOp::NMin, &[c, hi])?;
+        let scale = self.splat_const(Comp::F32, 1024.0f32.to_bits(), n);
+        let unscale = self.splat_const(Comp::F32, (1.0f32 / 1024.0).to_bits(), n);
+        let r = self.op(Op::FMul, &[c, scale])?;
+        let r = self.glsl(GLOp::RoundEven, &[r])?;
+        let r = self.op(Op::FMul, &[r, unscale])?;
+        let is_nan = self.test(Op::IsNan, v, n)?;
+        let zero = self.splat_const(Comp::F32, 0, n);
+        self.sel(is_nan, zero, r)
     }
 
     /// EX2 with exact results at the ends: 2^-INF = 0, 2^INF = INF.

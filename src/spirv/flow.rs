@@ -13,9 +13,10 @@
 
 use rspirv::spirv::{self, Capability, GlslStd450Op as GLOp, Op};
 
-use super::emit::{Comp, LResult, Val};
+use super::emit::{Comp, LResult, Val, F32_ONE};
+use super::operand::{Element, Enable};
 use super::{LoopTargets, LowerError, Lowerer};
-use crate::ir::{Block, CcTest, KillCondition, Operand, Stmt};
+use crate::ir::{Block, CcTest, KillCondition, Operand, Stmt, VarId, WriteMask};
 use crate::isa::Stage;
 use crate::span::Span;
 
@@ -31,7 +32,11 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Call { span, .. }
         | Stmt::Kill { span, .. }
         | Stmt::Emit { span }
-        | Stmt::EndPrimitive { span } => *span,
+        | Stmt::EndPrimitive { span }
+        | Stmt::Loop { span, .. }
+        | Stmt::Branch { span, .. }
+        | Stmt::PushAddress { span, .. }
+        | Stmt::PopAddress { span, .. } => *span,
     }
 }
 
@@ -70,6 +75,22 @@ impl Lowerer<'_> {
             Stmt::Rep { count, body, span } => self
                 .lower_rep(count.as_ref(), body)
                 .map_err(|e| e.at(*span)),
+            Stmt::Loop {
+                control,
+                index,
+                body,
+                span,
+            } => self
+                .lower_loop_stmt(control, *index, body)
+                .map_err(|e| e.at(*span)),
+            // analyze() refuses programs with BRA (E0900) before lowering.
+            Stmt::Branch { span, .. } => {
+                Err(LowerError::unsupported("BRA is not lowered yet", *span))
+            }
+            Stmt::PushAddress { value, span } => {
+                self.lower_push_address(value).map_err(|e| e.at(*span))
+            }
+            Stmt::PopAddress { dst, span } => self.lower_pop_address(dst).map_err(|e| e.at(*span)),
             Stmt::Break { cond, span } => {
                 let target = self.innermost_loop(*span)?.merge;
                 self.guarded(cond.as_ref(), |l| Ok(l.b.branch(target)?))
@@ -81,7 +102,13 @@ impl Lowerer<'_> {
                     .map_err(|e| e.at(*span))
             }
             Stmt::Return { cond, span } => self
-                .guarded(cond.as_ref(), |l| Ok(l.b.ret()?))
+                .guarded(cond.as_ref(), |l| {
+                    l.check_return()?;
+                    if l.open() {
+                        l.b.ret()?;
+                    }
+                    Ok(())
+                })
                 .map_err(|e| e.at(*span)),
             Stmt::Call { target, cond, span } => self
                 .guarded(cond.as_ref(), |l| l.emit_call(*target, *span))
@@ -208,6 +235,117 @@ impl Lowerer<'_> {
         }
         self.b.begin_block(Some(after))?;
         Ok(())
+    }
+
+    /// LOOP (NV_fragment_program2 3.11.X.8 and 3.11.X.5):
+    ///
+    /// ```text
+    /// LoopCount = floor(op.x); LoopIndex = floor(op.y); LoopIncr = floor(op.z);
+    /// if (!(LoopCount <= 0)) do { A0.x = max(LoopIndex, 0); body;
+    ///     LoopCount--; LoopIndex += LoopIncr; } while (LoopCount > 0);
+    /// ```
+    ///
+    /// The count, index and increment are kept as floats (floored), as
+    /// REP keeps its float count; the index variable gets the clamped
+    /// integer before each iteration.
+    fn lower_loop_stmt(&mut self, control: &Operand, index: VarId, body: &Block) -> LResult<()> {
+        let (count, start, step) = self.loop_control(control)?;
+        let float = self.t(Comp::F32, 1);
+        let counter = self.function_variable(float, Some("loop_count"))?;
+        let position = self.function_variable(float, Some("loop_index"))?;
+        self.store(counter, count)?;
+        self.store(position, start)?;
+        let zero = self.konst(Comp::F32, &[0]);
+        let skip = self.cmp(Op::FOrdLessThanEqual, count, zero)?;
+        let enter = self.not(skip)?;
+        let preheader = self.b.id();
+        let after = self.b.id();
+        self.b
+            .selection_merge(after, spirv::SelectionControl::NONE)?;
+        self.b.branch_conditional(enter.id, preheader, after, [])?;
+        self.b.begin_block(Some(preheader))?;
+        let header = self.b.id();
+        self.b.branch(header)?;
+        let body_label = self.b.id();
+        let continue_target = self.b.id();
+        let merge = self.b.id();
+        self.b.begin_block(Some(header))?;
+        self.b
+            .loop_merge(merge, continue_target, spirv::LoopControl::NONE, [])?;
+        self.b.branch(body_label)?;
+        self.b.begin_block(Some(body_label))?;
+        let i = self.load(position, Comp::F32, 1)?;
+        self.write_loop_index(index, i)?;
+        self.loops.push(LoopTargets {
+            merge,
+            continue_target,
+        });
+        let lowered = self.lower_block(body);
+        self.loops.pop();
+        lowered?;
+        if self.open() {
+            self.b.branch(continue_target)?;
+        }
+        self.b.begin_block(Some(continue_target))?;
+        let c = self.load(counter, Comp::F32, 1)?;
+        let one = self.konst(Comp::F32, &[F32_ONE]);
+        let n = self.op(Op::FSub, &[c, one])?;
+        self.store(counter, n)?;
+        let i = self.load(position, Comp::F32, 1)?;
+        let next = self.op(Op::FAdd, &[i, step])?;
+        self.store(position, next)?;
+        let more = self.cmp(Op::FOrdGreaterThan, n, zero)?;
+        self.b.branch_conditional(more.id, header, merge, [])?;
+        self.b.begin_block(Some(merge))?;
+        if self.open() {
+            self.b.branch(after)?;
+        }
+        self.b.begin_block(Some(after))?;
+        Ok(())
+    }
+
+    /// LOOP's operand: the floored count, initial index and increment
+    /// (x, y, z) as floats.
+    pub(crate) fn loop_control(&mut self, control: &Operand) -> LResult<(Val, Val, Val)> {
+        let v = self.load_operand(control, false)?.value;
+        let v = match v.comp {
+            Comp::F32 => v,
+            Comp::I32 => self.convert(Op::ConvertSToF, v, Comp::F32)?,
+            _ => self.convert(Op::ConvertUToF, v, Comp::F32)?,
+        };
+        let v = self.glsl(GLOp::Floor, &[v])?;
+        Ok((
+            self.extract(v, 0)?,
+            self.extract(v, 1)?,
+            self.extract(v, 2)?,
+        ))
+    }
+
+    /// Writes a LOOP's index (a float) to its variable as a signed
+    /// integer, "clamped to be greater than or equal to 0"
+    /// (NV_fragment_program2 3.11.3.Y), and below 2^31.
+    pub(crate) fn write_loop_index(&mut self, var: VarId, index: Val) -> LResult<()> {
+        if !self.live.var_live(var) {
+            return Ok(());
+        }
+        let lo = self.konst(Comp::F32, &[0]);
+        // The largest float below 2^31.
+        let hi = self.konst(Comp::F32, &[0x4eff_ffff]);
+        let v = self.glsl(GLOp::NMax, &[index, lo])?;
+        let v = self.glsl(GLOp::NMin, &[v, hi])?;
+        let i = self.convert(Op::ConvertFToS, v, Comp::I32)?;
+        let i4 = self.splat(i, 4)?;
+        let enable = Enable {
+            mask: WriteMask::ALL,
+            dynamic: None,
+        };
+        self.store_element(
+            var,
+            Element::Fixed(0),
+            i4,
+            &enable,
+            crate::span::Span::default(),
+        )
     }
 
     /// The loop construct itself, starting at `header` (not yet begun).

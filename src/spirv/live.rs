@@ -225,10 +225,37 @@ impl Liveness {
                 self.block(body);
                 true
             }
+            // LOOP: as REP; its index variable is written for the body,
+            // as the integer type relative addressing reads.
+            Stmt::Loop {
+                control,
+                index,
+                body,
+                ..
+            } => {
+                self.operand(control);
+                self.block(body);
+                if self.var_live(*index) {
+                    self.access(*index, DataType::Signed);
+                }
+                true
+            }
+            // The call stack's entries steer RET and can end the program.
+            Stmt::PushAddress { value, .. } => {
+                self.operand(value);
+                true
+            }
+            Stmt::PopAddress { dst, .. } => {
+                if self.var_live(dst.var) {
+                    self.access(dst.var, DataType::Signed);
+                }
+                true
+            }
             Stmt::Break { cond, .. }
             | Stmt::Continue { cond, .. }
             | Stmt::Return { cond, .. }
-            | Stmt::Call { cond, .. } => {
+            | Stmt::Call { cond, .. }
+            | Stmt::Branch { cond, .. } => {
                 if let Some(test) = cond {
                     self.test(test);
                 }

@@ -50,12 +50,12 @@ use rspirv::binary::Assemble;
 use rspirv::dr::Builder;
 use rspirv::spirv::{self, StorageClass, Word};
 
-use crate::ir::{Block, Index, KillCondition, Operand, Program, Stmt, SubId, VarId};
+use crate::ir::{Block, CallOverflow, Index, Operand, Program, Stmt, SubId, SubroutineEnd, VarId};
 use crate::isa::Stage;
 use crate::span::Span;
 use crate::{Options, TargetEnv};
 
-use emit::TypeKey;
+use emit::{LResult, TypeKey};
 pub(crate) use fixed_function::FixedFunction;
 pub(crate) use interface::{attrib_slot, result_slot, InterfaceSlot};
 use interface::{Io, Storage};
@@ -163,6 +163,26 @@ pub fn lower_with_source(
     Ok(lowerer.finish())
 }
 
+/// Whether the module declares a capability of SPV_KHR_float_controls
+/// (DenormPreserve ... RoundingModeRTZ, 4464-4468).
+fn declares_float_controls(words: &[u32]) -> bool {
+    let mut at = 5;
+    while at < words.len() {
+        let (count, opcode) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if opcode == spirv::Op::Capability as u32
+            && words.get(at + 1).is_some_and(|c| (4464..=4468).contains(c))
+        {
+            return true;
+        }
+        // Capabilities come first; the first other instruction ends them.
+        if opcode != spirv::Op::Capability as u32 || count == 0 {
+            return false;
+        }
+        at += count;
+    }
+    false
+}
+
 /// Runs the spirv-tools optimiser on a valid module: the performance passes
 /// (`spirv-opt -O`), with exhaustive inlining only when `inline` is set.
 /// The result is not validated here; [`crate::compile`] validates it again.
@@ -182,59 +202,81 @@ pub fn optimize(words: &[u32], env: TargetEnv, inline: bool) -> Result<Vec<u32>,
         TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
     };
     let mut opt = spirv_tools::opt::create(Some(target));
-    if inline {
+    // spirv-opt's performance recipe (source/opt/optimizer.cpp,
+    // RegisterPerformancePasses), without the two passes the C API does not
+    // offer (scalar replacement, loop unrolling), with InlineExhaustive only
+    // when `inline` is set.
+    //
+    // With float controls (`Options::preserve_signed_zero_inf_nan`),
+    // SPIRV-Tools 2023.1 refuses to fold GLSL.std.450 instructions such as
+    // Exp2, Log2, Pow, UMax on constant operands (FoldFPBinaryOp checks
+    // IsFloatingPointFoldingAllowed, even for integers); conditional
+    // constant propagation then leaves them "not interesting" and aborts the
+    // process on its "Unsettled value" assertion. Those modules skip that
+    // pass; the folding it would do is the part float controls forbid.
+    let float_controls = declares_float_controls(words);
+    if inline && !float_controls {
         opt.register_performance_passes();
-    } else {
-        // spirv-opt's performance recipe (source/opt/optimizer.cpp,
-        // RegisterPerformancePasses) without InlineExhaustive, and without
-        // the two passes the C API does not offer (scalar replacement, loop
-        // unrolling).
-        use Passes::*;
-        for pass in [
-            WrapOpKill,
-            DeadBranchElim,
-            MergeReturn,
-            EliminateDeadFunctions,
-            AggressiveDCE,
-            PrivateToLocal,
-            LocalSingleBlockLoadStoreElim,
-            LocalSingleStoreElim,
-            AggressiveDCE,
-            LocalAccessChainConvert,
-            LocalSingleBlockLoadStoreElim,
-            LocalSingleStoreElim,
-            AggressiveDCE,
-            LocalMultiStoreElim,
-            AggressiveDCE,
-            ConditionalConstantPropagation,
-            AggressiveDCE,
-            DeadBranchElim,
-            RedundancyElimination,
-            CombineAccessChains,
-            Simplification,
-            LocalAccessChainConvert,
-            LocalSingleBlockLoadStoreElim,
-            LocalSingleStoreElim,
-            AggressiveDCE,
-            SSARewrite,
-            AggressiveDCE,
-            VectorDCE,
-            DeadInsertElim,
-            DeadBranchElim,
-            Simplification,
-            IfConversion,
-            CopyPropagateArrays,
-            ReduceLoadSize,
-            AggressiveDCE,
-            BlockMerge,
-            RedundancyElimination,
-            DeadBranchElim,
-            BlockMerge,
-            Simplification,
-        ] {
-            opt.register_pass(pass);
-        }
+        return run_optimizer(&opt, words);
     }
+    use Passes::*;
+    let mut passes = vec![WrapOpKill, DeadBranchElim, MergeReturn];
+    if inline {
+        passes.push(InlineExhaustive);
+    }
+    passes.extend([
+        EliminateDeadFunctions,
+        AggressiveDCE,
+        PrivateToLocal,
+        LocalSingleBlockLoadStoreElim,
+        LocalSingleStoreElim,
+        AggressiveDCE,
+        LocalAccessChainConvert,
+        LocalSingleBlockLoadStoreElim,
+        LocalSingleStoreElim,
+        AggressiveDCE,
+        LocalMultiStoreElim,
+        AggressiveDCE,
+    ]);
+    if !float_controls {
+        passes.push(ConditionalConstantPropagation);
+    }
+    passes.extend([
+        AggressiveDCE,
+        DeadBranchElim,
+        RedundancyElimination,
+        CombineAccessChains,
+        Simplification,
+        LocalAccessChainConvert,
+        LocalSingleBlockLoadStoreElim,
+        LocalSingleStoreElim,
+        AggressiveDCE,
+        SSARewrite,
+        AggressiveDCE,
+        VectorDCE,
+        DeadInsertElim,
+        DeadBranchElim,
+        Simplification,
+        IfConversion,
+        CopyPropagateArrays,
+        ReduceLoadSize,
+        AggressiveDCE,
+        BlockMerge,
+        RedundancyElimination,
+        DeadBranchElim,
+        BlockMerge,
+        Simplification,
+    ]);
+    for pass in passes {
+        opt.register_pass(pass);
+    }
+    run_optimizer(&opt, words)
+}
+
+fn run_optimizer(
+    opt: &impl spirv_tools::opt::Optimizer,
+    words: &[u32],
+) -> Result<Vec<u32>, String> {
     let mut messages = Vec::new();
     opt.optimize(
         words,
@@ -366,8 +408,17 @@ pub(crate) struct Analysis {
     pub cycles: Vec<Vec<SubId>>,
     /// Whether CAL must count the call depth at run time: the call graph
     /// has a cycle, or an acyclic chain of calls deeper than
-    /// MAX_PROGRAM_CALL_DEPTH (section 2.X.8.Z, CAL; docs/semantics.md).
+    /// MAX_PROGRAM_CALL_DEPTH (section 2.X.8.Z, CAL; docs/semantics.md),
+    /// or the program pushes address registers onto the call stack.
     pub depth_counter: bool,
+    /// Whether PUSHA/POPA share the call stack (NV_vertex_program3): the
+    /// stack then records what each entry is.
+    pub address_stack: bool,
+    /// Whether the program can end from inside a called subroutine (the
+    /// end of the program text in a CAL'd subroutine, a CAL past the depth
+    /// limit that ends the program, an address stack error), so every call
+    /// site checks whether it has.
+    pub end_flag: bool,
     /// For each BUFFER / BUFFER4 variable, one more than the highest
     /// element an access can reach (the array length for relative
     /// addressing).
@@ -392,12 +443,27 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
     if program.entry.0 as usize >= count {
         return Err(LowerError::internal("the entry subroutine does not exist"));
     }
+    // BRA (NV_vertex_program2_option) is unstructured control flow; its
+    // lowering is not written yet, so no module is made rather than a
+    // wrong one.
+    for sub in &program.subroutines {
+        if let Some(span) = first_branch(&sub.body) {
+            return Err(LowerError::unsupported(
+                "BRA is not lowered yet (branches to labels are unstructured control flow; the interpreter runs them, `nvp4c run`)",
+                span,
+            ));
+        }
+    }
     // Reachable subroutines in depth-first order and the call edges.
     let mut seen = vec![false; count];
     let mut order = Vec::new();
     let mut edges: HashMap<SubId, Vec<SubId>> = HashMap::new();
     let mut stack = vec![program.entry];
     seen[program.entry.0 as usize] = true;
+    // Execution running on past a label (`SubroutineEnd::Continue`) is a
+    // call that does not count against the depth: an edge of the graph,
+    // with depth 0 in `longest` below.
+    let mut runs_on: HashMap<SubId, SubId> = HashMap::new();
     while let Some(sub) = stack.pop() {
         order.push(sub);
         let mut callees = Vec::new();
@@ -410,6 +476,17 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             }
             if !callees.contains(&target) {
                 callees.push(target);
+            }
+        }
+        if let SubroutineEnd::Continue(next) = program.sub(sub).end {
+            if next.0 as usize >= count {
+                return Err(LowerError::internal(
+                    "a subroutine runs on into one that does not exist",
+                ));
+            }
+            runs_on.insert(sub, next);
+            if !callees.contains(&next) {
+                callees.push(next);
             }
         }
         for &t in callees.iter().rev() {
@@ -447,11 +524,20 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             .collect();
         cycles.push(members);
     }
-    let depth_counter = !cycles.is_empty() || {
-        // The longest chain of calls from the entry (acyclic here).
+    let address_stack = order.iter().any(|&s| {
+        let mut found = false;
+        walk_stmts(&program.sub(s).body, &mut |st| {
+            found |= matches!(st, Stmt::PushAddress { .. } | Stmt::PopAddress { .. });
+        });
+        found
+    });
+    let depth_counter = address_stack || !cycles.is_empty() || {
+        // The longest chain of calls from the entry (acyclic here); running
+        // on past a label keeps the depth.
         fn longest(
             s: SubId,
             edges: &HashMap<SubId, Vec<SubId>>,
+            runs_on: &HashMap<SubId, SubId>,
             memo: &mut HashMap<SubId, u32>,
         ) -> u32 {
             if let Some(&d) = memo.get(&s) {
@@ -461,14 +547,27 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
                 .get(&s)
                 .into_iter()
                 .flatten()
-                .map(|&t| 1 + longest(t, edges, memo))
+                .map(|&t| u32::from(runs_on.get(&s) != Some(&t)) + longest(t, edges, runs_on, memo))
                 .max()
                 .unwrap_or(0);
             memo.insert(s, d);
             d
         }
-        longest(program.entry, &edges, &mut HashMap::new()) > options.limits.max_call_depth
+        longest(program.entry, &edges, &runs_on, &mut HashMap::new())
+            > options.limits.max_call_depth
     };
+    // The program can end inside a call: at the end of the text reached in
+    // a CAL'd subroutine, at a CAL past the depth limit when that ends the
+    // program, or at an address stack error.
+    let calls = order
+        .iter()
+        .any(|&s| !calls_of(&program.sub(s).body).is_empty());
+    let end_flag = address_stack
+        || (depth_counter && program.call_overflow == CallOverflow::End)
+        || (calls
+            && order
+                .iter()
+                .any(|&s| program.sub(s).end == SubroutineEnd::EndProgram));
     let mut variables = BTreeSet::new();
     let mut buffer_reach = HashMap::new();
     for &sub in &order {
@@ -493,6 +592,8 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             variables,
             cycles: Vec::new(),
             depth_counter: false,
+            address_stack: false,
+            end_flag: false,
             buffer_reach,
             live,
         });
@@ -502,6 +603,8 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         variables,
         cycles,
         depth_counter,
+        address_stack,
+        end_flag,
         buffer_reach,
         live,
     })
@@ -526,34 +629,11 @@ fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u3
             operand(program, address, out);
         }
     }
-    for stmt in block {
-        match stmt {
-            Stmt::Inst(inst) => {
-                for src in &inst.srcs {
-                    operand(program, src, out);
-                }
-            }
-            Stmt::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                buffer_reach_of(program, then_block, out);
-                buffer_reach_of(program, else_block, out);
-            }
-            Stmt::Rep { count, body, .. } => {
-                if let Some(c) = count {
-                    operand(program, c, out);
-                }
-                buffer_reach_of(program, body, out);
-            }
-            Stmt::Kill {
-                cond: KillCondition::Operand(op),
-                ..
-            } => operand(program, op, out),
-            _ => {}
+    walk_stmts(block, &mut |stmt| {
+        for op in stmt.operands() {
+            operand(program, op, out);
         }
-    }
+    });
 }
 
 /// A call site: the callee and where the CAL is.
@@ -561,25 +641,33 @@ type Call = (SubId, Span);
 
 fn calls_of(block: &Block) -> Vec<Call> {
     let mut out = Vec::new();
-    fn walk(block: &Block, out: &mut Vec<Call>) {
-        for stmt in block {
-            match stmt {
-                Stmt::Call { target, span, .. } => out.push((*target, *span)),
-                Stmt::If {
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    walk(then_block, out);
-                    walk(else_block, out);
-                }
-                Stmt::Rep { body, .. } => walk(body, out),
-                _ => {}
-            }
+    walk_stmts(block, &mut |stmt| {
+        if let Stmt::Call { target, span, .. } = stmt {
+            out.push((*target, *span));
+        }
+    });
+    out
+}
+
+/// Calls `f` on every statement of `block` and of the blocks nested in it.
+pub(crate) fn walk_stmts(block: &Block, f: &mut dyn FnMut(&Stmt)) {
+    for stmt in block {
+        f(stmt);
+        for b in stmt.blocks() {
+            walk_stmts(b, f);
         }
     }
-    walk(block, &mut out);
-    out
+}
+
+/// The first BRA of a block, if any.
+fn first_branch(block: &Block) -> Option<Span> {
+    let mut found = None;
+    walk_stmts(block, &mut |s| {
+        if let (None, Stmt::Branch { span, .. }) = (found, s) {
+            found = Some(*span);
+        }
+    });
+    found
 }
 
 fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
@@ -597,39 +685,21 @@ fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
             Index::None | Index::Absolute(_) => {}
         }
     }
-    for stmt in block {
-        match stmt {
-            Stmt::Inst(inst) => {
-                out.insert(inst.dst.var);
-                index(&inst.dst.index, out);
-                for src in &inst.srcs {
-                    operand(src, out);
-                }
-            }
-            Stmt::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                variables_of(then_block, out);
-                variables_of(else_block, out);
-            }
-            Stmt::Rep { count, body, .. } => {
-                if let Some(c) = count {
-                    operand(c, out);
-                }
-                variables_of(body, out);
-            }
-            Stmt::Kill {
-                cond: KillCondition::Operand(op),
-                ..
-            } => operand(op, out),
-            _ => {}
+    walk_stmts(block, &mut |stmt| {
+        if let Some(dst) = stmt.dest() {
+            out.insert(dst.var);
+            index(&dst.index, out);
         }
-    }
+        if let Stmt::Loop { index: var, .. } = stmt {
+            out.insert(*var);
+        }
+        for op in stmt.operands() {
+            operand(op, out);
+        }
+    });
 }
 
-/// Where BRK and CONT of the innermost REP go.
+/// Where BRK and CONT of the innermost REP or LOOP go.
 #[derive(Clone, Copy)]
 pub(crate) struct LoopTargets {
     pub merge: Word,
@@ -663,6 +733,13 @@ pub(crate) struct Lowerer<'a> {
     /// The run-time call depth (a Private `uint`), when CAL must check
     /// MAX_PROGRAM_CALL_DEPTH.
     pub call_depth: Option<Word>,
+    /// The call stack's entries when PUSHA/POPA share it: a Private `ivec4`
+    /// array of pushed address registers and a `uint` array saying which
+    /// entries are addresses (1) rather than CALs (0).
+    pub address_stack: Option<(Word, Word)>,
+    /// A Private `bool` set when the program ends inside a call; every
+    /// call site returns when it is set.
+    pub ended: Option<Word>,
     /// REP nesting of the function being lowered.
     pub loops: Vec<LoopTargets>,
     /// Registers live in Private storage (the program has more than one
@@ -712,6 +789,8 @@ impl<'a> Lowerer<'a> {
             functions: HashMap::new(),
             cycle_entries: HashMap::new(),
             call_depth: None,
+            address_stack: None,
+            ended: None,
             loops: Vec::new(),
             private_registers: analysis.subroutines.len() > 1 || !analysis.cycles.is_empty(),
             capabilities: HashSet::new(),
@@ -759,6 +838,23 @@ impl<'a> Lowerer<'a> {
             let zero = self.c_u32(0);
             let var = self.global_variable(uint, StorageClass::Private, Some(zero), "call_depth");
             self.call_depth = Some(var);
+        }
+        if analysis.address_stack {
+            let n = self.options.limits.max_call_depth.max(1);
+            let ivec4 = self.t(emit::Comp::I32, 4);
+            let uint = self.t(emit::Comp::U32, 1);
+            let values_ty = self.t_array(ivec4, n);
+            let kinds_ty = self.t_array(uint, n);
+            let values =
+                self.global_variable(values_ty, StorageClass::Private, None, "address_stack");
+            let kinds = self.global_variable(kinds_ty, StorageClass::Private, None, "stack_kinds");
+            self.address_stack = Some((values, kinds));
+        }
+        if analysis.end_flag {
+            let bool_ty = self.t(emit::Comp::Bool, 1);
+            let f = self.b.constant_false(bool_ty);
+            let var = self.global_variable(bool_ty, StorageClass::Private, Some(f), "ended");
+            self.ended = Some(var);
         }
         if self.program.stage == Stage::Geometry {
             self.declare_emit_count(analysis)?;
@@ -875,12 +971,45 @@ impl<'a> Lowerer<'a> {
         self.loops.clear();
         if self.live.has_effects() {
             self.lower_block(&subroutine.body)?;
+            if self.b.selected_block().is_some() {
+                self.lower_subroutine_end(subroutine.end, is_entry)?;
+            }
         }
         if self.b.selected_block().is_some() {
             self.b.ret()?;
         }
         self.b.end_function()?;
         Ok(())
+    }
+
+    /// What happens at the end of a subroutine's body: a return, a tail
+    /// call of the code after the next label (execution runs on, the call
+    /// depth unchanged), or the end of the program.
+    fn lower_subroutine_end(&mut self, end: SubroutineEnd, is_entry: bool) -> LResult<()> {
+        match end {
+            SubroutineEnd::Return => Ok(()),
+            SubroutineEnd::Continue(next) => {
+                self.call_function(next, Span::default())?;
+                Ok(self.b.ret()?)
+            }
+            SubroutineEnd::EndProgram => {
+                if !is_entry {
+                    self.end_program()?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends the program from any call depth: sets the `ended` flag (each
+    /// call site then returns) and returns.
+    pub(crate) fn end_program(&mut self) -> LResult<()> {
+        if let Some(flag) = self.ended {
+            let bool_ty = self.t(emit::Comp::Bool, 1);
+            let t = self.b.constant_true(bool_ty);
+            self.b.store(flag, t, None, [])?;
+        }
+        Ok(self.b.ret()?)
     }
 
     /// Declares an OpVariable at the top of the current function's first

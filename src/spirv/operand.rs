@@ -222,6 +222,15 @@ impl Lowerer<'_> {
                     let slot = slots.get(n as usize).copied().ok_or_else(|| {
                         LowerError::internal_at("interface element out of range", span)
                     })?;
+                    if self.integer_pixel_centers(var, n) {
+                        // ARB_fragment_coord_pixel_center_integer: FragCoord
+                        // has its centres at half-integers; the program sees
+                        // them at integers (docs/interface.md).
+                        let v = self.load_slot(slot, Comp::F32)?;
+                        let half = self.konst(Comp::F32, &[0x3f00_0000, 0x3f00_0000, 0, 0]);
+                        let v = self.op(Op::FSub, &[v, half])?;
+                        return self.cast(v, comp);
+                    }
                     self.load_slot(slot, comp)
                 }
                 Element::Dynamic(i) => {
@@ -233,6 +242,18 @@ impl Lowerer<'_> {
                 }
             },
         }
+    }
+
+    /// Whether element `n` of `var` is a fragment program's
+    /// `fragment.position` under ARB_fragment_coord_pixel_center_integer.
+    fn integer_pixel_centers(&self, var: VarId, n: u32) -> bool {
+        let program = self.program;
+        program.stage == crate::isa::Stage::Fragment
+            && program
+                .dialect
+                .has(crate::isa::Features::PIXEL_CENTER_INTEGER)
+            && matches!(&program.var(var).kind, crate::ir::VarKind::Attrib(b)
+                if b.get(n as usize) == Some(&crate::ir::AttribBinding::Position))
     }
 
     /// Picks `values[i]` with a chain of selects (for elements that are
@@ -526,6 +547,18 @@ impl Lowerer<'_> {
                 let s = self.load(p, Comp::F32, 1)?;
                 self.widen(s, 0)?
             }
+            // (f, 0, 0, 1): the variable's x, then the ARB constants.
+            IoShape::FogCoord => {
+                let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
+                let v = self.load(p, slot.comp, 4)?;
+                let f = self.extract(v, 0)?;
+                let zero = self.konst(slot.comp, &[0]);
+                let one = self.konst(
+                    slot.comp,
+                    &[if slot.comp == Comp::F32 { F32_ONE } else { 1 }],
+                );
+                self.construct(&[f, zero, zero, one])?
+            }
             // NV_fragment_program4: +1.0 front facing, -1.0 back facing, in x.
             IoShape::Facing => {
                 let front = self.load(slot.var, Comp::Bool, 1)?;
@@ -548,7 +581,7 @@ impl Lowerer<'_> {
         self.construct(&parts)
     }
 
-    fn store_element(
+    pub(crate) fn store_element(
         &mut self,
         var: VarId,
         element: Element,
@@ -654,8 +687,8 @@ impl Lowerer<'_> {
                 let i = self.c_i32(index as i32);
                 (self.access(slot.class, float, slot.var, &[i])?, 0)
             }
-            IoShape::Facing => {
-                return Err(LowerError::internal_at("a write to fragment.facing", span))
+            IoShape::Facing | IoShape::FogCoord => {
+                return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };
         // Only the component the binding carries is written (e.g. z of

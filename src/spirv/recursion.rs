@@ -23,8 +23,18 @@
 //! The call depth (section 2.X.8.Z, CAL: `callStackDepth`) is a Private
 //! counter shared by every CAL of the program. A CAL issued while
 //! MAX_PROGRAM_CALL_DEPTH calls are active is skipped, as "the initial
-//! implementation" does (issue 38); docs/semantics.md. Programs whose call
-//! graph is acyclic and no deeper than the limit have no counter.
+//! implementation" does (issue 38), or ends the program where the dialect
+//! says so (`ir::CallOverflow::End`); docs/semantics.md. Programs whose
+//! call graph is acyclic and no deeper than the limit have no counter.
+//!
+//! NV_vertex_program3's PUSHA and POPA push address registers onto the same
+//! stack; the program then keeps which entries are addresses, so POPA, RET
+//! and CAL can tell a full stack, an empty one and an entry of the wrong
+//! kind (all of which end the program) as the pseudocode does. Execution
+//! running on past a label (`ir::SubroutineEnd::Continue`) is a tail call
+//! that leaves the depth alone; inside a cycle it is a transfer between
+//! states. The end of the program reached inside a call sets the `ended`
+//! flag, and every call site returns when it is set.
 
 use std::collections::HashMap;
 
@@ -33,7 +43,7 @@ use rspirv::spirv::{self, GlslStd450Op as GLOp, Op, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val, F32_ONE};
 use super::{LowerError, Lowerer};
-use crate::ir::{Block, CcTest, Operand, Program, Stmt, SubId};
+use crate::ir::{Block, CallOverflow, CcTest, Operand, Program, Stmt, SubId, SubroutineEnd, VarId};
 use crate::isa::DataType;
 use crate::span::Span;
 
@@ -64,6 +74,29 @@ pub(crate) enum Term {
         then: u32,
         other: u32,
     },
+    /// LOOP: set its count, index and increment up (counters `first`,
+    /// `first + 1`, `first + 2`) and the index variable; skip to `exit` if
+    /// the count is not positive.
+    LoopStart {
+        first: usize,
+        control: Operand,
+        index: VarId,
+        body: u32,
+        exit: u32,
+    },
+    /// ENDLOOP (and CONT in a LOOP): decrement, step the index, loop while
+    /// positive.
+    LoopEnd {
+        first: usize,
+        index: VarId,
+        body: u32,
+        exit: u32,
+    },
+    /// Execution runs on into a subroutine outside the cycle: call it, then
+    /// act as a RET (its RET returns from this activation).
+    TailCall(SubId),
+    /// The end of the program text: the program ends.
+    End,
     /// REP with a count: set the count up; skip to `exit` if not positive.
     RepStart {
         rep: usize,
@@ -88,9 +121,11 @@ pub(crate) enum Term {
         span: Span,
     },
     /// After a RET into this call site: restore the saved loop counts
-    /// from the frame just popped.
+    /// from the frame just popped, and the index variables of the LOOPs
+    /// around the call (`reindex`: first counter and index variable).
     Resume {
         saved: Vec<usize>,
+        reindex: Vec<(usize, VarId)>,
         next: u32,
     },
     /// RET (conditional: go on at `next` when the test fails).
@@ -110,6 +145,9 @@ struct Flattener<'p> {
     states: Vec<State>,
     reps: Vec<DataType>,
     frame: u32,
+    /// The LOOPs open around the statement being flattened: their first
+    /// counter and index variable.
+    open_loops: Vec<(usize, VarId)>,
 }
 
 /// Flattens the members of one call cycle into states.
@@ -119,26 +157,37 @@ pub(crate) fn flatten(program: &Program, members: &[SubId]) -> LResult<Flat> {
         states: Vec::new(),
         reps: Vec::new(),
         frame: 1,
+        open_loops: Vec::new(),
     };
     let mut entries = HashMap::new();
     for &sub in members {
         let first = f.new_state();
         entries.insert(sub, first);
+    }
+    for &sub in members {
+        let first = entries[&sub];
         let end = f.block(
             &program.sub(sub).body,
             first,
             &mut Vec::new(),
             &mut Vec::new(),
         )?;
-        // Reaching the next label or the end of the text returns (2.X.5).
         if let Some(end) = end {
-            f.terminate(
-                end,
-                Term::Return {
+            let term = match program.sub(sub).end {
+                // Reaching the next label or the end of the text returns (2.X.5).
+                SubroutineEnd::Return => Term::Return {
                     cond: None,
                     next: None,
                 },
-            );
+                // Running on past a label: into the next state, or a call of
+                // a subroutine outside the cycle.
+                SubroutineEnd::Continue(next) => match entries.get(&next) {
+                    Some(&state) => Term::Goto(state),
+                    None => Term::TailCall(next),
+                },
+                SubroutineEnd::EndProgram => Term::End,
+            };
+            f.terminate(end, term);
         }
     }
     let name = members
@@ -261,6 +310,51 @@ impl Flattener<'_> {
                     }
                     cur = exit;
                 }
+                Stmt::Loop {
+                    control,
+                    index,
+                    body,
+                    ..
+                } => {
+                    let start = self.new_state();
+                    let exit = self.new_state();
+                    let end = self.new_state();
+                    let first = self.reps.len();
+                    self.reps.extend([DataType::Float; 3]);
+                    self.terminate(
+                        cur,
+                        Term::LoopStart {
+                            first,
+                            control: control.clone(),
+                            index: *index,
+                            body: start,
+                            exit,
+                        },
+                    );
+                    self.terminate(
+                        end,
+                        Term::LoopEnd {
+                            first,
+                            index: *index,
+                            body: start,
+                            exit,
+                        },
+                    );
+                    loops.push(Loop {
+                        brk: exit,
+                        cont: end,
+                    });
+                    counted.extend([first, first + 1, first + 2]);
+                    self.open_loops.push((first, *index));
+                    let last = self.block(body, start, loops, counted);
+                    self.open_loops.pop();
+                    counted.truncate(counted.len() - 3);
+                    loops.pop();
+                    if let Some(last) = last? {
+                        self.terminate(last, Term::Goto(end));
+                    }
+                    cur = exit;
+                }
                 Stmt::Break { cond, span } | Stmt::Continue { cond, span } => {
                     let l = loops.last().ok_or_else(|| {
                         LowerError::internal_at("BRK or CONT outside a REP block", *span)
@@ -324,6 +418,7 @@ impl Flattener<'_> {
                             r,
                             Term::Resume {
                                 saved: saved.clone(),
+                                reindex: self.open_loops.clone(),
                                 next,
                             },
                         );
@@ -360,10 +455,11 @@ struct Machine {
 }
 
 impl Lowerer<'_> {
-    /// A CAL of `target` (its condition already tested): an OpFunctionCall
-    /// of its function, or of its cycle's dispatch function with its first
-    /// state; with the call depth counted when the program needs it.
-    pub(crate) fn emit_call(&mut self, target: SubId, span: Span) -> LResult<()> {
+    /// A transfer of control to `target` as a call: an OpFunctionCall of
+    /// its function, or of its cycle's dispatch function with its first
+    /// state; then, where the program can end inside a call, a return at
+    /// once if it has. The call depth is the caller's business.
+    pub(crate) fn call_function(&mut self, target: SubId, span: Span) -> LResult<()> {
         let (function, arg) = match self.cycle_entries.get(&target) {
             Some(&(f, state)) => (f, Some(self.c_u32(state))),
             None => (
@@ -374,20 +470,135 @@ impl Lowerer<'_> {
             ),
         };
         let void = self.t_void();
-        let Some(depth) = self.call_depth else {
-            self.b.function_call(void, None, function, arg)?;
+        self.b.function_call(void, None, function, arg)?;
+        self.return_if_ended()
+    }
+
+    /// Returns from the current function if the program has ended.
+    pub(crate) fn return_if_ended(&mut self) -> LResult<()> {
+        let Some(flag) = self.ended else {
             return Ok(());
+        };
+        let ended = self.load(flag, Comp::Bool, 1)?;
+        self.guarded_by(Some(ended), |l| Ok(l.b.ret()?))
+    }
+
+    /// A CAL of `target` (its condition already tested): the call, with the
+    /// call depth counted when the program needs it. A CAL with
+    /// MAX_PROGRAM_CALL_DEPTH entries on the stack is skipped or ends the
+    /// program (`ir::CallOverflow`).
+    pub(crate) fn emit_call(&mut self, target: SubId, span: Span) -> LResult<()> {
+        let Some(depth) = self.call_depth else {
+            return self.call_function(target, span);
         };
         let d = self.load(depth, Comp::U32, 1)?;
         let max = self.konst(Comp::U32, &[self.options.limits.max_call_depth]);
         let room = self.cmp(Op::ULessThan, d, max)?;
+        if self.program.call_overflow == CallOverflow::End {
+            let full = self.not(room)?;
+            self.guarded_by(Some(full), |l| l.end_program())?;
+        }
         self.guarded_by(Some(room), |l| {
+            l.mark_stack_entry(d, false)?;
             let one = l.konst(Comp::U32, &[1]);
             let deeper = l.op(Op::IAdd, &[d, one])?;
             l.store(depth, deeper)?;
-            l.b.function_call(void, None, function, arg)?;
+            l.call_function(target, span)?;
             l.store(depth, d)
         })
+    }
+
+    /// Records what call stack entry `slot` is (with PUSHA/POPA only).
+    fn mark_stack_entry(&mut self, slot: Val, address: bool) -> LResult<()> {
+        let Some((_, kinds)) = self.address_stack else {
+            return Ok(());
+        };
+        let uint = self.t(Comp::U32, 1);
+        let p = self.access(StorageClass::Private, uint, kinds, &[slot.id])?;
+        let v = self.konst(Comp::U32, &[u32::from(address)]);
+        self.store(p, v)
+    }
+
+    /// Whether the top of the call stack is an address register pushed by
+    /// PUSHA (false when the stack is empty).
+    fn address_on_top(&mut self) -> LResult<Val> {
+        let (Some(depth), Some((_, kinds))) = (self.call_depth, self.address_stack) else {
+            return Err(LowerError::internal("the address stack was not declared"));
+        };
+        let d = self.load(depth, Comp::U32, 1)?;
+        let zero = self.konst(Comp::U32, &[0]);
+        let one = self.konst(Comp::U32, &[1]);
+        let some = self.cmp(Op::UGreaterThan, d, zero)?;
+        // Slot (d > 0 ? d : 1) - 1: in range even when the stack is
+        // empty. A select, not GLSL UMax: spirv-opt's constant propagation
+        // cannot fold UMax in a module with float controls and aborts on
+        // the unsettled value (SPIRV-Tools 2023.1, FoldFPBinaryOp).
+        let d1 = self.sel(some, d, one)?;
+        let top = self.op(Op::ISub, &[d1, one])?;
+        let uint = self.t(Comp::U32, 1);
+        let p = self.access(StorageClass::Private, uint, kinds, &[top.id])?;
+        let kind = self.load(p, Comp::U32, 1)?;
+        let is_address = self.cmp(Op::IEqual, kind, one)?;
+        self.and(some, is_address)
+    }
+
+    /// RET's check where PUSHA/POPA share the stack (NV_vertex_program3
+    /// 2.14.5.34): an address register on top ends the program abnormally.
+    pub(crate) fn check_return(&mut self) -> LResult<()> {
+        if self.address_stack.is_none() {
+            return Ok(());
+        }
+        let bad = self.address_on_top()?;
+        self.guarded_by(Some(bad), |l| l.end_program())
+    }
+
+    /// PUSHA (NV_vertex_program3 2.14.5.44): onto the call stack, or the end
+    /// of the program on a full stack.
+    pub(crate) fn lower_push_address(&mut self, value: &Operand) -> LResult<()> {
+        let (Some(depth), Some((values, _))) = (self.call_depth, self.address_stack) else {
+            return Err(LowerError::internal("the address stack was not declared"));
+        };
+        let v = self.load_operand(value, false)?.value;
+        let v = self.cast(v, Comp::I32)?;
+        let d = self.load(depth, Comp::U32, 1)?;
+        let max = self.konst(Comp::U32, &[self.options.limits.max_call_depth]);
+        let room = self.cmp(Op::ULessThan, d, max)?;
+        let full = self.not(room)?;
+        self.guarded_by(Some(full), |l| l.end_program())?;
+        let ivec4 = self.t(Comp::I32, 4);
+        let p = self.access(StorageClass::Private, ivec4, values, &[d.id])?;
+        self.store(p, v)?;
+        self.mark_stack_entry(d, true)?;
+        let one = self.konst(Comp::U32, &[1]);
+        let up = self.op(Op::IAdd, &[d, one])?;
+        self.store(depth, up)
+    }
+
+    /// POPA (NV_vertex_program3 2.14.5.43): the top of the call stack into
+    /// the address register, or the end of the program when the stack is
+    /// empty or its top is a CAL's.
+    pub(crate) fn lower_pop_address(&mut self, dst: &crate::ir::Dest) -> LResult<()> {
+        let (Some(depth), Some((values, _))) = (self.call_depth, self.address_stack) else {
+            return Err(LowerError::internal("the address stack was not declared"));
+        };
+        let ok = self.address_on_top()?;
+        let bad = self.not(ok)?;
+        self.guarded_by(Some(bad), |l| l.end_program())?;
+        let d = self.load(depth, Comp::U32, 1)?;
+        let one = self.konst(Comp::U32, &[1]);
+        let top = self.op(Op::ISub, &[d, one])?;
+        self.store(depth, top)?;
+        if !self.live.var_live(dst.var) {
+            return Ok(());
+        }
+        let ivec4 = self.t(Comp::I32, 4);
+        let p = self.access(StorageClass::Private, ivec4, values, &[top.id])?;
+        let v = self.load(p, Comp::I32, 4)?;
+        let enable = super::operand::Enable {
+            mask: dst.mask,
+            dynamic: None,
+        };
+        self.write_dest(dst, v, &enable)
     }
 
     /// `main` when the entry subroutine is in a call cycle: it starts the
@@ -547,6 +758,69 @@ impl Lowerer<'_> {
     fn lower_term(&mut self, m: &Machine, depth: Word, term: &Term) -> LResult<()> {
         match term {
             Term::Goto(s) => self.set_pc(m, *s),
+            Term::TailCall(next) => {
+                self.call_function(*next, Span::default())?;
+                if self.b.selected_block().is_none() {
+                    return Ok(());
+                }
+                self.lower_term(
+                    m,
+                    depth,
+                    &Term::Return {
+                        cond: None,
+                        next: None,
+                    },
+                )
+            }
+            Term::End => self.end_program(),
+            // NV_fragment_program2 3.11.X.8, LOOP (as flow.rs's lower_loop_stmt).
+            Term::LoopStart {
+                first,
+                control,
+                index,
+                body,
+                exit,
+            } => {
+                let (count, start, step) = self.loop_control(control)?;
+                for (k, v) in [count, start, step].into_iter().enumerate() {
+                    let (var, _) = self.counter(m, first + k)?;
+                    self.store(var, v)?;
+                }
+                self.write_loop_index(*index, start)?;
+                let zero = self.konst(Comp::F32, &[0]);
+                let skip = self.cmp(Op::FOrdLessThanEqual, count, zero)?;
+                let a = self.konst(Comp::U32, &[*exit]);
+                let b = self.konst(Comp::U32, &[*body]);
+                let v = self.sel(skip, a, b)?;
+                self.store(m.pc, v)
+            }
+            // NV_fragment_program2 3.11.X.5, ENDLOOP: "LoopCount--; LoopIndex
+            // += LoopIncr; if (LoopCount > 0) continue ... at the top".
+            Term::LoopEnd {
+                first,
+                index,
+                body,
+                exit,
+            } => {
+                let (cv, _) = self.counter(m, *first)?;
+                let (iv, _) = self.counter(m, first + 1)?;
+                let (sv, _) = self.counter(m, first + 2)?;
+                let c = self.load(cv, Comp::F32, 1)?;
+                let one = self.konst(Comp::F32, &[F32_ONE]);
+                let n = self.op(Op::FSub, &[c, one])?;
+                self.store(cv, n)?;
+                let i = self.load(iv, Comp::F32, 1)?;
+                let step = self.load(sv, Comp::F32, 1)?;
+                let next = self.op(Op::FAdd, &[i, step])?;
+                self.store(iv, next)?;
+                self.write_loop_index(*index, next)?;
+                let zero = self.konst(Comp::F32, &[0]);
+                let more = self.cmp(Op::FOrdGreaterThan, n, zero)?;
+                let a = self.konst(Comp::U32, &[*body]);
+                let b = self.konst(Comp::U32, &[*exit]);
+                let v = self.sel(more, a, b)?;
+                self.store(m.pc, v)
+            }
             Term::Branch { test, then, other } => {
                 let c = self.cc_any(test)?;
                 let a = self.konst(Comp::U32, &[*then]);
@@ -616,12 +890,25 @@ impl Lowerer<'_> {
                 self.set_pc(m, *skip)?;
                 let d = self.load(depth, Comp::U32, 1)?;
                 let max = self.konst(Comp::U32, &[self.options.limits.max_call_depth]);
-                let mut go = self.cmp(Op::ULessThan, d, max)?;
-                if let Some(test) = cond {
-                    let pass = self.cc_any(test)?;
-                    go = self.and(go, pass)?;
+                let room = self.cmp(Op::ULessThan, d, max)?;
+                let pass = match cond {
+                    Some(test) => Some(self.cc_any(test)?),
+                    None => None,
+                };
+                let go = match pass {
+                    Some(p) => self.and(room, p)?,
+                    None => room,
+                };
+                if self.program.call_overflow == CallOverflow::End {
+                    let full = self.not(room)?;
+                    let end = match pass {
+                        Some(p) => self.and(full, p)?,
+                        None => full,
+                    };
+                    self.guarded_by(Some(end), |l| l.end_program())?;
                 }
                 self.guarded_by(Some(go), |l| {
+                    l.mark_stack_entry(d, false)?;
                     let slot = l.load(m.sp, Comp::U32, 1)?;
                     let p = l.frame_word(m, slot, 0)?;
                     let r = l.konst(Comp::U32, &[*resume]);
@@ -642,7 +929,11 @@ impl Lowerer<'_> {
                 })
                 .map_err(|e| e.at(*span))
             }
-            Term::Resume { saved, next } => {
+            Term::Resume {
+                saved,
+                reindex,
+                next,
+            } => {
                 let slot = self.load(m.sp, Comp::U32, 1)?;
                 for (k, &rep) in saved.iter().enumerate() {
                     let (var, comp) = self.counter(m, rep)?;
@@ -650,6 +941,12 @@ impl Lowerer<'_> {
                     let bits = self.load(p, Comp::U32, 1)?;
                     let v = self.cast(bits, comp)?;
                     self.store(var, v)?;
+                }
+                // A recursive activation of a LOOP wrote its own index.
+                for &(first, index) in reindex {
+                    let (var, _) = self.counter(m, first + 1)?;
+                    let i = self.load(var, Comp::F32, 1)?;
+                    self.write_loop_index(index, i)?;
                 }
                 self.set_pc(m, *next)
             }
@@ -664,6 +961,7 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 self.guarded_by(pass, |l| {
+                    l.check_return()?;
                     let slot = l.load(m.sp, Comp::U32, 1)?;
                     let zero = l.konst(Comp::U32, &[0]);
                     let empty = l.cmp(Op::IEqual, slot, zero)?;

@@ -7,7 +7,9 @@ use rspirv::spirv::{self, BuiltIn, Decoration, Op};
 
 use super::{disassemble, lower, validate, LowerError};
 use crate::ir::*;
-use crate::isa::{CcCondition, DataType, OpInfo, Opcode, Shape, Stage, INSTRUCTIONS};
+use crate::isa::{
+    CcCondition, DataType, Dialect, Header, OpInfo, Opcode, Shape, Stage, INSTRUCTIONS,
+};
 use crate::span::Span;
 use crate::{Options, TargetEnv};
 
@@ -38,15 +40,23 @@ impl P {
         P {
             program: Program {
                 stage,
+                dialect: Dialect::new(match stage {
+                    Stage::Vertex => Header::NvVp4,
+                    Stage::Fragment => Header::NvFp4,
+                    Stage::Geometry => Header::NvGp4,
+                }),
                 options: Vec::new(),
                 variables: Vec::new(),
                 subroutines: vec![Subroutine {
                     name: None,
                     span: Span::default(),
                     body: Vec::new(),
+                    end: SubroutineEnd::Return,
                 }],
                 entry: SubId(0),
                 geometry: None,
+                samplers: Vec::new(),
+                call_overflow: CallOverflow::Skip,
             },
             prune: false,
         }
@@ -124,6 +134,7 @@ impl P {
             name: Some(name.into()),
             span: Span::default(),
             body,
+            end: SubroutineEnd::Return,
         });
         id
     }
@@ -196,6 +207,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
         op,
         ty,
         half: false,
+        fixed: false,
         clamp: None,
         cc_update: None,
         mul_mode: None,
@@ -243,10 +255,10 @@ fn cc_x(condition: CcCondition) -> CcTest {
 /// The data types an opcode accepts (Table X.13 columns F and I).
 fn data_types(info: &OpInfo) -> Vec<DataType> {
     let mut v = Vec::new();
-    if info.modifiers.float {
+    if info.modifiers().float {
         v.push(DataType::Float);
     }
-    if info.modifiers.integer {
+    if info.modifiers().integer {
         v.push(DataType::Signed);
         v.push(DataType::Unsigned);
     }
@@ -386,13 +398,13 @@ fn every_alu_instruction_with_cc_update_clamp_and_half_validates() {
                     src.swizzle = Swizzle::splat(2);
                 }
             }
-            if info.modifiers.cc {
+            if info.modifiers().cc {
                 i.cc_update = Some(CcReg(1));
             }
-            if info.modifiers.clamp && info.result_type(ty) == Some(DataType::Float) {
+            if info.modifiers().clamp && info.result_type(ty) == Some(DataType::Float) {
                 i.clamp = Some(Clamp::Ssat);
             }
-            i.half = info.modifiers.half && ty == DataType::Float;
+            i.half = info.modifiers().half && ty == DataType::Float;
             i.dst.mask = WriteMask(0b1011);
             i.dst.cc_mask = Some(CcTest {
                 condition: CcCondition::Ge,

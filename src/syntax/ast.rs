@@ -2,12 +2,15 @@
 //! and no meaning yet. Names are not resolved and bindings are kept as the
 //! dotted paths they were written as; the checker gives them meaning.
 
-use crate::isa::Stage;
+use crate::isa::{Header, Stage};
 use crate::span::Span;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ast {
     pub stage: Stage,
+    /// The header (`!!ARBfp1.0`, ...).
+    pub program_header: Header,
+    /// Where the header is.
     pub header: Span,
     pub statements: Vec<Statement>,
     /// The `END` keyword; `None` if it is missing (already reported).
@@ -220,6 +223,10 @@ pub enum DeclKind {
         init: Init,
     },
     Temp {
+        names: Vec<(Ident, Option<ArraySize>)>,
+    },
+    /// `ADDRESS a, b;` (ARB_vertex_program 2.14.3.5).
+    Address {
         names: Vec<(Ident, Option<ArraySize>)>,
     },
     Output {

@@ -1,4 +1,5 @@
-//! The lexer for NV_gpu_program4 program text (section 2.X.2).
+//! The lexer for the assembly family's program text (NV_gpu_program4
+//! section 2.X.2; ARB_vertex_program 2.14.2; ARB_fragment_program 3.11.2).
 //!
 //! Whitespace is spaces, tabs, LF and CR; `#` starts a comment that runs to
 //! the next LF or CR, so LF, CR and CRLF line ends all work. Comments may
@@ -9,15 +10,16 @@
 //! * Declaration keywords (`TEMP`, `PARAM`, `INT`, `FLAT`, ...) are keywords
 //!   only at the start of a statement. Everywhere else they are ordinary
 //!   words, so an instruction operand may be named `FLAT`.
-//! * The reserved words of section 2.X.2 (`program`, `result`, `state`,
-//!   `texture`, and per program type `fragment`, `vertex`, `primitive`)
-//!   start a binding; they are keywords everywhere.
+//! * The reserved words that start a binding (`program`, `result`, `state`,
+//!   `texture`, and per header `fragment`, `vertex`, `primitive`:
+//!   [`Dialect::reserves_root`]) are keywords everywhere.
+//! * A word followed by `:` is a label, never a keyword.
 //!
 //! Opcodes and condition-code rules (`EQ`, `GT1`) are plain words: the
 //! parser decides by position, so `EQ` stays usable as a name.
 
 use crate::diag::Diagnostic;
-use crate::isa::Stage;
+use crate::isa::{Dialect, Header};
 use crate::span::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +38,7 @@ pub enum Tok<'a> {
     Temp,
     Output,
     Alias,
+    Address,
     Buffer,
     Buffer4,
     Short,
@@ -96,6 +99,7 @@ impl Tok<'_> {
             Tok::Temp => "TEMP",
             Tok::Output => "OUTPUT",
             Tok::Alias => "ALIAS",
+            Tok::Address => "ADDRESS",
             Tok::Buffer => "BUFFER",
             Tok::Buffer4 => "BUFFER4",
             Tok::Short => "SHORT",
@@ -141,16 +145,14 @@ impl Tok<'_> {
 ///
 /// A UTF-8 byte-order mark before the header is skipped: editors on Windows
 /// write one, and it is an encoding marker, not program text.
-pub fn read_header(source: &str) -> Result<(Stage, usize), Diagnostic> {
+pub fn read_header(source: &str) -> Result<(Header, usize), Diagnostic> {
     let bom = if source.starts_with(BYTE_ORDER_MARK) {
         BYTE_ORDER_MARK.len_utf8()
     } else {
         0
     };
-    for stage in [Stage::Vertex, Stage::Fragment, Stage::Geometry] {
-        if source[bom..].starts_with(stage.header()) {
-            return Ok((stage, bom + stage.header().len()));
-        }
+    if let Some(h) = Header::parse(&source[bom..]) {
+        return Ok((h, bom + h.text().len()));
     }
     let first_line_end = source.find(['\n', '\r']).unwrap_or(source.len()).min(64);
     let mut end = first_line_end;
@@ -171,21 +173,27 @@ pub fn read_header(source: &str) -> Result<(Stage, usize), Diagnostic> {
         })
         .collect();
     let span = Span::new(0, end.max(if source.is_empty() { 0 } else { 1 }));
-    let d = Diagnostic::error("E0002", "missing or unknown program header")
-        .primary(
-            span,
-            if found.is_empty() {
-                "expected `!!NVvp4.0`, `!!NVfp4.0` or `!!NVgp4.0` here".to_string()
-            } else {
-                format!("`{found}` is not a header nvp4c compiles")
-            },
-        )
-        .note(
-            "a program begins with `!!NVvp4.0` (vertex), `!!NVfp4.0` (fragment) or `!!NVgp4.0` \
-             (geometry) as its very first characters (NV_vertex_program4, NV_fragment_program4, \
-             NV_geometry_program4: section 2.X.2)",
-        );
-    Err(d)
+    let headers: Vec<String> = Header::ALL.iter().map(|h| format!("`{h}`")).collect();
+    let mut d = Diagnostic::error("E0002", "missing or unknown program header").primary(
+        span,
+        if found.is_empty() {
+            format!("expected one of {} here", headers.join(", "))
+        } else {
+            format!("`{found}` is not a header nvp4c compiles")
+        },
+    );
+    if let Some(h) = Header::ALL
+        .into_iter()
+        .find(|h| found.trim_start().starts_with(h.text()))
+    {
+        d = d.note(format!(
+            "the header must be the very first characters of the program, without any preceding whitespace (`{h}`)"
+        ));
+    }
+    Err(d.note(format!(
+        "a program begins with its header as its very first characters: {} (NV_vertex_program4, NV_fragment_program4, NV_geometry_program4, ARB_vertex_program, ARB_fragment_program: \"A ... program is required to begin with the header string ..., without any preceding whitespace\")",
+        headers.join(", ")
+    )))
 }
 
 /// U+FEFF, the byte-order mark: `EF BB BF` in UTF-8.
@@ -286,7 +294,7 @@ pub struct Lexer<'a> {
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
-    stage: Stage,
+    dialect: Dialect,
     at_statement_start: bool,
     finished: bool,
     pub diagnostics: Vec<Diagnostic>,
@@ -296,12 +304,12 @@ pub type Spanned<'a> = (usize, Tok<'a>, usize);
 
 impl<'a> Lexer<'a> {
     /// Lexes `src` from byte `start` (just after the header).
-    pub fn new(src: &'a str, start: usize, stage: Stage) -> Lexer<'a> {
+    pub fn new(src: &'a str, start: usize, header: Header) -> Lexer<'a> {
         Lexer {
             src,
             bytes: src.as_bytes(),
             pos: start,
-            stage,
+            dialect: Dialect::new(header),
             at_statement_start: true,
             finished: false,
             diagnostics: Vec::new(),
@@ -334,6 +342,7 @@ impl<'a> Lexer<'a> {
             "TEMP" => Tok::Temp,
             "OUTPUT" => Tok::Output,
             "ALIAS" => Tok::Alias,
+            "ADDRESS" => Tok::Address,
             "BUFFER" => Tok::Buffer,
             "BUFFER4" => Tok::Buffer4,
             "SHORT" => Tok::Short,
@@ -352,16 +361,33 @@ impl<'a> Lexer<'a> {
     }
 
     fn reserved(&self, word: &str) -> Option<Tok<'static>> {
+        if !self.dialect.reserves_root(word) {
+            return None;
+        }
         Some(match word {
             "program" => Tok::Program,
             "result" => Tok::Result,
             "state" => Tok::State,
             "texture" => Tok::Texture,
-            "fragment" if self.stage == Stage::Fragment => Tok::Fragment,
-            "vertex" if self.stage != Stage::Fragment => Tok::Vertex,
-            "primitive" if self.stage != Stage::Vertex => Tok::Primitive,
+            "fragment" => Tok::Fragment,
+            "vertex" => Tok::Vertex,
+            "primitive" => Tok::Primitive,
             _ => return None,
         })
+    }
+
+    /// Whether the next character after trivia is a `:` (the word before it
+    /// is a label).
+    fn label_follows(&self) -> bool {
+        let mut i = self.pos;
+        while let Some(&b) = self.bytes.get(i) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                b':' => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     fn is_word_start(b: u8) -> bool {
@@ -455,7 +481,7 @@ impl<'a> Lexer<'a> {
                 let word = &self.src[start..self.pos];
                 if let Some(t) = self.reserved(word) {
                     t
-                } else if self.at_statement_start {
+                } else if self.at_statement_start && !self.label_follows() {
                     Self::statement_keyword(word).unwrap_or(Tok::Word(word))
                 } else {
                     Tok::Word(word)
@@ -569,7 +595,7 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Tok<'_>> {
-        Lexer::new(src, 0, Stage::Fragment)
+        Lexer::new(src, 0, Header::NvFp4)
             .map(|t| t.unwrap().1)
             .collect()
     }
@@ -660,10 +686,37 @@ mod tests {
 
     #[test]
     fn reserved_words_depend_on_program_type() {
-        let v: Vec<_> = Lexer::new("vertex fragment", 0, Stage::Vertex)
+        let v: Vec<_> = Lexer::new("vertex fragment primitive", 0, Header::NvVp4)
             .map(|t| t.unwrap().1)
             .collect();
-        assert_eq!(v, vec![Tok::Vertex, Tok::Word("fragment")]);
+        assert_eq!(
+            v,
+            vec![Tok::Vertex, Tok::Word("fragment"), Tok::Word("primitive")]
+        );
+        // ARB_fragment_program reserves neither `vertex` nor `primitive`.
+        let v: Vec<_> = Lexer::new("vertex fragment primitive", 0, Header::ArbFp1)
+            .map(|t| t.unwrap().1)
+            .collect();
+        assert_eq!(
+            v,
+            vec![Tok::Word("vertex"), Tok::Fragment, Tok::Word("primitive")]
+        );
+    }
+
+    #[test]
+    fn a_word_before_a_colon_is_a_label_not_a_keyword() {
+        assert_eq!(
+            toks("TEMP: MOV TEMP, 1;"),
+            vec![
+                Tok::Word("TEMP"),
+                Tok::Colon,
+                Tok::Word("MOV"),
+                Tok::Word("TEMP"),
+                Tok::Comma,
+                Tok::Int("1"),
+                Tok::Semi
+            ]
+        );
     }
 
     #[test]
@@ -673,7 +726,7 @@ mod tests {
 
     #[test]
     fn stray_characters_are_reported_and_skipped() {
-        let mut lx = Lexer::new("MOV @ R0\u{e9};", 0, Stage::Fragment);
+        let mut lx = Lexer::new("MOV @ R0\u{e9};", 0, Header::NvFp4);
         let v: Vec<_> = (&mut lx).map(|t| t.unwrap().1).collect();
         assert_eq!(v, vec![Tok::Word("MOV"), Tok::Word("R0"), Tok::Semi]);
         assert_eq!(lx.diagnostics.len(), 2);
@@ -682,7 +735,7 @@ mod tests {
 
     #[test]
     fn a_run_of_non_ascii_characters_is_one_diagnostic_naming_the_code_points() {
-        let mut lx = Lexer::new("MOV R0, «é»;", 0, Stage::Fragment);
+        let mut lx = Lexer::new("MOV R0, «é»;", 0, Header::NvFp4);
         let v: Vec<_> = (&mut lx).map(|t| t.unwrap().1).collect();
         assert_eq!(
             v,
@@ -698,7 +751,7 @@ mod tests {
     fn a_utf8_byte_order_mark_before_the_header_is_skipped() {
         assert_eq!(
             read_header("\u{feff}!!NVfp4.0\nEND\n").unwrap(),
-            (Stage::Fragment, 12)
+            (Header::NvFp4, 12)
         );
         // Elsewhere it is not program text.
         let d = read_header("\u{200b}!!NVfp4.0\n").unwrap_err();

@@ -4,7 +4,7 @@
 use super::ast::{Ast, Statement};
 use super::lexer::{read_header, Lexer, Tok};
 use crate::diag::Diagnostic;
-use crate::isa::Stage;
+use crate::isa::Header;
 use crate::span::Span;
 use lalrpop_util::ParseError;
 
@@ -56,8 +56,9 @@ pub const READ_PAST_LIMIT: usize = 4;
 pub fn parse_bounded(source: &str, max_instructions: usize) -> (Option<Ast>, Vec<Diagnostic>) {
     let (parsed, diagnostics) = parse_with(source, max_instructions, |_| Vec::new());
     let ast = parsed.map(|p| Ast {
-        stage: p.stage,
-        header: p.header,
+        stage: p.header.stage(),
+        program_header: p.header,
+        header: p.header_span,
         statements: p.sink,
         end: Some(p.end),
     });
@@ -80,15 +81,15 @@ impl StatementSink for Vec<Statement> {
 
 /// A program read to its `END`.
 pub(crate) struct Parsed<S> {
-    pub stage: Stage,
-    pub header: Span,
+    pub header: Header,
+    pub header_span: Span,
     pub end: Span,
     /// The sink, having taken every statement.
     pub sink: S,
 }
 
 /// Parses a program, handing each statement to the sink that `make_sink`
-/// builds for the program's type (read from its header) as soon as the
+/// builds for the program's header as soon as the
 /// statement is read; reads at most [`READ_PAST_LIMIT`] × `max_instructions`
 /// instructions (see [`parse_bounded`]). The sink has seen a prefix of the
 /// program when this returns `None`: the program could not be read to its
@@ -96,15 +97,15 @@ pub(crate) struct Parsed<S> {
 pub(crate) fn parse_with<S: StatementSink>(
     source: &str,
     max_instructions: usize,
-    make_sink: impl FnOnce(Stage) -> S,
+    make_sink: impl FnOnce(Header) -> S,
 ) -> (Option<Parsed<S>>, Vec<Diagnostic>) {
     let limit = max_instructions;
-    let (stage, start) = match read_header(source) {
+    let (header, start) = match read_header(source) {
         Ok(h) => h,
         Err(d) => return (None, vec![d]),
     };
-    let mut sink = make_sink(stage);
-    let mut lexer = Lexer::new(source, start, stage);
+    let mut sink = make_sink(header);
+    let mut lexer = Lexer::new(source, start, header);
     let mut recovered = Vec::new();
     let mut budget = max_instructions.saturating_mul(READ_PAST_LIMIT);
     let result =
@@ -115,8 +116,8 @@ pub(crate) fn parse_with<S: StatementSink>(
     }
     let parsed = match result {
         Ok(end) => Some(Parsed {
-            stage,
-            header: Span::new(0, start),
+            header,
+            header_span: Span::new(0, start),
             end,
             sink,
         }),
@@ -439,8 +440,13 @@ END
 
     #[test]
     fn unknown_header_is_reported() {
-        let (_, diags) = parse("!!ARBfp1.0\nEND");
+        let (_, diags) = parse("!!ARBfp2.0\nEND");
         assert_eq!(diags[0].code, "E0002");
+        let (_, diags) = parse(" !!ARBfp1.0\nEND");
+        assert_eq!(diags[0].code, "E0002");
+        let (ast, diags) = parse("!!ARBvp1.0\nEND");
+        assert!(diags.is_empty());
+        assert_eq!(ast.unwrap().program_header, Header::ArbVp1);
     }
 
     #[test]

@@ -61,6 +61,14 @@ fn conformance_files_pass_on_the_device_and_in_the_interpreter() {
     run_dir("tests/conformance", 1);
 }
 
+/// The ARB headers and their options (tests/conformance/arb/): every
+/// program's values computed from ARB_vertex_program, ARB_fragment_program
+/// and the NV option specifications.
+#[test]
+fn arb_conformance_files_pass_on_the_device_and_in_the_interpreter() {
+    run_dir("tests/conformance/arb", 15);
+}
+
 #[test]
 fn saved_differential_regressions_pass() {
     run_dir("tests/differential", 0);

@@ -49,7 +49,7 @@ fn oracle(g: &Generated) -> Result<(NvTest, usize), String> {
         let mut inputs = interp::Inputs::default();
         let mut case = nvtest::Case::default();
         for (n, bits) in input.iter().enumerate() {
-            let name = format!("fragment.texcoord[{n}]");
+            let name = g.input_name(n);
             inputs.set(&name, *bits)?;
             case.inputs.push((name, *bits));
         }
@@ -77,7 +77,7 @@ fn oracle(g: &Generated) -> Result<(NvTest, usize), String> {
         skipped += usize::from(ieee_special);
         let whole_run_defined = out.undefined.is_empty() && !ieee_special && !out.trace_truncated;
         for (name, value) in &out.results {
-            let approx = name == "result.color[3]";
+            let approx = name == g.approximate_output();
             let values: [Expect; 4] = std::array::from_fn(|i| {
                 let bits = value.bits[i];
                 if !whole_run_defined || value.defined() & (1 << i) == 0 {
@@ -149,11 +149,17 @@ fn shrink(dev: &harness::Device, mut g: Generated) -> Generated {
         !(l.starts_with("!!")
             || l == "END"
             || l.starts_with("TEMP")
+            || l.starts_with("ADDRESS")
+            || l.starts_with("PARAM")
             || l.starts_with("INT OUTPUT")
             || l.starts_with("OPTION")
             || l.starts_with("MOV result")
-            || l.starts_with("MOV.S o"))
+            || l.starts_with("MOV.S o")
+            || l.ends_with(':'))
     };
+    let opens = |l: &str| l.starts_with("IF ") || l.starts_with("REP") || l.starts_with("LOOP");
+    let closes =
+        |l: &str| l.starts_with("ENDIF") || l.starts_with("ENDREP") || l.starts_with("ENDLOOP");
     let mut progress = true;
     while progress {
         progress = false;
@@ -165,14 +171,13 @@ fn shrink(dev: &harness::Device, mut g: Generated) -> Generated {
             }
             // A block opener goes with its whole block.
             let mut end = i + 1;
-            let opener = g.lines[i].starts_with("IF ") || g.lines[i].starts_with("REP");
-            if opener {
+            if opens(&g.lines[i]) {
                 let mut depth = 0;
                 for (j, l) in g.lines.iter().enumerate().skip(i) {
-                    if l.starts_with("IF ") || l.starts_with("REP") {
+                    if opens(l) {
                         depth += 1;
                     }
-                    if l.starts_with("ENDIF") || l.starts_with("ENDREP") {
+                    if closes(l) {
                         depth -= 1;
                         if depth == 0 {
                             end = j + 1;
@@ -208,34 +213,58 @@ fn shrink(dev: &harness::Device, mut g: Generated) -> Generated {
 fn generated_programs_agree_on_the_device_and_in_the_interpreter() {
     let count = env_u64("NVP4C_DIFF_COUNT", 500);
     let base = env_u64("NVP4C_DIFF_SEED", 0x5EED_0000);
-    let config = Config::default();
+    agree(&Config::default(), base, count);
+}
+
+/// The ARB languages (`!!ARBfp1.0`, `!!ARBvp1.0`, plain and with each NV
+/// option): `NVP4C_DIFF_ARB_COUNT` (default 80) programs of each.
+#[test]
+fn generated_arb_programs_agree_on_the_device_and_in_the_interpreter() {
+    let count = env_u64("NVP4C_DIFF_ARB_COUNT", 80);
+    let base = env_u64("NVP4C_DIFF_ARB_SEED", 0xA4B_0000);
+    for language in testgen::Language::ALL {
+        if language == testgen::Language::Nv4Fragment {
+            continue;
+        }
+        let mut config = Config::default();
+        config.language = language;
+        agree(&config, base, count);
+    }
+}
+
+/// Runs `count` programs from seed `base` on the device and in the
+/// interpreter; saves shrunk mismatches in tests/differential/.
+fn agree(config: &Config, base: u64, count: u64) {
+    let language = config.language;
     // Every program must compile and run in the interpreter, device or not.
     let mut skipped = 0;
     for seed in base..base + count {
-        let g = testgen::generate(seed, &config);
+        let g = testgen::generate(seed, config);
         match oracle(&g) {
             Ok((_, n)) => skipped += n,
-            Err(e) => panic!("seed {seed:#x}: {e}\n{}", g.source()),
+            Err(e) => panic!("{language:?} seed {seed:#x}: {e}\n{}", g.source()),
         }
     }
     let Some(dev) = nvtest::device() else { return };
     let mut failures = Vec::new();
     for seed in base..base + count {
-        let g = testgen::generate(seed, &config);
-        let m =
-            mismatches(dev, &g).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}\n{}", g.source()));
+        let g = testgen::generate(seed, config);
+        let m = mismatches(dev, &g)
+            .unwrap_or_else(|e| panic!("{language:?} seed {seed:#x}: {e}\n{}", g.source()));
         if m.is_empty() {
             continue;
         }
         let small = shrink(dev, g);
         let (t, _) = oracle(&small).expect("a shrunk program still checks");
         let why = mismatches(dev, &small).unwrap_or_default().join("\n");
-        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("tests/differential/seed-{seed:x}.nvtest"));
-        let text = nvtest::render(&t, &format!("Differential mismatch, seed {seed:#x} (shrunk). Expected values are the interpreter's;\nthe device gave:\n{why}"));
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+            "tests/differential/{}seed-{seed:x}.nvtest",
+            file_prefix(language)
+        ));
+        let text = nvtest::render(&t, &format!("Differential mismatch, {language:?} seed {seed:#x} (shrunk). Expected values are the interpreter's;\nthe device gave:\n{why}"));
         let _ = std::fs::write(&file, text);
         failures.push(format!(
-            "seed {seed:#x}: saved {}\n{why}\n{}",
+            "{language:?} seed {seed:#x}: saved {}\n{why}\n{}",
             file.display(),
             small.source()
         ));
@@ -250,8 +279,18 @@ fn generated_programs_agree_on_the_device_and_in_the_interpreter() {
         failures.join("\n\n")
     );
     eprintln!(
-        "{count} generated programs agree (seeds {base:#x}..{:#x}); {skipped} of their {} cases compute an infinity, NaN or denormal and were not compared (docs/semantics.md)",
+        "{language:?}: {count} generated programs agree (seeds {base:#x}..{:#x}); {skipped} of their {} cases compute an infinity, NaN or denormal and were not compared (docs/semantics.md)",
         base + count,
         count as usize * config.cases
     );
+}
+
+/// The saved regression's name prefix: none for NV4 (the existing files),
+/// the language otherwise.
+fn file_prefix(language: testgen::Language) -> String {
+    if language == testgen::Language::Nv4Fragment {
+        String::new()
+    } else {
+        format!("{language:?}-").to_lowercase()
+    }
 }

@@ -8,8 +8,12 @@
 mod common;
 mod harness;
 
+mod agal_render;
 mod conformance;
 mod differential;
+mod differential_agal;
+mod exec_agal;
+mod exec_arb;
 mod exec_buffers;
 mod exec_cg_fixtures;
 mod exec_derivatives;

@@ -1,3 +1,3 @@
-!!ARBfp1.0
+!!ARBfp1.1
 MOV result.color, fragment.color;
 END

@@ -1,7 +1,9 @@
 //! Programs written by NVIDIA's Cg compiler, cgc 3.1, in
 //! tests/fixtures/cg/ (one directory per profile; tests/fixtures/cg/README.md
 //! says how they were made). Every fixture of a profile nvp4c accepts today
-//! — gp4vp (`!!NVvp4.0`), gp4fp (`!!NVfp4.0`), gp4gp (`!!NVgp4.0`) — must
+//! — gp4vp (`!!NVvp4.0`), gp4fp (`!!NVfp4.0`), gp4gp (`!!NVgp4.0`), arbvp1
+//! and arbfp1 (`!!ARBvp1.0`, `!!ARBfp1.0`), vp40 and fp40 (the same headers
+//! with `OPTION NV_vertex_program3` / `NV_fragment_program2`) — must
 //! compile, validated, without a warning, and the reflection must resolve
 //! every Cg variable the program uses. The other profiles' fixtures are for
 //! their front ends; here only the fixture set itself is checked.
@@ -12,7 +14,9 @@ use std::path::{Path, PathBuf};
 use nvp4c::reflect::Reflection;
 
 /// The profiles whose output nvp4c accepts.
-const ACCEPTED: [&str; 3] = ["gp4vp", "gp4fp", "gp4gp"];
+const ACCEPTED: [&str; 7] = [
+    "gp4vp", "gp4fp", "gp4gp", "arbvp1", "arbfp1", "vp40", "fp40",
+];
 
 /// Every profile with fixtures: the stage of its sources, the extension of
 /// its output, and the header line cgc writes.
@@ -51,6 +55,18 @@ const REJECTED_BY_THE_SPEC: [(&str, &str); 1] = [
     ("gp4vp/vertex_position_invariant.vp", "E0702"),
 ];
 
+/// cgc's vp40 output that branches with `BRA label (CC)`: valid, checked
+/// and run by the interpreter, but the SPIR-V backend does not lower BRA
+/// yet (E0900; the unstructured-branch lowering of issue 15 item 3 is
+/// another branch's work). When it lands this list must empty, and these
+/// fixtures join the others.
+const WAITING_FOR_BRA_LOWERING: [&str; 4] = [
+    "vp40/glsl_fixed_function.vp",
+    "vp40/vertex_fog.vp",
+    "vp40/vertex_lighting.vp",
+    "vp40/vertex_waves.vp",
+];
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cg")
 }
@@ -73,6 +89,10 @@ fn relative(path: &Path) -> String {
         .into_owned()
 }
 
+fn waits_for_bra_lowering(path: &Path) -> bool {
+    WAITING_FOR_BRA_LOWERING.contains(&relative(path).as_str())
+}
+
 fn rejected_by_the_spec(path: &Path) -> Option<&'static str> {
     let name = relative(path);
     REJECTED_BY_THE_SPEC
@@ -86,14 +106,14 @@ fn accepted_fixtures() -> Vec<(PathBuf, String)> {
     let all: Vec<(PathBuf, String)> = ACCEPTED
         .iter()
         .flat_map(|p| fixtures(p))
-        .filter(|p| rejected_by_the_spec(p).is_none())
+        .filter(|p| rejected_by_the_spec(p).is_none() && !waits_for_bra_lowering(p))
         .map(|p| {
             let text = std::fs::read_to_string(&p).unwrap();
             (p, text)
         })
         .collect();
     // A guard against an empty or misplaced fixture directory passing.
-    assert!(all.len() >= 40, "only {} gp4 fixtures", all.len());
+    assert!(all.len() >= 90, "only {} accepted fixtures", all.len());
     all
 }
 
@@ -103,7 +123,7 @@ fn compile(path: &Path, text: &str) -> Result<nvp4c::Compiled, String> {
 }
 
 #[test]
-fn every_gp4_fixture_compiles_validated_without_warnings() {
+fn every_accepted_fixture_compiles_validated_without_warnings() {
     let mut failures = Vec::new();
     for (path, text) in accepted_fixtures() {
         match compile(&path, &text) {
@@ -120,7 +140,7 @@ fn every_gp4_fixture_compiles_validated_without_warnings() {
 }
 
 #[test]
-fn every_gp4_fixture_compiles_for_every_target_environment_and_optimised() {
+fn every_accepted_fixture_compiles_for_every_target_environment_and_optimised() {
     use nvp4c::TargetEnv;
     let mut failures = Vec::new();
     for (path, text) in accepted_fixtures() {
@@ -155,6 +175,29 @@ fn cgc_output_the_spec_forbids_is_rejected_with_its_rule() {
             .unwrap_or_else(|| panic!("{file} compiled; expected {code}"));
         let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes, [code], "{file}");
+    }
+}
+
+/// The vp40 fixtures that branch are checked (their errors are only
+/// E0900 at a BRA) and run by the interpreter.
+#[test]
+fn vp40_fixtures_with_bra_check_and_only_wait_for_its_lowering() {
+    let options = nvp4c::Options::default();
+    for file in WAITING_FOR_BRA_LOWERING {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let diagnostics = nvp4c::compile(&text, &options).err().unwrap_or_else(|| {
+            panic!("{file} compiled: BRA is lowered now; move it out of WAITING_FOR_BRA_LOWERING")
+        });
+        let codes: BTreeSet<&str> = diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, BTreeSet::from(["E0900"]), "{file}");
+        let (program, _) =
+            nvp4c::check(&text, &options).unwrap_or_else(|_| panic!("{file} checks"));
+        nvp4c::interp::run(
+            &program,
+            &nvp4c::interp::Inputs::default(),
+            &nvp4c::interp::RunOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{file}: interpreter: {e}"));
     }
 }
 

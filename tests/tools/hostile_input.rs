@@ -194,6 +194,29 @@ fn deep_call_chains_do_not_make_the_optimiser_inline_exponentially() {
 }
 
 #[test]
+fn optimising_constant_operands_with_float_controls_does_not_abort() {
+    // SPIRV-Tools' constant propagation cannot fold Exp2, Log2, Pow, Sin and
+    // UMax when the module declares float controls, and used to abort the
+    // whole process on its "Unsettled value" assertion when their operands
+    // were constants (spirv::optimize skips that pass for such modules).
+    let mut options = Options::default();
+    options.optimize = true;
+    options.preserve_signed_zero_inf_nan = true;
+    for op in [
+        "EX2 result.color, r.x",
+        "LG2 result.color, r.y",
+        "POW result.color, r.x, r.y",
+        "SCS result.color.xy, r.x",
+    ] {
+        let src = format!("!!ARBfp1.0\nTEMP r;\nMOV r, {{1.5, 2, 3, 4}};\n{op};\nEND\n");
+        compile(&src, &options).unwrap_or_else(|d| panic!("{op}: {d:?}"));
+    }
+    // POPA's "is an address register on top" check (a slot index).
+    let popa = "!!ARBvp1.0\nOPTION NV_vertex_program3;\nADDRESS a, b;\nPARAM c[8] = { program.local[0..7] };\nARL a, { 1, 2, 3, 4 };\nPUSHA a;\nPOPA b;\nMOV result.position, c[b.x];\nEND\n";
+    compile(popa, &options).expect("PUSHA/POPA optimise");
+}
+
+#[test]
 fn validation_is_on_by_default_and_rejects_a_broken_module() {
     // compile() hands out a module only after spirv-val accepts it
     // (E9000 otherwise), unless the caller sets `validate = false`.
@@ -211,4 +234,50 @@ fn validation_is_on_by_default_and_rejects_a_broken_module() {
     let mut truncated = words;
     truncated.truncate(truncated.len() - 3);
     assert!(nvp4c::spirv::validate(&truncated, options.target_env).is_err());
+}
+
+#[test]
+fn a_megabyte_of_agal_tokens_is_checked_only_to_four_times_the_token_limit() {
+    // 43 690 copies of `mov oc, v0`: far past AGAL2's 1024 tokens.
+    let one = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 2)
+        .unwrap()
+        .bytes;
+    let mut bytes = one[..7].to_vec();
+    for _ in 0..(1 << 20) / 24 {
+        bytes.extend_from_slice(&one[7..]);
+    }
+    let start = std::time::Instant::now();
+    let d = nvp4c::compile_bytes(&bytes, &nvp4c::Options::default()).unwrap_err();
+    assert_eq!(errors(&d), ["E2062"]);
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}
+
+#[test]
+fn arbitrary_agal_bytes_give_diagnostics_not_panics() {
+    // A cheap deterministic sweep over header-and-token corruptions (the
+    // agal_bytes fuzz target does this at length).
+    let base = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/agal/ruffle/misc_opcodes_fragment.agal"
+    ))
+    .unwrap();
+    let mut state = 0x1234_5678u32;
+    for i in 0..2000 {
+        let mut bytes = base.clone();
+        for _ in 0..1 + i % 4 {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let at = 1 + (state as usize >> 8) % (bytes.len() - 1);
+            bytes[at] = (state >> 24) as u8;
+        }
+        bytes.truncate(bytes.len() - (i % 30));
+        let listing = nvp4c::source_listing(&bytes);
+        if let Err(d) = nvp4c::compile_bytes(&bytes, &nvp4c::Options::default()) {
+            assert!(
+                !d.iter().any(|d| d.code.starts_with("E9")),
+                "{}",
+                d.render("x.agal", &listing, false)
+            );
+            let _ = d.render("x.agal", &listing, false);
+        }
+    }
 }

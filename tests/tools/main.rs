@@ -4,6 +4,8 @@
 //!
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
+mod agal;
+mod arb_dialects;
 mod cg_fixtures;
 mod checker_cg_program;
 mod cli;
@@ -20,6 +22,7 @@ mod interp_flow;
 mod json_diagnostics;
 mod link_pipeline;
 mod lsp_stdio;
+mod piglit_asmparser;
 mod reflect_api;
 mod renderer_options;
 mod spec_corpus;

@@ -740,13 +740,22 @@ fn the_json_example_in_docs_reflection_md_is_what_nvp4c_writes() {
 }
 
 /// The programs of spec-corpus/valid, tests/programs and the conformance
-/// files' `[program]` sections, with their names.
+/// files' `[program]` sections (tests/conformance and its arb/), with their
+/// names.
 fn corpus() -> Vec<(String, String)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for dir in ["spec-corpus/valid", "tests/programs", "tests/conformance"] {
+    for dir in [
+        "spec-corpus/valid",
+        "tests/programs",
+        "tests/conformance",
+        "tests/conformance/arb",
+    ] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
+            if p.is_dir() {
+                continue;
+            }
             let text = std::fs::read_to_string(&p).unwrap();
             let name = p.display().to_string();
             if p.extension().is_some_and(|x| x == "nvtest") {

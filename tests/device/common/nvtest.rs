@@ -22,11 +22,16 @@
 //! Values: floats (`1.5`, `-0`, `inf`, `-inf`, `nan` matches any NaN,
 //! `*` matches anything, `±0` either zero),
 //! `x:` hex bits (exact), `i:` signed and `u:` unsigned integers (exact).
-//! One to four values; a single value is replicated. Only fragment programs
-//! are supported by this runner.
+//! One to four values; a single value is replicated.
+//!
+//! Fragment programs (`!!NVfp4.0`, `!!ARBfp1.0`) run one pixel per case;
+//! vertex programs (`!!NVvp4.0`, `!!ARBvp1.0`) one vertex per case, their
+//! results captured by transform feedback: inputs `vertex.position`,
+//! `vertex.attrib[n]`, ... and probes `result.position`, `result.color`,
+//! `result.texcoord[n]`, ... (the Locations of docs/interface.md).
 #![allow(dead_code)]
 
-use crate::harness::{self, Device, FragmentJob, Input, Kind};
+use crate::harness::{self, Capture, Device, FragmentJob, Input, Kind, VertexJob};
 use nvp4c::interp;
 
 /// One expected component.
@@ -244,6 +249,54 @@ pub fn fragment_location(name: &str) -> Option<u32> {
     }
 }
 
+/// The Location of a vertex attribute binding (docs/interface.md, "Vertex
+/// attributes").
+pub fn vertex_location(name: &str) -> Option<u32> {
+    let idx = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|n| n.parse::<u32>().ok())
+    };
+    match name {
+        "vertex.position" => Some(0),
+        "vertex.weight" | "vertex.weight[0]" => Some(1),
+        "vertex.normal" => Some(2),
+        "vertex.color" | "vertex.color.primary" => Some(3),
+        "vertex.color.secondary" => Some(4),
+        "vertex.fogcoord" => Some(5),
+        "vertex.texcoord" => Some(8),
+        _ => idx("vertex.texcoord[")
+            .map(|n| 8 + n)
+            .or_else(|| idx("vertex.attrib[")),
+    }
+}
+
+/// What to capture for a vertex result binding (docs/interface.md,
+/// "Varyings").
+pub fn vertex_result(name: &str) -> Option<Capture> {
+    let idx = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|n| n.parse::<u32>().ok())
+    };
+    let location = match name {
+        "result.position" => return Some(Capture::Position),
+        "result.color"
+        | "result.color.primary"
+        | "result.color.front"
+        | "result.color.front.primary" => 0,
+        "result.color.secondary" | "result.color.front.secondary" => 1,
+        "result.color.back" | "result.color.back.primary" => 2,
+        "result.color.back.secondary" => 3,
+        "result.fogcoord" => 4,
+        "result.texcoord" => 5,
+        _ => idx("result.texcoord[")
+            .map(|n| 5 + n)
+            .or_else(|| idx("result.attrib[").map(|n| 14 + n))?,
+    };
+    Some(Capture::Location(location))
+}
+
 /// The colour attachment of a fragment result binding.
 pub fn result_location(name: &str) -> Option<u32> {
     if name == "result.color" {
@@ -338,9 +391,12 @@ pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<S
     let mut options = nvp4c::Options::default();
     options.preserve_signed_zero_inf_nan = true;
     options.optimize = optimize;
-    let spirv = nvp4c::compile(&t.program, &options)
-        .map_err(|d| d.render("test", &t.program, false))?
-        .spirv;
+    let compiled =
+        nvp4c::compile(&t.program, &options).map_err(|d| d.render("test", &t.program, false))?;
+    let spirv = compiled.spirv;
+    if compiled.stage == nvp4c::Stage::Vertex {
+        return run_vertex(dev, t, &spirv);
+    }
     let mut job = FragmentJob::new(Vec::new());
     for c in &t.cases {
         let mut case = Vec::new();
@@ -371,6 +427,26 @@ pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<S
         }
         job.cases.push(case);
     }
+    // Inputs the program declares but no case gives (e.g. the texcoords a
+    // relative `fragment.texcoord[A0.x]` may reach) read zero, so the
+    // harness's vertex stage writes every Location the program reads.
+    let given: Vec<u32> = job.cases.iter().flatten().map(|i| i.location).collect();
+    for input in &compiled.reflection.inputs {
+        let Some(location) = input.location else {
+            continue;
+        };
+        if given.contains(&location) {
+            continue;
+        }
+        let kind = match input.component_type {
+            nvp4c::reflect::ComponentType::Int => Kind::Int,
+            nvp4c::reflect::ComponentType::Uint => Kind::Uint,
+            _ => Kind::Float,
+        };
+        if let Some(first) = job.cases.first_mut() {
+            first.push(Input::new(location, kind, [0; 4]));
+        }
+    }
     let out = dev
         .run_fragment(&spirv, &job)
         .map_err(|e| format!("{e:?}"))?;
@@ -391,6 +467,72 @@ pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<S
             let loc = result_location(&p.binding)
                 .ok_or_else(|| format!("`{}`: not a result this runner maps", p.binding))?;
             let got = out.color(k, loc);
+            for (i, (&bits, &want)) in got.iter().zip(&p.values).enumerate() {
+                if !matches(bits, want, p.tolerance) {
+                    fails.push(format!(
+                        "case {k}: device {}.{} = {:#010x} ({:?}), expected {:?}",
+                        p.binding,
+                        "xyzw".as_bytes()[i] as char,
+                        bits,
+                        f32::from_bits(bits),
+                        want
+                    ));
+                }
+            }
+        }
+    }
+    Ok(fails)
+}
+
+/// The parameter `program.env[n]` or `program.local[n]` an input names:
+/// (true for local, n).
+fn parameter(name: &str) -> Option<(bool, usize)> {
+    let n = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    n("program.local[")
+        .map(|i| (true, i))
+        .or_else(|| n("program.env[").map(|i| (false, i)))
+}
+
+/// A vertex program test: one vertex per case, results captured.
+fn run_vertex(dev: &Device, t: &NvTest, spirv: &[u32]) -> Result<Vec<String>, String> {
+    let mut job = VertexJob::new(Vec::new(), Vec::new());
+    for c in &t.cases {
+        let mut vertex = Vec::new();
+        for (name, bits) in &c.inputs {
+            if let Some((local, n)) = parameter(name) {
+                let params = if local { &mut job.local } else { &mut job.env };
+                if params.len() <= n {
+                    params.resize(n + 1, [0; 4]);
+                }
+                params[n] = *bits;
+            } else {
+                let loc = vertex_location(name)
+                    .ok_or_else(|| format!("`{name}`: not a vertex input this runner maps"))?;
+                vertex.push(Input::new(loc, Kind::Float, *bits));
+            }
+        }
+        for p in &c.probes {
+            let capture = vertex_result(&p.binding)
+                .ok_or_else(|| format!("`{}`: not a vertex result this runner maps", p.binding))?;
+            if !job.capture.contains(&capture) {
+                job.capture.push(capture);
+            }
+        }
+        job.vertices.push(vertex);
+    }
+    let out = dev.run_vertex(spirv, &job).map_err(|e| format!("{e:?}"))?;
+    let mut fails = Vec::new();
+    for (k, c) in t.cases.iter().enumerate() {
+        for p in &c.probes {
+            let got = match vertex_result(&p.binding) {
+                Some(Capture::Position) => out.position(k),
+                Some(Capture::Location(l)) => out.location(k, l),
+                _ => unreachable!("mapped above"),
+            };
             for (i, (&bits, &want)) in got.iter().zip(&p.values).enumerate() {
                 if !matches(bits, want, p.tolerance) {
                     fails.push(format!(

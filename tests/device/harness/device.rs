@@ -370,6 +370,8 @@ unsafe fn create(
         large_points: s.large_points,
         fragment_stores_and_atomics: s.fragment_stores_and_atomics,
         vertex_pipeline_stores_and_atomics: s.vertex_pipeline_stores_and_atomics,
+        // AGAL's anisotropic sampler filters.
+        sampler_anisotropy: s.sampler_anisotropy,
         ..Default::default()
     };
     let mut e11 = vk::PhysicalDeviceVulkan11Features::default()

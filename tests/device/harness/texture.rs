@@ -43,6 +43,11 @@ pub struct SamplerDesc {
     pub compare: Option<vk::CompareOp>,
     pub min_lod: f32,
     pub max_lod: f32,
+    /// t's (and r's) address mode when it differs from s's `address`
+    /// (AGAL's clamp_u_repeat_v, repeat_u_clamp_v).
+    pub address_v: Option<vk::SamplerAddressMode>,
+    /// Anisotropic filtering (1.0: off); needs the device's samplerAnisotropy.
+    pub max_anisotropy: f32,
 }
 
 impl Default for SamplerDesc {
@@ -54,6 +59,8 @@ impl Default for SamplerDesc {
             compare: None,
             min_lod: 0.0,
             max_lod: 1000.0,
+            address_v: None,
+            max_anisotropy: 1.0,
         }
     }
 }
@@ -383,11 +390,16 @@ impl Scope<'_> {
             .min_filter(s.filter)
             .mipmap_mode(s.mipmap)
             .address_mode_u(s.address)
-            .address_mode_v(s.address)
-            .address_mode_w(s.address)
+            .address_mode_v(s.address_v.unwrap_or(s.address))
+            .address_mode_w(s.address_v.unwrap_or(s.address))
             .min_lod(s.min_lod)
             .max_lod(s.max_lod)
             .border_color(vk::BorderColor::FLOAT_TRANSPARENT_BLACK);
+        if s.max_anisotropy > 1.0 {
+            info = info
+                .anisotropy_enable(true)
+                .max_anisotropy(s.max_anisotropy);
+        }
         if let Some(op) = s.compare {
             info = info.compare_enable(true).compare_op(op);
         }

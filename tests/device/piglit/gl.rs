@@ -6,11 +6,12 @@
 //! command means.
 //!
 //! The GL state nvp4c's programs read (`state.matrix.*`, the `State` block of
-//! docs/interface.md) is filled in one place, [`DrawCall::state_rows`] and
-//! [`DrawCall::state_inputs`]; the renderer's public State-block API will
-//! replace both when it lands.
+//! docs/interface.md) is the library's own [`nvp4c::state::GlState`]
+//! ([`DrawCall::gl_state`]), laid out by `GlState::to_block`.
 
 use std::collections::BTreeMap;
+
+use nvp4c::state::GlState;
 
 use super::script::{CommandKind, ParamTarget, ShaderTest};
 use super::textures::TextureObject;
@@ -32,48 +33,6 @@ pub const IDENTITY: Mat4 = [
     [0.0, 0.0, 1.0, 0.0],
     [0.0, 0.0, 0.0, 1.0],
 ];
-
-pub fn mat_mul(a: &Mat4, b: &Mat4) -> Mat4 {
-    let mut m = [[0.0; 4]; 4];
-    for (r, row) in m.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = (0..4).map(|k| a[r][k] * b[k][c]).sum();
-        }
-    }
-    m
-}
-
-/// The inverse (Gauss-Jordan with partial pivoting); a singular matrix gives
-/// zeros, which GL leaves undefined.
-pub fn mat_inverse(m: &Mat4) -> Mat4 {
-    let mut a = *m;
-    let mut inv = IDENTITY;
-    for col in 0..4 {
-        let pivot = (col..4)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .unwrap_or(col);
-        if a[pivot][col].abs() < 1e-300 {
-            return [[0.0; 4]; 4];
-        }
-        a.swap(col, pivot);
-        inv.swap(col, pivot);
-        let p = a[col][col];
-        for k in 0..4 {
-            a[col][k] /= p;
-            inv[col][k] /= p;
-        }
-        for r in 0..4 {
-            if r != col {
-                let f = a[r][col];
-                for k in 0..4 {
-                    a[r][k] -= f * a[col][k];
-                    inv[r][k] -= f * inv[col][k];
-                }
-            }
-        }
-    }
-    inv
-}
 
 /// glOrtho(l, r, b, t, n, f) applied to the identity (GL 2.1 section 2.11.2).
 pub fn ortho(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> Mat4 {
@@ -114,6 +73,10 @@ pub struct DrawCall {
     /// Texture objects by unit.
     pub textures: BTreeMap<u32, TextureObject>,
     pub depth_test: bool,
+    /// [`DrawCall::state_inputs`], computed at its first use: the
+    /// interpreter checks run the programs of a draw once per compared
+    /// pixel, and a snapshot in the plan no longer changes.
+    pub state_inputs_cache: std::cell::OnceCell<BTreeMap<String, [u32; 4]>>,
 }
 
 /// GL's initial current normal (0, 0, 1), secondary colour (0, 0, 0),
@@ -141,171 +104,65 @@ impl DrawCall {
         }
     }
 
-    /// The modelview-projection matrix P·M (state.matrix.mvp).
-    pub fn mvp(&self) -> Mat4 {
-        mat_mul(&self.projection, &self.modelview)
-    }
-
-    /// The matrices of Table X.11 by name: modelview[0..7] (all but the first
-    /// are GL's identity), projection, mvp, texture[0..7], program[0..7].
-    fn matrices(&self) -> Vec<(String, usize, Mat4)> {
-        // (name as the checker canonicalises it, State-block slot, matrix)
-        let mut out = Vec::new();
-        for n in 0..8 {
-            let m = if n == 0 { self.modelview } else { IDENTITY };
-            out.push((format!("modelview[{n}]"), n, m));
-        }
-        out.push(("projection".into(), 8, self.projection));
-        out.push(("mvp".into(), 9, self.mvp()));
-        for n in 0..8 {
-            out.push((format!("texture[{n}]"), 10 + n, IDENTITY));
-        }
-        for n in 0..8 {
-            out.push((format!("program[{n}]"), 18 + n, IDENTITY));
-        }
-        out
-    }
-
-    /// The 408 rows of nvp4c's `State` block (docs/interface.md, "The State
-    /// block"): every matrix and its inverse, and GL's initial values of
-    /// every other binding.
-    pub fn state_rows(&self) -> Vec<[u32; 4]> {
-        let mut rows = vec![[0f32; 4]; 408];
-        for (_, slot, m) in self.matrices() {
-            let inv = mat_inverse(&m);
+    /// The GL state of the draw as nvp4c's library models it: the modelview
+    /// and projection matrices of the moment, GL's initial values for the
+    /// rest, and the largest point size of Mesa's llvmpipe (255; GL's
+    /// initial maximum is the implementation's largest size).
+    pub fn gl_state(&self) -> GlState {
+        let column_major = |m: &Mat4| {
+            let mut out = [0f32; 16];
             for r in 0..4 {
-                rows[slot * 8 + r] = m[r].map(|v| v as f32);
-                rows[slot * 8 + 4 + r] = inv[r].map(|v| v as f32);
+                for c in 0..4 {
+                    out[4 * c + r] = m[r][c] as f32;
+                }
             }
-        }
-        for (_, row, value) in initial_state() {
-            rows[row] = value;
-        }
-        rows.into_iter().map(|r| r.map(f32::to_bits)).collect()
+            out
+        };
+        let mut gl = GlState::default();
+        gl.modelview[0] = column_major(&self.modelview);
+        gl.projection = column_major(&self.projection);
+        gl.point.max_size = 255.0;
+        gl
+    }
+
+    /// The rows of nvp4c's `State` block (docs/interface.md, "The State
+    /// block") for this draw.
+    pub fn state_rows(&self) -> Vec<[u32; 4]> {
+        let block = self.gl_state().to_block();
+        block.rows().iter().map(|r| r.map(f32::to_bits)).collect()
     }
 
     /// The same state as the interpreter's inputs, by binding name
-    /// (`state.matrix.mvp.row[0]`, `state.matrix.modelview[0].invtrans.row[2]`).
+    /// (`state.matrix.mvp.row[0]`, `state.matrix.modelview[0].invtrans.row[2]`):
+    /// every stored row, and the transposes of every matrix.
     pub fn state_inputs(&self) -> BTreeMap<String, [u32; 4]> {
+        self.state_inputs_cache
+            .get_or_init(|| self.compute_state_inputs())
+            .clone()
+    }
+
+    fn compute_state_inputs(&self) -> BTreeMap<String, [u32; 4]> {
+        let block = self.gl_state().to_block();
         let mut out = BTreeMap::new();
-        for (name, _, m) in self.matrices() {
-            let inv = mat_inverse(&m);
-            for r in 0..4 {
-                let row = |m: &Mat4| m[r].map(|v| (v as f32).to_bits());
-                let col = |m: &Mat4| [0, 1, 2, 3].map(|k| (m[k][r] as f32).to_bits());
-                out.insert(format!("state.matrix.{name}.row[{r}]"), row(&m));
-                out.insert(format!("state.matrix.{name}.inverse.row[{r}]"), row(&inv));
-                out.insert(format!("state.matrix.{name}.transpose.row[{r}]"), col(&m));
-                out.insert(format!("state.matrix.{name}.invtrans.row[{r}]"), col(&inv));
+        for (name, _) in nvp4c::state::stored_rows() {
+            let mut names = vec![name.clone()];
+            if let Some(matrix) = name.strip_suffix("]").and_then(|n| n.split_once(".row[")) {
+                let (m, r) = matrix;
+                if let Some(base) = m.strip_suffix(".inverse") {
+                    names.push(format!("{base}.invtrans.row[{r}]"));
+                } else {
+                    names.push(format!("{m}.transpose.row[{r}]"));
+                }
             }
-        }
-        for (name, _, value) in initial_state() {
-            out.insert(name, value.map(f32::to_bits));
+            for n in names {
+                let value = block
+                    .get(&n)
+                    .unwrap_or_else(|e| panic!("state binding {n}: {e}"));
+                out.insert(n, value.map(f32::to_bits));
+            }
         }
         out
     }
-}
-
-/// GL's initial values (OpenGL 2.1 tables 6.9 to 6.14, and ARB_vertex_program
-/// section 2.14.1.x for the derived items) of every non-matrix binding of the
-/// State block, as (binding name as the checker canonicalises it, row,
-/// value). The components the tables fix to constants (shininess y, z, w;
-/// half w; attenuation w; depth range w) hold those constants.
-fn initial_state() -> Vec<(String, usize, [f32; 4])> {
-    const MATERIAL: usize = 208;
-    const LIGHTMODEL: usize = 218;
-    const LIGHT: usize = 221;
-    const LIGHTPROD: usize = 277;
-    const TEXGEN: usize = 325;
-    const TEXENV: usize = 389;
-    const FOG: usize = 397;
-    const CLIP: usize = 399;
-    const POINT: usize = 405;
-    const DEPTH: usize = 407;
-    let mut out: Vec<(String, usize, [f32; 4])> = Vec::new();
-    let mut put = |name: String, row: usize, v: [f32; 4]| out.push((name, row, v));
-    let ambient = [0.2, 0.2, 0.2, 1.0];
-    let diffuse = [0.8, 0.8, 0.8, 1.0];
-    let black = [0.0, 0.0, 0.0, 1.0];
-    for (f, face) in ["front", "back"].iter().enumerate() {
-        let base = MATERIAL + 5 * f;
-        let m = format!("state.material.{face}");
-        put(format!("{m}.ambient"), base, ambient);
-        put(format!("{m}.diffuse"), base + 1, diffuse);
-        put(format!("{m}.specular"), base + 2, black);
-        put(format!("{m}.emission"), base + 3, black);
-        put(format!("{m}.shininess"), base + 4, [0.0, 0.0, 0.0, 1.0]);
-        // a_cs * a_cm + e_cm; alpha: the diffuse material alpha.
-        put(
-            format!("state.lightmodel.{face}.scenecolor"),
-            LIGHTMODEL + 1 + f,
-            [0.04, 0.04, 0.04, 1.0],
-        );
-    }
-    put("state.lightmodel.ambient".into(), LIGHTMODEL, ambient);
-    for n in 0..8 {
-        // Light 0 is white, the others black (table 6.10).
-        let (l_diffuse, l_specular) = if n == 0 {
-            ([1.0; 4], [1.0; 4])
-        } else {
-            (black, black)
-        };
-        let base = LIGHT + 7 * n;
-        let l = format!("state.light[{n}]");
-        put(format!("{l}.ambient"), base, black);
-        put(format!("{l}.diffuse"), base + 1, l_diffuse);
-        put(format!("{l}.specular"), base + 2, l_specular);
-        put(format!("{l}.position"), base + 3, [0.0, 0.0, 1.0, 0.0]);
-        put(format!("{l}.attenuation"), base + 4, [1.0, 0.0, 0.0, 0.0]);
-        // Direction (0, 0, -1), cosine of the 180° cutoff.
-        put(
-            format!("{l}.spot.direction"),
-            base + 5,
-            [0.0, 0.0, -1.0, -1.0],
-        );
-        // normalize(P + (0, 0, 1)) with P = (0, 0, 1).
-        put(format!("{l}.half"), base + 6, [0.0, 0.0, 1.0, 1.0]);
-        // Light products: rgb = light × material, alpha = the material's.
-        let product = |l: [f32; 4], m: [f32; 4]| [l[0] * m[0], l[1] * m[1], l[2] * m[2], m[3]];
-        for (f, face) in ["front", "back"].iter().enumerate() {
-            let p = format!("state.lightprod[{n}].{face}");
-            let row = LIGHTPROD + 6 * n + 3 * f;
-            put(format!("{p}.ambient"), row, product(black, ambient));
-            put(format!("{p}.diffuse"), row + 1, product(l_diffuse, diffuse));
-            put(format!("{p}.specular"), row + 2, product(l_specular, black));
-        }
-        // Texture coordinate generation planes: s = x, t = y, r = q = 0.
-        for (k, kind) in ["eye", "object"].iter().enumerate() {
-            for (c, coord) in ["s", "t", "r", "q"].iter().enumerate() {
-                let mut plane = [0.0; 4];
-                if c < 2 {
-                    plane[c] = 1.0;
-                }
-                put(
-                    format!("state.texgen[{n}].{kind}.{coord}"),
-                    TEXGEN + 8 * n + 4 * k + c,
-                    plane,
-                );
-            }
-        }
-        put(format!("state.texenv[{n}].color"), TEXENV + n, [0.0; 4]);
-    }
-    for n in 0..6 {
-        put(format!("state.clip[{n}].plane"), CLIP + n, [0.0; 4]);
-    }
-    put("state.fog.color".into(), FOG, [0.0; 4]);
-    // Density 1, start 0, end 1, 1 / (end - start).
-    put("state.fog.params".into(), FOG + 1, [1.0, 0.0, 1.0, 1.0]);
-    // Size 1, minimum 0, maximum the implementation's largest point (Mesa's
-    // llvmpipe: 255), fade threshold 1; attenuation (1, 0, 0).
-    put("state.point.size".into(), POINT, [1.0, 0.0, 255.0, 1.0]);
-    put(
-        "state.point.attenuation".into(),
-        POINT + 1,
-        [1.0, 0.0, 0.0, 1.0],
-    );
-    put("state.depth.range".into(), DEPTH, [0.0, 1.0, 1.0, 1.0]);
-    out
 }
 
 /// A `probe …` command, with the tolerance in force and the read-back
@@ -398,6 +255,7 @@ pub fn plan(test: &ShaderTest) -> Plan {
         local_fp: BTreeMap::new(),
         textures: BTreeMap::new(),
         depth_test: false,
+        state_inputs_cache: std::cell::OnceCell::new(),
     };
     let mut clear_color = [0.0f32; 4];
     let mut clear_depth = 1.0f32;

@@ -15,9 +15,10 @@
 //! triangle edge (GL and Vulkan may each own it), a vertex outside the clip
 //! volume (GL would clip the primitive into new vertices), a program with
 //! texture instructions (the interpreter does not model textures). A probed
-//! channel the interpreter marks undefined is not compared. (A vertex result
-//! the interpreter marks undefined reaches the fragment program as the value
-//! it computed: the marks do not cross from one program to the other.)
+//! channel the interpreter marks undefined is not compared. A vertex result
+//! the interpreter marks undefined reaches the fragment program as an
+//! undefined attribute (`Inputs::undefined_attribs`), so what the fragment
+//! program computes from it is undefined too.
 
 use std::collections::BTreeMap;
 
@@ -228,8 +229,10 @@ fn fragment_inputs(
             continue;
         }
         let mut value = [0f64; 4];
+        let mut undefined = 0u8;
         for k in 0..3 {
             let r = &outs[tri[k]].results[name];
+            undefined |= r.undefined;
             for (c, v) in value.iter_mut().enumerate() {
                 *v += weights[k] * f64::from(r.floats()[c]);
             }
@@ -238,6 +241,11 @@ fn fragment_inputs(
             format!("fragment.{rest}"),
             interp::floats(value.map(|v| v as f32)),
         );
+        if undefined != 0 {
+            inputs
+                .undefined_attribs
+                .insert(format!("fragment.{rest}"), undefined);
+        }
     }
     inputs.attribs.insert(
         "fragment.position".into(),
@@ -286,6 +294,41 @@ fn shade(
         ok: [0, 1, 2, 3].map(|i| defined & (1 << i) != 0),
         z,
     })
+}
+
+/// Why the channels where two implementations' pixel (x, y) differ may
+/// rightly differ, by the interpreter's value of the pixel: each such
+/// channel is one the spec leaves undefined, or a value on a rounding tie
+/// between the two bytes (`super::byte_may_be`). `None` if some channel is
+/// neither, or the interpreter cannot compute the pixel.
+pub fn value_tie(
+    plan: &Plan,
+    until: usize,
+    (vertex, fragment): (&Checked, &Checked),
+    (x, y): (u32, u32),
+    a: [u8; 4],
+    b: [u8; 4],
+) -> Option<String> {
+    let (rgba, defined) = pixel(plan, until, vertex, fragment, x, y).ok()??;
+    let mut why = Vec::new();
+    for c in 0..4 {
+        if a[c] == b[c] {
+            continue;
+        }
+        let channel = ["red", "green", "blue", "alpha"][c];
+        if !defined[c] {
+            why.push(format!("{channel} is undefined by the spec"));
+        } else if super::byte_may_be(rgba[c], a[c]) && super::byte_may_be(rgba[c], b[c]) {
+            why.push(format!(
+                "{channel} = {} × 255 = {:.4} is on a rounding tie",
+                rgba[c],
+                f64::from(rgba[c]) * 255.0
+            ));
+        } else {
+            return None;
+        }
+    }
+    Some(why.join("; "))
 }
 
 /// Why GL window pixel (x, y) may rightly differ between two
@@ -344,4 +387,28 @@ pub fn rasterisation_tie(
         }
     }
     None
+}
+
+/// Whether every component of the named vertex results the vertex program
+/// writes at each vertex of every draw of the plan is defined by the spec
+/// (`None`: the interpreter cannot run the program). A result undefined at
+/// one vertex makes the colour of every pixel its primitive covers
+/// undefined, wherever the primitive lands after clipping.
+pub fn vertex_results_defined(plan: &Plan, vertex: &Checked, names: &[&str]) -> Option<bool> {
+    let vp = vertex.program.as_ref()?;
+    let options = RunOptions::default();
+    for step in &plan.steps {
+        let Step::Draw(d) = step else {
+            continue;
+        };
+        for v in 0..4 {
+            let out = interp::run(vp, &vertex_inputs(d, v), &options).ok()?;
+            for name in names {
+                if out.result(name).is_some_and(|r| r.defined() != 0xf) {
+                    return Some(false);
+                }
+            }
+        }
+    }
+    Some(true)
 }

@@ -111,7 +111,7 @@ fn check_one(p: &Probe, f: &SceneFrame) -> Result<(), String> {
 pub struct FrameDiff {
     pub pixels: usize,
     pub depth_samples: usize,
-    /// The differing pixels (the first 10 000).
+    /// The differing pixels (the first 250 000: four whole frames).
     pub mismatches: Vec<Mismatch>,
     pub mismatch_count: usize,
     pub depth_mismatches: usize,
@@ -137,7 +137,7 @@ pub fn compare(a: &[SceneFrame], b: &[SceneFrame], max_byte_diff: u8) -> Result<
                 diff.pixels += 1;
                 if (0..4).any(|i| pa[i].abs_diff(pb[i]) > max_byte_diff) {
                     diff.mismatch_count += 1;
-                    if diff.mismatches.len() < 10_000 {
+                    if diff.mismatches.len() < 250_000 {
                         diff.mismatches.push((k, x, y, pa, pb));
                     }
                 }

@@ -96,7 +96,7 @@ pub fn program_scene(path: &Path, text: &str) -> Result<ShaderTest, String> {
     if !text.ends_with('\n') {
         s.push('\n');
     }
-    s.push_str("\n[test]\ncolor 0.25 0.5 0.75 1.0\n");
+    s.push_str("\n[test]\ncolor 0.2 0.6 0.8 1.0\n");
     for n in 0..8 {
         let v: Vec<String> = (0..4).map(|c| value(n, c, 1).to_string()).collect();
         let _ = writeln!(s, "texcoord {n} ({})", v.join(", "));
@@ -120,9 +120,19 @@ pub fn program_scene(path: &Path, text: &str) -> Result<ShaderTest, String> {
     ShaderTest::parse(path, &s).map_err(|e| e.to_string())
 }
 
-/// Every assembly program under tests/ whose header is `!!ARBvp1.0` or
-/// `!!ARBfp1.0` and that must load (no `# FAIL` mark, piglit
-/// asmparsertest's sign for a program to be rejected), except the
+/// The `[program]` section of a `.nvtest` conformance file.
+fn nvtest_program(text: &str) -> Option<String> {
+    let start = text.find("[program]\n")? + "[program]\n".len();
+    let rest = &text[start..];
+    let end = rest.find("\n[").map_or(rest.len(), |e| e + 1);
+    Some(rest[..end].to_string())
+}
+
+/// Every assembly program under `root` (tests/ or examples/) whose header
+/// is `!!ARBvp1.0` or `!!ARBfp1.0` and that must load (no `# FAIL` mark,
+/// piglit asmparsertest's sign for a program to be rejected; not one of
+/// tests/diagnostics/'s `E…` examples, each written to fail to load), and
+/// the `[program]` of every ARB `.nvtest` conformance file, except the
 /// shader_tests (drawn with their own scripts).
 pub fn arb_programs_in_tests(root: &Path) -> Vec<(std::path::PathBuf, String)> {
     let mut out = Vec::new();
@@ -142,9 +152,21 @@ pub fn arb_programs_in_tests(root: &Path) -> Vec<(std::path::PathBuf, String)> {
             {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(&p) else {
+            let error_example = p.parent().is_some_and(|d| d.ends_with("diagnostics"))
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('E'));
+            if error_example {
+                continue;
+            }
+            let Ok(mut text) = std::fs::read_to_string(&p) else {
                 continue;
             };
+            if p.extension().is_some_and(|x| x == "nvtest") {
+                match nvtest_program(&text) {
+                    Some(program) => text = program,
+                    None => continue,
+                }
+            }
             let t = text.trim_start();
             if (t.starts_with("!!ARBvp1.0") || t.starts_with("!!ARBfp1.0"))
                 && !text.contains("# FAIL")

@@ -313,6 +313,7 @@ fn texture(unit: u32, target: &str, t: &TextureObject) -> Result<Texture, RunErr
         }),
         min_lod: 0.0,
         max_lod: (levels - 1) as f32,
+        ..SamplerDesc::default()
     };
     let height = if kind == TextureKind::D1 { 1 } else { t.height };
     Ok(Texture::new(unit, kind, format, t.width, height, 1, 1, words).with_sampler(sampler))

@@ -1,0 +1,8 @@
+!!ARBfp1.0
+# source: ARB_fragment_program_shadow.txt:342
+# invalid: a fragment program fails to load if it samples from multiple texture targets on the same texture image unit (2D and SHADOW2D)
+# expect: E0444
+OPTION ARB_fragment_program_shadow;
+TEX result.color.rgb, fragment.texcoord[0], texture[0], 2D;
+TEX result.color.a,   fragment.texcoord[1], texture[0], SHADOW2D;
+END
