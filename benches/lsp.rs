@@ -15,6 +15,10 @@
 //! ```text
 //! cargo bench --bench lsp
 //! ```
+//!
+//! `NVP4C_LSP_ONCE=1` runs one sample without criterion and prints its
+//! time, for instruction counts that do not depend on the machine's load
+//! (docs/performance.md: the server's request handler under callgrind).
 #[path = "common/mod.rs"]
 mod common;
 
@@ -24,7 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::json;
 
@@ -228,5 +232,30 @@ fn hover_after_full_text_edits(c: &mut Criterion) {
     g.finish();
 }
 
+/// One sample: open, a first hover (the whole file is indexed), the
+/// first diagnostics, five keystrokes, the hover that is measured.
+fn once() {
+    let s = setup();
+    let mut session = Session::start(&s.text);
+    session.request("textDocument/hover", s.hover.clone());
+    for (n, digit) in "12345".chars().enumerate() {
+        let column = s.column + n;
+        session.edit_range(s.line, column, column, &digit.to_string());
+    }
+    let t = Instant::now();
+    let answer = session.request("textDocument/hover", s.hover.clone());
+    let elapsed = t.elapsed();
+    assert!(answer["contents"]["value"].is_string(), "{answer}");
+    eprintln!("lsp bench: hover after 5 edits answered in {elapsed:?}");
+}
+
 criterion_group!(benches, hover_after_edits, hover_after_full_text_edits);
-criterion_main!(benches);
+
+fn main() {
+    if std::env::var_os("NVP4C_LSP_ONCE").is_some() {
+        once();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

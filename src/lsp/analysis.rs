@@ -57,6 +57,8 @@ pub enum SymbolKind {
     Output,
     Alias,
     Buffer,
+    /// `ADDRESS` (ARB_vertex_program 2.14.3.5).
+    Address,
     Label,
 }
 
@@ -69,6 +71,7 @@ impl SymbolKind {
             SymbolKind::Output => "output",
             SymbolKind::Alias => "alias",
             SymbolKind::Buffer => "parameter buffer",
+            SymbolKind::Address => "address register",
             SymbolKind::Label => "label (subroutine)",
         }
     }
@@ -336,9 +339,14 @@ impl Chunk {
             DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
             DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
             DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
-            DeclKind::Temp { names } | DeclKind::Address { names } => {
+            DeclKind::Temp { names } => {
                 for (name, s) in names {
                     add(name, SymbolKind::Temp, size(s));
+                }
+            }
+            DeclKind::Address { names } => {
+                for (name, s) in names {
+                    add(name, SymbolKind::Address, size(s));
                 }
             }
             DeclKind::Alias { name, target } => {
@@ -802,8 +810,28 @@ impl DocumentIndex {
                 }
             }
         }
-        let (symbol, span) = self.symbol_at(offset)?;
-        Some((symbol_hover(&symbol, source), span))
+        match self.symbol_at(offset) {
+            Some((symbol, span)) => Some((symbol_hover(&symbol, source), span)),
+            None => self.predefined_at(offset),
+        }
+    }
+
+    /// A register the dialect predefines, named at `offset` without a
+    /// declaration: NV_fragment_program2's `A0`, the loop index.
+    fn predefined_at(&self, offset: u32) -> Option<(String, Span)> {
+        let (name, span) = self.chunks_at(offset).find_map(|(base, c)| {
+            c.references
+                .iter()
+                .map(|r| (&r.name, shift(r.span, base)))
+                .find(|(_, s)| contains(*s, offset))
+        })?;
+        let loop_index = self.dialect().address_model() == crate::isa::AddressModel::LoopIndex;
+        (loop_index && name == "A0").then(|| {
+            (
+                "**A0** — the loop index: `A0.x` is the counter of the innermost `LOOP` (`{count, start, step}`), for relative addressing such as `c[A0.x + 1]`; it is read-only\n\nSpec: NV_fragment_program2 section 3.11.3.Y".to_string(),
+                span,
+            )
+        })
     }
 }
 
@@ -836,6 +864,7 @@ fn symbol_hover(symbol: &Symbol, source: &str) -> String {
         })
         .unwrap_or(match symbol.kind {
             SymbolKind::Label | SymbolKind::Alias => "",
+            SymbolKind::Address => "signed integer, for relative addressing (`c[A0.x + n]`)",
             _ => "typeless (32-bit patterns, read as each instruction's data type)",
         });
     out.push_str(&format!("**{}** — {}", symbol.name, symbol.kind.describe()));

@@ -326,7 +326,7 @@ impl Handler {
                 Ok(decoded) => {
                     let written = statement.get(decoded.span.range())?.to_string();
                     let mut out = format!("**{written}**");
-                    let doc = super::bindings::describe(stage, &written);
+                    let doc = super::bindings::describe(at.index.dialect(), &written);
                     if let Some(doc) = doc {
                         out.push_str(&format!(" — {}", doc.meaning));
                     }
@@ -359,7 +359,7 @@ impl Handler {
                 }
             }
         } else if let Some((name, span)) = at.index.option_at(at.offset) {
-            (option_hover(&name, at.index.stage), span)
+            (option_hover(&name, at.index.program_header), span)
         } else if let Some((name, span)) = at.index.target_at(at.offset) {
             (target_hover(&name)?, span)
         } else {
@@ -384,9 +384,10 @@ impl Handler {
                     SymbolKind::Label => lsp_types::SymbolKind::FUNCTION,
                     SymbolKind::Param => lsp_types::SymbolKind::CONSTANT,
                     SymbolKind::Attrib | SymbolKind::Output => lsp_types::SymbolKind::FIELD,
-                    SymbolKind::Temp | SymbolKind::Alias | SymbolKind::Buffer => {
-                        lsp_types::SymbolKind::VARIABLE
-                    }
+                    SymbolKind::Temp
+                    | SymbolKind::Alias
+                    | SymbolKind::Buffer
+                    | SymbolKind::Address => lsp_types::SymbolKind::VARIABLE,
                 };
                 let keyword = snapshot
                     .text
@@ -525,23 +526,41 @@ fn header_meaning(header: &str) -> String {
     format!("{what} ({spec}); the header decides the program type, and with it the opcodes, bindings and options that exist")
 }
 
-/// What an `OPTION` does (the options sections of the specs).
-fn option_hover(name: &str, stage: Stage) -> String {
-    let (meaning, spec) = match name {
-        "ARB_position_invariant" => ("the position is computed from `vertex.position` and `state.matrix.mvp` exactly as the fixed-function pipeline does, so it is invariant with fixed-function rendering; the program may not write `result.position`", "ARB_vertex_program section 2.14.4.5"),
-        "ARB_fog_linear" => ("linear fog is applied to `result.color` after the program: f = (end − c)/(end − start) from `state.fog.params` and the fog coordinate", "ARB_fragment_program section 3.11.4.5.1"),
-        "ARB_fog_exp" => ("exponential fog is applied to `result.color` after the program: f = exp(−density·c)", "ARB_fragment_program section 3.11.4.5.1"),
-        "ARB_fog_exp2" => ("squared exponential fog is applied to `result.color` after the program: f = exp(−(density·c)²)", "ARB_fragment_program section 3.11.4.5.1"),
-        "ARB_precision_hint_fastest" => ("a hint to prefer speed over precision (nvp4c computes at full precision either way)", "ARB_fragment_program section 3.11.4.5.2"),
-        "ARB_precision_hint_nicest" => ("a hint to prefer precision over speed (nvp4c computes at full precision either way)", "ARB_fragment_program section 3.11.4.5.2"),
-        "ARB_draw_buffers" => ("`result.color[n]` writes draw buffer n", "ARB_draw_buffers section 3.11.4.5.3"),
-        "ARB_fragment_program_shadow" => ("the SHADOW texture targets compare against the depth reference", "ARB_fragment_program_shadow"),
-        "NV_parameter_buffer_object" => ("enables `program.buffer[n]` bindings and BUFFER/BUFFER4 declarations", "NV_parameter_buffer_object section 2.X.3.6"),
-        _ => {
-            return format!("**OPTION {name}** — not an option nvp4c knows for a {stage} program (section 2.X.6 lists the program options)")
-        }
+/// What an `OPTION` does, from the option table (`isa::OPTIONS`: every
+/// option nvp4c knows, with its spec and the headers it exists on).
+fn option_hover(name: &str, header: crate::isa::Header) -> String {
+    let Some(o) = crate::isa::option_info(name) else {
+        return format!(
+            "**OPTION {name}** — not an option nvp4c knows (the options of a `{header}` program: {})",
+            crate::isa::options_of(header)
+                .map(|o| format!("`{}`", o.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     };
-    format!("**OPTION {name}** — {meaning}\n\nSpec: {spec}")
+    let mut out = format!("**OPTION {name}** — {}", o.summary);
+    if !o.headers.contains(&header) {
+        let headers: Vec<String> = o.headers.iter().map(|h| format!("`{h}`")).collect();
+        out.push_str(&format!(
+            "\n\nNot an option of `{header}` programs: only of {}.",
+            headers.join(", ")
+        ));
+    }
+    if let Some((h, f)) = o.requires.filter(|(h, _)| *h == header) {
+        let needs: Vec<&str> = crate::isa::options_of(h)
+            .filter(|n| n.features.contains(f))
+            .map(|n| n.name)
+            .collect();
+        out.push_str(&format!(
+            "\n\nIn a `{h}` program only together with `OPTION {}`.",
+            needs.join("` or `OPTION ")
+        ));
+    }
+    if let Some((group, rule)) = o.exclusive {
+        out.push_str(&format!("\n\nAt most one {group} option: {rule}"));
+    }
+    out.push_str(&format!("\n\nSpec: {}", o.spec));
+    out
 }
 
 /// What a texture target is (section 2.X.4.4, Table X.17).

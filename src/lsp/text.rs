@@ -220,10 +220,10 @@ impl Text {
     /// let change = text.apply(vec![Change {
     ///     range: Some(Range::new(Position::new(0, 9), Position::new(0, 10))),
     ///     range_length: None,
-    ///     text: "R7".into(),
+    ///     text: "7".into(),
     /// }]);
     /// assert_eq!(text.text, "MOV R0, R7;\nEND\n");
-    /// assert_eq!(change, Some(TextChange { start: 9, old_end: 10, new_end: 11 }));
+    /// assert_eq!(change, Some(TextChange { start: 9, old_end: 10, new_end: 10 }));
     /// ```
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>) -> Option<TextChange> {
         let mut total: Option<TextChange> = None;

@@ -395,7 +395,9 @@ fn hover_on_bindings_shows_their_meaning_and_interface_slot() {
     );
     let text = client.hover_text(BINDINGS, "ARB_draw_buffers", 4);
     assert!(
-        text.starts_with("**OPTION ARB_draw_buffers** — `result.color[n]` writes draw buffer n"),
+        text.starts_with(
+            "**OPTION ARB_draw_buffers** — result.color[n]: one colour output per draw buffer"
+        ),
         "{text}"
     );
     let text = client.hover_text(BINDINGS, "!!NVfp4.0", 3);
@@ -773,6 +775,110 @@ fn an_unreadable_statement_does_not_stop_the_index() {
         json!({"textDocument": {"uri": URI}, "position": {"line": 2, "character": 6}, "context": {"includeDeclaration": true}}),
     );
     assert_eq!(refs.as_array().unwrap().len(), 3, "{refs}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+/// The ARB family and its NV options: completion offers the dialect's
+/// opcodes and declarations, hovers explain every option, `ADDRESS`
+/// registers, NV_fragment_program2's loop index `A0`, and the bindings of
+/// the dialect (and say which are not).
+#[test]
+fn arb_programs_get_completion_and_hovers_of_their_dialect() {
+    let vp = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nADDRESS A0;\nPARAM c[4] = { program.env[0..3] };\nARL A0.x, vertex.attrib[1].x;\nMOV result.position, c[A0.x + 1];\nMOV result.color, vertex.id;\n\nEND\n";
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    client.open(vp);
+    // Opcodes: NV_vertex_program2's BRA and ARA, no fragment opcode, no
+    // NV_gpu_program4-only one; declarations: ADDRESS, no INT.
+    let blank = at_in(vp, "\n\nEND", 1);
+    let items = client.request("textDocument/completion", blank.clone());
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    for wanted in ["ARL", "ARA", "BRA", "DP4", "ADDRESS", "PARAM", "END"] {
+        assert!(labels.contains(&wanted), "{wanted} in {labels:?}");
+    }
+    for unwanted in ["KIL", "TEX", "LOOP", "INT", "FLAT", "I2F", "EMIT"] {
+        assert!(!labels.contains(&unwanted), "{unwanted} in {labels:?}");
+    }
+    // The address register and its use.
+    let hover = client.hover_text(vp, "A0.x + 1", 0);
+    assert!(hover.contains("ADDRESS A0;"), "{hover}");
+    assert!(hover.contains("**A0** — address register"), "{hover}");
+    // The option.
+    let hover = client.hover_text(vp, "NV_vertex_program2", 3);
+    assert!(
+        hover.contains("**OPTION NV_vertex_program2** — branches"),
+        "{hover}"
+    );
+    assert!(hover.contains("Spec: NV_vertex_program2_option"), "{hover}");
+    // `vertex.id` is NV_vertex_program4's, not this dialect's.
+    let hover = client.hover_text(vp, "vertex.id", 8);
+    assert!(
+        hover.contains("not a binding of a vertex program"),
+        "{hover}"
+    );
+    // The ARB opcode.
+    let hover = client.hover_text(vp, "ARL", 1);
+    assert!(hover.starts_with("**ARL**"), "{hover}");
+
+    // Every option of the table gets its summary and spec, on every header.
+    for o in nvp4c::isa::OPTIONS {
+        for header in nvp4c::isa::Header::ALL {
+            let text = format!("{header}\nOPTION {};\nEND\n", o.name);
+            client.notify(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": URI, "languageId": "nvasm", "version": 1, "text": text}}),
+            );
+            let hover = client.hover_text(&text, o.name, 2);
+            assert!(hover.contains(o.summary), "{}: {hover}", o.name);
+            assert!(hover.contains(o.spec), "{}: {hover}", o.name);
+            assert_eq!(
+                hover.contains("Not an option of"),
+                !o.headers.contains(&header),
+                "{} in {header}: {hover}",
+                o.name
+            );
+        }
+    }
+
+    // NV_fragment_program2: LOOP, the predefined loop index A0, and
+    // fragment.facing (not in plain ARB_fragment_program).
+    let fp = "!!ARBfp1.0\nOPTION NV_fragment_program2;\nPARAM c[4] = { program.local[0..3] };\nTEMP r;\nLOOP {3, 0, 1};\nADD r, r, c[A0.x];\nENDLOOP;\nMUL r, r, fragment.facing.x;\nMOV result.color, r;\nEND\n";
+    client.open(fp);
+    let hover = client.hover_text(fp, "A0.x]", 0);
+    assert!(hover.starts_with("**A0** — the loop index"), "{hover}");
+    let hover = client.hover_text(fp, "fragment.facing", 10);
+    assert!(hover.contains("**fragment.facing** — facing"), "{hover}");
+    let items = client.request("textDocument/completion", at_in(fp, "fragment.facing", 9));
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"facing") && !labels.contains(&"attrib"),
+        "{labels:?}"
+    );
+    let items = client.request("textDocument/completion", at_in(fp, "ADD r", 3));
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    for wanted in ["ADDH", "ADDX", "ADDC", "ADDRC_SAT", "ADD_SSAT"] {
+        assert!(labels.contains(&wanted), "{wanted} in {labels:?}");
+    }
+    assert!(!labels.iter().any(|l| l.contains("C1")), "{labels:?}");
+
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
     assert!(client.child.wait().unwrap().success());
