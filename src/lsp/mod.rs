@@ -190,8 +190,13 @@ impl Snapshot {
         version: i32,
         changes: Vec<lsp_types::TextDocumentContentChangeEvent>,
     ) -> Snapshot {
+        // Room for what the edits insert, so applying them copies the
+        // text once.
+        let inserted: usize = changes.iter().map(|c| c.text.len()).sum();
+        let mut copy = String::with_capacity(self.text.len() + inserted);
+        copy.push_str(&self.text);
         let mut text = Text {
-            text: self.text.clone(),
+            text: copy,
             lines: self.lines.clone(),
         };
         let change = text.apply(changes);
