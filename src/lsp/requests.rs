@@ -344,6 +344,16 @@ impl Handler {
                     }
                     if let Some(doc) = doc {
                         out.push_str(&format!("\n\nSpec: {}", doc.spec));
+                        // The ARB family defines its bindings in its own
+                        // "Program Variables" sections.
+                        match at.index.program_header {
+                            crate::isa::Header::ArbVp1 => out
+                                .push_str("; for `!!ARBvp1.0`: ARB_vertex_program section 2.14.3"),
+                            crate::isa::Header::ArbFp1 => out.push_str(
+                                "; for `!!ARBfp1.0`: ARB_fragment_program section 3.11.3",
+                            ),
+                            _ => {}
+                        }
                     }
                     (out, span)
                 }

@@ -856,6 +856,10 @@ fn arb_programs_get_completion_and_hovers_of_their_dialect() {
     assert!(hover.starts_with("**A0** — the loop index"), "{hover}");
     let hover = client.hover_text(fp, "fragment.facing", 10);
     assert!(hover.contains("**fragment.facing** — facing"), "{hover}");
+    assert!(
+        hover.contains("for `!!ARBfp1.0`: ARB_fragment_program section 3.11.3"),
+        "{hover}"
+    );
     let items = client.request("textDocument/completion", at_in(fp, "fragment.facing", 9));
     let labels: Vec<&str> = items
         .as_array()
