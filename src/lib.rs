@@ -37,6 +37,7 @@ pub mod check;
 pub mod codes;
 pub mod device_limits;
 pub mod diag;
+pub mod fixed_function;
 pub mod front;
 pub mod interp;
 pub mod ir;

@@ -250,6 +250,11 @@ pub fn ints(v: [i32; 4]) -> [u32; 4] {
 pub struct RunOptions {
     /// MAX_PROGRAM_CALL_DEPTH_NV: how many CALs may be active at once.
     pub max_call_depth: u32,
+    /// MAX_PROGRAM_EXEC_INSTRUCTIONS_NV: a program whose BRAs can loop
+    /// (`ir::Program::branches_loop`) ends abnormally at the first BRA
+    /// executed when this many statements have run (docs/semantics.md,
+    /// "Branches").
+    pub max_exec_instructions: u32,
     /// Statements (instructions and flow control) executed before the run
     /// stops with [`InterpError::StepLimit`].
     pub max_steps: u64,
@@ -270,6 +275,7 @@ impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             max_call_depth: crate::limits::Limits::default().max_call_depth,
+            max_exec_instructions: crate::limits::Limits::default().max_exec_instructions,
             max_steps: 10_000_000,
             trace: false,
             max_trace: 100_000,
@@ -290,6 +296,7 @@ impl RunOptions {
     pub fn from_options(options: &crate::Options) -> RunOptions {
         RunOptions {
             max_call_depth: options.limits.max_call_depth,
+            max_exec_instructions: options.limits.max_exec_instructions,
             user_clip_planes: options.user_clip_planes,
             two_sided_color: options.two_sided_color,
             ..RunOptions::default()

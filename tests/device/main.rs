@@ -17,6 +17,7 @@ mod exec_arb;
 mod exec_buffers;
 mod exec_cg_fixtures;
 mod exec_derivatives;
+mod exec_fixed_function;
 mod exec_float_ops;
 mod exec_flow;
 mod exec_geometry;

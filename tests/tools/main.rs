@@ -15,6 +15,7 @@ mod cli_output;
 mod cli_streams;
 mod diagnostics;
 mod editors;
+mod fixed_function;
 mod hostile_input;
 mod interp_alu;
 mod interp_cli;
