@@ -29,3 +29,4 @@ mod piglit_asmparser;
 mod reflect_api;
 mod renderer_options;
 mod spec_corpus;
+mod spirv_snapshots;
