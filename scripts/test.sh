@@ -32,6 +32,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+# The tree-sitter grammar's tests (tests/tools/editors.rs) run the
+# tree-sitter CLI. Its npm package downloads a prebuilt binary from GitHub
+# when installed, which CI cannot reach; the same CLI is built from
+# crates.io instead (a few minutes, once per machine).
+if ! command -v tree-sitter >/dev/null; then
+  echo "test.sh: installing tree-sitter-cli (cargo install, for the tree-sitter grammar's tests)"
+  cargo install tree-sitter-cli --locked --version 0.25.10 --quiet
+fi
+
 # Deterministic device choice and no stale Mesa shader cache.
 lvp=$(compgen -G "/usr/share/vulkan/icd.d/lvp_icd.*.json" | head -n 1 || true)
 [ -n "${VK_DRIVER_FILES:-}" ] || [ -z "$lvp" ] || export VK_DRIVER_FILES="$lvp"

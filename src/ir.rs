@@ -165,6 +165,105 @@ impl Program {
             _ => None,
         })
     }
+    /// The transfers of control out of subroutine `id` to other code
+    /// after a label: each CAL, each BRA, and running on past the next
+    /// label (unless the code ends in an unconditional RET or BRA), in
+    /// that order (nested blocks included).
+    ///
+    /// ```
+    /// use nvp4c::ir::{SubId, Transfer};
+    /// let src = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP r;\nMOVC r, vertex.position;\nBRA done (GT.x);\nMOV result.position, r;\ndone:\nEND\n";
+    /// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    /// assert_eq!(program.transfers(program.entry), [(Transfer::Branch, SubId(1)), (Transfer::RunOn, SubId(1))]);
+    /// ```
+    pub fn transfers(&self, id: SubId) -> Vec<(Transfer, SubId)> {
+        fn walk(block: &Block, out: &mut Vec<(Transfer, SubId)>) {
+            for stmt in block {
+                match stmt {
+                    Stmt::Call { target, .. } => out.push((Transfer::Call, *target)),
+                    Stmt::Branch { target, .. } => out.push((Transfer::Branch, *target)),
+                    _ => {}
+                }
+                for b in stmt.blocks() {
+                    walk(b, out);
+                }
+            }
+        }
+        let sub = self.sub(id);
+        let mut out = Vec::new();
+        walk(&sub.body, &mut out);
+        // Code after an unconditional RET or BRA never runs on.
+        let ends_in_jump = matches!(
+            sub.body.last(),
+            Some(Stmt::Return { cond: None, .. } | Stmt::Branch { cond: None, .. })
+        );
+        if let (SubroutineEnd::Continue(next), false) = (sub.end, ends_in_jump) {
+            out.push((Transfer::RunOn, next));
+        }
+        out
+    }
+    /// Whether a BRA closes a cycle: some reachable subroutine branches to
+    /// one from which it can be reached again (through CALs, BRAs and
+    /// running on past labels). Such a program can loop, so the
+    /// NV_vertex_program2_option limit applies to it: "a vertex program
+    /// will terminate abnormally after executing
+    /// MAX_PROGRAM_EXEC_INSTRUCTIONS instructions" (docs/semantics.md,
+    /// "Branches"). The backend lowers it as one dispatch loop, and both
+    /// it and the interpreter count the instructions it executes.
+    ///
+    /// ```
+    /// let looping = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP r;\nMOV r, 0;\ntop:\nADDC r, r, -1;\nBRA top (GT.x);\nMOV result.position, r;\nEND\n";
+    /// let (program, _) = nvp4c::check(looping, &nvp4c::Options::default()).unwrap();
+    /// assert!(program.branches_loop());
+    /// ```
+    pub fn branches_loop(&self) -> bool {
+        let count = self.subroutines.len();
+        let valid = |s: SubId| (s.0 as usize) < count;
+        if !valid(self.entry) {
+            return false;
+        }
+        let edges: Vec<Vec<(Transfer, SubId)>> = (0..count)
+            .map(|i| {
+                let mut e = self.transfers(SubId(i as u32));
+                e.retain(|&(_, t)| valid(t));
+                e
+            })
+            .collect();
+        // What each subroutine reaches (one or more transfers); a BRA from
+        // `s` to `t` closes a cycle when `t` reaches `s` or is `s`.
+        let reach = |from: SubId| {
+            let mut seen = vec![false; count];
+            let mut work = vec![from];
+            while let Some(s) = work.pop() {
+                for &(_, t) in &edges[s.0 as usize] {
+                    if !seen[t.0 as usize] {
+                        seen[t.0 as usize] = true;
+                        work.push(t);
+                    }
+                }
+            }
+            seen
+        };
+        let mut reachable = reach(self.entry);
+        reachable[self.entry.0 as usize] = true;
+        (0..count).filter(|&s| reachable[s]).any(|s| {
+            edges[s]
+                .iter()
+                .any(|&(kind, t)| kind == Transfer::Branch && (t.0 as usize == s || reach(t)[s]))
+        })
+    }
+}
+
+/// How control reaches the code after a label ([`Program::transfers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Transfer {
+    /// A CAL: a return address is pushed.
+    Call,
+    /// A BRA: the call stack is unchanged.
+    Branch,
+    /// The end of a subroutine's code running on past the next label
+    /// ([`SubroutineEnd::Continue`]).
+    RunOn,
 }
 
 /// GL's fog modes (OpenGL 2.0 section 3.10), as the `ARB_fog_*` options
@@ -1302,8 +1401,9 @@ pub enum Stmt {
     },
     /// `BRA label (ccTest)` (NV_vertex_program2_option 2.14.5.30): execution
     /// continues at the start of `target`, the code after the label, with
-    /// the call stack unchanged. Not lowered to SPIR-V yet (E0900); the
-    /// interpreter runs it.
+    /// the call stack unchanged. The backend lowers a BRA that can loop
+    /// ([`Program::branches_loop`]) in a dispatch loop, others as tail
+    /// calls (docs/semantics.md, "Branches").
     Branch {
         /// The subroutine (the code after the label) branched to.
         target: SubId,

@@ -148,6 +148,9 @@ pub(super) struct Machine<'p> {
     input_vertices: u32,
     /// The call stack (section 2.X.8.Z CAL: `callStackDepth`).
     stack: Vec<StackEntry>,
+    /// Whether the program's BRAs can loop, so MAX_PROGRAM_EXEC_INSTRUCTIONS
+    /// applies (`Program::branches_loop`).
+    exec_limited: bool,
 }
 
 fn internal(what: impl Into<String>, span: Span) -> InterpError {
@@ -302,6 +305,7 @@ impl<'p> Machine<'p> {
             primitive: 0,
             input_vertices,
             stack: Vec::new(),
+            exec_limited: program.branches_loop(),
         })
     }
 
@@ -358,7 +362,8 @@ impl<'p> Machine<'p> {
                         ),
                     );
                 }
-                Ok((clamped as u32, a.is_undefined(0)))
+                let outside = raw != clamped && self.options.out_of_range_undefined;
+                Ok((clamped as u32, a.is_undefined(0) || outside))
             }
             Index::PerVertex { .. } => Err(internal(
                 format!(
@@ -1142,6 +1147,17 @@ impl<'p> Machine<'p> {
                 });
             }
             Stmt::Branch { target, cond, span } => {
+                // NV_vertex_program2_option 2.14.4.3: "a vertex program will
+                // terminate abnormally after executing
+                // MAX_PROGRAM_EXEC_INSTRUCTIONS instructions"; checked at
+                // each BRA, the only way back (docs/semantics.md, "Branches").
+                let limit = u64::from(self.options.max_exec_instructions);
+                if self.exec_limited && self.outcome.steps >= limit {
+                    return Ok(self.abnormal_end(
+                        *span,
+                        format!("BRA after {limit} instructions executed (MAX_PROGRAM_EXEC_INSTRUCTIONS)"),
+                    ));
+                }
                 let taken = self.optional_test(cond, *span, "BRA")?;
                 let sub = self.subroutine(*target, *span)?;
                 let name = sub.name.clone().unwrap_or_default();

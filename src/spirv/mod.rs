@@ -50,7 +50,9 @@ use std::fmt;
 use rspirv::spirv::{self, StorageClass, Word};
 use words::Builder;
 
-use crate::ir::{Block, CallOverflow, Index, Operand, Program, Stmt, SubId, SubroutineEnd, VarId};
+use crate::ir::{
+    Block, CallOverflow, Index, Operand, Program, Stmt, SubId, SubroutineEnd, Transfer, VarId,
+};
 use crate::isa::Stage;
 use crate::span::Span;
 use crate::{Options, TargetEnv};
@@ -309,7 +311,8 @@ pub fn inlining_is_bounded(program: &Program) -> bool {
         for s in block {
             n += 1;
             match s {
-                Stmt::Call { target, .. } => calls.push(*target),
+                // A BRA outside a dispatch loop is a tail call.
+                Stmt::Call { target, .. } | Stmt::Branch { target, .. } => calls.push(*target),
                 Stmt::If {
                     then_block,
                     else_block,
@@ -327,6 +330,9 @@ pub fn inlining_is_bounded(program: &Program) -> bool {
     for sub in subs {
         let mut c = Vec::new();
         own.push(statements(&sub.body, &mut c));
+        if let SubroutineEnd::Continue(next) = sub.end {
+            c.push(next);
+        }
         calls.push(c);
     }
     if subs.is_empty() {
@@ -406,6 +412,10 @@ pub(crate) struct Analysis {
     /// lowered as one dispatch-loop function, `recursion`), members in
     /// `subroutines` order.
     pub cycles: Vec<Vec<SubId>>,
+    /// Whether the program's BRAs can loop (`Program::branches_loop`): it
+    /// is then one dispatch loop (the only member of `cycles`) that counts
+    /// the instructions it executes against MAX_PROGRAM_EXEC_INSTRUCTIONS.
+    pub exec_limit: bool,
     /// Whether CAL must count the call depth at run time: the call graph
     /// has a cycle, or an acyclic chain of calls deeper than
     /// MAX_PROGRAM_CALL_DEPTH (section 2.X.8.Z, CAL; docs/semantics.md),
@@ -443,50 +453,32 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
     if program.entry.0 as usize >= count {
         return Err(LowerError::internal("the entry subroutine does not exist"));
     }
-    // BRA (NV_vertex_program2_option) is unstructured control flow; its
-    // lowering is not written yet, so no module is made rather than a
-    // wrong one.
-    for sub in &program.subroutines {
-        if let Some(span) = first_branch(&sub.body) {
-            return Err(LowerError::unsupported(
-                "BRA is not lowered yet (branches to labels are unstructured control flow; the interpreter runs them, `nvp4c run`)",
-                span,
-            ));
-        }
-    }
-    // Reachable subroutines in depth-first order and the call edges.
+    // Reachable subroutines in depth-first order and the transfers between
+    // them (`Program::transfers`). A BRA and execution running on past a
+    // label are calls that do not count against the depth (a tail call,
+    // or a transfer between states of a dispatch loop): edges of the graph
+    // with depth 0 in `longest` below.
     let mut seen = vec![false; count];
     let mut order = Vec::new();
     let mut edges: HashMap<SubId, Vec<SubId>> = HashMap::new();
+    let mut calls_to: HashMap<SubId, BTreeSet<SubId>> = HashMap::new();
     let mut stack = vec![program.entry];
     seen[program.entry.0 as usize] = true;
-    // Execution running on past a label (`SubroutineEnd::Continue`) is a
-    // call that does not count against the depth: an edge of the graph,
-    // with depth 0 in `longest` below.
-    let mut runs_on: HashMap<SubId, SubId> = HashMap::new();
     while let Some(sub) = stack.pop() {
         order.push(sub);
         let mut callees = Vec::new();
-        for (target, span) in calls_of(&program.sub(sub).body) {
+        for (kind, target) in program.transfers(sub) {
             if target.0 as usize >= count {
                 return Err(LowerError::internal_at(
-                    "call to a subroutine that does not exist",
-                    span,
+                    "a transfer to a subroutine that does not exist",
+                    program.sub(sub).span,
                 ));
+            }
+            if kind == Transfer::Call {
+                calls_to.entry(sub).or_default().insert(target);
             }
             if !callees.contains(&target) {
                 callees.push(target);
-            }
-        }
-        if let SubroutineEnd::Continue(next) = program.sub(sub).end {
-            if next.0 as usize >= count {
-                return Err(LowerError::internal(
-                    "a subroutine runs on into one that does not exist",
-                ));
-            }
-            runs_on.insert(sub, next);
-            if !callees.contains(&next) {
-                callees.push(next);
             }
         }
         for &t in callees.iter().rev() {
@@ -497,8 +489,8 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         }
         edges.insert(sub, callees);
     }
-    // Which subroutines each one reaches through one or more calls; two
-    // that reach each other share a cycle.
+    // Which subroutines each one reaches through one or more transfers;
+    // two that reach each other share a cycle.
     let reaches: HashMap<SubId, BTreeSet<SubId>> = order
         .iter()
         .map(|&s| {
@@ -512,17 +504,25 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             (s, r)
         })
         .collect();
+    let exec_limit = program.branches_loop();
     let mut cycles: Vec<Vec<SubId>> = Vec::new();
-    for &s in &order {
-        if !reaches[&s].contains(&s) || cycles.iter().any(|c| c.contains(&s)) {
-            continue;
+    if exec_limit {
+        // BRAs that loop: the whole program is one dispatch loop, so every
+        // instruction it executes is counted against
+        // MAX_PROGRAM_EXEC_INSTRUCTIONS (docs/semantics.md, "Branches").
+        cycles.push(order.clone());
+    } else {
+        for &s in &order {
+            if !reaches[&s].contains(&s) || cycles.iter().any(|c| c.contains(&s)) {
+                continue;
+            }
+            let members = order
+                .iter()
+                .copied()
+                .filter(|t| reaches[&s].contains(t) && reaches[t].contains(&s))
+                .collect();
+            cycles.push(members);
         }
-        let members = order
-            .iter()
-            .copied()
-            .filter(|t| reaches[&s].contains(t) && reaches[t].contains(&s))
-            .collect();
-        cycles.push(members);
     }
     let address_stack = order.iter().any(|&s| {
         let mut found = false;
@@ -537,7 +537,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         fn longest(
             s: SubId,
             edges: &HashMap<SubId, Vec<SubId>>,
-            runs_on: &HashMap<SubId, SubId>,
+            calls_to: &HashMap<SubId, BTreeSet<SubId>>,
             memo: &mut HashMap<SubId, u32>,
         ) -> u32 {
             if let Some(&d) = memo.get(&s) {
@@ -547,13 +547,16 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
                 .get(&s)
                 .into_iter()
                 .flatten()
-                .map(|&t| u32::from(runs_on.get(&s) != Some(&t)) + longest(t, edges, runs_on, memo))
+                .map(|&t| {
+                    let call = calls_to.get(&s).is_some_and(|c| c.contains(&t));
+                    u32::from(call) + longest(t, edges, calls_to, memo)
+                })
                 .max()
                 .unwrap_or(0);
             memo.insert(s, d);
             d
         }
-        longest(program.entry, &edges, &runs_on, &mut HashMap::new())
+        longest(program.entry, &edges, &calls_to, &mut HashMap::new())
             > options.limits.max_call_depth
     };
     // The program can end inside a call: at the end of the text reached in
@@ -591,6 +594,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             subroutines: vec![program.entry],
             variables,
             cycles: Vec::new(),
+            exec_limit: false,
             depth_counter: false,
             address_stack: false,
             end_flag: false,
@@ -602,6 +606,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         subroutines: order,
         variables,
         cycles,
+        exec_limit,
         depth_counter,
         address_stack,
         end_flag,
@@ -657,17 +662,6 @@ pub(crate) fn walk_stmts(block: &Block, f: &mut dyn FnMut(&Stmt)) {
             walk_stmts(b, f);
         }
     }
-}
-
-/// The first BRA of a block, if any.
-fn first_branch(block: &Block) -> Option<Span> {
-    let mut found = None;
-    walk_stmts(block, &mut |s| {
-        if let (None, Stmt::Branch { span, .. }) = (found, s) {
-            found = Some(*span);
-        }
-    });
-    found
 }
 
 fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
@@ -740,6 +734,9 @@ pub(crate) struct Lowerer<'a> {
     /// A Private `bool` set when the program ends inside a call; every
     /// call site returns when it is set.
     pub ended: Option<Word>,
+    /// The count of instructions executed (a Private uint), in a program
+    /// whose BRAs loop (`Analysis::exec_limit`).
+    pub executed: Option<Word>,
     /// REP nesting of the function being lowered.
     pub loops: Vec<LoopTargets>,
     /// Registers live in Private storage (the program has more than one
@@ -791,6 +788,7 @@ impl<'a> Lowerer<'a> {
             call_depth: None,
             address_stack: None,
             ended: None,
+            executed: None,
             loops: Vec::new(),
             private_registers: analysis.subroutines.len() > 1 || !analysis.cycles.is_empty(),
             capabilities: HashSet::new(),
@@ -855,6 +853,12 @@ impl<'a> Lowerer<'a> {
             let f = self.b.constant_false(bool_ty);
             let var = self.global_variable(bool_ty, StorageClass::Private, Some(f), "ended");
             self.ended = Some(var);
+        }
+        if analysis.exec_limit {
+            let uint = self.t(emit::Comp::U32, 1);
+            let zero = self.c_u32(0);
+            let var = self.global_variable(uint, StorageClass::Private, Some(zero), "executed");
+            self.executed = Some(var);
         }
         if self.program.stage == Stage::Geometry {
             self.declare_emit_count(analysis)?;

@@ -1115,16 +1115,8 @@ fn agree(ty: nvp4c::isa::DataType, interp: u32, device: u32) -> bool {
 const VERTEX_PROFILES: [&str; 3] = ["gp4vp", "arbvp1", "vp40"];
 
 /// Vertex fixtures that do not compile, with the code they get
-/// (tests/tools/cg_fixtures.rs holds the reasons): one the spec rejects,
-/// and the vp40 programs with BRA, which the backend does not lower yet
-/// (the interpreter runs them).
-const NOT_COMPILED: [(&str, &str); 5] = [
-    ("gp4vp/vertex_position_invariant.vp", "E0702"),
-    ("vp40/glsl_fixed_function.vp", "E0900"),
-    ("vp40/vertex_fog.vp", "E0900"),
-    ("vp40/vertex_lighting.vp", "E0900"),
-    ("vp40/vertex_waves.vp", "E0900"),
-];
+/// (tests/tools/cg_fixtures.rs holds the reason): one the spec rejects.
+const NOT_COMPILED: [(&str, &str); 1] = [("gp4vp/vertex_position_invariant.vp", "E0702")];
 
 /// Every gp4vp, arbvp1 and vp40 fixture without texture lookups, run on the device and in
 /// the interpreter with the same generated inputs: attributes in [-1, 1),

@@ -10,6 +10,7 @@ mod harness;
 
 mod agal_render;
 mod conformance;
+mod d3d9;
 mod differential;
 mod differential_agal;
 mod exec_agal;
@@ -17,6 +18,7 @@ mod exec_arb;
 mod exec_buffers;
 mod exec_cg_fixtures;
 mod exec_derivatives;
+mod exec_fixed_function;
 mod exec_float_ops;
 mod exec_flow;
 mod exec_geometry;

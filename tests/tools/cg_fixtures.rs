@@ -55,18 +55,6 @@ const REJECTED_BY_THE_SPEC: [(&str, &str); 1] = [
     ("gp4vp/vertex_position_invariant.vp", "E0702"),
 ];
 
-/// cgc's vp40 output that branches with `BRA label (CC)`: valid, checked
-/// and run by the interpreter, but the SPIR-V backend does not lower BRA
-/// yet (E0900; the unstructured-branch lowering of issue 15 item 3 is
-/// another branch's work). When it lands this list must empty, and these
-/// fixtures join the others.
-const WAITING_FOR_BRA_LOWERING: [&str; 4] = [
-    "vp40/glsl_fixed_function.vp",
-    "vp40/vertex_fog.vp",
-    "vp40/vertex_lighting.vp",
-    "vp40/vertex_waves.vp",
-];
-
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cg")
 }
@@ -89,10 +77,6 @@ fn relative(path: &Path) -> String {
         .into_owned()
 }
 
-fn waits_for_bra_lowering(path: &Path) -> bool {
-    WAITING_FOR_BRA_LOWERING.contains(&relative(path).as_str())
-}
-
 fn rejected_by_the_spec(path: &Path) -> Option<&'static str> {
     let name = relative(path);
     REJECTED_BY_THE_SPEC
@@ -106,7 +90,7 @@ fn accepted_fixtures() -> Vec<(PathBuf, String)> {
     let all: Vec<(PathBuf, String)> = ACCEPTED
         .iter()
         .flat_map(|p| fixtures(p))
-        .filter(|p| rejected_by_the_spec(p).is_none() && !waits_for_bra_lowering(p))
+        .filter(|p| rejected_by_the_spec(p).is_none())
         .map(|p| {
             let text = std::fs::read_to_string(&p).unwrap();
             (p, text)
@@ -175,29 +159,6 @@ fn cgc_output_the_spec_forbids_is_rejected_with_its_rule() {
             .unwrap_or_else(|| panic!("{file} compiled; expected {code}"));
         let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes, [code], "{file}");
-    }
-}
-
-/// The vp40 fixtures that branch are checked (their errors are only
-/// E0900 at a BRA) and run by the interpreter.
-#[test]
-fn vp40_fixtures_with_bra_check_and_only_wait_for_its_lowering() {
-    let options = nvp4c::Options::default();
-    for file in WAITING_FOR_BRA_LOWERING {
-        let text = std::fs::read_to_string(root().join(file)).unwrap();
-        let diagnostics = nvp4c::compile(&text, &options).err().unwrap_or_else(|| {
-            panic!("{file} compiled: BRA is lowered now; move it out of WAITING_FOR_BRA_LOWERING")
-        });
-        let codes: BTreeSet<&str> = diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, BTreeSet::from(["E0900"]), "{file}");
-        let (program, _) =
-            nvp4c::check(&text, &options).unwrap_or_else(|_| panic!("{file} checks"));
-        nvp4c::interp::run(
-            &program,
-            &nvp4c::interp::Inputs::default(),
-            &nvp4c::interp::RunOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{file}: interpreter: {e}"));
     }
 }
 

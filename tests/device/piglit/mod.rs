@@ -11,7 +11,7 @@
 //!    draws (each with its state), read-backs and probes;
 //! 3. draws the plan on lavapipe with the programs compiled by nvp4c
 //!    (`vulkan`; a missing stage is a fixed-function companion program from
-//!    tests/piglit/fixed-function/), or on Mesa's GL with the programs given
+//!    `nvp4c::fixed_function`), or on Mesa's GL with the programs given
 //!    to `glProgramStringARB` unchanged (`mesa`);
 //! 4. checks the probes with piglit's tolerances (`probe`), checks the
 //!    device's probed pixels against the interpreter (`interp`), and
@@ -31,6 +31,7 @@ pub mod script;
 pub mod textures;
 pub mod vulkan;
 
+mod generated;
 mod suite;
 
 use std::path::{Path, PathBuf};

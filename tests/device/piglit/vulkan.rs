@@ -1,6 +1,6 @@
 //! The lavapipe backend: a shader_test's programs compiled by nvp4c (a
-//! missing stage replaced by the fixed-function companion program in
-//! tests/piglit/fixed-function/, compiled the same way), and its plan drawn
+//! missing stage replaced by the library's fixed-function companion
+//! program, `nvp4c::fixed_function`, compiled the same way), and its plan drawn
 //! with `Device::run_scene` (GL's y-up window, GL's depth range, an RGBA8
 //! target of 250×250).
 //!
@@ -12,7 +12,6 @@
 //! corners and the current attributes.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use ash::vk;
 use nvp4c::reflect::Reflection;
@@ -62,17 +61,20 @@ impl std::fmt::Display for RunError {
     }
 }
 
-/// The fixed-function companion programs (tests/piglit/fixed-function/).
+/// The fixed-function companion programs, from the library
+/// (`nvp4c::fixed_function`) for the state shader_runner leaves GL in:
+/// lighting, texture coordinate generation and fog off, all eight texture
+/// coordinate sets passed on through their (identity) texture matrices,
+/// the fog coordinate from the fragment depth; texturing off.
 pub fn fixed_function_source(stage: &str) -> String {
-    let file = if stage == "vertex" {
-        "vertex.vp"
+    use nvp4c::fixed_function as ff;
+    if stage == "vertex" {
+        let mut config = ff::VertexConfig::default();
+        config.units = vec![ff::TexCoord::Current; ff::MAX_UNITS];
+        ff::vertex_program_source(&config)
     } else {
-        "fragment.fp"
-    };
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/piglit/fixed-function")
-        .join(file);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        ff::fragment_program_source(&ff::FragmentConfig::default())
+    }
 }
 
 /// A program of the pair, compiled.
