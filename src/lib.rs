@@ -16,6 +16,10 @@
 //!   and specialization constants), the GL [`limits::Limits`], the Vulkan
 //!   [`device_limits::DeviceLimits`], clip-space conventions and debug
 //!   information.
+//! * Bytecode ([`front::Format`]: Adobe AGAL, Direct3D 9 shader tokens) is
+//!   recognised by [`compile_bytes`] and [`check_bytes`] from its first
+//!   bytes; its diagnostics point into [`source_listing`], the
+//!   disassembly ([`front::disassemble`]).
 //! * [`state`]: the `state.*` block's layout, and [`state::GlState`], which
 //!   fills it from GL-like state.
 //! * [`check`]: the front end alone, giving the checked [`ir::Program`]
@@ -187,6 +191,10 @@ pub struct Options {
     /// embedder can bound the time and memory a hostile program costs.
     /// Default: 128 MiB.
     pub max_source_bytes: usize,
+    /// How Direct3D 9 shaders are converted where Direct3D 9 and Vulkan
+    /// differ (docs/interface.md, "Direct3D 9"); Direct3D 9 bytecode is
+    /// recognised by its version token.
+    pub d3d9: front::d3d9::D3d9Options,
     /// Which warnings are reported, silenced or turned into errors, per
     /// code (the CLI's `-A`/`-W`/`-D`, `-w`, `--deny-warnings`). Default:
     /// every warning is reported and none fails the compile.
@@ -233,6 +241,7 @@ impl Default for Options {
             max_source_bytes: 128 << 20,
             optimize: false,
             preserve_signed_zero_inf_nan: false,
+            d3d9: front::d3d9::D3d9Options::default(),
             warnings: WarningControl::default(),
             agal: front::agal::AgalOptions::default(),
         }
@@ -279,20 +288,7 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
             options,
         );
     }
-    if source.len() > options.max_source_bytes {
-        return Err(Diagnostics(vec![Diagnostic::error(
-            "E0004",
-            format!(
-                "the program is {} bytes, more than the {} allowed",
-                source.len(),
-                options.max_source_bytes
-            ),
-        )
-        .primary(Span::new(0, 0), "program starts here")
-        .note(
-            "Options::max_source_bytes bounds the size of programs nvp4c accepts",
-        )]));
-    }
+    too_large(source.len(), options)?;
     // The checker takes each statement as the parser reads it: the
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
@@ -345,25 +341,38 @@ fn warning_control(
 /// assert!(nvp4c::compile_bytes(latin1_comment, &nvp4c::Options::default()).is_ok());
 /// ```
 pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagnostics> {
-    if front::Format::of(source).is_some() {
-        let listing = source_listing(source);
-        return guarded(|| {
-            let (program, warnings) = check_bytes(source, options)?;
-            finish(&program, warnings, &listing, options)
-        });
-    }
-    let text = source_text(source)?;
-    compile(&text, options)
+    let Some(format) = front::Format::of(source) else {
+        let text = source_text(source)?;
+        return compile(&text, options);
+    };
+    guarded(|| {
+        check_options(options)?;
+        too_large(source.len(), options)?;
+        match format {
+            // The Direct3D 9 front end adds its part of the reflection
+            // (front::d3d9::reflect) after the shared back end.
+            front::Format::D3d9 => front::d3d9::compile(source, options),
+            front::Format::Agal => {
+                let listing = source_listing(source);
+                let (program, warnings) = check_bytes(source, options)?;
+                finish(&program, warnings, &listing, options)
+            }
+        }
+    })
 }
 
-/// [`check`] for a program given as bytes: AGAL bytecode (recognised by
-/// its magic byte, [`front::Format`]) or text (see [`compile_bytes`]).
-/// Diagnostics point into [`source_listing`] of the same bytes.
+/// [`check`] for a program given as bytes: bytecode (AGAL by its magic
+/// byte, Direct3D 9 by its version token: [`front::Format`]) or text (see
+/// [`compile_bytes`]). Diagnostics point into [`source_listing`] of the
+/// same bytes.
 ///
 /// ```
 /// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
 /// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
 /// assert_eq!(program.stage, nvp4c::Stage::Fragment);
+/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("vs_2_0\ndcl_position v0\nmov oPos, v0\n").unwrap();
+/// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Vertex);
 /// ```
 pub fn check_bytes(
     source: &[u8],
@@ -373,28 +382,50 @@ pub fn check_bytes(
         Some(front::Format::Agal) => {
             warning_control(front::agal::check_bytecode(source, options), options)
         }
+        Some(front::Format::D3d9) => {
+            too_large(source.len(), options)?;
+            front::d3d9::check_bytecode(source, options)
+        }
         None => check(&source_text(source)?, options),
     }
 }
 
 /// The text the diagnostics of [`compile_bytes`] and [`check_bytes`] point
 /// into: the program itself, or for bytecode its disassembly (one line per
-/// token, [`front::agal::disasm`]). Render diagnostics against it.
+/// instruction, [`front::disassemble`]). Render diagnostics against it.
 ///
 /// ```
 /// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
 /// assert!(nvp4c::source_listing(&bytes).ends_with("mov oc, v0\n"));
+/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("ps_2_0\nmov oC0, c0\n").unwrap();
+/// assert_eq!(nvp4c::source_listing(&bytes), "ps_2_0\nmov oC0, c0\n");
 /// assert_eq!(nvp4c::source_listing(b"!!NVfp4.0\nEND\n"), "!!NVfp4.0\nEND\n");
 /// ```
 pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
-    match front::Format::of(source) {
-        Some(front::Format::Agal) => {
-            std::borrow::Cow::Owned(front::agal::disasm::disassemble(source).text)
-        }
+    match front::listing(source) {
+        Some(listing) => std::borrow::Cow::Owned(listing),
         // The text the assembly front end reads (Latin-1 comments as `?`,
         // offsets kept), or as much as can be shown of bytes it refuses.
         None => source_text(source).unwrap_or_else(|_| String::from_utf8_lossy(source)),
     }
+}
+
+/// `E0004` when a program is larger than `Options::max_source_bytes`.
+fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
+    if len <= options.max_source_bytes {
+        return Ok(());
+    }
+    Err(Diagnostics(vec![Diagnostic::error(
+        "E0004",
+        format!(
+            "the program is {len} bytes, more than the {} allowed",
+            options.max_source_bytes
+        ),
+    )
+    .primary(Span::new(0, 0), "program starts here")
+    .note(
+        "Options::max_source_bytes bounds the size of programs nvp4c accepts",
+    )]))
 }
 
 /// The program text of `bytes`: the same text when they are UTF-8; bytes

@@ -204,15 +204,23 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
 }
 
 /// [`check_pipeline`] for programs given as bytes: text, or bytecode such
-/// as AGAL (recognised by its magic byte, as [`crate::compile_bytes`] does).
-/// The labels of each file point into its [`crate::source_listing`]; pass
-/// those to [`LinkReport::render`].
+/// as an AGAL or Direct3D 9 vertex/fragment pair (recognised by content,
+/// as [`crate::compile_bytes`] does). The labels of each file point into
+/// its [`crate::source_listing`]; pass those to [`LinkReport::render`].
 ///
 /// ```
 /// let vs = nvp4c::front::agal::assemble("mov op, va0\nmov v1, va1", nvp4c::Stage::Vertex, 1).unwrap().bytes;
 /// let fs = nvp4c::front::agal::assemble("mov oc, v1", nvp4c::Stage::Fragment, 1).unwrap().bytes;
 /// let report = nvp4c::link::check_pipeline_bytes(&[("a.vs", &vs), ("a.fs", &fs)], &nvp4c::Options::default()).unwrap();
 /// assert!(!report.has_errors());
+///
+/// use nvp4c::front::d3d9::assemble::assemble_bytes;
+/// let vs = assemble_bytes("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oT1, v0\n").unwrap();
+/// let ps = assemble_bytes("ps_2_0\ndcl t1\ndcl t2\nadd r0, t1, t2\nmov oC0, r0\n").unwrap();
+/// let report = nvp4c::link::check_pipeline_bytes(&[("a.vso", &vs), ("b.pso", &ps)], &nvp4c::Options::default()).unwrap();
+/// // t2 is read but the vertex shader never writes oT2.
+/// let codes: Vec<_> = report.diagnostics.iter().map(|d| d.diagnostic.code).collect();
+/// assert_eq!(codes, ["E1000"]);
 /// ```
 pub fn check_pipeline_bytes(
     files: &[(&str, &[u8])],

@@ -27,17 +27,20 @@ Examples:
   nvp4c link a.vp a.fp                 check that two stages fit
   nvp4c shader.agal                    AGAL bytecode (recognised by its first byte)
   nvp4c --agal-stage fragment --agal-version 2 shader.txt    AGAL assembly
+  nvp4c shader.pso                     Direct3D 9 bytecode (by its version token)
   nvp4c disasm shader.agal             bytecode to assembly
+  nvp4c asm shader.asm -o shader.pso   assembly (Direct3D 9 or AGAL) to bytecode
 
 Exit codes: 0 success; 1 a program has errors or an output could not be
 written; 2 bad usage, an unreadable input, or a refused output; 141 a
 closed pipe on standard output or error (as for any program a pipe ends).";
 
 /// Compile NVIDIA assembly GPU programs (`!!NVvp4.0`, `!!NVfp4.0`,
-/// `!!NVgp4.0`) and Adobe AGAL programs (Stage3D bytecode, or
-/// AGALMiniAssembler text) to Vulkan SPIR-V. The program type comes from
-/// the header; AGAL text names it on its first line (`// AGAL2 vertex`) or
-/// with --agal-stage.
+/// `!!NVgp4.0`), Adobe AGAL programs (Stage3D bytecode, or
+/// AGALMiniAssembler text) and Direct3D 9 shaders (bytecode, vs_1_1 to
+/// ps_3_0) to Vulkan SPIR-V. The program type comes from the header or
+/// the version token; AGAL text names it on its first line (`// AGAL2
+/// vertex`) or with --agal-stage.
 #[derive(Parser, Debug)]
 #[command(
     name = "nvp4c",
@@ -70,10 +73,12 @@ enum Command {
     /// Compile a vertex, optional geometry and fragment program and check
     /// that each stage's attributes are written by the one before it.
     Link(cli::link::LinkArgs),
-    /// Disassemble bytecode (AGAL) into the assembly its assembler takes.
+    /// Disassemble bytecode (AGAL, Direct3D 9) into the assembly its
+    /// assembler takes, and print the problems found in it.
     Disasm(cli::bytecode::DisasmArgs),
-    /// Assemble AGAL assembly into bytecode, byte for byte as Adobe's
-    /// AGALMiniAssembler does, and check it.
+    /// Assemble Direct3D 9 assembly (Microsoft's syntax) or AGAL assembly
+    /// (byte for byte as Adobe's AGALMiniAssembler does) into bytecode, and
+    /// check it.
     Asm(cli::bytecode::AsmArgs),
     /// Run the language server on standard input/output (diagnostics,
     /// hover, go to definition, document symbols).

@@ -77,6 +77,9 @@ pub struct Reflection {
     pub limits: LimitsUsed,
     /// The Cg header comments, when the program is Cg output.
     pub cg: Option<CgProgram>,
+    /// A Direct3D 9 shader's version, constant table, registers and
+    /// samplers (docs/reflection.md, "Direct3D 9"); `None` otherwise.
+    pub d3d9: Option<crate::front::d3d9::reflect::D3d9Reflection>,
 }
 
 /// The entry point and its execution modes.
@@ -674,6 +677,7 @@ pub fn reflect(
                 })
                 .collect(),
         }),
+        d3d9: None,
     })
 }
 

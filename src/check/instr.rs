@@ -313,7 +313,7 @@ impl Checker<'_> {
             let value = self.source(o, OperandKind::Address, DataType::Signed, false)?;
             return Some(Flat::PushAddress(value, inst.span));
         }
-        let dst = self.dest(o, inst.cc_mask.as_ref(), DataType::Signed, false, info)?;
+        let dst = self.dest(o, inst.cc_mask.as_deref(), DataType::Signed, false, info)?;
         let partial = dst.mask != WriteMask::ALL;
         let conditional = dst.cc_mask.is_some_and(|t| t.condition != CcCondition::Tr);
         if partial || conditional {
@@ -789,7 +789,7 @@ impl Checker<'_> {
             return None;
         };
         let result_ty = info.result_type(mods.ty).unwrap_or(mods.ty);
-        let dst = self.dest(dst_ast, inst.cc_mask.as_ref(), result_ty, mods.ntc, info);
+        let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), result_ty, mods.ntc, info);
         let mut srcs = Vec::new();
         let mut ok = dst.is_some();
         let operand_count = if info.shape == Shape::Swz {
@@ -1751,7 +1751,7 @@ impl Checker<'_> {
                 component,
                 offset,
             } => {
-                let off = match offset {
+                let off = match offset.as_deref() {
                     None => 0i64,
                     Some((neg, lit)) => {
                         let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;

@@ -1,14 +1,20 @@
-//! `nvp4c disasm` and `nvp4c asm`: bytecode to text and back.
+//! `nvp4c disasm` and `nvp4c asm`: bytecode to text and back, for every
+//! bytecode front end (AGAL, Direct3D 9).
 //!
 //! ```text
 //! nvp4c disasm shader.agal [-o shader.agalasm]
+//! nvp4c disasm shader.d3dbc [-o shader.asm]
 //! nvp4c asm shader.agalasm [--agal-stage vertex --agal-version 2] [-o shader.agal]
+//! nvp4c asm shader.asm [-o shader.d3dbc]
 //! ```
 //!
-//! `disasm` recognises the format by its first bytes (the same command
-//! serves every bytecode front end) and prints one line per token in the
-//! syntax the format's assembler accepts, so assembling the listing gives
-//! the bytes back. Outputs are written as the compiler writes its own
+//! `disasm` recognises the format by its first bytes and prints one line
+//! per instruction in the syntax the format's assembler accepts, so
+//! assembling the listing gives the bytes back. `asm` takes the language
+//! from the text: Direct3D 9 assembly begins with its version (`vs_3_0`,
+//! `ps_2_0`), AGAL's with a `// AGAL2 vertex` line or the `--agal-*`
+//! flags. Either way the bytes are checked as any program of the format
+//! is, and not written when they have errors. Outputs are written as the compiler writes its own
 //! (`cli::output`: devices in place, files atomically, never over the
 //! input). Exit codes: 0 done, 1 the program has errors (the listing is
 //! still written; the diagnostics point into it), 2 bad usage or an
@@ -23,7 +29,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 pub struct DisasmArgs {
-    /// Bytecode to disassemble (AGAL); `-` reads standard input.
+    /// Bytecode to disassemble (AGAL or Direct3D 9, recognised by its first
+    /// bytes); `-` reads standard input.
     pub input: PathBuf,
     /// Where to write the listing (default: standard output).
     #[arg(short, long, value_name = "FILE")]
@@ -38,13 +45,16 @@ pub struct DisasmArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct AsmArgs {
-    /// AGAL assembly (AGALMiniAssembler's syntax); `-` reads standard input.
+    /// Assembly text: Direct3D 9 (Microsoft's syntax, beginning with its
+    /// version, e.g. `ps_2_0`) or AGAL (AGALMiniAssembler's syntax); `-`
+    /// reads standard input.
     pub input: PathBuf,
-    /// Where to write the bytecode (default: the input with `.agal`, or
-    /// standard output when reading standard input).
+    /// Where to write the bytecode (default: the input with `.d3dbc` or
+    /// `.agal`, or standard output when reading standard input).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// The program type (default: from a `// AGAL2 vertex` first line).
+    /// Read the text as AGAL assembly of this program type (default: from
+    /// a `// AGAL2 vertex` first line).
     #[arg(long, value_enum, value_name = "STAGE")]
     pub agal_stage: Option<AgalStage>,
     /// The AGAL version, 1 to 3 (default: from the first line, else 1, as
@@ -123,7 +133,7 @@ pub fn disasm_main(args: &DisasmArgs) -> Outcome {
     };
     let Some((listing, diags)) = nvp4c::front::disassemble(&bytes) else {
         reporter.error(&format!(
-            "{name} is not bytecode nvp4c knows (AGAL programs begin with the byte 0xa0)"
+            "{name} is not bytecode nvp4c knows (AGAL programs begin with the byte 0xa0, Direct3D 9 shaders with a version token 0xFFFEmmnn or 0xFFFFmmnn)"
         ))?;
         return Ok(EXIT_USAGE);
     };
@@ -164,16 +174,43 @@ pub fn asm_main(args: &AsmArgs) -> Outcome {
         Ok(t) => t,
         Err(d) => return failed(&d, &String::from_utf8_lossy(&bytes)),
     };
-    let Some((stage, version)) = agal_target(&text, args.agal_stage, args.agal_version) else {
-        reporter.error(&format!(
-            "{name}: the program type is unknown: give --agal-stage vertex|fragment or begin the text with `// AGAL<version> <vertex|fragment>`"
-        ))?;
-        return Ok(EXIT_USAGE);
-    };
-    let destination = match &args.output {
+    let destination = |extension: &str| match &args.output {
         Some(p) => Destination::from_arg(p),
         None if args.input.as_os_str() == "-" => Destination::Stdout,
-        None => Destination::File(args.input.with_extension("agal")),
+        None => Destination::File(args.input.with_extension(extension)),
+    };
+    // Direct3D 9 assembly names its version first; the --agal-* flags say
+    // the text is AGAL whatever it begins with.
+    let agal_flags = args.agal_stage.is_some() || args.agal_version.is_some();
+    if !agal_flags && nvp4c::front::d3d9::assemble::text_version(&text).is_some() {
+        let assembled = match nvp4c::front::d3d9::assemble::assemble_bytes(&text) {
+            Ok(b) => b,
+            Err(e) => return failed(&nvp4c::Diagnostics(vec![e.diagnostic()]), &text),
+        };
+        // Checked as any Direct3D 9 shader: the diagnostics point into
+        // its disassembly, as a compile's do.
+        let listing = nvp4c::source_listing(&assembled);
+        match nvp4c::check_bytes(&assembled, &nvp4c::Options::default()) {
+            Ok((_, warnings)) if !warnings.is_empty() => {
+                write_stderr(&reporter.diagnostics_text(&warnings, &name, &listing))?
+            }
+            Ok(_) => {}
+            Err(d) => return failed(&d, &listing),
+        }
+        return Ok(write_one(
+            &args.input,
+            destination("d3dbc"),
+            "the bytecode",
+            assembled,
+            &reporter,
+        )?
+        .unwrap_or(0));
+    }
+    let Some((stage, version)) = agal_target(&text, args.agal_stage, args.agal_version) else {
+        reporter.error(&format!(
+            "{name}: the assembly language is unknown: begin Direct3D 9 assembly with its version (`vs_3_0`, `ps_2_0`), or give --agal-stage vertex|fragment or begin AGAL assembly with `// AGAL<version> <vertex|fragment>`"
+        ))?;
+        return Ok(EXIT_USAGE);
     };
     // Assemble, then check the bytes as any AGAL program is checked.
     let assembled = match nvp4c::front::agal::assemble(&text, stage, version) {
@@ -191,7 +228,7 @@ pub fn asm_main(args: &AsmArgs) -> Outcome {
     }
     Ok(write_one(
         &args.input,
-        destination,
+        destination("agal"),
         "the bytecode",
         assembled.bytes,
         &reporter,

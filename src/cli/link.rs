@@ -1,5 +1,6 @@
 //! `nvp4c link`: compile the programs of one pipeline and check that they
-//! fit together (`nvp4c::link::check_pipeline`).
+//! fit together (`nvp4c::link::check_pipeline_bytes`); bytecode (AGAL,
+//! Direct3D 9, recognised by content) links as a vertex/fragment pair.
 //!
 //! ```text
 //! nvp4c link shade.vp [expand.gp] shade.fp [--write-spirv | --out-dir DIR] [compile options]
@@ -20,8 +21,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct LinkArgs {
     /// The vertex program, the optional geometry program and the fragment
-    /// program, in pipeline order (NV assembly, AGAL bytecode, or AGAL
-    /// assembly beginning `// AGAL2 vertex`).
+    /// program, in pipeline order (NV assembly, AGAL bytecode, AGAL
+    /// assembly beginning `// AGAL2 vertex`, or Direct3D 9 bytecode).
     #[arg(required = true, num_args = 2..=3, value_name = "PROGRAM")]
     pub inputs: Vec<PathBuf>,
 
@@ -103,7 +104,7 @@ pub fn main(args: &LinkArgs, matches: &ArgMatches) -> Outcome {
         names.push(name);
         sources.push(bytes);
     }
-    // Text or bytecode (AGAL): each file's diagnostics point into its
+    // Text or bytecode (AGAL, Direct3D 9): each file's diagnostics point into its
     // text, or its disassembly.
     let inputs: Vec<(&str, &[u8])> = names
         .iter()

@@ -4,6 +4,7 @@
 pub mod agal_args;
 pub mod bytecode;
 pub mod compile;
+pub mod d3d9_args;
 pub mod explain;
 pub mod generate;
 pub mod link;
@@ -108,6 +109,9 @@ pub struct CompileOptions {
 
     #[command(flatten)]
     pub agal: agal_args::AgalArgs,
+
+    #[command(flatten)]
+    pub d3d9: d3d9_args::D3d9Args,
 }
 
 impl CompileOptions {
@@ -129,6 +133,7 @@ impl CompileOptions {
         options.warnings = warning_control(matches)?;
         self.renderer.apply(&mut options)?;
         self.agal.apply(&mut options);
+        self.d3d9.apply(&mut options)?;
         Ok(options)
     }
 }

@@ -362,7 +362,8 @@ impl<'p> Machine<'p> {
                         ),
                     );
                 }
-                Ok((clamped as u32, a.is_undefined(0)))
+                let outside = raw != clamped && self.options.out_of_range_undefined;
+                Ok((clamped as u32, a.is_undefined(0) || outside))
             }
             Index::PerVertex { .. } => Err(internal(
                 format!(

@@ -269,6 +269,12 @@ pub struct RunOptions {
     /// (`fragment.facing` x < 0) reads `fragment.color.back` and
     /// `fragment.color.back.secondary` for its colours.
     pub two_sided_color: bool,
+    /// Mark a relative read or write outside its array undefined, as the
+    /// specification leaves it (section 2.X.4.2), instead of taking the
+    /// element nvp4c clamps the index to (the default, which is what the
+    /// compiled program does). For comparing with another implementation,
+    /// whose out-of-range element is its own.
+    pub out_of_range_undefined: bool,
 }
 
 impl Default for RunOptions {
@@ -281,6 +287,7 @@ impl Default for RunOptions {
             max_trace: 100_000,
             user_clip_planes: crate::state::MAX_CLIP_PLANES,
             two_sided_color: false,
+            out_of_range_undefined: false,
         }
     }
 }

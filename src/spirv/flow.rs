@@ -452,7 +452,7 @@ impl Lowerer<'_> {
                 // Not a terminator, whatever rspirv's helper assumes.
                 let inst =
                     rspirv::dr::Instruction::new(Op::DemoteToHelperInvocation, None, None, vec![]);
-                l.b.insert_into_block(rspirv::dr::InsertPoint::End, inst)?;
+                l.b.push(&inst)?;
             } else {
                 l.b.kill()?;
             }

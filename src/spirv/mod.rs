@@ -42,13 +42,13 @@ mod recursion;
 #[cfg(test)]
 mod tests;
 mod texture;
+mod words;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
-use rspirv::binary::Assemble;
-use rspirv::dr::Builder;
 use rspirv::spirv::{self, StorageClass, Word};
+use words::Builder;
 
 use crate::ir::{
     Block, CallOverflow, Index, Operand, Program, Stmt, SubId, SubroutineEnd, Transfer, VarId,
@@ -1035,21 +1035,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Word, LowerError> {
         let ptr_ty = self.t_ptr(StorageClass::Function, pointee);
         let id = self.b.id();
-        let mut operands = vec![rspirv::dr::Operand::StorageClass(StorageClass::Function)];
-        if let Some(init) = init {
-            operands.push(rspirv::dr::Operand::IdRef(init));
-        }
-        let inst =
-            rspirv::dr::Instruction::new(spirv::Op::Variable, Some(ptr_ty), Some(id), operands);
-        let f = self
-            .b
-            .selected_function()
-            .ok_or_else(|| LowerError::internal("a function variable outside a function"))?;
-        let blocks = &mut self.b.module_mut().functions[f].blocks;
-        let first = blocks
-            .first_mut()
-            .ok_or_else(|| LowerError::internal("a function variable before the first block"))?;
-        first.instructions.insert(0, inst);
+        self.b.function_variable(ptr_ty, id, init)?;
         if let Some(name) = name {
             self.b.name(id, name);
         }
@@ -1082,6 +1068,6 @@ impl<'a> Lowerer<'a> {
     }
 
     fn finish(self) -> Vec<u32> {
-        self.b.module().assemble()
+        self.b.assemble()
     }
 }

@@ -10,6 +10,7 @@ mod harness;
 
 mod agal_render;
 mod conformance;
+mod d3d9;
 mod differential;
 mod differential_agal;
 mod exec_agal;

@@ -92,6 +92,16 @@ pub fn pixel(
     Ok(Some((color, defined)))
 }
 
+/// How the replay runs programs: as the specification reads them, so that
+/// a relative read outside its array (section 2.X.4.2: undefined) gives an
+/// undefined value rather than the element nvp4c clamps the index to; the
+/// other implementation's out-of-range element is its own.
+fn replay_options() -> RunOptions {
+    let mut options = RunOptions::default();
+    options.out_of_range_undefined = true;
+    options
+}
+
 enum Shaded {
     Outside,
     Killed,
@@ -155,7 +165,7 @@ fn fragment_inputs(
     x: u32,
     y: u32,
 ) -> Result<Coverage, String> {
-    let options = RunOptions::default();
+    let options = replay_options();
     let mut outs = Vec::new();
     for v in 0..4 {
         match interp::run(vp, &vertex_inputs(d, v), &options) {
@@ -262,7 +272,7 @@ fn shade(
     x: u32,
     y: u32,
 ) -> Result<Shaded, String> {
-    let options = RunOptions::default();
+    let options = replay_options();
     let (mut inputs, z) = match fragment_inputs(plan, d, vp, x, y)? {
         Coverage::Outside => return Ok(Shaded::Outside),
         Coverage::NotMeaningful | Coverage::OnEdge => return Ok(Shaded::NotMeaningful),
@@ -396,7 +406,7 @@ pub fn rasterisation_tie(
 /// undefined, wherever the primitive lands after clipping.
 pub fn vertex_results_defined(plan: &Plan, vertex: &Checked, names: &[&str]) -> Option<bool> {
     let vp = vertex.program.as_ref()?;
-    let options = RunOptions::default();
+    let options = replay_options();
     for step in &plan.steps {
         let Step::Draw(d) = step else {
             continue;

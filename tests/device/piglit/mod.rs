@@ -31,6 +31,7 @@ pub mod script;
 pub mod textures;
 pub mod vulkan;
 
+mod generated;
 mod suite;
 
 use std::path::{Path, PathBuf};

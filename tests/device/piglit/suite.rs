@@ -45,7 +45,7 @@ fn original_of(nv4: &Path) -> PathBuf {
 
 /// Whether Mesa's GL can be used; outside CI a missing one is a loud
 /// SKIPPED line, in CI a failure.
-fn mesa_or_skip() -> bool {
+pub(super) fn mesa_or_skip() -> bool {
     let probe = mesa::with_context(|m| {
         let missing: Vec<&str> = [
             "GL_ARB_vertex_program",
@@ -77,7 +77,7 @@ fn mesa_or_skip() -> bool {
 
 /// Draws `test` with Mesa's GL in a context of its own, so that no GL state
 /// (a bound program, an enable) carries over from another file.
-fn mesa_run(test: &ShaderTest) -> Result<super::MesaRun, RunError> {
+pub(super) fn mesa_run(test: &ShaderTest) -> Result<super::MesaRun, RunError> {
     mesa::with_context(|m| run_on_mesa(m, test))
         .map_err(RunError::Backend)
         .and_then(|r| r)
@@ -320,12 +320,12 @@ fn mesa_gl_and_nvp4c_on_lavapipe_draw_the_same_pixels() {
 /// `interp::value_tie`):
 /// how many, and the first few.
 #[derive(Default)]
-struct Ties {
-    count: usize,
-    first: Vec<String>,
+pub(super) struct Ties {
+    pub count: usize,
+    pub first: Vec<String>,
     /// Pixels explained by a documented Mesa deviation ([`MESA_DEVIATIONS`]).
-    deviation_count: usize,
-    deviations: Vec<String>,
+    pub deviation_count: usize,
+    pub deviations: Vec<String>,
 }
 
 /// Compares Mesa's frames with lavapipe's. A differing pixel on a
@@ -334,7 +334,7 @@ struct Ties {
 /// interpreter finds undefined by the spec or on a rounding tie may rightly
 /// differ (docs/conformance.md, "Differential testing against Mesa"); any
 /// other is reported.
-fn compare_runs(
+pub(super) fn compare_runs(
     label: &str,
     gl: &super::MesaRun,
     vk: &super::LavapipeRun,
