@@ -1,14 +1,24 @@
 //! The language server on a big file (docs/performance.md, "Language
-//! server"): a 30 000-line program is open, five quick edits arrive
-//! (`didChange`, the whole text each time, as VS Code sends them with full
-//! synchronisation), then a hover; the figure is the time from the hover
-//! request to its answer. The server answers against the newest version
-//! only, parsing it once, with no check, lowering or validation in the way
-//! (src/lsp/mod.rs).
+//! server"): a 30 000-line program is open, five quick edits arrive (five
+//! keystrokes, each a `didChange` with the range it replaced, as clients
+//! send them with the incremental synchronisation the server asks for),
+//! then a hover; the figure is the time from the hover request to its
+//! answer. The server answers against the newest version, whose syntax
+//! index it makes from the last one by re-reading the statements the edits
+//! touched, with no check, lowering or validation in the way
+//! (src/lsp/mod.rs, src/lsp/analysis.rs).
+//!
+//! A second benchmark sends each version as the whole text (full
+//! synchronisation, for clients without incremental edits): the server
+//! then finds the changed range by comparing the texts.
 //!
 //! ```text
 //! cargo bench --bench lsp
 //! ```
+//!
+//! `NVP4C_LSP_ONCE=1` runs one sample without criterion and prints its
+//! time, for instruction counts that do not depend on the machine's load
+//! (docs/performance.md: the server's request handler under callgrind).
 #[path = "common/mod.rs"]
 mod common;
 
@@ -18,7 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::json;
 
@@ -102,6 +112,18 @@ impl Session {
             json!({"textDocument": {"uri": URI, "version": self.version}, "contentChanges": [{"text": text}]}),
         );
     }
+
+    /// Replaces the characters `from..to` of line `line` with `text`.
+    fn edit_range(&mut self, line: usize, from: usize, to: usize, text: &str) {
+        self.version += 1;
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": self.version}, "contentChanges": [{
+                "range": {"start": {"line": line, "character": from}, "end": {"line": line, "character": to}},
+                "text": text
+            }]}),
+        );
+    }
 }
 
 impl Drop for Session {
@@ -114,29 +136,44 @@ impl Drop for Session {
     }
 }
 
-fn hover_after_edits(c: &mut Criterion) {
+/// The program, the hover request, and where the edits go: typing `12345`
+/// after `R0` in the last instruction.
+struct Setup {
+    text: String,
+    at: usize,
+    line: usize,
+    column: usize,
+    hover: serde_json::Value,
+}
+
+fn setup() -> Setup {
     let text = program();
     eprintln!(
         "lsp bench: {} lines, {} bytes",
         text.lines().count(),
         text.len()
     );
-    // Five edits, as typing `R1` → `R12345` in the last instruction.
     let at = text
         .rfind("MOV result.position, R0")
         .expect("the last instruction")
-        + 22;
-    let edits: Vec<String> = (1..=5)
-        .map(|n| {
-            let digits: String = "12345"[..n].to_string();
-            format!("{}{}{}", &text[..at], digits, &text[at..])
-        })
-        .collect();
+        + 23;
+    let line = text[..at].matches('\n').count();
+    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
     // Hover on the opcode of an instruction in the middle of the file.
     let middle = text.lines().count() as u32 / 2;
     let hover = json!({"textDocument": {"uri": URI}, "position": {"line": middle, "character": 1}});
+    Setup {
+        text,
+        at,
+        line,
+        column,
+        hover,
+    }
+}
 
-    let mut session = Session::start(&text);
+fn hover_after_edits(c: &mut Criterion) {
+    let s = setup();
+    let mut session = Session::start(&s.text);
     let mut g = c.benchmark_group("lsp");
     g.sample_size(20)
         .measurement_time(Duration::from_secs(20))
@@ -145,15 +182,18 @@ fn hover_after_edits(c: &mut Criterion) {
         b.iter_custom(|iterations| {
             let mut total = Duration::ZERO;
             for _ in 0..iterations {
-                for e in &edits {
-                    session.edit(e);
+                for (n, digit) in "12345".chars().enumerate() {
+                    let column = s.column + n;
+                    session.edit_range(s.line, column, column, &digit.to_string());
                 }
                 let t = Instant::now();
-                let answer = session.request("textDocument/hover", hover.clone());
+                let answer = session.request("textDocument/hover", s.hover.clone());
                 total += t.elapsed();
                 assert!(answer["contents"]["value"].is_string(), "{answer}");
-                // Let the diagnostics of the last edit go out, so that each
-                // sample starts from a quiet server.
+                // Back to the original text, then let the diagnostics of
+                // the last edit go out, so that each sample starts from a
+                // quiet server.
+                session.edit_range(s.line, s.column, s.column + 5, "");
                 std::thread::sleep(nvp4c::lsp::DEBOUNCE * 3);
             }
             total
@@ -162,5 +202,60 @@ fn hover_after_edits(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, hover_after_edits);
-criterion_main!(benches);
+fn hover_after_full_text_edits(c: &mut Criterion) {
+    let s = setup();
+    let edits: Vec<String> = (1..=5)
+        .map(|n| format!("{}{}{}", &s.text[..s.at], &"12345"[..n], &s.text[s.at..]))
+        .collect();
+    let mut session = Session::start(&s.text);
+    let mut g = c.benchmark_group("lsp");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_secs(2));
+    g.bench_function("hover after 5 full-text edits, 30000 lines", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                for e in &edits {
+                    session.edit(e);
+                }
+                let t = Instant::now();
+                let answer = session.request("textDocument/hover", s.hover.clone());
+                total += t.elapsed();
+                assert!(answer["contents"]["value"].is_string(), "{answer}");
+                session.edit(&s.text);
+                std::thread::sleep(nvp4c::lsp::DEBOUNCE * 3);
+            }
+            total
+        })
+    });
+    g.finish();
+}
+
+/// One sample: open, a first hover (the whole file is indexed), the
+/// first diagnostics, five keystrokes, the hover that is measured.
+fn once() {
+    let s = setup();
+    let mut session = Session::start(&s.text);
+    session.request("textDocument/hover", s.hover.clone());
+    for (n, digit) in "12345".chars().enumerate() {
+        let column = s.column + n;
+        session.edit_range(s.line, column, column, &digit.to_string());
+    }
+    let t = Instant::now();
+    let answer = session.request("textDocument/hover", s.hover.clone());
+    let elapsed = t.elapsed();
+    assert!(answer["contents"]["value"].is_string(), "{answer}");
+    eprintln!("lsp bench: hover after 5 edits answered in {elapsed:?}");
+}
+
+criterion_group!(benches, hover_after_edits, hover_after_full_text_edits);
+
+fn main() {
+    if std::env::var_os("NVP4C_LSP_ONCE").is_some() {
+        once();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

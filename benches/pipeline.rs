@@ -4,6 +4,7 @@
 //! ```text
 //! cargo bench --bench pipeline              # everything
 //! cargo bench --bench pipeline -- 10MB      # one input
+//! cargo bench --bench pipeline -- command   # start-up and batch mode
 //! ```
 //!
 //! Inputs: the largest program of spec-corpus/valid, a 200-instruction
@@ -99,5 +100,88 @@ fn benches(c: &mut Criterion) {
     stages(c, "10MB", &big, &common::big_options(), false);
 }
 
-criterion_group!(pipeline, benches);
+/// Linearity (issue 17: 10× the input in at most 11× the time): the 1 MB
+/// program through the two whole-program stages, to compare with the
+/// `10MB` group's figures of the same run.
+fn linearity(c: &mut Criterion) {
+    let options = common::big_options();
+    let mut whole = options.clone();
+    whole.validate = false;
+    let source = common::cg_program(1_000_000);
+    let mut g = c.benchmark_group("1MB");
+    g.throughput(Throughput::Bytes(source.len() as u64));
+    g.sample_size(20).measurement_time(Duration::from_secs(10));
+    g.bench_function(BenchmarkId::new("parse+check+lower", source.len()), |b| {
+        b.iter(|| {
+            let (program, _) = nvp4c::check(black_box(&source), &options).expect("checks");
+            nvp4c::spirv::lower(&program, &options).expect("lowers")
+        })
+    });
+    g.bench_function(BenchmarkId::new("compile", source.len()), |b| {
+        b.iter(|| nvp4c::compile(black_box(&source), &whole).expect("compiles"))
+    });
+    g.finish();
+}
+
+/// The `nvp4c` command as a process: start-up (`nvp4c --version`, issue
+/// 17: at most 1 ms) and batch mode over spec-corpus and tests/programs on
+/// one core and on two (`taskset`; at least 1.8× faster on two). This is
+/// the binary cargo builds (dynamically linked); `scripts/build-release.sh`
+/// makes the statically linked one that docs/performance.md measures
+/// beside it with hyperfine.
+fn command(c: &mut Criterion) {
+    use std::process::{Command, Stdio};
+    let nvp4c = env!("CARGO_BIN_EXE_nvp4c");
+    let mut g = c.benchmark_group("command");
+    g.bench_function("--version", |b| {
+        b.iter(|| {
+            let status = Command::new(nvp4c)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .status()
+                .expect("nvp4c runs");
+            assert!(status.success());
+        })
+    });
+    let mut inputs = Vec::new();
+    for dir in ["spec-corpus/valid", "spec-corpus/invalid", "tests/programs"] {
+        for entry in std::fs::read_dir(dir).expect("program directory") {
+            let path = entry.expect("dir entry").path();
+            if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("vp" | "fp" | "gp")
+            ) {
+                inputs.push(path);
+            }
+        }
+    }
+    inputs.sort();
+    let out = tempfile::tempdir().expect("a temporary directory");
+    let taskset = Command::new("taskset").arg("--version").output().is_ok();
+    for cores in ["0", "0,1"] {
+        if !taskset {
+            eprintln!("command/batch: no `taskset`, not measured");
+            break;
+        }
+        let name = format!("batch/{} programs/cores {cores}", inputs.len());
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                // The invalid programs make the batch exit with 1; every
+                // input is still compiled.
+                Command::new("taskset")
+                    .args(["-c", cores, nvp4c])
+                    .args(&inputs)
+                    .arg("--out-dir")
+                    .arg(out.path())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("nvp4c runs")
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(pipeline, benches, linearity, command);
 criterion_main!(pipeline);

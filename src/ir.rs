@@ -75,6 +75,11 @@ pub struct Program {
     pub tess_eval: Option<TessEvalLayout>,
     /// Compute program layout (NV_compute_program5), `None` otherwise.
     pub compute: Option<ComputeLayout>,
+    /// Sampler states the program fixes, one per texture unit that has one
+    /// (AGAL encodes the state in every `tex`; the assembly family leaves it
+    /// to the renderer, so its programs have none). The reflection reports
+    /// them so a renderer creates matching samplers.
+    pub samplers: Vec<SamplerState>,
     /// What a CAL does when MAX_PROGRAM_CALL_DEPTH calls are active.
     pub call_overflow: CallOverflow,
 }
@@ -166,6 +171,105 @@ impl Program {
             _ => None,
         })
     }
+    /// The transfers of control out of subroutine `id` to other code
+    /// after a label: each CAL, each BRA, and running on past the next
+    /// label (unless the code ends in an unconditional RET or BRA), in
+    /// that order (nested blocks included).
+    ///
+    /// ```
+    /// use nvp4c::ir::{SubId, Transfer};
+    /// let src = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP r;\nMOVC r, vertex.position;\nBRA done (GT.x);\nMOV result.position, r;\ndone:\nEND\n";
+    /// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    /// assert_eq!(program.transfers(program.entry), [(Transfer::Branch, SubId(1)), (Transfer::RunOn, SubId(1))]);
+    /// ```
+    pub fn transfers(&self, id: SubId) -> Vec<(Transfer, SubId)> {
+        fn walk(block: &Block, out: &mut Vec<(Transfer, SubId)>) {
+            for stmt in block {
+                match stmt {
+                    Stmt::Call { target, .. } => out.push((Transfer::Call, *target)),
+                    Stmt::Branch { target, .. } => out.push((Transfer::Branch, *target)),
+                    _ => {}
+                }
+                for b in stmt.blocks() {
+                    walk(b, out);
+                }
+            }
+        }
+        let sub = self.sub(id);
+        let mut out = Vec::new();
+        walk(&sub.body, &mut out);
+        // Code after an unconditional RET or BRA never runs on.
+        let ends_in_jump = matches!(
+            sub.body.last(),
+            Some(Stmt::Return { cond: None, .. } | Stmt::Branch { cond: None, .. })
+        );
+        if let (SubroutineEnd::Continue(next), false) = (sub.end, ends_in_jump) {
+            out.push((Transfer::RunOn, next));
+        }
+        out
+    }
+    /// Whether a BRA closes a cycle: some reachable subroutine branches to
+    /// one from which it can be reached again (through CALs, BRAs and
+    /// running on past labels). Such a program can loop, so the
+    /// NV_vertex_program2_option limit applies to it: "a vertex program
+    /// will terminate abnormally after executing
+    /// MAX_PROGRAM_EXEC_INSTRUCTIONS instructions" (docs/semantics.md,
+    /// "Branches"). The backend lowers it as one dispatch loop, and both
+    /// it and the interpreter count the instructions it executes.
+    ///
+    /// ```
+    /// let looping = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP r;\nMOV r, 0;\ntop:\nADDC r, r, -1;\nBRA top (GT.x);\nMOV result.position, r;\nEND\n";
+    /// let (program, _) = nvp4c::check(looping, &nvp4c::Options::default()).unwrap();
+    /// assert!(program.branches_loop());
+    /// ```
+    pub fn branches_loop(&self) -> bool {
+        let count = self.subroutines.len();
+        let valid = |s: SubId| (s.0 as usize) < count;
+        if !valid(self.entry) {
+            return false;
+        }
+        let edges: Vec<Vec<(Transfer, SubId)>> = (0..count)
+            .map(|i| {
+                let mut e = self.transfers(SubId(i as u32));
+                e.retain(|&(_, t)| valid(t));
+                e
+            })
+            .collect();
+        // What each subroutine reaches (one or more transfers); a BRA from
+        // `s` to `t` closes a cycle when `t` reaches `s` or is `s`.
+        let reach = |from: SubId| {
+            let mut seen = vec![false; count];
+            let mut work = vec![from];
+            while let Some(s) = work.pop() {
+                for &(_, t) in &edges[s.0 as usize] {
+                    if !seen[t.0 as usize] {
+                        seen[t.0 as usize] = true;
+                        work.push(t);
+                    }
+                }
+            }
+            seen
+        };
+        let mut reachable = reach(self.entry);
+        reachable[self.entry.0 as usize] = true;
+        (0..count).filter(|&s| reachable[s]).any(|s| {
+            edges[s]
+                .iter()
+                .any(|&(kind, t)| kind == Transfer::Branch && (t.0 as usize == s || reach(t)[s]))
+        })
+    }
+}
+
+/// How control reaches the code after a label ([`Program::transfers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Transfer {
+    /// A CAL: a return address is pushed.
+    Call,
+    /// A BRA: the call stack is unchanged.
+    Branch,
+    /// The end of a subroutine's code running on past the next label
+    /// ([`SubroutineEnd::Continue`]).
+    RunOn,
 }
 
 /// GL's fog modes (OpenGL 2.0 section 3.10), as the `ARB_fog_*` options
@@ -741,6 +845,104 @@ pub struct BufferBinding {
     pub first: u32,
     /// `BUFFER4` (vec4 elements) rather than `BUFFER` (scalars).
     pub vec4: bool,
+}
+
+/// The sampler state a program fixes for one texture unit (what a
+/// renderer puts in its `VkSamplerCreateInfo`), with what the program
+/// expects of the texture. AGAL's sampler field is the source
+/// (docs/interface.md, "AGAL").
+///
+/// ```
+/// use nvp4c::ir::{SamplerState, Filter, MipmapMode, Wrap, TextureFormat};
+/// let s = SamplerState { unit: 0, filter: Filter::Linear, mipmap: MipmapMode::Nearest,
+///     wrap_u: Wrap::Repeat, wrap_v: Wrap::Repeat, wrap_w: Wrap::Repeat, max_anisotropy: 1,
+///     format: TextureFormat::Rgba, centroid: false, single: false };
+/// assert_eq!(serde_json::to_value(&s).unwrap()["mipmap"], "nearest");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SamplerState {
+    /// The texture unit (`texture[n]`, AGAL `fs<n>`/`vs<n>`).
+    pub unit: u32,
+    /// Magnification and minification filter.
+    pub filter: Filter,
+    /// How mipmap levels are chosen; `None`: level 0 only.
+    pub mipmap: MipmapMode,
+    /// Addressing of s.
+    pub wrap_u: Wrap,
+    /// Addressing of t.
+    pub wrap_v: Wrap,
+    /// Addressing of r (3D textures; cube maps ignore it).
+    pub wrap_w: Wrap,
+    /// 1 (off), 2, 4, 8 or 16.
+    pub max_anisotropy: u32,
+    /// What the texture holds (its upload format decides the Vulkan format).
+    pub format: TextureFormat,
+    /// Sampled at the centroid (AGAL's `centroid` flag).
+    pub centroid: bool,
+    /// AGAL's `single` flag (no documented meaning; no effect).
+    pub single: bool,
+}
+
+/// A sampler's filter.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Filter::Linear).unwrap(), "\"linear\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Filter {
+    /// `VK_FILTER_NEAREST`.
+    Nearest,
+    /// `VK_FILTER_LINEAR`.
+    Linear,
+}
+
+/// A sampler's mipmap mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::MipmapMode::None).unwrap(), "\"none\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MipmapMode {
+    /// Level 0 only (`maxLod` 0.25 with `VK_SAMPLER_MIPMAP_MODE_NEAREST`).
+    None,
+    /// `VK_SAMPLER_MIPMAP_MODE_NEAREST`.
+    Nearest,
+    /// `VK_SAMPLER_MIPMAP_MODE_LINEAR`.
+    Linear,
+}
+
+/// A sampler's address mode.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::Wrap::ClampToEdge).unwrap(), "\"clamp_to_edge\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wrap {
+    /// `VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE`.
+    ClampToEdge,
+    /// `VK_SAMPLER_ADDRESS_MODE_REPEAT`.
+    Repeat,
+}
+
+/// What a texture holds, as the program declares it.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&nvp4c::ir::TextureFormat::Dxt5).unwrap(), "\"dxt5\"");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextureFormat {
+    /// Uncompressed RGBA.
+    Rgba,
+    /// DXT1 (BC1) compressed.
+    Dxt1,
+    /// DXT5 (BC3) compressed, with alpha.
+    Dxt5,
+    /// Video frames (Stage3D VideoTexture).
+    Video,
 }
 
 /// The geometry program declarations (NV_geometry_program4).
@@ -1431,8 +1633,9 @@ pub enum Stmt {
     },
     /// `BRA label (ccTest)` (NV_vertex_program2_option 2.14.5.30): execution
     /// continues at the start of `target`, the code after the label, with
-    /// the call stack unchanged. Not lowered to SPIR-V yet (E0900); the
-    /// interpreter runs it.
+    /// the call stack unchanged. The backend lowers a BRA that can loop
+    /// ([`Program::branches_loop`]) in a dispatch loop, others as tail
+    /// calls (docs/semantics.md, "Branches").
     Branch {
         /// The subroutine (the code after the label) branched to.
         target: SubId,

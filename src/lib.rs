@@ -16,6 +16,10 @@
 //!   and specialization constants), the GL [`limits::Limits`], the Vulkan
 //!   [`device_limits::DeviceLimits`], clip-space conventions and debug
 //!   information.
+//! * Bytecode ([`front::Format`]: Adobe AGAL, Direct3D 9 shader tokens) is
+//!   recognised by [`compile_bytes`] and [`check_bytes`] from its first
+//!   bytes; its diagnostics point into [`source_listing`], the
+//!   disassembly ([`front::disassemble`]).
 //! * [`state`]: the `state.*` block's layout, and [`state::GlState`], which
 //!   fills it from GL-like state.
 //! * [`check`]: the front end alone, giving the checked [`ir::Program`]
@@ -37,6 +41,8 @@ pub mod check;
 pub mod codes;
 pub mod device_limits;
 pub mod diag;
+pub mod fixed_function;
+pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod isa;
@@ -185,10 +191,17 @@ pub struct Options {
     /// embedder can bound the time and memory a hostile program costs.
     /// Default: 128 MiB.
     pub max_source_bytes: usize,
+    /// How Direct3D 9 shaders are converted where Direct3D 9 and Vulkan
+    /// differ (docs/interface.md, "Direct3D 9"); Direct3D 9 bytecode is
+    /// recognised by its version token.
+    pub d3d9: front::d3d9::D3d9Options,
     /// Which warnings are reported, silenced or turned into errors, per
     /// code (the CLI's `-A`/`-W`/`-D`, `-w`, `--deny-warnings`). Default:
     /// every warning is reported and none fails the compile.
     pub warnings: WarningControl,
+    /// How AGAL programs are read and converted (text as AGAL assembly,
+    /// Stage3D clip space); AGAL bytecode is recognised by its magic byte.
+    pub agal: front::agal::AgalOptions,
 }
 
 impl Options {
@@ -228,7 +241,9 @@ impl Default for Options {
             max_source_bytes: 128 << 20,
             optimize: false,
             preserve_signed_zero_inf_nan: false,
+            d3d9: front::d3d9::D3d9Options::default(),
             warnings: WarningControl::default(),
+            agal: front::agal::AgalOptions::default(),
         }
     }
 }
@@ -267,20 +282,13 @@ pub struct Compiled {
 /// assert!(warnings.is_empty());
 /// ```
 pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostics), Diagnostics> {
-    if source.len() > options.max_source_bytes {
-        return Err(Diagnostics(vec![Diagnostic::error(
-            "E0004",
-            format!(
-                "the program is {} bytes, more than the {} allowed",
-                source.len(),
-                options.max_source_bytes
-            ),
-        )
-        .primary(Span::new(0, 0), "program starts here")
-        .note(
-            "Options::max_source_bytes bounds the size of programs nvp4c accepts",
-        )]));
+    if let Some((stage, version)) = front::agal::assembly_target(source, options) {
+        return warning_control(
+            front::agal::check_assembly(source, stage, version, options),
+            options,
+        );
     }
+    too_large(source.len(), options)?;
     // The checker takes each statement as the parser reads it: the
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
@@ -300,6 +308,28 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     }
 }
 
+/// `Options::warnings` applied to a front end's result: silenced warnings
+/// dropped, denied ones made errors (which fail the check).
+fn warning_control(
+    checked: Result<(ir::Program, Diagnostics), Diagnostics>,
+    options: &Options,
+) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    match checked {
+        Ok((program, Diagnostics(mut diags))) => {
+            options.warnings.apply(&mut diags);
+            if diags.iter().any(Diagnostic::is_error) {
+                Err(Diagnostics(diags))
+            } else {
+                Ok((program, Diagnostics(diags)))
+            }
+        }
+        Err(Diagnostics(mut diags)) => {
+            options.warnings.apply(&mut diags);
+            Err(Diagnostics(diags))
+        }
+    }
+}
+
 /// Compiles a program given as bytes: bytes that are not UTF-8 (the
 /// spec's programs are ASCII) are reported as `E0003`, one diagnostic per
 /// run of them, unless they are inside a comment ([`source_text`]).
@@ -311,8 +341,91 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
 /// assert!(nvp4c::compile_bytes(latin1_comment, &nvp4c::Options::default()).is_ok());
 /// ```
 pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagnostics> {
-    let text = source_text(source)?;
-    compile(&text, options)
+    let Some(format) = front::Format::of(source) else {
+        let text = source_text(source)?;
+        return compile(&text, options);
+    };
+    guarded(|| {
+        check_options(options)?;
+        too_large(source.len(), options)?;
+        match format {
+            // The Direct3D 9 front end adds its part of the reflection
+            // (front::d3d9::reflect) after the shared back end.
+            front::Format::D3d9 => front::d3d9::compile(source, options),
+            front::Format::Agal => {
+                let listing = source_listing(source);
+                let (program, warnings) = check_bytes(source, options)?;
+                finish(&program, warnings, &listing, options)
+            }
+        }
+    })
+}
+
+/// [`check`] for a program given as bytes: bytecode (AGAL by its magic
+/// byte, Direct3D 9 by its version token: [`front::Format`]) or text (see
+/// [`compile_bytes`]). Diagnostics point into [`source_listing`] of the
+/// same bytes.
+///
+/// ```
+/// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Fragment);
+/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("vs_2_0\ndcl_position v0\nmov oPos, v0\n").unwrap();
+/// let (program, _) = nvp4c::check_bytes(&bytes, &nvp4c::Options::default()).unwrap();
+/// assert_eq!(program.stage, nvp4c::Stage::Vertex);
+/// ```
+pub fn check_bytes(
+    source: &[u8],
+    options: &Options,
+) -> Result<(ir::Program, Diagnostics), Diagnostics> {
+    match front::Format::of(source) {
+        Some(front::Format::Agal) => {
+            warning_control(front::agal::check_bytecode(source, options), options)
+        }
+        Some(front::Format::D3d9) => {
+            too_large(source.len(), options)?;
+            front::d3d9::check_bytecode(source, options)
+        }
+        None => check(&source_text(source)?, options),
+    }
+}
+
+/// The text the diagnostics of [`compile_bytes`] and [`check_bytes`] point
+/// into: the program itself, or for bytecode its disassembly (one line per
+/// instruction, [`front::disassemble`]). Render diagnostics against it.
+///
+/// ```
+/// let bytes = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// assert!(nvp4c::source_listing(&bytes).ends_with("mov oc, v0\n"));
+/// let bytes = nvp4c::front::d3d9::assemble::assemble_bytes("ps_2_0\nmov oC0, c0\n").unwrap();
+/// assert_eq!(nvp4c::source_listing(&bytes), "ps_2_0\nmov oC0, c0\n");
+/// assert_eq!(nvp4c::source_listing(b"!!NVfp4.0\nEND\n"), "!!NVfp4.0\nEND\n");
+/// ```
+pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
+    match front::listing(source) {
+        Some(listing) => std::borrow::Cow::Owned(listing),
+        // The text the assembly front end reads (Latin-1 comments as `?`,
+        // offsets kept), or as much as can be shown of bytes it refuses.
+        None => source_text(source).unwrap_or_else(|_| String::from_utf8_lossy(source)),
+    }
+}
+
+/// `E0004` when a program is larger than `Options::max_source_bytes`.
+fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
+    if len <= options.max_source_bytes {
+        return Ok(());
+    }
+    Err(Diagnostics(vec![Diagnostic::error(
+        "E0004",
+        format!(
+            "the program is {len} bytes, more than the {} allowed",
+            options.max_source_bytes
+        ),
+    )
+    .primary(Span::new(0, 0), "program starts here")
+    .note(
+        "Options::max_source_bytes bounds the size of programs nvp4c accepts",
+    )]))
 }
 
 /// The program text of `bytes`: the same text when they are UTF-8; bytes
@@ -343,11 +456,13 @@ pub fn source_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, Diagnostic
 /// }
 /// ```
 pub fn compile(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
+    guarded(|| compile_unguarded(source, options))
+}
+
+fn guarded(f: impl FnOnce() -> Result<Compiled, Diagnostics>) -> Result<Compiled, Diagnostics> {
     // A panic would be a bug; it must not cross the API. It becomes an
     // internal error instead (the fuzz targets check there are none).
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        compile_unguarded(source, options)
-    })) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(result) => result,
         Err(_) => Err(Diagnostics(vec![Diagnostic::error(
             "E9001",
@@ -423,7 +538,18 @@ fn check_options(options: &Options) -> Result<(), Diagnostics> {
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     check_options(options)?;
     let (program, warnings) = check(source, options)?;
-    let spirv = spirv::lower_with_source(&program, options, Some(source))
+    finish(&program, warnings, source, options)
+}
+
+/// Lowers, validates, reflects and optimises a checked program; `source`
+/// is the text its spans point into.
+fn finish(
+    program: &ir::Program,
+    warnings: Diagnostics,
+    source: &str,
+    options: &Options,
+) -> Result<Compiled, Diagnostics> {
+    let spirv = spirv::lower_with_source(program, options, Some(source))
         .map_err(|e| Diagnostics(vec![lower_error(e)]))?;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
@@ -443,7 +569,7 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
     // The reflection describes the interface the program declares, so it is
     // read from the module before optimisation (which may drop unused
     // variables; Vulkan allows the extra bindings and Locations).
-    let reflection = reflect::reflect(&program, &spirv, source, options).map_err(|what| {
+    let reflection = reflect::reflect(program, &spirv, source, options).map_err(|what| {
         Diagnostics(vec![lower_error(spirv::LowerError::Internal {
             what: format!("cannot reflect the module: {what}"),
             span: Span::new(0, 0),
@@ -452,7 +578,7 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
     // A module the device cannot create a pipeline with is refused here,
     // on the binding that exceeds the limit (docs/limits.md, "Device
     // limits").
-    let over = device_limits::check(&program, &reflection, source, options);
+    let over = device_limits::check(program, &reflection, source, options);
     if !over.is_empty() {
         let mut all = warnings.0;
         all.extend(over);
@@ -460,7 +586,7 @@ fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagno
         return Err(Diagnostics(all));
     }
     let spirv = if options.optimize {
-        let inline = spirv::inlining_is_bounded(&program);
+        let inline = spirv::inlining_is_bounded(program);
         let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {
             Diagnostics(vec![lower_error(spirv::LowerError::Internal {
                 what: format!("the SPIR-V optimizer failed: {what}"),

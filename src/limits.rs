@@ -69,6 +69,11 @@ pub struct Limits {
     /// MAX_PROGRAM_TOTAL_OUTPUT_COMPONENTS_NV: VERTICES_OUT times the result
     /// components written.
     pub max_total_output_components: u32,
+    /// MAX_PROGRAM_EXEC_INSTRUCTIONS_NV (NV_vertex_program2_option): a
+    /// program whose BRAs can loop ends abnormally once it has executed
+    /// this many instructions (checked at each BRA; docs/semantics.md,
+    /// "Branches"). 65536, the value NV_vertex_program2 fixes.
+    pub max_exec_instructions: u32,
 }
 
 impl Default for Limits {
@@ -92,6 +97,7 @@ impl Default for Limits {
             max_buffer_size: 16384,
             max_output_vertices: 1024,
             max_total_output_components: 1024,
+            max_exec_instructions: 65536,
         }
     }
 }

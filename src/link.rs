@@ -200,6 +200,42 @@ impl std::error::Error for LinkError {}
 /// assert_eq!(codes, ["E1002"]);
 /// ```
 pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkReport, LinkError> {
+    let inputs: Vec<(&str, &[u8])> = files.iter().map(|&(n, s)| (n, s.as_bytes())).collect();
+    check_pipeline_bytes(&inputs, options)
+}
+
+/// [`check_pipeline`] for programs given as bytes: text, or bytecode such
+/// as an AGAL or Direct3D 9 vertex/fragment pair (recognised by content,
+/// as [`crate::compile_bytes`] does). The labels of each file point into
+/// its [`crate::source_listing`]; pass those to [`LinkReport::render`].
+///
+/// ```
+/// let vs = nvp4c::front::agal::assemble("mov op, va0\nmov v1, va1", nvp4c::Stage::Vertex, 1).unwrap().bytes;
+/// let fs = nvp4c::front::agal::assemble("mov oc, v1", nvp4c::Stage::Fragment, 1).unwrap().bytes;
+/// let report = nvp4c::link::check_pipeline_bytes(&[("a.vs", &vs), ("a.fs", &fs)], &nvp4c::Options::default()).unwrap();
+/// assert!(!report.has_errors());
+///
+/// use nvp4c::front::d3d9::assemble::assemble_bytes;
+/// let vs = assemble_bytes("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oT1, v0\n").unwrap();
+/// let ps = assemble_bytes("ps_2_0\ndcl t1\ndcl t2\nadd r0, t1, t2\nmov oC0, r0\n").unwrap();
+/// let report = nvp4c::link::check_pipeline_bytes(&[("a.vso", &vs), ("b.pso", &ps)], &nvp4c::Options::default()).unwrap();
+/// // t2 is read but the vertex shader never writes oT2.
+/// let codes: Vec<_> = report.diagnostics.iter().map(|d| d.diagnostic.code).collect();
+/// assert_eq!(codes, ["E1000"]);
+/// ```
+pub fn check_pipeline_bytes(
+    files: &[(&str, &[u8])],
+    options: &Options,
+) -> Result<LinkReport, LinkError> {
+    let listings: Vec<std::borrow::Cow<'_, str>> = files
+        .iter()
+        .map(|(_, b)| crate::source_listing(b))
+        .collect();
+    let files: Vec<(&str, &[u8], &str)> = files
+        .iter()
+        .zip(&listings)
+        .map(|(&(n, b), l)| (n, b, l.as_ref()))
+        .collect();
     if !(2..=5).contains(&files.len()) {
         return Err(LinkError::Stages(format!(
             "a pipeline is a vertex program, optional tessellation control and evaluation programs, an optional geometry program and a fragment program; {} files given",
@@ -211,8 +247,8 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
         diagnostics: Vec::new(),
     };
     let mut programs = Vec::with_capacity(files.len());
-    for (i, (_, source)) in files.iter().enumerate() {
-        let compiled = crate::compile(source, options);
+    for (i, (_, source, _)) in files.iter().enumerate() {
+        let compiled = crate::compile_bytes(source, options);
         let diags = match &compiled {
             Ok(c) => c.warnings.clone(),
             Err(d) => d.clone(),
@@ -222,7 +258,7 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
             .extend(diags.into_iter().map(|d| in_file(d, i)));
         // The IR for the interface (the same check `compile` ran).
         programs.push(if compiled.is_ok() {
-            crate::check(source, options).ok().map(|(p, _)| p)
+            crate::check_bytes(source, options).ok().map(|(p, _)| p)
         } else {
             None
         });
@@ -246,7 +282,7 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
         let names: Vec<String> = files
             .iter()
             .zip(&stages)
-            .map(|((n, _), s)| format!("{n} ({s})"))
+            .map(|((n, _, _), s)| format!("{n} ({s})"))
             .collect();
         let want: Vec<String> = expected.iter().map(|s| format!("a {s} program")).collect();
         return Err(LinkError::Stages(format!(
@@ -264,13 +300,13 @@ pub fn check_pipeline(files: &[(&str, &str)], options: &Options) -> Result<LinkR
                 &programs[writer],
                 &interfaces[writer],
                 writer,
-                files[writer],
+                (files[writer].0, files[writer].2),
             ),
             (
                 &programs[reader],
                 &interfaces[reader],
                 reader,
-                files[reader],
+                (files[reader].0, files[reader].2),
             ),
             &mut report.diagnostics,
         );

@@ -1,5 +1,6 @@
 //! The `nvp4c` command line: a thin shell over the library (the jobs are in
-//! `cli/`: compile, link, run, explain, completions and man page).
+//! `cli/`: compile, link, run, disasm/asm, explain, completions and man
+//! page).
 
 mod cli;
 
@@ -24,13 +25,22 @@ Examples:
   cgc -profile gp4fp x.cg | nvp4c - --stdin-name x.cg -o x.spv
   nvp4c --explain E0404                what an error code means
   nvp4c link a.vp a.fp                 check that two stages fit
+  nvp4c shader.agal                    AGAL bytecode (recognised by its first byte)
+  nvp4c --agal-stage fragment --agal-version 2 shader.txt    AGAL assembly
+  nvp4c shader.pso                     Direct3D 9 bytecode (by its version token)
+  nvp4c disasm shader.agal             bytecode to assembly
+  nvp4c asm shader.asm -o shader.pso   assembly (Direct3D 9 or AGAL) to bytecode
 
 Exit codes: 0 success; 1 a program has errors or an output could not be
 written; 2 bad usage, an unreadable input, or a refused output; 141 a
 closed pipe on standard output or error (as for any program a pipe ends).";
 
 /// Compile NVIDIA assembly GPU programs (`!!NVvp4.0`, `!!NVfp4.0`,
-/// `!!NVgp4.0`) to Vulkan SPIR-V. The program type comes from the header.
+/// `!!NVgp4.0`), Adobe AGAL programs (Stage3D bytecode, or
+/// AGALMiniAssembler text) and Direct3D 9 shaders (bytecode, vs_1_1 to
+/// ps_3_0) to Vulkan SPIR-V. The program type comes from the header or
+/// the version token; AGAL text names it on its first line (`// AGAL2
+/// vertex`) or with --agal-stage.
 #[derive(Parser, Debug)]
 #[command(
     name = "nvp4c",
@@ -52,6 +62,9 @@ struct Cli {
     explain: Option<String>,
 }
 
+// One value per process, parsed once: its size costs nothing, and boxing
+// the large variant would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run a program in the reference interpreter on given inputs and print
@@ -59,9 +72,14 @@ enum Command {
     Run(cli::run::RunArgs),
     /// Compile a vertex, optional geometry and fragment program and check
     /// that each stage's attributes are written by the one before it.
-    // Boxed: the renderer flags make it much larger than the others
-    // (clippy::large_enum_variant).
-    Link(Box<cli::link::LinkArgs>),
+    Link(cli::link::LinkArgs),
+    /// Disassemble bytecode (AGAL, Direct3D 9) into the assembly its
+    /// assembler takes, and print the problems found in it.
+    Disasm(cli::bytecode::DisasmArgs),
+    /// Assemble Direct3D 9 assembly (Microsoft's syntax) or AGAL assembly
+    /// (byte for byte as Adobe's AGALMiniAssembler does) into bytecode, and
+    /// check it.
+    Asm(cli::bytecode::AsmArgs),
     /// Run the language server on standard input/output (diagnostics,
     /// hover, go to definition, document symbols).
     Lsp,
@@ -88,6 +106,8 @@ fn main() -> ExitCode {
             Some(m) => cli::link::main(args, m),
             None => Ok(EXIT_PROGRAM_ERROR),
         },
+        Some(Command::Disasm(args)) => cli::bytecode::disasm_main(args),
+        Some(Command::Asm(args)) => cli::bytecode::asm_main(args),
         Some(Command::Lsp) => lsp_main(),
         Some(Command::Completions(args)) => cli::generate::completions(args, Cli::command()),
         Some(Command::Man(args)) => cli::generate::man(args, Cli::command()),

@@ -77,6 +77,9 @@ pub struct Reflection {
     pub limits: LimitsUsed,
     /// The Cg header comments, when the program is Cg output.
     pub cg: Option<CgProgram>,
+    /// A Direct3D 9 shader's version, constant table, registers and
+    /// samplers (docs/reflection.md, "Direct3D 9"); `None` otherwise.
+    pub d3d9: Option<crate::front::d3d9::reflect::D3d9Reflection>,
 }
 
 /// The entry point and its execution modes.
@@ -207,6 +210,11 @@ pub struct TextureUnit {
     pub sampled_type: Option<ComponentType>,
     /// Cg samplers bound to this unit (`texunit n`).
     pub cg: Vec<CgName>,
+    /// The sampler state the program fixes for this unit (AGAL's sampler
+    /// flags): create the unit's `VkSampler` from it (docs/interface.md,
+    /// "AGAL"). Absent when the program leaves it to the renderer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampler: Option<crate::ir::SamplerState>,
 }
 
 /// An input or output of the module.
@@ -675,6 +683,7 @@ pub fn reflect(
                 })
                 .collect(),
         }),
+        d3d9: None,
     })
 }
 
@@ -1199,6 +1208,12 @@ fn texture_unit(
         ty: facts.type_name(var.pointee),
         sampled_type,
         cg: ResolvedCg::names_for(cg, |t| *t == Target::Texture(unit)),
+        sampler: ctx
+            .program
+            .samplers
+            .iter()
+            .find(|s| s.unit == unit)
+            .copied(),
     })
 }
 

@@ -7,7 +7,9 @@
 //! options), whose programs use only the instructions and modifiers the
 //! instruction table gives that dialect ([`crate::isa::OpInfo::in_dialect`]):
 //! float registers only, suffix modifiers, flat labels with CAL/RET,
-//! IF/REP/LOOP where NV_fragment_program2 has them, ARL and relative
+//! IF/REP/LOOP where NV_fragment_program2 has them, BRA (forward skips,
+//! loops built from a backward BRA with a counter register and branches
+//! out of them) where NV_vertex_program2 has it, ARL and relative
 //! addressing of a constant array in vertex programs.
 //!
 //! Programs use four float registers `F0`..`F3` and four integer registers
@@ -370,7 +372,15 @@ struct Gen<'c> {
     dialect: Dialect,
     /// Open LOOP blocks (their A0.x is readable).
     index_loops: usize,
+    /// Labels made for BRA so far (forward skips, backward loops).
+    branch_labels: usize,
+    /// Backward-BRA loops made so far; each has its own counter register
+    /// `L<k>` (at most [`BRA_LOOPS`]).
+    bra_loops: usize,
 }
+
+/// At most this many loops built from a backward BRA per program.
+const BRA_LOOPS: usize = 4;
 
 /// Generates the program for `seed`.
 pub fn generate(seed: u64, config: &Config) -> Generated {
@@ -394,6 +404,8 @@ pub fn generate_with(rng: Rng, origin: &str, config: &Config) -> Generated {
         labels: Vec::new(),
         dialect: config.language.dialect(),
         index_loops: 0,
+        branch_labels: 0,
+        bra_loops: 0,
     };
     if !config.language.is_nv() {
         return g.arb_program(origin);
@@ -855,6 +867,8 @@ impl Gen<'_> {
             self.lines.push("OPTION ARB_draw_buffers;".into());
         }
         self.lines.push("TEMP F0, F1, F2, F3;".into());
+        // The BRA loops' counters, declared once the body says how many.
+        let counters_line = self.lines.len();
         if vertex {
             let vector = d.address_model() == crate::isa::AddressModel::ArbVector;
             self.lines.push(
@@ -932,6 +946,11 @@ impl Gen<'_> {
             }
         }
         self.lines.push("END".into());
+        if self.bra_loops > 0 {
+            let counters: Vec<String> = (0..self.bra_loops).map(|k| format!("L{k}")).collect();
+            self.lines
+                .insert(counters_line, format!("TEMP {};", counters.join(", ")));
+        }
         let inputs = (0..self.config.cases)
             .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| self.float_value().to_bits())))
             .collect();
@@ -956,6 +975,7 @@ impl Gen<'_> {
 
     fn arb_body(&mut self, n: usize, depth: u32, callable: &[String]) {
         let blocks = self.config.flow && depth < 3 && self.has(Opcode::If);
+        let branches = self.config.flow && self.has(Opcode::Bra);
         for _ in 0..n {
             let roll = self.rng.below(100);
             if blocks && roll < 8 {
@@ -982,11 +1002,59 @@ impl Gen<'_> {
                 } else {
                     self.lines.push(format!("CAL {l};"));
                 }
-            } else if self.config.language.is_vertex() && roll < 30 {
+            } else if branches && depth < 3 && roll < 27 {
+                self.bra_skip(depth, callable);
+            } else if branches && self.bra_loops < BRA_LOOPS && roll < 30 {
+                self.bra_loop(depth, callable);
+            } else if self.config.language.is_vertex() && roll < 36 {
                 self.arb_address();
             } else {
                 self.arb_instruction();
             }
+        }
+    }
+
+    fn branch_label(&mut self, kind: &str) -> String {
+        self.branch_labels += 1;
+        format!("{kind}{}", self.branch_labels)
+    }
+
+    /// A forward BRA under a condition over a few statements
+    /// (NV_vertex_program2_option's unstructured branches).
+    fn bra_skip(&mut self, depth: u32, callable: &[String]) {
+        let label = self.branch_label("skip");
+        let t = self.arb_cc_test();
+        self.lines.push(format!("BRA {label} ({t});"));
+        let k = 1 + self.rng.below(3);
+        self.arb_body(k, depth + 1, callable);
+        self.lines.push(format!("{label}:"));
+    }
+
+    /// A loop built from a backward BRA: a counter register counts 1 to 3
+    /// iterations down, and a BRA out of the loop under a condition may
+    /// leave it early.
+    fn bra_loop(&mut self, depth: u32, callable: &[String]) {
+        let counter = format!("L{}", self.bra_loops);
+        self.bra_loops += 1;
+        let top = self.branch_label("top");
+        let exit = self.branch_label("out");
+        let count = 1 + self.rng.below(3);
+        self.lines.push(format!("MOV {counter}, {{{count}}};"));
+        self.lines.push(format!("{top}:"));
+        let k = 1 + self.rng.below(4);
+        self.arb_body(k, depth + 1, callable);
+        let leaves = self.rng.chance(50);
+        if leaves {
+            let t = self.arb_cc_test();
+            self.lines.push(format!("BRA {exit} ({t});"));
+        }
+        let k = self.rng.below(3);
+        self.arb_body(k, depth + 1, callable);
+        self.lines
+            .push(format!("ADDC {counter}.x, {counter}.x, -1;"));
+        self.lines.push(format!("BRA {top} (GT.x);"));
+        if leaves {
+            self.lines.push(format!("{exit}:"));
         }
     }
 
@@ -1398,6 +1466,32 @@ mod tests {
                     ),
                 }
             }
+        }
+    }
+
+    #[test]
+    fn vertex_programs_of_the_nv_options_branch_forward_and_loop_with_bra() {
+        for language in [Language::ArbVertexNv2, Language::ArbVertexNv3] {
+            let config = Config {
+                language,
+                ..Config::default()
+            };
+            let (mut skips, mut loops, mut exits) = (0, 0, 0);
+            for seed in 0..60 {
+                let src = generate(seed, &config).source();
+                let (program, _) = crate::check(&src, &crate::Options::default())
+                    .unwrap_or_else(|_| panic!("{language:?} seed {seed} checks"));
+                skips += usize::from(src.contains("BRA skip"));
+                exits += usize::from(src.contains("BRA out"));
+                if src.contains("BRA top") {
+                    loops += 1;
+                    assert!(program.branches_loop(), "{language:?} seed {seed}");
+                }
+            }
+            assert!(
+                skips >= 20 && loops >= 20 && exits >= 10,
+                "{language:?}: {skips} programs skip, {loops} loop, {exits} leave a loop"
+            );
         }
     }
 

@@ -394,7 +394,7 @@ fn selection_in<'p>(
                 "NV_vertex_program3: vertex.texcoord[A+n], vertex.attrib[A+n] and result.texcoord[A+n]; NV_fragment_program2: fragment.texcoord[A0.x+n]",
             ));
         }
-        let offset = match offset {
+        let offset = match offset.as_deref() {
             None => 0,
             Some((neg, lit)) => {
                 let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;

@@ -37,17 +37,27 @@ pub(super) fn option_providing(
     exists: impl Fn(Dialect) -> bool,
 ) -> Option<&'static crate::isa::OptionInfo> {
     let header = dialect.header;
-    options_of(header).find(|o| {
+    // An option that provides it by itself first: ARB_fragment_program_shadow
+    // on a vertex program only brings NV_vertex_program3's features along
+    // with its requirement, and is no answer for `|x|`.
+    let alone = options_of(header).find(|o| {
         let mut with = dialect;
         with.enable(o.features);
-        // An option that needs another first (ARB_fragment_program_shadow
-        // on a vertex program) is tried with it.
-        if let Some((h, f)) = o.requires {
-            if h == header {
-                with.enable(f);
-            }
-        }
         exists(with)
+    });
+    alone.or_else(|| {
+        options_of(header).find(|o| {
+            let mut with = dialect;
+            with.enable(o.features);
+            // An option that needs another first (ARB_fragment_program_shadow
+            // on a vertex program) is tried with it.
+            if let Some((h, f)) = o.requires {
+                if h == header {
+                    with.enable(f);
+                }
+            }
+            exists(with)
+        })
     })
 }
 

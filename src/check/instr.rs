@@ -323,7 +323,7 @@ impl Checker<'_> {
             let value = self.source(o, OperandKind::Address, DataType::Signed, false)?;
             return Some(Flat::PushAddress(value, inst.span));
         }
-        let dst = self.dest(o, inst.cc_mask.as_ref(), DataType::Signed, false, info)?;
+        let dst = self.dest(o, inst.cc_mask.as_deref(), DataType::Signed, false, info)?;
         let partial = dst.mask != WriteMask::ALL;
         let conditional = dst.cc_mask.is_some_and(|t| t.condition != CcCondition::Tr);
         if partial || conditional {
@@ -804,7 +804,7 @@ impl Checker<'_> {
             return None;
         };
         let result_ty = info.result_type(mods.ty).unwrap_or(mods.ty);
-        let dst = self.dest(dst_ast, inst.cc_mask.as_ref(), result_ty, mods.ntc, info);
+        let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), result_ty, mods.ntc, info);
         let mut srcs = Vec::new();
         let mut ok = dst.is_some();
         let operand_count = if info.shape == Shape::Swz {
@@ -839,7 +839,15 @@ impl Checker<'_> {
                             );
                             ok = false;
                         }
-                        Some(s) => srcs.push(s),
+                        Some(mut s) => {
+                            // The ARB languages' RSQ: "tmp =
+                            // fabs(ScalarLoad(op0))" (the IR's |...|).
+                            if info.opcode == Opcode::Rsq && self.dialect.rsq_of_absolute_value() {
+                                s.abs = true;
+                                s.negate_abs = false;
+                            }
+                            srcs.push(s)
+                        }
                         None => ok = false,
                     }
                 }
@@ -1765,7 +1773,7 @@ impl Checker<'_> {
                 component,
                 offset,
             } => {
-                let off = match offset {
+                let off = match offset.as_deref() {
                     None => 0i64,
                     Some((neg, lit)) => {
                         let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;

@@ -250,7 +250,7 @@ impl Checker<'_> {
                 let Arg::Operand(dst_ast) = &inst.args[0] else {
                     return None;
                 };
-                let dst = self.dest(dst_ast, inst.cc_mask.as_ref(), ty, false, info)?;
+                let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), ty, false, info)?;
                 let srcs = if atomic_instruction {
                     let Arg::Operand(v) = &inst.args[1] else {
                         return None;
@@ -328,7 +328,7 @@ impl Checker<'_> {
                 },
                 span,
             )] => {
-                let constant = match offset {
+                let constant = match offset.as_deref() {
                     None => 0,
                     Some((false, n)) => match n.value() {
                         Some(v) if v <= u64::from(u32::MAX) => v as u32,

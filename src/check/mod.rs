@@ -140,6 +140,7 @@ impl<'o> ProgramChecker<'o> {
             tess_control,
             tess_eval,
             compute,
+            samplers: Vec::new(),
             call_overflow: match c.dialect.labels() {
                 crate::isa::LabelModel::Flat => ir::CallOverflow::End,
                 _ => ir::CallOverflow::Skip,

@@ -122,7 +122,7 @@ pub fn main(args: &CompileArgs, matches: &ArgMatches) -> Outcome {
         }
     };
     if jobs.len() == 1 {
-        single(&jobs[0], args.emit, &options, &reporter)
+        single(&jobs[0], args, &options, &reporter)
     } else {
         batch(&jobs, args, &options, &reporter)
     }
@@ -233,6 +233,7 @@ fn prepare(
     job: &Job,
     emit: Emit,
     options: &Options,
+    agal: &super::agal_args::AgalArgs,
     reporter: &Reporter,
     result: &mut JobResult,
 ) -> Option<Vec<Output>> {
@@ -255,7 +256,11 @@ fn prepare(
             return None;
         }
     };
+    // Bytecode is recognised by its first bytes; its diagnostics point into
+    // its disassembly.
+    let bytecode = nvp4c::front::Format::of(&bytes).is_some();
     let source = match nvp4c::source_text(&bytes) {
+        _ if bytecode => nvp4c::source_listing(&bytes),
         Ok(s) => s,
         Err(diags) => {
             let shown = String::from_utf8_lossy(&bytes);
@@ -263,17 +268,36 @@ fn prepare(
             return None;
         }
     };
-    // Debug information names the program after its input.
+    // Debug information names the program after its input; AGAL flags
+    // decide how this input's text is read.
     let named;
-    let options = if options.debug_info {
+    let options = if options.debug_info || agal.agal_stage.is_some() || agal.agal_version.is_some()
+    {
         let mut o = options.clone();
-        o.source_name = Some(job.name.clone());
+        if o.debug_info {
+            o.source_name = Some(job.name.clone());
+        }
+        if !bytecode {
+            if let Err(message) = agal.apply_to_text(&source, &mut o) {
+                result.messages += &reporter.message_text(
+                    super::report::Level::Error,
+                    &format!("{}: {message}", job.name),
+                );
+                result.errors += 1;
+                result.code = EXIT_USAGE;
+                return None;
+            }
+        }
         named = o;
         &named
     } else {
         options
     };
-    let compiled = match nvp4c::compile(&source, options) {
+    let compiled = match if bytecode {
+        nvp4c::compile_bytes(&bytes, options)
+    } else {
+        nvp4c::compile(&source, options)
+    } {
         Ok(c) => c,
         Err(diags) => {
             failed(job, &diags, &source, reporter, result);
@@ -363,9 +387,16 @@ fn write(
     }
 }
 
-fn single(job: &Job, emit: Emit, options: &Options, reporter: &Reporter) -> Outcome {
+fn single(job: &Job, args: &CompileArgs, options: &Options, reporter: &Reporter) -> Outcome {
     let mut result = JobResult::default();
-    let outputs = prepare(job, emit, options, reporter, &mut result);
+    let outputs = prepare(
+        job,
+        args.emit,
+        options,
+        &args.compile.agal,
+        reporter,
+        &mut result,
+    );
     // The diagnostics first: they are printed even if writing fails.
     write_stderr(&std::mem::take(&mut result.messages))?;
     if let Some(outputs) = outputs {
@@ -421,8 +452,14 @@ fn batch(jobs: &[Job], args: &CompileArgs, options: &Options, reporter: &Reporte
                     break;
                 }
                 let mut result = JobResult::default();
-                if let Some(outputs) = prepare(&jobs[i], args.emit, options, reporter, &mut result)
-                {
+                if let Some(outputs) = prepare(
+                    &jobs[i],
+                    args.emit,
+                    options,
+                    &args.compile.agal,
+                    reporter,
+                    &mut result,
+                ) {
                     // Batch outputs are files: standard output is never one.
                     let _ = write(&outputs, reporter, &mut result);
                 }

@@ -32,6 +32,37 @@ fn example_program(code: &str) -> Option<(String, String)> {
     Some((text, file.to_string()))
 }
 
+/// What compiling an example gives, and the text its diagnostics point
+/// into. Direct3D 9 examples are shaders written as assembly (`.asm`) or
+/// as hex tokens (`.hex`), as their test files are: they are assembled or
+/// decoded, compiled as bytecode and reported against their disassembly.
+fn example_report(program: &str, file: &str) -> (nvp4c::Diagnostics, String) {
+    let bytes = if file.ends_with(".asm") {
+        match nvp4c::front::d3d9::assemble::assemble_bytes(program) {
+            Ok(b) => b,
+            Err(e) => return (nvp4c::Diagnostics(vec![e.diagnostic()]), program.into()),
+        }
+    } else if file.ends_with(".hex") {
+        let words: Option<Vec<u32>> = program
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .flat_map(str::split_whitespace)
+            .map(|w| u32::from_str_radix(w, 16).ok())
+            .collect();
+        match words {
+            Some(w) => w.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            None => return (nvp4c::Diagnostics(Vec::new()), program.into()),
+        }
+    } else {
+        program.as_bytes().to_vec()
+    };
+    let report = match nvp4c::compile_bytes(&bytes, &nvp4c::Options::default()) {
+        Ok(c) => c.warnings,
+        Err(d) => d,
+    };
+    (report, nvp4c::source_listing(&bytes).into_owned())
+}
+
 pub fn main(code: &str) -> Outcome {
     let code = code.to_ascii_uppercase();
     let Some(info) = nvp4c::codes::lookup(&code) else {
@@ -59,15 +90,12 @@ pub fn main(code: &str) -> Outcome {
         for line in program.lines() {
             text.push_str(&format!("    {line}\n"));
         }
-        let report = match nvp4c::compile(&program, &nvp4c::Options::default()) {
-            Ok(c) => c.warnings,
-            Err(d) => d,
-        };
+        let (report, against) = example_report(&program, &file);
         let shown =
             nvp4c::Diagnostics(report.into_iter().filter(|d| d.code == info.code).collect());
         if !shown.is_empty() {
             text.push_str("\nWhat nvp4c reports for it:\n\n");
-            for line in shown.render(&file, &program, false).trim_end().lines() {
+            for line in shown.render(&file, &against, false).trim_end().lines() {
                 text.push_str(&format!("    {line}\n").replace("    \n", "\n"));
             }
         }

@@ -1,5 +1,6 @@
 //! `nvp4c link`: compile the programs of one pipeline and check that they
-//! fit together (`nvp4c::link::check_pipeline`).
+//! fit together (`nvp4c::link::check_pipeline_bytes`); bytecode (AGAL,
+//! Direct3D 9, recognised by content) links as a vertex/fragment pair.
 //!
 //! ```text
 //! nvp4c link shade.vp [expand.gp] shade.fp [--write-spirv | --out-dir DIR] [compile options]
@@ -14,14 +15,15 @@ use super::output::{self, Destination, Input, Output};
 use super::report::{Level, MessageFormat, Reporter};
 use super::stdio::{write_stderr, Outcome, EXIT_PROGRAM_ERROR, EXIT_USAGE};
 use clap::ArgMatches;
-use nvp4c::link::check_pipeline;
+use nvp4c::link::check_pipeline_bytes;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct LinkArgs {
     /// The vertex program, the optional tessellation control and evaluation
     /// programs, the optional geometry program and the fragment program, in
-    /// pipeline order.
+    /// pipeline order (NV assembly, AGAL bytecode, AGAL assembly beginning
+    /// `// AGAL2 vertex`, or Direct3D 9 bytecode).
     #[arg(required = true, num_args = 2..=5, value_name = "PROGRAM")]
     pub inputs: Vec<PathBuf>,
 
@@ -100,23 +102,26 @@ pub fn main(args: &LinkArgs, matches: &ArgMatches) -> Outcome {
                 return Ok(EXIT_USAGE);
             }
         };
-        let text = match nvp4c::source_text(&bytes) {
-            Ok(t) => t.into_owned(),
-            Err(d) => {
-                let shown = String::from_utf8_lossy(&bytes);
-                reporter.diagnostics(&d, &name, &shown)?;
-                return Ok(EXIT_PROGRAM_ERROR);
-            }
-        };
         names.push(name);
-        sources.push(text);
+        sources.push(bytes);
     }
-    let files: Vec<(&str, &str)> = names
+    // Text or bytecode (AGAL, Direct3D 9): each file's diagnostics point into its
+    // text, or its disassembly.
+    let inputs: Vec<(&str, &[u8])> = names
         .iter()
         .zip(&sources)
+        .map(|(n, s)| (n.as_str(), s.as_slice()))
+        .collect();
+    let listings: Vec<String> = sources
+        .iter()
+        .map(|b| nvp4c::source_listing(b).into_owned())
+        .collect();
+    let files: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&listings)
         .map(|(n, s)| (n.as_str(), s.as_str()))
         .collect();
-    let report = match check_pipeline(&files, &options) {
+    let report = match check_pipeline_bytes(&inputs, &options) {
         Ok(r) => r,
         Err(e) => {
             reporter.error(&e.to_string())?;

@@ -1,7 +1,10 @@
 //! The `nvp4c` command line, a thin shell over the library: the options a
 //! compile takes (shared with `nvp4c link`), and one module per job.
 
+pub mod agal_args;
+pub mod bytecode;
 pub mod compile;
+pub mod d3d9_args;
 pub mod explain;
 pub mod generate;
 pub mod link;
@@ -103,6 +106,12 @@ pub struct CompileOptions {
 
     #[command(flatten)]
     pub renderer: renderer::RendererArgs,
+
+    #[command(flatten)]
+    pub agal: agal_args::AgalArgs,
+
+    #[command(flatten)]
+    pub d3d9: d3d9_args::D3d9Args,
 }
 
 impl CompileOptions {
@@ -123,6 +132,8 @@ impl CompileOptions {
         options.descriptor_set = self.descriptor_set;
         options.warnings = warning_control(matches)?;
         self.renderer.apply(&mut options)?;
+        self.agal.apply(&mut options);
+        self.d3d9.apply(&mut options)?;
         Ok(options)
     }
 }

@@ -104,16 +104,6 @@ impl Reporter {
         record("diagnostic", &nvp4c::diag::json::link_to_json(d, files))
     }
 
-    /// Prints a program's diagnostics.
-    pub fn diagnostics(
-        &self,
-        diags: &Diagnostics,
-        file: &str,
-        source: &str,
-    ) -> Result<(), StreamError> {
-        write_stderr(&self.diagnostics_text(diags, file, source))
-    }
-
     /// The text for a message of the command itself (no code, no span):
     /// `error: cannot read a.fp: ...`, or a JSON record of the diagnostic
     /// shape with `"code": null` and no spans.

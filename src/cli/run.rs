@@ -30,6 +30,17 @@ Examples:
   nvp4c run prog.fp --set fragment.texcoord[0]=0.5,0.25,0,1
   nvp4c run prog.fp --set program.local[0]=i:1,2,3,4 --trace
   nvp4c run prog.vp --inputs inputs.json --json
+  nvp4c run shader.agal --set va0=1,2,3,1 --set vc0=1,0,0,0
+  nvp4c run shader.pso --set c0=1,0,0,1 --set t0=0.5,0.5
+
+AGAL programs (bytecode, or text whose first line is `// AGAL2 vertex`)
+take and print their register names: va<n>, vc<n>/fc<n>, v<n> (fragment),
+iid; op, oc<n>, od, v<n> (vertex).
+
+Direct3D 9 bytecode (recognised by its version token) names inputs as the
+shader does: c5, i0, b3, v0, t1, vPos, vFace, a ps_3_0 semantic such as
+texcoord0, and the state bumpenvmat[n], bumpenvl[n], position_offset;
+results are named oC0, oPos, oT0, or by their semantic in vs_3_0.
 
 An --inputs file is a JSON object with the same keys:
   {\"vertex.position\": [1, 2, 3, 1], \"program.env[0]\": \"u:7,8\",
@@ -89,8 +100,16 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
             return Ok(EXIT_USAGE);
         }
     };
+    // AGAL programs (bytecode, or text beginning `// AGAL2 vertex`) read
+    // and write their own register names (`--set va0=...`, `op`).
+    let agal = nvp4c::front::agal::program_stage(&bytes);
+    let bytecode = nvp4c::front::Format::of(&bytes).is_some();
+    // Direct3D 9 bytecode too: its register names name inputs and results
+    // (`--set c5=...`, `oC0`), resolved against its declarations.
+    let d3d9 = nvp4c::front::Format::of(&bytes) == Some(nvp4c::front::Format::D3d9);
     let source = match nvp4c::source_text(&bytes) {
-        Ok(s) => s,
+        _ if bytecode => nvp4c::source_listing(&bytes).into_owned(),
+        Ok(s) => s.into_owned(),
         Err(diags) => {
             let lossy = String::from_utf8_lossy(&bytes);
             write_stderr(&diags.render(&name, &lossy, color))?;
@@ -98,22 +117,34 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
         }
     };
 
-    let mut inputs = Inputs::default();
+    // Named values, in order (the file first, --set overrides it).
+    let mut values: Vec<NamedValue> = Vec::new();
     if let Some(path) = &args.inputs {
-        if let Err(e) = read_inputs_file(path, &mut inputs) {
+        if let Err(e) = read_inputs_file(path, &mut values) {
             write_stderr(&format!("error: {}: {e}\n", path.display()))?;
             return Ok(EXIT_USAGE);
         }
     }
     for s in &args.set {
-        if let Err(e) = parse_set(s, &mut inputs) {
+        if let Err(e) = parse_set(s, &mut values) {
             write_stderr(&format!("error: --set {s}: {e}\n"))?;
             return Ok(EXIT_USAGE);
         }
     }
+    // Stored now, or for Direct3D 9 once the program is known (its names
+    // need the declarations).
+    let mut inputs = Inputs::default();
+    if !d3d9 {
+        for v in &values {
+            if let Err(e) = store(&v.name, v.words.clone(), v.kind, &mut inputs, agal) {
+                write_stderr(&format!("error: {}: {e}\n", v.origin))?;
+                return Ok(EXIT_USAGE);
+            }
+        }
+    }
 
     let options = Options::default();
-    let (program, warnings) = match nvp4c::check(&source, &options) {
+    let (program, warnings) = match nvp4c::check_bytes(&bytes, &options) {
         Ok(p) => p,
         Err(diags) => {
             let n = diags.iter().filter(|d| d.is_error()).count();
@@ -128,7 +159,16 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
     if !warnings.is_empty() {
         write_stderr(&warnings.render(&name, &source, color))?;
     }
+    if d3d9 {
+        for v in &values {
+            if let Err(e) = store_d3d9(&bytes, &program, v, &mut inputs) {
+                write_stderr(&format!("error: {}: {e}\n", v.origin))?;
+                return Ok(EXIT_USAGE);
+            }
+        }
+    }
     for w in unused_inputs(&program, &inputs) {
+        let w = if d3d9 { d3d9_names(&w) } else { w };
         write_stderr(&format!("warning: {w}\n"))?;
     }
 
@@ -140,7 +180,26 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
     // full disk there is a stream error (`cli::stdio`), never a panic.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (printed, code) = match interp::run(&program, &inputs, &run_options) {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            if agal.is_some() {
+                outcome.results = std::mem::take(&mut outcome.results)
+                    .into_iter()
+                    .map(|(k, v)| {
+                        (
+                            nvp4c::front::agal::names::result_register(&k).unwrap_or(k),
+                            v,
+                        )
+                    })
+                    .collect();
+            }
+            if d3d9 {
+                // Results under the shader's register names (oC0, oPos, o3).
+                let names = nvp4c::front::d3d9::names::result_names(&program);
+                outcome.results = std::mem::take(&mut outcome.results)
+                    .into_iter()
+                    .map(|(k, v)| (names.get(&k).cloned().unwrap_or(k), v))
+                    .collect();
+            }
             let printed = if args.json {
                 writeln!(out, "{}", outcome_json(&program, &outcome, &text))
             } else {
@@ -149,7 +208,7 @@ pub fn main(args: &RunArgs) -> super::stdio::Outcome {
                 } else {
                     Ok(())
                 })
-                .and_then(|()| print_outcome(&mut out, &program, &name, &outcome, &text))
+                .and_then(|()| print_outcome(&mut out, &program, &name, &outcome, &text, d3d9))
             };
             (printed, 0)
         }
@@ -267,8 +326,16 @@ fn parse_list<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<(Vec<u32>,
 /// Stores `words` under `name`: buffers take any number of words; other
 /// inputs one to four components, padded with 0, 0, 1 as a constant
 /// vector is (section 2.X.3.3).
-fn store(name: &str, words: Vec<u32>, kind: Kind, inputs: &mut Inputs) -> Result<(), String> {
+fn store(
+    name: &str,
+    words: Vec<u32>,
+    kind: Kind,
+    inputs: &mut Inputs,
+    agal: Option<nvp4c::Stage>,
+) -> Result<(), String> {
     let name = name.trim();
+    let agal_name = agal.and_then(|stage| nvp4c::front::agal::names::input_name(stage, name));
+    let name = agal_name.as_deref().unwrap_or(name);
     if let Some(rest) = name.strip_prefix("program.buffer[") {
         let b = rest
             .strip_suffix(']')
@@ -295,15 +362,105 @@ fn store(name: &str, words: Vec<u32>, kind: Kind, inputs: &mut Inputs) -> Result
     inputs.set(name, v)
 }
 
-fn parse_set(arg: &str, inputs: &mut Inputs) -> Result<(), String> {
-    let (name, values) = arg
-        .split_once('=')
-        .ok_or("expected NAME=VALUES, e.g. fragment.texcoord[0]=0.5,0.25,0,1")?;
-    let (words, kind) = parse_list(values.split(','))?;
-    store(name, words, kind, inputs)
+/// A value given on the command line or in the --inputs file.
+struct NamedValue {
+    name: String,
+    words: Vec<u32>,
+    kind: Kind,
+    /// Where it came from, for messages (`--set NAME=...`, the file).
+    origin: String,
 }
 
-fn read_inputs_file(path: &std::path::Path, inputs: &mut Inputs) -> Result<(), String> {
+/// Stores a value named as a Direct3D 9 shader names it (`c5`, `b0`, `v1`,
+/// `texcoord0`, `bumpenvmat[0]`): docs/interface.md's bindings.
+fn store_d3d9(
+    bytes: &[u8],
+    program: &nvp4c::ir::Program,
+    v: &NamedValue,
+    inputs: &mut Inputs,
+) -> Result<(), String> {
+    use nvp4c::front::d3d9::names::{run_input, RunInput};
+    for target in run_input(bytes, program, &v.name)? {
+        match target {
+            RunInput::Binding(binding) => store(&binding, v.words.clone(), v.kind, inputs, None)?,
+            RunInput::Words {
+                buffer,
+                word,
+                count,
+            } => {
+                if v.words.len() > count {
+                    return Err(format!(
+                        "`{}` takes at most {count} value{}, got {}",
+                        v.name,
+                        if count == 1 { "" } else { "s" },
+                        v.words.len()
+                    ));
+                }
+                let words = inputs.buffers.entry(buffer).or_default();
+                let end = (word as usize + count).max(words.len());
+                words.resize(end, 0);
+                words[word as usize..word as usize + v.words.len()].copy_from_slice(&v.words);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A message about interpreter bindings in a Direct3D 9 shader's terms:
+/// `program.env[5]` is `c5`, `program.local[0]` `i0`, `program.buffer[0]`
+/// the `b#` registers, `program.buffer[1]` the D3D9 state.
+fn d3d9_names(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(at) = rest.find("program.") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let renamed = [("program.env[", "c"), ("program.local[", "i")]
+            .iter()
+            .find_map(|(prefix, reg)| {
+                let n = tail.strip_prefix(prefix)?;
+                let close = n.find(']')?;
+                Some((format!("{reg}{}", &n[..close]), prefix.len() + close + 1))
+            })
+            .or_else(|| {
+                [
+                    ("program.buffer[0]", "b#"),
+                    ("program.buffer[1]", "D3D9 state"),
+                ]
+                .iter()
+                .find(|(p, _)| tail.starts_with(p))
+                .map(|(p, r)| (r.to_string(), p.len()))
+            });
+        match renamed {
+            Some((text, len)) => {
+                out.push_str(&text);
+                rest = &tail[len..];
+            }
+            None => {
+                out.push_str("program.");
+                rest = &tail["program.".len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn parse_set(arg: &str, values: &mut Vec<NamedValue>) -> Result<(), String> {
+    let (name, list) = arg
+        .split_once('=')
+        .ok_or("expected NAME=VALUES, e.g. fragment.texcoord[0]=0.5,0.25,0,1")?;
+    let (words, kind) = parse_list(list.split(','))?;
+    values.push(NamedValue {
+        name: name.trim().to_string(),
+        words,
+        kind,
+        origin: format!("--set {arg}"),
+    });
+    Ok(())
+}
+
+fn read_inputs_file(path: &std::path::Path, values: &mut Vec<NamedValue>) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("not valid JSON: {e}"))?;
@@ -330,7 +487,12 @@ fn read_inputs_file(path: &std::path::Path, inputs: &mut Inputs) -> Result<(), S
         };
         let (words, kind) =
             parse_list(items.iter().map(String::as_str)).map_err(|e| format!("`{name}`: {e}"))?;
-        store(name, words, kind, inputs)?;
+        values.push(NamedValue {
+            name: name.trim().to_string(),
+            words,
+            kind,
+            origin: path.display().to_string(),
+        });
     }
     Ok(())
 }
@@ -589,6 +751,7 @@ fn print_outcome(
     name: &str,
     outcome: &Outcome,
     text: &SourceText,
+    d3d9: bool,
 ) -> io::Result<()> {
     writeln!(
         out,
@@ -623,7 +786,11 @@ fn print_outcome(
             .vertices
             .iter()
             .any(|v| v.results.values().any(|r| r.written & r.undefined != 0));
-    if any_undefined {
+    if any_undefined && d3d9 {
+        // The marks come from the IR's NV_gpu_program4 rules; Direct3D 9
+        // defines rsq, log and pow at 0, and the value shown is its.
+        writeln!(out, "(~ marks a value computed from an unwritten register, or through rsq, log or pow of 0, which the IR leaves undefined but Direct3D 9 defines: the value shown is Direct3D 9's, docs/semantics.md; ? a component never written)")?;
+    } else if any_undefined {
         writeln!(out, "(~ marks a value the spec leaves undefined, e.g. computed from an unwritten temporary; ? a component never written)")?;
     } else if outcome
         .results

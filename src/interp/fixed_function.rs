@@ -8,6 +8,9 @@
 //!   clipping (section 2.11) sets `result.clip[n]` to the enabled plane *n*
 //!   dotted with the eye-space position `state.matrix.modelview[0]` ×
 //!   `vertex.position`, or 0 for a disabled plane.
+//! * `!!ARBvp1.0` programs: GL's colour clamping (section 2.13.6) after the
+//!   program, each colour result clamped to [0, 1] (ARB_vertex_program
+//!   issue 4: not subsumed by vertex programs).
 //! * `ARB_fog_*` (ARB_fragment_program section 3.11.4.5.1; OpenGL 2.0
 //!   section 3.10): `result.color.rgb` = f·C + (1 − f)·C_f with f from
 //!   `fragment.fogcoord.x` and `state.fog.params`, clamped to [0, 1].
@@ -31,6 +34,9 @@ pub(super) fn apply(
     }
     if program.stage == Stage::Vertex && program.position_invariant() {
         position_invariant(program, inputs, options, &mut outcome.results);
+    }
+    if program.stage == Stage::Vertex && program.dialect.is_arb() {
+        clamp_colors(program, &mut outcome.results);
     }
     if program.stage == Stage::Fragment {
         if let Some(mode) = program.fog() {
@@ -131,6 +137,36 @@ fn position_invariant(
             format!("result.clip[{n}]"),
             written([d.to_bits(), 0, 0, 0], 0x1),
         );
+    }
+}
+
+/// Section 2.13.6: the colour results of an ARB vertex program, clamped to
+/// [0, 1] (float results). A NaN component becomes undefined: section
+/// 2.13.6 does not say where a NaN is clamped to, and the backend's FClamp
+/// leaves it undefined too (GLSL.std.450 FClamp is min(max(x, 0), 1),
+/// whose result for a NaN operand is undefined).
+fn clamp_colors(program: &Program, results: &mut BTreeMap<String, ResultValue>) {
+    for v in &program.variables {
+        let VarKind::Result(bindings) = &v.kind else {
+            continue;
+        };
+        if matches!(v.ty, VarType::Typed(t) if t != DataType::Float) {
+            continue;
+        }
+        for b in bindings {
+            if !matches!(b, ResultBinding::Color(_)) {
+                continue;
+            }
+            if let Some(r) = results.get_mut(&super::names::result_name(b)) {
+                let values = floats(r.bits);
+                for (c, x) in values.iter().enumerate() {
+                    if x.is_nan() {
+                        r.undefined |= 1 << c;
+                    }
+                }
+                r.bits = values.map(|x| x.clamp(0.0, 1.0).to_bits());
+            }
+        }
     }
 }
 

@@ -36,7 +36,7 @@ enum Storage {
     /// Attribute values by element; for a geometry program's per-vertex
     /// variable (bound without a vertex number), `vertex * len + element`.
     Attrib {
-        values: Vec<[u32; 4]>,
+        values: Vec<Vec4>,
         per_vertex: bool,
         /// The vertices a per-vertex variable spans (1 otherwise).
         vertices: u32,
@@ -151,6 +151,9 @@ pub(super) struct Machine<'p> {
     primitive: u32,
     /// The call stack (section 2.X.8.Z CAL: `callStackDepth`).
     stack: Vec<StackEntry>,
+    /// Whether the program's BRAs can loop, so MAX_PROGRAM_EXEC_INSTRUCTIONS
+    /// applies (`Program::branches_loop`).
+    exec_limited: bool,
 }
 
 fn internal(what: impl Into<String>, span: Span) -> InterpError {
@@ -242,7 +245,7 @@ impl<'p> Machine<'p> {
                                 && program.stage == Stage::Fragment
                                 && program.dialect.has(Features::PIXEL_CENTER_INTEGER)
                             {
-                                for c in &mut value[..2] {
+                                for c in &mut value.bits[..2] {
                                     *c = (f32::from_bits(*c) - 0.5).to_bits();
                                 }
                             }
@@ -330,6 +333,7 @@ impl<'p> Machine<'p> {
             },
             primitive: 0,
             stack: Vec::new(),
+            exec_limited: program.branches_loop(),
         })
     }
 
@@ -386,7 +390,8 @@ impl<'p> Machine<'p> {
                         ),
                     );
                 }
-                Ok((clamped as u32, a.is_undefined(0)))
+                let outside = raw != clamped && self.options.out_of_range_undefined;
+                Ok((clamped as u32, a.is_undefined(0) || outside))
             }
             Index::PerVertex { .. } => Err(internal(
                 format!(
@@ -438,19 +443,26 @@ impl<'p> Machine<'p> {
                 return Err(internal("storage changed", span));
             };
             let at = u64::from(v) * u64::from(len.max(1)) + u64::from(e);
-            let bits = usize::try_from(at)
+            let value = usize::try_from(at)
                 .ok()
                 .and_then(|at| values.get(at))
                 .copied()
                 .ok_or_else(|| internal("per-vertex element out of range", span))?;
-            let undefined = if v_undefined || e_undefined { 0xf } else { 0 };
-            return Ok(Vec4 { bits, undefined });
+            let undefined = if v_undefined || e_undefined {
+                0xf
+            } else {
+                value.undefined
+            };
+            return Ok(Vec4 {
+                bits: value.bits,
+                undefined,
+            });
         }
         let (e, index_undefined) = self.element(len, index, id, span)?;
         let e = e as usize;
         let mut v = match &self.storage[i] {
             Storage::Temp(elems) => elems.get(e).copied(),
-            Storage::Attrib { values, .. } => values.get(e).map(|b| Vec4::defined(*b)),
+            Storage::Attrib { values, .. } => values.get(e).copied(),
             Storage::Param(values) => values.get(e).map(|p| match p {
                 ParamValue::Bits(b) => Vec4::defined(*b),
                 ParamValue::Literal(lits) => {
@@ -1170,6 +1182,17 @@ impl<'p> Machine<'p> {
                 });
             }
             Stmt::Branch { target, cond, span } => {
+                // NV_vertex_program2_option 2.14.4.3: "a vertex program will
+                // terminate abnormally after executing
+                // MAX_PROGRAM_EXEC_INSTRUCTIONS instructions"; checked at
+                // each BRA, the only way back (docs/semantics.md, "Branches").
+                let limit = u64::from(self.options.max_exec_instructions);
+                if self.exec_limited && self.outcome.steps >= limit {
+                    return Ok(self.abnormal_end(
+                        *span,
+                        format!("BRA after {limit} instructions executed (MAX_PROGRAM_EXEC_INSTRUCTIONS)"),
+                    ));
+                }
                 let taken = self.optional_test(cond, *span, "BRA")?;
                 let sub = self.subroutine(*target, *span)?;
                 let name = sub.name.clone().unwrap_or_default();
@@ -1363,7 +1386,7 @@ fn attribute_value(
     binding: &AttribBinding,
     vertex: u32,
     two_sided: bool,
-) -> [u32; 4] {
+) -> Vec4 {
     // GL's two-sided colour selection (RunOptions::two_sided_color): a
     // back-facing fragment (fragment.facing.x < 0) reads the back colour,
     // given as `fragment.color.back[.secondary]`.
@@ -1405,11 +1428,27 @@ fn attribute_value(
             v
         }
     };
-    names
+    let bits = names
         .iter()
         .find_map(|n| inputs.attribs.get(n))
         .copied()
-        .unwrap_or([0; 4])
+        .unwrap_or([0; 4]);
+    let undefined = names
+        .iter()
+        .find_map(|n| inputs.undefined_attribs.get(n))
+        .copied()
+        .unwrap_or(0)
+        & 0xf;
+    // vertex.fogcoord and fragment.fogcoord are (f, 0, 0, 1)
+    // (ARB_vertex_program, ARB_fragment_program; the backend's
+    // IoShape::FogCoord).
+    if *binding == AttribBinding::FogCoord {
+        return Vec4 {
+            bits: [bits[0], 0, 0, 1f32.to_bits()],
+            undefined: undefined & 1,
+        };
+    }
+    Vec4 { bits, undefined }
 }
 
 /// The opcode with its modifiers, e.g. `ADD.S.CC1.SAT`.

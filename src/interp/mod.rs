@@ -165,6 +165,11 @@ pub struct Inputs {
     /// words (byte offset 4·w is word w); LDB, STB and ATOMB read and
     /// write them, and the run's [`Outcome::storage`] holds the result.
     pub storage: BTreeMap<u32, Vec<u32>>,
+    /// Attribute components whose value the spec leaves undefined (bit `i`:
+    /// component `i`), by attribute name: e.g. a fragment attribute
+    /// interpolated from a vertex result that was undefined. Reads of them
+    /// are undefined, and so is what is computed from them.
+    pub undefined_attribs: BTreeMap<String, u8>,
 }
 
 impl Inputs {
@@ -249,6 +254,11 @@ pub fn ints(v: [i32; 4]) -> [u32; 4] {
 pub struct RunOptions {
     /// MAX_PROGRAM_CALL_DEPTH_NV: how many CALs may be active at once.
     pub max_call_depth: u32,
+    /// MAX_PROGRAM_EXEC_INSTRUCTIONS_NV: a program whose BRAs can loop
+    /// (`ir::Program::branches_loop`) ends abnormally at the first BRA
+    /// executed when this many statements have run (docs/semantics.md,
+    /// "Branches").
+    pub max_exec_instructions: u32,
     /// Statements (instructions and flow control) executed before the run
     /// stops with [`InterpError::StepLimit`].
     pub max_steps: u64,
@@ -263,17 +273,25 @@ pub struct RunOptions {
     /// (`fragment.facing` x < 0) reads `fragment.color.back` and
     /// `fragment.color.back.secondary` for its colours.
     pub two_sided_color: bool,
+    /// Mark a relative read or write outside its array undefined, as the
+    /// specification leaves it (section 2.X.4.2), instead of taking the
+    /// element nvp4c clamps the index to (the default, which is what the
+    /// compiled program does). For comparing with another implementation,
+    /// whose out-of-range element is its own.
+    pub out_of_range_undefined: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             max_call_depth: crate::limits::Limits::default().max_call_depth,
+            max_exec_instructions: crate::limits::Limits::default().max_exec_instructions,
             max_steps: 10_000_000,
             trace: false,
             max_trace: 100_000,
             user_clip_planes: crate::state::MAX_CLIP_PLANES,
             two_sided_color: false,
+            out_of_range_undefined: false,
         }
     }
 }
@@ -289,6 +307,7 @@ impl RunOptions {
     pub fn from_options(options: &crate::Options) -> RunOptions {
         RunOptions {
             max_call_depth: options.limits.max_call_depth,
+            max_exec_instructions: options.limits.max_exec_instructions,
             user_clip_planes: options.user_clip_planes,
             two_sided_color: options.two_sided_color,
             ..RunOptions::default()

@@ -675,6 +675,14 @@ impl Dialect {
         }
     }
 
+    /// Whether RSQ reads the absolute value of its operand: ARB_vertex_program
+    /// 2.14.5.22 and ARB_fragment_program 3.11.5.22 ("tmp =
+    /// fabs(ScalarLoad(op0))"), kept by their NV options; NV_gpu_program4
+    /// reads the operand as is (RSQ of a value <= 0 is undefined there).
+    pub fn rsq_of_absolute_value(self) -> bool {
+        self.is_arb()
+    }
+
     /// Whether LOOP and REP take their counts only from program parameters
     /// (NV_fragment_program2: "a fragment program will fail to load if the
     /// vector operand is not a program parameter"), and need one.

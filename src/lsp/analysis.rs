@@ -1,25 +1,53 @@
 //! What the language server knows about a document: its declarations,
-//! labels and the places that name them, read from the syntax tree (which
-//! the parser builds even for a program with errors), and the hover text
-//! for opcodes (from the instruction table, `crate::isa`) and names.
+//! labels, the places that name them, bindings, options and opcodes (the
+//! syntax index), and the hover text for opcodes (from the instruction
+//! table, `crate::isa`) and names.
+//!
+//! **Statement by statement.** The index is a list of statements, each
+//! read on its own: the lexer runs from the end of the statement before to
+//! the next `;` (or a label's `:`), and those tokens are parsed as a
+//! program of one statement ([`crate::syntax::parse_statement`]). The
+//! program's structure beyond that is flat for the index (`IF`/`REP`
+//! nesting and the order of options, declarations and instructions are the
+//! checker's business, and its diagnostics report them), so:
+//!
+//! * a statement that does not parse costs only itself: an `OPTION` with
+//!   no name, a half-typed instruction, do not hide the statements after
+//!   them;
+//! * an edit re-reads only the statements it touches
+//!   ([`DocumentIndex::edited`]): reading starts at the end of the last
+//!   statement before the edit (after a `;` or `:` the lexer is in the
+//!   same state as at the start of a program) and stops at the first
+//!   statement end past the edit that is also a statement end of the old
+//!   text — from there on the text, and so every statement, is the same.
+//!   Each statement keeps its positions relative to its own start, so the
+//!   statements after an edit are shared with the old index unchanged;
+//!   only the table of where each one starts moves.
+//!
+//! An edit thus costs the statements it touches plus a pass over a table
+//! of one `u32` per statement, whatever the size of the file.
 
+use std::sync::Arc;
+
+use super::text::TextChange;
 use crate::isa::{
-    split_opcode, DataType, Modifier, OpInfo, OperandKind, ResultKind, Shape, Stage, TypeRule,
+    split_opcode, DataType, Header, Modifier, OpInfo, OperandKind, ResultKind, Shape, Stage,
+    TypeRule,
 };
 use crate::span::Span;
 use crate::syntax::ast::{
-    Arg, Ast, DeclKind, Declaration, IndexExpr, Init, InitItem, Instruction, Path, PathHead,
-    PathPart, Root, Statement,
+    Arg, DeclKind, Declaration, IndexExpr, Init, InitItem, Instruction, Path, PathHead, PathPart,
+    Root, Statement,
 };
+use crate::syntax::lexer::{Lexer, Tok};
 
 /// What a symbol is.
 ///
 /// ```
 /// # use nvp4c::lsp::analysis::*;
 /// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
-/// let (ast, _) = nvp4c::syntax::parse(source);
-/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
-/// assert_eq!(index.symbols[0].kind, SymbolKind::Temp);
+/// let index = DocumentIndex::new(source).unwrap();
+/// assert_eq!(index.symbols()[0].kind, SymbolKind::Temp);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SymbolKind {
@@ -31,6 +59,8 @@ pub enum SymbolKind {
     Buffer,
     /// NV_gpu_program5's texture variables.
     Texture,
+    /// `ADDRESS` (ARB_vertex_program 2.14.3.5).
+    Address,
     Label,
 }
 
@@ -44,6 +74,7 @@ impl SymbolKind {
             SymbolKind::Alias => "alias",
             SymbolKind::Buffer => "parameter buffer",
             SymbolKind::Texture => "texture variable",
+            SymbolKind::Address => "address register",
             SymbolKind::Label => "label (subroutine)",
         }
     }
@@ -54,9 +85,8 @@ impl SymbolKind {
 /// ```
 /// # use nvp4c::lsp::analysis::*;
 /// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
-/// let (ast, _) = nvp4c::syntax::parse(source);
-/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
-/// let r0 = &index.symbols[0];
+/// let index = DocumentIndex::new(source).unwrap();
+/// let r0 = &index.symbols()[0];
 /// assert_eq!((r0.name.as_str(), &source[r0.name_span.range()]), ("R0", "R0"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,10 +111,10 @@ pub struct Symbol {
 /// ```
 /// # use nvp4c::lsp::analysis::*;
 /// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
-/// let (ast, _) = nvp4c::syntax::parse(source);
-/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
-/// assert_eq!(index.references.len(), 2); // the two uses of R0
-/// assert!(!index.references[0].label);
+/// let index = DocumentIndex::new(source).unwrap();
+/// let uses = index.references_to(&index.symbols()[0]);
+/// assert_eq!(uses.len(), 2); // the two uses of R0
+/// assert!(!uses[0].label);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reference {
@@ -97,7 +127,8 @@ pub struct Reference {
 }
 
 /// A binding written in the program (`fragment.color`, `state.matrix.mvp`),
-/// as the parser read it.
+/// as the parser read it. Its spans are relative to the start of its
+/// statement; [`DocumentIndex::binding_at`] says where that is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BindingSite {
     pub path: Path,
@@ -107,49 +138,14 @@ pub struct BindingSite {
     pub texture_target: Option<String>,
 }
 
-/// The symbols and references of one document.
-///
-/// ```
-/// # use nvp4c::lsp::analysis::*;
-/// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
-/// let (ast, _) = nvp4c::syntax::parse(source);
-/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
-/// let use_of_r0 = source.find("R0, frag").unwrap() as u32;
-/// let (symbol, _) = index.symbol_at(use_of_r0).unwrap();
-/// assert_eq!(symbol.name, "R0");
-/// let (text, _) = index.hover(source, use_of_r0).unwrap();
-/// assert!(text.contains("TEMP R0;"));
-/// ```
-#[derive(Clone, Debug)]
-pub struct DocumentIndex {
-    pub stage: Stage,
-    /// The header's language (`!!ARBfp1.0` ...).
-    pub program_header: crate::isa::Header,
-    /// The header (`!!NVfp4.0`).
-    pub header: Span,
-    pub symbols: Vec<Symbol>,
-    pub references: Vec<Reference>,
-    /// Opcode words (`ADDR_SAT`) and their stand-alone modifiers.
-    pub instructions: Vec<OpcodeSite>,
-    /// Bindings, in source order.
-    pub bindings: Vec<BindingSite>,
-    /// `OPTION` names.
-    pub options: Vec<(String, Span)>,
-    /// Texture targets of texture instructions (`2D`).
-    pub targets: Vec<(String, Span)>,
-    /// Where the declarations end and the instructions begin (the first
-    /// instruction or label), for completion.
-    pub first_instruction: Option<u32>,
-}
-
 /// Where an instruction names its opcode and modifiers.
 ///
 /// ```
 /// # use nvp4c::lsp::analysis::*;
 /// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
-/// let (ast, _) = nvp4c::syntax::parse(source);
-/// let index = DocumentIndex::new(&ast.unwrap(), source.len());
-/// assert_eq!(index.instructions[0].word, "ADDR_SAT");
+/// let index = DocumentIndex::new(source).unwrap();
+/// let at = source.find("ADDR_SAT").unwrap() as u32;
+/// assert!(index.hover(source, at).unwrap().0.starts_with("**ADD**"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpcodeSite {
@@ -160,77 +156,141 @@ pub struct OpcodeSite {
     pub modifiers: Vec<(String, Span)>,
 }
 
-impl DocumentIndex {
-    /// The document's dialect: its header and the options it names (an
-    /// unknown option adds nothing).
-    pub fn dialect(&self) -> crate::isa::Dialect {
-        let mut d = crate::isa::Dialect::new(self.program_header);
-        for (name, _) in &self.options {
-            if let Some(o) =
-                crate::isa::option_info(name).filter(|o| o.headers.contains(&self.program_header))
-            {
-                d.enable(o.features);
+/// What kind of statement a [`Chunk`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StatementKind {
+    Option,
+    Declaration,
+    Instruction,
+    Label,
+    /// Tokens that are not a statement (yet).
+    Unreadable,
+}
+
+/// One statement of the index and the text before it back to the end of
+/// the statement before (comments, blank lines), with everything it
+/// contributes. Spans are relative to the chunk's start.
+#[derive(Clone, Debug, PartialEq)]
+struct Chunk {
+    /// Bytes of text: up to and including its `;` or `:`.
+    len: u32,
+    /// Whether it ends with `;` or `:` (only the last chunk may not: the
+    /// text ends, or `END` comes, first).
+    terminated: bool,
+    kind: StatementKind,
+    /// Where its first token starts.
+    first: u32,
+    symbols: Vec<Symbol>,
+    references: Vec<Reference>,
+    instruction: Option<OpcodeSite>,
+    bindings: Vec<BindingSite>,
+    option: Option<(String, Span)>,
+    targets: Vec<(String, Span)>,
+}
+
+/// Why reading stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// At `END` (absolute span); the text after it is not program.
+    End(Span),
+    /// At the end of the text, without `END`.
+    Eof,
+}
+
+/// Reads the chunks of a text one by one from a statement start.
+struct Reader<'t> {
+    text: &'t str,
+    pos: usize,
+    header: Header,
+    stop: Option<Stop>,
+}
+
+impl Reader<'_> {
+    fn next(&mut self) -> Option<Chunk> {
+        if self.stop.is_some() {
+            return None;
+        }
+        let rest = &self.text[self.pos..];
+        let mut tokens: Vec<(usize, Tok<'_>, usize)> = Vec::new();
+        let mut end_token = None;
+        for (l, tok, r) in Lexer::new(rest, 0, self.header).flatten() {
+            if tok == Tok::End {
+                end_token = Some(Span::new(self.pos + l, self.pos + r));
+                break;
+            }
+            tokens.push((l, tok, r));
+            if matches!(tok, Tok::Semi | Tok::Colon) {
+                break;
             }
         }
-        d
+        let terminated = tokens
+            .last()
+            .is_some_and(|t| matches!(t.1, Tok::Semi | Tok::Colon));
+        let len = match (terminated, end_token) {
+            (true, _) => tokens.last().map_or(0, |t| t.2),
+            (false, Some(end)) => end.start as usize - self.pos,
+            (false, None) => rest.len(),
+        };
+        if !terminated {
+            self.stop = Some(end_token.map_or(Stop::Eof, Stop::End));
+        }
+        if tokens.is_empty() {
+            return None;
+        }
+        let first = tokens[0].0 as u32;
+        let statements = crate::syntax::parse_statement(tokens, len).unwrap_or_default();
+        self.pos += len;
+        Some(Chunk::new(len as u32, terminated, first, &statements))
     }
+}
 
-    /// Indexes a syntax tree.
-    pub fn new(ast: &Ast, source_len: usize) -> DocumentIndex {
-        let mut index = DocumentIndex {
-            stage: ast.stage,
-            program_header: ast.program_header,
-            header: ast.header,
+impl Chunk {
+    fn new(len: u32, terminated: bool, first: u32, statements: &[Statement]) -> Chunk {
+        let mut chunk = Chunk {
+            len,
+            terminated,
+            kind: StatementKind::Unreadable,
+            first,
             symbols: Vec::new(),
             references: Vec::new(),
-            instructions: Vec::new(),
+            instruction: None,
             bindings: Vec::new(),
-            options: Vec::new(),
+            option: None,
             targets: Vec::new(),
-            first_instruction: None,
         };
-        let end = ast.end.map_or(source_len as u32, |s| s.start);
-        for statement in &ast.statements {
-            if matches!(statement, Statement::Instruction(_) | Statement::Label(_)) {
-                index.first_instruction.get_or_insert(match statement {
-                    Statement::Instruction(i) => i.span.start,
-                    Statement::Label(l) => l.span.start,
-                    _ => 0,
-                });
-            }
+        for statement in statements {
             match statement {
-                Statement::Decl(d) => index.declaration(d),
-                Statement::Instruction(i) => index.instruction(i),
-                Statement::Option(id) => index.options.push((id.name.to_string(), id.span)),
-                Statement::Label(l) => index.symbols.push(Symbol {
-                    name: l.name.to_string(),
-                    kind: SymbolKind::Label,
-                    name_span: l.span,
-                    span: l.span,
-                    statement: Span {
-                        start: l.span.start,
-                        end: l.span.end + 1,
-                    },
-                    array: None,
-                    modifiers: Vec::new(),
-                }),
+                Statement::Decl(d) => {
+                    chunk.kind = StatementKind::Declaration;
+                    chunk.declaration(d);
+                }
+                Statement::Instruction(i) => {
+                    chunk.kind = StatementKind::Instruction;
+                    chunk.instruction(i);
+                }
+                Statement::Option(id) => {
+                    chunk.kind = StatementKind::Option;
+                    chunk.option = Some((id.name.to_string(), id.span));
+                }
+                Statement::Label(l) => {
+                    chunk.kind = StatementKind::Label;
+                    chunk.symbols.push(Symbol {
+                        name: l.name.to_string(),
+                        kind: SymbolKind::Label,
+                        name_span: l.span,
+                        span: l.span,
+                        statement: Span {
+                            start: l.span.start,
+                            end: l.span.end + 1,
+                        },
+                        array: None,
+                        modifiers: Vec::new(),
+                    });
+                }
                 Statement::Error(_) => {}
             }
         }
-        // A label's subroutine runs to the next label or END.
-        let starts: Vec<u32> = index
-            .symbols
-            .iter()
-            .filter(|s| s.kind == SymbolKind::Label)
-            .map(|s| s.span.start)
-            .collect();
-        for s in &mut index.symbols {
-            if s.kind == SymbolKind::Label {
-                let next = starts.iter().copied().find(|&x| x > s.span.start);
-                s.span.end = next.unwrap_or(end).max(s.span.end);
-            }
-        }
-        index
+        chunk
     }
 
     fn declaration(&mut self, d: &Declaration) {
@@ -282,9 +342,14 @@ impl DocumentIndex {
             DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
             DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
             DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
-            DeclKind::Temp { names } | DeclKind::Address { names } => {
+            DeclKind::Temp { names } => {
                 for (name, s) in names {
                     add(name, SymbolKind::Temp, size(s));
+                }
+            }
+            DeclKind::Address { names } => {
+                for (name, s) in names {
+                    add(name, SymbolKind::Address, size(s));
                 }
             }
             DeclKind::Alias { name, target } => {
@@ -306,7 +371,7 @@ impl DocumentIndex {
     }
 
     fn instruction(&mut self, inst: &Instruction) {
-        self.instructions.push(OpcodeSite {
+        self.instruction = Some(OpcodeSite {
             word: inst.opcode.name.to_string(),
             span: inst.opcode.span,
             modifiers: inst
@@ -367,6 +432,287 @@ impl DocumentIndex {
             }
         }
     }
+}
+
+fn shift(span: Span, by: u32) -> Span {
+    Span {
+        start: span.start + by,
+        end: span.end + by,
+    }
+}
+
+/// The syntax index of one document (module documentation).
+///
+/// ```
+/// # use nvp4c::lsp::analysis::*;
+/// let source = "!!NVfp4.0\nTEMP R0;\nADDR_SAT R0, fragment.color, 1.0;\nMOV result.color, R0;\nEND\n";
+/// let index = DocumentIndex::new(source).unwrap();
+/// let use_of_r0 = source.find("R0, frag").unwrap() as u32;
+/// let (symbol, _) = index.symbol_at(use_of_r0).unwrap();
+/// assert_eq!(symbol.name, "R0");
+/// let (text, _) = index.hover(source, use_of_r0).unwrap();
+/// assert!(text.contains("TEMP R0;"));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct DocumentIndex {
+    pub stage: Stage,
+    /// The header's language (`!!ARBfp1.0` ...).
+    pub program_header: Header,
+    /// The header (`!!NVfp4.0`).
+    pub header: Span,
+    /// The statements in source order, shared between versions.
+    chunks: Vec<Arc<Chunk>>,
+    /// Where each chunk starts.
+    starts: Vec<u32>,
+    /// Why reading stopped.
+    stop: Stop,
+    /// The length of the text.
+    len: u32,
+}
+
+impl DocumentIndex {
+    /// Indexes a document; `None` without a program header.
+    pub fn new(source: &str) -> Option<DocumentIndex> {
+        let (program_header, header_end) = crate::syntax::lexer::read_header(source).ok()?;
+        let mut index = DocumentIndex {
+            stage: program_header.stage(),
+            program_header,
+            header: Span::new(0, header_end),
+            chunks: Vec::new(),
+            starts: Vec::new(),
+            stop: Stop::Eof,
+            len: source.len() as u32,
+        };
+        index.read(source, header_end, None);
+        Some(index)
+    }
+
+    /// Reads chunks from `pos` (a statement start) to the end, or until
+    /// `old` — the index of the text before `change` — has a chunk ending
+    /// where the reading does, past the change: its chunks from there on
+    /// are taken over.
+    fn read(&mut self, source: &str, pos: usize, old: Option<(&DocumentIndex, TextChange)>) {
+        let mut reader = Reader {
+            text: source,
+            pos,
+            header: self.program_header,
+            stop: None,
+        };
+        loop {
+            let start = reader.pos;
+            let Some(chunk) = reader.next() else {
+                self.stop = reader.stop.unwrap_or(Stop::Eof);
+                return;
+            };
+            let end = start + chunk.len as usize;
+            let terminated = chunk.terminated;
+            self.starts.push(start as u32);
+            self.chunks.push(Arc::new(chunk));
+            let Some((old, change)) = old else {
+                continue;
+            };
+            if !terminated || end < change.new_end {
+                continue;
+            }
+            // The text from `end` on here is the text from `old_end` on
+            // there; if a statement ended there too, the rest is the same.
+            let old_end = (end as isize - change.delta()) as u32;
+            let after = old.starts.partition_point(|&s| s < old_end);
+            let aligned = match old.starts.get(after) {
+                Some(&s) => s == old_end,
+                None => old
+                    .chunks
+                    .last()
+                    .is_some_and(|c| c.terminated && old.starts[after - 1] + c.len == old_end),
+            };
+            if aligned {
+                let moved = |s: u32| (s as isize + change.delta()) as u32;
+                self.chunks.extend(old.chunks[after..].iter().cloned());
+                self.starts
+                    .extend(old.starts[after..].iter().map(|&s| moved(s)));
+                self.stop = match old.stop {
+                    Stop::End(span) => Stop::End(Span {
+                        start: moved(span.start),
+                        end: moved(span.end),
+                    }),
+                    Stop::Eof => Stop::Eof,
+                };
+                return;
+            }
+        }
+    }
+
+    /// The index of `source`, which `change` made from the text this index
+    /// is of, re-reading only the statements the change touches (module
+    /// documentation). Equal to `DocumentIndex::new(source)`.
+    ///
+    /// ```
+    /// # use nvp4c::lsp::analysis::*;
+    /// # use nvp4c::lsp::text::difference;
+    /// let old = "!!NVfp4.0\nTEMP a;\nMOV a, fragment.color;\nMOV result.color, a;\nEND\n";
+    /// let new = old.replace("TEMP a;", "TEMP a, b;");
+    /// let index = DocumentIndex::new(old).unwrap();
+    /// let edited = index.edited(&new, difference(old, &new)).unwrap();
+    /// assert_eq!(edited, DocumentIndex::new(&new).unwrap());
+    /// assert_eq!(edited.symbols().len(), 2);
+    /// ```
+    pub fn edited(&self, source: &str, change: TextChange) -> Option<DocumentIndex> {
+        // The header decides the program type, and with it the tokens.
+        if change.start <= self.header.end as usize {
+            return DocumentIndex::new(source);
+        }
+        let mut index = DocumentIndex {
+            stage: self.stage,
+            program_header: self.program_header,
+            header: self.header,
+            chunks: Vec::new(),
+            starts: Vec::new(),
+            stop: self.stop,
+            len: source.len() as u32,
+        };
+        // Past `END`: not program text.
+        if let Stop::End(end) = self.stop {
+            if change.start > end.end as usize {
+                index.chunks = self.chunks.clone();
+                index.starts = self.starts.clone();
+                return Some(index);
+            }
+        }
+        // The chunks that end (with `;` or `:`) before the change stay.
+        let mut keep = self
+            .starts
+            .partition_point(|&s| (s as usize) < change.start);
+        if keep > 0 && self.end_of(keep - 1) > change.start {
+            keep -= 1;
+        }
+        if keep > 0 && !self.chunks[keep - 1].terminated {
+            keep -= 1;
+        }
+        index.chunks.extend(self.chunks[..keep].iter().cloned());
+        index.starts.extend_from_slice(&self.starts[..keep]);
+        let pos = if keep > 0 {
+            (self.starts[keep - 1] + self.chunks[keep - 1].len) as usize
+        } else {
+            self.header.end as usize
+        };
+        index.read(source, pos, Some((self, change)));
+        Some(index)
+    }
+
+    /// The document's dialect: its header and the options it names (an
+    /// unknown option adds nothing).
+    pub fn dialect(&self) -> crate::isa::Dialect {
+        let mut d = crate::isa::Dialect::new(self.program_header);
+        for (name, _) in &self.options() {
+            if let Some(o) =
+                crate::isa::option_info(name).filter(|o| o.headers.contains(&self.program_header))
+            {
+                d.enable(o.features);
+            }
+        }
+        d
+    }
+
+    fn end_of(&self, i: usize) -> usize {
+        (self.starts[i] + self.chunks[i].len) as usize
+    }
+
+    /// How many statements (and unreadable runs of tokens) the index holds.
+    pub fn statements(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// The chunk holding `offset`, and its start (the one before too when
+    /// `offset` is where it ends, for a cursor just after a word).
+    fn chunks_at(&self, offset: u32) -> impl Iterator<Item = (u32, &Chunk)> {
+        let i = self.starts.partition_point(|&s| s <= offset);
+        let from = i.saturating_sub(2);
+        (from..i).rev().map(|i| (self.starts[i], &*self.chunks[i]))
+    }
+
+    /// Where a label's subroutine ends: at the next label, or `END`.
+    fn label_end(&self, chunk: usize) -> u32 {
+        self.chunks[chunk + 1..]
+            .iter()
+            .zip(&self.starts[chunk + 1..])
+            .find(|(c, _)| c.kind == StatementKind::Label)
+            .map_or(self.program_end(), |(c, s)| s + c.first)
+    }
+
+    /// Where the statements end: `END`, or the end of the text.
+    fn program_end(&self) -> u32 {
+        match self.stop {
+            Stop::End(span) => span.start,
+            Stop::Eof => self.len,
+        }
+    }
+
+    fn absolute(&self, chunk: usize, symbol: &Symbol) -> Symbol {
+        let base = self.starts[chunk];
+        let mut s = symbol.clone();
+        s.name_span = shift(s.name_span, base);
+        s.span = shift(s.span, base);
+        s.statement = shift(s.statement, base);
+        if s.kind == SymbolKind::Label {
+            s.span.end = self.label_end(chunk).max(s.span.end);
+        }
+        s
+    }
+
+    /// Every declared name and label, in source order.
+    pub fn symbols(&self) -> Vec<Symbol> {
+        let mut out: Vec<Symbol> = Vec::new();
+        let mut labels = Vec::new();
+        for (i, chunk) in self.chunks.iter().enumerate() {
+            for s in &chunk.symbols {
+                let mut s = s.clone();
+                let base = self.starts[i];
+                s.name_span = shift(s.name_span, base);
+                s.span = shift(s.span, base);
+                s.statement = shift(s.statement, base);
+                if s.kind == SymbolKind::Label {
+                    labels.push(out.len());
+                }
+                out.push(s);
+            }
+        }
+        // A label's subroutine runs to the next label or END.
+        let mut next = self.program_end();
+        for &l in labels.iter().rev() {
+            out[l].span.end = next.max(out[l].span.end);
+            next = out[l].span.start;
+        }
+        out
+    }
+
+    /// The first symbol named `name` in its namespace (labels, or the rest).
+    pub fn symbol_named(&self, name: &str, label: bool) -> Option<Symbol> {
+        self.chunks.iter().enumerate().find_map(|(i, c)| {
+            c.symbols
+                .iter()
+                .find(|s| s.name == name && (s.kind == SymbolKind::Label) == label)
+                .map(|s| self.absolute(i, s))
+        })
+    }
+
+    /// The `OPTION` names, in source order.
+    pub fn options(&self) -> Vec<(String, Span)> {
+        self.chunks
+            .iter()
+            .zip(&self.starts)
+            .filter_map(|(c, &base)| c.option.as_ref().map(|(n, s)| (n.clone(), shift(*s, base))))
+            .collect()
+    }
+
+    /// Where the declarations end and the instructions begin (the first
+    /// instruction or label).
+    pub fn first_instruction(&self) -> Option<u32> {
+        self.chunks
+            .iter()
+            .zip(&self.starts)
+            .find(|(c, _)| matches!(c.kind, StatementKind::Instruction | StatementKind::Label))
+            .map(|(c, s)| s + c.first)
+    }
 
     /// The places that name `symbol` (its declaration not included), in
     /// source order: labels are named by CAL, everything else by operands
@@ -375,66 +721,125 @@ impl DocumentIndex {
     /// ```
     /// # use nvp4c::lsp::analysis::*;
     /// let source = "!!NVfp4.0\nTEMP R0;\nMOV R0, fragment.color;\nMOV result.color, R0;\nEND\n";
-    /// let (ast, _) = nvp4c::syntax::parse(source);
-    /// let index = DocumentIndex::new(&ast.unwrap(), source.len());
-    /// let uses = index.references_to(&index.symbols[0]);
+    /// let index = DocumentIndex::new(source).unwrap();
+    /// let uses = index.references_to(&index.symbols()[0]);
     /// assert_eq!((uses.len(), uses[0].write, uses[1].write), (2, true, false));
     /// ```
-    pub fn references_to(&self, symbol: &Symbol) -> Vec<&Reference> {
+    pub fn references_to(&self, symbol: &Symbol) -> Vec<Reference> {
         let label = symbol.kind == SymbolKind::Label;
-        self.references
-            .iter()
-            .filter(|r| r.name == symbol.name && r.label == label)
-            .collect()
+        let mut out = Vec::new();
+        for (chunk, &base) in self.chunks.iter().zip(&self.starts) {
+            for r in &chunk.references {
+                if r.name == symbol.name && r.label == label {
+                    let mut r = r.clone();
+                    r.span = shift(r.span, base);
+                    out.push(r);
+                }
+            }
+        }
+        out
     }
 
-    /// The binding whose path contains `offset`.
-    pub fn binding_at(&self, offset: u32) -> Option<&BindingSite> {
-        self.bindings.iter().find(|b| contains(b.path.span, offset))
+    /// The binding whose path contains `offset`, and where its statement
+    /// starts (the site's spans are relative to it).
+    pub fn binding_at(&self, offset: u32) -> Option<(&BindingSite, u32)> {
+        self.chunks_at(offset).find_map(|(base, c)| {
+            c.bindings
+                .iter()
+                .find(|b| contains(shift(b.path.span, base), offset))
+                .map(|b| (b, base))
+        })
     }
 
     /// The `OPTION` name at `offset`.
-    pub fn option_at(&self, offset: u32) -> Option<&(String, Span)> {
-        self.options.iter().find(|o| contains(o.1, offset))
+    pub fn option_at(&self, offset: u32) -> Option<(String, Span)> {
+        self.chunks_at(offset).find_map(|(base, c)| {
+            let (name, span) = c.option.as_ref()?;
+            let span = shift(*span, base);
+            contains(span, offset).then(|| (name.clone(), span))
+        })
     }
 
     /// The texture target at `offset`.
-    pub fn target_at(&self, offset: u32) -> Option<&(String, Span)> {
-        self.targets.iter().find(|t| contains(t.1, offset))
+    pub fn target_at(&self, offset: u32) -> Option<(String, Span)> {
+        self.chunks_at(offset).find_map(|(base, c)| {
+            c.targets
+                .iter()
+                .map(|(t, s)| (t, shift(*s, base)))
+                .find(|(_, s)| contains(*s, offset))
+                .map(|(t, s)| (t.clone(), s))
+        })
     }
 
-    /// The symbol a reference or declaration at `offset` names.
-    pub fn symbol_at(&self, offset: u32) -> Option<(&Symbol, Span)> {
-        if let Some(s) = self.symbols.iter().find(|s| contains(s.name_span, offset)) {
-            return Some((s, s.name_span));
+    /// The symbol a reference or declaration at `offset` names, and the
+    /// span of the name there.
+    pub fn symbol_at(&self, offset: u32) -> Option<(Symbol, Span)> {
+        let i = self.starts.partition_point(|&s| s <= offset);
+        for i in (i.saturating_sub(2)..i).rev() {
+            let (base, chunk) = (self.starts[i], &self.chunks[i]);
+            if let Some(s) = chunk
+                .symbols
+                .iter()
+                .find(|s| contains(shift(s.name_span, base), offset))
+            {
+                let s = self.absolute(i, s);
+                let span = s.name_span;
+                return Some((s, span));
+            }
+            if let Some(r) = chunk
+                .references
+                .iter()
+                .find(|r| contains(shift(r.span, base), offset))
+            {
+                return self
+                    .symbol_named(&r.name, r.label)
+                    .map(|s| (s, shift(r.span, base)));
+            }
         }
-        let r = self.references.iter().find(|r| contains(r.span, offset))?;
-        let wanted_label = r.label;
-        self.symbols
-            .iter()
-            .find(|s| s.name == r.name && (s.kind == SymbolKind::Label) == wanted_label)
-            .map(|s| (s, r.span))
+        None
     }
 
     /// Hover text (Markdown) for what is at `offset`, and the range it
     /// describes.
     pub fn hover(&self, source: &str, offset: u32) -> Option<(String, Span)> {
-        for site in &self.instructions {
-            if contains(site.span, offset) {
-                return opcode_hover(&site.word).map(|text| (text, site.span));
+        for (base, chunk) in self.chunks_at(offset) {
+            let Some(site) = &chunk.instruction else {
+                continue;
+            };
+            let span = shift(site.span, base);
+            if contains(span, offset) {
+                return opcode_hover(&site.word).map(|text| (text, span));
             }
             for (m, span) in &site.modifiers {
-                if contains(*span, offset) {
+                let span = shift(*span, base);
+                if contains(span, offset) {
                     let m = Modifier::standalone(m)?;
-                    return Some((
-                        format!("**.{}** — {}", m.name(), modifier_meaning(m)),
-                        *span,
-                    ));
+                    return Some((format!("**.{}** — {}", m.name(), modifier_meaning(m)), span));
                 }
             }
         }
-        let (symbol, span) = self.symbol_at(offset)?;
-        Some((symbol_hover(symbol, source), span))
+        match self.symbol_at(offset) {
+            Some((symbol, span)) => Some((symbol_hover(&symbol, source), span)),
+            None => self.predefined_at(offset),
+        }
+    }
+
+    /// A register the dialect predefines, named at `offset` without a
+    /// declaration: NV_fragment_program2's `A0`, the loop index.
+    fn predefined_at(&self, offset: u32) -> Option<(String, Span)> {
+        let (name, span) = self.chunks_at(offset).find_map(|(base, c)| {
+            c.references
+                .iter()
+                .map(|r| (&r.name, shift(r.span, base)))
+                .find(|(_, s)| contains(*s, offset))
+        })?;
+        let loop_index = self.dialect().address_model() == crate::isa::AddressModel::LoopIndex;
+        (loop_index && name == "A0").then(|| {
+            (
+                "**A0** — the loop index: `A0.x` is the counter of the innermost `LOOP` (`{count, start, step}`), for relative addressing such as `c[A0.x + 1]`; it is read-only\n\nSpec: NV_fragment_program2 section 3.11.3.Y".to_string(),
+                span,
+            )
+        })
     }
 }
 
@@ -467,6 +872,7 @@ fn symbol_hover(symbol: &Symbol, source: &str) -> String {
         })
         .unwrap_or(match symbol.kind {
             SymbolKind::Label | SymbolKind::Alias => "",
+            SymbolKind::Address => "signed integer, for relative addressing (`c[A0.x + n]`)",
             _ => "typeless (32-bit patterns, read as each instruction's data type)",
         });
     out.push_str(&format!("**{}** — {}", symbol.name, symbol.kind.describe()));
@@ -626,14 +1032,14 @@ mod tests {
     const SOURCE: &str = "!!NVfp4.0\nPARAM c[2] = { program.local[0..1] };\nTEMP R0, A;\nMOV R0, c[A.x];\nCAL sub;\nMOV result.color, R0;\nRET;\nsub:\nADDR_SAT R0, R0, c[1];\nRET;\nEND\n";
 
     fn index() -> DocumentIndex {
-        let (ast, _) = crate::syntax::parse(SOURCE);
-        DocumentIndex::new(&ast.expect("a tree"), SOURCE.len())
+        DocumentIndex::new(SOURCE).expect("a header")
     }
 
     #[test]
     fn symbols_and_references() {
         let index = index();
-        let names: Vec<&str> = index.symbols.iter().map(|s| s.name.as_str()).collect();
+        let symbols = index.symbols();
+        let names: Vec<&str> = symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["c", "R0", "A", "sub"]);
         let at = |needle: &str, nth: usize| {
             SOURCE.match_indices(needle).nth(nth).expect("in source").0 as u32
@@ -695,5 +1101,181 @@ mod tests {
         );
         assert!(text.contains("**c** — parameter array [2]"), "{text}");
         assert_eq!(span, Span::new(at as usize, at as usize + 1));
+    }
+
+    #[test]
+    fn a_statement_that_does_not_parse_hides_only_itself() {
+        // The parser cannot recover from `OPTION ;` (options come before
+        // any statement it could skip to); the index reads on.
+        let source = "!!NVfp4.0\nOPTION ;\nTEMP R0;\nMOV R0, fragment.color;\nMOV result.color R0;\nMOV result.color, R0;\nEND\n";
+        let index = DocumentIndex::new(source).unwrap();
+        assert_eq!(index.symbols().len(), 1);
+        assert_eq!(index.references_to(&index.symbols()[0]).len(), 2);
+        let at = source.rfind("R0;").unwrap() as u32;
+        assert_eq!(index.symbol_at(at).unwrap().0.name, "R0");
+        // Unterminated at the end of the text (being typed).
+        let typing = "!!NVfp4.0\nTEMP R0;\nMOV R0, fragment.color;\nMOV resu";
+        let index = DocumentIndex::new(typing).unwrap();
+        assert_eq!(index.statements(), 3);
+        assert_eq!(index.references_to(&index.symbols()[0]).len(), 1);
+    }
+
+    #[test]
+    fn text_after_end_is_not_indexed() {
+        let source = "!!NVfp4.0\nTEMP a;\nEND\nTEMP b;\n";
+        let index = DocumentIndex::new(source).unwrap();
+        assert_eq!(index.symbols().len(), 1);
+        assert_eq!(index.program_end() as usize, source.find("END").unwrap());
+    }
+
+    /// A small deterministic generator (xorshift), so failures reproduce
+    /// from the seed printed with them.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Pieces of program text, whole statements and the characters that
+    /// end, start or hide them (`;`, `:`, `#`, line ends, `END`).
+    const PIECES: &[&str] = &[
+        "MOV R0, R1;",
+        "ADDR_SAT R0.x, c[A.x + 1], fragment.color;",
+        "TEX R0, R0, texture[0], 2D;",
+        "TEMP R0, R1, A;",
+        "PARAM c[2] = { program.local[0..1] };",
+        "OPTION ARB_fog_linear;",
+        "OPTION ;",
+        "CAL sub;",
+        "sub:",
+        "RET;",
+        "IF GT.x;",
+        "ENDIF;",
+        ";",
+        ":",
+        "#",
+        "# a comment ; with : marks\n",
+        "\n",
+        "\r\n",
+        "\r",
+        " ",
+        "END",
+        "EN",
+        "D",
+        "INT ",
+        "R",
+        "0",
+        ",",
+        ".xy",
+        "{",
+        "é",
+        "state.matrix.mvp.row[0]",
+        "ADDRESS A0;",
+        "ARL A0.x, R0.x;",
+        "OPTION NV_vertex_program2;",
+        "BRA sub (GT.x);",
+        "TEMP :",
+        "LOOP",
+    ];
+
+    fn random_text(rng: &mut Rng, pieces: usize) -> String {
+        (0..pieces)
+            .map(|_| PIECES[rng.below(PIECES.len())])
+            .collect()
+    }
+
+    #[test]
+    fn incremental_index_equals_a_fresh_one_after_random_edits() {
+        let headers = [
+            "!!NVfp4.0\n",
+            "!!NVvp4.0\n",
+            "!!NVgp4.0 ",
+            "!!ARBvp1.0\n",
+            "!!ARBfp1.0\n",
+        ];
+        for seed in 1..=400u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+            let mut text = headers[rng.below(headers.len())].to_string();
+            let pieces = 5 + rng.below(40);
+            text.push_str(&random_text(&mut rng, pieces));
+            if rng.below(2) == 0 {
+                text.push_str("\nEND\n# after END; x:\n");
+            }
+            let mut index = DocumentIndex::new(&text).expect("a header");
+            for step in 0..8 {
+                let mut start = rng.below(text.len() + 1);
+                while !text.is_char_boundary(start) {
+                    start -= 1;
+                }
+                let mut end = (start + rng.below(12)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let pieces = rng.below(3);
+                let insert = random_text(&mut rng, pieces);
+                let before = text.clone();
+                text.replace_range(start..end, &insert);
+                let change = TextChange {
+                    start,
+                    old_end: end,
+                    new_end: start + insert.len(),
+                };
+                let fresh = DocumentIndex::new(&text);
+                let edited = index.edited(&text, change);
+                assert_eq!(
+                    edited, fresh,
+                    "seed {seed}, step {step}: {before:?} → {text:?} ({change:?})"
+                );
+                match edited {
+                    Some(i) => index = i,
+                    None => break,
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_edit_rereads_only_the_statements_it_touches() {
+        let mut text = String::from("!!NVvp4.0\nTEMP R0, R1;\n");
+        for _ in 0..2000 {
+            text.push_str("ADD R0, R0, vertex.position;\n");
+        }
+        text.push_str("MOV result.position, R1;\nEND\n");
+        let index = DocumentIndex::new(&text).unwrap();
+        let at = text.rfind("R1;").unwrap() + 2;
+        let mut new = text.clone();
+        new.insert(at, '2');
+        let change = TextChange {
+            start: at,
+            old_end: at,
+            new_end: at + 1,
+        };
+        let edited = index.edited(&new, change).unwrap();
+        // Every statement but the edited one is the old one, shared.
+        let shared = edited
+            .chunks
+            .iter()
+            .zip(&index.chunks)
+            .filter(|(a, b)| Arc::ptr_eq(a, b))
+            .count();
+        assert_eq!(shared, index.chunks.len() - 1);
+        assert_eq!(edited, DocumentIndex::new(&new).unwrap());
+        // An edit in the middle moves the starts of the statements after it.
+        let middle = text.len() / 2;
+        let middle = text[middle..].find("ADD").unwrap() + middle;
+        let mut new = text.clone();
+        new.insert_str(middle, "# ");
+        let change = TextChange {
+            start: middle,
+            old_end: middle,
+            new_end: middle + 2,
+        };
+        let edited = index.edited(&new, change).unwrap();
+        assert_eq!(edited.statements(), index.statements() - 1);
+        assert_eq!(edited, DocumentIndex::new(&new).unwrap());
     }
 }

@@ -13,9 +13,12 @@
 //! A template is dot-separated segments; `name[n]` takes a required index,
 //! `name[n?]` an optional one.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
-use crate::isa::Stage;
+use crate::check::bindings::{decode, root_of};
+use crate::isa::{Dialect, Features, Stage};
+use crate::syntax::ast::{Arg, Statement};
 
 /// One binding form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -544,19 +547,101 @@ fn segment_matches(template: &Segment<'_>, written: &Segment<'_>) -> bool {
         }
 }
 
-/// The documentation of a binding as written (without its swizzle), for a
-/// program type.
+/// A template made concrete: indices filled in.
+fn instance(template: &str) -> String {
+    template
+        .replace("[n?]", "[1]")
+        .replace("[m?]", "[1]")
+        .replace("[n]", "[1]")
+}
+
+fn decodes_in(dialect: Dialect, binding: &str) -> bool {
+    // As the source of a MOV, or (for results) its destination; whole
+    // matrices only in a declaration. Read with the dialect's header, whose
+    // reserved words differ (`primitive` is a name in `!!ARBfp1.0`).
+    let source = format!(
+        "{}\nPARAM probe[] = {{ {binding} }};\nMOV {binding}, {binding};\nEND\n",
+        dialect.header.text()
+    );
+    let (ast, _) = crate::syntax::parse(&source);
+    let Some(ast) = ast else { return false };
+    let mut paths = Vec::new();
+    for s in &ast.statements {
+        match s {
+            Statement::Instruction(i) => {
+                for a in &i.args {
+                    if let Arg::Operand(o) = a {
+                        paths.push((o.path.clone(), false));
+                    }
+                }
+            }
+            Statement::Decl(d) => {
+                if let crate::syntax::ast::DeclKind::Param {
+                    init: crate::syntax::ast::Init::List(items, _),
+                    ..
+                } = &d.kind
+                {
+                    for it in items {
+                        if let crate::syntax::ast::InitItem::Binding(p) = it {
+                            paths.push((p.clone(), true));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    paths.iter().any(|(p, in_decl)| {
+        let Some((root, span)) = root_of(p) else {
+            return false;
+        };
+        match decode(dialect, root, span, p, *in_decl) {
+            Ok(d) => d.rest.is_empty(),
+            Err(_) => false,
+        }
+    })
+}
+
+/// Whether a documented binding exists in a dialect: the documentation is
+/// written for NV_gpu_program4's program types; the ARB family and its NV
+/// options have a subset (`check::bindings` says which), asked of the
+/// decoder once per template and dialect.
+fn available(doc: &BindingDoc, dialect: Dialect) -> bool {
+    if !doc.stages.contains(&dialect.stage()) {
+        return false;
+    }
+    if dialect.has(Features::NV4) {
+        return true;
+    }
+    static KNOWN: OnceLock<Mutex<HashMap<(String, Dialect), bool>>> = OnceLock::new();
+    let known = KNOWN.get_or_init(Default::default);
+    let key = (doc.path.clone(), dialect);
+    if let Some(&b) = known.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return b;
+    }
+    let b = decodes_in(dialect, &instance(&doc.path));
+    known
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, b);
+    b
+}
+
+/// The documentation of a binding as written (without its swizzle), in a
+/// dialect.
 ///
 /// ```
-/// use nvp4c::{lsp::bindings::describe, Stage};
-/// let doc = describe(Stage::Fragment, "fragment.texcoord[2]").unwrap();
+/// use nvp4c::{isa::{Dialect, Header}, lsp::bindings::describe};
+/// let doc = describe(Dialect::new(Header::NvFp4), "fragment.texcoord[2]").unwrap();
 /// assert_eq!(doc.path, "fragment.texcoord[n?]");
-/// assert!(describe(Stage::Vertex, "fragment.texcoord[2]").is_none());
+/// assert!(describe(Dialect::new(Header::NvVp4), "fragment.texcoord[2]").is_none());
+/// // NV_fragment_program4's `fragment.attrib[n]` is not ARB_fragment_program's.
+/// assert!(describe(Dialect::new(Header::ArbFp1), "fragment.attrib[0]").is_none());
 /// ```
-pub fn describe(stage: Stage, written: &str) -> Option<&'static BindingDoc> {
+pub fn describe(dialect: Dialect, written: &str) -> Option<&'static BindingDoc> {
     let w = written_segments(written)?;
     binding_docs().iter().find(|d| {
-        if !d.stages.contains(&stage) {
+        if !available(d, dialect) {
             return false;
         }
         let t = template_segments(&d.path);
@@ -570,17 +655,17 @@ pub fn describe(stage: Stage, written: &str) -> Option<&'static BindingDoc> {
 /// of the shortest binding it starts.
 ///
 /// ```
-/// use nvp4c::{lsp::bindings::members_after, Stage};
-/// let names: Vec<&str> = members_after(Stage::Vertex, "state.matrix").iter().map(|m| m.0).collect();
+/// use nvp4c::{isa::{Dialect, Header}, lsp::bindings::members_after};
+/// let names: Vec<&str> = members_after(Dialect::new(Header::NvVp4), "state.matrix").iter().map(|m| m.0).collect();
 /// assert_eq!(names, ["modelview", "projection", "mvp", "texture", "program"]);
 /// ```
-pub fn members_after(stage: Stage, prefix: &str) -> Vec<(&'static str, &'static BindingDoc)> {
+pub fn members_after(dialect: Dialect, prefix: &str) -> Vec<(&'static str, &'static BindingDoc)> {
     let Some(w) = written_segments(prefix) else {
         return Vec::new();
     };
     let mut out: Vec<(&'static str, &'static BindingDoc)> = Vec::new();
     for d in binding_docs() {
-        if !d.stages.contains(&stage) {
+        if !available(d, dialect) {
             continue;
         }
         let t = template_segments(&d.path);
@@ -600,12 +685,12 @@ pub fn members_after(stage: Stage, prefix: &str) -> Vec<(&'static str, &'static 
     out
 }
 
-/// The binding roots of a program type (section 2.X.2's reserved words
-/// that start a binding).
-pub fn roots(stage: Stage) -> Vec<&'static str> {
+/// The binding roots of a dialect (section 2.X.2's reserved words that
+/// start a binding).
+pub fn roots(dialect: Dialect) -> Vec<&'static str> {
     let mut seen: Vec<&'static str> = Vec::new();
     for d in binding_docs() {
-        if d.stages.contains(&stage) {
+        if available(d, dialect) {
             let root = d.path.split(['.', '[']).next().unwrap_or("");
             if let Some(r) = [
                 "fragment",
@@ -631,61 +716,10 @@ pub fn roots(stage: Stage) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::bindings::{decode, root_of};
-    use crate::syntax::ast::{Arg, Statement};
-
-    /// A template made concrete: indices filled in.
-    fn instance(template: &str) -> String {
-        template
-            .replace("[n?]", "[1]")
-            .replace("[m?]", "[1]")
-            .replace("[n]", "[1]")
-    }
+    use crate::isa::Header;
 
     fn decodes(stage: Stage, binding: &str) -> bool {
-        // As the source of a MOV, or (for results) its destination; whole
-        // matrices only in a declaration.
-        let source = format!(
-            "{}\nPARAM probe[] = {{ {binding} }};\nMOV {binding}, {binding};\nEND\n",
-            stage.header()
-        );
-        let (ast, _) = crate::syntax::parse(&source);
-        let Some(ast) = ast else { return false };
-        let mut paths = Vec::new();
-        for s in &ast.statements {
-            match s {
-                Statement::Instruction(i) => {
-                    for a in &i.args {
-                        if let Arg::Operand(o) = a {
-                            paths.push((o.path.clone(), false));
-                        }
-                    }
-                }
-                Statement::Decl(d) => {
-                    if let crate::syntax::ast::DeclKind::Param {
-                        init: crate::syntax::ast::Init::List(items, _),
-                        ..
-                    } = &d.kind
-                    {
-                        for it in items {
-                            if let crate::syntax::ast::InitItem::Binding(p) = it {
-                                paths.push((p.clone(), true));
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        paths.iter().any(|(p, in_decl)| {
-            let Some((root, span)) = root_of(p) else {
-                return false;
-            };
-            match decode(crate::isa::Dialect::nv4(stage), root, span, p, *in_decl) {
-                Ok(d) => d.rest.is_empty(),
-                Err(_) => false,
-            }
-        })
+        decodes_in(Dialect::nv4(stage), binding)
     }
 
     /// The documentation and the decoder agree: a documented binding
@@ -699,7 +733,7 @@ mod tests {
             for stage in [Stage::Vertex, Stage::Fragment, Stage::Geometry] {
                 assert_eq!(
                     decodes(stage, &b),
-                    describe(stage, &b).is_some(),
+                    describe(Dialect::nv4(stage), &b).is_some(),
                     "`{b}` ({}) in a {stage} program",
                     d.path
                 );
@@ -714,19 +748,23 @@ mod tests {
 
     #[test]
     fn written_bindings_find_their_template() {
-        let d = describe(Stage::Vertex, "state.matrix.mvp.row[1]").unwrap();
+        let d = describe(Dialect::nv4(Stage::Vertex), "state.matrix.mvp.row[1]").unwrap();
         assert_eq!(d.path, "state.matrix.mvp.row[n]");
-        let d = describe(Stage::Geometry, "vertex[2].color.back").unwrap();
+        let d = describe(Dialect::nv4(Stage::Geometry), "vertex[2].color.back").unwrap();
         assert_eq!(d.path, "vertex[m?].color.back");
-        let d = describe(Stage::Fragment, "program.local[0..3]").unwrap();
+        let d = describe(Dialect::nv4(Stage::Fragment), "program.local[0..3]").unwrap();
         assert_eq!(d.path, "program.local[n]");
-        assert!(describe(Stage::Fragment, "program.local").is_none());
+        assert!(describe(Dialect::nv4(Stage::Fragment), "program.local").is_none());
     }
 
     #[test]
     fn completion_offers_the_members_a_prefix_can_continue_with() {
-        let names =
-            |stage, p| -> Vec<&str> { members_after(stage, p).iter().map(|m| m.0).collect() };
+        let names = |stage, p| -> Vec<&str> {
+            members_after(Dialect::nv4(stage), p)
+                .iter()
+                .map(|m| m.0)
+                .collect()
+        };
         assert_eq!(
             names(Stage::Fragment, "state.light[0]"),
             [
@@ -750,7 +788,7 @@ mod tests {
         );
         assert!(names(Stage::Fragment, "vertex").is_empty());
         assert_eq!(
-            roots(Stage::Fragment),
+            roots(Dialect::nv4(Stage::Fragment)),
             [
                 "primitive",
                 "fragment",
@@ -760,5 +798,67 @@ mod tests {
                 "state"
             ]
         );
+    }
+
+    /// The dialects of the ARB family, with and without each NV option.
+    fn arb_dialects() -> Vec<Dialect> {
+        let mut out = Vec::new();
+        for (header, options) in [
+            (
+                Header::ArbVp1,
+                [Features::NONE, Features::NV_VP2, Features::NV_VP3],
+            ),
+            (
+                Header::ArbFp1,
+                [Features::NONE, Features::NV_FP, Features::NV_FP2],
+            ),
+        ] {
+            for f in options {
+                let mut d = Dialect::new(header);
+                d.enable(f);
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    /// In the ARB family the documentation offers exactly the bindings the
+    /// decoder accepts in that dialect.
+    #[test]
+    fn arb_dialects_document_exactly_their_bindings() {
+        for dialect in arb_dialects() {
+            for d in binding_docs() {
+                let b = instance(&d.path);
+                if describe(dialect, &b).is_some_and(|found| found.path == d.path) {
+                    assert!(decodes_in(dialect, &b), "`{b}` documented in {dialect:?}");
+                } else if d.stages.contains(&dialect.stage()) {
+                    assert!(
+                        !decodes_in(dialect, &b) || describe(dialect, &b).is_some(),
+                        "`{b}` decodes in {dialect:?} but has no documentation"
+                    );
+                }
+            }
+        }
+        let arb_fp = Dialect::new(Header::ArbFp1);
+        let mut fp2 = arb_fp;
+        fp2.enable(Features::NV_FP2);
+        assert!(describe(arb_fp, "fragment.facing").is_none());
+        assert!(describe(fp2, "fragment.facing").is_some());
+        assert!(describe(arb_fp, "state.texenv[0].color").is_some());
+        assert!(describe(Dialect::new(Header::ArbVp1), "state.texenv[0].color").is_none());
+        let mut vp2 = Dialect::new(Header::ArbVp1);
+        vp2.enable(Features::NV_VP2);
+        assert!(describe(Dialect::new(Header::ArbVp1), "result.clip[0]").is_none());
+        assert!(describe(vp2, "result.clip[0]").is_some());
+        assert!(describe(Dialect::new(Header::ArbVp1), "vertex.id").is_none());
+        assert_eq!(
+            roots(arb_fp),
+            ["fragment", "result", "program", "texture", "state"]
+        );
+        let names: Vec<&str> = members_after(arb_fp, "fragment")
+            .iter()
+            .map(|m| m.0)
+            .collect();
+        assert_eq!(names, ["color", "texcoord", "fogcoord", "position"]);
     }
 }

@@ -2,11 +2,14 @@
 //! statement, read from the text (the statement being typed is usually
 //! not valid yet):
 //!
-//! * the first word of a statement: opcodes of the program type (each
-//!   with its valid Table X.15 suffix forms once the base name is typed,
-//!   from `isa::INSTRUCTIONS`), declaration keywords, `OPTION`, `END`;
-//! * after an opcode and a `.`: its stand-alone modifiers (Table X.14);
-//! * after `OPTION`: the options the checker accepts for the program type;
+//! * the first word of a statement: the opcodes of the document's dialect
+//!   (its header and options: `isa::OpInfo::in_dialect`), each with the
+//!   suffix forms the dialect spells once the base name is typed (Table
+//!   X.15; the ARB family's `R`/`H`/`X`, `C`, `_SAT`), declaration
+//!   keywords of the dialect, `OPTION`, `END`;
+//! * after an opcode and a `.`: its stand-alone modifiers (Table X.14;
+//!   NV_gpu_program4 only);
+//! * after `OPTION`: the options of the header (`isa::options_of`);
 //! * in an operand: declared names (labels after `CAL`), binding roots,
 //!   and after `root.` or `root.member.` the members the binding tables
 //!   allow there (`state.matrix.` offers `modelview`, `projection`, …);
@@ -20,37 +23,36 @@ use lsp_types::{
 use super::analysis::{opcode_hover, DocumentIndex, SymbolKind};
 use super::bindings::{members_after, roots};
 use super::Snapshot;
-use crate::isa::{split_opcode, Stage, INSTRUCTIONS};
+use crate::isa::{
+    options_of, split_opcode, AddressModel, Dialect, Features, Header, Stage, INSTRUCTIONS,
+};
 
-const DECLARATIONS: &[&str] = &[
-    "ATTRIB",
-    "PARAM",
-    "TEMP",
-    "OUTPUT",
-    "ALIAS",
-    "BUFFER",
-    "BUFFER4",
-    "INT",
-    "UINT",
-    "FLOAT",
-    "SHORT",
-    "LONG",
-    "FLAT",
-    "CENTROID",
-    "NOPERSPECTIVE",
-];
-const GEOMETRY_DECLARATIONS: &[&str] = &["PRIMITIVE_IN", "PRIMITIVE_OUT", "VERTICES_OUT"];
-const OPTIONS: &[&str] = &[
-    "ARB_position_invariant",
-    "ARB_fog_linear",
-    "ARB_fog_exp",
-    "ARB_fog_exp2",
-    "ARB_precision_hint_fastest",
-    "ARB_precision_hint_nicest",
-    "ARB_draw_buffers",
-    "ARB_fragment_program_shadow",
-    "NV_parameter_buffer_object",
-];
+/// The declaration keywords of a dialect: the ARB family's (ARB_vertex_program
+/// 2.14.2, ARB_fragment_program 3.11.2: `ADDRESS` in vertex programs),
+/// NV_fragment_program_option's `SHORT`/`LONG` precision, and
+/// NV_gpu_program4's (section 2.X.2: types, interpolation, buffers).
+fn declaration_keywords(dialect: Dialect) -> Vec<&'static str> {
+    let mut out = vec!["ATTRIB", "PARAM", "TEMP", "OUTPUT", "ALIAS"];
+    if dialect.has(Features::NV4) {
+        out.extend(["INT", "UINT", "FLOAT", "FLAT", "CENTROID", "NOPERSPECTIVE"]);
+        out.extend(["SHORT", "LONG"]);
+        if dialect.has(Features::PARAMETER_BUFFERS) {
+            out.extend(["BUFFER", "BUFFER4"]);
+        }
+        if dialect.stage() == Stage::Geometry {
+            out.extend(["PRIMITIVE_IN", "PRIMITIVE_OUT", "VERTICES_OUT"]);
+        }
+    } else if dialect.has(Features::NV_FRAGMENT_OPTIONS) {
+        out.extend(["SHORT", "LONG"]);
+    }
+    if matches!(
+        dialect.address_model(),
+        AddressModel::ArbScalar | AddressModel::ArbVector
+    ) {
+        out.push("ADDRESS");
+    }
+    out
+}
 const TARGETS: &[&str] = &[
     "1D",
     "2D",
@@ -84,8 +86,9 @@ pub(crate) fn complete(
     position: Position,
 ) -> Option<CompletionResponse> {
     let text = &snapshot.text;
-    let stage = crate::syntax::lexer::read_header(text).ok()?.0.stage();
-    let offset = super::requests::offset_of(text, position).min(text.len());
+    let header = crate::syntax::lexer::read_header(text).ok()?.0;
+    let dialect = index.map_or(Dialect::new(header), |i| i.dialect());
+    let offset = snapshot.offset(position).min(text.len());
     let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let line = &text[line_start..offset];
     if line.contains('#') || line.trim_start().starts_with("!!") {
@@ -111,13 +114,10 @@ pub(crate) fn complete(
     let mut items = Vec::new();
     if before.is_empty() {
         if let Some((opcode, _)) = word.split_once('.') {
-            modifiers(opcode, &mut items);
+            modifiers(opcode, dialect, &mut items);
         } else {
-            opcodes(stage, word, &mut items);
-            let mut keywords: Vec<&str> = DECLARATIONS.to_vec();
-            if stage == Stage::Geometry {
-                keywords.extend(GEOMETRY_DECLARATIONS);
-            }
+            opcodes(dialect, word, &mut items);
+            let mut keywords = declaration_keywords(dialect);
             keywords.extend(["OPTION", "END"]);
             items.extend(
                 keywords
@@ -127,16 +127,18 @@ pub(crate) fn complete(
             );
         }
     } else if before == "OPTION" {
-        let header = text.get(index.map_or(0..0, |i| i.header.range()))?.trim();
-        for name in OPTIONS.iter().filter(|o| o.starts_with(word)) {
-            if option_accepted(header, name) {
-                items.push(item(name, CompletionItemKind::CONSTANT, None));
-            }
+        for o in offered_options(header).filter(|o| o.name.starts_with(word)) {
+            let mut i = item(o.name, CompletionItemKind::CONSTANT, Some(o.spec.into()));
+            i.documentation = Some(Documentation::MarkupContent(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: o.summary.to_string(),
+            }));
+            items.push(i);
         }
     } else if let Some(dot) = word.rfind('.') {
         // A binding, member by member (a declared name's `.` is a swizzle).
         let prefix = &word[..dot];
-        for (member, doc) in members_after(stage, prefix) {
+        for (member, doc) in members_after(dialect, prefix) {
             let mut i = item(member, CompletionItemKind::FIELD, Some(doc.path.clone()));
             i.documentation = Some(Documentation::MarkupContent(MarkupContent {
                 kind: MarkupKind::Markdown,
@@ -176,7 +178,7 @@ pub(crate) fn complete(
                     .map(|l| item(l, CompletionItemKind::FUNCTION, None)),
             );
         } else if let Some(index) = index {
-            for s in &index.symbols {
+            for s in index.symbols() {
                 if s.kind != SymbolKind::Label && s.name.starts_with(word) {
                     let kind = CompletionItemKind::VARIABLE;
                     let detail = snapshot
@@ -189,7 +191,7 @@ pub(crate) fn complete(
         }
         if !call {
             items.extend(
-                roots(stage)
+                roots(dialect)
                     .into_iter()
                     .filter(|r| r.starts_with(word))
                     .map(|r| item(r, CompletionItemKind::MODULE, None)),
@@ -199,11 +201,17 @@ pub(crate) fn complete(
     Some(CompletionResponse::Array(items))
 }
 
-/// Opcodes of the program type starting with `word`; once `word` names a
-/// whole opcode, its suffixed forms too.
-fn opcodes(stage: Stage, word: &str, items: &mut Vec<CompletionItem>) {
+/// The options a program with `header` may name (the option table's
+/// headers; what one needs beside it, its hover says).
+fn offered_options(header: Header) -> impl Iterator<Item = &'static crate::isa::OptionInfo> {
+    options_of(header)
+}
+
+/// Opcodes of the dialect starting with `word`; once `word` names a whole
+/// opcode, its suffixed forms too.
+fn opcodes(dialect: Dialect, word: &str, items: &mut Vec<CompletionItem>) {
     for info in INSTRUCTIONS {
-        if info.only_stage.is_some_and(|s| s != stage) {
+        if info.in_dialect(dialect).is_none() {
             continue;
         }
         let documentation = opcode_hover(info.name).map(|value| {
@@ -225,7 +233,7 @@ fn opcodes(stage: Stage, word: &str, items: &mut Vec<CompletionItem>) {
             add(info.name);
         }
         if word.starts_with(info.name) {
-            for form in suffixed_forms(info.name) {
+            for form in suffixed_forms(info.name, dialect) {
                 if form.starts_with(word) && form != info.name {
                     add(&form);
                 }
@@ -234,15 +242,16 @@ fn opcodes(stage: Stage, word: &str, items: &mut Vec<CompletionItem>) {
     }
 }
 
-/// Every suffixed form of an opcode the table allows, in Table X.15's order
-/// (precision, condition code, clamping), e.g. `ADDR`, `ADDC1_SAT`.
-pub(crate) fn suffixed_forms(name: &str) -> Vec<String> {
+/// Every suffixed form of an opcode the table allows in a dialect, in Table
+/// X.15's order (precision, condition code, clamping), e.g. `ADDR`,
+/// `ADDC1_SAT`, `ADDX` (NV_fragment_program_option's fixed point).
+pub(crate) fn suffixed_forms(name: &str, dialect: Dialect) -> Vec<String> {
     let Some(info) = crate::isa::OpInfo::lookup(name) else {
         return Vec::new();
     };
-    let groups = info.modifier_groups();
+    let groups = info.modifier_groups_in(dialect);
     let has = |s: &str| groups.iter().any(|(_, suffixes)| suffixes.contains(&s));
-    let precision: Vec<&str> = ["", "R", "H"]
+    let precision: Vec<&str> = ["", "R", "H", "X"]
         .into_iter()
         .filter(|p| p.is_empty() || has(p))
         .collect();
@@ -269,11 +278,11 @@ pub(crate) fn suffixed_forms(name: &str) -> Vec<String> {
 }
 
 /// The stand-alone modifiers of an opcode (Table X.14), after `OP.`.
-fn modifiers(opcode: &str, items: &mut Vec<CompletionItem>) {
+fn modifiers(opcode: &str, dialect: Dialect, items: &mut Vec<CompletionItem>) {
     let Ok(split) = split_opcode(opcode) else {
         return;
     };
-    for (standalone, _) in split.info.modifier_groups() {
+    for (standalone, _) in split.info.modifier_groups_in(dialect) {
         for m in standalone {
             let meaning =
                 crate::isa::Modifier::standalone(m).map(|m| m.kind().describe().to_string());
@@ -289,38 +298,119 @@ fn previous_operand_is_texture(before: &str) -> bool {
     last.starts_with("texture[") && last.ends_with(']')
 }
 
-/// Whether the checker accepts `OPTION name;` after `header`.
-fn option_accepted(header: &str, name: &str) -> bool {
-    let source = format!("{header}\nOPTION {name};\nEND\n");
-    let at = header.len() + 8;
-    let options = crate::Options::default();
-    let diagnostics = match crate::check(&source, &options) {
-        Ok((_, warnings)) => warnings.0,
-        Err(d) => d.0,
-    };
-    !diagnostics
-        .iter()
-        .any(|d| d.is_error() && d.primary_span().is_some_and(|s| s.start as usize == at))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn suffixed_forms_follow_the_modifier_groups() {
-        let add = suffixed_forms("ADD");
+        let nv4 = Dialect::new(Header::NvFp4);
+        let add = suffixed_forms("ADD", nv4);
         assert!(add.contains(&"ADDR_SAT".to_string()) && add.contains(&"ADDHC1_SSAT".to_string()));
         assert_eq!(add.len(), 3 * 4 * 3);
         // AND: integer only, with a condition code update.
-        assert_eq!(suffixed_forms("AND"), ["AND", "ANDC", "ANDC0", "ANDC1"]);
-        assert_eq!(suffixed_forms("BRK"), ["BRK"]);
+        assert_eq!(
+            suffixed_forms("AND", nv4),
+            ["AND", "ANDC", "ANDC0", "ANDC1"]
+        );
+        assert_eq!(suffixed_forms("BRK", nv4), ["BRK"]);
+        // The ARB family: `_SAT` only; NV_fragment_program_option adds
+        // R/H/X precision and the one condition code C.
+        assert_eq!(
+            suffixed_forms("ADD", Dialect::new(Header::ArbFp1)),
+            ["ADD", "ADD_SAT"]
+        );
+        let mut nvfp = Dialect::new(Header::ArbFp1);
+        nvfp.enable(Features::NV_FP);
+        let add = suffixed_forms("ADD", nvfp);
+        assert!(add.contains(&"ADDXC_SAT".to_string()) && add.contains(&"ADDH".to_string()));
+        assert!(
+            !add.iter().any(|f| f.contains("C1") || f.contains("SSAT")),
+            "{add:?}"
+        );
     }
 
+    /// Whether the checker accepts `OPTION name;` after `header`.
+    fn option_accepted(header: &str, name: &str) -> bool {
+        let source = format!("{header}\nOPTION {name};\nEND\n");
+        let at = header.len() + 8;
+        let options = crate::Options::default();
+        let diagnostics = match crate::check(&source, &options) {
+            Ok((_, warnings)) => warnings.0,
+            Err(d) => d.0,
+        };
+        !diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.primary_span().is_some_and(|s| s.start as usize == at))
+    }
+
+    /// Completion offers, after `OPTION`, exactly the options the checker
+    /// accepts for the header.
     #[test]
     fn options_are_those_the_checker_accepts() {
+        for header in Header::ALL {
+            let offered: Vec<&str> = offered_options(header).map(|o| o.name).collect();
+            for o in crate::isa::OPTIONS {
+                assert_eq!(
+                    offered.contains(&o.name),
+                    option_accepted(header.text(), o.name),
+                    "OPTION {} in a {header} program",
+                    o.name
+                );
+            }
+        }
         assert!(option_accepted("!!NVfp4.0", "ARB_fog_linear"));
         assert!(!option_accepted("!!NVvp4.0", "ARB_fog_linear"));
-        assert!(option_accepted("!!NVvp4.0", "ARB_position_invariant"));
+    }
+
+    /// The opcodes offered are those of the dialect: `LOOP` and `BRA` only
+    /// with the NV options, `ARL` only in vertex programs, `TEX` in ARB
+    /// vertex programs only with NV_vertex_program3.
+    #[test]
+    fn opcodes_are_those_of_the_dialect() {
+        let names = |d: Dialect| -> Vec<String> {
+            let mut items = Vec::new();
+            opcodes(d, "", &mut items);
+            items.into_iter().map(|i| i.label).collect()
+        };
+        let arb_fp = names(Dialect::new(Header::ArbFp1));
+        assert!(arb_fp.iter().any(|n| n == "TEX") && arb_fp.iter().any(|n| n == "KIL"));
+        assert!(!arb_fp
+            .iter()
+            .any(|n| n == "LOOP" || n == "ARL" || n == "IF"));
+        let mut fp2 = Dialect::new(Header::ArbFp1);
+        fp2.enable(Features::NV_FP2);
+        let fp2 = names(fp2);
+        assert!(fp2.iter().any(|n| n == "LOOP") && fp2.iter().any(|n| n == "BRK"));
+        let arb_vp = names(Dialect::new(Header::ArbVp1));
+        assert!(arb_vp.iter().any(|n| n == "ARL") && !arb_vp.iter().any(|n| n == "TEX"));
+        let mut vp2 = Dialect::new(Header::ArbVp1);
+        vp2.enable(Features::NV_VP2);
+        let vp2 = names(vp2);
+        assert!(vp2.iter().any(|n| n == "BRA") && vp2.iter().any(|n| n == "ARA"));
+        // Every opcode offered is one the checker takes in that dialect.
+        for header in Header::ALL {
+            for name in names(Dialect::new(header)) {
+                let info = crate::isa::OpInfo::lookup(&name).unwrap();
+                assert!(
+                    info.in_dialect(Dialect::new(header)).is_some(),
+                    "{name} in {header}"
+                );
+            }
+        }
+    }
+
+    /// Declaration keywords follow the dialect.
+    #[test]
+    fn declaration_keywords_follow_the_dialect() {
+        let vp = declaration_keywords(Dialect::new(Header::ArbVp1));
+        assert!(vp.contains(&"ADDRESS") && !vp.contains(&"INT") && !vp.contains(&"SHORT"));
+        let fp = declaration_keywords(Dialect::new(Header::ArbFp1));
+        assert!(!fp.contains(&"ADDRESS") && !fp.contains(&"SHORT"));
+        let mut nvfp = Dialect::new(Header::ArbFp1);
+        nvfp.enable(Features::NV_FP);
+        assert!(declaration_keywords(nvfp).contains(&"LONG"));
+        let gp = declaration_keywords(Dialect::new(Header::NvGp4));
+        assert!(gp.contains(&"PRIMITIVE_IN") && gp.contains(&"FLAT") && !gp.contains(&"ADDRESS"));
     }
 }

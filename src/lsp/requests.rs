@@ -15,16 +15,14 @@ use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CompletionParams,
     DocumentHighlight, DocumentHighlightKind, DocumentHighlightParams, DocumentSymbol,
     DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams, GotoDefinitionResponse,
-    Hover, HoverContents, HoverParams, Location, MarkupContent, MarkupKind, Position,
-    PrepareRenameResponse, Range, ReferenceParams, RenameParams, TextDocumentPositionParams,
-    TextEdit, Uri, WorkspaceEdit,
+    Hover, HoverContents, HoverParams, Location, MarkupContent, MarkupKind, PrepareRenameResponse,
+    Range, ReferenceParams, RenameParams, TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit,
 };
 
 use super::analysis::{contains, DocumentIndex, Symbol, SymbolKind};
 use super::probe::Prober;
-use super::{json_diagnostics, json_range, lock, range, to_lsp_diagnostics, Shared, Snapshot};
+use super::{json_diagnostics, json_range, lock, to_lsp_diagnostics, Shared, Snapshot};
 use crate::check::bindings::{decode, root_of};
-use crate::diag::json::LineIndex;
 use crate::isa::Stage;
 use crate::span::Span;
 use crate::syntax::lexer::{Lexer, Tok};
@@ -130,7 +128,6 @@ fn value(v: impl serde::Serialize) -> Result<serde_json::Value, Failure> {
 struct At<'s> {
     snapshot: &'s Snapshot,
     index: &'s DocumentIndex,
-    lines: LineIndex<'s>,
     offset: u32,
 }
 
@@ -150,13 +147,11 @@ impl Handler {
         p: &TextDocumentPositionParams,
     ) -> Option<At<'s>> {
         let snapshot = snapshot?;
-        let index = snapshot.index(&self.options)?;
-        let lines = LineIndex::new(&snapshot.text);
-        let offset = lines.offset(p.position.line as usize, p.position.character as usize) as u32;
+        let index = snapshot.index()?;
+        let offset = snapshot.offset(p.position) as u32;
         Some(At {
             snapshot,
             index,
-            lines,
             offset,
         })
     }
@@ -179,7 +174,7 @@ impl Handler {
                     let (symbol, _) = at.index.symbol_at(at.offset)?;
                     Some(GotoDefinitionResponse::Scalar(Location {
                         uri: at.snapshot.uri.clone(),
-                        range: range(&at.lines, symbol.name_span),
+                        range: at.snapshot.range(symbol.name_span),
                     }))
                 }))
             }
@@ -193,13 +188,13 @@ impl Handler {
                     if declaration {
                         spans.push(symbol.name_span);
                     }
-                    spans.extend(at.index.references_to(symbol).iter().map(|r| r.span));
+                    spans.extend(at.index.references_to(&symbol).iter().map(|r| r.span));
                     Some(
                         spans
                             .into_iter()
                             .map(|s| Location {
                                 uri: at.snapshot.uri.clone(),
-                                range: range(&at.lines, s),
+                                range: at.snapshot.range(s),
                             })
                             .collect::<Vec<_>>(),
                     )
@@ -211,15 +206,15 @@ impl Handler {
                 value(at.and_then(|at| {
                     let (symbol, _) = at.index.symbol_at(at.offset)?;
                     let mut out = vec![DocumentHighlight {
-                        range: range(&at.lines, symbol.name_span),
+                        range: at.snapshot.range(symbol.name_span),
                         kind: Some(DocumentHighlightKind::WRITE),
                     }];
                     out.extend(
                         at.index
-                            .references_to(symbol)
+                            .references_to(&symbol)
                             .iter()
                             .map(|r| DocumentHighlight {
-                                range: range(&at.lines, r.span),
+                                range: at.snapshot.range(r.span),
                                 kind: Some(if r.write {
                                     DocumentHighlightKind::WRITE
                                 } else {
@@ -235,7 +230,7 @@ impl Handler {
                 let at = self.at(snapshot, &p).ok_or_else(not_renamable)?;
                 let (symbol, span) = at.index.symbol_at(at.offset).ok_or_else(not_renamable)?;
                 value(PrepareRenameResponse::RangeWithPlaceholder {
-                    range: range(&at.lines, span),
+                    range: at.snapshot.range(span),
                     placeholder: symbol.name.clone(),
                 })
             }
@@ -245,13 +240,13 @@ impl Handler {
                     .at(snapshot, &p.text_document_position)
                     .ok_or_else(not_renamable)?;
                 let (symbol, _) = at.index.symbol_at(at.offset).ok_or_else(not_renamable)?;
-                check_new_name(at.index, symbol, &p.new_name)?;
+                check_new_name(at.index, &symbol, &p.new_name)?;
                 let mut edits = vec![TextEdit {
-                    range: range(&at.lines, symbol.name_span),
+                    range: at.snapshot.range(symbol.name_span),
                     new_text: p.new_name.clone(),
                 }];
-                edits.extend(at.index.references_to(symbol).iter().map(|r| TextEdit {
-                    range: range(&at.lines, r.span),
+                edits.extend(at.index.references_to(&symbol).iter().map(|r| TextEdit {
+                    range: at.snapshot.range(r.span),
                     new_text: p.new_name.clone(),
                 }));
                 value(WorkspaceEdit {
@@ -273,7 +268,7 @@ impl Handler {
                     return value(None::<()>);
                 };
                 let position = p.text_document_position.position;
-                let index = snapshot.index(&self.options);
+                let index = snapshot.index();
                 value(super::complete::complete(snapshot, index, position))
             }
             method => Err((
@@ -285,10 +280,10 @@ impl Handler {
 
     /// The prober for a document's program type and options.
     fn prober(&mut self, snapshot: &Snapshot) -> Option<&mut Prober> {
-        let index = snapshot.index(&self.options)?;
+        let index = snapshot.index()?;
         let mut prelude = snapshot.text.get(index.header.range())?.trim().to_string();
         prelude.push('\n');
-        for (name, _) in &index.options {
+        for (name, _) in &index.options() {
             prelude.push_str(&format!("OPTION {name};\n"));
         }
         let key = (index.stage, prelude);
@@ -315,8 +310,11 @@ impl Handler {
                 out,
                 Span::new(start as usize, start as usize + header.len()),
             )
-        } else if let Some(site) = at.index.binding_at(at.offset) {
+        } else if let Some((site, base)) = at.index.binding_at(at.offset) {
+            // The site's spans are relative to its statement.
             let stage = at.index.stage;
+            let statement = text.get(base as usize..)?;
+            let moved = |s: Span| Span::new((s.start + base) as usize, (s.end + base) as usize);
             let (root, root_span) = root_of(&site.path)?;
             match decode(
                 at.index.dialect(),
@@ -326,15 +324,15 @@ impl Handler {
                 site.in_declaration,
             ) {
                 Ok(decoded) => {
-                    let written = text.get(decoded.span.range())?.to_string();
+                    let written = statement.get(decoded.span.range())?.to_string();
                     let mut out = format!("**{written}**");
-                    let doc = super::bindings::describe(stage, &written);
+                    let doc = super::bindings::describe(at.index.dialect(), &written);
                     if let Some(doc) = doc {
                         out.push_str(&format!(" — {}", doc.meaning));
                     }
                     let target = site.texture_target.clone();
                     let binding = decoded.binding.clone();
-                    let span = decoded.span;
+                    let span = moved(decoded.span);
                     if let Some(prober) = self.prober(at.snapshot) {
                         let lines = prober.describe(&binding, target.as_deref());
                         if !lines.is_empty() {
@@ -346,24 +344,34 @@ impl Handler {
                     }
                     if let Some(doc) = doc {
                         out.push_str(&format!("\n\nSpec: {}", doc.spec));
+                        // The ARB family defines its bindings in its own
+                        // "Program Variables" sections.
+                        match at.index.program_header {
+                            crate::isa::Header::ArbVp1 => out
+                                .push_str("; for `!!ARBvp1.0`: ARB_vertex_program section 2.14.3"),
+                            crate::isa::Header::ArbFp1 => out.push_str(
+                                "; for `!!ARBfp1.0`: ARB_fragment_program section 3.11.3",
+                            ),
+                            _ => {}
+                        }
                     }
                     (out, span)
                 }
                 Err(d) => {
-                    let written = text.get(site.path.span.range())?;
+                    let written = statement.get(site.path.span.range())?;
                     (
                         format!(
                             "**{written}** — not a binding of a {stage} program: {}",
                             d.message
                         ),
-                        site.path.span,
+                        moved(site.path.span),
                     )
                 }
             }
         } else if let Some((name, span)) = at.index.option_at(at.offset) {
-            (option_hover(name, at.index.stage), *span)
+            (option_hover(&name, at.index.program_header), span)
         } else if let Some((name, span)) = at.index.target_at(at.offset) {
-            (target_hover(name)?, *span)
+            (target_hover(&name)?, span)
         } else {
             at.index.hover(text, at.offset)?
         };
@@ -372,24 +380,24 @@ impl Handler {
                 kind: MarkupKind::Markdown,
                 value: markdown,
             }),
-            range: Some(range(&at.lines, span)),
+            range: Some(at.snapshot.range(span)),
         })
     }
 
     fn symbols(&self, snapshot: &Snapshot) -> Option<DocumentSymbolResponse> {
-        let index = snapshot.index(&self.options)?;
-        let lines = LineIndex::new(&snapshot.text);
+        let index = snapshot.index()?;
         let symbols = index
-            .symbols
-            .iter()
+            .symbols()
+            .into_iter()
             .map(|s| {
                 let kind = match s.kind {
                     SymbolKind::Label => lsp_types::SymbolKind::FUNCTION,
                     SymbolKind::Param | SymbolKind::Texture => lsp_types::SymbolKind::CONSTANT,
                     SymbolKind::Attrib | SymbolKind::Output => lsp_types::SymbolKind::FIELD,
-                    SymbolKind::Temp | SymbolKind::Alias | SymbolKind::Buffer => {
-                        lsp_types::SymbolKind::VARIABLE
-                    }
+                    SymbolKind::Temp
+                    | SymbolKind::Alias
+                    | SymbolKind::Buffer
+                    | SymbolKind::Address => lsp_types::SymbolKind::VARIABLE,
                 };
                 let keyword = snapshot
                     .text
@@ -403,8 +411,8 @@ impl Handler {
                     kind,
                     tags: None,
                     deprecated: None,
-                    range: range(&lines, s.span),
-                    selection_range: range(&lines, s.name_span),
+                    range: snapshot.range(s.span),
+                    selection_range: snapshot.range(s.name_span),
                     children: None,
                 }
             })
@@ -414,7 +422,6 @@ impl Handler {
 
     /// Quick fixes: the "did you mean" replacements on the range.
     fn code_actions(&self, snapshot: &Snapshot, wanted: Range) -> Vec<CodeActionOrCommand> {
-        let lines = LineIndex::new(&snapshot.text);
         let diagnostics = snapshot.diagnostics(&self.options);
         let lsp = to_lsp_diagnostics(snapshot, diagnostics);
         json_diagnostics(snapshot, diagnostics)
@@ -422,7 +429,7 @@ impl Handler {
             .zip(lsp)
             .filter_map(|(d, lsp)| {
                 let s = d.suggestion?;
-                let r = json_range(&lines, &s.span);
+                let r = json_range(snapshot, &s.span);
                 if r.end < wanted.start || wanted.end < r.start {
                     return None;
                 }
@@ -478,12 +485,7 @@ fn check_new_name(index: &DocumentIndex, symbol: &Symbol, new: &str) -> Result<(
         ));
     }
     let label = symbol.kind == SymbolKind::Label;
-    if new != symbol.name
-        && index
-            .symbols
-            .iter()
-            .any(|s| s.name == new && (s.kind == SymbolKind::Label) == label)
-    {
+    if new != symbol.name && index.symbol_named(new, label).is_some() {
         return invalid(format!("`{new}` is already declared in this program"));
     }
     Ok(())
@@ -534,23 +536,41 @@ fn header_meaning(header: &str) -> String {
     format!("{what} ({spec}); the header decides the program type, and with it the opcodes, bindings and options that exist")
 }
 
-/// What an `OPTION` does (the options sections of the specs).
-fn option_hover(name: &str, stage: Stage) -> String {
-    let (meaning, spec) = match name {
-        "ARB_position_invariant" => ("the position is computed from `vertex.position` and `state.matrix.mvp` exactly as the fixed-function pipeline does, so it is invariant with fixed-function rendering; the program may not write `result.position`", "ARB_vertex_program section 2.14.4.5"),
-        "ARB_fog_linear" => ("linear fog is applied to `result.color` after the program: f = (end − c)/(end − start) from `state.fog.params` and the fog coordinate", "ARB_fragment_program section 3.11.4.5.1"),
-        "ARB_fog_exp" => ("exponential fog is applied to `result.color` after the program: f = exp(−density·c)", "ARB_fragment_program section 3.11.4.5.1"),
-        "ARB_fog_exp2" => ("squared exponential fog is applied to `result.color` after the program: f = exp(−(density·c)²)", "ARB_fragment_program section 3.11.4.5.1"),
-        "ARB_precision_hint_fastest" => ("a hint to prefer speed over precision (nvp4c computes at full precision either way)", "ARB_fragment_program section 3.11.4.5.2"),
-        "ARB_precision_hint_nicest" => ("a hint to prefer precision over speed (nvp4c computes at full precision either way)", "ARB_fragment_program section 3.11.4.5.2"),
-        "ARB_draw_buffers" => ("`result.color[n]` writes draw buffer n", "ARB_draw_buffers section 3.11.4.5.3"),
-        "ARB_fragment_program_shadow" => ("the SHADOW texture targets compare against the depth reference", "ARB_fragment_program_shadow"),
-        "NV_parameter_buffer_object" => ("enables `program.buffer[n]` bindings and BUFFER/BUFFER4 declarations", "NV_parameter_buffer_object section 2.X.3.6"),
-        _ => {
-            return format!("**OPTION {name}** — not an option nvp4c knows for a {stage} program (section 2.X.6 lists the program options)")
-        }
+/// What an `OPTION` does, from the option table (`isa::OPTIONS`: every
+/// option nvp4c knows, with its spec and the headers it exists on).
+fn option_hover(name: &str, header: crate::isa::Header) -> String {
+    let Some(o) = crate::isa::option_info(name) else {
+        return format!(
+            "**OPTION {name}** — not an option nvp4c knows (the options of a `{header}` program: {})",
+            crate::isa::options_of(header)
+                .map(|o| format!("`{}`", o.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     };
-    format!("**OPTION {name}** — {meaning}\n\nSpec: {spec}")
+    let mut out = format!("**OPTION {name}** — {}", o.summary);
+    if !o.headers.contains(&header) {
+        let headers: Vec<String> = o.headers.iter().map(|h| format!("`{h}`")).collect();
+        out.push_str(&format!(
+            "\n\nNot an option of `{header}` programs: only of {}.",
+            headers.join(", ")
+        ));
+    }
+    if let Some((h, f)) = o.requires.filter(|(h, _)| *h == header) {
+        let needs: Vec<&str> = crate::isa::options_of(h)
+            .filter(|n| n.features.contains(f))
+            .map(|n| n.name)
+            .collect();
+        out.push_str(&format!(
+            "\n\nIn a `{h}` program only together with `OPTION {}`.",
+            needs.join("` or `OPTION ")
+        ));
+    }
+    if let Some((group, rule)) = o.exclusive {
+        out.push_str(&format!("\n\nAt most one {group} option: {rule}"));
+    }
+    out.push_str(&format!("\n\nSpec: {}", o.spec));
+    out
 }
 
 /// What a texture target is (section 2.X.4.4, Table X.17).
@@ -575,9 +595,4 @@ fn target_hover(name: &str) -> Option<String> {
     Some(format!(
         "**{name}** — texture target: {meaning}\n\nIn SPIR-V: docs/interface.md, \"Textures\" (hover `texture[n]` for its set and binding)\n\nSpec: NV_gpu_program4 section 2.X.4.4, Table X.17"
     ))
-}
-
-/// Used by completion: the position as a byte offset.
-pub(crate) fn offset_of(text: &str, position: Position) -> usize {
-    LineIndex::new(text).offset(position.line as usize, position.character as usize)
 }

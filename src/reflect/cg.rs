@@ -269,6 +269,15 @@ fn varying(stage: Stage, output: bool, kind: &str, n: Option<u32>) -> Resource {
         (Stage::Fragment, false, "FACE") => Resource::Attrib(AttribBinding::Facing),
         (Stage::Fragment, false, "PRIMID") => Resource::Attrib(AttribBinding::PrimitiveId),
         (Stage::Vertex, false, "ATTR") => Resource::Attrib(AttribBinding::Generic(n0)),
+        // The arbvp1 and vp40 profiles name a conventional attribute by its
+        // Cg semantic (`$vin.NORMAL : NORMAL`, `$vin.TEXCOORD0 :
+        // TEXCOORD0`) where gp4vp names the aliased generic (`ATTR2`).
+        (Stage::Vertex, false, "POSITION") => Resource::Attrib(AttribBinding::Position),
+        (Stage::Vertex, false, "NORMAL") => Resource::Attrib(AttribBinding::Normal),
+        (Stage::Vertex, false, "COLOR") => Resource::Attrib(AttribBinding::Color(color(n, false))),
+        (Stage::Vertex, false, "TEXCOORD") => Resource::Attrib(AttribBinding::TexCoord(n0)),
+        (Stage::Vertex, false, "BLENDWEIGHT") => Resource::Attrib(AttribBinding::Weight(n0)),
+        (Stage::Vertex, false, "FOGCOORD") => Resource::Attrib(AttribBinding::FogCoord),
         (Stage::Vertex, false, "INSTANCEID") => Resource::Attrib(AttribBinding::InstanceId),
         (Stage::Vertex, false, "VERTEXID") => Resource::Attrib(AttribBinding::VertexId),
         (Stage::Geometry, false, "PRIMID") => Resource::Attrib(AttribBinding::PrimitiveId),
@@ -434,6 +443,26 @@ mod tests {
         assert_eq!(
             var("$vin.VERTEXID", "VERTEXID").resource(v),
             Resource::Attrib(AttribBinding::VertexId)
+        );
+        // arbvp1/vp40 name conventional attributes by semantic.
+        assert_eq!(
+            var("$vin.POSITION", "POSITION").resource(v),
+            Resource::Attrib(AttribBinding::Position)
+        );
+        assert_eq!(
+            var("$vin.TEXCOORD1", "TEXCOORD1").resource(v),
+            Resource::Attrib(AttribBinding::TexCoord(1))
+        );
+        assert_eq!(
+            var("$vin.COLOR0", "COLOR0").resource(v),
+            Resource::Attrib(AttribBinding::Color(ColorSel {
+                back: false,
+                secondary: false
+            }))
+        );
+        assert_eq!(
+            var("$vin.NORMAL", "NORMAL").resource(v),
+            Resource::Attrib(AttribBinding::Normal)
         );
     }
 }

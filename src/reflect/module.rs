@@ -53,22 +53,39 @@ pub(super) struct GlobalVar {
     pub pointee: Word,
 }
 
-/// The words of `module` before its first `OpFunction`: the header and
-/// every declaration; all of it when it has no function or is malformed.
-fn declarations(module: &[u32]) -> &[u32] {
-    const OP_FUNCTION: u32 = 54;
+/// The words of `module` before its first `OpFunction` (the header and
+/// every declaration; all of it when it has no function or is malformed),
+/// without the decorations of arithmetic results: `NoContraction` (and
+/// `RelaxedPrecision` under ARB_precision_hint_fastest) on nearly every
+/// float operation of a big program, which say nothing about the interface
+/// and were most of the reflection's time (docs/performance.md).
+fn declarations(module: &[u32]) -> Vec<u32> {
+    const OP_FUNCTION: u32 = Op::Function as u32;
+    const OP_DECORATE: u32 = Op::Decorate as u32;
+    const NO_CONTRACTION: u32 = Decoration::NoContraction as u32;
+    const RELAXED_PRECISION: u32 = Decoration::RelaxedPrecision as u32;
+    let mut kept = Vec::with_capacity(module.len().min(4096));
+    kept.extend_from_slice(&module[..module.len().min(5)]);
     let mut at = 5;
     while let Some(&first) = module.get(at) {
         let count = (first >> 16) as usize;
         if first & 0xffff == OP_FUNCTION {
-            return &module[..at];
+            return kept;
         }
-        if count == 0 {
-            break;
+        let Some(inst) = module.get(at..at + count).filter(|_| count > 0) else {
+            // Malformed: the loader reports it.
+            kept.extend_from_slice(&module[at..]);
+            return kept;
+        };
+        let arithmetic = count == 3
+            && first & 0xffff == OP_DECORATE
+            && matches!(inst[2], NO_CONTRACTION | RELAXED_PRECISION);
+        if !arithmetic {
+            kept.extend_from_slice(inst);
         }
         at += count;
     }
-    module
+    kept
 }
 
 impl ModuleFacts {

@@ -6,7 +6,7 @@
 //! derives the result type from its operands, so callers never spell a type
 //! id by hand.
 
-use rspirv::dr::{self, InsertPoint};
+use rspirv::dr;
 use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op, StorageClass, Word};
 
 use super::{LowerError, Lowerer};
@@ -254,13 +254,8 @@ impl Lowerer<'_> {
     /// Emits `op` with a result of type `result_ty` and id operands.
     pub(crate) fn emit(&mut self, op: Op, result_ty: Word, operands: &[Word]) -> LResult<Word> {
         let id = self.b.id();
-        let inst = dr::Instruction::new(
-            op,
-            Some(result_ty),
-            Some(id),
-            operands.iter().map(|&w| dr::Operand::IdRef(w)).collect(),
-        );
-        self.b.insert_into_block(InsertPoint::End, inst)?;
+        self.b
+            .inst(op, Some(result_ty), Some(id), operands.iter().copied())?;
         Ok(id)
     }
 

@@ -16,6 +16,11 @@
 //!   section 3.11.4.5.1, NV_fragment_program4 section 2.X.6.Y): fog is
 //!   applied to the program's final `result.color` as OpenGL 2.0 section
 //!   3.10 defines it, from `fragment.fogcoord.x` and `state.fog.*`.
+//! * `!!ARBvp1.0` programs: "Clamping the primary and secondary colors to
+//!   [0,1]" is not subsumed by vertex programs (ARB_vertex_program issue 4;
+//!   section 2.14.x: "as primitives are assembled, color clamping (section
+//!   2.13.6) ... [is] applied to the transformed vertices"): every colour
+//!   result the program declares is clamped after it.
 //! * `Options::invert_y` and `Options::depth_range`: the clip-space
 //!   position of a vertex program (after it) or geometry program (at each
 //!   EMIT) is converted to Vulkan's conventions.
@@ -55,6 +60,9 @@ pub(crate) struct FixedFunction {
     pub gl_depth: bool,
     /// `Options::two_sided_color` in a fragment program.
     pub two_sided: bool,
+    /// The colour results an `!!ARBvp1.0` program declares, clamped to
+    /// [0, 1] after it (GL's colour clamping, section 2.13.6).
+    pub clamp_colors: Vec<ResultBinding>,
 }
 
 impl FixedFunction {
@@ -74,6 +82,18 @@ impl FixedFunction {
             Vec::new()
         };
         let pre_raster = matches!(stage, Stage::Vertex | Stage::Geometry);
+        let mut clamp_colors: Vec<ResultBinding> = Vec::new();
+        if stage == Stage::Vertex && program.dialect.is_arb() {
+            for v in &program.variables {
+                if let VarKind::Result(bindings) = &v.kind {
+                    for b in bindings {
+                        if matches!(b, ResultBinding::Color(_)) && !clamp_colors.contains(b) {
+                            clamp_colors.push(*b);
+                        }
+                    }
+                }
+            }
+        }
         FixedFunction {
             stage: Some(stage),
             position_invariant,
@@ -86,6 +106,7 @@ impl FixedFunction {
             invert_y: pre_raster && options.invert_y,
             gl_depth: pre_raster && options.depth_range == DepthRange::Gl,
             two_sided: stage == Stage::Fragment && options.two_sided_color,
+            clamp_colors,
         }
     }
 
@@ -93,7 +114,11 @@ impl FixedFunction {
     /// the program is a function it calls).
     pub(crate) fn wraps_program(&self) -> bool {
         match self.stage {
-            Some(Stage::Vertex) => self.position_invariant || self.converts_clip_space(),
+            Some(Stage::Vertex) => {
+                self.position_invariant
+                    || self.converts_clip_space()
+                    || !self.clamp_colors.is_empty()
+            }
             Some(Stage::Fragment) => self.fog.is_some() || self.two_sided,
             _ => false,
         }
@@ -217,6 +242,9 @@ impl Lowerer<'_> {
         if let Some(mode) = self.fixed.fog {
             self.fog(mode)?;
         }
+        if !self.fixed.clamp_colors.is_empty() {
+            self.clamp_vertex_colors()?;
+        }
         if self.program.stage == Stage::Vertex && self.fixed.converts_clip_space() {
             self.convert_clip_space()?;
         }
@@ -284,6 +312,26 @@ impl Lowerer<'_> {
                 .ok_or_else(|| LowerError::internal("result.clip[n] was not declared"))?;
             let v = self.construct(&[d, zero_f, zero_f, zero_f])?;
             self.store_slot(slot, v, &all(), Span::default())?;
+        }
+        Ok(())
+    }
+
+    /// GL's colour clamping after an `!!ARBvp1.0` program (section 2.13.6):
+    /// each colour result clamped to [0, 1] (FClamp; a NaN colour is
+    /// undefined in GL too). Integer colour results are left alone.
+    fn clamp_vertex_colors(&mut self) -> LResult<()> {
+        for binding in self.fixed.clamp_colors.clone() {
+            let Some(slot) = self.result_io(&binding) else {
+                continue;
+            };
+            if slot.comp != Comp::F32 {
+                continue;
+            }
+            let v = self.load_slot(slot, Comp::F32)?;
+            let zero = self.konst(Comp::F32, &[0; 4]);
+            let one = self.konst(Comp::F32, &[F32_ONE; 4]);
+            let clamped = self.glsl(GLOp::FClamp, &[v, zero, one])?;
+            self.store_slot(slot, clamped, &all(), Span::default())?;
         }
         Ok(())
     }

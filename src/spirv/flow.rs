@@ -9,7 +9,9 @@
 //! OpReturn (ending the program in `main`, section 2.X.8.Z, RET). Code
 //! after an unconditional branch in the same block is unreachable and is
 //! not emitted. CAL is `recursion::emit_call`; subroutines in call cycles
-//! are lowered by `recursion`, not here.
+//! are lowered by `recursion`, not here. A BRA that cannot loop is a tail
+//! call of the code after its label; BRAs that can loop make the whole
+//! program one dispatch loop (`recursion`; docs/semantics.md, "Branches").
 
 use rspirv::spirv::{self, Capability, GlslStd450Op as GLOp, Op};
 
@@ -96,10 +98,19 @@ impl Lowerer<'_> {
             } => self
                 .lower_loop_stmt(control, *index, body)
                 .map_err(|e| e.at(*span)),
-            // analyze() refuses programs with BRA (E0900) before lowering.
-            Stmt::Branch { span, .. } => {
-                Err(LowerError::unsupported("BRA is not lowered yet", *span))
-            }
+            // A BRA outside a dispatch loop cannot loop (analyze() puts
+            // every program whose BRAs can loop in one): it is a tail
+            // call, which leaves the call stack as it is (NV_vertex_program2_option
+            // 2.14.5.30), and the target's RET returns from this call too.
+            Stmt::Branch { target, cond, span } => self
+                .guarded(cond.as_ref(), |l| {
+                    l.call_function(*target, *span)?;
+                    if l.open() {
+                        l.b.ret()?;
+                    }
+                    Ok(())
+                })
+                .map_err(|e| e.at(*span)),
             Stmt::PushAddress { value, span } => {
                 self.lower_push_address(value).map_err(|e| e.at(*span))
             }
@@ -460,7 +471,7 @@ impl Lowerer<'_> {
                 // Not a terminator, whatever rspirv's helper assumes.
                 let inst =
                     rspirv::dr::Instruction::new(Op::DemoteToHelperInvocation, None, None, vec![]);
-                l.b.insert_into_block(rspirv::dr::InsertPoint::End, inst)?;
+                l.b.push(&inst)?;
             } else {
                 l.b.kill()?;
             }

@@ -116,6 +116,12 @@ pub(crate) enum IoShape {
     Vec3,
     /// `invocation.groupsize`: GROUP_SIZE as a constant (w = 0); no variable.
     GroupSize,
+    /// The fog coordinate attribute: a four-component Location read as
+    /// (f, 0, 0, 1), f in x (ARB_vertex_program Table X.2 and
+    /// ARB_fragment_program Table 3.X: `vertex.fogcoord`,
+    /// `fragment.fogcoord` "(f,0,0,1)"; NV_gpu_program4 leaves y, z, w
+    /// undefined, so every header gets the ARB value).
+    FogCoord,
 }
 
 /// A colour a fragment program reads with two-sided selection
@@ -720,7 +726,7 @@ impl Lowerer<'_> {
                 continue;
             }
             let mut pointee = match info.shape {
-                IoShape::Vec4 => self.t(info.comp, 4),
+                IoShape::Vec4 | IoShape::FogCoord => self.t(info.comp, 4),
                 IoShape::Vec3 => self.t(info.comp, 3),
                 IoShape::GroupSize => continue,
                 IoShape::Scalar { .. } | IoShape::Facing => self.t(info.comp, 1),
@@ -934,6 +940,14 @@ fn location(output: bool, location: u32, ty: VarType) -> SlotSpec {
     }
 }
 
+/// The fog coordinate input at `location`, read as (f, 0, 0, 1).
+fn fog_coordinate(location_number: u32, ty: VarType) -> SlotSpec {
+    SlotSpec {
+        shape: IoShape::FogCoord,
+        ..location(false, location_number, ty)
+    }
+}
+
 fn builtin(output: bool, b: BuiltIn, shape: IoShape, comp: Comp) -> SlotSpec {
     SlotSpec {
         key: IoKey::BuiltIn {
@@ -1064,13 +1078,13 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
         (Stage::Vertex, A::Color(sel)) if !sel.back => {
             Ok(location(false, 3 + u32::from(sel.secondary), ty))
         }
-        (Stage::Vertex, A::FogCoord) => Ok(location(false, 5, ty)),
+        (Stage::Vertex, A::FogCoord) => Ok(fog_coordinate(5, ty)),
         (Stage::Vertex, A::TexCoord(n)) => Ok(location(false, 8 + n, ty)),
         (Stage::Vertex, A::Generic(n)) => Ok(location(false, *n, ty)),
         (Stage::Vertex, A::VertexId) => Ok(scalar_int(BuiltIn::VertexIndex)),
         (Stage::Vertex, A::InstanceId) => Ok(scalar_int(BuiltIn::InstanceIndex)),
         (Stage::Fragment, A::Color(sel)) => Ok(location(false, color_location(*sel), ty)),
-        (Stage::Fragment, A::FogCoord) => Ok(location(false, 4, ty)),
+        (Stage::Fragment, A::FogCoord) => Ok(fog_coordinate(4, ty)),
         (Stage::Fragment, A::TexCoord(n)) if *n < 8 => Ok(location(false, 5 + n, ty)),
         (Stage::Fragment, A::Generic(n)) if *n < 16 => Ok(location(false, 14 + n, ty)),
         (Stage::Fragment, A::Position) => {

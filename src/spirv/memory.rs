@@ -250,20 +250,7 @@ impl Lowerer<'_> {
                         AtomicOp::Xor => Op::AtomicXor,
                         _ => Op::AtomicExchange,
                     };
-                    let id = l.b.id();
-                    let inst = rspirv::dr::Instruction::new(
-                        spv,
-                        Some(uint),
-                        Some(id),
-                        vec![
-                            rspirv::dr::Operand::IdRef(p),
-                            rspirv::dr::Operand::IdRef(scope),
-                            rspirv::dr::Operand::IdRef(relaxed),
-                            rspirv::dr::Operand::IdRef(x.id),
-                        ],
-                    );
-                    l.b.insert_into_block(rspirv::dr::InsertPoint::End, inst)?;
-                    id
+                    l.b.value(spv, uint, None, [p, scope, relaxed, x.id])?
                 }
             };
             let old = Val {

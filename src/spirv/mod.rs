@@ -43,15 +43,17 @@ mod recursion;
 #[cfg(test)]
 mod tests;
 mod texture;
+mod words;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
-use rspirv::binary::Assemble;
-use rspirv::dr::Builder;
 use rspirv::spirv::{self, StorageClass, Word};
+use words::Builder;
 
-use crate::ir::{Block, CallOverflow, Index, Operand, Program, Stmt, SubId, SubroutineEnd, VarId};
+use crate::ir::{
+    Block, CallOverflow, Index, Operand, Program, Stmt, SubId, SubroutineEnd, Transfer, VarId,
+};
 use crate::isa::Stage;
 use crate::span::Span;
 use crate::{Options, TargetEnv};
@@ -310,7 +312,8 @@ pub fn inlining_is_bounded(program: &Program) -> bool {
         for s in block {
             n += 1;
             match s {
-                Stmt::Call { target, .. } => calls.push(*target),
+                // A BRA outside a dispatch loop is a tail call.
+                Stmt::Call { target, .. } | Stmt::Branch { target, .. } => calls.push(*target),
                 Stmt::If {
                     then_block,
                     else_block,
@@ -328,6 +331,9 @@ pub fn inlining_is_bounded(program: &Program) -> bool {
     for sub in subs {
         let mut c = Vec::new();
         own.push(statements(&sub.body, &mut c));
+        if let SubroutineEnd::Continue(next) = sub.end {
+            c.push(next);
+        }
         calls.push(c);
     }
     if subs.is_empty() {
@@ -407,6 +413,10 @@ pub(crate) struct Analysis {
     /// lowered as one dispatch-loop function, `recursion`), members in
     /// `subroutines` order.
     pub cycles: Vec<Vec<SubId>>,
+    /// Whether the program's BRAs can loop (`Program::branches_loop`): it
+    /// is then one dispatch loop (the only member of `cycles`) that counts
+    /// the instructions it executes against MAX_PROGRAM_EXEC_INSTRUCTIONS.
+    pub exec_limit: bool,
     /// Whether CAL must count the call depth at run time: the call graph
     /// has a cycle, or an acyclic chain of calls deeper than
     /// MAX_PROGRAM_CALL_DEPTH (section 2.X.8.Z, CAL; docs/semantics.md),
@@ -444,50 +454,32 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
     if program.entry.0 as usize >= count {
         return Err(LowerError::internal("the entry subroutine does not exist"));
     }
-    // BRA (NV_vertex_program2_option) is unstructured control flow; its
-    // lowering is not written yet, so no module is made rather than a
-    // wrong one.
-    for sub in &program.subroutines {
-        if let Some(span) = first_branch(&sub.body) {
-            return Err(LowerError::unsupported(
-                "BRA is not lowered yet (branches to labels are unstructured control flow; the interpreter runs them, `nvp4c run`)",
-                span,
-            ));
-        }
-    }
-    // Reachable subroutines in depth-first order and the call edges.
+    // Reachable subroutines in depth-first order and the transfers between
+    // them (`Program::transfers`). A BRA and execution running on past a
+    // label are calls that do not count against the depth (a tail call,
+    // or a transfer between states of a dispatch loop): edges of the graph
+    // with depth 0 in `longest` below.
     let mut seen = vec![false; count];
     let mut order = Vec::new();
     let mut edges: HashMap<SubId, Vec<SubId>> = HashMap::new();
+    let mut calls_to: HashMap<SubId, BTreeSet<SubId>> = HashMap::new();
     let mut stack = vec![program.entry];
     seen[program.entry.0 as usize] = true;
-    // Execution running on past a label (`SubroutineEnd::Continue`) is a
-    // call that does not count against the depth: an edge of the graph,
-    // with depth 0 in `longest` below.
-    let mut runs_on: HashMap<SubId, SubId> = HashMap::new();
     while let Some(sub) = stack.pop() {
         order.push(sub);
         let mut callees = Vec::new();
-        for (target, span) in calls_of(&program.sub(sub).body) {
+        for (kind, target) in program.transfers(sub) {
             if target.0 as usize >= count {
                 return Err(LowerError::internal_at(
-                    "call to a subroutine that does not exist",
-                    span,
+                    "a transfer to a subroutine that does not exist",
+                    program.sub(sub).span,
                 ));
+            }
+            if kind == Transfer::Call {
+                calls_to.entry(sub).or_default().insert(target);
             }
             if !callees.contains(&target) {
                 callees.push(target);
-            }
-        }
-        if let SubroutineEnd::Continue(next) = program.sub(sub).end {
-            if next.0 as usize >= count {
-                return Err(LowerError::internal(
-                    "a subroutine runs on into one that does not exist",
-                ));
-            }
-            runs_on.insert(sub, next);
-            if !callees.contains(&next) {
-                callees.push(next);
             }
         }
         for &t in callees.iter().rev() {
@@ -498,8 +490,8 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         }
         edges.insert(sub, callees);
     }
-    // Which subroutines each one reaches through one or more calls; two
-    // that reach each other share a cycle.
+    // Which subroutines each one reaches through one or more transfers;
+    // two that reach each other share a cycle.
     let reaches: HashMap<SubId, BTreeSet<SubId>> = order
         .iter()
         .map(|&s| {
@@ -513,17 +505,25 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             (s, r)
         })
         .collect();
+    let exec_limit = program.branches_loop();
     let mut cycles: Vec<Vec<SubId>> = Vec::new();
-    for &s in &order {
-        if !reaches[&s].contains(&s) || cycles.iter().any(|c| c.contains(&s)) {
-            continue;
+    if exec_limit {
+        // BRAs that loop: the whole program is one dispatch loop, so every
+        // instruction it executes is counted against
+        // MAX_PROGRAM_EXEC_INSTRUCTIONS (docs/semantics.md, "Branches").
+        cycles.push(order.clone());
+    } else {
+        for &s in &order {
+            if !reaches[&s].contains(&s) || cycles.iter().any(|c| c.contains(&s)) {
+                continue;
+            }
+            let members = order
+                .iter()
+                .copied()
+                .filter(|t| reaches[&s].contains(t) && reaches[t].contains(&s))
+                .collect();
+            cycles.push(members);
         }
-        let members = order
-            .iter()
-            .copied()
-            .filter(|t| reaches[&s].contains(t) && reaches[t].contains(&s))
-            .collect();
-        cycles.push(members);
     }
     let address_stack = order.iter().any(|&s| {
         let mut found = false;
@@ -538,7 +538,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         fn longest(
             s: SubId,
             edges: &HashMap<SubId, Vec<SubId>>,
-            runs_on: &HashMap<SubId, SubId>,
+            calls_to: &HashMap<SubId, BTreeSet<SubId>>,
             memo: &mut HashMap<SubId, u32>,
         ) -> u32 {
             if let Some(&d) = memo.get(&s) {
@@ -548,13 +548,16 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
                 .get(&s)
                 .into_iter()
                 .flatten()
-                .map(|&t| u32::from(runs_on.get(&s) != Some(&t)) + longest(t, edges, runs_on, memo))
+                .map(|&t| {
+                    let call = calls_to.get(&s).is_some_and(|c| c.contains(&t));
+                    u32::from(call) + longest(t, edges, calls_to, memo)
+                })
                 .max()
                 .unwrap_or(0);
             memo.insert(s, d);
             d
         }
-        longest(program.entry, &edges, &runs_on, &mut HashMap::new())
+        longest(program.entry, &edges, &calls_to, &mut HashMap::new())
             > options.limits.max_call_depth
     };
     // The program can end inside a call: at the end of the text reached in
@@ -592,6 +595,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             subroutines: vec![program.entry],
             variables,
             cycles: Vec::new(),
+            exec_limit: false,
             depth_counter: false,
             address_stack: false,
             end_flag: false,
@@ -603,6 +607,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         subroutines: order,
         variables,
         cycles,
+        exec_limit,
         depth_counter,
         address_stack,
         end_flag,
@@ -658,17 +663,6 @@ pub(crate) fn walk_stmts(block: &Block, f: &mut dyn FnMut(&Stmt)) {
             walk_stmts(b, f);
         }
     }
-}
-
-/// The first BRA of a block, if any.
-fn first_branch(block: &Block) -> Option<Span> {
-    let mut found = None;
-    walk_stmts(block, &mut |s| {
-        if let (None, Stmt::Branch { span, .. }) = (found, s) {
-            found = Some(*span);
-        }
-    });
-    found
 }
 
 fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
@@ -741,6 +735,9 @@ pub(crate) struct Lowerer<'a> {
     /// A Private `bool` set when the program ends inside a call; every
     /// call site returns when it is set.
     pub ended: Option<Word>,
+    /// The count of instructions executed (a Private uint), in a program
+    /// whose BRAs loop (`Analysis::exec_limit`).
+    pub executed: Option<Word>,
     /// REP nesting of the function being lowered.
     pub loops: Vec<LoopTargets>,
     /// Registers live in Private storage (the program has more than one
@@ -796,6 +793,7 @@ impl<'a> Lowerer<'a> {
             call_depth: None,
             address_stack: None,
             ended: None,
+            executed: None,
             loops: Vec::new(),
             private_registers: analysis.subroutines.len() > 1 || !analysis.cycles.is_empty(),
             capabilities: HashSet::new(),
@@ -864,6 +862,12 @@ impl<'a> Lowerer<'a> {
             let f = self.b.constant_false(bool_ty);
             let var = self.global_variable(bool_ty, StorageClass::Private, Some(f), "ended");
             self.ended = Some(var);
+        }
+        if analysis.exec_limit {
+            let uint = self.t(emit::Comp::U32, 1);
+            let zero = self.c_u32(0);
+            let var = self.global_variable(uint, StorageClass::Private, Some(zero), "executed");
+            self.executed = Some(var);
         }
         if self.program.stage == Stage::Geometry {
             self.declare_emit_count(analysis)?;
@@ -1045,21 +1049,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Word, LowerError> {
         let ptr_ty = self.t_ptr(StorageClass::Function, pointee);
         let id = self.b.id();
-        let mut operands = vec![rspirv::dr::Operand::StorageClass(StorageClass::Function)];
-        if let Some(init) = init {
-            operands.push(rspirv::dr::Operand::IdRef(init));
-        }
-        let inst =
-            rspirv::dr::Instruction::new(spirv::Op::Variable, Some(ptr_ty), Some(id), operands);
-        let f = self
-            .b
-            .selected_function()
-            .ok_or_else(|| LowerError::internal("a function variable outside a function"))?;
-        let blocks = &mut self.b.module_mut().functions[f].blocks;
-        let first = blocks
-            .first_mut()
-            .ok_or_else(|| LowerError::internal("a function variable before the first block"))?;
-        first.instructions.insert(0, inst);
+        self.b.function_variable(ptr_ty, id, init)?;
         if let Some(name) = name {
             self.b.name(id, name);
         }
@@ -1092,6 +1082,6 @@ impl<'a> Lowerer<'a> {
     }
 
     fn finish(self) -> Vec<u32> {
-        self.b.module().assemble()
+        self.b.assemble()
     }
 }

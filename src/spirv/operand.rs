@@ -453,6 +453,13 @@ impl Lowerer<'_> {
                 return self.cast(v, comp);
             }
         }
+        // Block elements at their own position (element base + k) mixed with
+        // literals (a Direct3D 9 constant file with `def`s, indexed
+        // relatively): index the block, then pick the literals by position,
+        // one select per literal instead of one per element.
+        if let Some(v) = self.load_block_with_literals(elements, i, comp)? {
+            return Ok(v);
+        }
         // Consecutive State rows (a matrix bound whole): index the block.
         if let Some(ParamSource::State(StateRead::Row {
             row: base,
@@ -487,6 +494,71 @@ impl Lowerer<'_> {
             loads.push(self.load_param(source, comp)?);
         }
         self.select_element(i, &loads)
+    }
+
+    /// See `load_param_dynamic`: `None` when `elements` are not block
+    /// elements at their own positions plus literals.
+    fn load_block_with_literals(
+        &mut self,
+        elements: &[ParamSource],
+        i: Val,
+        comp: Comp,
+    ) -> LResult<Option<Val>> {
+        let mut block_base = None;
+        let mut last_block_position = 0u32;
+        let mut literals = Vec::new();
+        for (k, s) in elements.iter().enumerate() {
+            match *s {
+                ParamSource::Block { block, element } => {
+                    let base = element.wrapping_sub(k as u32);
+                    match block_base {
+                        None => block_base = Some((block, base)),
+                        Some(b) if b == (block, base) => {}
+                        Some(_) => return Ok(None),
+                    }
+                    last_block_position = k as u32;
+                }
+                ParamSource::Constant(_) => literals.push((k as u32, *s)),
+                _ => return Ok(None),
+            }
+        }
+        let Some((block, base)) = block_base else {
+            return Ok(None);
+        };
+        if literals.is_empty() {
+            return Ok(None);
+        }
+        if self.io.blocks[block.index()].is_none() {
+            return Ok(None);
+        }
+        // Positions of literals past the last block element must not index
+        // past the block.
+        let lo = self.konst(Comp::I32, &[0]);
+        let hi = self.konst(Comp::I32, &[last_block_position]);
+        let clamped = self.glsl(GLOp::SClamp, &[i, lo, hi])?;
+        let base_id = self.konst(Comp::I32, &[base]);
+        let index = self.op(Op::IAdd, &[clamped, base_id])?;
+        let loaded = self.load_block_element(block, index.id)?;
+        let mut value = self.cast(loaded, comp)?;
+        // Specialized block elements are constants, not the block's
+        // (docs/interface.md, "Specialization constants"): selected by
+        // position like the literals.
+        let specialized: Vec<(u32, ParamSource)> = elements
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                matches!(s, ParamSource::Block { block, element }
+                    if self.io.specialized.contains_key(&(*block, *element)))
+            })
+            .map(|(k, s)| (k as u32, *s))
+            .collect();
+        for (k, source) in specialized.into_iter().chain(literals) {
+            let literal = self.load_param(source, comp)?;
+            let position = self.konst(Comp::I32, &[k]);
+            let hit = self.cmp(Op::IEqual, i, position)?;
+            value = self.sel(hit, literal, value)?;
+        }
+        Ok(Some(value))
     }
 
     fn constant_array(
@@ -562,6 +634,18 @@ impl Lowerer<'_> {
                 let p = self.access(slot.class, float, slot.var, &indices)?;
                 let s = self.load(p, Comp::F32, 1)?;
                 self.widen(s, 0)?
+            }
+            // (f, 0, 0, 1): the variable's x, then the ARB constants.
+            IoShape::FogCoord => {
+                let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
+                let v = self.load(p, slot.comp, 4)?;
+                let f = self.extract(v, 0)?;
+                let zero = self.konst(slot.comp, &[0]);
+                let one = self.konst(
+                    slot.comp,
+                    &[if slot.comp == Comp::F32 { F32_ONE } else { 1 }],
+                );
+                self.construct(&[f, zero, zero, one])?
             }
             // NV_fragment_program4: +1.0 front facing, -1.0 back facing, in x.
             IoShape::Facing => {
@@ -700,7 +784,7 @@ impl Lowerer<'_> {
                 indices.push(self.c_i32(index as i32));
                 (self.access(slot.class, float, slot.var, &indices)?, 0)
             }
-            IoShape::Facing | IoShape::Vec3 | IoShape::GroupSize => {
+            IoShape::Facing | IoShape::Vec3 | IoShape::GroupSize | IoShape::FogCoord => {
                 return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };

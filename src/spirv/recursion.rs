@@ -64,10 +64,23 @@ pub(crate) struct Flat {
 pub(crate) struct State {
     pub body: Vec<Stmt>,
     pub term: Option<Term>,
+    /// The instructions the state executes, its ending BRA, CAL or RET
+    /// included (counted against MAX_PROGRAM_EXEC_INSTRUCTIONS).
+    pub cost: u32,
 }
 
 pub(crate) enum Term {
     Goto(u32),
+    /// BRA to a member of the cycle (NV_vertex_program2_option 2.14.5.30):
+    /// to `then` where the test passes (always without one), else to
+    /// `other`; the call stack is unchanged. With the instruction count
+    /// kept, a BRA once MAX_PROGRAM_EXEC_INSTRUCTIONS have run ends the
+    /// program instead.
+    Bra {
+        cond: Option<CcTest>,
+        then: u32,
+        other: u32,
+    },
     /// IF, and a conditional BRK or CONT: `then` if any component passes.
     Branch {
         test: CcTest,
@@ -142,6 +155,8 @@ struct Loop {
 
 struct Flattener<'p> {
     members: &'p [SubId],
+    /// The first state of each member.
+    entries: HashMap<SubId, u32>,
     states: Vec<State>,
     reps: Vec<DataType>,
     frame: u32,
@@ -154,16 +169,17 @@ struct Flattener<'p> {
 pub(crate) fn flatten(program: &Program, members: &[SubId]) -> LResult<Flat> {
     let mut f = Flattener {
         members,
+        entries: HashMap::new(),
         states: Vec::new(),
         reps: Vec::new(),
         frame: 1,
         open_loops: Vec::new(),
     };
-    let mut entries = HashMap::new();
     for &sub in members {
         let first = f.new_state();
-        entries.insert(sub, first);
+        f.entries.insert(sub, first);
     }
+    let entries = f.entries.clone();
     for &sub in members {
         let first = entries[&sub];
         let end = f.block(
@@ -215,6 +231,7 @@ impl Flattener<'_> {
         self.states.push(State {
             body: Vec::new(),
             term: None,
+            cost: 0,
         });
         self.states.len() as u32 - 1
     }
@@ -383,8 +400,39 @@ impl Flattener<'_> {
                         }
                     }
                 }
+                Stmt::Branch { target, cond, .. } => {
+                    self.states[cur as usize].cost += 1;
+                    let then = match self.entries.get(target) {
+                        Some(&state) => state,
+                        // Out of the cycle: a tail call (the call stack
+                        // unchanged), then a return from this activation.
+                        None => {
+                            let tail = self.new_state();
+                            self.terminate(tail, Term::TailCall(*target));
+                            tail
+                        }
+                    };
+                    // Without a test, nothing after the BRA runs from here.
+                    let next = match cond {
+                        Some(_) => self.new_state(),
+                        None => then,
+                    };
+                    self.terminate(
+                        cur,
+                        Term::Bra {
+                            cond: *cond,
+                            then,
+                            other: next,
+                        },
+                    );
+                    if cond.is_none() {
+                        return Ok(None);
+                    }
+                    cur = next;
+                }
                 Stmt::Return { cond, .. } => match cond {
                     Some(test) => {
+                        self.states[cur as usize].cost += 1;
                         let next = self.new_state();
                         self.terminate(
                             cur,
@@ -396,6 +444,7 @@ impl Flattener<'_> {
                         cur = next;
                     }
                     None => {
+                        self.states[cur as usize].cost += 1;
                         self.terminate(
                             cur,
                             Term::Return {
@@ -407,6 +456,7 @@ impl Flattener<'_> {
                     }
                 },
                 Stmt::Call { target, cond, span } if self.members.contains(target) => {
+                    self.states[cur as usize].cost += 1;
                     let next = self.new_state();
                     let saved = counted.clone();
                     self.frame = self.frame.max(1 + saved.len() as u32);
@@ -437,7 +487,11 @@ impl Flattener<'_> {
                     );
                     cur = next;
                 }
-                _ => self.states[cur as usize].body.push(stmt.clone()),
+                _ => {
+                    let state = &mut self.states[cur as usize];
+                    state.cost += 1;
+                    state.body.push(stmt.clone());
+                }
             }
         }
         Ok(Some(cur))
@@ -701,6 +755,12 @@ impl Lowerer<'_> {
         };
         for (state, &label) in flat.states.iter().zip(&labels) {
             self.b.begin_block(Some(label))?;
+            if let (Some(executed), true) = (self.executed, state.cost > 0) {
+                let n = self.load(executed, Comp::U32, 1)?;
+                let cost = self.konst(Comp::U32, &[state.cost]);
+                let more = self.op(Op::IAdd, &[n, cost])?;
+                self.store(executed, more)?;
+            }
             for stmt in &state.body {
                 if self.b.selected_block().is_none() {
                     break;
@@ -820,6 +880,30 @@ impl Lowerer<'_> {
                 let b = self.konst(Comp::U32, &[*exit]);
                 let v = self.sel(more, a, b)?;
                 self.store(m.pc, v)
+            }
+            Term::Bra { cond, then, other } => {
+                if let Some(executed) = self.executed {
+                    // NV_vertex_program2_option 2.14.4.3: "terminate
+                    // abnormally after executing MAX_PROGRAM_EXEC_INSTRUCTIONS
+                    // instructions", checked at each BRA (the count
+                    // includes it; the interpreter checks at the same place).
+                    let n = self.load(executed, Comp::U32, 1)?;
+                    let max = self.konst(Comp::U32, &[self.options.limits.max_exec_instructions]);
+                    let over = self.cmp(Op::UGreaterThanEqual, n, max)?;
+                    self.guarded_by(Some(over), |l| l.end_program())?;
+                }
+                match cond {
+                    None => self.set_pc(m, *then),
+                    Some(test) => self.lower_term(
+                        m,
+                        depth,
+                        &Term::Branch {
+                            test: *test,
+                            then: *then,
+                            other: *other,
+                        },
+                    ),
+                }
             }
             Term::Branch { test, then, other } => {
                 let c = self.cc_any(test)?;

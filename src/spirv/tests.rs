@@ -52,6 +52,7 @@ impl P {
                 tess_control: None,
                 tess_eval: None,
                 compute: None,
+                samplers: Vec::new(),
                 call_overflow: CallOverflow::Skip,
             },
             prune: false,

@@ -27,7 +27,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rspirv::dr::{self, InsertPoint, Operand as SpvOperand};
+use rspirv::dr::{self, Operand as SpvOperand};
 use rspirv::spirv::{
     Capability, Decoration, Dim, GlslStd450Op as GLOp, ImageFormat, ImageOperands, Op,
     StorageClass, Word,
@@ -318,7 +318,7 @@ impl Lowerer<'_> {
             }
         }
         let inst = dr::Instruction::new(op, Some(result_ty), Some(id), ops);
-        self.b.insert_into_block(InsertPoint::End, inst)?;
+        self.b.push(&inst)?;
         Ok(id)
     }
 

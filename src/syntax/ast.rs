@@ -156,8 +156,9 @@ impl PartialEq<Text> for &str {
 pub enum Statement {
     /// `OPTION name;` (section 2.X.6).
     Option(Ident),
-    /// `<namingStatement>` and the geometry `<declaration>`s.
-    Decl(Declaration),
+    /// `<namingStatement>` and the geometry `<declaration>`s (boxed: the
+    /// largest statement and a rare one, see the grammar).
+    Decl(Box<Declaration>),
     /// `<instruction>`.
     Instruction(Instruction),
     /// `<instLabel> ":"`.
@@ -441,7 +442,8 @@ pub enum IndexExpr {
     Relative {
         register: Ident,
         component: Ident,
-        offset: Option<(bool, IntLit)>,
+        /// `+ n` (false) or `- n` (true); boxed, as rare.
+        offset: Option<Box<(bool, IntLit)>>,
     },
 }
 
@@ -488,8 +490,8 @@ pub struct Instruction {
     /// Stand-alone modifiers `.F`, `.CC1`, ... (Table X.14), without dots.
     pub modifiers: Vec<Ident>,
     /// The first argument's run-time mask `(GT.x)`, or the whole condition
-    /// of `BRK (GT.x)`.
-    pub cc_mask: Option<CcMask>,
+    /// of `BRK (GT.x)` (boxed, as rare).
+    pub cc_mask: Option<Box<CcMask>>,
     pub args: Vec<Arg>,
     pub span: Span,
 }

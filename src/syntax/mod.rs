@@ -5,4 +5,4 @@ pub mod lexer;
 mod parse;
 
 pub(crate) use parse::parse_with;
-pub use parse::{parse, parse_bounded, StatementSink, Stop, READ_PAST_LIMIT};
+pub use parse::{parse, parse_bounded, parse_statement, StatementSink, Stop, READ_PAST_LIMIT};

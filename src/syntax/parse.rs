@@ -130,6 +130,36 @@ pub(crate) fn parse_with<S: StatementSink>(
     (parsed, diagnostics)
 }
 
+/// Parses the tokens of one statement as a program of their own (the
+/// tokens, then an `END` at `end`), for the language server, which reads a
+/// program statement by statement so that an edit re-reads only the
+/// statements it touches (src/lsp/analysis.rs). `None` when they are not a
+/// statement the grammar can read (a statement the grammar skips to its
+/// `;` comes back as `Statement::Error`).
+///
+/// ```
+/// use nvp4c::syntax::lexer::{Lexer, Tok};
+/// let text = "MOV R0, R1;";
+/// let tokens: Vec<_> = Lexer::new(text, 0, nvp4c::isa::Header::NvFp4).map(|t| t.unwrap()).collect();
+/// let statements = nvp4c::syntax::parse_statement(tokens, text.len()).unwrap();
+/// assert!(matches!(&statements[0], nvp4c::syntax::ast::Statement::Instruction(i) if i.opcode.name == "MOV"));
+/// ```
+pub fn parse_statement<'a>(
+    tokens: impl IntoIterator<Item = (usize, Tok<'a>, usize)>,
+    end: usize,
+) -> Option<Vec<Statement>> {
+    let mut recovered = Vec::new();
+    let mut budget = usize::MAX;
+    let mut statements: Vec<Statement> = Vec::new();
+    let tokens = tokens
+        .into_iter()
+        .chain(std::iter::once((end, Tok::End, end)));
+    grammar::programParser::new()
+        .parse(&mut recovered, &mut budget, &mut statements, tokens)
+        .ok()?;
+    Some(statements)
+}
+
 /// A terminal of the grammar as a person would name it.
 fn describe_expected(terminal: &str) -> String {
     match terminal {

@@ -1,5 +1,5 @@
 //! Programs NVIDIA's Cg compiler wrote (tests/fixtures/cg/, cgc 3.1, the gp4
-//! profiles) run on the Vulkan device, and in the reference interpreter,
+//! and ARB-family profiles) run on the Vulkan device, and in the reference interpreter,
 //! against values worked out by hand from the Cg sources
 //! (tests/fixtures/cg/src/): the arithmetic is in the comments. The
 //! parameters are found the way a renderer finds them, by their Cg names in
@@ -9,9 +9,9 @@
 //! normalise with RSQ and raise with LIT/POW, whose precision the spec
 //! leaves to the implementation.
 //!
-//! The last two tests run every gp4vp fixture without textures or GL state,
-//! and every gp4gp fixture, on generated inputs, on the device and in the
-//! interpreter, and hold the two to each other.
+//! The last two tests run every gp4vp, arbvp1 and vp40 fixture without
+//! textures or GL state, and every gp4gp fixture, on generated inputs, on
+//! the device and in the interpreter, and hold the two to each other.
 
 use nvp4c::reflect::BuiltIn;
 use std::collections::BTreeMap;
@@ -1110,30 +1110,50 @@ fn agree(ty: nvp4c::isa::DataType, interp: u32, device: u32) -> bool {
     !a.is_finite() || (a - b).abs() <= 1e-4 * a.abs().max(b.abs()) + 1e-6
 }
 
-/// Every gp4vp fixture without texture lookups, run on the device and in
+/// The vertex profiles whose fixtures the sweep below runs: NV_gpu_program4,
+/// ARB_vertex_program, and ARB_vertex_program with NV_vertex_program3.
+const VERTEX_PROFILES: [&str; 3] = ["gp4vp", "arbvp1", "vp40"];
+
+/// Vertex fixtures that do not compile, with the code they get
+/// (tests/tools/cg_fixtures.rs holds the reason): one the spec rejects.
+const NOT_COMPILED: [(&str, &str); 1] = [("gp4vp/vertex_position_invariant.vp", "E0702")];
+
+/// Every gp4vp, arbvp1 and vp40 fixture without texture lookups, run on the device and in
 /// the interpreter with the same generated inputs: attributes in [-1, 1),
 /// float parameters in [0.25, 1) (positive, so that the programs' lengths,
-/// logarithms and powers stay real), `int` parameters in 1..=4; every
+/// logarithms and powers stay real), `int` parameters in 1..=4 (as floats
+/// in the ARB profiles, which keep them in float registers); every
 /// result component the interpreter says is defined must agree. Nobody computed these values by hand: the hand-computed
 /// tests above hold the meaning, this holds the two implementations to
 /// each other on real programs.
 #[test]
 fn cg_vertex_fixtures_agree_on_the_device_and_in_the_interpreter() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cg/gp4vp");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".vp"))
-        .collect();
-    names.sort();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cg");
+    let mut paths: Vec<String> = Vec::new();
+    for profile in VERTEX_PROFILES {
+        for e in std::fs::read_dir(root.join(profile)).unwrap() {
+            let n = e.unwrap().file_name().to_string_lossy().into_owned();
+            if n.ends_with(".vp") {
+                paths.push(format!("{profile}/{n}"));
+            }
+        }
+    }
+    paths.sort();
     let dev = harness::device_or_skip();
     let (mut programs, mut compared) = (0, 0);
     let mut failures = Vec::new();
-    for name in names {
-        let path = format!("gp4vp/{name}");
-        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
-        let Ok(compiled) = nvp4c::compile(&text, &nvp4c::Options::default()) else {
-            continue; // vertex_position_invariant.vp: E0702 (tests/tools/cg_fixtures.rs)
+    for path in paths {
+        let text = std::fs::read_to_string(root.join(&path)).unwrap();
+        let compiled = match nvp4c::compile(&text, &nvp4c::Options::default()) {
+            Ok(c) => c,
+            Err(d)
+                if NOT_COMPILED
+                    .iter()
+                    .any(|(p, code)| *p == path && d.iter().any(|d| d.code == *code)) =>
+            {
+                continue
+            }
+            Err(d) => panic!("{}", d.render(&path, &text, false)),
         };
         let program = nvp4c::check(&text, &nvp4c::Options::default()).unwrap().0;
         if !compiled.reflection.textures.is_empty() {
@@ -1163,7 +1183,12 @@ fn cg_vertex_fixtures_agree_on_the_device_and_in_the_interpreter() {
                 let is_int =
                     p.cg.iter()
                         .any(|c| c.ty.starts_with("int") || c.ty.starts_with("bool"));
-                let value = if is_int {
+                // The ARB profiles have no integers: cgc keeps an `int`
+                // parameter in a float register, so it gets a whole float.
+                let arb = !path.starts_with("gp4");
+                let value = if is_int && arb {
+                    fbits([0; 4].map(|_| (1 + (rng.next() * 4.0) as i32) as f32))
+                } else if is_int {
                     ibits([1, 2, 3, 4].map(|_| 1 + (rng.next() * 4.0) as i32))
                 } else {
                     fbits([0; 4].map(|_| rng.range(0.25, 1.0)))
@@ -1284,10 +1309,11 @@ fn cg_vertex_fixtures_agree_on_the_device_and_in_the_interpreter() {
             }
         }
     }
-    assert!(programs >= 10, "{programs} programs");
+    assert!(programs >= 20, "{programs} programs");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     if dev.is_some() {
-        assert!(compared > 300, "{compared} components compared");
+        assert!(compared > 600, "{compared} components compared");
+        eprintln!("cg vertex fixtures: {programs} programs, {compared} result components agree");
     }
 }
 

@@ -8,13 +8,18 @@
 mod common;
 mod harness;
 
+mod agal_render;
 mod conformance;
+mod d3d9;
 mod differential;
+mod differential_agal;
+mod exec_agal;
 mod exec_arb;
 mod exec_buffers;
 mod exec_cg_fixtures;
 mod exec_compute;
 mod exec_derivatives;
+mod exec_fixed_function;
 mod exec_float_ops;
 mod exec_flow;
 mod exec_geometry;
@@ -28,4 +33,5 @@ mod exec_texture;
 mod exec_vertex;
 mod harness_selftest;
 mod matrix;
+mod piglit;
 mod reflect_render_example;

@@ -294,7 +294,7 @@ fn a_missing_option_is_one_json_diagnostic_with_its_code_and_span() {
 }
 
 #[test]
-fn bra_is_checked_kept_in_the_ir_and_not_lowered() {
+fn bra_is_kept_in_the_ir_and_a_looping_one_is_one_dispatch_loop() {
     // NV_vertex_program2_option: a backward BRA under a condition.
     let src = "!!ARBvp1.0
 OPTION NV_vertex_program2;
@@ -319,17 +319,39 @@ END
     }
     assert_eq!(branches.len(), 1, "{branches:?}");
     assert!(branches[0].2.starts_with("BRA top"), "{branches:?}");
-    let err = compile(src, &Options::default()).unwrap_err();
-    let codes: Vec<&str> = err.iter().map(|d| d.code).collect();
-    assert_eq!(codes, ["E0900"]);
-    assert!(err
-        .render("bra.vp", src, false)
-        .contains("BRA is not lowered yet"));
+    // A backward BRA loops: MAX_PROGRAM_EXEC_INSTRUCTIONS applies, and
+    // the module is the dispatch loop (one OpSwitch over the states).
+    assert!(program.branches_loop());
+    let compiled = compile(src, &Options::default()).expect("compiles");
+    let text = nvp4c::spirv::disassemble(&compiled.spirv).unwrap();
+    assert_eq!(text.matches("OpSwitch").count(), 1, "{text}");
+    assert!(text.contains("executed"), "the instruction count: {text}");
     // The interpreter runs it: r counts up to attrib[6].x = 3.
     let mut inputs = nvp4c::interp::Inputs::default();
     inputs.set("vertex.attrib[6]", [3f32.to_bits(); 4]).unwrap();
     let out = nvp4c::interp::run(&program, &inputs, &nvp4c::interp::RunOptions::default()).unwrap();
     assert_eq!(out.results["result.position"].bits, [3f32.to_bits(); 4]);
+}
+
+#[test]
+fn a_forward_bra_is_a_tail_call_without_a_dispatch_loop() {
+    let src = "!!ARBvp1.0
+OPTION NV_vertex_program2;
+TEMP c;
+MOVC c, vertex.attrib[6];
+BRA skip (LT.x);
+MOV result.color, 1;
+skip:
+MOV result.position, vertex.position;
+END
+";
+    let (program, _) = nvp4c::check(src, &Options::default()).expect("checks");
+    assert!(!program.branches_loop());
+    let compiled = compile(src, &Options::default()).expect("compiles");
+    let text = nvp4c::spirv::disassemble(&compiled.spirv).unwrap();
+    assert!(!text.contains("OpSwitch"), "{text}");
+    assert!(!text.contains("executed"), "{text}");
+    assert!(text.contains("OpFunctionCall"), "{text}");
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Programs written by NVIDIA's Cg compiler, cgc 3.1, in
 //! tests/fixtures/cg/ (one directory per profile; tests/fixtures/cg/README.md
 //! says how they were made). Every fixture of a profile nvp4c accepts today
-//! — gp4vp (`!!NVvp4.0`), gp4fp (`!!NVfp4.0`), gp4gp (`!!NVgp4.0`) — must
+//! — gp4vp (`!!NVvp4.0`), gp4fp (`!!NVfp4.0`), gp4gp (`!!NVgp4.0`), arbvp1
+//! and arbfp1 (`!!ARBvp1.0`, `!!ARBfp1.0`), vp40 and fp40 (the same headers
+//! with `OPTION NV_vertex_program3` / `NV_fragment_program2`) — must
 //! compile, validated, without a warning, and the reflection must resolve
 //! every Cg variable the program uses; so must the gp5 profiles' (gp5vp,
 //! gp5tcp, gp5tep, gp5gp, gp5fp: NV_gpu_program5 and
@@ -14,8 +16,9 @@ use std::path::{Path, PathBuf};
 use nvp4c::reflect::Reflection;
 
 /// The profiles whose output nvp4c accepts.
-const ACCEPTED: [&str; 8] = [
-    "gp4vp", "gp4fp", "gp4gp", "gp5vp", "gp5tcp", "gp5tep", "gp5gp", "gp5fp",
+const ACCEPTED: [&str; 12] = [
+    "gp4vp", "gp4fp", "gp4gp", "gp5vp", "gp5tcp", "gp5tep", "gp5gp", "gp5fp", "arbvp1", "arbfp1",
+    "vp40", "fp40",
 ];
 
 /// Every profile with fixtures: the stage of its sources, the extension of
@@ -111,7 +114,7 @@ fn accepted_fixtures() -> Vec<(PathBuf, String)> {
         })
         .collect();
     // A guard against an empty or misplaced fixture directory passing.
-    assert!(all.len() >= 40, "only {} gp4 fixtures", all.len());
+    assert!(all.len() >= 90, "only {} accepted fixtures", all.len());
     all
 }
 
@@ -121,7 +124,7 @@ fn compile(path: &Path, text: &str) -> Result<nvp4c::Compiled, String> {
 }
 
 #[test]
-fn every_gp4_fixture_compiles_validated_without_warnings() {
+fn every_accepted_fixture_compiles_validated_without_warnings() {
     let mut failures = Vec::new();
     for (path, text) in accepted_fixtures() {
         match compile(&path, &text) {
@@ -138,7 +141,7 @@ fn every_gp4_fixture_compiles_validated_without_warnings() {
 }
 
 #[test]
-fn every_gp4_fixture_compiles_for_every_target_environment_and_optimised() {
+fn every_accepted_fixture_compiles_for_every_target_environment_and_optimised() {
     use nvp4c::TargetEnv;
     let mut failures = Vec::new();
     for (path, text) in accepted_fixtures() {

@@ -211,15 +211,6 @@ fn cg_programs_and_the_examples_compile_without_a_warning() {
             // A Cg profile whose header this build does not compile (E0002)
             // is another front end's business; any other error is not.
             Err(e) if e.iter().all(|d| d.code == "E0002") => continue,
-            // Cg's vp40 output may branch with BRA, which is checked but
-            // not lowered yet (E0900, README's support table); the
-            // unstructured-branch lowering will make these compile.
-            Err(e)
-                if e.iter()
-                    .all(|d| d.code == "E0900" && d.message.contains("BRA")) =>
-            {
-                continue
-            }
             // cgc's `-po PosInv=1` output binds result.position in a
             // position-invariant program, which NV_vertex_program4 forbids
             // (E0702; pinned in tests/tools/cg_fixtures.rs).

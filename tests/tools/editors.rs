@@ -1,9 +1,11 @@
 //! The editor integrations in editors/: the VS Code extension builds to a
 //! .vsix (scripts/build-vscode.sh: `npm ci`, the extension's own tests of
-//! its client settings and TextMate grammar, `vsce package`), and the Vim
+//! its client settings and TextMate grammar, `vsce package`), the Vim
 //! syntax file highlights a program as intended (checked in a headless
-//! Vim). Without npm or Vim these print SKIPPED, except under `CI=true`,
-//! where they fail.
+//! Vim), and the tree-sitter grammar generates and passes its corpus and
+//! highlight tests (scripts/test-tree-sitter.sh). Without npm, Vim or the
+//! tree-sitter CLI these print SKIPPED, except under `CI=true`, where they
+//! fail.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -164,5 +166,105 @@ END
     assert_eq!(groups[0], "nvasm", "ftdetect: the .fp file is nvasm");
     for ((position, group), got) in expected.iter().zip(&groups[1..]) {
         assert_eq!(got, group, "at line {}, column {}", position.0, position.1);
+    }
+}
+
+/// The tree-sitter grammar (editors/tree-sitter-nvasm) generates, parses
+/// its corpus (test/corpus: Cg output, options, labels, condition codes,
+/// textures, geometry and ARB programs) to the trees written there, and
+/// highlights test/highlight as its assertions say.
+#[test]
+fn tree_sitter_grammar_passes_its_corpus_and_highlight_tests() {
+    if !have("tree-sitter") {
+        return;
+    }
+    let output = Command::new(root().join("scripts/test-tree-sitter.sh"))
+        .output()
+        .expect("scripts/test-tree-sitter.sh runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "scripts/test-tree-sitter.sh failed: {}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Every corpus test ran (the CLI marks each passing one with ✓).
+    let corpus = std::fs::read_to_string(
+        root().join("editors/tree-sitter-nvasm/test/corpus/statements.txt"),
+    )
+    .unwrap();
+    let tests = corpus.matches("\n---\n").count();
+    assert!(tests >= 5, "{tests} corpus tests");
+    assert!(
+        stdout.matches('✓').count() >= tests,
+        "each of the {tests} corpus tests passes:\n{stdout}"
+    );
+}
+
+/// The ARB family and its NV options: `ADDRESS`, `ARL`, `BRA` with its
+/// target and condition, labels, `SHORT`, `LOOP`/`ENDLOOP`, and the
+/// precision and condition suffixes `H`, `X`, `C`.
+#[test]
+fn vim_syntax_highlights_the_arb_family_and_its_nv_options() {
+    if !have("vim") {
+        return;
+    }
+    let vp = "!!ARBvp1.0
+OPTION NV_vertex_program2;
+ADDRESS A0;
+ARL A0.x, vertex.attrib[1].x;
+BRA skip (GT.x);
+skip:
+END
+";
+    let fp = "!!ARBfp1.0
+OPTION NV_fragment_program2;
+SHORT TEMP h;
+LOOP {3, 0, 1};
+ADDHC_SAT h, h, fragment.texcoord[A0.x];
+MULX h, h, 2;
+ENDLOOP;
+END
+";
+    for (program, expected) in [
+        (
+            vp,
+            &[
+                ((1, 1), "nvasmHeader"),
+                ((2, 1), "nvasmOptionKeyword"),
+                ((2, 8), "nvasmOptionName"),
+                ((3, 1), "nvasmDeclaration"),
+                ((4, 1), "nvasmOpcode"),
+                ((4, 11), "nvasmBinding"),
+                ((5, 1), "nvasmFlow"),
+                ((5, 5), "nvasmCallTarget"),
+                ((5, 11), "nvasmCondition"),
+                ((6, 1), "nvasmLabel"),
+                ((7, 1), "nvasmEnd"),
+            ][..],
+        ),
+        (
+            fp,
+            &[
+                ((1, 1), "nvasmHeader"),
+                ((3, 1), "nvasmStorageModifier"),
+                ((3, 7), "nvasmDeclaration"),
+                ((4, 1), "nvasmFlow"),
+                ((5, 1), "nvasmOpcode"),
+                ((5, 4), "nvasmSuffix"),
+                ((6, 4), "nvasmSuffix"),
+                ((7, 1), "nvasmFlow"),
+            ][..],
+        ),
+    ] {
+        let positions: Vec<(usize, usize)> = expected.iter().map(|(p, _)| *p).collect();
+        let groups = vim_groups(program, &positions);
+        for ((position, group), got) in expected.iter().zip(&groups[1..]) {
+            assert_eq!(
+                got, group,
+                "at line {}, column {} of\n{program}",
+                position.0, position.1
+            );
+        }
     }
 }

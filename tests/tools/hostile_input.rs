@@ -235,3 +235,49 @@ fn validation_is_on_by_default_and_rejects_a_broken_module() {
     truncated.truncate(truncated.len() - 3);
     assert!(nvp4c::spirv::validate(&truncated, options.target_env).is_err());
 }
+
+#[test]
+fn a_megabyte_of_agal_tokens_is_checked_only_to_four_times_the_token_limit() {
+    // 43 690 copies of `mov oc, v0`: far past AGAL2's 1024 tokens.
+    let one = nvp4c::front::agal::assemble("mov oc, v0", nvp4c::Stage::Fragment, 2)
+        .unwrap()
+        .bytes;
+    let mut bytes = one[..7].to_vec();
+    for _ in 0..(1 << 20) / 24 {
+        bytes.extend_from_slice(&one[7..]);
+    }
+    let start = std::time::Instant::now();
+    let d = nvp4c::compile_bytes(&bytes, &nvp4c::Options::default()).unwrap_err();
+    assert_eq!(errors(&d), ["E2062"]);
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}
+
+#[test]
+fn arbitrary_agal_bytes_give_diagnostics_not_panics() {
+    // A cheap deterministic sweep over header-and-token corruptions (the
+    // agal_bytes fuzz target does this at length).
+    let base = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/agal/ruffle/misc_opcodes_fragment.agal"
+    ))
+    .unwrap();
+    let mut state = 0x1234_5678u32;
+    for i in 0..2000 {
+        let mut bytes = base.clone();
+        for _ in 0..1 + i % 4 {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let at = 1 + (state as usize >> 8) % (bytes.len() - 1);
+            bytes[at] = (state >> 24) as u8;
+        }
+        bytes.truncate(bytes.len() - (i % 30));
+        let listing = nvp4c::source_listing(&bytes);
+        if let Err(d) = nvp4c::compile_bytes(&bytes, &nvp4c::Options::default()) {
+            assert!(
+                !d.iter().any(|d| d.code.starts_with("E9")),
+                "{}",
+                d.render("x.agal", &listing, false)
+            );
+            let _ = d.render("x.agal", &listing, false);
+        }
+    }
+}

@@ -322,6 +322,37 @@ fn relative_addressing_of_result_arrays() {
     assert_eq!(o.results["result.texcoord[3]"].written, 0);
 }
 
+#[test]
+fn a_relative_read_outside_the_array_is_clamped_or_undefined_as_asked() {
+    // Section 2.X.4.2 leaves a read outside the array undefined; nvp4c
+    // clamps the index (docs/semantics.md), and the interpreter does the
+    // same unless asked to read the specification strictly.
+    let src = "!!ARBvp1.0\nADDRESS A0;\nPARAM c[2] = { {1, 2, 3, 4}, {5, 6, 7, 8} };\n\
+        ARL A0.x, vertex.attrib[9].x;\nMOV result.texcoord[0], c[A0.x + 1];\n\
+        MOV result.texcoord[1], c[0];\nMOV result.position, 0;\nEND\n";
+    let mut inputs = Inputs::default();
+    inputs.set("vertex.attrib[9]", floats([4.0; 4])).unwrap();
+    let clamped = run(src, &inputs);
+    assert_eq!(
+        clamped.results["result.texcoord[0]"].floats(),
+        [5.0, 6.0, 7.0, 8.0]
+    );
+    assert_eq!(clamped.results["result.texcoord[0]"].defined(), 0xf);
+    let mut strict = RunOptions::default();
+    strict.out_of_range_undefined = true;
+    let o = run_opts(src, &inputs, &strict);
+    assert_eq!(o.results["result.texcoord[0]"].defined(), 0);
+    assert_eq!(o.results["result.texcoord[1]"].defined(), 0xf);
+    // Inside the array, the strict reading changes nothing.
+    inputs.set("vertex.attrib[9]", floats([0.0; 4])).unwrap();
+    let o = run_opts(src, &inputs, &strict);
+    assert_eq!(
+        o.results["result.texcoord[0]"].floats(),
+        [5.0, 6.0, 7.0, 8.0]
+    );
+    assert_eq!(o.results["result.texcoord[0]"].defined(), 0xf);
+}
+
 // ---------------------------------------------------------------- inputs and bindings
 
 #[test]

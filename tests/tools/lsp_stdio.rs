@@ -150,8 +150,8 @@ fn scripted_session() {
     assert_eq!(caps["definitionProvider"], true);
     assert_eq!(caps["documentSymbolProvider"], true);
     assert_eq!(
-        caps["textDocumentSync"]["change"], 1,
-        "full synchronisation"
+        caps["textDocumentSync"]["change"], 2,
+        "incremental synchronisation"
     );
     assert_eq!(caps["referencesProvider"], true);
     assert_eq!(caps["renameProvider"]["prepareProvider"], true);
@@ -395,7 +395,9 @@ fn hover_on_bindings_shows_their_meaning_and_interface_slot() {
     );
     let text = client.hover_text(BINDINGS, "ARB_draw_buffers", 4);
     assert!(
-        text.starts_with("**OPTION ARB_draw_buffers** — `result.color[n]` writes draw buffer n"),
+        text.starts_with(
+            "**OPTION ARB_draw_buffers** — result.color[n]: one colour output per draw buffer"
+        ),
         "{text}"
     );
     let text = client.hover_text(BINDINGS, "!!NVfp4.0", 3);
@@ -670,6 +672,217 @@ fn diagnostics_do_not_repeat_their_label() {
     let message = diags[0]["message"].as_str().unwrap();
     assert!(message.starts_with("`R7` is not declared\n"), "{message}");
     assert!(!message.contains(": not declared"), "{message}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+impl Client {
+    /// Sends a `didChange` that replaces the characters `from..to` of
+    /// `line` with `text` (incremental synchronisation).
+    fn edit(&mut self, version: i32, line: usize, from: usize, to: usize, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": version}, "contentChanges": [{
+                "range": {"start": {"line": line, "character": from}, "end": {"line": line, "character": to}},
+                "text": text
+            }]}),
+        );
+    }
+}
+
+fn codes_and_lines(diags: &[Value]) -> Vec<(String, i64)> {
+    diags
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Lowering errors (E0900, device limits) are found only by the back end,
+/// which does not run on each keystroke: they are kept across edits (moved
+/// with the text), and the program is lowered again, without a save, once
+/// it has been quiet for `lsp::LOWER_AFTER`.
+#[test]
+fn lowering_errors_stay_across_edits_and_come_back_when_idle() {
+    let program = "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].attrib[16];\nEMIT;\nEND\n";
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    // Opening lowers at once.
+    let diags = client.open(program);
+    assert_eq!(codes_and_lines(&diags), [("E0900".to_string(), 4)]);
+
+    // A line inserted above: the check's publication keeps the finding,
+    // one line further down; the lowering when idle confirms it.
+    client.edit(2, 4, 0, 0, "# the position from an attribute\n");
+    assert_eq!(
+        codes_and_lines(&client.diagnostics()),
+        [("E0900".to_string(), 5)]
+    );
+    assert_eq!(
+        codes_and_lines(&client.diagnostics()),
+        [("E0900".to_string(), 5)]
+    );
+    // The edit moved the hover too: the binding is on line 5 now.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": {"line": 5, "character": 25}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("**vertex[0].attrib[16]**"), "{text}");
+
+    // Fixed (the vertex position instead): the edit touched the finding,
+    // so it goes, and the lowering finds nothing.
+    let column = "MOV result.position, ".len();
+    client.edit(3, 5, column, column + 20, "vertex[0].position");
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+
+    // Broken again, with no save: the check sees nothing wrong, the
+    // lowering when idle finds it.
+    client.edit(4, 5, column, column + 18, "vertex[0].attrib[16]");
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    assert_eq!(
+        codes_and_lines(&client.diagnostics()),
+        [("E0900".to_string(), 5)]
+    );
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+/// The parser cannot recover from `OPTION ;` (nothing to skip to before
+/// the option sequence ends), but the index reads each statement on its
+/// own: hover, definition and references work in the rest of the file.
+#[test]
+fn an_unreadable_statement_does_not_stop_the_index() {
+    let program = "!!NVfp4.0\nOPTION ;\nTEMP color;\nMOV color, fragment.color;\nMOV result.color, color;\nEND\n";
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let diags = client.open(program);
+    assert_eq!(diags[0]["code"], "E0100", "{diags:#?}");
+    let hover = client.hover_text(program, "color;\nEND", 1);
+    assert!(hover.contains("TEMP color;"), "{hover}");
+    let refs = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": URI}, "position": {"line": 2, "character": 6}, "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(refs.as_array().unwrap().len(), 3, "{refs}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
+/// The ARB family and its NV options: completion offers the dialect's
+/// opcodes and declarations, hovers explain every option, `ADDRESS`
+/// registers, NV_fragment_program2's loop index `A0`, and the bindings of
+/// the dialect (and say which are not).
+#[test]
+fn arb_programs_get_completion_and_hovers_of_their_dialect() {
+    let vp = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nADDRESS A0;\nPARAM c[4] = { program.env[0..3] };\nARL A0.x, vertex.attrib[1].x;\nMOV result.position, c[A0.x + 1];\nMOV result.color, vertex.id;\n\nEND\n";
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    client.open(vp);
+    // Opcodes: NV_vertex_program2's BRA and ARA, no fragment opcode, no
+    // NV_gpu_program4-only one; declarations: ADDRESS, no INT.
+    let blank = at_in(vp, "\n\nEND", 1);
+    let items = client.request("textDocument/completion", blank.clone());
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    for wanted in ["ARL", "ARA", "BRA", "DP4", "ADDRESS", "PARAM", "END"] {
+        assert!(labels.contains(&wanted), "{wanted} in {labels:?}");
+    }
+    for unwanted in ["KIL", "TEX", "LOOP", "INT", "FLAT", "I2F", "EMIT"] {
+        assert!(!labels.contains(&unwanted), "{unwanted} in {labels:?}");
+    }
+    // The address register and its use.
+    let hover = client.hover_text(vp, "A0.x + 1", 0);
+    assert!(hover.contains("ADDRESS A0;"), "{hover}");
+    assert!(hover.contains("**A0** — address register"), "{hover}");
+    // The option.
+    let hover = client.hover_text(vp, "NV_vertex_program2", 3);
+    assert!(
+        hover.contains("**OPTION NV_vertex_program2** — branches"),
+        "{hover}"
+    );
+    assert!(hover.contains("Spec: NV_vertex_program2_option"), "{hover}");
+    // `vertex.id` is NV_vertex_program4's, not this dialect's.
+    let hover = client.hover_text(vp, "vertex.id", 8);
+    assert!(
+        hover.contains("not a binding of a vertex program"),
+        "{hover}"
+    );
+    // The ARB opcode.
+    let hover = client.hover_text(vp, "ARL", 1);
+    assert!(hover.starts_with("**ARL**"), "{hover}");
+
+    // Every option of the table gets its summary and spec, on every header.
+    for o in nvp4c::isa::OPTIONS {
+        for header in nvp4c::isa::Header::ALL {
+            let text = format!("{header}\nOPTION {};\nEND\n", o.name);
+            client.notify(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": URI, "languageId": "nvasm", "version": 1, "text": text}}),
+            );
+            let hover = client.hover_text(&text, o.name, 2);
+            assert!(hover.contains(o.summary), "{}: {hover}", o.name);
+            assert!(hover.contains(o.spec), "{}: {hover}", o.name);
+            assert_eq!(
+                hover.contains("Not an option of"),
+                !o.headers.contains(&header),
+                "{} in {header}: {hover}",
+                o.name
+            );
+        }
+    }
+
+    // NV_fragment_program2: LOOP, the predefined loop index A0, and
+    // fragment.facing (not in plain ARB_fragment_program).
+    let fp = "!!ARBfp1.0\nOPTION NV_fragment_program2;\nPARAM c[4] = { program.local[0..3] };\nTEMP r;\nLOOP {3, 0, 1};\nADD r, r, c[A0.x];\nENDLOOP;\nMUL r, r, fragment.facing.x;\nMOV result.color, r;\nEND\n";
+    client.open(fp);
+    let hover = client.hover_text(fp, "A0.x]", 0);
+    assert!(hover.starts_with("**A0** — the loop index"), "{hover}");
+    let hover = client.hover_text(fp, "fragment.facing", 10);
+    assert!(hover.contains("**fragment.facing** — facing"), "{hover}");
+    assert!(
+        hover.contains("for `!!ARBfp1.0`: ARB_fragment_program section 3.11.3"),
+        "{hover}"
+    );
+    let items = client.request("textDocument/completion", at_in(fp, "fragment.facing", 9));
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"facing") && !labels.contains(&"attrib"),
+        "{labels:?}"
+    );
+    let items = client.request("textDocument/completion", at_in(fp, "ADD r", 3));
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    for wanted in ["ADDH", "ADDX", "ADDC", "ADDRC_SAT", "ADD_SSAT"] {
+        assert!(labels.contains(&wanted), "{wanted} in {labels:?}");
+    }
+    assert!(!labels.iter().any(|l| l.contains("C1")), "{labels:?}");
+
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
     assert!(client.child.wait().unwrap().success());

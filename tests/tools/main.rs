@@ -4,6 +4,7 @@
 //!
 //! One test binary (not one per file) so SPIRV-Tools is linked once.
 
+mod agal;
 mod arb_dialects;
 mod cg_fixtures;
 mod checker_cg_program;
@@ -12,8 +13,11 @@ mod cli_messages;
 mod cli_modes;
 mod cli_output;
 mod cli_streams;
+mod d3d9_cli;
+mod d3d9_fixtures;
 mod diagnostics;
 mod editors;
+mod fixed_function;
 mod hostile_input;
 mod interp_alu;
 mod interp_cli;
@@ -26,3 +30,4 @@ mod piglit_asmparser;
 mod reflect_api;
 mod renderer_options;
 mod spec_corpus;
+mod spirv_snapshots;

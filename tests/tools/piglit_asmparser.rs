@@ -32,11 +32,6 @@ const SPEC_OVERRIDES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Valid programs with `BRA`: they parse and check, and compiling them
-/// stops at E0900 until the unstructured-branch lowering lands (README's
-/// support table). That work empties this list.
-const AWAITING_BRA_LOWERING: &[&str] = &["ARBvp1.0/bra-01.txt", "ARBvp1.0/bra-03.txt"];
-
 /// The extensions the programs name in `# REQUIRE`: every one is a
 /// specification nvp4c implements (as an option of the ARB headers).
 const IMPLEMENTED_EXTENSIONS: &[&str] = &[
@@ -120,28 +115,7 @@ fn every_asmparsertest_program_is_accepted_or_rejected_as_piglit_or_the_spec_exp
             (Ok(()), false, Some(_)) => failures.push(format!(
                 "{name}: accepted, but the spec says it fails to load (docs/conformance.md)"
             )),
-            (Err(codes), false, None) if AWAITING_BRA_LOWERING.contains(&name.as_str()) => {
-                if codes != ["E0900"] {
-                    failures.push(format!(
-                        "{name}: expected only E0900 (BRA not lowered), got {codes:?}"
-                    ));
-                }
-                if let Err(d) = nvp4c::check(&unix, &nvp4c::Options::default()) {
-                    failures.push(format!(
-                        "{name}: the front end rejects it: {:?}",
-                        d.iter().map(|d| d.code).collect::<Vec<_>>()
-                    ));
-                }
-                accepted += 1;
-            }
-            (Ok(()), false, None) => {
-                if AWAITING_BRA_LOWERING.contains(&name.as_str()) {
-                    failures.push(format!(
-                        "{name}: compiles now: remove it from AWAITING_BRA_LOWERING"
-                    ));
-                }
-                accepted += 1;
-            }
+            (Ok(()), false, None) => accepted += 1,
             (Err(codes), false, None) => failures.push(format!(
                 "{name}: rejected with {codes:?}, piglit expects it to load"
             )),

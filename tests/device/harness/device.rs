@@ -26,6 +26,9 @@ pub struct Device {
     pub name: String,
     /// Per-vertex bytes one transform feedback pass can capture (0: no xfb).
     pub(crate) xfb_max_bytes: u32,
+    /// VK_EXT_depth_clip_control is enabled: a pipeline may ask for GL's
+    /// clip-space depth range [-w, w] (`negativeOneToOne`).
+    pub depth_clip_control: bool,
 }
 
 /// The Vulkan objects; behind the `Device`'s mutex, which serialises runs.
@@ -42,6 +45,8 @@ pub(crate) struct Inner {
     pub(crate) xfb: Option<ext::transform_feedback::Device>,
     /// Per-vertex bytes one transform feedback buffer/stream can take.
     pub(crate) xfb_max_bytes: u32,
+    /// VK_EXT_depth_clip_control (with `depthClipControl`) is enabled.
+    pub(crate) depth_clip_control: bool,
     /// Set once the device has been destroyed (`Device::close`).
     destroyed: bool,
 }
@@ -171,6 +176,7 @@ impl Device {
         }
         Ok(Device {
             xfb_max_bytes: inner.xfb_max_bytes,
+            depth_clip_control: inner.depth_clip_control,
             inner: Mutex::new(inner),
             messages,
             validation,
@@ -316,18 +322,25 @@ unsafe fn create(
     let has_xfb = device_exts
         .iter()
         .any(|e| e.extension_name_as_c_str() == Ok(ext::transform_feedback::NAME));
+    let has_clip_control = device_exts
+        .iter()
+        .any(|e| e.extension_name_as_c_str() == Ok(ext::depth_clip_control::NAME));
 
     // What the device supports.
     let mut s11 = vk::PhysicalDeviceVulkan11Features::default();
     let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
     let mut s13 = vk::PhysicalDeviceVulkan13Features::default();
     let mut sxfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
+    let mut sclip = vk::PhysicalDeviceDepthClipControlFeaturesEXT::default();
     let mut s2 = vk::PhysicalDeviceFeatures2::default()
         .push_next(&mut s11)
         .push_next(&mut s12)
         .push_next(&mut s13);
     if has_xfb {
         s2 = s2.push_next(&mut sxfb);
+    }
+    if has_clip_control {
+        s2 = s2.push_next(&mut sclip);
     }
     instance.get_physical_device_features2(physical, &mut s2);
     let s = s2.features;
@@ -357,6 +370,8 @@ unsafe fn create(
         large_points: s.large_points,
         fragment_stores_and_atomics: s.fragment_stores_and_atomics,
         vertex_pipeline_stores_and_atomics: s.vertex_pipeline_stores_and_atomics,
+        // AGAL's anisotropic sampler filters.
+        sampler_anisotropy: s.sampler_anisotropy,
         ..Default::default()
     };
     let mut e11 = vk::PhysicalDeviceVulkan11Features::default()
@@ -379,16 +394,22 @@ unsafe fn create(
         .transform_feedback(sxfb.transform_feedback == vk::TRUE)
         .geometry_streams(sxfb.geometry_streams == vk::TRUE);
     let use_xfb = has_xfb && sxfb.transform_feedback == vk::TRUE;
+    // GL's clip-space depth for the piglit runner (Device::run_scene).
+    let use_clip_control = has_clip_control && sclip.depth_clip_control == vk::TRUE;
+    let mut eclip =
+        vk::PhysicalDeviceDepthClipControlFeaturesEXT::default().depth_clip_control(true);
 
     let priorities = [1.0f32];
     let queue_info = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(queue_family)
         .queue_priorities(&priorities)];
-    let dev_ext_names = if use_xfb {
-        vec![ext::transform_feedback::NAME.as_ptr()]
-    } else {
-        vec![]
-    };
+    let mut dev_ext_names = Vec::new();
+    if use_xfb {
+        dev_ext_names.push(ext::transform_feedback::NAME.as_ptr());
+    }
+    if use_clip_control {
+        dev_ext_names.push(ext::depth_clip_control::NAME.as_ptr());
+    }
     let mut device_info = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queue_info)
         .enabled_extension_names(&dev_ext_names)
@@ -398,6 +419,9 @@ unsafe fn create(
         .push_next(&mut e13);
     if use_xfb {
         device_info = device_info.push_next(&mut exfb);
+    }
+    if use_clip_control {
+        device_info = device_info.push_next(&mut eclip);
     }
     let device = instance
         .create_device(physical, &device_info, None)
@@ -441,6 +465,7 @@ unsafe fn create(
             command_pool,
             xfb,
             xfb_max_bytes,
+            depth_clip_control: use_clip_control,
             destroyed: false,
         },
         validation,

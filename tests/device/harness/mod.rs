@@ -43,6 +43,11 @@
 //!   [`KILL_SENTINEL`] by default). It shares the target, pipeline and read-back code
 //!   of fragment runs (`Device::render`). Parameters are in one set (default 1).
 //!
+//! * [`Device::run_scene`] runs clears, draws and read-backs in order on one
+//!   persistent RGBA8 target with GL's conventions (y up, depth range [-w, w]
+//!   → [0, 1]), each stage with its own descriptor set: what the piglit
+//!   shader_test runner (tests/device/piglit/) draws with.
+//!
 //! Textures: `FragmentJob::textures` / `VertexJob::textures` ([`Texture`]) are
 //! uploaded (every mip level, layer and cube face) and bound at binding 32 + unit of
 //! the stage's set, with their samplers; a BUFFER unit is a uniform texel buffer.
@@ -56,6 +61,7 @@ mod compute;
 mod device;
 mod fragment;
 mod geometry;
+mod scene;
 mod shaders;
 mod texture;
 mod vertex;
@@ -72,6 +78,8 @@ pub use device::{device_or_skip, shared_device, Device};
 pub use fragment::{FragmentJob, FragmentOutput, PipelineExtras};
 #[allow(unused_imports)]
 pub use geometry::{GeometryJob, RasterJob, RasterOutput};
+#[allow(unused_imports)]
+pub use scene::{SceneDraw, SceneFrame, SceneOp, SceneTarget, StageResources};
 #[allow(unused_imports)]
 pub use texture::{SamplerDesc, Texture, TextureKind, FIRST_TEXTURE_BINDING};
 #[allow(unused_imports)]

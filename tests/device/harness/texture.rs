@@ -43,6 +43,11 @@ pub struct SamplerDesc {
     pub compare: Option<vk::CompareOp>,
     pub min_lod: f32,
     pub max_lod: f32,
+    /// t's (and r's) address mode when it differs from s's `address`
+    /// (AGAL's clamp_u_repeat_v, repeat_u_clamp_v).
+    pub address_v: Option<vk::SamplerAddressMode>,
+    /// Anisotropic filtering (1.0: off); needs the device's samplerAnisotropy.
+    pub max_anisotropy: f32,
 }
 
 impl Default for SamplerDesc {
@@ -54,6 +59,8 @@ impl Default for SamplerDesc {
             compare: None,
             min_lod: 0.0,
             max_lod: 1000.0,
+            address_v: None,
+            max_anisotropy: 1.0,
         }
     }
 }
@@ -383,11 +390,16 @@ impl Scope<'_> {
             .min_filter(s.filter)
             .mipmap_mode(s.mipmap)
             .address_mode_u(s.address)
-            .address_mode_v(s.address)
-            .address_mode_w(s.address)
+            .address_mode_v(s.address_v.unwrap_or(s.address))
+            .address_mode_w(s.address_v.unwrap_or(s.address))
             .min_lod(s.min_lod)
             .max_lod(s.max_lod)
             .border_color(vk::BorderColor::FLOAT_TRANSPARENT_BLACK);
+        if s.max_anisotropy > 1.0 {
+            info = info
+                .anisotropy_enable(true)
+                .max_anisotropy(s.max_anisotropy);
+        }
         if let Some(op) = s.compare {
             info = info.compare_enable(true).compare_op(op);
         }
@@ -434,6 +446,39 @@ impl Scope<'_> {
                 "descriptor set {set}: the harness supports sets 0..=7"
             )));
         }
+        let (params, ds) = self.resource_descriptor_set(stage, buffers, textures)?;
+        let empty = unsafe {
+            self.dev()
+                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
+        }
+        .vk("vkCreateDescriptorSetLayout")?;
+        self.own(Object::SetLayout(empty));
+        let set_layouts: Vec<_> = (0..=set)
+            .map(|s| if s == set { params } else { empty })
+            .collect();
+        let layout = unsafe {
+            self.dev().create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&self.push_constant_ranges),
+                None,
+            )
+        }
+        .vk("vkCreatePipelineLayout")?;
+        self.own(Object::PipelineLayout(layout));
+        Ok((layout, ds))
+    }
+
+    /// The descriptor set layout and one descriptor set holding the (binding,
+    /// buffer) uniform buffers and every texture at binding 32 + unit, visible to
+    /// `stage`, without a pipeline layout: for runs whose stages each have their
+    /// own set (`Device::run_scene`).
+    pub fn resource_descriptor_set(
+        &mut self,
+        stage: vk::ShaderStageFlags,
+        buffers: &[(u32, &HostBuffer)],
+        textures: &[Texture],
+    ) -> Result<(vk::DescriptorSetLayout, vk::DescriptorSet)> {
         let mut units: Vec<u32> = textures.iter().map(|t| t.unit).collect();
         units.sort_unstable();
         if units.windows(2).any(|w| w[0] == w[1]) {
@@ -478,25 +523,6 @@ impl Scope<'_> {
         }
         .vk("vkCreateDescriptorSetLayout")?;
         self.own(Object::SetLayout(params));
-        let empty = unsafe {
-            self.dev()
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default(), None)
-        }
-        .vk("vkCreateDescriptorSetLayout")?;
-        self.own(Object::SetLayout(empty));
-        let set_layouts: Vec<_> = (0..=set)
-            .map(|s| if s == set { params } else { empty })
-            .collect();
-        let layout = unsafe {
-            self.dev().create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default()
-                    .set_layouts(&set_layouts)
-                    .push_constant_ranges(&self.push_constant_ranges),
-                None,
-            )
-        }
-        .vk("vkCreatePipelineLayout")?;
-        self.own(Object::PipelineLayout(layout));
 
         let count = |ty| bound.iter().filter(|b| ty_of(b) == ty).count() as u32;
         let mut sizes = vec![vk::DescriptorPoolSize {
@@ -583,6 +609,6 @@ impl Scope<'_> {
             });
         }
         unsafe { self.dev().update_descriptor_sets(&writes, &[]) };
-        Ok((layout, ds))
+        Ok((params, ds))
     }
 }

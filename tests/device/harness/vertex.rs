@@ -52,6 +52,8 @@ pub struct VertexJob {
     pub descriptor_set: u32,
     /// `firstVertex` of the draw: vertex i has `VertexIndex` = first_vertex + i.
     pub first_vertex: u32,
+    /// `firstInstance` of the draw (one instance): `InstanceIndex` of every vertex.
+    pub first_instance: u32,
     /// Textures, each at binding 32 + unit of the set (default: none).
     pub textures: Vec<Texture>,
 }
@@ -67,6 +69,7 @@ impl Default for VertexJob {
             capture: vec![Capture::Position],
             descriptor_set: VERTEX_SET,
             first_vertex: 0,
+            first_instance: 0,
             textures: Vec::new(),
         }
     }
@@ -300,7 +303,7 @@ impl Device {
                         std::ptr::null(),
                         std::ptr::null(),
                     );
-                    dev.cmd_draw(cb, padded as u32, 1, job.first_vertex, 0);
+                    dev.cmd_draw(cb, padded as u32, 1, job.first_vertex, job.first_instance);
                     (fp.cmd_end_transform_feedback_ext)(
                         cb,
                         0,

@@ -1,0 +1,3 @@
+ps_2_0
+// `movv` is no instruction: the assembler stops at this line.
+movv oC0, c0
