@@ -50,7 +50,8 @@ pub(crate) struct Builder {
     body: Vec<u32>,
     /// The current function's Function-storage variables (result type,
     /// id, initialiser): SPIR-V requires them at the start of the first
-    /// block, however late the lowering declares them (2.16.1).
+    /// block, however late the lowering declares them (SPIR-V 2.4,
+    /// "Logical Layout of a Module").
     variables: Vec<(Word, Word, Option<Word>)>,
 }
 
