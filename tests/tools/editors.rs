@@ -1,9 +1,11 @@
 //! The editor integrations in editors/: the VS Code extension builds to a
 //! .vsix (scripts/build-vscode.sh: `npm ci`, the extension's own tests of
-//! its client settings and TextMate grammar, `vsce package`), and the Vim
+//! its client settings and TextMate grammar, `vsce package`), the Vim
 //! syntax file highlights a program as intended (checked in a headless
-//! Vim). Without npm or Vim these print SKIPPED, except under `CI=true`,
-//! where they fail.
+//! Vim), and the tree-sitter grammar generates and passes its corpus and
+//! highlight tests (scripts/test-tree-sitter.sh). Without npm, Vim or the
+//! tree-sitter CLI these print SKIPPED, except under `CI=true`, where they
+//! fail.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
