@@ -50,7 +50,8 @@ pub(crate) struct Builder {
     body: Vec<u32>,
     /// The current function's Function-storage variables (result type,
     /// id, initialiser): SPIR-V requires them at the start of the first
-    /// block, however late the lowering declares them (2.16.1).
+    /// block, however late the lowering declares them (SPIR-V 2.4,
+    /// "Logical Layout of a Module").
     variables: Vec<(Word, Word, Option<Word>)>,
 }
 
@@ -653,5 +654,112 @@ impl Builder {
 
     pub(crate) fn unreachable(&mut self) -> BuildResult<()> {
         self.terminate(Op::Unreachable, [])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A void function with one block, for the tests below.
+    fn open_function(b: &mut Builder) -> (Word, Word) {
+        let void = b.type_void();
+        let fn_ty = b.type_function(void, []);
+        b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
+            .unwrap();
+        let label = b.begin_block(None).unwrap();
+        (void, label)
+    }
+
+    #[test]
+    fn function_variables_declared_late_open_the_first_block_last_declared_first() {
+        let mut b = Builder::new();
+        let (_, label) = open_function(&mut b);
+        let float = b.type_float(32, None);
+        let ptr = b.type_pointer(None, spirv::StorageClass::Function, float);
+        let first = b.id();
+        b.function_variable(ptr, first, None).unwrap();
+        let loaded = b.load(float, None, first, None, []).unwrap();
+        let second = b.id();
+        b.function_variable(ptr, second, None).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let words = b.assemble();
+        let label_at = words
+            .windows(2)
+            .position(|w| w == [head(Op::Label, 2), label])
+            .expect("the first block's label");
+        let after = &words[label_at + 2..];
+        let variable = |id| {
+            [
+                head(Op::Variable, 4),
+                ptr,
+                id,
+                spirv::StorageClass::Function as u32,
+            ]
+        };
+        assert_eq!(after[..4], variable(second));
+        assert_eq!(after[4..8], variable(first));
+        assert_eq!(after[8..12], [head(Op::Load, 4), float, loaded, first]);
+        assert_eq!(after[12..], [head(Op::Return, 1), head(Op::FunctionEnd, 1)]);
+    }
+
+    #[test]
+    fn instructions_outside_an_open_block_are_errors_not_words() {
+        let mut b = Builder::new();
+        let float = b.type_float(32, None);
+        assert!(b.load(float, None, 1, None, []).is_err());
+        assert!(b.begin_block(None).is_err());
+        open_function(&mut b);
+        b.ret().unwrap();
+        // The block is closed: neither another instruction nor another
+        // terminator may follow.
+        assert!(b.store(1, 2, None, []).is_err());
+        assert!(b.branch(3).is_err());
+        assert!(b.selected_block().is_none());
+        assert!(b
+            .begin_function(0, None, spirv::FunctionControl::NONE, 0)
+            .is_err());
+        b.end_function().unwrap();
+        assert!(b.end_function().is_err());
+    }
+
+    #[test]
+    fn decorations_keep_their_order_between_the_declarations_and_the_types() {
+        let mut b = Builder::new();
+        b.capability(spirv::Capability::Shader);
+        b.decorate(7, spirv::Decoration::NoContraction, []);
+        b.member_decorate(
+            8,
+            1,
+            spirv::Decoration::Offset,
+            [dr::Operand::LiteralBit32(16)],
+        );
+        let float = b.type_float(32, None);
+        let words = b.assemble();
+        let body = &words[5..];
+        assert_eq!(
+            body[..2],
+            [head(Op::Capability, 2), spirv::Capability::Shader as u32]
+        );
+        assert_eq!(
+            body[2..5],
+            [
+                head(Op::Decorate, 3),
+                7,
+                spirv::Decoration::NoContraction as u32
+            ]
+        );
+        assert_eq!(
+            body[5..10],
+            [
+                head(Op::MemberDecorate, 5),
+                8,
+                1,
+                spirv::Decoration::Offset as u32,
+                16
+            ]
+        );
+        assert_eq!(body[10..], [head(Op::TypeFloat, 3), float, 32]);
     }
 }
