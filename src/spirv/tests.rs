@@ -1294,6 +1294,31 @@ fn validate_rejects_a_broken_module_and_disassembles_a_good_one() {
     assert!(validate(&words[..words.len() - 3], TargetEnv::Vulkan1_0).is_err());
 }
 
+#[test]
+fn a_rejected_module_is_reported_with_the_validators_message_and_names() {
+    // The first run has no friendly names; the message comes from the
+    // second, which has them: the entry point's function is named here by
+    // the OpName the module gives it.
+    let mut p = P::new(Stage::Vertex);
+    let x = p.temp();
+    p.push(body_inst(x, x));
+    let words = p.assert_valid();
+    let mut module = rspirv::dr::load_words(&words).expect("the module loads");
+    // A second OpEntryPoint of the same name and model is invalid
+    // (SPIR-V 2.16.1: "the same <name> ... can not be used by more than
+    // one OpEntryPoint instruction" of one execution model).
+    let twice = module.entry_points[0].clone();
+    module.entry_points.push(twice);
+    let broken = rspirv::binary::Assemble::assemble(&module);
+    let message =
+        validate(&broken, TargetEnv::Vulkan1_3).expect_err("two entry points of one name");
+    assert!(!message.is_empty());
+    assert!(
+        message.contains("Entry") || message.contains("entry"),
+        "{message}"
+    );
+}
+
 // ---- values, by constant folding ----------------------------------------
 //
 // A vertex program whose operands are all literals folds, under spirv-opt's
