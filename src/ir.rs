@@ -138,7 +138,9 @@ impl Program {
     /// assert!(program.position_invariant());
     /// ```
     pub fn position_invariant(&self) -> bool {
-        self.options.iter().any(|o| o == "ARB_position_invariant")
+        self.options
+            .iter()
+            .any(|o| o == "ARB_position_invariant" || o == "NV_position_invariant")
     }
     /// Whether `OPTION ARB_precision_hint_fastest` is given: the program
     /// asks for speed "with possibly reduced precision" (ARB_fragment_program

@@ -438,9 +438,19 @@ fn selection_in<'p>(
         IndexExpr::Empty => {
             return Err(Diagnostic::error("E0205", format!("`{what}[]` needs an index")).primary(span, "empty index"))
         }
+        IndexExpr::Word(w) => return Err(word_index_error(w)),
     };
     c.take_index();
     Ok(sel)
+}
+
+/// `[OPOS]` outside the older NV headers: their grammars alone have names
+/// in brackets; an index is an integer or `A0.x + n` (section 2.X.2,
+/// <arrayMemAbs>, <arrayMemRel>).
+pub(crate) fn word_index_error(w: &crate::syntax::ast::Ident) -> Diagnostic {
+    Diagnostic::error("E0100", format!("`{}` is not an array index", w.name))
+        .primary(w.span, "expected an integer or an address register component")
+        .note("section 2.X.2: an index is <arrayMemAbs> (`[n]`) or <arrayMemRel> (`[A0.x + n]`); register names in brackets (`v[OPOS]`, `o[HPOS]`) belong to the `!!VP1.0`, `!!VP1.1`, `!!VP2.0` and `!!FP1.0` grammars")
 }
 
 /// The bindings a selection names; a relative one names the whole array of

@@ -1786,6 +1786,10 @@ impl Checker<'_> {
                 };
                 self.relative_index(register, component, off, *span, n, name)?
             }
+            IndexExpr::Word(w) => {
+                self.error(bindings::word_index_error(w));
+                return None;
+            }
             IndexExpr::Range(..) | IndexExpr::Empty => {
                 self.error(
                             Diagnostic::error("E0342", format!("`{name}` needs a single index here"))

@@ -25,7 +25,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
     if !text.generated_by_cgc {
         unused_variables(c, p);
-        read_before_write(c, p);
+        if !p.dialect.fixed_registers_initialised() {
+            read_before_write(c, p);
+        }
     }
     missing_results(c, p, text);
     call_depth(c, p);
@@ -314,8 +316,7 @@ fn missing_results(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
             "a colour or depth result",
         ),
         Stage::Vertex => (
-            written.contains(&ResultBinding::Position)
-                || p.options.iter().any(|o| o == "ARB_position_invariant"),
+            written.contains(&ResultBinding::Position) || p.position_invariant(),
             "result.position",
         ),
         Stage::Geometry | Stage::TessEval => (

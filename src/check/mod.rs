@@ -10,6 +10,7 @@ pub(crate) mod bindings;
 mod dialect;
 mod flow;
 mod instr;
+mod legacy;
 mod lint;
 mod memory;
 mod program_type;
@@ -53,6 +54,10 @@ pub(crate) struct ProgramChecker<'o> {
     instructions: Vec<Span>,
     /// The program is NVIDIA's Cg compiler's output ([`lint::generated_by_cgc`]).
     generated_by_cgc: bool,
+    /// The rewriter of an older NV header's fixed registers.
+    legacy: Option<legacy::Legacy>,
+    /// The statements the rewriter gives for the current one.
+    rewritten: Vec<Statement>,
 }
 
 impl<'o> ProgramChecker<'o> {
@@ -61,6 +66,8 @@ impl<'o> ProgramChecker<'o> {
             flow: flow::Builder::new(Checker::new(header, options)),
             instructions: Vec::new(),
             generated_by_cgc: false,
+            legacy: legacy::Legacy::new(header),
+            rewritten: Vec::new(),
         }
     }
 
@@ -72,6 +79,19 @@ impl<'o> ProgramChecker<'o> {
     }
 
     pub(crate) fn statement(&mut self, st: &Statement) {
+        if let Some(legacy) = &mut self.legacy {
+            let mut rewritten = std::mem::take(&mut self.rewritten);
+            legacy.statement(st, &mut rewritten, &mut self.flow.c.diags);
+            for st in rewritten.drain(..) {
+                self.checked_statement(&st);
+            }
+            self.rewritten = rewritten;
+        } else {
+            self.checked_statement(st);
+        }
+    }
+
+    fn checked_statement(&mut self, st: &Statement) {
         let flow = &mut self.flow;
         match st {
             Statement::Option(id) => flow.c.option(id),
@@ -107,7 +127,12 @@ impl<'o> ProgramChecker<'o> {
             mut flow,
             instructions,
             generated_by_cgc,
+            legacy,
+            rewritten: _,
         } = self;
+        if let Some(legacy) = &legacy {
+            legacy.finish(header, end.unwrap_or(header), &mut flow.c.diags);
+        }
         let text = ProgramText {
             header,
             end: end.unwrap_or(header),

@@ -156,6 +156,10 @@ pub(super) struct Machine<'p> {
     exec_limited: bool,
 }
 
+/// The element a relative read outside its array selects where such reads
+/// give (0,0,0,0) ([`crate::isa::Dialect::relative_reads_outside_are_zero`]).
+const OUTSIDE: u32 = u32::MAX;
+
 fn internal(what: impl Into<String>, span: Span) -> InterpError {
     InterpError::Internal {
         what: what.into(),
@@ -213,10 +217,22 @@ impl<'p> Machine<'p> {
         let mut results: Vec<ResultSlot> = Vec::new();
         let mut slot_of: BTreeMap<String, usize> = BTreeMap::new();
         let mut storage = Vec::with_capacity(program.variables.len());
+        // NV_vertex_program 2.14.1.4-5: temporaries start at (0,0,0,0) and
+        // results at (0,0,0,1); elsewhere both are undefined until written.
+        let (temp_initial, result_initial, result_written) =
+            if program.dialect.fixed_registers_initialised() {
+                (
+                    Vec4::defined([0; 4]),
+                    Vec4::defined([0, 0, 0, 1f32.to_bits()]),
+                    0xf,
+                )
+            } else {
+                (Vec4::UNWRITTEN, Vec4::UNWRITTEN, 0)
+            };
         for var in &program.variables {
             let len = var.len().max(1) as usize;
             let s = match &var.kind {
-                VarKind::Temp => Storage::Temp(vec![Vec4::UNWRITTEN; len]),
+                VarKind::Temp => Storage::Temp(vec![temp_initial; len]),
                 VarKind::Attrib(bindings) => {
                     let per_vertex = bindings
                         .iter()
@@ -300,8 +316,8 @@ impl<'p> Machine<'p> {
                             *slot_of.entry(name.clone()).or_insert_with(|| {
                                 results.push(ResultSlot {
                                     name,
-                                    value: Vec4::UNWRITTEN,
-                                    written: 0,
+                                    value: result_initial,
+                                    written: result_written,
                                     types: [DataType::Float; 4],
                                 });
                                 results.len() - 1
@@ -380,6 +396,9 @@ impl<'p> Machine<'p> {
                 let a = self.load(address)?;
                 let raw = i64::from(a.i(0)) + i64::from(*offset);
                 let clamped = raw.clamp(0, i64::from(len) - 1);
+                if raw != clamped && self.program.dialect.relative_reads_outside_are_zero() {
+                    return Ok((OUTSIDE, a.is_undefined(0)));
+                }
                 if raw != clamped && !a.is_undefined(0) {
                     let name = self.var_label(var);
                     self.note(
@@ -459,6 +478,13 @@ impl<'p> Machine<'p> {
             });
         }
         let (e, index_undefined) = self.element(len, index, id, span)?;
+        if e == OUTSIDE {
+            let mut zero = Vec4::defined([0; 4]);
+            if index_undefined {
+                zero.undefined = 0xf;
+            }
+            return Ok(zero);
+        }
         let e = e as usize;
         let mut v = match &self.storage[i] {
             Storage::Temp(elems) => elems.get(e).copied(),

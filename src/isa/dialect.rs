@@ -58,11 +58,17 @@ pub enum Header {
     NvFp5,
     /// `!!NVcp5.0`: NV_compute_program5.
     NvCp5,
+    /// `!!VP1.0`: NV_vertex_program.
+    Vp1,
+    /// `!!VP1.1`: NV_vertex_program1_1.
+    Vp11,
+    /// `!!VP2.0`: NV_vertex_program2.
+    Vp2,
 }
 
 impl Header {
     /// Every header nvp4c reads.
-    pub const ALL: [Header; 11] = [
+    pub const ALL: [Header; 14] = [
         Header::NvVp4,
         Header::NvFp4,
         Header::NvGp4,
@@ -74,6 +80,9 @@ impl Header {
         Header::NvGp5,
         Header::NvFp5,
         Header::NvCp5,
+        Header::Vp1,
+        Header::Vp11,
+        Header::Vp2,
     ];
 
     /// The header as written.
@@ -90,6 +99,9 @@ impl Header {
             Header::NvGp5 => "!!NVgp5.0",
             Header::NvFp5 => "!!NVfp5.0",
             Header::NvCp5 => "!!NVcp5.0",
+            Header::Vp1 => "!!VP1.0",
+            Header::Vp11 => "!!VP1.1",
+            Header::Vp2 => "!!VP2.0",
         }
     }
 
@@ -104,7 +116,12 @@ impl Header {
     /// The program type.
     pub fn stage(self) -> Stage {
         match self {
-            Header::NvVp4 | Header::ArbVp1 | Header::NvVp5 => Stage::Vertex,
+            Header::NvVp4
+            | Header::ArbVp1
+            | Header::NvVp5
+            | Header::Vp1
+            | Header::Vp11
+            | Header::Vp2 => Stage::Vertex,
             Header::NvFp4 | Header::ArbFp1 | Header::NvFp5 => Stage::Fragment,
             Header::NvGp4 | Header::NvGp5 => Stage::Geometry,
             Header::NvTcp5 => Stage::TessControl,
@@ -127,6 +144,13 @@ impl Header {
             | Header::NvGp5
             | Header::NvFp5
             | Header::NvCp5 => Features(Features::NV4.0 | Features::NV5.0),
+            // The older NV headers are the languages the ARB family was
+            // built from: each is an ARB base plus what the matching NV
+            // option has, restricted by its own column and fixed registers
+            // (crate::check::legacy).
+            Header::Vp1 => Features(Features::ARB_VP.0 | Features::NV_VP1.0),
+            Header::Vp11 => Features(Features::ARB_VP.0 | Features::NV_VP1.0 | Features::NV_VP11.0),
+            Header::Vp2 => Features(Features::ARB_VP.0 | Features::NV_VP2.0 | Features::NV_VP20.0),
         }
     }
 
@@ -141,6 +165,9 @@ impl Header {
             Header::NvVp5 | Header::NvGp5 | Header::NvFp5 => "NV_gpu_program5",
             Header::NvTcp5 | Header::NvTep5 => "NV_tessellation_program5",
             Header::NvCp5 => "NV_compute_program5",
+            Header::Vp1 => "NV_vertex_program",
+            Header::Vp11 => "NV_vertex_program1_1",
+            Header::Vp2 => "NV_vertex_program2",
         }
     }
 }
@@ -207,6 +234,19 @@ impl Features {
     pub const NV5: Features = Features(1 << 18);
     /// `OPTION NV_shader_storage_buffer;`: STORAGE, LDB, STB, ATOMB.
     pub const STORAGE_BUFFER: Features = Features(1 << 19);
+    /// `!!VP1.0` (NV_vertex_program) and its successors `!!VP1.1`.
+    pub const NV_VP1: Features = Features(1 << 20);
+    /// `!!VP1.1` (NV_vertex_program1_1): ABS DPH RCC SUB and position
+    /// invariance.
+    pub const NV_VP11: Features = Features(1 << 21);
+    /// `!!VP2.0` (NV_vertex_program2); always with [`Features::NV_VP2`].
+    pub const NV_VP20: Features = Features(1 << 22);
+    /// `!!FP1.0` (NV_fragment_program); always with [`Features::NV_FP`].
+    pub const NV_FP1: Features = Features(1 << 23);
+    /// Any of the older NV headers, whose registers are fixed names
+    /// rather than declarations.
+    pub const NV_LEGACY: Features =
+        Features(Features::NV_VP1.0 | Features::NV_VP20.0 | Features::NV_FP1.0);
 
     /// Any of the three fog options.
     pub const FOG: Features =
@@ -249,7 +289,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 20] = [
+        const NAMES: [(Features, &str); 24] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -270,6 +310,10 @@ impl fmt::Debug for Features {
             (Features::PIXEL_CENTER_INTEGER, "PIXEL_CENTER_INTEGER"),
             (Features::NV5, "NV5"),
             (Features::STORAGE_BUFFER, "STORAGE_BUFFER"),
+            (Features::NV_VP1, "NV_VP1"),
+            (Features::NV_VP11, "NV_VP11"),
+            (Features::NV_VP20, "NV_VP20"),
+            (Features::NV_FP1, "NV_FP1"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -308,11 +352,19 @@ pub enum Column {
     FpOption,
     /// ARB_fragment_program with NV_fragment_program2.
     Fp2,
+    /// `!!VP1.0`: NV_vertex_program.
+    NvVp1,
+    /// `!!VP1.1`: NV_vertex_program1_1.
+    NvVp11,
+    /// `!!VP2.0`: NV_vertex_program2.
+    NvVp2,
+    /// `!!FP1.0`: NV_fragment_program.
+    NvFp1,
 }
 
 impl Column {
     /// How many columns the table has.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 12;
     /// Every column, in the table's order.
     pub const ALL: [Column; Column::COUNT] = [
         Column::Nv4,
@@ -323,6 +375,10 @@ impl Column {
         Column::ArbFp,
         Column::FpOption,
         Column::Fp2,
+        Column::NvVp1,
+        Column::NvVp11,
+        Column::NvVp2,
+        Column::NvFp1,
     ];
 
     /// The column's position in [`super::OpInfo`]'s columns.
@@ -341,6 +397,10 @@ impl Column {
             Column::ArbFp => "ARB_fragment_program",
             Column::FpOption => "NV_fragment_program_option",
             Column::Fp2 => "NV_fragment_program2",
+            Column::NvVp1 => "NV_vertex_program",
+            Column::NvVp11 => "NV_vertex_program1_1",
+            Column::NvVp2 => "NV_vertex_program2",
+            Column::NvFp1 => "NV_fragment_program",
         }
     }
 
@@ -353,7 +413,15 @@ impl Column {
     /// assert_eq!(Column::Fp2.describe_for(Stage::Vertex), None);
     /// ```
     pub fn describe_for(self, stage: Stage) -> Option<String> {
-        let vertex = matches!(self, Column::ArbVp | Column::Vp2 | Column::Vp3);
+        let vertex = matches!(
+            self,
+            Column::ArbVp
+                | Column::Vp2
+                | Column::Vp3
+                | Column::NvVp1
+                | Column::NvVp11
+                | Column::NvVp2
+        );
         match self {
             Column::Nv4 => Header::ALL
                 .into_iter()
@@ -384,6 +452,10 @@ impl Column {
             Column::ArbFp => "`!!ARBfp1.0`",
             Column::FpOption => "`!!ARBfp1.0` with `OPTION NV_fragment_program`",
             Column::Fp2 => "`!!ARBfp1.0` with `OPTION NV_fragment_program2`",
+            Column::NvVp1 => "`!!VP1.0`",
+            Column::NvVp11 => "`!!VP1.1`",
+            Column::NvVp2 => "`!!VP2.0`",
+            Column::NvFp1 => "`!!FP1.0`",
         }
     }
 }
@@ -492,7 +564,15 @@ impl Dialect {
     /// The instruction table column of this language.
     pub fn column(self) -> Column {
         let f = self.features;
-        if f.contains(Features::NV5) {
+        if f.contains(Features::NV_FP1) {
+            Column::NvFp1
+        } else if f.contains(Features::NV_VP20) {
+            Column::NvVp2
+        } else if f.contains(Features::NV_VP11) {
+            Column::NvVp11
+        } else if f.contains(Features::NV_VP1) {
+            Column::NvVp1
+        } else if f.contains(Features::NV5) {
             Column::Nv5
         } else if f.contains(Features::NV4) {
             Column::Nv4
@@ -663,7 +743,11 @@ impl Dialect {
     /// <integer>`; Cg's vp40 output writes `c[A0.x + 106]`): any 32-bit
     /// offset.
     pub fn relative_offsets(self) -> Option<(i32, i32)> {
-        if self.has(Features::NV_VP2) {
+        if self.has(Features::NV_VP20) {
+            // NV_vertex_program2 <vp2-progParamPosOff> 0 to 255,
+            // <vp2-progParamNegOff> 0 to 256.
+            Some((-256, 255))
+        } else if self.has(Features::NV_VP2) {
             Some((-i32::MAX, i32::MAX))
         } else if self.has(Features::ARB_VP) {
             Some((-64, 63))
@@ -719,6 +803,24 @@ impl Dialect {
         self.has(Features::NV4)
     }
 
+    /// Whether the registers start with defined values rather than
+    /// undefined ones: in NV_vertex_program and NV_vertex_program2 the
+    /// temporaries and address registers are "initialized to (0,0,0,0) at
+    /// every vertex program invocation" (2.14.1.3, 2.14.1.4) and every
+    /// result register "is initialized to (0,0,0,1)" (2.14.1.5).
+    pub fn fixed_registers_initialised(self) -> bool {
+        self.has(Features::NV_VP1 | Features::NV_VP20)
+    }
+
+    /// Whether a relative read outside its array gives (0,0,0,0):
+    /// NV_vertex_program 2.14.1.9, "Relative addressing reads outside of
+    /// the 0 to 95 inclusive range always read the value (0,0,0,0)"
+    /// (`!!VP1.0`, `!!VP1.1`). Elsewhere it is undefined and nvp4c clamps
+    /// the index (docs/semantics.md).
+    pub fn relative_reads_outside_are_zero(self) -> bool {
+        self.has(Features::NV_VP1)
+    }
+
     /// Whether integer constants are read as integers where the operand's
     /// type is an integer (NV_gpu_program4); in the ARB family every value
     /// is floating-point and `3` is the float 3.0.
@@ -766,6 +868,7 @@ pub struct OptionInfo {
 const VP: &[Header] = &[Header::NvVp4, Header::ArbVp1, Header::NvVp5];
 const FP: &[Header] = &[Header::NvFp4, Header::ArbFp1, Header::NvFp5];
 const ARB_VP: &[Header] = &[Header::ArbVp1];
+const NV_VP11: &[Header] = &[Header::Vp11, Header::Vp2];
 const ARB_FP: &[Header] = &[Header::ArbFp1];
 const NV4: &[Header] = &[
     Header::NvVp4,
@@ -810,6 +913,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_vertex_program3", headers: ARB_VP, features: Features::NV_VP3, requires: None, exclusive: None, spec: "NV_vertex_program3", summary: "NV_vertex_program2 plus texture lookups, the address register stack, relative attribute addressing and a second condition code" },
     OptionInfo { name: "NV_fragment_program", headers: ARB_FP, features: Features::NV_FP, requires: None, exclusive: None, spec: "NV_fragment_program_option", summary: "precision suffixes, condition codes, |abs|, SHORT/LONG and the NV_fragment_program instructions" },
     OptionInfo { name: "NV_fragment_program2", headers: ARB_FP, features: Features::NV_FP2, requires: None, exclusive: None, spec: "NV_fragment_program2", summary: "NV_fragment_program plus IF/LOOP/REP/BRK, subroutines, NRM DIV DP2 DP2A TXL and fragment.facing" },
+    OptionInfo { name: "NV_position_invariant", headers: NV_VP11, features: Features::POSITION_INVARIANT, requires: None, exclusive: None, spec: "NV_vertex_program1_1 2.14.B", summary: "the position is computed as the fixed-function pipeline does; the program does not write o[HPOS]" },
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },
 ];

@@ -740,7 +740,21 @@ impl Lowerer<'_> {
                 // element per vertex of the input primitive.
                 pointee = self.per_vertex_array(pointee, output)?;
             }
-            let var = self.global_variable(pointee, class, None, &name);
+            // NV_vertex_program 2.14.1.5: "Each [result] register value is
+            // initialized to (0,0,0,1) at the invocation of each vertex
+            // program"; ARB leaves unwritten components undefined.
+            let initial = (output
+                && !info.per_vertex
+                && matches!(info.shape, IoShape::Vec4 | IoShape::FogCoord)
+                && self.program.dialect.fixed_registers_initialised())
+            .then(|| {
+                let one = match info.comp {
+                    Comp::F32 => 1f32.to_bits(),
+                    _ => 1,
+                };
+                self.konst(info.comp, &[0, 0, 0, one]).id
+            });
+            let var = self.global_variable(pointee, class, initial, &name);
             if info.patch {
                 self.b.decorate(var, Decoration::Patch, []);
             }

@@ -71,7 +71,15 @@ impl Lowerer<'_> {
             }
             index => {
                 let element = self.element(op.var, index, op.span)?;
-                self.load_element(op.var, element, comp, op.span)?
+                let v = self.load_element(op.var, element, comp, op.span)?;
+                match index {
+                    Index::Relative { address, offset }
+                        if self.program.dialect.relative_reads_outside_are_zero() =>
+                    {
+                        self.zero_outside(op.var, address, *offset, v)?
+                    }
+                    _ => v,
+                }
             }
         };
         let mut v = if scalar {
@@ -157,6 +165,28 @@ impl Lowerer<'_> {
                 Ok(Element::Dynamic(clamped))
             }
         }
+    }
+
+    /// NV_vertex_program 2.14.1.9: "Relative addressing reads outside of
+    /// the 0 to 95 inclusive range always read the value (0,0,0,0)": the
+    /// loaded (clamped) element where the unclamped index is inside the
+    /// array, zero elsewhere.
+    fn zero_outside(&mut self, var: VarId, address: &Operand, offset: i32, v: Val) -> LResult<Val> {
+        let len = self.program.var(var).len();
+        let a = self.load_operand(address, true)?.value;
+        let a = match a.comp {
+            Comp::F32 => self.convert(Op::ConvertFToS, a, Comp::I32)?,
+            _ => self.cast(a, Comp::I32)?,
+        };
+        let off = self.konst(Comp::I32, &[offset as u32]);
+        let sum = self.op(Op::IAdd, &[a, off])?;
+        // One unsigned comparison covers both ends: a negative index is a
+        // large unsigned one.
+        let sum = self.cast(sum, Comp::U32)?;
+        let bound = self.konst(Comp::U32, &[len]);
+        let inside = self.cmp(Op::ULessThan, sum, bound)?;
+        let zero = self.splat_const(v.comp, 0, v.n);
+        self.sel(inside, v, zero)
     }
 
     fn index_id(&mut self, element: Element) -> Word {

@@ -438,6 +438,9 @@ pub enum IndexExpr {
     Int(IntLit),
     /// `[a..b]`
     Range(IntLit, IntLit),
+    /// `[OPOS]`: a register name of the older NV headers (`v[OPOS]`,
+    /// `o[HPOS]`); nothing else takes one.
+    Word(Ident),
     /// `[A0.x]`, `[A0.x + 3]`, `[A0.x - 3]`
     Relative {
         register: Ident,

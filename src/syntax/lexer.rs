@@ -179,6 +179,13 @@ pub fn read_header(source: &str) -> Result<(Header, usize), Diagnostic> {
     if let Some(h) = Header::parse(&source[bom..]) {
         return Ok((h, bom + h.text().len()));
     }
+    if source[bom..].starts_with(VERTEX_STATE_PROGRAM) {
+        let span = Span::new(bom, bom + VERTEX_STATE_PROGRAM.len());
+        return Err(Diagnostic::error("E1208", "vertex state programs (`!!VSP1.0`) have no Vulkan counterpart")
+            .primary(span, "a vertex state program")
+            .note("NV_vertex_program 2.14.4: a vertex state program is run once by ExecuteProgramNV, outside any primitive, to write the 96 program parameter registers c[0..95] from v[0]; it draws nothing")
+            .note("help: compute the parameters on the CPU (or in a compute shader) and pass them as program.env values, which is what the state program's c[] writes become for the `!!VP1.0` programs that read them (docs/interface.md, \"Vertex state programs\")"));
+    }
     let first_line_end = source.find(['\n', '\r']).unwrap_or(source.len()).min(64);
     let mut end = first_line_end;
     while !source.is_char_boundary(end) {
@@ -220,6 +227,9 @@ pub fn read_header(source: &str) -> Result<(Header, usize), Diagnostic> {
         headers.join(", ")
     )))
 }
+
+/// NV_vertex_program's vertex state program header.
+const VERTEX_STATE_PROGRAM: &str = "!!VSP1.0";
 
 /// U+FEFF, the byte-order mark: `EF BB BF` in UTF-8.
 const BYTE_ORDER_MARK: char = '\u{feff}';
