@@ -222,9 +222,16 @@ pub fn read_header(source: &str) -> Result<(Header, usize), Diagnostic> {
             "the header must be the very first characters of the program, without any preceding whitespace (`{h}`)"
         ));
     }
+    let mut specs: Vec<&str> = Vec::new();
+    for h in Header::ALL {
+        if !specs.contains(&h.spec()) {
+            specs.push(h.spec());
+        }
+    }
     Err(d.note(format!(
-        "a program begins with its header as its very first characters: {} (NV_vertex_program4, NV_fragment_program4, NV_geometry_program4, ARB_vertex_program, ARB_fragment_program, NV_gpu_program5, NV_tessellation_program5, NV_compute_program5: \"A ... program is required to begin with the header string ..., without any preceding whitespace\")",
-        headers.join(", ")
+        "a program begins with its header as its very first characters: {} ({}: \"A ... program is required to begin with the header string ..., without any preceding whitespace\")",
+        headers.join(", "),
+        specs.join(", ")
     )))
 }
 

@@ -69,6 +69,14 @@ fn arb_conformance_files_pass_on_the_device_and_in_the_interpreter() {
     run_dir("tests/conformance/arb", 15);
 }
 
+/// The older NV headers (tests/conformance/nv/): `!!VP1.0`, `!!VP1.1`,
+/// `!!VP2.0` and `!!FP1.0`, each value computed from NV_vertex_program,
+/// NV_vertex_program1_1, NV_vertex_program2 and NV_fragment_program.
+#[test]
+fn nv_legacy_conformance_files_pass_on_the_device_and_in_the_interpreter() {
+    run_dir("tests/conformance/nv", 4);
+}
+
 #[test]
 fn saved_differential_regressions_pass() {
     run_dir("tests/differential", 0);
