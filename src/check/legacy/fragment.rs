@@ -511,7 +511,7 @@ impl Fragment {
                 rewrite_head(path, Root::Program, head.span, &["local"], Some(n));
                 Ok(Some(Read::Param(Param::Local(
                     format!("program.local[{n}]"),
-                    head.span,
+                    path.span,
                 ))))
             }
             "RC" | "HC" => {
@@ -681,7 +681,7 @@ fn two_parameters(params: &[Param]) -> Option<Diagnostic> {
                 "instruction reads two different program parameters",
             )
             .primary(second, "a second program parameter")
-            .secondary(first, "a local parameter")
+            .secondary(first, "the first")
             .note(rule)
             .note("help: copy one of them to a temporary register with MOV first"),
         );
