@@ -69,6 +69,17 @@ fn arb_conformance_files_pass_on_the_device_and_in_the_interpreter() {
     run_dir("tests/conformance/arb", 15);
 }
 
+/// The older NV fragment header `!!FP1.0` (tests/conformance/nv/): values
+/// computed from NV_fragment_program. Inputs and probes are named by the
+/// ARB bindings the registers become (docs/interface.md): `f[TEX0]` is
+/// `fragment.texcoord[0]`, `p[n]` and the k-th DECLARE `program.local[n]`
+/// and `program.local[64 + k]`, `o[COLR]` `result.color`, `o[DEPR]`
+/// `result.depth`.
+#[test]
+fn nv_conformance_files_pass_on_the_device_and_in_the_interpreter() {
+    run_dir("tests/conformance/nv", 4);
+}
+
 #[test]
 fn saved_differential_regressions_pass() {
     run_dir("tests/differential", 0);
