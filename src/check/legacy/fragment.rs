@@ -791,3 +791,220 @@ fn binding(root: Root, span: Span, members: &[&str], index: Option<u32>, index_s
 fn rewrite_head(path: &mut Path, root: Root, span: Span, members: &[&str], index: Option<u32>) {
     super::rewrite_head(path, root, span, members, index)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::{Init, InitItem};
+
+    /// The rewritten statements of an `!!FP1.0` program, as text, and the
+    /// codes of the diagnostics.
+    fn rewrite(body: &str) -> (Vec<String>, Vec<&'static str>) {
+        let src = format!("!!FP1.0\n{body}\nEND\n");
+        let (ast, diags) = crate::syntax::parse(&src);
+        assert!(diags.is_empty(), "{diags:?}");
+        let ast = ast.unwrap();
+        let mut f = Fragment::new();
+        let (mut out, mut diags) = (Vec::new(), Vec::new());
+        for st in &ast.statements {
+            f.statement(st, &mut out, &mut diags);
+        }
+        f.finish(ast.header, ast.end.unwrap(), &mut diags);
+        let text = out.iter().map(statement_text).collect();
+        (text, diags.iter().map(|d| d.code).collect())
+    }
+
+    fn path_text(p: &Path) -> String {
+        let mut s = match &p.head {
+            PathHead::Name(id) => id.name.to_string(),
+            PathHead::Root(r, _) => r.name().to_string(),
+            PathHead::Vector(v) => format!("{{{}}}", v.components.len()),
+            PathHead::Number(_) => "number".to_string(),
+        };
+        for part in &p.parts {
+            match part {
+                PathPart::Member(m) => s += &format!(".{}", m.name),
+                PathPart::Index(IndexExpr::Int(i), _) => s += &format!("[{}]", i.text),
+                PathPart::Index(IndexExpr::Word(w), _) => s += &format!("[{}]", w.name),
+                PathPart::Index(..) => s += "[?]",
+            }
+        }
+        s
+    }
+
+    fn statement_text(st: &Statement) -> String {
+        match st {
+            Statement::Decl(d) => match &d.kind {
+                DeclKind::Temp { names } => {
+                    let m = match d.modifiers.first() {
+                        Some((VarModifier::Long, _)) => "LONG ",
+                        Some((VarModifier::Short, _)) => "SHORT ",
+                        _ => "",
+                    };
+                    format!("{m}TEMP {}", names[0].0.name)
+                }
+                DeclKind::Param { name, init, .. } => {
+                    let init = match init {
+                        Init::Single(InitItem::Binding(p)) => path_text(p),
+                        Init::Single(InitItem::Scalar(_)) => "scalar".to_string(),
+                        Init::List(v, _) => format!("list of {}", v.len()),
+                        Init::Single(InitItem::Vector(_)) => "vector".to_string(),
+                    };
+                    format!("PARAM {} = {init}", name.name)
+                }
+                _ => "other declaration".to_string(),
+            },
+            Statement::Instruction(i) => {
+                let args: Vec<String> = i
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Operand(o) => path_text(&o.path),
+                        Arg::Offset(..) => "offset".to_string(),
+                    })
+                    .collect();
+                format!("{} {}", i.opcode.name, args.join(", "))
+            }
+            _ => "other".to_string(),
+        }
+    }
+
+    #[test]
+    fn temporaries_are_long_and_short_temps_declared_at_first_use() {
+        let (out, codes) = rewrite(
+            "MOVR R0, f[TEX3];\nMOVH H5, R0;\nMOVRC RC, H5;\nMOVHC HC, R0;\nMOVR o[COLR], H5;",
+        );
+        assert_eq!(codes, Vec::<&str>::new());
+        assert_eq!(
+            out,
+            [
+                "LONG TEMP R0",
+                "MOVR R0, fragment.texcoord[3]",
+                "SHORT TEMP H5",
+                "MOVH H5, R0",
+                "LONG TEMP RC",
+                "MOVRC RC, H5",
+                "SHORT TEMP HC",
+                "MOVHC HC, R0",
+                "MOVR result.color, H5",
+            ]
+        );
+    }
+
+    #[test]
+    fn attributes_and_outputs_are_the_arb_bindings() {
+        let (out, codes) = rewrite("MOVR R0, f[WPOS];\nADDR R0, R0, f[COL0];\nADDR R0, R0, f[COL1];\nADDR R0, R0, f[FOGC];\nMOVR o[DEPR].z, R0;\nMOVH o[COLH], R0;");
+        assert_eq!(codes, Vec::<&str>::new());
+        assert_eq!(
+            &out[1..],
+            [
+                "MOVR R0, fragment.position",
+                "ADDR R0, R0, fragment.color",
+                "ADDR R0, R0, fragment.color.secondary",
+                "ADDR R0, R0, fragment.fogcoord",
+                "MOVR result.depth.z, R0",
+                "MOVH result.color, R0",
+            ]
+        );
+    }
+
+    #[test]
+    fn locals_defines_and_declares_are_params() {
+        let (out, codes) = rewrite(
+            "DEFINE k = {1, 2};\nDEFINE k2 = k;\nDECLARE a;\nDECLARE b = 3;\nMULR R0, p[7], a;\nMOVR o[COLR], b;\nMOVR o[COLR], k2;",
+        );
+        // `MULR R0, p[7], a` reads two local parameters: refused.
+        assert_eq!(codes, ["E1214"]);
+        assert_eq!(
+            out,
+            [
+                "PARAM k = list of 2",
+                "PARAM k2 = list of 2",
+                "PARAM a = program.local[64]",
+                "PARAM b = program.local[65]",
+                "LONG TEMP R0",
+                "MOVR result.color, b",
+                "MOVR result.color, k2",
+            ]
+        );
+    }
+
+    #[test]
+    fn texture_units_become_texture_bindings_and_kil_keeps_its_test() {
+        let (out, codes) =
+            rewrite("TEX R0, f[TEX0], TEX2, 2D;\nTXP R1, p[0], TEX15, CUBE;\nKIL EQ.xyzw;\nMOVR o[COLR], R0;");
+        assert_eq!(codes, Vec::<&str>::new());
+        assert_eq!(
+            out,
+            [
+                "LONG TEMP R0",
+                "TEX R0, fragment.texcoord[0], texture[2], 2D",
+                "LONG TEMP R1",
+                "TXP R1, program.local[0], texture[15], CUBE",
+                "KIL EQ.xyzw",
+                "MOVR result.color, R0",
+            ]
+        );
+    }
+
+    #[test]
+    fn constants_merge_into_one_parameter_up_to_four_values() {
+        // NV_fragment_program 3.11.2's own examples.
+        assert_eq!(
+            rewrite("MADR o[COLR], f[COL0], 2, -1;").1,
+            Vec::<&str>::new()
+        );
+        assert_eq!(rewrite("ADDR o[COLR], {1,2,3,4}, 4;").1, Vec::<&str>::new());
+        assert_eq!(rewrite("ADDR o[COLR], {1,2,3,4}, -4;").1, ["E1214"]);
+        assert_eq!(rewrite("ADDR o[COLR], {1,2,3,4}, |-4|;").1, ["E1214"]);
+        assert_eq!(
+            rewrite("ADDR o[COLR], {1,2,3,4}, -{-1,-2,-3,-4};").1,
+            ["E1214"]
+        );
+        assert_eq!(
+            rewrite("ADDR o[COLR], {1,2,3,4}, {4,5,6,7}.x;").1,
+            ["E1214"]
+        );
+        // A constant with a local parameter is two parameters.
+        assert_eq!(rewrite("ADDR o[COLR], p[1], 1;").1, ["E1214"]);
+        // The same local twice is one.
+        assert_eq!(rewrite("ADDR o[COLR], p[1], p[1];").1, Vec::<&str>::new());
+    }
+
+    #[test]
+    fn registers_and_names_outside_the_language_are_refused() {
+        assert_eq!(rewrite("MOVR o[COLR], H64;").1, ["E1210"]);
+        assert_eq!(rewrite("MOVR o[COLR], p[64];").1, ["E1210"]);
+        assert_eq!(rewrite("MOVR o[COLR], RC;").1, ["E1210"]);
+        assert_eq!(rewrite("MOVR o[COLR], f[TEX8];").1, ["E1210"]);
+        assert_eq!(rewrite("MOVR o[COLX], f[TEX0];").1, ["E1210", "E1216"]);
+        assert_eq!(rewrite("MOVR o[COLR], fragment.color;").1, ["E1210"]);
+        assert_eq!(rewrite("MOVR o[COLR], undefined;").1, ["E1210"]);
+        assert_eq!(
+            rewrite("DEFINE a = 1;\nDECLARE a;\nMOVR o[COLR], a;").1,
+            ["E1212"]
+        );
+        assert_eq!(
+            rewrite("DEFINE TEX3 = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        assert_eq!(
+            rewrite("DEFINE MUL = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        assert_eq!(rewrite("PARAM a = 1;\nMOVR o[COLR], f[COL0];").1, ["E1211"]);
+    }
+
+    #[test]
+    fn define_and_declare_are_names_in_other_headers() {
+        let src = "!!ARBfp1.0\nPARAM DEFINE = 1;\nPARAM DECLARE = 2;\nADD result.color, DEFINE, DECLARE;\nEND\n";
+        assert!(crate::check(src, &crate::Options::default()).is_ok());
+    }
+
+    #[test]
+    fn a_whole_program_checks() {
+        let src = "!!FP1.0\nDEFINE half = {0.5, 0.25, 2, 1};\nDECLARE tint = 1;\nMULR R0, f[TEX0], half;\nMULX H2, R0, tint;\nTEX R1, f[TEX1], TEX2, 2D;\nSUBRC RC.x, f[COL0], 0.5;\nKIL LT.x;\nMOVR o[COLR], H2;\nMOVR o[DEPR].z, f[WPOS];\nEND\n";
+        let (_, diags) = crate::check(src, &crate::Options::default()).unwrap();
+        assert!(diags.0.iter().all(|d| d.code.starts_with('W')), "{diags:?}");
+    }
+}
