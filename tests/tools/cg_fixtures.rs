@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use nvp4c::reflect::Reflection;
 
 /// The profiles whose output nvp4c accepts.
-const ACCEPTED: [&str; 12] = [
+const ACCEPTED: [&str; 13] = [
     "gp4vp", "gp4fp", "gp4gp", "gp5vp", "gp5tcp", "gp5tep", "gp5gp", "gp5fp", "arbvp1", "arbfp1",
-    "vp40", "fp40",
+    "vp40", "fp40", "fp30",
 ];
 
 /// Every profile with fixtures: the stage of its sources, the extension of
