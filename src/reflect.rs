@@ -859,6 +859,19 @@ impl ResolvedCg {
     }
 }
 
+/// Row `row` of cgc's fp30 parameter `name$k`: `name$(k + row)` (and
+/// `name` itself for row 0 of a name without a `$k`).
+fn fp30_row(array: &str, row: u32) -> String {
+    match array.rsplit_once('$') {
+        Some((base, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => {
+            let k: u32 = k.parse().unwrap_or(0);
+            format!("{base}${}", k.saturating_add(row))
+        }
+        _ if row == 0 => array.to_string(),
+        _ => format!("{array}${row}"),
+    }
+}
+
 fn resolve_cg(program: &Program, cg: Option<&CgComments>) -> Vec<ResolvedCg> {
     let Some(cg) = cg else {
         return Vec::new();
@@ -881,6 +894,22 @@ fn resolve_cg(program: &Program, cg: Option<&CgComments>) -> Vec<ResolvedCg> {
                         let first = first.unwrap_or(0);
                         for row in 0..count {
                             if let Some(b) = bindings.get(first.saturating_add(row) as usize) {
+                                targets.push((param_target(b), (count > 1).then_some(row)));
+                            }
+                        }
+                    } else {
+                        // cgc's fp30 output declares each row of a matrix
+                        // as its own DECLARE: `projection$0, 4` is
+                        // `projection$0` .. `projection$3`.
+                        for row in 0..count {
+                            let name = fp30_row(&array, row);
+                            let b = program.variables.iter().find_map(|var| match &var.kind {
+                                VarKind::Param(b) if var.name.as_deref() == Some(name.as_str()) => {
+                                    b.first()
+                                }
+                                _ => None,
+                            });
+                            if let Some(b) = b {
                                 targets.push((param_target(b), (count > 1).then_some(row)));
                             }
                         }

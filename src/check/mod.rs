@@ -769,6 +769,10 @@ impl<'o> Checker<'o> {
             DeclKind::Storage { name, size, init } => {
                 self.storage_declaration(d, name, size.as_ref(), init)
             }
+            // `!!FP1.0`'s rewriter (check::legacy::fragment) replaces these
+            // with PARAM declarations before the checker reads them, and
+            // `declaration_exists` refused them in every other header.
+            DeclKind::Define { .. } | DeclKind::Declare { .. } => {}
         }
         // NV_tessellation_program5 2.X.7.Y: VERTICES_OUT is also the
         // tessellation control program's output patch size.
@@ -802,11 +806,14 @@ impl<'o> Checker<'o> {
         let nv4 = |d: Dialect| d.has(Features::NV4);
         let nv5 = |d: Dialect| d.has(Features::NV5);
         let storage = |d: Dialect| d.has(Features::STORAGE_BUFFER);
+        let fp1 = |d: Dialect| d.has(Features::NV_FP1);
         let (keyword, exists, rule): (&str, &dyn Fn(Dialect) -> bool, &str) = match &d.kind {
             DeclKind::Address { .. } => ("ADDRESS", &arb_address, "ARB_vertex_program 2.14.3.5: address registers are declared with the <ADDRESS_statement> of vertex programs"),
             DeclKind::Buffer { vec4: false, .. } => ("BUFFER", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Buffer { vec4: true, .. } => ("BUFFER4", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Texture { .. } => ("TEXTURE", &nv5, "NV_gpu_program5 2.X.3.8: texture variables"),
+            DeclKind::Define { .. } => ("DEFINE", &fp1, "NV_fragment_program 3.11.3: <constantDefinition> is a statement of `!!FP1.0` programs"),
+            DeclKind::Declare { .. } => ("DECLARE", &fp1, "NV_fragment_program 3.11.3: <localDeclaration> is a statement of `!!FP1.0` programs"),
             DeclKind::Storage { .. } => ("STORAGE", &storage, "NV_shader_storage_buffer_object 2.X.6: \"a program will fail to load if it contains ... \"STORAGE\" declarations\" without the NV_shader_storage_buffer option"),
             _ => ("", &|_| true, ""),
         };

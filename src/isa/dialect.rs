@@ -64,11 +64,13 @@ pub enum Header {
     Vp11,
     /// `!!VP2.0`: NV_vertex_program2.
     Vp2,
+    /// `!!FP1.0`: NV_fragment_program.
+    Fp1,
 }
 
 impl Header {
     /// Every header nvp4c reads.
-    pub const ALL: [Header; 14] = [
+    pub const ALL: [Header; 15] = [
         Header::NvVp4,
         Header::NvFp4,
         Header::NvGp4,
@@ -83,6 +85,7 @@ impl Header {
         Header::Vp1,
         Header::Vp11,
         Header::Vp2,
+        Header::Fp1,
     ];
 
     /// The header as written.
@@ -102,6 +105,7 @@ impl Header {
             Header::Vp1 => "!!VP1.0",
             Header::Vp11 => "!!VP1.1",
             Header::Vp2 => "!!VP2.0",
+            Header::Fp1 => "!!FP1.0",
         }
     }
 
@@ -122,7 +126,7 @@ impl Header {
             | Header::Vp1
             | Header::Vp11
             | Header::Vp2 => Stage::Vertex,
-            Header::NvFp4 | Header::ArbFp1 | Header::NvFp5 => Stage::Fragment,
+            Header::NvFp4 | Header::ArbFp1 | Header::NvFp5 | Header::Fp1 => Stage::Fragment,
             Header::NvGp4 | Header::NvGp5 => Stage::Geometry,
             Header::NvTcp5 => Stage::TessControl,
             Header::NvTep5 => Stage::TessEval,
@@ -151,6 +155,10 @@ impl Header {
             Header::Vp1 => Features(Features::ARB_VP.0 | Features::NV_VP1.0),
             Header::Vp11 => Features(Features::ARB_VP.0 | Features::NV_VP1.0 | Features::NV_VP11.0),
             Header::Vp2 => Features(Features::ARB_VP.0 | Features::NV_VP2.0 | Features::NV_VP20.0),
+            // NV_fragment_program_option is NV_fragment_program's
+            // instruction set on ARB_fragment_program: FP1.0 is that
+            // option restricted by the FP1 column.
+            Header::Fp1 => Features(Features::ARB_FP.0 | Features::NV_FP.0 | Features::NV_FP1.0),
         }
     }
 
@@ -168,6 +176,7 @@ impl Header {
             Header::Vp1 => "NV_vertex_program",
             Header::Vp11 => "NV_vertex_program1_1",
             Header::Vp2 => "NV_vertex_program2",
+            Header::Fp1 => "NV_fragment_program",
         }
     }
 }

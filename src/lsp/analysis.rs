@@ -340,6 +340,10 @@ impl Chunk {
         match &d.kind {
             DeclKind::Attrib { name, size: s, .. } => add(name, SymbolKind::Attrib, size(s)),
             DeclKind::Param { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
+            // `!!FP1.0`'s named constants and local parameters.
+            DeclKind::Define { name, .. } | DeclKind::Declare { name, .. } => {
+                add(name, SymbolKind::Param, None)
+            }
             DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
             DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
             DeclKind::Temp { names } => {

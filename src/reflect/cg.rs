@@ -237,9 +237,13 @@ fn parse_param(r: &str) -> Option<Resource> {
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && array.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        && array
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     // Register names (`TEX0`, `COL`) are upper case; PARAM arrays Cg
-    // declares (`c`) are lower case.
+    // declares (`c`) are lower case. In `!!FP1.0` (fp30) the resource is
+    // the DECLARE'd name, with `$` for members and rows (`lights$0$color`,
+    // `projection$0, 4`: NV_fragment_program 3.11.2 allows `$` in names).
     is_name.then(|| Resource::Param {
         array: array.to_string(),
         first,

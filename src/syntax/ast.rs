@@ -261,6 +261,18 @@ pub enum DeclKind {
         size: Option<ArraySize>,
         init: Init,
     },
+    /// NV_fragment_program's `DEFINE name = constant;` (a named constant;
+    /// the init may be an earlier name, as a `Name` path).
+    Define {
+        name: Ident,
+        init: Init,
+    },
+    /// NV_fragment_program's `DECLARE name [= constant];` (a named local
+    /// parameter the application sets with ProgramNamedParameterNV).
+    Declare {
+        name: Ident,
+        init: Option<Init>,
+    },
     /// The NV_gpu_program5 family's other program-type declarations:
     /// `INVOCATIONS n`, `TESS_MODE m`, `TESS_SPACING s`,
     /// `TESS_VERTEX_ORDER o`, `TESS_POINT_MODE`, `GROUP_SIZE x[, y[, z]]`.

@@ -66,6 +66,10 @@ pub enum Tok<'a> {
     TextureDecl,
     /// NV_shader_storage_buffer_object's `STORAGE` declaration.
     StorageDecl,
+    /// NV_fragment_program's `DEFINE` (named constant) and `DECLARE`
+    /// (named local parameter), keywords in `!!FP1.0` programs only.
+    Define,
+    Declare,
 
     // Reserved binding roots.
     Fragment,
@@ -137,6 +141,8 @@ impl Tok<'_> {
             Tok::GroupSize => "GROUP_SIZE",
             Tok::TextureDecl => "TEXTURE",
             Tok::StorageDecl => "STORAGE",
+            Tok::Define => "DEFINE",
+            Tok::Declare => "DECLARE",
             Tok::Invocation => "invocation",
             Tok::Fragment => "fragment",
             Tok::Vertex => "vertex",
@@ -375,6 +381,20 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// NV_fragment_program 3.11.3: `DEFINE` and `DECLARE` are statements of
+    /// `!!FP1.0` only; in every other header they stay names, so programs
+    /// that use them as identifiers keep compiling.
+    fn fp1_keyword(&self, word: &str) -> Option<Tok<'static>> {
+        if self.dialect.header != Header::Fp1 {
+            return None;
+        }
+        match word {
+            "DEFINE" => Some(Tok::Define),
+            "DECLARE" => Some(Tok::Declare),
+            _ => None,
+        }
+    }
+
     fn statement_keyword(word: &str) -> Option<Tok<'static>> {
         Some(match word {
             "OPTION" => Tok::Option,
@@ -533,7 +553,9 @@ impl<'a> Lexer<'a> {
                 if let Some(t) = self.reserved(word) {
                     t
                 } else if self.at_statement_start && !self.label_follows() {
-                    Self::statement_keyword(word).unwrap_or(Tok::Word(word))
+                    self.fp1_keyword(word)
+                        .or_else(|| Self::statement_keyword(word))
+                        .unwrap_or(Tok::Word(word))
                 } else {
                     Tok::Word(word)
                 }

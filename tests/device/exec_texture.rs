@@ -1407,3 +1407,33 @@ fn every_sampling_instruction_on_every_target_in_both_stages() {
         }
     }
 }
+
+/// `!!FP1.0` (NV_fragment_program 3.11.5.38): `TEX R0, f[TEX0], TEX1, 2D`
+/// names texture image unit 1 by `TEX1`, which nvp4c reads as ARB's
+/// `texture[1], 2D`; TXP divides by q first (3.11.5.38's TXP). Texel (i, j)
+/// of the 8x4 grid holds (i, j, 0, 100).
+#[test]
+fn fp1_tex_and_txp_read_the_named_texture_unit() {
+    let src = "!!FP1.0
+TEX R0, f[TEX0], TEX1, 2D;
+TXP R1, f[TEX0], TEX1, 2D;
+ADDR o[COLR], R0, R1;
+END
+";
+    let textures = [on(1, grid(TextureKind::D2, 8, 4, 1, 1, 1, 100.0))];
+    // q = 1: TEX and TXP both hit texel (5, 2); q = 2 halves TXP's
+    // coordinates: TEX hits (5, 2) from (5.5/8, 2.5/4) and TXP (2, 1) from
+    // (2.75/8, 1.25/4).
+    let cases = vec![
+        vec![tc(0, [5.5 / 8.0, 2.5 / 4.0, 0.0, 1.0])],
+        vec![tc(0, [5.5 / 8.0, 2.5 / 4.0, 0.0, 2.0])],
+    ];
+    run_fp(src, &textures, cases, |out| {
+        assert_cases(
+            out,
+            0,
+            "FP1 TEX + TXP",
+            &[[10.0, 4.0, 0.0, 200.0], [7.0, 3.0, 0.0, 200.0]],
+        );
+    });
+}

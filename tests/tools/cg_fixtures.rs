@@ -3,8 +3,8 @@
 //! says how they were made). Every fixture of a profile nvp4c accepts today
 //! — gp4vp (`!!NVvp4.0`), gp4fp (`!!NVfp4.0`), gp4gp (`!!NVgp4.0`), arbvp1
 //! and arbfp1 (`!!ARBvp1.0`, `!!ARBfp1.0`), vp40 and fp40 (the same headers
-//! with `OPTION NV_vertex_program3` / `NV_fragment_program2`), vp20 and
-//! vp30 (`!!VP1.1`, `!!VP2.0`) — must
+//! with `OPTION NV_vertex_program3` / `NV_fragment_program2`), vp20,
+//! vp30 and fp30 (`!!VP1.1`, `!!VP2.0`, `!!FP1.0`) — must
 //! compile, validated, without a warning, and the reflection must resolve
 //! every Cg variable the program uses; so must the gp5 profiles' (gp5vp,
 //! gp5tcp, gp5tep, gp5gp, gp5fp: NV_gpu_program5 and
@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use nvp4c::reflect::Reflection;
 
 /// The profiles whose output nvp4c accepts.
-const ACCEPTED: [&str; 14] = [
+const ACCEPTED: [&str; 15] = [
     "gp4vp", "gp4fp", "gp4gp", "gp5vp", "gp5tcp", "gp5tep", "gp5gp", "gp5fp", "arbvp1", "arbfp1",
-    "vp40", "fp40", "vp20", "vp30",
+    "vp40", "fp40", "vp20", "vp30", "fp30",
 ];
 
 /// Every profile with fixtures: the stage of its sources, the extension of

@@ -18,6 +18,8 @@
 //! rule; the opcodes and modifiers of each header are the instruction
 //! table's `VP1`, `1.1`, `VP2` and `FP1` columns.
 
+mod fragment;
+
 use crate::diag::Diagnostic;
 use crate::isa::{Header, Shape};
 use crate::span::Span;
@@ -154,12 +156,17 @@ pub(crate) struct Legacy {
     hpos_written: bool,
     /// `OPTION NV_position_invariant;`.
     position_invariant: bool,
+    /// `!!FP1.0`'s rewriter, which does the rest for that header.
+    fragment: Option<fragment::Fragment>,
 }
 
 impl Legacy {
     /// The rewriter for `header`, if it is one of the older NV headers.
     pub(crate) fn new(header: Header) -> Option<Legacy> {
-        if !matches!(header, Header::Vp1 | Header::Vp11 | Header::Vp2) {
+        if !matches!(
+            header,
+            Header::Vp1 | Header::Vp11 | Header::Vp2 | Header::Fp1
+        ) {
             return None;
         }
         Some(Legacy {
@@ -169,6 +176,7 @@ impl Legacy {
             over_limit: None,
             hpos_written: false,
             position_invariant: false,
+            fragment: (header == Header::Fp1).then(fragment::Fragment::new),
         })
     }
 
@@ -189,6 +197,10 @@ impl Legacy {
         out: &mut Vec<Statement>,
         diags: &mut Vec<Diagnostic>,
     ) {
+        if let Some(f) = &mut self.fragment {
+            f.statement(st, out, diags);
+            return;
+        }
         match st {
             Statement::Option(id) => {
                 if id.name == "NV_position_invariant" {
@@ -474,6 +486,10 @@ impl Legacy {
 
     /// The whole-program rules, once every statement is in.
     pub(crate) fn finish(&self, header: Span, end: Span, diags: &mut Vec<Diagnostic>) {
+        if let Some(f) = &self.fragment {
+            f.finish(header, end, diags);
+            return;
+        }
         if let Some(span) = self.over_limit {
             let (max, rule) = (self.vertex().max_instructions, self.vertex().limit_rule);
             diags.push(

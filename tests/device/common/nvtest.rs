@@ -19,6 +19,11 @@
 //! killed
 //! ```
 //!
+//! `result.depth = d` probes the fragment depth: the device's depth buffer
+//! (a D32_SFLOAT attachment, so `d` must be in [0, 1]) and the
+//! interpreter's `result.depth.z` (ARB_fragment_program and
+//! NV_fragment_program both take the depth from z).
+//!
 //! Values: floats (`1.5`, `-0`, `inf`, `-inf`, `nan` matches any NaN,
 //! `*` matches anything, `±0` either zero),
 //! `x:` hex bits (exact), `i:` signed and `u:` unsigned integers (exact).
@@ -347,6 +352,17 @@ pub fn run_interp(t: &NvTest) -> Result<Vec<String>, String> {
             continue;
         }
         for p in &c.probes {
+            if p.binding == "result.depth" {
+                let got = out.results.get("result.depth").map_or(0, |r| r.bits[2]);
+                if !matches(got, p.values[2], p.tolerance) {
+                    fails.push(format!(
+                        "case {k}: interpreter result.depth.z = {got:#010x} ({:?}), expected {:?}",
+                        f32::from_bits(got),
+                        p.values[2]
+                    ));
+                }
+                continue;
+            }
             // `result.color` and `result.color[0]` are one binding.
             let alias = if p.binding == "result.color[0]" {
                 "result.color"
@@ -447,6 +463,10 @@ pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<S
             first.push(Input::new(location, kind, [0; 4]));
         }
     }
+    job.depth = t
+        .cases
+        .iter()
+        .any(|c| c.probes.iter().any(|p| p.binding == "result.depth"));
     let out = dev
         .run_fragment(&spirv, &job)
         .map_err(|e| format!("{e:?}"))?;
@@ -464,6 +484,17 @@ pub fn run_device_with(dev: &Device, t: &NvTest, optimize: bool) -> Result<Vec<S
             continue;
         }
         for p in &c.probes {
+            if p.binding == "result.depth" {
+                let got = out.depth_f32(k).map_or(0, f32::to_bits);
+                if !matches(got, p.values[2], p.tolerance) {
+                    fails.push(format!(
+                        "case {k}: device result.depth = {got:#010x} ({:?}), expected {:?}",
+                        f32::from_bits(got),
+                        p.values[2]
+                    ));
+                }
+                continue;
+            }
             let loc = result_location(&p.binding)
                 .ok_or_else(|| format!("`{}`: not a result this runner maps", p.binding))?;
             let got = out.color(k, loc);

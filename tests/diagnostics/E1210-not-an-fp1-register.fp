@@ -1,0 +1,4 @@
+!!FP1.0
+MOVR R0, f[TEX0];
+MOVR o[COLR], R32;
+END

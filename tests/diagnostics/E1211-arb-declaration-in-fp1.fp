@@ -1,0 +1,4 @@
+!!FP1.0
+TEMP t;
+MOVR o[COLR], f[COL0];
+END

@@ -1,0 +1,4 @@
+!!FP1.0
+DEFINE R1 = {1, 0, 0, 1};
+MOVR o[COLR], f[COL0];
+END

@@ -1,0 +1,3 @@
+!!FP1.0
+MULR o[COLR], f[COL0], f[TEX0];
+END

@@ -1,0 +1,3 @@
+!!FP1.0
+ADDR o[COLR], p[0], p[1];
+END

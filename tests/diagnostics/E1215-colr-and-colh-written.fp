@@ -1,0 +1,4 @@
+!!FP1.0
+MOVR o[COLR], f[COL0];
+MOVH o[COLH], f[COL1];
+END

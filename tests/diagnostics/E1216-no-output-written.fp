@@ -1,0 +1,3 @@
+!!FP1.0
+MOVR R0, f[COL0];
+END

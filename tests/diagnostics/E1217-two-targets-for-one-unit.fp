@@ -1,0 +1,5 @@
+!!FP1.0
+TEX R0, f[TEX0], TEX1, 2D;
+TEX R1, f[TEX0], TEX1, 3D;
+ADDR o[COLR], R0, R1;
+END
