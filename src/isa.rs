@@ -743,7 +743,7 @@ impl OpInfo {
     /// ```
     /// use nvp4c::isa::{Column, OpInfo};
     /// let cols: Vec<_> = OpInfo::lookup("ARA").unwrap().languages().collect();
-    /// assert_eq!(cols, [Column::Vp2, Column::Vp3]);
+    /// assert_eq!(cols, [Column::Vp2, Column::Vp3, Column::NvVp2]);
     /// ```
     pub fn languages(&self) -> impl Iterator<Item = Column> + '_ {
         Column::ALL
