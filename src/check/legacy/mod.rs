@@ -416,7 +416,7 @@ impl Legacy {
                 Ok(None)
             }
             _ => {
-                if let Some(n) = name.strip_prefix('R').and_then(|d| register_number(d)) {
+                if let Some(n) = name.strip_prefix('R').and_then(register_number) {
                     if n < lang.temps {
                         self.declare_temp(&head, out);
                         return Ok(None);
@@ -457,7 +457,7 @@ impl Legacy {
     ) -> Result<(), ()> {
         let lang = self.vertex();
         let n = reg.name.strip_prefix('A').and_then(register_number);
-        if !n.is_some_and(|n| n < lang.address_registers) {
+        if n.is_none_or(|n| n >= lang.address_registers) {
             diags.push(
                 Diagnostic::error(
                     "E1200",
@@ -548,7 +548,7 @@ fn one_register_rule<K: PartialEq>(
             .primary(*other, format!("a second {what} register"))
             .secondary(*first, "the first")
             .note(format!("{spec} 2.14.1.7: \"A vertex program fails to load if any instruction sources more than one unique {what} register.\""))
-            .note(format!("help: copy one of them to a temporary register with MOV first")),
+            .note("help: copy one of them to a temporary register with MOV first"),
     )
 }
 
