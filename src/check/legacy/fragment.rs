@@ -147,12 +147,18 @@ impl Fragment {
                 let kil = base == "KIL";
                 let texture =
                     ["TEX", "TEXC", "TXP", "TXPC", "TXD", "TXDC"].contains(&base.as_str());
-                let n = inst.args.len();
+                // The unit and target are the last two operands before
+                // any texel offset (refused below).
+                let n = inst
+                    .args
+                    .iter()
+                    .position(|a| matches!(a, Arg::Offset(..)))
+                    .unwrap_or(inst.args.len());
                 let mut ok = true;
                 let mut attribs: Vec<(String, Span)> = Vec::new();
                 let mut params: Vec<Param> = Vec::new();
-                let target = inst.args.last().cloned();
-                for k in 0..n {
+                let target = n.checked_sub(1).and_then(|t| inst.args.get(t)).cloned();
+                for k in 0..inst.args.len() {
                     let Arg::Operand(op) = &mut inst.args[k] else {
                         diags.push(not_in_fp1(
                             inst.args[k].span(),
@@ -165,6 +171,12 @@ impl Fragment {
                     // `KIL EQ.xyzw`: the condition code test, which the ARB
                     // checker reads under NV_fragment_program_option.
                     if kil {
+                        let test = matches!(&op.path.head, PathHead::Name(id)
+                            if crate::isa::CcCondition::parse_rule(&id.name).is_some());
+                        if !test {
+                            diags.push(not_in_fp1(op.span, "KIL with an operand", "<KILop-instruction> ::= <KILop> <ccMask>: KIL takes a condition code test such as `KIL LT.x;`"));
+                            ok = false;
+                        }
                         continue;
                     }
                     if texture && n >= 2 && k == n - 1 {
@@ -283,7 +295,12 @@ impl Fragment {
                 n,
                 "RC" | "HC" | "f" | "o" | "p" | "END" | "DEFINE" | "DECLARE"
             )
-            || crate::isa::OpInfo::lookup(n.split('_').next().unwrap_or(n)).is_some();
+            // <ccMaskRule> and <texImageTarget> words.
+            || matches!(
+                n,
+                "EQ" | "GE" | "GT" | "LE" | "LT" | "NE" | "TR" | "FL" | "CUBE" | "RECT"
+            )
+            || is_instruction_name(n);
         if reserved {
             return Err(Diagnostic::error("E1212", format!("`{n}` cannot name a constant or local parameter"))
                 .primary(name.span, "a keyword, register or texture unit name")
@@ -607,6 +624,24 @@ impl Fragment {
 enum Read {
     Attrib(String),
     Param(Param),
+}
+
+/// An opcode of the grammar with its suffixes: `MUL`, `MULR`, `ADDHC`,
+/// `MOVRC_SAT` (3.11.3's <VECTORop>, <BINop>, ... spell every combination).
+fn is_instruction_name(n: &str) -> bool {
+    let n = n.strip_suffix("_SAT").unwrap_or(n);
+    let n = n
+        .strip_suffix('C')
+        .filter(|b| !b.is_empty())
+        .map_or(n, |b| {
+            // `TEXC`, `TXPC`, `TXDC`: C is the only suffix; `ADDC`, `ADDRC`.
+            b
+        });
+    let base = n
+        .strip_suffix(['R', 'H', 'X'])
+        .filter(|b| crate::isa::OpInfo::lookup(b).is_some())
+        .unwrap_or(n);
+    crate::isa::OpInfo::lookup(base).is_some() || crate::isa::OpInfo::lookup(n).is_some()
 }
 
 /// `R0`..`R31` (Some(true)) or `H0`..`H63` (Some(false)).
@@ -993,6 +1028,32 @@ mod tests {
             ["E1212"]
         );
         assert_eq!(rewrite("PARAM a = 1;\nMOVR o[COLR], f[COL0];").1, ["E1211"]);
+        assert_eq!(
+            rewrite("OPTION NV_fragment_program2;\nMOVR o[COLR], f[COL0];").1,
+            ["E1211"]
+        );
+        assert_eq!(rewrite("KIL f[COL0];\nMOVR o[COLR], f[COL0];").1, ["E1211"]);
+        assert_eq!(
+            rewrite("TEX R0, f[TEX0], TEX0, 2D, (1, 1);\nMOVR o[COLR], R0;").1,
+            ["E1211"]
+        );
+        assert_eq!(
+            rewrite("DEFINE MULRC_SAT = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        assert_eq!(
+            rewrite("DEFINE TEXC = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        assert_eq!(
+            rewrite("DEFINE GT = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        // Names that only start like opcodes are names.
+        assert_eq!(
+            rewrite("DEFINE MULTIPLIER = 1;\nMOVR o[COLR], MULTIPLIER;").1,
+            Vec::<&str>::new()
+        );
     }
 
     #[test]
