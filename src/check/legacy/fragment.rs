@@ -78,6 +78,9 @@ enum Named {
     Constant(Vec<f64>, Init),
     /// DECLARE: `program.local[index]`.
     Local(u32),
+    /// A DEFINE or DECLARE whose value was refused: its uses are dropped
+    /// without a second diagnostic.
+    Invalid,
 }
 
 /// The rewriter of `!!FP1.0` programs.
@@ -236,6 +239,7 @@ impl Fragment {
         let values = match init.map(|i| self.resolve_init(i)) {
             Some(Err(diag)) => {
                 diags.push(diag);
+                self.names.insert(name.name.clone(), Named::Invalid);
                 return;
             }
             Some(Ok(v)) => Some(v),
@@ -323,11 +327,33 @@ impl Fragment {
             };
         }
         let mut values = Vec::new();
-        let items: &[InitItem] = match init {
-            Init::Single(i) => std::slice::from_ref(i),
+        let mut init = init.clone();
+        let items: &mut [InitItem] = match &mut init {
+            Init::Single(i) => std::slice::from_mut(i),
             Init::List(v, _) => v,
         };
-        for item in items {
+        for item in items.iter_mut() {
+            // A <namedScalarConstant> in a list: the DEFINE'd scalar.
+            if let InitItem::Binding(Path {
+                head: PathHead::Name(id),
+                ..
+            }) = item
+            {
+                match self.names.get(&id.name) {
+                    Some(Named::Constant(v, Init::Single(InitItem::Scalar(s)))) if v.len() == 1 => {
+                        *item = InitItem::Scalar(crate::syntax::ast::SignedNumber {
+                            span: id.span,
+                            ..s.clone()
+                        });
+                    }
+                    Some(Named::Constant(..)) => {
+                        return Err(Diagnostic::error("E1210", format!("`{}` is a vector constant inside a vector constant", id.name))
+                            .primary(id.span, "a list item is a scalar")
+                            .note("NV_fragment_program 3.11.3: <vectorConstantList> items are <scalarConstant>s: a number or a <namedScalarConstant>"));
+                    }
+                    _ => return Err(undefined_name(id)),
+                }
+            }
             match item {
                 InitItem::Scalar(s) => values.push(signed_value(s.negative, &s.number)),
                 InitItem::Vector(v) => values.extend(v.components.iter().map(|c| signed_value(c.negative, &c.number))),
@@ -338,14 +364,14 @@ impl Fragment {
                 }
             }
         }
-        if let Init::List(v, _) = init {
+        if let Init::List(v, _) = &init {
             // Section 3.11.2: "{2}" is "{2,0,0,1}".
             let fill = [0.0, 0.0, 1.0];
             for k in v.len()..4 {
                 values.push(fill[k - 1]);
             }
         }
-        Ok((values, init.clone()))
+        Ok((values, init))
     }
 
     /// `TEXn` before the target: `texture[n]`, and the section 3.11.3 rule
@@ -556,6 +582,7 @@ impl Fragment {
                         format!("program.local[{i}]"),
                         head.span,
                     )))),
+                    Some(Named::Invalid) => Err(()),
                     None => {
                         diags.push(undefined_name(&head));
                         Err(())
@@ -1048,6 +1075,18 @@ mod tests {
         assert_eq!(
             rewrite("DEFINE GT = 1;\nMOVR o[COLR], f[COL0];").1,
             ["E1212"]
+        );
+        // Named scalars inside a vector constant (<vectorConstantList>).
+        let (out, codes) = rewrite("DEFINE pi = 3.14;\nDEFINE v = {pi, -1, pi};\nMOVR o[COLR], v;");
+        assert_eq!(codes, Vec::<&str>::new());
+        assert_eq!(out[1], "PARAM v = list of 3");
+        assert_eq!(
+            rewrite("DEFINE v = {1, 2};\nDEFINE w = {v, 1};\nMOVR o[COLR], w;").1,
+            ["E1210"]
+        );
+        assert_eq!(
+            rewrite("DEFINE w = {nope, 1};\nMOVR o[COLR], f[COL0];").1,
+            ["E1210"]
         );
         // Names that only start like opcodes are names.
         assert_eq!(
