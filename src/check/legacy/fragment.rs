@@ -78,6 +78,9 @@ enum Named {
     Constant(Vec<f64>, Init),
     /// DECLARE: `program.local[index]`.
     Local(u32),
+    /// A DEFINE or DECLARE whose value was refused: its uses are dropped
+    /// without a second diagnostic.
+    Invalid,
 }
 
 /// The rewriter of `!!FP1.0` programs.
@@ -147,12 +150,18 @@ impl Fragment {
                 let kil = base == "KIL";
                 let texture =
                     ["TEX", "TEXC", "TXP", "TXPC", "TXD", "TXDC"].contains(&base.as_str());
-                let n = inst.args.len();
+                // The unit and target are the last two operands before
+                // any texel offset (refused below).
+                let n = inst
+                    .args
+                    .iter()
+                    .position(|a| matches!(a, Arg::Offset(..)))
+                    .unwrap_or(inst.args.len());
                 let mut ok = true;
                 let mut attribs: Vec<(String, Span)> = Vec::new();
                 let mut params: Vec<Param> = Vec::new();
-                let target = inst.args.last().cloned();
-                for k in 0..n {
+                let target = n.checked_sub(1).and_then(|t| inst.args.get(t)).cloned();
+                for k in 0..inst.args.len() {
                     let Arg::Operand(op) = &mut inst.args[k] else {
                         diags.push(not_in_fp1(
                             inst.args[k].span(),
@@ -165,6 +174,12 @@ impl Fragment {
                     // `KIL EQ.xyzw`: the condition code test, which the ARB
                     // checker reads under NV_fragment_program_option.
                     if kil {
+                        let test = matches!(&op.path.head, PathHead::Name(id)
+                            if crate::isa::CcCondition::parse_rule(&id.name).is_some());
+                        if !test {
+                            diags.push(not_in_fp1(op.span, "KIL with an operand", "<KILop-instruction> ::= <KILop> <ccMask>: KIL takes a condition code test such as `KIL LT.x;`"));
+                            ok = false;
+                        }
                         continue;
                     }
                     if texture && n >= 2 && k == n - 1 {
@@ -224,6 +239,7 @@ impl Fragment {
         let values = match init.map(|i| self.resolve_init(i)) {
             Some(Err(diag)) => {
                 diags.push(diag);
+                self.names.insert(name.name.clone(), Named::Invalid);
                 return;
             }
             Some(Ok(v)) => Some(v),
@@ -283,7 +299,12 @@ impl Fragment {
                 n,
                 "RC" | "HC" | "f" | "o" | "p" | "END" | "DEFINE" | "DECLARE"
             )
-            || crate::isa::OpInfo::lookup(n.split('_').next().unwrap_or(n)).is_some();
+            // <ccMaskRule> and <texImageTarget> words.
+            || matches!(
+                n,
+                "EQ" | "GE" | "GT" | "LE" | "LT" | "NE" | "TR" | "FL" | "CUBE" | "RECT"
+            )
+            || is_instruction_name(n);
         if reserved {
             return Err(Diagnostic::error("E1212", format!("`{n}` cannot name a constant or local parameter"))
                 .primary(name.span, "a keyword, register or texture unit name")
@@ -306,11 +327,33 @@ impl Fragment {
             };
         }
         let mut values = Vec::new();
-        let items: &[InitItem] = match init {
-            Init::Single(i) => std::slice::from_ref(i),
+        let mut init = init.clone();
+        let items: &mut [InitItem] = match &mut init {
+            Init::Single(i) => std::slice::from_mut(i),
             Init::List(v, _) => v,
         };
-        for item in items {
+        for item in items.iter_mut() {
+            // A <namedScalarConstant> in a list: the DEFINE'd scalar.
+            if let InitItem::Binding(Path {
+                head: PathHead::Name(id),
+                ..
+            }) = item
+            {
+                match self.names.get(&id.name) {
+                    Some(Named::Constant(v, Init::Single(InitItem::Scalar(s)))) if v.len() == 1 => {
+                        *item = InitItem::Scalar(crate::syntax::ast::SignedNumber {
+                            span: id.span,
+                            ..s.clone()
+                        });
+                    }
+                    Some(Named::Constant(..)) => {
+                        return Err(Diagnostic::error("E1210", format!("`{}` is a vector constant inside a vector constant", id.name))
+                            .primary(id.span, "a list item is a scalar")
+                            .note("NV_fragment_program 3.11.3: <vectorConstantList> items are <scalarConstant>s: a number or a <namedScalarConstant>"));
+                    }
+                    _ => return Err(undefined_name(id)),
+                }
+            }
             match item {
                 InitItem::Scalar(s) => values.push(signed_value(s.negative, &s.number)),
                 InitItem::Vector(v) => values.extend(v.components.iter().map(|c| signed_value(c.negative, &c.number))),
@@ -321,14 +364,14 @@ impl Fragment {
                 }
             }
         }
-        if let Init::List(v, _) = init {
+        if let Init::List(v, _) = &init {
             // Section 3.11.2: "{2}" is "{2,0,0,1}".
             let fill = [0.0, 0.0, 1.0];
             for k in v.len()..4 {
                 values.push(fill[k - 1]);
             }
         }
-        Ok((values, init.clone()))
+        Ok((values, init))
     }
 
     /// `TEXn` before the target: `texture[n]`, and the section 3.11.3 rule
@@ -539,6 +582,7 @@ impl Fragment {
                         format!("program.local[{i}]"),
                         head.span,
                     )))),
+                    Some(Named::Invalid) => Err(()),
                     None => {
                         diags.push(undefined_name(&head));
                         Err(())
@@ -607,6 +651,24 @@ impl Fragment {
 enum Read {
     Attrib(String),
     Param(Param),
+}
+
+/// An opcode of the grammar with its suffixes: `MUL`, `MULR`, `ADDHC`,
+/// `MOVRC_SAT` (3.11.3's <VECTORop>, <BINop>, ... spell every combination).
+fn is_instruction_name(n: &str) -> bool {
+    let n = n.strip_suffix("_SAT").unwrap_or(n);
+    let n = n
+        .strip_suffix('C')
+        .filter(|b| !b.is_empty())
+        .map_or(n, |b| {
+            // `TEXC`, `TXPC`, `TXDC`: C is the only suffix; `ADDC`, `ADDRC`.
+            b
+        });
+    let base = n
+        .strip_suffix(['R', 'H', 'X'])
+        .filter(|b| crate::isa::OpInfo::lookup(b).is_some())
+        .unwrap_or(n);
+    crate::isa::OpInfo::lookup(base).is_some() || crate::isa::OpInfo::lookup(n).is_some()
 }
 
 /// `R0`..`R31` (Some(true)) or `H0`..`H63` (Some(false)).
@@ -993,6 +1055,44 @@ mod tests {
             ["E1212"]
         );
         assert_eq!(rewrite("PARAM a = 1;\nMOVR o[COLR], f[COL0];").1, ["E1211"]);
+        assert_eq!(
+            rewrite("OPTION NV_fragment_program2;\nMOVR o[COLR], f[COL0];").1,
+            ["E1211"]
+        );
+        assert_eq!(rewrite("KIL f[COL0];\nMOVR o[COLR], f[COL0];").1, ["E1211"]);
+        assert_eq!(
+            rewrite("TEX R0, f[TEX0], TEX0, 2D, (1, 1);\nMOVR o[COLR], R0;").1,
+            ["E1211"]
+        );
+        assert_eq!(
+            rewrite("DEFINE MULRC_SAT = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        assert_eq!(
+            rewrite("DEFINE TEXC = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        assert_eq!(
+            rewrite("DEFINE GT = 1;\nMOVR o[COLR], f[COL0];").1,
+            ["E1212"]
+        );
+        // Named scalars inside a vector constant (<vectorConstantList>).
+        let (out, codes) = rewrite("DEFINE pi = 3.14;\nDEFINE v = {pi, -1, pi};\nMOVR o[COLR], v;");
+        assert_eq!(codes, Vec::<&str>::new());
+        assert_eq!(out[1], "PARAM v = list of 3");
+        assert_eq!(
+            rewrite("DEFINE v = {1, 2};\nDEFINE w = {v, 1};\nMOVR o[COLR], w;").1,
+            ["E1210"]
+        );
+        assert_eq!(
+            rewrite("DEFINE w = {nope, 1};\nMOVR o[COLR], f[COL0];").1,
+            ["E1210"]
+        );
+        // Names that only start like opcodes are names.
+        assert_eq!(
+            rewrite("DEFINE MULTIPLIER = 1;\nMOVR o[COLR], MULTIPLIER;").1,
+            Vec::<&str>::new()
+        );
     }
 
     #[test]
