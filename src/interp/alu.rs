@@ -832,6 +832,29 @@ fn log(a: Vec4) -> Vec4 {
     }
 }
 
+/// NV_vertex_program 2.14.1.10.15-16's special values of EXP and LOG,
+/// applied to ARB's results (`Dialect::exp_log_special_values`): EXP of
+/// -INF or with 2^floor(t) below the smallest normal float is (0,0,0,1),
+/// of +INF or overflowing (+INF,0,+INF,1); LOG of 0 or +-INF has y = 1.
+pub(super) fn nv_vertex_program_special_values(op: Opcode, value: &mut Vec4) {
+    let f = |value: &Vec4, c: usize| f32::from_bits(value.bits[c]);
+    match op {
+        Opcode::Exp => {
+            let x = f(value, 0);
+            if x < f32::MIN_POSITIVE {
+                value.bits[0] = fb(0.0);
+                value.bits[1] = fb(0.0);
+                value.bits[2] = fb(0.0);
+            } else if x == f32::INFINITY {
+                value.bits[1] = fb(0.0);
+                value.bits[2] = fb(f32::INFINITY);
+            }
+        }
+        Opcode::Log if f(value, 0).is_infinite() => value.bits[1] = fb(1.0),
+        _ => {}
+    }
+}
+
 /// floor(log2(t)) of a finite positive float, exactly: its binary exponent
 /// (denormals included).
 fn exponent_of(t: f32) -> i32 {

@@ -739,6 +739,9 @@ impl<'p> Machine<'p> {
             None => alu::evaluate(inst, &srcs)?,
         };
         let mut value = eval.value;
+        if self.program.dialect.exp_log_special_values() {
+            alu::nv_vertex_program_special_values(inst.op, &mut value);
+        }
         // X precision: the result is fixed point too (3.11.4.X), before
         // any clamp.
         if inst.fixed && inst.dst.ty == DataType::Float {

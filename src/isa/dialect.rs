@@ -830,6 +830,15 @@ impl Dialect {
         self.has(Features::NV_VP1)
     }
 
+    /// Whether EXP and LOG have NV_vertex_program's special values
+    /// (2.14.1.10.15-16: EXP of -INF or an underflowing result is
+    /// (0,0,0,1), of +INF or an overflowing one (+INF,0,+INF,1); LOG of 0
+    /// is (-INF,1,-INF,1), of +-INF (+INF,1,+INF,1)), where the ARB
+    /// pseudocode gives NaN in y. NV_vertex_program2 specifies only z's.
+    pub fn exp_log_special_values(self) -> bool {
+        self.has(Features::NV_VP1)
+    }
+
     /// Whether integer constants are read as integers where the operand's
     /// type is an integer (NV_gpu_program4); in the ARB family every value
     /// is floating-point and `3` is the float 3.0.

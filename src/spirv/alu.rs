@@ -19,6 +19,9 @@ use rspirv::spirv::{GlslStd450Op as GLOp, Op};
 
 use super::cc::AddSub;
 use super::emit::{Comp, LResult, Val, F32_INF, F32_NAN, F32_NEG_INF, F32_NEG_ONE, F32_ONE};
+
+/// The smallest normal f32, 2^-126.
+const F32_MIN_NORMAL: u32 = 0x0080_0000;
 use super::operand::Loaded;
 use super::{LowerError, Lowerer};
 use crate::ir::{Clamp, ExtSwizzleSel, Instruction, MulMode};
@@ -274,6 +277,14 @@ impl Lowerer<'_> {
             Opcode::Ara => {
                 let swapped = self.shuffle(v(0), v(0), &[2, 3, 0, 1])?;
                 self.op(Op::IAdd, &[v(0), swapped])?.into()
+            }
+            Opcode::Exp if self.program.dialect.exp_log_special_values() => {
+                let e = self.exp_approx(v(0))?;
+                self.nv_exp_special_values(e)?.into()
+            }
+            Opcode::Log if self.program.dialect.exp_log_special_values() => {
+                let l = self.log_approx(v(0))?;
+                self.nv_log_special_values(l)?.into()
             }
             Opcode::Exp => self.exp_approx(v(0))?.into(),
             Opcode::Log => self.log_approx(v(0))?.into(),
@@ -647,6 +658,46 @@ impl Lowerer<'_> {
         let y = self.op(Op::FSub, &[t, fl])?;
         let z = self.ex2(t)?;
         let w = self.konst(Comp::F32, &[F32_ONE]);
+        self.construct(&[x, y, z, w])
+    }
+
+    /// NV_vertex_program 2.14.1.10.15: "EXP(-Inf) or if the exponential
+    /// result underflows gives [0.0, 0.0, 0.0, 1.0]; and EXP(+Inf) or if
+    /// the exponential result overflows gives [+Inf, 0.0, +Inf, 1.0]".
+    /// Underflow is x = 2^floor(t) below the smallest normal float, so the
+    /// answer does not depend on whether the device flushes denormals.
+    fn nv_exp_special_values(&mut self, e: Val) -> LResult<Val> {
+        let x = self.extract(e, 0)?;
+        let y = self.extract(e, 1)?;
+        let z = self.extract(e, 2)?;
+        let w = self.extract(e, 3)?;
+        let zero = self.konst(Comp::F32, &[0]);
+        let inf = self.konst(Comp::F32, &[F32_INF]);
+        let min_normal = self.konst(Comp::F32, &[F32_MIN_NORMAL]);
+        let under = self.cmp(Op::FOrdLessThan, x, min_normal)?;
+        let over = self.cmp(Op::FOrdEqual, x, inf)?;
+        let special = self.or(under, over)?;
+        let x = self.sel(under, zero, x)?;
+        let y = self.sel(special, zero, y)?;
+        let z = self.sel(under, zero, z)?;
+        let z = self.sel(over, inf, z)?;
+        self.construct(&[x, y, z, w])
+    }
+
+    /// NV_vertex_program 2.14.1.10.16: "LOG(0.0) gives [-Inf, 1.0, -Inf,
+    /// 1.0]; and both LOG(+Inf) and LOG(-Inf) give [+Inf, 1.0, +Inf,
+    /// 1.0]": y is 1 where ARB's pseudocode gives NaN.
+    fn nv_log_special_values(&mut self, l: Val) -> LResult<Val> {
+        let x = self.extract(l, 0)?;
+        let y = self.extract(l, 1)?;
+        let z = self.extract(l, 2)?;
+        let w = self.extract(l, 3)?;
+        let inf = self.konst(Comp::F32, &[F32_INF]);
+        let abs_x = self.glsl(GLOp::FAbs, &[x])?;
+        // x is +-INF exactly for a zero or infinite operand.
+        let special = self.cmp(Op::FOrdEqual, abs_x, inf)?;
+        let one = self.konst(Comp::F32, &[F32_ONE]);
+        let y = self.sel(special, one, y)?;
         self.construct(&[x, y, z, w])
     }
 

@@ -698,6 +698,67 @@ fn arb_position_invariant_computes_the_position_from_the_mvp() {
 }
 
 #[test]
+fn nv_position_invariant_on_vp11_computes_the_position_from_the_mvp() {
+    // NV_vertex_program1_1 2.14.B: with OPTION NV_position_invariant the
+    // program does not write o[HPOS]; the position is "computed ... in a
+    // manner exactly identical to how the homogenous position ... are
+    // computed for a vertex by conventional OpenGL transformation", from
+    // v[OPOS] (attribute 0, which is the conventional position). The same
+    // state and expected values as the ARB test above.
+    let src = "!!VP1.1\nOPTION NV_position_invariant;\nMOV o[COL0], v[COL0];\nEND\n";
+    let gl = arb_option_state();
+    let vertices = [[1.0f32, 2.0, 3.0, 1.0], [-1.0, 0.5, 0.0, 2.0]];
+    let want = [[3.0f32, 3.0, -8.0, -6.0], [0.0, -1.0, -4.0, 0.0]];
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    for (v, vertex) in vertices.iter().enumerate() {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs
+            .set("vertex.position", harness::fbits(*vertex))
+            .unwrap();
+        inputs
+            .set("vertex.attrib[3]", harness::fbits([0.5, 0.25, 0.125, 1.0]))
+            .unwrap();
+        state_inputs(&gl, &mut inputs);
+        let out =
+            nvp4c::interp::run(&program, &inputs, &nvp4c::interp::RunOptions::default()).unwrap();
+        assert_eq!(
+            out.results["result.position"].floats(),
+            want[v],
+            "interpreter {v}"
+        );
+        assert_eq!(
+            out.results["result.color"].floats(),
+            [0.5, 0.25, 0.125, 1.0]
+        );
+    }
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = VertexJob {
+        state: harness::state_rows(&gl.to_block()),
+        ..VertexJob::new(
+            vertices
+                .iter()
+                .map(|v| {
+                    vec![
+                        Input::float(0, *v),
+                        Input::float(3, [0.5, 0.25, 0.125, 1.0]),
+                    ]
+                })
+                .collect(),
+            vec![Capture::Position, Capture::Location(0)],
+        )
+    };
+    let out = dev
+        .run_vertex(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (v, want) in want.iter().enumerate() {
+        assert_eq!(out.position_f32(v), *want, "position {v}");
+        assert_eq!(out.location_f32(v, 0), [0.5, 0.25, 0.125, 1.0]);
+    }
+}
+
+#[test]
 fn arb_fog_linear_blends_the_colour_after_an_arb_fragment_program() {
     // ARB_fragment_program 3.11.4.5.1: f = (end - c) / (end - start) =
     // (5 - c) / 4 clamped, C' = f C + (1 - f) C_fog on rgb. C = (1, 0.5,
