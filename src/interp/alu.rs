@@ -256,7 +256,7 @@ fn round_even(x: f32) -> f32 {
 }
 
 /// Evaluates one ALU instruction on its loaded operands.
-pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpError> {
+pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eval, InterpError> {
     let info = inst.op.info();
     if s.len() != info.inputs.len() {
         return Err(InterpError::Internal {
@@ -323,6 +323,7 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         },
         O::Mad => {
             let r = map3(src(0), src(1), src(2), |a, b, c| match ty {
+                F::Float if wide => defined(fb((wd(a) * wd(b) + wd(c)) as f32)),
                 F::Float => defined(fb(fl(a) * fl(b) + fl(c))),
                 _ => defined(a.wrapping_mul(b).wrapping_add(c)),
             });
@@ -561,13 +562,31 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         }
         O::Dp2 | O::Dp2a | O::Dp3 | O::Dp4 | O::Dph => {
             let (a, b) = (src(0), src(1));
-            let p = |c: usize| a.f(c) * b.f(c);
-            let (r, reads_a, reads_b) = match inst.op {
-                O::Dp2 => (p(0) + p(1), 0x3, 0x3),
-                O::Dp3 => (p(0) + p(1) + p(2), 0x7, 0x7),
-                O::Dp4 => (p(0) + p(1) + p(2) + p(3), 0xf, 0xf),
-                O::Dph => (p(0) + p(1) + p(2) + b.f(3), 0x7, 0xf),
-                _ => (p(0) + p(1) + src(2).f(0), 0x3, 0x3),
+            let r = if wide {
+                let p = |c: usize| f64::from(a.f(c)) * f64::from(b.f(c));
+                let r = match inst.op {
+                    O::Dp2 => p(0) + p(1),
+                    O::Dp3 => p(0) + p(1) + p(2),
+                    O::Dp4 => p(0) + p(1) + p(2) + p(3),
+                    O::Dph => p(0) + p(1) + p(2) + f64::from(b.f(3)),
+                    _ => p(0) + p(1) + f64::from(src(2).f(0)),
+                };
+                r as f32
+            } else {
+                let p = |c: usize| a.f(c) * b.f(c);
+                match inst.op {
+                    O::Dp2 => p(0) + p(1),
+                    O::Dp3 => p(0) + p(1) + p(2),
+                    O::Dp4 => p(0) + p(1) + p(2) + p(3),
+                    O::Dph => p(0) + p(1) + p(2) + b.f(3),
+                    _ => p(0) + p(1) + src(2).f(0),
+                }
+            };
+            let (reads_a, reads_b) = match inst.op {
+                O::Dp2 | O::Dp2a => (0x3, 0x3),
+                O::Dp3 => (0x7, 0x7),
+                O::Dp4 => (0xf, 0xf),
+                _ => (0x7, 0xf),
             };
             let mut reads = vec![(a, reads_a), (b, reads_b)];
             if inst.op == O::Dp2a {
@@ -593,6 +612,10 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
             }
         }
         O::Lit => lit(src(0)),
+        O::Lrp if wide => map3(src(0), src(1), src(2), |t, a, b| {
+            let t = wd(t);
+            defined(fb((t * wd(a) + (1.0 - t) * wd(b)) as f32))
+        }),
         O::Lrp => map3(src(0), src(1), src(2), |t, a, b| {
             let t = fl(t);
             defined(fb(t * fl(a) + (1.0 - t) * fl(b)))
@@ -639,8 +662,18 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         }
         O::X2d => {
             let (a, b, m) = (src(0), src(1), src(2));
-            let x = a.f(0) + b.f(0) * m.f(0) + b.f(1) * m.f(1);
-            let y = a.f(1) + b.f(0) * m.f(2) + b.f(1) * m.f(3);
+            let (x, y) = if wide {
+                let w = |v: &Vec4, c: usize| f64::from(v.f(c));
+                (
+                    (w(&a, 0) + w(&b, 0) * w(&m, 0) + w(&b, 1) * w(&m, 1)) as f32,
+                    (w(&a, 1) + w(&b, 0) * w(&m, 2) + w(&b, 1) * w(&m, 3)) as f32,
+                )
+            } else {
+                (
+                    a.f(0) + b.f(0) * m.f(0) + b.f(1) * m.f(1),
+                    a.f(1) + b.f(0) * m.f(2) + b.f(1) * m.f(3),
+                )
+            };
             let ux = a.is_undefined(0) || b.any_undefined(0x3) || m.any_undefined(0x3);
             let uy = a.is_undefined(1) || b.any_undefined(0x3) || m.any_undefined(0xc);
             Vec4 {
@@ -655,13 +688,16 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
             } else {
                 0x8
             };
+            let cross = |i: usize, j: usize| {
+                if wide {
+                    let w = |v: &Vec4, c: usize| f64::from(v.f(c));
+                    (w(&a, i) * w(&b, j) - w(&a, j) * w(&b, i)) as f32
+                } else {
+                    a.f(i) * b.f(j) - a.f(j) * b.f(i)
+                }
+            };
             Vec4 {
-                bits: [
-                    fb(a.f(1) * b.f(2) - a.f(2) * b.f(1)),
-                    fb(a.f(2) * b.f(0) - a.f(0) * b.f(2)),
-                    fb(a.f(0) * b.f(1) - a.f(1) * b.f(0)),
-                    0,
-                ],
+                bits: [fb(cross(1, 2)), fb(cross(2, 0)), fb(cross(0, 1)), 0],
                 undefined,
             }
         }
@@ -853,6 +889,11 @@ pub(super) fn nv_vertex_program_special_values(op: Opcode, value: &mut Vec4) {
         Opcode::Log if f(value, 0).is_infinite() => value.bits[1] = fb(1.0),
         _ => {}
     }
+}
+
+/// A float operand's bits as a double, for [`super::RunOptions::wide_intermediates`].
+fn wd(bits: u32) -> f64 {
+    f64::from(f32::from_bits(bits))
 }
 
 /// floor(log2(t)) of a finite positive float, exactly: its binary exponent

@@ -736,7 +736,7 @@ impl<'p> Machine<'p> {
         }
         let eval = match &inst.memory {
             Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
-            None => alu::evaluate(inst, &srcs)?,
+            None => alu::evaluate(inst, &srcs, self.options.wide_intermediates)?,
         };
         let mut value = eval.value;
         if self.program.dialect.exp_log_special_values() {

@@ -279,6 +279,16 @@ pub struct RunOptions {
     /// compiled program does). For comparing with another implementation,
     /// whose out-of-range element is its own.
     pub out_of_range_undefined: bool,
+    /// Evaluate the float arithmetic of each instruction with several
+    /// roundings (MAD, the dot products, LRP, XPD, X2D) in double
+    /// precision and round its result once, as an implementation with
+    /// fused multiply-adds or wider intermediates does: the ARB
+    /// specifications set only a floor ("The minimum precision requirements
+    /// (1 part in 10^5 or roughly 17 bits)", ARB_vertex_program issue 22),
+    /// so either result is correct. Off (the default): every operation rounds to single
+    /// precision in the specification's order, as the compiled module
+    /// does on lavapipe. For comparing with another implementation.
+    pub wide_intermediates: bool,
 }
 
 impl Default for RunOptions {
@@ -292,6 +302,7 @@ impl Default for RunOptions {
             user_clip_planes: crate::state::MAX_CLIP_PLANES,
             two_sided_color: false,
             out_of_range_undefined: false,
+            wide_intermediates: false,
         }
     }
 }

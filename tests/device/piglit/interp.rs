@@ -55,6 +55,35 @@ pub fn pixel(
     x: u32,
     y: u32,
 ) -> Result<Option<InterpPixel>, String> {
+    pixel_with(plan, until, vertex, fragment, (x, y), &replay_options())
+}
+
+/// [`pixel`] with each instruction's float arithmetic evaluated in double
+/// precision and rounded once (`RunOptions::wide_intermediates`): what an
+/// implementation that fuses multiply-adds or keeps wider intermediates
+/// computes, as the ARB specifications allow (ARB_vertex_program issue 22:
+/// "The minimum precision requirements (1 part in 10^5 ...)").
+pub fn wide_pixel(
+    plan: &Plan,
+    until: usize,
+    vertex: &Checked,
+    fragment: &Checked,
+    x: u32,
+    y: u32,
+) -> Result<Option<InterpPixel>, String> {
+    let mut options = replay_options();
+    options.wide_intermediates = true;
+    pixel_with(plan, until, vertex, fragment, (x, y), &options)
+}
+
+fn pixel_with(
+    plan: &Plan,
+    until: usize,
+    vertex: &Checked,
+    fragment: &Checked,
+    (x, y): (u32, u32),
+    options: &RunOptions,
+) -> Result<Option<InterpPixel>, String> {
     let (Some(vp), Some(fp)) = (&vertex.program, &fragment.program) else {
         return Err("a program does not check".into());
     };
@@ -72,7 +101,7 @@ pub fn pixel(
                     depth = *d;
                 }
             }
-            Step::Draw(d) => match shade(plan, d, vp, fp, x, y)? {
+            Step::Draw(d) => match shade(plan, d, (vp, fp), (x, y), options)? {
                 Shaded::NotMeaningful => return Ok(None),
                 Shaded::Outside | Shaded::Killed => {}
                 Shaded::Fragment { rgba, ok, z } => {
@@ -162,13 +191,12 @@ fn fragment_inputs(
     plan: &Plan,
     d: &DrawCall,
     vp: &nvp4c::ir::Program,
-    x: u32,
-    y: u32,
+    (x, y): (u32, u32),
+    options: &RunOptions,
 ) -> Result<Coverage, String> {
-    let options = replay_options();
     let mut outs = Vec::new();
     for v in 0..4 {
-        match interp::run(vp, &vertex_inputs(d, v), &options) {
+        match interp::run(vp, &vertex_inputs(d, v), options) {
             Ok(o) => outs.push(o),
             Err(interp::InterpError::Unsupported { .. }) => return Ok(Coverage::NotMeaningful),
             Err(e) => return Err(format!("vertex program, vertex {v}: {e}")),
@@ -267,13 +295,11 @@ fn fragment_inputs(
 fn shade(
     plan: &Plan,
     d: &DrawCall,
-    vp: &nvp4c::ir::Program,
-    fp: &nvp4c::ir::Program,
-    x: u32,
-    y: u32,
+    (vp, fp): (&nvp4c::ir::Program, &nvp4c::ir::Program),
+    (x, y): (u32, u32),
+    options: &RunOptions,
 ) -> Result<Shaded, String> {
-    let options = replay_options();
-    let (mut inputs, z) = match fragment_inputs(plan, d, vp, x, y)? {
+    let (mut inputs, z) = match fragment_inputs(plan, d, vp, (x, y), options)? {
         Coverage::Outside => return Ok(Shaded::Outside),
         Coverage::NotMeaningful | Coverage::OnEdge => return Ok(Shaded::NotMeaningful),
         Coverage::Inside { inputs, z } => (inputs, z),
@@ -283,7 +309,7 @@ fn shade(
     inputs.env = bits(&d.env_fp);
     inputs.local = bits(&d.local_fp);
     inputs.state = d.state_inputs();
-    let o = match interp::run(fp, &inputs, &options) {
+    let o = match interp::run(fp, &inputs, options) {
         Ok(o) => o,
         Err(interp::InterpError::Unsupported { .. }) => return Ok(Shaded::NotMeaningful),
         Err(e) => return Err(format!("fragment program: {e}")),
@@ -364,7 +390,7 @@ pub fn rasterisation_tie(
     let mut last = None;
     for step in &plan.steps[..until] {
         if let Step::Draw(d) = step {
-            match fragment_inputs(plan, d, vp, x, y) {
+            match fragment_inputs(plan, d, vp, (x, y), &replay_options()) {
                 Ok(Coverage::OnEdge) => {
                     return Some(format!(
                         "the pixel centre is on an edge of the rectangle drawn at line {}",
