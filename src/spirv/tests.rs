@@ -1253,6 +1253,7 @@ fn unsupported_features_are_reported_not_panicked() {
         unit: 0,
         target: TexTarget::T2D,
         offset: None,
+        component: 0,
     });
     p.push(Stmt::Inst(tex));
     // Textures are lowered now (texture.rs has their tests).
