@@ -871,6 +871,130 @@ mod tests {
         assert!(lowered > 1500, "{lowered} modules");
     }
 
+    /// NV_gpu_program5's TXG, TXGO and LOD and the IPA* instructions:
+    /// every one on every target, in every data type it takes, with and
+    /// without offsets, in vertex and fragment programs, either validates
+    /// for vulkan1.0 and vulkan1.3 or is refused with the rule that
+    /// forbids it.
+    #[test]
+    fn nv5_texture_and_interpolation_validate_or_are_refused() {
+        let mut lowered = 0;
+        for (header, input, output) in [
+            ("!!NVvp5.0", "vertex.attrib[1]", "result.texcoord[0]"),
+            ("!!NVfp5.0", "fragment.texcoord[0]", "result.color"),
+        ] {
+            for op in [
+                "TXG", "TXG.S", "TXG.U", "TXGO", "TXGO.U", "TXGO_reg", "LOD", "TXG_y",
+            ] {
+                for target in TARGETS {
+                    for off in ["", offset(target)] {
+                        let (name, args, unit) = match op {
+                            "TXGO" | "TXGO.U" => (
+                                op,
+                                format!("{input}, {{-1, 2, 0, 1}}, {{-1, 0, 1, 2}}"),
+                                "texture[3]",
+                            ),
+                            "TXGO_reg" => ("TXGO", format!("{input}, a, a.yxwz"), "texture[3]"),
+                            "TXG_y" => ("TXG", input.to_string(), "texture[3].y"),
+                            _ => (op, input.to_string(), "texture[3]"),
+                        };
+                        let src = format!(
+                            "{header}\nTEMP r, a;\nTRUNC.S a, {input};\n{name} r, {args}, {unit}, {target}{off};\nMOV {output}, r;\nEND\n"
+                        );
+                        let base = name.split('.').next().unwrap_or(name);
+                        let has_offset = off.contains('(') && off != ", (0)";
+                        let refused = match base {
+                            "TXG" => !matches!(
+                                target,
+                                "2D" | "SHADOW2D"
+                                    | "CUBE"
+                                    | "SHADOWCUBE"
+                                    | "ARRAY2D"
+                                    | "SHADOWARRAY2D"
+                                    | "RECT"
+                                    | "SHADOWRECT"
+                            ),
+                            "TXGO" => !matches!(
+                                target,
+                                "2D" | "SHADOW2D"
+                                    | "ARRAY2D"
+                                    | "SHADOWARRAY2D"
+                                    | "RECT"
+                                    | "SHADOWRECT"
+                            ),
+                            _ => target == "BUFFER",
+                        };
+                        let codes: &[&str] = match base {
+                            "TXG" => &["E1131", "E0448"],
+                            "TXGO" => &["E1132", "E1133", "E0448"],
+                            _ => &["E0447"],
+                        };
+                        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+                            match compile(&src, &options(env)) {
+                                Ok(c) => {
+                                    assert!(
+                                        !refused && !(base == "TXGO" && has_offset),
+                                        "accepted:\n{src}"
+                                    );
+                                    assert!(!c.spirv.is_empty());
+                                    lowered += 1;
+                                }
+                                Err(d) => {
+                                    let text = d.render("t", &src, false);
+                                    assert!(
+                                        refused
+                                            || base == "TXGO" && has_offset
+                                            || target.contains("CUBE") && has_offset,
+                                        "{env:?}:\n{src}\n{text}"
+                                    );
+                                    assert!(d.iter().all(|d| codes.contains(&&*d.code)), "{text}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The interpolation instructions, on each kind of operand.
+        for (operand, ok) in [
+            ("fragment.texcoord[1]", true),
+            ("fragment.attrib[2].yxzw", true),
+            ("-fragment.fogcoord", true),
+            ("fragment.color", true),
+            ("fragment.facing", false),
+            ("primitive.id", false),
+            ("r", false),
+            ("{1, 2, 3, 4}", false),
+        ] {
+            for (op, extra) in [
+                ("IPAC", ""),
+                ("IPAO", ", {0.25, -0.5, 0, 0}"),
+                ("IPAS", ", a.x"),
+            ] {
+                let src = format!(
+                    "!!NVfp5.0\nTEMP r, a;\nMOV r, 0;\nTRUNC.U a, fragment.texcoord[0];\n{op} r, {operand}{extra};\nMOV result.color, r;\nEND\n"
+                );
+                for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+                    match compile(&src, &options(env)) {
+                        Ok(c) => {
+                            assert!(ok, "accepted:\n{src}");
+                            assert!(
+                                capabilities(&c.spirv).contains(&Capability::InterpolationFunction)
+                            );
+                            lowered += 1;
+                        }
+                        Err(d) => {
+                            let text = d.render("t", &src, false);
+                            assert!(!ok, "{src}\n{text}");
+                            assert!(d.iter().all(|d| d.code == "E1130"), "{text}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(lowered > 200, "{lowered} modules");
+    }
+
     fn module(words: &[u32]) -> dr::Module {
         dr::load_words(words).unwrap_or_else(|e| panic!("rspirv: {e}"))
     }
