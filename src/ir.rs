@@ -1441,6 +1441,11 @@ pub struct TexAccess {
     pub target: TexTarget,
     /// The texel offset, missing components 0.
     pub offset: Option<[i32; 3]>,
+    /// The texel component TXG and TXGO gather (NV_gpu_program5 2.X.4.4,
+    /// `<texImageUnitComp>`: `texture[0].y` is 1); 0 when none is given
+    /// ("the first component is selected") and for every other
+    /// instruction.
+    pub component: u8,
 }
 
 /// An ALU or texture instruction: everything but flow control.

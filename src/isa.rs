@@ -286,9 +286,10 @@ pub enum Shape {
     Alu,
     /// `SWZ result, operandVNS, extendedSwizzle`.
     Swz,
-    /// `op result, operandV, texAccess` (TEX TXB TXF TXL TXP TXQ).
+    /// `op result, operandV, texAccess` (TEX TXB TXF TXL TXP TXQ, and
+    /// NV_gpu_program5's TXG and LOD).
     Tex,
-    /// `TXD result, operandV, operandV, operandV, texAccess`.
+    /// `TXD result, operandV, operandV, operandV, texAccess` (and TXGO).
     Txd,
     /// `CAL label (ccMask)?`, `BRA label (ccMask)?` (`<BRAop_instruction>`).
     Call,
@@ -486,6 +487,12 @@ pub enum Opcode {
     I2f,
     /// `IF`: start of if test block (2.X.8.Z, IF).
     If,
+    /// `IPAC`: interpolate at centroid (NV_gpu_program5 2.X.8.Z, IPAC).
+    Ipac,
+    /// `IPAO`: interpolate with offset (NV_gpu_program5 2.X.8.Z, IPAO).
+    Ipao,
+    /// `IPAS`: interpolate at sample location (NV_gpu_program5 2.X.8.Z, IPAS).
+    Ipas,
     /// `KIL`: kill fragment (NV_fragment_program4 2.X.8.Z, KIL).
     Kil,
     /// `LDB`: load from storage buffer memory (NV_shader_storage_buffer_object 2.X.8.Z, LDB).
@@ -494,6 +501,8 @@ pub enum Opcode {
     Lg2,
     /// `LIT`: compute lighting coefficients (2.X.8.Z, LIT).
     Lit,
+    /// `LOD`: compute texture level of detail (NV_gpu_program4_1 2.X.8.Z, LOD).
+    Lod,
     /// `LOG`: logarithm base 2, approximate (ARB_vertex_program 2.14.5.14).
     Log,
     /// `LOOP`: start of loop block with an index (NV_fragment_program2 3.11.X.8).
@@ -590,6 +599,10 @@ pub enum Opcode {
     Txd,
     /// `TXF`: texel fetch (2.X.8.Z, TXF).
     Txf,
+    /// `TXG`: texture gather (NV_gpu_program5 2.X.8.Z, TXG).
+    Txg,
+    /// `TXGO`: texture gather with per-texel offsets (NV_gpu_program5 2.X.8.Z, TXGO).
+    Txgo,
     /// `TXL`: texture sample with LOD (2.X.8.Z, TXL).
     Txl,
     /// `TXP`: texture sample with projection (2.X.8.Z, TXP).
@@ -857,6 +870,7 @@ const VF: OperandKind = Vc(TF);
 const VS: OperandKind = Vc(TS);
 const VU: OperandKind = Vc(TU);
 const SS: OperandKind = Sc(TI);
+const SU: OperandKind = Sc(TU);
 const RV: ResultKind = ResultKind::Vector(TI);
 const RVF: ResultKind = ResultKind::Vector(TF);
 const RVS: ResultKind = ResultKind::Vector(TS);
@@ -982,10 +996,14 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Frc     "FRC"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, FRC" "fraction"),
     op!(I2f     "I2F"     Alu          [V]          RVF S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, I2F" "integer to float"),
     op!(If      "IF"      If           []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, IF" "start of if test block"),
+    op!(Ipac    "IPAC"    Alu          [VF]         RV  F FRAG | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, IPAC" "interpolate at centroid"),
+    op!(Ipao    "IPAO"    Alu          [VF, VF]     RV  F FRAG | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, IPAO" "interpolate with offset"),
+    op!(Ipas    "IPAS"    Alu          [VF, SU]     RV  F FRAG | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, IPAS" "interpolate at sample location"),
     op!(Kil     "KIL"     Kil          [V]          RN  F FRAG | "FIH"   "FIH"    -     -    -     ""    ""       ""       -   -   -   ""       | "NV_fragment_program4 2.X.8.Z, KIL" "kill fragment"),
     op!(Ldb     "LDB"     Memory       []           RV  U ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, LDB" "load from storage buffer memory"),
     op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
     op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
+    op!(Lod     "LOD"     Tex          [VF]         RV  F ALL  | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program4_1 2.X.8.Z, LOD" "compute texture level of detail"),
     op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
     op!(Loop    "LOOP"    Rep          [V]          RN  F FRAG | -       -        -     -    -     -     -        ""       -   -   -   -        | "NV_fragment_program2 3.11.X.8, LOOP" "start of loop block with a loop index (A0.x)"),
     op!(Lrp     "LRP"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  "FCSH"   -     -    -     "S"   "RHXCS"  "RHXCS"  -   -   -   "RHXCS"  | "2.X.8.Z, LRP" "linear interpolation"),
@@ -1034,6 +1052,8 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   -        | "2.X.8.Z, TXB" "texture sample with bias"),
     op!(Txd     "TXD"     Txd          [VF, VF, VF] RV  F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TXD" "texture sample with partials"),
     op!(Txf     "TXF"     Tex          [VS]         RV  F ALL  | "FICS"  "FICS"   -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TXF" "texel fetch"),
+    op!(Txg     "TXG"     Tex          [VF]         RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TXG" "texture gather"),
+    op!(Txgo    "TXGO"    Txd          [VF, VS, VS] RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TXGO" "texture gather with per-texel offsets"),
     op!(Txl     "TXL"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  -     -        "CS"     -   -   -   -        | "2.X.8.Z, TXL" "texture sample with LOD"),
     op!(Txp     "TXP"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TXP" "texture sample with projection"),
     op!(Txq     "TXQ"     Tex          [VS]         RVS S ALL  | ""      ""       -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TXQ" "texture info query"),

@@ -883,6 +883,11 @@ impl Checker<'_> {
             return None;
         }
         let dst = dst?;
+        if matches!(info.opcode, Opcode::Ipac | Opcode::Ipao | Opcode::Ipas)
+            && !self.interpolated_attribute(info, &srcs[0])
+        {
+            return None;
+        }
         if !self.short_operand_rules(info, &dst, &srcs) {
             return None;
         }
@@ -978,6 +983,34 @@ impl Checker<'_> {
                     .primary(span, msg.to_string())
                     .note("section 2.X.2: <texAccess> ::= <texImageUnit> \",\" <texTarget> [\",\" <texOffset>], e.g. `texture[0], 2D`"),
             );
+        };
+        // NV_gpu_program5 2.X.4.4, <texImageUnitComp>: a scalar suffix on
+        // the texture (`texture[0].y`, `tex.w`) selects the component TXG
+        // and TXGO gather; it is taken off before the unit is read.
+        let mut component = 0u8;
+        let stripped;
+        let args: &[Arg] = match args.first() {
+            Some(Arg::Operand(o)) => match o.path.parts.last() {
+                Some(PathPart::Member(m)) if component_index(&m.name).is_some() => {
+                    if !matches!(info.opcode, Opcode::Txg | Opcode::Txgo) {
+                        self.error(
+                            Diagnostic::error("E1134", format!("{} cannot select a texture component", info.name))
+                                .primary(m.span, "a component selection is for TXG and TXGO only")
+                                .note("NV_gpu_program5 2.X.4.4: \"Component selection is not supported for any other instruction, and a program will fail to load if <texImageUnitComp> is matched for any texture instruction other than TXG or TXGO.\""),
+                        );
+                        return None;
+                    }
+                    component = component_index(&m.name).unwrap_or(0);
+                    let mut o = o.clone();
+                    o.path.parts.pop();
+                    let mut v = args.to_vec();
+                    v[0] = Arg::Operand(o);
+                    stripped = v;
+                    &stripped
+                }
+                _ => args,
+            },
+            _ => args,
         };
         let texture_variable = match args.first() {
             Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => self.texture_variable_unit(o),
@@ -1177,7 +1210,48 @@ impl Checker<'_> {
             unit,
             target,
             offset,
+            component,
         })
+    }
+
+    /// NV_gpu_program5 2.X.8.Z, IPAC/IPAO/IPAS: "A program will fail to
+    /// load if it contains an IPAC instruction whose single operand is not
+    /// a fragment program attribute variable or matches the
+    /// "fragment.facing" or "primitive.id" binding" (the same sentence for
+    /// IPAO and IPAS, of their first operand).
+    fn interpolated_attribute(&mut self, info: &OpInfo, src: &ir::Operand) -> bool {
+        let v = self.var(src.var);
+        let (why, decl) = match &v.kind {
+            VarKind::Attrib(bindings) => match bindings.iter().find(|b| {
+                matches!(
+                    b,
+                    ir::AttribBinding::Facing | ir::AttribBinding::PrimitiveId
+                )
+            }) {
+                Some(ir::AttribBinding::Facing) => ("`fragment.facing` is not interpolated", None),
+                Some(_) => ("`primitive.id` is not interpolated", None),
+                None => return true,
+            },
+            _ => ("not a fragment attribute", Some(v.span)),
+        };
+        let mut d = Diagnostic::error(
+            "E1130",
+            format!(
+                "{}'s operand is not a fragment attribute it can interpolate",
+                info.name
+            ),
+        )
+        .primary(src.span, why);
+        if let Some(decl) = decl.filter(|s| *s != Span::default()) {
+            d = d.secondary(decl, "declared here");
+        }
+        self.error(d.note(format!(
+            "{}: \"A program will fail to load if it contains an {} instruction whose {} operand is not a fragment program attribute variable or matches the \"fragment.facing\" or \"primitive.id\" binding.\"",
+            info.section,
+            info.name,
+            if info.opcode == Opcode::Ipac { "single" } else { "first" }
+        )));
+        false
     }
 
     /// Section 2.X.4.4 and the texture instructions of 2.X.8: which targets
@@ -1200,6 +1274,14 @@ impl Checker<'_> {
                 "E0446",
                 format!("{}: \"A program will fail to load if it contains a {} instruction with a target of SHADOWCUBE or SHADOWARRAY2D.\"", info.section, info.name),
             )),
+            (Opcode::Txg, T::T1D | T::T3D | T::Array1D | T::Shadow1D | T::ShadowArray1D | T::Buffer) => Some((
+                "E1131",
+                "NV_gpu_program5 2.X.8.Z, TXG: \"TXG only operates on 2D, SHADOW2D, CUBE, SHADOWCUBE, ARRAY2D, SHADOWARRAY2D, ARRAYCUBE, SHADOWARRAYCUBE, RECT, and SHADOWRECT texture targets; a program will fail to compile if any other texture target is used.\"".into(),
+            )),
+            (Opcode::Txgo, T::T1D | T::T3D | T::Cube | T::ShadowCube | T::Array1D | T::Shadow1D | T::ShadowArray1D | T::Buffer) => Some((
+                "E1132",
+                "NV_gpu_program5 2.X.8.Z, TXGO: \"TXGO only operates on 2D, SHADOW2D, ARRAY2D, SHADOWARRAY2D, RECT, and SHADOWRECT texture targets; a program will fail to compile if any other texture target is used.\"".into(),
+            )),
             (op, T::Buffer) if op != Opcode::Txf && op != Opcode::Txq => Some((
                 "E0447",
                 "EXT_texture_buffer_object: the BUFFER target is read only with TXF (and queried with TXQ)".into(),
@@ -1214,6 +1296,15 @@ impl Checker<'_> {
                 )
                 .primary(span, "target not allowed for this instruction")
                 .note(note),
+            );
+            return false;
+        }
+        if info.opcode == Opcode::Txgo && offset.is_some_and(|o| o.iter().any(|&c| c != 0)) {
+            let ospan = args.get(2).map_or(span, Arg::span);
+            self.error(
+                Diagnostic::error("E1133", "TXGO takes its texel offsets from its operands")
+                    .primary(ospan, "a non-zero constant texel offset on TXGO")
+                    .note("NV_gpu_program5 2.X.4.4: a program will fail to load \"if any component of the constant offset vector of a TXGO instruction is non-zero -- non-constant offsets are provided in separate operands\""),
             );
             return false;
         }
@@ -2352,5 +2443,17 @@ impl Path {
             Some(PathPart::Member(s)) => format!("{}.{}", rule.name, s.name),
             _ => rule.name.to_string(),
         }
+    }
+}
+
+/// The component a scalar suffix names (`x`..`w`, `r`..`a`; section 2.X.2,
+/// <component>).
+fn component_index(name: &str) -> Option<u8> {
+    match name {
+        "x" | "r" => Some(0),
+        "y" | "g" => Some(1),
+        "z" | "b" => Some(2),
+        "w" | "a" => Some(3),
+        _ => None,
     }
 }

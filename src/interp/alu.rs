@@ -793,7 +793,23 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
                 span: inst.span,
             })
         }
-        O::Tex | O::Txb | O::Txd | O::Txf | O::Txl | O::Txp | O::Txq => {
+        // NV_gpu_program5 2.X.8.Z, IPAC/IPAO/IPAS: the attribute evaluated
+        // at another position of the pixel. The interpreter runs one
+        // fragment whose attributes are given values, not a primitive to
+        // interpolate, so every position sees the same value: the
+        // attribute itself, as loaded (docs/semantics.md, "Interpolation
+        // instructions").
+        O::Ipac | O::Ipao | O::Ipas => src(0),
+        O::Tex
+        | O::Txb
+        | O::Txd
+        | O::Txf
+        | O::Txg
+        | O::Txgo
+        | O::Txl
+        | O::Txp
+        | O::Txq
+        | O::Lod => {
             return Err(InterpError::Unsupported {
                 what: format!("texture instruction {}", info.name),
                 span: inst.span,

@@ -177,6 +177,9 @@ fn uses_texture(block: &Block) -> Option<&Instruction> {
                         | Opcode::Txb
                         | Opcode::Txd
                         | Opcode::Txf
+                        | Opcode::Txg
+                        | Opcode::Txgo
+                        | Opcode::Lod
                         | Opcode::Txl
                         | Opcode::Txp
                         | Opcode::Txq

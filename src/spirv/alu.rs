@@ -497,9 +497,31 @@ impl Lowerer<'_> {
             | Opcode::Txb
             | Opcode::Txd
             | Opcode::Txf
+            | Opcode::Txg
+            | Opcode::Txgo
             | Opcode::Txl
             | Opcode::Txp
-            | Opcode::Txq => self.texture(inst, s)?.into(),
+            | Opcode::Txq
+            | Opcode::Lod => self.texture(inst, s)?.into(),
+            // NV_gpu_program5 2.X.8.Z, IPAC/IPAO/IPAS: the attribute operand
+            // re-evaluated (its loaded value in `s[0]` is not used).
+            Opcode::Ipac => self
+                .interpolate(GLOp::InterpolateAtCentroid, &inst.srcs[0], None)?
+                .into(),
+            Opcode::Ipao => {
+                // "the x and y components of the second vector operand";
+                // z and w are ignored.
+                let xy = self.shuffle(v(1), v(1), &[0, 1])?;
+                self.interpolate(GLOp::InterpolateAtOffset, &inst.srcs[0], Some(xy))?
+                    .into()
+            }
+            Opcode::Ipas => {
+                // InterpolateAtSample takes a signed sample number; the
+                // bits are the same for every sample that exists.
+                let sample = self.cast(v(1), Comp::I32)?;
+                self.interpolate(GLOp::InterpolateAtSample, &inst.srcs[0], Some(sample))?
+                    .into()
+            }
             Opcode::Pk2h | Opcode::Pk2us | Opcode::Pk4b | Opcode::Pk4ub => {
                 let bits = self.pack(inst.op, v(0))?;
                 self.cast(bits, Comp::from(ty))?.into()

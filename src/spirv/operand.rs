@@ -82,6 +82,13 @@ impl Lowerer<'_> {
                 }
             }
         };
+        self.apply_modifiers(op, vector, scalar)
+    }
+
+    /// Swizzle (or scalar selection), negate and absolute value of section
+    /// 2.X.4.2 on an element already loaded.
+    fn apply_modifiers(&mut self, op: &Operand, vector: Val, scalar: bool) -> LResult<Loaded> {
+        let comp = Comp::from(op.ty);
         let mut v = if scalar {
             self.extract(vector, u32::from(op.swizzle.0[0]))?
         } else {
@@ -114,6 +121,82 @@ impl Lowerer<'_> {
             base,
             negated: op.negate_abs,
         })
+    }
+
+    /// IPAC, IPAO, IPAS (NV_gpu_program5 2.X.8.Z): the attribute named by
+    /// `op` evaluated at the centroid, at `at` (x, y) from the pixel centre,
+    /// or at sample `at` (an unsigned scalar): GLSL.std.450's
+    /// InterpolateAtCentroid/Offset/Sample on the attribute's Input
+    /// variable, then the operand's swizzle and modifiers. FLAT inputs give
+    /// their flat value, as the spec says ("The FLAT and NOPERSPECTIVE
+    /// variable modifiers operate normally"); CENTROID and SAMPLE
+    /// decorations do not matter to these instructions, as it says too.
+    pub(crate) fn interpolate(
+        &mut self,
+        which: GLOp,
+        op: &Operand,
+        at: Option<Val>,
+    ) -> LResult<Val> {
+        self.capability(rspirv::spirv::Capability::InterpolationFunction);
+        let element = self.element(op.var, &op.index, op.span)?;
+        let StorageRef::Io(slots) = self.storage_of(op.var, op.span)? else {
+            return Err(LowerError::internal_at(
+                "an interpolated operand that is not an attribute",
+                op.span,
+            ));
+        };
+        let bindings = match &self.program.var(op.var).kind {
+            crate::ir::VarKind::Attrib(b) => b.clone(),
+            _ => Vec::new(),
+        };
+        let comp = Comp::from(op.ty);
+        let mut values = Vec::with_capacity(slots.len());
+        for (n, slot) in slots.iter().enumerate() {
+            if let Element::Fixed(e) = element {
+                if e as usize != n {
+                    continue;
+                }
+            }
+            let interpolable = slot.class == StorageClass::Input
+                && slot.comp == Comp::F32
+                && matches!(slot.shape, IoShape::Vec4 | IoShape::FogCoord)
+                && bindings.get(n) != Some(&crate::ir::AttribBinding::Position);
+            if !interpolable {
+                // FragCoord, the clip distances, colours chosen by
+                // two-sided lighting and integer inputs are no Location
+                // variable InterpolateAt* may take (docs/semantics.md).
+                return Err(LowerError::unsupported(
+                    "IPAC/IPAO/IPAS of this attribute (only Location-carried float attributes are re-interpolated)",
+                    op.span,
+                ));
+            }
+            let ptr = Val {
+                id: slot.var,
+                comp: Comp::F32,
+                n: 4,
+            };
+            let ty = self.t(Comp::F32, 4);
+            let mut args = vec![ptr];
+            args.extend(at);
+            let v = self.glsl_typed(which, ty, Comp::F32, 4, &args)?;
+            let v = if slot.shape == IoShape::FogCoord {
+                // (f, 0, 0, 1) as every fog coordinate read.
+                let f = self.extract(v, 0)?;
+                let zero = self.konst(Comp::F32, &[0]);
+                let one = self.konst(Comp::F32, &[F32_ONE]);
+                self.construct(&[f, zero, zero, one])?
+            } else {
+                v
+            };
+            values.push(self.cast(v, comp)?);
+        }
+        let vector = match element {
+            Element::Fixed(_) => *values.first().ok_or_else(|| {
+                LowerError::internal_at("interface element out of range", op.span)
+            })?,
+            Element::Dynamic(i) => self.select_element(i, &values)?,
+        };
+        Ok(self.apply_modifiers(op, vector, false)?.value)
     }
 
     /// Writes `value` (four components of any type) to the destination:

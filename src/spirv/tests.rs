@@ -267,7 +267,12 @@ fn data_types(info: &OpInfo) -> Vec<DataType> {
 }
 
 fn is_alu(info: &OpInfo) -> bool {
+    // IPAC/IPAO/IPAS read a fragment attribute, never the temporaries these
+    // tests give every operand (the checker's E1130);
+    // texture::tests::nv5_texture_and_interpolation_validate_or_are_refused
+    // lowers them on attributes.
     matches!(info.shape, Shape::Alu | Shape::Swz)
+        && !matches!(info.opcode, Opcode::Ipac | Opcode::Ipao | Opcode::Ipas)
 }
 
 fn module(words: &[u32]) -> dr::Module {
@@ -1253,6 +1258,7 @@ fn unsupported_features_are_reported_not_panicked() {
         unit: 0,
         target: TexTarget::T2D,
         offset: None,
+        component: 0,
     });
     p.push(Stmt::Inst(tex));
     // Textures are lowered now (texture.rs has their tests).

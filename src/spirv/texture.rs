@@ -105,6 +105,18 @@ fn layout(target: TexTarget) -> Layout {
     }
 }
 
+/// The texel offsets of a gather.
+#[derive(Clone, Copy, Debug)]
+enum Offsets {
+    None,
+    /// TXG's constant offset (ConstOffset).
+    Const([i32; 3]),
+    /// TXGO's offsets known at compile time (ConstOffsets).
+    PerTexelConst([i32; 4], [i32; 4]),
+    /// TXGO's offsets from registers: x and y per texel.
+    PerTexel(Val, Val),
+}
+
 /// What the program does with one unit.
 struct UnitUse {
     target: TexTarget,
@@ -121,7 +133,8 @@ fn unit_uses(program: &Program, analysis: &Analysis) -> LResult<BTreeMap<u32, Un
             match stmt {
                 Stmt::Inst(inst) => {
                     let Some(tex) = &inst.tex else { continue };
-                    let reads = inst.op != Opcode::Txq;
+                    // TXQ reads no texels, LOD only levels' sizes.
+                    let reads = !matches!(inst.op, Opcode::Txq | Opcode::Lod);
                     let u = out.entry(tex.unit).or_insert(UnitUse {
                         target: tex.target,
                         ty: None,
@@ -264,6 +277,27 @@ impl Lowerer<'_> {
             Opcode::Tex | Opcode::Txb | Opcode::Txl | Opcode::Txp => {
                 self.sample(unit, inst.op, operand(0)?, None, offset)?
             }
+            Opcode::Txg => {
+                let offsets = offset.map(Offsets::Const).unwrap_or(Offsets::None);
+                self.gather(unit, operand(0)?, tex.component, offsets)?
+            }
+            Opcode::Txgo => {
+                let offsets = match (
+                    self.constant_ints(&inst.srcs[1]),
+                    self.constant_ints(&inst.srcs[2]),
+                ) {
+                    // Vulkan guarantees [-8, 7] for gather offsets
+                    // (minTexelGatherOffset/maxTexelGatherOffset); constant
+                    // offsets outside it take the per-texel path, whose
+                    // out-of-range results are undefined as the spec's are.
+                    (Some(x), Some(y)) if x.iter().chain(&y).all(|c| (-8..=7).contains(c)) => {
+                        Offsets::PerTexelConst(x, y)
+                    }
+                    _ => Offsets::PerTexel(operand(1)?, operand(2)?),
+                };
+                self.gather(unit, operand(0)?, tex.component, offsets)?
+            }
+            Opcode::Lod => self.lod(unit, operand(0)?)?,
             op => {
                 return Err(LowerError::internal_at(
                     format!("{op} is not a texture instruction"),
@@ -374,38 +408,7 @@ impl Lowerer<'_> {
             let q = self.op(Op::FDiv, &[xyz, w3])?;
             coord = self.shuffle(q, coord, &[0, 1, 2, 6])?;
         }
-        let rect = if layout.rect {
-            Some(self.rect_size(unit)?)
-        } else {
-            None
-        };
-        // (s, t, r) of Table X.17, then the layer.
-        let mut st = self.leading(coord, layout.coords)?;
-        if let Some(size) = rect {
-            st = self.op(Op::FDiv, &[st, size])?;
-        }
-        let mut parts = Vec::with_capacity(4);
-        for c in 0..layout.coords {
-            parts.push(self.extract(st, c)?);
-        }
-        if let Some(l) = layout.layer {
-            // "the layer used is derived by rounding the extracted
-            // floating-point component to the nearest integer"
-            // (section 2.X.4.4; floor(l + 0.5) as EXT_texture_array).
-            let layer = self.extract(coord, l)?;
-            let half = self.konst(Comp::F32, &[F32_HALF]);
-            let layer = self.op(Op::FAdd, &[layer, half])?;
-            parts.push(self.glsl(GLOp::Floor, &[layer])?);
-        }
-        let spv_coord = if parts.len() == 1 {
-            parts[0]
-        } else {
-            self.construct(&parts)?
-        };
-        let dref = match layout.shadow {
-            Some(c) => Some(self.extract(coord, c)?),
-            None => None,
-        };
+        let (spv_coord, dref, rect) = self.coordinates(unit, coord)?;
 
         // The LOD: implicit derivatives exist in fragment programs only.
         let fragment = self.program.stage == Stage::Fragment;
@@ -491,6 +494,179 @@ impl Lowerer<'_> {
                 self.construct(&[c, c, c, one])
             }
         }
+    }
+
+    /// The SPIR-V coordinate of a filtered access (Table X.17: s, t, r,
+    /// then the rounded layer; RECT divided by the size of level 0), its
+    /// depth reference, and the RECT size (TXD scales its partials by it).
+    fn coordinates(
+        &mut self,
+        unit: TextureUnit,
+        coord: Val,
+    ) -> LResult<(Val, Option<Val>, Option<Val>)> {
+        let layout = layout(unit.target);
+        let rect = if layout.rect {
+            Some(self.rect_size(unit)?)
+        } else {
+            None
+        };
+        // (s, t, r) of Table X.17, then the layer.
+        let mut st = self.leading(coord, layout.coords)?;
+        if let Some(size) = rect {
+            st = self.op(Op::FDiv, &[st, size])?;
+        }
+        let mut parts = Vec::with_capacity(4);
+        for c in 0..layout.coords {
+            parts.push(self.extract(st, c)?);
+        }
+        if let Some(l) = layout.layer {
+            // "the layer used is derived by rounding the extracted
+            // floating-point component to the nearest integer"
+            // (section 2.X.4.4; floor(l + 0.5) as EXT_texture_array).
+            let layer = self.extract(coord, l)?;
+            let half = self.konst(Comp::F32, &[F32_HALF]);
+            let layer = self.op(Op::FAdd, &[layer, half])?;
+            parts.push(self.glsl(GLOp::Floor, &[layer])?);
+        }
+        let spv_coord = if parts.len() == 1 {
+            parts[0]
+        } else {
+            self.construct(&parts)?
+        };
+        let dref = match layout.shadow {
+            Some(c) => Some(self.extract(coord, c)?),
+            None => None,
+        };
+        Ok((spv_coord, dref, rect))
+    }
+
+    /// The signed integer values of an operand whose value is known when
+    /// the program is compiled (a literal such as `{0, 1, 1, 0}`, with its
+    /// swizzle and sign); `None` otherwise.
+    fn constant_ints(&mut self, op: &crate::ir::Operand) -> Option<[i32; 4]> {
+        use crate::ir::{Index, VarKind};
+        if op.abs || !matches!(op.index, Index::None | Index::Absolute(0)) {
+            return None;
+        }
+        let VarKind::Param(params) = &self.program.var(op.var).kind else {
+            return None;
+        };
+        let [crate::ir::ParamBinding::Constant(lits)] = params.as_slice() else {
+            return None;
+        };
+        let mut out = [0i32; 4];
+        for (c, sel) in op.swizzle.0.iter().enumerate() {
+            let bits = lits.get(usize::from(*sel))?.bits(DataType::Signed) as i32;
+            out[c] = if op.negate { bits.wrapping_neg() } else { bits };
+        }
+        Some(out)
+    }
+
+    /// TXG and TXGO (NV_gpu_program5 2.X.8.Z): the base level's 2x2
+    /// LINEAR footprint, one component of each texel, in the spec's order
+    /// (i0j1, i1j1, i1j0, i0j0), which is OpImageGather's. SHADOW targets
+    /// compare instead ("component selection is ignored") with
+    /// OpImageDrefGather, giving the four 0/1 results.
+    fn gather(
+        &mut self,
+        unit: TextureUnit,
+        coord: Val,
+        component: u8,
+        offsets: Offsets,
+    ) -> LResult<Val> {
+        let layout = layout(unit.target);
+        let (spv_coord, dref, _) = self.coordinates(unit, coord)?;
+        let comp = if dref.is_some() { Comp::F32 } else { unit.comp };
+        let ty = self.t(comp, 4);
+        let component = self.c_i32(i32::from(component));
+        let one = |l: &mut Self, operands: &[(ImageOperands, Vec<Word>)]| -> LResult<Val> {
+            let sampled = l.load_sampled(unit)?;
+            let id = match dref {
+                Some(d) => l.image_inst(
+                    Op::ImageDrefGather,
+                    ty,
+                    &[sampled, spv_coord.id, d.id],
+                    operands,
+                )?,
+                None => l.image_inst(
+                    Op::ImageGather,
+                    ty,
+                    &[sampled, spv_coord.id, component],
+                    operands,
+                )?,
+            };
+            Ok(Val { id, comp, n: 4 })
+        };
+        match offsets {
+            Offsets::None => one(self, &[]),
+            Offsets::Const(o) => {
+                let o = self.offset_const(o, layout.coords);
+                one(self, &[(ImageOperands::CONST_OFFSET, vec![o])])
+            }
+            Offsets::PerTexelConst(x, y) => {
+                // ConstOffsets: texel i is the i0j0 texel of the footprint
+                // at offset i, as TXGO's pseudocode.
+                self.capability(Capability::ImageGatherExtended);
+                let ivec2 = self.t(Comp::I32, 2);
+                let mut elems = Vec::with_capacity(4);
+                for i in 0..4 {
+                    elems.push(self.konst(Comp::I32, &[x[i] as u32, y[i] as u32]).id);
+                }
+                let four = self.c_scalar(Comp::U32, 4);
+                let arr_ty = self.b.type_array(ivec2, four);
+                let arr = self.b.constant_composite(arr_ty, elems);
+                one(self, &[(ImageOperands::CONST_OFFSETS, vec![arr])])
+            }
+            Offsets::PerTexel(x, y) => {
+                // Four gathers, each at offset (x[i], y[i]), keeping its
+                // i0j0 texel (w): TXGO's pseudocode, one TextureSample_i0j0
+                // per component.
+                self.capability(Capability::ImageGatherExtended);
+                let mut parts = Vec::with_capacity(4);
+                for i in 0..4 {
+                    let xi = self.extract(x, i)?;
+                    let yi = self.extract(y, i)?;
+                    let xi = self.cast(xi, Comp::I32)?;
+                    let yi = self.cast(yi, Comp::I32)?;
+                    let o = self.construct(&[xi, yi])?;
+                    let g = one(self, &[(ImageOperands::OFFSET, vec![o.id])])?;
+                    parts.push(self.extract(g, 3)?);
+                }
+                self.construct(&parts)
+            }
+        }
+    }
+
+    /// LOD (NV_gpu_program4_1 2.X.8.Z): x, the mipmap level a lookup with
+    /// this coordinate would access, and y, the computed level of detail
+    /// relative to the base level (OpImageQueryLod, which GLSL's
+    /// textureQueryLOD took from this instruction); z and w are 0. Vulkan
+    /// has implicit derivatives in fragment shaders only; in the other
+    /// program types ComputePartialsX/Y return (0,0,0,0) (NV_gpu_program4
+    /// 2.X.4.4), so lambda is log2(0) = -infinity, clamped to the base
+    /// level: (0, -inf, 0, 0) (docs/semantics.md, "Textures").
+    fn lod(&mut self, unit: TextureUnit, coord: Val) -> LResult<Val> {
+        if self.program.stage != Stage::Fragment {
+            const F32_NEG_INF: u32 = 0xff80_0000;
+            return Ok(self.konst(Comp::F32, &[0, F32_NEG_INF, 0, 0]));
+        }
+        self.capability(Capability::ImageQuery);
+        let layout = layout(unit.target);
+        let mut st = self.leading(coord, layout.coords)?;
+        if layout.rect {
+            let size = self.rect_size(unit)?;
+            st = self.op(Op::FDiv, &[st, size])?;
+        }
+        let sampled = self.load_sampled(unit)?;
+        let vec2 = self.t(Comp::F32, 2);
+        let id = self.emit(Op::ImageQueryLod, vec2, &[sampled, st.id])?;
+        let q = Val {
+            id,
+            comp: Comp::F32,
+            n: 2,
+        };
+        let zero = self.konst(Comp::F32, &[0, 0]);
+        self.shuffle(q, zero, &[0, 1, 2, 3])
     }
 
     /// A ConstOffset of `n` components.
@@ -693,6 +869,130 @@ mod tests {
             }
         }
         assert!(lowered > 1500, "{lowered} modules");
+    }
+
+    /// NV_gpu_program5's TXG, TXGO and LOD and the IPA* instructions:
+    /// every one on every target, in every data type it takes, with and
+    /// without offsets, in vertex and fragment programs, either validates
+    /// for vulkan1.0 and vulkan1.3 or is refused with the rule that
+    /// forbids it.
+    #[test]
+    fn nv5_texture_and_interpolation_validate_or_are_refused() {
+        let mut lowered = 0;
+        for (header, input, output) in [
+            ("!!NVvp5.0", "vertex.attrib[1]", "result.texcoord[0]"),
+            ("!!NVfp5.0", "fragment.texcoord[0]", "result.color"),
+        ] {
+            for op in [
+                "TXG", "TXG.S", "TXG.U", "TXGO", "TXGO.U", "TXGO_reg", "LOD", "TXG_y",
+            ] {
+                for target in TARGETS {
+                    for off in ["", offset(target)] {
+                        let (name, args, unit) = match op {
+                            "TXGO" | "TXGO.U" => (
+                                op,
+                                format!("{input}, {{-1, 2, 0, 1}}, {{-1, 0, 1, 2}}"),
+                                "texture[3]",
+                            ),
+                            "TXGO_reg" => ("TXGO", format!("{input}, a, a.yxwz"), "texture[3]"),
+                            "TXG_y" => ("TXG", input.to_string(), "texture[3].y"),
+                            _ => (op, input.to_string(), "texture[3]"),
+                        };
+                        let src = format!(
+                            "{header}\nTEMP r, a;\nTRUNC.S a, {input};\n{name} r, {args}, {unit}, {target}{off};\nMOV {output}, r;\nEND\n"
+                        );
+                        let base = name.split('.').next().unwrap_or(name);
+                        let has_offset = off.contains('(') && off != ", (0)";
+                        let refused = match base {
+                            "TXG" => !matches!(
+                                target,
+                                "2D" | "SHADOW2D"
+                                    | "CUBE"
+                                    | "SHADOWCUBE"
+                                    | "ARRAY2D"
+                                    | "SHADOWARRAY2D"
+                                    | "RECT"
+                                    | "SHADOWRECT"
+                            ),
+                            "TXGO" => !matches!(
+                                target,
+                                "2D" | "SHADOW2D"
+                                    | "ARRAY2D"
+                                    | "SHADOWARRAY2D"
+                                    | "RECT"
+                                    | "SHADOWRECT"
+                            ),
+                            _ => target == "BUFFER",
+                        };
+                        let codes: &[&str] = match base {
+                            "TXG" => &["E1131", "E0448"],
+                            "TXGO" => &["E1132", "E1133", "E0448"],
+                            _ => &["E0447"],
+                        };
+                        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+                            match compile(&src, &options(env)) {
+                                Ok(c) => {
+                                    assert!(
+                                        !(refused || base == "TXGO" && has_offset),
+                                        "accepted:\n{src}"
+                                    );
+                                    assert!(!c.spirv.is_empty());
+                                    lowered += 1;
+                                }
+                                Err(d) => {
+                                    let text = d.render("t", &src, false);
+                                    assert!(
+                                        refused
+                                            || base == "TXGO" && has_offset
+                                            || target.contains("CUBE") && has_offset,
+                                        "{env:?}:\n{src}\n{text}"
+                                    );
+                                    assert!(d.iter().all(|d| codes.contains(&d.code)), "{text}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The interpolation instructions, on each kind of operand.
+        for (operand, ok) in [
+            ("fragment.texcoord[1]", true),
+            ("fragment.attrib[2].yxzw", true),
+            ("-fragment.fogcoord", true),
+            ("fragment.color", true),
+            ("fragment.facing", false),
+            ("primitive.id", false),
+            ("r", false),
+            ("{1, 2, 3, 4}", false),
+        ] {
+            for (op, extra) in [
+                ("IPAC", ""),
+                ("IPAO", ", {0.25, -0.5, 0, 0}"),
+                ("IPAS", ", a.x"),
+            ] {
+                let src = format!(
+                    "!!NVfp5.0\nTEMP r, a;\nMOV r, 0;\nTRUNC.U a, fragment.texcoord[0];\n{op} r, {operand}{extra};\nMOV result.color, r;\nEND\n"
+                );
+                for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+                    match compile(&src, &options(env)) {
+                        Ok(c) => {
+                            assert!(ok, "accepted:\n{src}");
+                            assert!(
+                                capabilities(&c.spirv).contains(&Capability::InterpolationFunction)
+                            );
+                            lowered += 1;
+                        }
+                        Err(d) => {
+                            let text = d.render("t", &src, false);
+                            assert!(!ok, "{src}\n{text}");
+                            assert!(d.iter().all(|d| d.code == "E1130"), "{text}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(lowered > 200, "{lowered} modules");
     }
 
     fn module(words: &[u32]) -> dr::Module {

@@ -1,6 +1,7 @@
 //! Execution tests of the texture instructions (NV_gpu_program4 section
-//! 2.X.4.4 and TEX, TXB, TXD, TXF, TXL, TXP, TXQ of section 2.X.8) on the
-//! Vulkan device, with real textures uploaded by the harness at binding
+//! 2.X.4.4 and TEX, TXB, TXD, TXF, TXL, TXP, TXQ of section 2.X.8), and
+//! NV_gpu_program5's TXG, TXGO, LOD and IPAC/IPAO/IPAS, on the Vulkan
+//! device, with real textures uploaded by the harness at binding
 //! 32 + unit (docs/interface.md, "Textures").
 //!
 //! Texels name themselves: texel (i, j) of layer / face / slice k of mip
@@ -1436,4 +1437,179 @@ END
             &[[10.0, 4.0, 0.0, 200.0], [7.0, 3.0, 0.0, 200.0]],
         );
     });
+}
+
+/// NV_gpu_program5 2.X.8.Z, TXG: the texels T_i0j1, T_i1j1, T_i1j0, T_i0j0
+/// LINEAR filtering would read, one component of each, in that order. On
+/// a 4x4 texture the coordinate (0.5, 0.5) is the corner shared by texels
+/// (1..2, 1..2): u - 0.5 = 1.5, so i0 = j0 = 1 and i1 = j1 = 2. A texel
+/// (i, j) holds [i, j, 0, 100], so `.x` names the column, `.y` the row.
+#[test]
+fn nv5_txg_gathers_one_component_of_the_four_linear_texels() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+INT TEMP ox, oy;
+ROUND.S ox, fragment.texcoord[1];
+ROUND.S oy, fragment.texcoord[2];
+TXG result.color[0], fragment.texcoord[0], texture[0], 2D;
+TXG result.color[1], fragment.texcoord[0], texture[0].y, 2D;
+TXG result.color[2], fragment.texcoord[0], texture[0].w, 2D;
+TXG result.color[3], fragment.texcoord[0], texture[0], 2D, (1, 0);
+TXGO result.color[4], fragment.texcoord[0], {0, 1, -1, 2}, {0, 0, 1, 2}, texture[0], 2D;
+TXGO result.color[5], fragment.texcoord[0], ox, oy, texture[0].y, 2D;
+END
+";
+    let textures = [on(0, grid(TextureKind::D2, 4, 4, 1, 1, 1, 100.0))];
+    // The offsets of the register TXGO: x (0, 1, -1, 2), y (0, 0, 1, 2).
+    let cases = vec![vec![
+        tc(0, [0.5, 0.5, 0.0, 1.0]),
+        tc(1, [0.0, 1.0, -1.0, 2.0]),
+        tc(2, [0.0, 0.0, 1.0, 2.0]),
+    ]];
+    run_fp(src, &textures, cases, |out| {
+        // (i0, j1), (i1, j1), (i1, j0), (i0, j0) = (1, 2), (2, 2), (2, 1), (1, 1).
+        assert_cases(out, 0, "TXG .x (default)", &[[1.0, 2.0, 2.0, 1.0]]);
+        assert_cases(out, 1, "TXG .y", &[[2.0, 2.0, 1.0, 1.0]]);
+        assert_cases(out, 2, "TXG .w", &[[100.0; 4]]);
+        // The constant offset (1, 0) moves every texel one column right.
+        assert_cases(out, 3, "TXG offset (1, 0)", &[[2.0, 3.0, 3.0, 2.0]]);
+        // TXGO: texel k is T_i0j0 moved by (x[k], y[k]): (1, 1), (2, 1),
+        // (0, 2), (3, 3).
+        assert_cases(out, 4, "TXGO literal offsets, .x", &[[1.0, 2.0, 0.0, 3.0]]);
+        assert_cases(out, 5, "TXGO register offsets, .y", &[[1.0, 1.0, 2.0, 3.0]]);
+    });
+}
+
+/// TXG on SHADOW2D (NV_gpu_program5 2.X.8.Z, TXG: "depth comparisons are
+/// performed on the depth values for each of the four selected texels,
+/// and 0/1 values are returned"). A 2x2 depth texture, row by row 0.2 0.4
+/// / 0.6 0.8, gathered at its centre (i0 = j0 = 0, i1 = j1 = 1) against
+/// the reference 0.5 (coordinate z) with LEQUAL: (0, 1) 0.6 -> 1, (1, 1)
+/// 0.8 -> 1, (1, 0) 0.4 -> 0, (0, 0) 0.2 -> 0.
+#[test]
+fn nv5_txg_on_a_shadow_target_returns_four_comparisons() {
+    let src = "!!NVfp5.0
+TXG result.color, fragment.texcoord[0], texture[0], SHADOW2D;
+END
+";
+    let textures = [depth(0, TextureKind::D2, 2, 2, 1, &[0.2, 0.4, 0.6, 0.8])];
+    let cases = vec![
+        vec![tc(0, [0.5, 0.5, 0.5, 1.0])],
+        vec![tc(0, [0.5, 0.5, 0.1, 1.0])],
+        vec![tc(0, [0.5, 0.5, 0.9, 1.0])],
+    ];
+    run_fp(src, &textures, cases, |out| {
+        assert_cases(
+            out,
+            0,
+            "TXG SHADOW2D",
+            &[
+                [1.0, 1.0, 0.0, 0.0],
+                [1.0, 1.0, 1.0, 1.0],
+                [0.0, 0.0, 0.0, 0.0],
+            ],
+        );
+    });
+}
+
+/// LOD (NV_gpu_program4_1, kept by NV_gpu_program5): the level of detail
+/// the texture's filtering would use, as OpImageQueryLod gives it
+/// (docs/semantics.md, "Textures"): x the level accessed, y the computed
+/// lambda. c.xy = fragment.position.xy * k has derivatives of k per pixel,
+/// rho = 8k texels on the 8x8 base level of a four-level texture, lambda =
+/// log2(8k): k = 1/8 -> 0, 1/2 -> 2, 1 -> 3, 4 -> 5 (accessed: level 3,
+/// the last).
+#[test]
+fn nv5_lod_reports_the_level_and_lambda_of_the_derivatives() {
+    let src = "!!NVfp5.0
+TEMP c;
+MUL c, fragment.position, fragment.texcoord[0];
+LOD result.color, c, texture[0], 2D;
+END
+";
+    let textures = [mip_levels(0).with_sampler(SamplerDesc {
+        mipmap: vk::SamplerMipmapMode::LINEAR,
+        ..SamplerDesc::default()
+    })];
+    let ks = [0.125f32, 0.5, 1.0, 4.0];
+    let cases = ks.iter().map(|&k| vec![tc(0, [k, k, 0.0, 0.0])]).collect();
+    run_fp(src, &textures, cases, |out| {
+        let want = [[0.0, 0.0], [2.0, 2.0], [3.0, 3.0], [3.0, 5.0]];
+        for (i, w) in want.iter().enumerate() {
+            let got = out.color_f32(i, 0);
+            // Vulkan allows the LOD computation an approximation (its
+            // "lodPrecision" bits, and rho's estimate): 1/16 of a level.
+            assert!(
+                (got[0] - w[0]).abs() < 0.0625 && (got[1] - w[1]).abs() < 0.0625,
+                "LOD, k = {}: got {got:?}, want ({}, {}, 0, 0)",
+                ks[i],
+                w[0],
+                w[1]
+            );
+            assert_eq!(&got[2..], &[0.0, 0.0], "LOD z, w");
+        }
+    });
+}
+
+/// IPAC, IPAO and IPAS (NV_gpu_program5 2.X.8.Z): the attribute
+/// interpolated at the centroid, at an offset from the pixel centre, at a
+/// sample. A triangle covers the 32x32 target with texcoord[0] = the
+/// window position / 32, so at pixel (x, y) the attribute at the centre is
+/// ((x + 0.5) / 32, (y + 0.5) / 32). With one sample per pixel the
+/// centroid and sample 0 are the centre; IPAO's offset (0.25, -0.5) moves
+/// it to ((x + 0.75) / 32, y / 32). The operand's modifiers apply after
+/// the interpolation.
+#[test]
+fn nv5_ipa_instructions_interpolate_at_the_centroid_an_offset_and_a_sample() {
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let vp = "!!NVvp5.0
+MOV result.position, vertex.attrib[0];
+MOV result.texcoord[0], vertex.attrib[1];
+END
+";
+    let fp = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+IPAC result.color[0], fragment.texcoord[0];
+IPAO result.color[1], fragment.texcoord[0], {0.25, -0.5, 0, 0};
+IPAS result.color[2], -fragment.texcoord[0].yxzw, 0;
+MOV result.color[3], fragment.texcoord[0];
+END
+";
+    // Clip (-1, -1) .. (3, 3): the window's 32 pixels span clip -1..1, so
+    // window x = (clip x + 1) * 16 and the attribute (clip + 1) / 2 is
+    // window / 32.
+    let corner = |x: f32, y: f32| {
+        vec![
+            Input::float(0, [x, y, 0.0, 1.0]),
+            Input::float(1, [(x + 1.0) / 2.0, (y + 1.0) / 2.0, 0.25, 1.0]),
+        ]
+    };
+    let job = harness::RasterJob::new(
+        vec![corner(-1.0, -1.0), corner(3.0, -1.0), corner(-1.0, 3.0)],
+        vk::PrimitiveTopology::TRIANGLE_LIST,
+    );
+    for env in ENVS {
+        let out = dev
+            .run_raster(&compile(vp, env), None, &compile(fp, env), &job)
+            .unwrap_or_else(|e| panic!("{env:?}: {e}"));
+        for (x, y) in [(3u32, 5u32), (20, 11), (31, 0)] {
+            let (fx, fy) = (x as f32, y as f32);
+            let centre = [(fx + 0.5) / 32.0, (fy + 0.5) / 32.0, 0.25, 1.0];
+            let want = [
+                centre,
+                [(fx + 0.75) / 32.0, fy / 32.0, 0.25, 1.0],
+                [-centre[1], -centre[0], -0.25, -1.0],
+                centre,
+            ];
+            for (loc, w) in want.iter().enumerate() {
+                let got = harness::to_f32(out.color(x, y, loc as u32));
+                assert!(
+                    got.iter().zip(w).all(|(g, w)| (g - w).abs() < 1e-5),
+                    "{env:?} pixel ({x}, {y}) result.color[{loc}]: got {got:?}, want {w:?}"
+                );
+            }
+        }
+    }
 }

@@ -65,7 +65,8 @@ const REJECTED_BY_THE_SPEC: [(&str, &str); 2] = [
 /// missing"), with the first diagnostic they get: they are reported, not
 /// compiled wrongly.
 const NOT_YET_SUPPORTED: [(&str, &str); 1] = [
-    // OPTION NV_shader_atomic_counters, COUNTER, TXG, BTC, ATOMCTR.
+    // OPTION NV_shader_atomic_counters, COUNTER and ATOMCTR (the rest,
+    // TXG and BTC included, compiles).
     ("gp5fp/glsl_shadow_gather.fp", "E0700"),
 ];
 

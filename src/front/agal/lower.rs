@@ -685,6 +685,7 @@ impl Lowerer<'_> {
             unit: u32::from(s.number),
             target,
             offset: None,
+            component: 0,
         };
         let (op, coord) = if s.lod_bias == 0 {
             (Opcode::Tex, coord)

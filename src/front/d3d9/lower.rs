@@ -2088,6 +2088,7 @@ impl Lower<'_> {
             unit,
             target: self.target(unit),
             offset: None,
+            component: 0,
         });
         i
     }
