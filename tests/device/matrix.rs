@@ -106,7 +106,14 @@ fn variants() -> Vec<Variant> {
         if info.shape != Shape::Alu && info.shape != Shape::Swz {
             continue;
         }
-        if matches!(info.opcode, Opcode::Ddx | Opcode::Ddy) {
+        // Derivatives depend on the neighbouring pixels, and IPAC/IPAO/IPAS
+        // interpolate a fragment attribute, never a temporary (E1130): both
+        // are tested on rasterised primitives (exec_derivatives.rs,
+        // exec_texture.rs).
+        if matches!(
+            info.opcode,
+            Opcode::Ddx | Opcode::Ddy | Opcode::Ipac | Opcode::Ipao | Opcode::Ipas
+        ) {
             continue;
         }
         let mut types = Vec::new();
@@ -391,7 +398,10 @@ fn the_matrix_covers_every_alu_instruction_and_data_type() {
     let v = variants();
     for info in INSTRUCTIONS.iter().filter(|i| {
         matches!(i.shape, Shape::Alu | Shape::Swz)
-            && !matches!(i.opcode, Opcode::Ddx | Opcode::Ddy)
+            && !matches!(
+                i.opcode,
+                Opcode::Ddx | Opcode::Ddy | Opcode::Ipac | Opcode::Ipao | Opcode::Ipas
+            )
             && nv_column(i).is_some()
     }) {
         let m = nv_column(info)
