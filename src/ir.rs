@@ -1395,6 +1395,9 @@ pub enum TexTarget {
     ShadowArray2D,
     /// `BUFFER` (TXF, TXQ).
     Buffer,
+    /// `ARRAYCUBE` (NV_gpu_program5 <texTarget>): an array of cube maps,
+    /// the direction in x, y, z and the layer (a whole cube) in w.
+    ArrayCube,
 }
 
 impl TexTarget {
@@ -1419,6 +1422,7 @@ impl TexTarget {
             TexTarget::ShadowArray1D => "SHADOWARRAY1D",
             TexTarget::ShadowArray2D => "SHADOWARRAY2D",
             TexTarget::Buffer => "BUFFER",
+            TexTarget::ArrayCube => "ARRAYCUBE",
         }
     }
 }

@@ -1082,6 +1082,7 @@ impl Checker<'_> {
                     "SHADOWARRAY1D",
                     "SHADOWARRAY2D",
                     "BUFFER",
+                    "ARRAYCUBE",
                 ];
                 let t = match id.name.as_str() {
                     "1D" => ir::TexTarget::T1D,
@@ -1098,6 +1099,16 @@ impl Checker<'_> {
                     "SHADOWARRAY1D" => ir::TexTarget::ShadowArray1D,
                     "SHADOWARRAY2D" => ir::TexTarget::ShadowArray2D,
                     "BUFFER" => ir::TexTarget::Buffer,
+                    "ARRAYCUBE" => ir::TexTarget::ArrayCube,
+                    "SHADOWARRAYCUBE" => {
+                        self.error(
+                            Diagnostic::error("E1135", "the SHADOWARRAYCUBE target is not supported")
+                                .primary(id.span, "a depth-compared cube map array")
+                                .note("NV_gpu_program5 adds SHADOWARRAYCUBE to <texTarget>; where its depth reference comes from (a cube map array coordinate already fills x, y, z and w) is defined by NV_gpu_program4_1 and ARB_texture_cube_map_array, which are not among the specifications nvp4c implements, so nvp4c refuses it rather than guess")
+                                .note("help: ARRAYCUBE (without SHADOW) is supported"),
+                        );
+                        return None;
+                    }
                     other => {
                         let names: Vec<&str> = names
                             .into_iter()
@@ -1266,7 +1277,7 @@ impl Checker<'_> {
         use ir::TexTarget as T;
         let span = args.get(1).map_or(args[0].span(), Arg::span);
         let rule: Option<(&str, String)> = match (info.opcode, target) {
-            (Opcode::Txf, T::Shadow1D | T::Shadow2D | T::ShadowRect | T::ShadowCube | T::ShadowArray1D | T::ShadowArray2D | T::Cube) => Some((
+            (Opcode::Txf, T::Shadow1D | T::Shadow2D | T::ShadowRect | T::ShadowCube | T::ShadowArray1D | T::ShadowArray2D | T::Cube | T::ArrayCube) => Some((
                 "E0445",
                 "section 2.X.8.Z, TXF: \"If a program contains a TXF instruction specifying one of the \"SHADOW\" or \"CUBE\" targets, it will fail to load.\"".into(),
             )),
@@ -1278,7 +1289,7 @@ impl Checker<'_> {
                 "E1131",
                 "NV_gpu_program5 2.X.8.Z, TXG: \"TXG only operates on 2D, SHADOW2D, CUBE, SHADOWCUBE, ARRAY2D, SHADOWARRAY2D, ARRAYCUBE, SHADOWARRAYCUBE, RECT, and SHADOWRECT texture targets; a program will fail to compile if any other texture target is used.\"".into(),
             )),
-            (Opcode::Txgo, T::T1D | T::T3D | T::Cube | T::ShadowCube | T::Array1D | T::Shadow1D | T::ShadowArray1D | T::Buffer) => Some((
+            (Opcode::Txgo, T::T1D | T::T3D | T::Cube | T::ShadowCube | T::ArrayCube | T::Array1D | T::Shadow1D | T::ShadowArray1D | T::Buffer) => Some((
                 "E1132",
                 "NV_gpu_program5 2.X.8.Z, TXGO: \"TXGO only operates on 2D, SHADOW2D, ARRAY2D, SHADOWARRAY2D, RECT, and SHADOWRECT texture targets; a program will fail to compile if any other texture target is used.\"".into(),
             )),
@@ -1315,7 +1326,7 @@ impl Checker<'_> {
                 T::T1D | T::Array1D | T::Shadow1D | T::ShadowArray1D => 1,
                 T::T2D | T::Rect | T::Array2D | T::Shadow2D | T::ShadowRect | T::ShadowArray2D => 2,
                 T::T3D => 3,
-                T::Cube | T::ShadowCube | T::Buffer => 0,
+                T::Cube | T::ShadowCube | T::ArrayCube | T::Buffer => 0,
             };
             if o.iter().skip(dims).any(|&c| c != 0) {
                 let ospan = args.get(2).map_or(span, Arg::span);

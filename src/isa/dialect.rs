@@ -803,6 +803,8 @@ impl Dialect {
         match target {
             "1D" | "2D" | "3D" | "CUBE" | "RECT" => true,
             "SHADOW1D" | "SHADOW2D" | "SHADOWRECT" => self.has(Features::NV4 | Features::SHADOW),
+            // NV_gpu_program5 <texTarget> ::= "ARRAYCUBE" | "SHADOWARRAYCUBE".
+            "ARRAYCUBE" | "SHADOWARRAYCUBE" => self.has(Features::NV5),
             _ => self.has(Features::NV4),
         }
     }

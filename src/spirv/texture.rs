@@ -102,6 +102,7 @@ fn layout(target: TexTarget) -> Layout {
         T::ShadowArray1D => l(Dim::Dim1D, 1, Some(1), Some(2)),
         T::ShadowArray2D => l(Dim::Dim2D, 2, Some(2), Some(3)),
         T::Buffer => l(Dim::DimBuffer, 1, None, None),
+        T::ArrayCube => l(Dim::DimCube, 3, Some(3), None),
     }
 }
 
@@ -195,6 +196,10 @@ impl Lowerer<'_> {
             match layout.dim {
                 Dim::Dim1D => self.capability(Capability::Sampled1D),
                 Dim::DimBuffer => self.capability(Capability::SampledBuffer),
+                // Vulkan's imageCubeArray feature.
+                Dim::DimCube if layout.layer.is_some() => {
+                    self.capability(Capability::SampledCubeArray)
+                }
                 _ => {}
             }
             let scalar = self.t(comp, 1);
@@ -715,6 +720,8 @@ impl Lowerer<'_> {
         let layout = layout(unit.target);
         let image = self.load_image(unit)?;
         let n = match layout.dim {
+            // A cube map array's third component counts its cubes.
+            Dim::DimCube if layout.layer.is_some() => 3,
             Dim::DimCube => 2,
             Dim::DimBuffer => 1,
             _ => layout.coords + u32::from(layout.layer.is_some()),
@@ -820,7 +827,7 @@ mod tests {
         match target {
             "1D" | "ARRAY1D" | "SHADOW1D" | "SHADOWARRAY1D" => ", (-8)",
             "3D" => ", (1, -2, 7)",
-            "CUBE" | "SHADOWCUBE" | "BUFFER" => "",
+            "CUBE" | "SHADOWCUBE" | "ARRAYCUBE" | "BUFFER" => "",
             _ => ", (7, -8)",
         }
     }
@@ -886,7 +893,8 @@ mod tests {
             for op in [
                 "TXG", "TXG.S", "TXG.U", "TXGO", "TXGO.U", "TXGO_reg", "LOD", "TXG_y",
             ] {
-                for target in TARGETS {
+                // ARRAYCUBE is NV_gpu_program5's own target.
+                for target in TARGETS.into_iter().chain(["ARRAYCUBE"]) {
                     for off in ["", offset(target)] {
                         let (name, args, unit) = match op {
                             "TXGO" | "TXGO.U" => (
@@ -909,6 +917,7 @@ mod tests {
                                 "2D" | "SHADOW2D"
                                     | "CUBE"
                                     | "SHADOWCUBE"
+                                    | "ARRAYCUBE"
                                     | "ARRAY2D"
                                     | "SHADOWARRAY2D"
                                     | "RECT"

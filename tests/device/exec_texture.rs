@@ -1613,3 +1613,52 @@ END
         }
     }
 }
+
+/// NV_gpu_program5's ARRAYCUBE target: a cube map array, the direction in
+/// x, y, z and the cube in w (rounded, as every array layer). Two cubes of
+/// 2x2 faces; every texel of layer k holds [k, 0, k, 100], so k names the
+/// face (+X 0, -X 1, +Y 2, -Y 3, +Z 4, -Z 5) plus 6 per cube. The
+/// directions point at face centres, where TXG's 2x2 footprint is the
+/// face's own four texels (off-centre, Vulkan's seamless cube filtering
+/// would take texels of the neighbouring faces). TXQ gives the face size
+/// and the number of cubes.
+#[test]
+fn nv5_arraycube_samples_the_face_of_the_selected_cube() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+TEX result.color[0], fragment.texcoord[0], texture[0], ARRAYCUBE;
+TXL result.color[1], fragment.texcoord[0], texture[0], ARRAYCUBE;
+TXG result.color[2], fragment.texcoord[0], texture[0].z, ARRAYCUBE;
+TXQ result.color[3], {0, 0, 0, 0}, texture[0], ARRAYCUBE;
+END
+";
+    let data = (0..12u32)
+        .flat_map(|k| (0..4).flat_map(move |_| [k as f32, 0.0, k as f32, 100.0].map(f32::to_bits)))
+        .collect();
+    let texture = Texture::new(
+        0,
+        TextureKind::CubeArray,
+        vk::Format::R32G32B32A32_SFLOAT,
+        2,
+        2,
+        1,
+        12,
+        vec![data],
+    );
+    let cases = vec![
+        // +X of cube 0; -Y of cube 1 (w = 0.6 rounds to 1); +Z of cube 1.
+        vec![tc(0, [1.0, 0.0, 0.0, 0.0])],
+        vec![tc(0, [0.0, -2.0, 0.0, 0.6])],
+        vec![tc(0, [0.0, 0.0, 5.0, 1.0])],
+    ];
+    run_fp(src, &[texture], cases, |out| {
+        let at = |k: f32| [k, 0.0, k, 100.0];
+        assert_cases(out, 0, "TEX ARRAYCUBE", &[at(0.0), at(9.0), at(10.0)]);
+        // TXL reads the LOD from w, which is the layer here: the texture
+        // has one level, so every LOD reads it.
+        assert_cases(out, 1, "TXL ARRAYCUBE", &[at(0.0), at(9.0), at(10.0)]);
+        assert_cases(out, 2, "TXG ARRAYCUBE .z", &[[0.0; 4], [9.0; 4], [10.0; 4]]);
+        let size = [2.0, 2.0, 2.0, 0.0].map(|v: f32| f32::from_bits(v as i32 as u32));
+        assert_cases(out, 3, "TXQ ARRAYCUBE", &[size, size, size]);
+    });
+}

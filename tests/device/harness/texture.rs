@@ -27,6 +27,8 @@ pub enum TextureKind {
     Array1D,
     /// ARRAY2D, SHADOWARRAY2D.
     Array2D,
+    /// ARRAYCUBE: six square layers per cube, faces as for `Cube`.
+    CubeArray,
     /// BUFFER: a uniform texel buffer (`levels[0]` holds the texels).
     Buffer,
 }
@@ -219,6 +221,11 @@ impl Texture {
         if self.kind == TextureKind::Cube && (self.layers != 6 || self.width != self.height) {
             return bad("a cube map has 6 square layers".into());
         }
+        if self.kind == TextureKind::CubeArray
+            && (self.layers == 0 || !self.layers.is_multiple_of(6) || self.width != self.height)
+        {
+            return bad("a cube map array has 6 square layers per cube".into());
+        }
         for (i, data) in self.levels.iter().enumerate() {
             let e = self.level_extent(i as u32);
             let want = (e.width * e.height * e.depth * self.layers) as usize * words;
@@ -258,13 +265,14 @@ impl Scope<'_> {
             TextureKind::D2 => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D),
             TextureKind::Array2D => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D_ARRAY),
             TextureKind::Cube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE),
+            TextureKind::CubeArray => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY),
             TextureKind::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
             TextureKind::Buffer => {
                 return Err(HarnessError::Job("a buffer is not an image".into()))
             }
         };
         let levels = t.levels.len() as u32;
-        let flags = if t.kind == TextureKind::Cube {
+        let flags = if matches!(t.kind, TextureKind::Cube | TextureKind::CubeArray) {
             vk::ImageCreateFlags::CUBE_COMPATIBLE
         } else {
             vk::ImageCreateFlags::empty()
