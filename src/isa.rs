@@ -22,6 +22,8 @@
 
 use std::fmt;
 
+use crate::TargetEnv;
+
 mod dialect;
 
 pub use dialect::{
@@ -582,6 +584,12 @@ pub enum Opcode {
     Swz,
     /// `TEX`: texture sample (2.X.8.Z, TEX).
     Tex,
+    /// `TGALL`: test all non-zero in thread group (NV_gpu_program5 2.X.8.Z, TGALL).
+    Tgall,
+    /// `TGANY`: test any non-zero in thread group (NV_gpu_program5 2.X.8.Z, TGANY).
+    Tgany,
+    /// `TGEQ`: test all equal in thread group (NV_gpu_program5 2.X.8.Z, TGEQ).
+    Tgeq,
     /// `TRUNC`: truncate (round toward zero) (2.X.8.Z, TRUNC).
     Trunc,
     /// `TXB`: texture sample with bias (2.X.8.Z, TXB).
@@ -644,6 +652,13 @@ pub struct OpInfo {
     /// Features (options) it needs beyond its column, e.g.
     /// `OPTION NV_shader_storage_buffer` for LDB ([`requires_of`]).
     pub requires: Features,
+    /// The oldest target environment whose SPIR-V can express it
+    /// ([`target_env_of`]): Vulkan 1.0 for all but the thread-group
+    /// instructions, which become subgroup operations (SPIR-V 1.3).
+    pub min_env: TargetEnv,
+    /// Why it needs `min_env`: the spec's words on what it reads and the
+    /// SPIR-V that does the same (the note of E1140); empty for Vulkan 1.0.
+    pub min_env_why: &'static str,
     /// Where the spec describes it.
     pub section: &'static str,
     /// A few words on what it does, e.g. `4-component dot product`.
@@ -884,6 +899,35 @@ pub const fn requires_of(op: Opcode) -> Features {
     }
 }
 
+/// The oldest target environment an opcode can be lowered for. NV_gpu_program5
+/// 2.X.8.Z, TGALL/TGANY/TGEQ read "a vector operand for each active thread
+/// in the current thread group"; SPIR-V's counterpart is the subgroup vote
+/// (OpGroupNonUniformAll/Any/AllEqual, capability GroupNonUniformVote),
+/// which SPIR-V 1.3, i.e. Vulkan 1.1, introduced (docs/interface.md,
+/// "Thread groups").
+///
+/// ```
+/// use nvp4c::{isa::{target_env_of, Opcode}, TargetEnv};
+/// assert_eq!(target_env_of(Opcode::Tgall), TargetEnv::Vulkan1_1);
+/// assert_eq!(target_env_of(Opcode::Mov), TargetEnv::Vulkan1_0);
+/// ```
+pub const fn target_env_of(op: Opcode) -> TargetEnv {
+    target_env_need(op).0
+}
+
+/// [`target_env_of`] with the reason, for the checker's note.
+const fn target_env_need(op: Opcode) -> (TargetEnv, &'static str) {
+    match op {
+        Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq => (
+            TargetEnv::Vulkan1_1,
+            "it reads \"a vector operand for each active thread in the current thread group\"; \
+             its SPIR-V is a subgroup vote (OpGroupNonUniformAll/Any/AllEqual, capability \
+             GroupNonUniformVote), which needs SPIR-V 1.3",
+        ),
+        _ => (TargetEnv::Vulkan1_0, ""),
+    }
+}
+
 /// One column entry: `-` (the opcode does not exist there) or the letters
 /// of its modifiers.
 macro_rules! col {
@@ -912,6 +956,8 @@ macro_rules! op {
             inputs: &[$($inp),*],
             only_stage: $stage,
             requires: requires_of(Opcode::$op),
+            min_env: target_env_need(Opcode::$op).0,
+            min_env_why: target_env_need(Opcode::$op).1,
             section: $sec,
             summary: $sum,
         }
@@ -1030,6 +1076,9 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
     op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   -   -   -   -        | "2.X.8.Z, SWZ" "extended swizzle"),
     op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TEX" "texture sample"),
+    op!(Tgall   "TGALL"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGALL" "test all non-zero in thread group"),
+    op!(Tgany   "TGANY"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGANY" "test any non-zero in thread group"),
+    op!(Tgeq    "TGEQ"    Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGEQ" "test all equal in thread group"),
     op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
     op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   -        | "2.X.8.Z, TXB" "texture sample with bias"),
     op!(Txd     "TXD"     Txd          [VF, VF, VF] RV  F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TXD" "texture sample with partials"),

@@ -124,6 +124,17 @@ fn bitfield_insert(bits: u32, offset: u32, src: u32, dst: u32) -> (u32, bool) {
     defined(((src << o as u32) & mask) | (dst & !mask))
 }
 
+/// The thread-group instructions' test (NV_gpu_program5 2.X.8.Z, TGALL:
+/// "comparing each component to zero"): a float is non-zero unless it is
+/// +0.0 or -0.0 (a NaN is non-zero: `NaN == 0` is false); an integer
+/// unless all its bits are zero.
+fn non_zero(bits: u32, ty: DataType) -> bool {
+    match ty {
+        DataType::Float => f32::from_bits(bits) != 0.0,
+        _ => bits != 0,
+    }
+}
+
 fn defined(bits: u32) -> (u32, bool) {
     (bits, false)
 }
@@ -498,6 +509,14 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
             defined(bool_bits(compare(inst.op, a, b, ty), rt))
         }),
         O::Sfl => Vec4::defined([bool_bits(false, rt); 4]),
+        // NV_gpu_program5 2.X.8.Z, TGALL/TGANY: the interpreter runs one
+        // thread, the only active one of its thread group, so "non-zero for
+        // all active threads" and "for any" are both the test of its own
+        // value; TGEQ's pseudocode compares tgall with tgany, which agree
+        // for one thread, so its result is always TRUE (docs/semantics.md,
+        // "Thread groups").
+        O::Tgall | O::Tgany => map1(src(0), |a| defined(bool_bits(non_zero(a, ty), rt))),
+        O::Tgeq => Vec4::defined([bool_bits(true, rt); 4]),
         O::Str => Vec4::defined([bool_bits(true, rt); 4]),
         // NV_vertex_program2_option 2.14.5.28, ARA: "iresult.x = itmp.x +
         // itmp.z; iresult.y = itmp.y + itmp.w" (and z, w the same sums).

@@ -482,6 +482,9 @@ impl Lowerer<'_> {
             Opcode::Ddx => self.op(Op::DPdx, &[v(0)])?.into(),
             Opcode::Ddy => self.op(Op::DPdy, &[v(0)])?.into(),
             Opcode::Swz => self.swz(inst, v(0))?.into(),
+            Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq => {
+                self.thread_group_vote(inst.op, ty, v(0))?.into()
+            }
             Opcode::Tex
             | Opcode::Txb
             | Opcode::Txd

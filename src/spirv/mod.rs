@@ -43,6 +43,7 @@ mod recursion;
 #[cfg(test)]
 mod tests;
 mod texture;
+mod thread_group;
 mod words;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
