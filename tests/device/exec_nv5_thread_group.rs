@@ -1,0 +1,317 @@
+//! Execution tests of NV_gpu_program5's thread-group votes (section 2.X.8.Z,
+//! TGALL, TGANY, TGEQ) on the Vulkan device, compiled for `vulkan1.1`
+//! (subgroup votes need SPIR-V 1.3; E1140 below it).
+//!
+//! The spec's thread group is the device's subgroup (docs/interface.md,
+//! "Thread groups"), whose size and whose grouping of invocations the
+//! program does not choose ("The method used to arrange threads into groups
+//! is undefined"). So every expected value here holds for any subgroup of
+//! at least two invocations: a value is the same for all invocations, or
+//! alternates between neighbouring invocations, or the check is an
+//! implication every grouping satisfies (a thread whose own value is
+//! non-zero sees TGANY TRUE, ...).
+
+use crate::harness;
+use crate::harness::{ComputeJob, FragmentJob, Input};
+
+fn compile(src: &str) -> Vec<u32> {
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_1;
+    match nvp4c::compile(src, &options) {
+        Ok(c) => c.spirv,
+        Err(d) => panic!("{}\n{src}", d.render("test.cp", src, false)),
+    }
+}
+
+/// The default binding of `program.storage[0]` (docs/interface.md).
+const STORAGE0: u32 = 64;
+/// Words nothing wrote.
+const UNWRITTEN: u32 = 0xDEAD_BEEF;
+const F_TRUE: u32 = 0x3f80_0000; // 1.0
+const I_TRUE: u32 = u32::MAX; // -1, all bits
+
+/// Work group size: 8 invocations, one or more whole subgroups on devices
+/// with subgroups of 2, 4 or 8 (lavapipe: 8), part of one on devices with
+/// larger subgroups (NVIDIA: 32); the expected values hold in every case.
+const N: u32 = 8;
+
+/// Runs a compute program of one work group of `N` whose invocation i
+/// stores 16 words at byte 64·i, and returns each invocation's words.
+fn run(src: &str) -> Option<Vec<Vec<u32>>> {
+    let device = harness::device_or_skip()?;
+    let sub = device.subgroups();
+    assert!(
+        sub.stages
+            .contains(ash::vk::ShaderStageFlags::COMPUTE | ash::vk::ShaderStageFlags::FRAGMENT),
+        "subgroup operations in compute and fragment stages: {sub:?}"
+    );
+    assert!(
+        sub.operations.contains(ash::vk::SubgroupFeatureFlags::VOTE),
+        "subgroup votes: {sub:?}"
+    );
+    assert!(
+        sub.size >= 2,
+        "the expected values assume subgroups of 2 or more: {sub:?}"
+    );
+    let job = ComputeJob::new(
+        [1, 1, 1],
+        vec![(STORAGE0, vec![UNWRITTEN; 16 * N as usize])],
+    );
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    Some(out[0].chunks(16).map(|c| c.to_vec()).collect())
+}
+
+/// The program's start: `i` = invocation.localindex, `odd` = i & 1 in
+/// every component, `a.x` = 64·i (the invocation's bytes), `v` the voted
+/// value (set by `value`), then the three votes stored at a.x.
+fn program(value: &str, ty: &str) -> String {
+    format!(
+        "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE {N};
+STORAGE out = program.storage[0];
+TEMP i, odd, a, v, r;
+MOV.U i, invocation.localindex.x;
+AND.U odd, i.x, {{1}}.x;
+SHL.U a.x, i.x, {{6}}.x;
+{value}
+TGALL{ty} r, v;
+STB.U32X4 r, out[a.x];
+TGANY{ty} r, v;
+STB.U32X4 r, out[a.x + 16];
+TGEQ{ty} r, v;
+STB.U32X4 r, out[a.x + 32];
+END
+"
+    )
+}
+
+/// Checks every invocation stored TGALL, TGANY and TGEQ of the components
+/// (x) the same non-zero value everywhere, (y) zero everywhere, (z)
+/// non-zero in odd invocations only, (w) a different non-zero value in
+/// each: (T F F T), (T F T T), (T T F T). TGEQ of w is TRUE: its
+/// pseudocode compares tgall with tgany, which agree when every thread's
+/// value is non-zero, different or not.
+fn check_votes(words: &[Vec<u32>], t: u32, what: &str) {
+    for (i, w) in words.iter().enumerate() {
+        assert_eq!(w[0..4], [t, 0, 0, t], "{what}: TGALL in invocation {i}");
+        assert_eq!(w[4..8], [t, 0, t, t], "{what}: TGANY in invocation {i}");
+        assert_eq!(w[8..12], [t, t, 0, t], "{what}: TGEQ in invocation {i}");
+        assert_eq!(w[12..16], [UNWRITTEN; 4], "{what}: invocation {i}");
+    }
+}
+
+#[test]
+fn float_votes_give_one_or_zero() {
+    // v = (5.0, -0.0, odd ? 1.0 : 0.0, i + 1.0); -0.0 is zero.
+    let value = "MOV v.x, {5}.x;
+MOV v.y, -{0}.x;
+I2F.U v.z, odd.x;
+ADD.U r.x, i.x, {1}.x;
+I2F.U v.w, r.x;";
+    if let Some(words) = run(&program(value, "")) {
+        check_votes(&words, F_TRUE, "float");
+    }
+}
+
+#[test]
+fn float_votes_count_nan_as_non_zero() {
+    // v = (NaN, 0.0, odd ? NaN : 0.0, -NaN): 2.X.8.Z, TGALL's
+    // `if (tmp.x == 0) result.x = FALSE` is false for a NaN.
+    let value = "MOV.U r, {0x7fc00000}.x;
+MOV.U v.x, r.x;
+MOV.U v.y, {0}.x;
+MUL.U v.z, r.z, odd.x;
+MOV.U v.w, {0xffc00000}.x;";
+    if let Some(words) = run(&program(value, "")) {
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(w[0..4], [F_TRUE, 0, 0, F_TRUE], "TGALL in invocation {i}");
+            assert_eq!(
+                w[4..8],
+                [F_TRUE, 0, F_TRUE, F_TRUE],
+                "TGANY in invocation {i}"
+            );
+            assert_eq!(
+                w[8..12],
+                [F_TRUE, F_TRUE, 0, F_TRUE],
+                "TGEQ in invocation {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn signed_votes_give_minus_one_or_zero() {
+    // v = (-5, 0, odd ? -1 : 0, -(i + 1)).
+    let value = "MOV.S v.x, {-5}.x;
+MOV.S v.y, {0}.x;
+MOV.S v.z, -odd.x;
+ADD.U r.x, i.x, {1}.x;
+MOV.S v.w, -r.x;";
+    if let Some(words) = run(&program(value, ".S")) {
+        check_votes(&words, I_TRUE, "signed");
+    }
+}
+
+#[test]
+fn unsigned_votes_give_all_ones_or_zero() {
+    // v = (0x80000000, 0, odd, i + 1).
+    let value = "MOV.U v.x, {0x80000000}.x;
+MOV.U v.y, {0}.x;
+MOV.U v.z, odd.x;
+ADD.U v.w, i.x, {1}.x;";
+    if let Some(words) = run(&program(value, ".U")) {
+        check_votes(&words, I_TRUE, "unsigned");
+    }
+}
+
+#[test]
+fn threads_outside_the_if_have_no_bearing_on_the_vote() {
+    // 2.X.8.Z, TGALL: "If the TGALL instruction is contained inside
+    // conditional flow control blocks and not all threads in the group
+    // execute the instruction, the operand values for threads not executing
+    // the instruction have no bearing on the value returned." Inside
+    // `IF NE.x` on odd, only odd invocations vote on odd: all non-zero.
+    // Outside, all vote: TGALL FALSE. Issue 21's pattern: TGALL.S.CC
+    // then IF NE.x runs the block only where all threads agree.
+    let src = format!(
+        "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE {N};
+STORAGE out = program.storage[0];
+TEMP i, odd, a, r, c;
+MOV.U i, invocation.localindex.x;
+AND.U odd, i.x, {{1}}.x;
+SHL.U a.x, i.x, {{6}}.x;
+TGALL.U r, odd;
+STB.U32X4 r, out[a.x];
+MOV.U.CC c.x, odd.x;
+IF NE.x;
+  TGALL.U r, odd;
+  STB.U32X4 r, out[a.x + 16];
+  TGEQ.U r, odd;
+  STB.U32X4 r, out[a.x + 32];
+ENDIF;
+TGALL.U.CC c.x, odd.x;
+IF NE.x;
+  STB.U32 {{7}}.x, out[a.x + 48];
+ENDIF;
+END
+"
+    );
+    if let Some(words) = run(&src) {
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(w[0..4], [0; 4], "TGALL of all in invocation {i}");
+            let (inside, eq) = if i % 2 == 1 {
+                ([I_TRUE; 4], [I_TRUE; 4])
+            } else {
+                ([UNWRITTEN; 4], [UNWRITTEN; 4])
+            };
+            assert_eq!(w[4..8], inside, "TGALL inside IF in invocation {i}");
+            assert_eq!(w[8..12], eq, "TGEQ inside IF in invocation {i}");
+            assert_eq!(w[12], UNWRITTEN, "the fast path ran in invocation {i}");
+        }
+    }
+}
+
+#[test]
+fn fragment_votes_agree_with_each_fragments_own_value() {
+    // 64 points, fragment.texcoord[0].x = case % 3 (0, 1, 2, ...), y = 7
+    // everywhere. Whatever fragments (and helpers) share a subgroup: y
+    // gives TRUE from all three; for x, a fragment whose own value is
+    // non-zero sees TGANY TRUE, one whose value is zero sees TGALL FALSE,
+    // TGALL TRUE implies TGANY TRUE, and TGEQ is TRUE exactly when
+    // TGALL == TGANY.
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+FLAT ATTRIB t = fragment.texcoord[0];
+OUTPUT all = result.color[0];
+OUTPUT any = result.color[1];
+OUTPUT eq = result.color[2];
+TGALL all, t;
+TGANY any, t;
+TGEQ eq, t;
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let cases: Vec<Vec<Input>> = (0..64)
+        .map(|c| vec![Input::float(5, [(c % 3) as f32, 7.0, 0.0, 0.0])])
+        .collect();
+    let job = FragmentJob::new(cases);
+    let got = device
+        .run_fragment(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for c in 0..64 {
+        let (all, any, eq) = (
+            got.color_f32(c, 0),
+            got.color_f32(c, 1),
+            got.color_f32(c, 2),
+        );
+        for v in [all, any, eq] {
+            assert!(v.iter().all(|&x| x == 0.0 || x == 1.0), "case {c}: {v:?}");
+        }
+        assert_eq!(
+            [all[1], any[1], eq[1]],
+            [1.0; 3],
+            "y = 7 everywhere, case {c}"
+        );
+        assert_eq!(
+            [all[2], any[2], eq[2]],
+            [0.0, 0.0, 1.0],
+            "z = 0 everywhere, case {c}"
+        );
+        if c % 3 != 0 {
+            assert_eq!(any[0], 1.0, "case {c} is non-zero itself");
+        } else {
+            assert_eq!(all[0], 0.0, "case {c} is zero itself");
+        }
+        assert!(all[0] <= any[0], "case {c}: TGALL without TGANY");
+        assert_eq!(
+            eq[0] == 1.0,
+            all[0] == any[0],
+            "case {c}: TGEQ is tgall == tgany"
+        );
+    }
+}
+
+#[test]
+fn the_interpreter_runs_one_thread() {
+    // docs/semantics.md, "Thread groups": the interpreter's one thread is
+    // its whole group: TGALL and TGANY test its value, TGEQ is TRUE.
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+OUTPUT all = result.color[0];
+OUTPUT any = result.color[1];
+OUTPUT eq = result.color[2];
+TEMP t;
+MOV t, {3, 0, -0.0, 0.5};
+TGALL all, t;
+TGANY any, t;
+TGEQ eq, t;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_1;
+    let (program, _) = nvp4c::check(src, &options).unwrap();
+    let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    let f = |name: &str| out.result(name).unwrap().bits;
+    assert_eq!(f("result.color[0]"), [F_TRUE, 0, 0, F_TRUE]);
+    assert_eq!(f("result.color[1]"), [F_TRUE, 0, 0, F_TRUE]);
+    assert_eq!(f("result.color[2]"), [F_TRUE; 4]);
+    // And the device agrees for a value that is the same in every fragment.
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let got = device
+        .run_fragment(&compile(src), &FragmentJob::new(vec![vec![]; 16]))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for c in 0..16 {
+        assert_eq!(got.color(c, 0), [F_TRUE, 0, 0, F_TRUE], "TGALL, case {c}");
+        assert_eq!(got.color(c, 1), [F_TRUE, 0, 0, F_TRUE], "TGANY, case {c}");
+        assert_eq!(got.color(c, 2), [F_TRUE; 4], "TGEQ, case {c}");
+    }
+}
