@@ -564,6 +564,14 @@ pub enum Opcode {
     Shl,
     /// `SHR`: shift right (2.X.8.Z, SHR).
     Shr,
+    /// `SHFDOWN`: warp shuffle with added index (NV_shader_thread_shuffle 2.X.8.Z, SHFDOWN).
+    Shfdown,
+    /// `SHFIDX`: warp shuffle with absolute index (NV_shader_thread_shuffle 2.X.8.Z, SHFIDX).
+    Shfidx,
+    /// `SHFUP`: warp shuffle with subtracted index (NV_shader_thread_shuffle 2.X.8.Z, SHFUP).
+    Shfup,
+    /// `SHFXOR`: warp shuffle with XORed index (NV_shader_thread_shuffle 2.X.8.Z, SHFXOR).
+    Shfxor,
     /// `SIN`: sine with reduction to [-PI,PI] (2.X.8.Z, SIN).
     Sin,
     /// `SLE`: set on less than or equal (2.X.8.Z, SLE).
@@ -895,6 +903,11 @@ pub const fn requires_of(op: Opcode) -> Features {
         // specified, a program will fail to load if it contains "ATOMB",
         // "LDB", or "STB" opcodes".
         Opcode::Atomb | Opcode::Ldb | Opcode::Stb => Features::STORAGE_BUFFER,
+        // NV_shader_thread_shuffle 2.X.6: "If this option is not specified,
+        // a program will fail to compile if it uses those instructions."
+        Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
+            Features::THREAD_SHUFFLE
+        }
         _ => Features::NONE,
     }
 }
@@ -923,6 +936,15 @@ const fn target_env_need(op: Opcode) -> (TargetEnv, &'static str) {
             "it reads \"a vector operand for each active thread in the current thread group\"; \
              its SPIR-V is a subgroup vote (OpGroupNonUniformAll/Any/AllEqual, capability \
              GroupNonUniformVote), which needs SPIR-V 1.3",
+        ),
+        // NV_shader_thread_shuffle 2.X.8.Z, SHFIDX...: "allows a 32-bit
+        // scalar value to be exchanged between multiple thread within a
+        // thread group".
+        Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => (
+            TargetEnv::Vulkan1_1,
+            "it reads a value \"exchanged between multiple thread within a thread group\"; \
+             its SPIR-V is a subgroup shuffle (OpGroupNonUniformShuffle, capability \
+             GroupNonUniformShuffle), which needs SPIR-V 1.3",
         ),
         _ => (TargetEnv::Vulkan1_0, ""),
     }
@@ -1066,6 +1088,10 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Sgt     "SGT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SGT" "set on greater than"),
     op!(Shl     "SHL"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHL" "shift left"),
     op!(Shr     "SHR"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHR" "shift right"),
+    op!(Shfdown "SHFDOWN" Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFDOWN" "warp shuffle with added index"),
+    op!(Shfidx  "SHFIDX"  Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFIDX" "warp shuffle with absolute index"),
+    op!(Shfup   "SHFUP"   Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFUP" "warp shuffle with subtracted index"),
+    op!(Shfxor  "SHFXOR"  Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFXOR" "warp shuffle with XORed index"),
     op!(Sin     "SIN"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, SIN" "sine with reduction to [-PI,PI]"),
     op!(Sle     "SLE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SLE" "set on less than or equal"),
     op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),

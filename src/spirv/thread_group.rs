@@ -11,8 +11,17 @@
 //! (capability GroupNonUniformVote); the checker refuses these opcodes
 //! below `--target-env vulkan1.1` (E1140), so reaching here with an older
 //! environment is an internal error.
+//!
+//! NV_shader_thread_shuffle's SHFIDX, SHFUP, SHFDOWN and SHFXOR read
+//! another thread's value: the thread id is `SubgroupLocalInvocationId`,
+//! the source thread and its "valid" predicate are computed as the spec's
+//! minThreadId / maxThreadId arithmetic says, and one
+//! `OpGroupNonUniformShuffle` reads the source (not ShuffleUp/Down/Xor:
+//! an out-of-range source must read the current thread's own value, which
+//! those cannot express).
 
-use rspirv::spirv::{Capability, Op, Scope};
+use rspirv::dr::Operand as SpvOperand;
+use rspirv::spirv::{BuiltIn, Capability, Decoration, Op, Scope, StorageClass};
 
 use super::emit::{Comp, LResult, Val, F32_ONE};
 use super::{LowerError, Lowerer};
@@ -83,5 +92,127 @@ impl Lowerer<'_> {
         };
         let t = self.splat_const(comp, t, 4);
         self.sel(votes, t, zero)
+    }
+
+    /// SHFIDX, SHFUP, SHFDOWN or SHFXOR (NV_shader_thread_shuffle 2.X.8.Z):
+    /// (valid, value, 0, 0) in the data type `ty`, from the scalar `value.x`,
+    /// the unsigned index `index.x` and mask `mask.x`.
+    pub(crate) fn thread_shuffle(
+        &mut self,
+        op: Opcode,
+        ty: DataType,
+        value: Val,
+        index: Val,
+        mask: Val,
+    ) -> LResult<Val> {
+        if self.options.target_env < TargetEnv::Vulkan1_1 {
+            return Err(LowerError::internal(format!(
+                "{op} lowered for {}: subgroup shuffles need vulkan1.1 (the checker gives E1140)",
+                self.options.target_env.name()
+            )));
+        }
+        self.capability(Capability::GroupNonUniform);
+        self.capability(Capability::GroupNonUniformShuffle);
+        let (lane_var, size_var) = self.subgroup_inputs();
+        let lane = self.load(lane_var, Comp::U32, 1)?;
+        let size = self.load(size_var, Comp::U32, 1)?;
+        let u = |l: &mut Self, bits: u32| l.konst(Comp::U32, &[bits]);
+        // GLSL section of NV_shader_thread_shuffle: "<index> is a 5 bits
+        // value in the range 0 to 31, MSBs are ignored."
+        let index = self.extract(index, 0)?;
+        let five_bits = u(self, 31);
+        let index = self.op(Op::BitwiseAnd, &[index, five_bits])?;
+        // "Bits 0 to 4 of <mask> are a clamp value ... and bits 8 to 12 a
+        // segmentation mask": minThreadId = id & segmentationMask,
+        // maxThreadId = minThreadId | (clamp & ~segmentationMask).
+        let mask = self.extract(mask, 0)?;
+        let clamp = self.op(Op::BitwiseAnd, &[mask, five_bits])?;
+        let eight = u(self, 8);
+        let seg = self.op(Op::ShiftRightLogical, &[mask, eight])?;
+        let seg = self.op(Op::BitwiseAnd, &[seg, five_bits])?;
+        let not_seg = self.op(Op::Not, &[seg])?;
+        let min = self.op(Op::BitwiseAnd, &[lane, seg])?;
+        let clamp_bits = self.op(Op::BitwiseAnd, &[clamp, not_seg])?;
+        let max = self.op(Op::BitwiseOr, &[min, clamp_bits])?;
+        // The source thread id, and whether it is in range. The spec says
+        // "lower than maxThreadId" (SHFUP: "greater than"); the bounds are
+        // inclusive, as in the PTX shfl instruction these come from, since
+        // a clamp of 31 must reach thread 31 (the GLSL section's
+        // `threadIdValid = index < width` with width 32). SHFUP's source
+        // may be below zero, so it is compared signed.
+        let (src, valid) = match op {
+            Opcode::Shfdown | Opcode::Shfxor | Opcode::Shfidx => {
+                let src = match op {
+                    Opcode::Shfdown => self.op(Op::IAdd, &[lane, index])?,
+                    Opcode::Shfxor => self.op(Op::BitwiseXor, &[lane, index])?,
+                    _ => {
+                        let i = self.op(Op::BitwiseAnd, &[index, not_seg])?;
+                        self.op(Op::BitwiseOr, &[i, min])?
+                    }
+                };
+                let valid = self.cmp(Op::ULessThanEqual, src, max)?;
+                (src, valid)
+            }
+            Opcode::Shfup => {
+                let src = self.op(Op::ISub, &[lane, index])?;
+                let s = self.cast(src, Comp::I32)?;
+                let m = self.cast(max, Comp::I32)?;
+                let valid = self.cmp(Op::SGreaterThanEqual, s, m)?;
+                (src, valid)
+            }
+            _ => {
+                return Err(LowerError::internal(format!(
+                    "{op} is not a thread shuffle"
+                )))
+            }
+        };
+        // Out of range: "it read the value from the current thread". A
+        // source past the device's subgroup (an id the spec's 32 threads
+        // have but a smaller subgroup lacks) is no active thread, whose
+        // value the spec leaves undefined; it reads the current thread's
+        // too, so no lane outside the subgroup is ever named.
+        let exists = self.cmp(Op::ULessThan, src, size)?;
+        let read = self.and(valid, exists)?;
+        let src = self.sel(read, src, lane)?;
+        let x = self.extract(value, 0)?;
+        let scope = self.c_scalar(Comp::U32, Scope::Subgroup as u32);
+        let x_ty = self.t(x.comp, 1);
+        let id = self.emit(Op::GroupNonUniformShuffle, x_ty, &[scope, x.id, src.id])?;
+        let shuffled = Val { id, ..x };
+        let comp = Comp::from(ty);
+        let shuffled = self.cast(shuffled, comp)?;
+        let (t, f) = if ty == DataType::Float {
+            (F32_ONE, 0)
+        } else {
+            (u32::MAX, 0)
+        };
+        let t = self.konst(comp, &[t]);
+        let f = self.konst(comp, &[f]);
+        let predicate = self.sel(valid, t, f)?;
+        // "SHFDOWN returns a 2-component vector"; z and w, which the spec
+        // leaves undefined, are 0 (docs/semantics.md, "Thread groups").
+        self.construct(&[predicate, shuffled, f, f])
+    }
+
+    /// The built-in inputs a shuffle reads, declared once.
+    fn subgroup_inputs(&mut self) -> (rspirv::spirv::Word, rspirv::spirv::Word) {
+        if let Some(ids) = self.subgroup_inputs {
+            return ids;
+        }
+        let uint = self.t(Comp::U32, 1);
+        let declare = |l: &mut Self, b: BuiltIn, name: &str| {
+            let var = l.global_variable(uint, StorageClass::Input, None, name);
+            l.b.decorate(var, Decoration::BuiltIn, [SpvOperand::BuiltIn(b)]);
+            // Integer inputs of a fragment program are Flat (Vulkan's
+            // rule for every integer Input of the Fragment model).
+            if l.program.stage == crate::Stage::Fragment {
+                l.b.decorate(var, Decoration::Flat, []);
+            }
+            var
+        };
+        let lane = declare(self, BuiltIn::SubgroupLocalInvocationId, "subgroup_lane");
+        let size = declare(self, BuiltIn::SubgroupSize, "subgroup_size");
+        self.subgroup_inputs = Some((lane, size));
+        (lane, size)
     }
 }
