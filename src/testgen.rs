@@ -1394,6 +1394,9 @@ pub fn excluded_opcodes() -> Vec<(Opcode, &'static str)> {
                 Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq => {
                     "thread-group votes depend on the other invocations"
                 }
+                Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
+                    "thread shuffles read the other invocations"
+                }
                 _ => "not generated",
             };
             (i.opcode, why)

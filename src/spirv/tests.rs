@@ -2268,3 +2268,53 @@ fn thread_group_votes_validate_from_vulkan_1_1_and_are_e1140_before() {
         }
     }
 }
+
+/// Each thread shuffle, in each data type, validates from Vulkan 1.1 on
+/// (one OpGroupNonUniformShuffle, capability GroupNonUniformShuffle) and is
+/// E1140 on its opcode for Vulkan 1.0.
+#[test]
+fn thread_shuffles_validate_from_vulkan_1_1_and_are_e1140_before() {
+    for op in ["SHFIDX", "SHFUP", "SHFDOWN", "SHFXOR"] {
+        for (ty, kind) in [("", ""), (".S", "INT "), (".U", "UINT ")] {
+            for header in ["!!NVfp5.0", "!!NVvp5.0"] {
+                let src = format!(
+                    "{header}\nOPTION NV_shader_thread_shuffle;\n{kind}OUTPUT o = result.{};\n{kind}TEMP t;\nMOV{ty} t, {{1, 0, 2, 0}};\n{op}{ty} t, t, {{3}}.x, {{0x1c1f}}.x;\nMOV{ty} o, t;\nEND\n",
+                    if header == "!!NVfp5.0" { "color" } else { "texcoord[0]" }
+                );
+                for env in ENVS {
+                    match crate::compile(&src, &options(env)) {
+                        Ok(c) => {
+                            assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                            let m = module(&c.spirv);
+                            let caps: Vec<_> = m
+                                .capabilities
+                                .iter()
+                                .map(|i| i.operands[0].unwrap_capability())
+                                .collect();
+                            assert!(
+                                caps.contains(&rspirv::spirv::Capability::GroupNonUniformShuffle),
+                                "{src}"
+                            );
+                            let shuffles = m
+                                .functions
+                                .iter()
+                                .flat_map(|f| f.all_inst_iter())
+                                .filter(|i| {
+                                    i.class.opcode == rspirv::spirv::Op::GroupNonUniformShuffle
+                                })
+                                .count();
+                            assert_eq!(shuffles, 1, "{src}");
+                        }
+                        Err(d) => {
+                            assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                            let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                            assert_eq!(codes, ["E1140"], "{src}");
+                            let span = d.iter().next().unwrap().primary_span().unwrap();
+                            assert_eq!(&src[span.start as usize..span.end as usize], op);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -315,3 +315,185 @@ END
         assert_eq!(got.color(c, 2), [F_TRUE; 4], "TGEQ, case {c}");
     }
 }
+
+// ---- NV_shader_thread_shuffle: SHFIDX, SHFUP, SHFDOWN, SHFXOR -------------
+
+/// Runs the shuffle cases `body` (each stores `r.xy`, (valid, value), at
+/// `out[a.x + 8·k]`) with `v.x` = 100 + i in invocation i, and returns each
+/// invocation's words. The expected values name threads by
+/// `invocation.localindex`: they assume a work group of 8 is one subgroup of
+/// 8 with lane = local index, which is lavapipe's arrangement (the spec
+/// leaves "the method used to arrange threads into groups" undefined, and
+/// Vulkan does not promise it either), so the test checks the subgroup size
+/// and leaves other devices alone.
+fn run_shuffles(ty: &str, body: &str) -> Option<Vec<Vec<u32>>> {
+    let device = harness::device_or_skip()?;
+    let sub = device.subgroups();
+    assert!(
+        sub.operations
+            .contains(ash::vk::SubgroupFeatureFlags::SHUFFLE),
+        "subgroup shuffles: {sub:?}"
+    );
+    if sub.size != N {
+        eprintln!("the shuffle tests expect subgroups of {N}: {sub:?}");
+        return None;
+    }
+    let value = if ty.is_empty() {
+        "ADD.U r.x, i.x, {100}.x;\nI2F.U v.x, r.x;"
+    } else {
+        "ADD.U v.x, i.x, {100}.x;"
+    };
+    let src = format!(
+        "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_thread_shuffle;
+GROUP_SIZE {N};
+STORAGE out = program.storage[0];
+TEMP i, a, v, r;
+MOV.U i, invocation.localindex.x;
+SHL.U a.x, i.x, {{6}}.x;
+{value}
+{body}
+END
+"
+    );
+    let job = ComputeJob::new(
+        [1, 1, 1],
+        vec![(STORAGE0, vec![UNWRITTEN; 16 * N as usize])],
+    );
+    let out = device
+        .run_compute(&compile(&src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    Some(out[0].chunks(16).map(|c| c.to_vec()).collect())
+}
+
+/// The mask operand: clamp in bits 0-4, segmentation mask in bits 8-12.
+fn mask(clamp: u32, segmentation: u32) -> u32 {
+    clamp | segmentation << 8
+}
+
+#[test]
+fn unsigned_shuffles_follow_the_min_and_max_thread_ids() {
+    // Each case: minThreadId = i & seg, maxThreadId = min | (clamp & ~seg);
+    // in range: SHFDOWN/SHFXOR/SHFIDX source <= max, SHFUP source >= max;
+    // out of range reads the thread's own value (100 + i).
+    let seg4 = 0b11100; // segments of 4 threads
+    let body = format!(
+        "SHFXOR.U r, v, {{1}}.x, {{{x}}}.x;
+STB.U32X2 r, out[a.x];
+SHFDOWN.U r, v, {{2}}.x, {{{d}}}.x;
+STB.U32X2 r, out[a.x + 8];
+SHFUP.U r, v, {{3}}.x, {{0}}.x;
+STB.U32X2 r, out[a.x + 16];
+SHFIDX.U r, v, {{5}}.x, {{{idx}}}.x;
+STB.U32X2 r, out[a.x + 24];
+SHFUP.U r, v, {{1}}.x, {{{up4}}}.x;
+STB.U32X2 r, out[a.x + 32];
+SHFDOWN.U r, v, {{4}}.x, {{31}}.x;
+STB.U32X2 r, out[a.x + 40];
+SHFIDX.U r, v, {{0x27}}.x, {{31}}.x;
+STB.U32X2 r, out[a.x + 48];",
+        x = mask(31, 0),
+        d = mask(7, 0),
+        idx = mask(31, seg4),
+        up4 = mask(0, seg4),
+    );
+    let Some(words) = run_shuffles(".U", &body) else {
+        return;
+    };
+    let t = I_TRUE;
+    for (i, w) in words.iter().enumerate() {
+        let i = i as u32;
+        let own = 100 + i;
+        // SHFXOR 1, clamp 31: source i ^ 1, always in range.
+        assert_eq!(w[0..2], [t, 100 + (i ^ 1)], "SHFXOR in invocation {i}");
+        // SHFDOWN 2, clamp 7: source i + 2 <= 7 for i <= 5.
+        let down = if i + 2 <= 7 { [t, own + 2] } else { [0, own] };
+        assert_eq!(w[2..4], down, "SHFDOWN in invocation {i}");
+        // SHFUP 3, mask 0: max 0, source i - 3 >= 0 for i >= 3.
+        let up = if i >= 3 { [t, own - 3] } else { [0, own] };
+        assert_eq!(w[4..6], up, "SHFUP in invocation {i}");
+        // SHFIDX 5 in segments of 4: source (5 & ~28) | min = min + 1,
+        // max = min | 3: in range.
+        let min = i & !3;
+        assert_eq!(w[6..8], [t, 100 + min + 1], "SHFIDX in invocation {i}");
+        // SHFUP 1 in segments of 4, clamp 0: max = min, so the first
+        // thread of each segment is out of range.
+        let up4 = if i % 4 != 0 { [t, own - 1] } else { [0, own] };
+        assert_eq!(w[8..10], up4, "SHFUP in segments in invocation {i}");
+        // SHFDOWN 4, clamp 31: in range up to thread 31, but threads 8 and
+        // up are not in this subgroup of 8 (no active thread: undefined in
+        // the spec, the own value in nvp4c, docs/semantics.md).
+        let far = if i + 4 < N { own + 4 } else { own };
+        assert_eq!(
+            w[10..12],
+            [t, far],
+            "SHFDOWN past the subgroup in invocation {i}"
+        );
+        // SHFIDX 0x27: the index's bits above 4 are ignored, 0x27 & 31 = 7.
+        assert_eq!(w[12..14], [t, 107], "SHFIDX of 0x27 in invocation {i}");
+        assert_eq!(w[14..16], [UNWRITTEN; 2], "invocation {i}");
+    }
+}
+
+#[test]
+fn float_and_signed_shuffles_give_their_true_value() {
+    // v.x = 100.0 + i; SHFXOR 2 with clamp 3 and segments of 4 (seg 28):
+    // min = i & 28, max = min | 3, source i ^ 2 stays in the segment.
+    let body = format!(
+        "SHFXOR r, v, {{2}}.x, {{{m}}}.x;\nSTB.U32X2 r, out[a.x];\nSHFDOWN r, v, {{1}}.x, {{{m}}}.x;\nSTB.U32X2 r, out[a.x + 8];",
+        m = mask(3, 0b11100)
+    );
+    if let Some(words) = run_shuffles("", &body) {
+        for (i, w) in words.iter().enumerate() {
+            let f = |k: usize| (100 + k) as f32;
+            assert_eq!(w[0], F_TRUE, "SHFXOR valid in invocation {i}");
+            assert_eq!(f32::from_bits(w[1]), f(i ^ 2), "SHFXOR in invocation {i}");
+            // SHFDOWN 1 within the segment of 4: the last thread of each
+            // segment is out of range and keeps its own value.
+            let (valid, from) = if i % 4 != 3 { (F_TRUE, i + 1) } else { (0, i) };
+            assert_eq!(w[2], valid, "SHFDOWN valid in invocation {i}");
+            assert_eq!(f32::from_bits(w[3]), f(from), "SHFDOWN in invocation {i}");
+        }
+    }
+    let body = "SHFUP.S r, v, {1}.x, {0}.x;\nSTB.U32X2 r, out[a.x];";
+    if let Some(words) = run_shuffles(".S", body) {
+        for (i, w) in words.iter().enumerate() {
+            let i = i as u32;
+            let want = if i >= 1 { [I_TRUE, 99 + i] } else { [0, 100] };
+            assert_eq!(w[0..2], want, "SHFUP.S in invocation {i}");
+        }
+    }
+}
+
+#[test]
+fn the_interpreter_shuffles_in_a_group_of_one() {
+    // Thread 0 alone: SHFXOR 0 reads itself (valid, defined); SHFDOWN 1 with
+    // clamp 0 is out of range (FALSE, own value); SHFDOWN 1 with clamp 31
+    // names thread 1, which does not exist: valid TRUE, value undefined.
+    let src = "!!NVfp5.0
+OPTION NV_shader_thread_shuffle;
+OPTION ARB_draw_buffers;
+INT OUTPUT o0 = result.color[0];
+INT OUTPUT o1 = result.color[1];
+INT OUTPUT o2 = result.color[2];
+SHFXOR.S o0, {42}.x, {0}.x, {31}.x;
+SHFDOWN.S o1, {42}.x, {1}.x, {0}.x;
+SHFDOWN.S o2, {42}.x, {1}.x, {31}.x;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_1;
+    let (program, _) = nvp4c::check(src, &options).unwrap();
+    let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    let r = |n: u32| out.result(&format!("result.color[{n}]")).unwrap();
+    assert_eq!(
+        (r(0).bits[..2].to_vec(), r(0).undefined),
+        (vec![I_TRUE, 42], 0b1100)
+    );
+    assert_eq!(
+        (r(1).bits[..2].to_vec(), r(1).undefined),
+        (vec![0, 42], 0b1100)
+    );
+    assert_eq!((r(2).bits[0], r(2).undefined), (I_TRUE, 0b1110));
+}

@@ -109,10 +109,20 @@ fn variants() -> Vec<Variant> {
         if matches!(info.opcode, Opcode::Ddx | Opcode::Ddy) {
             continue;
         }
-        // A thread-group vote on the device sees the other fragments of
-        // its subgroup, the interpreter only its own (docs/semantics.md,
-        // "Thread groups"): tests/device/exec_nv5_thread_group.rs.
-        if matches!(info.opcode, Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq) {
+        // A thread-group vote or shuffle on the device sees the other
+        // fragments of its subgroup, the interpreter only its own
+        // (docs/semantics.md, "Thread groups"):
+        // tests/device/exec_nv5_thread_group.rs.
+        if matches!(
+            info.opcode,
+            Opcode::Tgall
+                | Opcode::Tgany
+                | Opcode::Tgeq
+                | Opcode::Shfdown
+                | Opcode::Shfidx
+                | Opcode::Shfup
+                | Opcode::Shfxor
+        ) {
             continue;
         }
         let mut types = Vec::new();
