@@ -419,7 +419,11 @@ STB.U32X2 r, out[a.x + 48];",
         assert_eq!(w[6..8], [t, 100 + min + 1], "SHFIDX in invocation {i}");
         // SHFUP 1 in segments of 4, clamp 0: max = min, so the first
         // thread of each segment is out of range.
-        let up4 = if i % 4 != 0 { [t, own - 1] } else { [0, own] };
+        let up4 = if !i.is_multiple_of(4) {
+            [t, own - 1]
+        } else {
+            [0, own]
+        };
         assert_eq!(w[8..10], up4, "SHFUP in segments in invocation {i}");
         // SHFDOWN 4, clamp 31: in range up to thread 31, but threads 8 and
         // up are not in this subgroup of 8 (no active thread: undefined in
