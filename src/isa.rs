@@ -596,6 +596,8 @@ pub enum Opcode {
     Tgall,
     /// `TGANY`: test any non-zero in thread group (NV_gpu_program5 2.X.8.Z, TGANY).
     Tgany,
+    /// `TGBALLOT`: query a boolean in thread group (NV_shader_thread_group 2.X.8.Z, TGBALLOT).
+    Tgballot,
     /// `TGEQ`: test all equal in thread group (NV_gpu_program5 2.X.8.Z, TGEQ).
     Tgeq,
     /// `TRUNC`: truncate (round toward zero) (2.X.8.Z, TRUNC).
@@ -908,6 +910,9 @@ pub const fn requires_of(op: Opcode) -> Features {
         Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
             Features::THREAD_SHUFFLE
         }
+        // NV_shader_thread_group 2.X.6: "If this option is not specified, a
+        // program will fail to compile if it uses those instructions".
+        Opcode::Tgballot => Features::THREAD_GROUP,
         _ => Features::NONE,
     }
 }
@@ -945,6 +950,12 @@ const fn target_env_need(op: Opcode) -> (TargetEnv, &'static str) {
             "it reads a value \"exchanged between multiple thread within a thread group\"; \
              its SPIR-V is a subgroup shuffle (OpGroupNonUniformShuffle, capability \
              GroupNonUniformShuffle), which needs SPIR-V 1.3",
+        ),
+        Opcode::Tgballot => (
+            TargetEnv::Vulkan1_1,
+            "it reads \"a vector operand for each active thread in the current thread group\"; \
+             its SPIR-V is a subgroup ballot (OpGroupNonUniformBallot, capability \
+             GroupNonUniformBallot), which needs SPIR-V 1.3",
         ),
         _ => (TargetEnv::Vulkan1_0, ""),
     }
@@ -1104,6 +1115,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TEX" "texture sample"),
     op!(Tgall   "TGALL"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGALL" "test all non-zero in thread group"),
     op!(Tgany   "TGANY"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGANY" "test any non-zero in thread group"),
+    op!(Tgballot "TGBALLOT" Alu        [V]          RVU F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, TGBALLOT" "query a boolean in thread group"),
     op!(Tgeq    "TGEQ"    Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGEQ" "test all equal in thread group"),
     op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
     op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   -        | "2.X.8.Z, TXB" "texture sample with bias"),

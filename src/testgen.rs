@@ -1391,8 +1391,8 @@ pub fn excluded_opcodes() -> Vec<(Opcode, &'static str)> {
                 // The device's vote sees the other invocations of its
                 // subgroup, the interpreter only its own (docs/semantics.md,
                 // "Thread groups"); tests/device/exec_nv5_thread_group.rs.
-                Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq => {
-                    "thread-group votes depend on the other invocations"
+                Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq | Opcode::Tgballot => {
+                    "thread-group votes and ballots depend on the other invocations"
                 }
                 Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
                     "thread shuffles read the other invocations"

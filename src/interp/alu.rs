@@ -554,6 +554,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         // "Thread groups").
         O::Tgall | O::Tgany => map1(src(0), |a| defined(bool_bits(non_zero(a, ty), rt))),
         O::Tgeq => Vec4::defined([bool_bits(true, rt); 4]),
+        // NV_shader_thread_group 2.X.8.Z, TGBALLOT: the one thread is thread
+        // 0, so each component is bit 0 set (1) where its value is non-zero.
+        O::Tgballot => map1(src(0), |a| defined(u32::from(non_zero(a, ty)))),
         O::Shfdown | O::Shfidx | O::Shfup | O::Shfxor => {
             shuffle(inst.op, src(0), src(1), src(2), rt)
         }

@@ -485,6 +485,7 @@ impl Lowerer<'_> {
             Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq => {
                 self.thread_group_vote(inst.op, ty, v(0))?.into()
             }
+            Opcode::Tgballot => self.thread_group_ballot(ty, v(0))?.into(),
             Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
                 self.thread_shuffle(inst.op, ty, v(0), v(1), v(2))?.into()
             }

@@ -2318,3 +2318,34 @@ fn thread_shuffles_validate_from_vulkan_1_1_and_are_e1140_before() {
         }
     }
 }
+
+/// TGBALLOT (`OPTION NV_shader_thread_group`), in each data type, is four
+/// subgroup ballots from Vulkan 1.1 on and E1140 for Vulkan 1.0.
+#[test]
+fn thread_group_ballot_validates_from_vulkan_1_1_and_is_e1140_before() {
+    for (ty, kind) in [("", ""), (".S", "INT "), (".U", "UINT ")] {
+        let src = format!(
+            "!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT OUTPUT o = result.color;\n{kind}TEMP t;\nUINT TEMP b;\nMOV{ty} t, {{1, 0, 2, 0}};\nTGBALLOT{ty}.CC b, t;\nMOV.U o, b;\nEND\n"
+        );
+        for env in ENVS {
+            match crate::compile(&src, &options(env)) {
+                Ok(c) => {
+                    assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                    let m = module(&c.spirv);
+                    let ballots = m
+                        .functions
+                        .iter()
+                        .flat_map(|f| f.all_inst_iter())
+                        .filter(|i| i.class.opcode == rspirv::spirv::Op::GroupNonUniformBallot)
+                        .count();
+                    assert_eq!(ballots, 4, "{src}");
+                }
+                Err(d) => {
+                    assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                    assert_eq!(codes, ["E1140"], "{src}");
+                }
+            }
+        }
+    }
+}

@@ -94,6 +94,47 @@ impl Lowerer<'_> {
         self.sel(votes, t, zero)
     }
 
+    /// TGBALLOT (NV_shader_thread_group 2.X.8.Z) of the four components of
+    /// `value` (data type `ty`): per component, `result |= 1 << thread` for
+    /// each active thread whose value is non-zero, as an unsigned vector.
+    pub(crate) fn thread_group_ballot(&mut self, ty: DataType, value: Val) -> LResult<Val> {
+        if self.options.target_env < TargetEnv::Vulkan1_1 {
+            return Err(LowerError::internal(format!(
+                "TGBALLOT lowered for {}: subgroup ballots need vulkan1.1 (the checker gives E1140)",
+                self.options.target_env.name()
+            )));
+        }
+        self.capability(Capability::GroupNonUniform);
+        self.capability(Capability::GroupNonUniformBallot);
+        // The same test as TGALL's: "comparing each component to zero".
+        let comp = Comp::from(ty);
+        let zero = self.splat_const(comp, 0, 4);
+        let test = if ty == DataType::Float {
+            Op::FUnordNotEqual
+        } else {
+            Op::INotEqual
+        };
+        let non_zero = self.cmp(test, value, zero)?;
+        let scope = self.c_scalar(Comp::U32, Scope::Subgroup as u32);
+        let uvec4 = self.t(Comp::U32, 4);
+        let mut parts = Vec::with_capacity(4);
+        for c in 0..4 {
+            let p = self.extract(non_zero, c)?;
+            let id = self.emit(Op::GroupNonUniformBallot, uvec4, &[scope, p.id])?;
+            // Bits 0-31 of the ballot: the spec's 32-bit mask of threads
+            // 0-31. Lanes 32 and up of a wider subgroup (64 on some
+            // devices) have no bit in it (docs/interface.md, "Thread
+            // groups").
+            let ballot = Val {
+                id,
+                comp: Comp::U32,
+                n: 4,
+            };
+            parts.push(self.extract(ballot, 0)?);
+        }
+        self.construct(&parts)
+    }
+
     /// SHFIDX, SHFUP, SHFDOWN or SHFXOR (NV_shader_thread_shuffle 2.X.8.Z):
     /// (valid, value, 0, 0) in the data type `ty`, from the scalar `value.x`,
     /// the unsigned index `index.x` and mask `mask.x`.

@@ -117,6 +117,7 @@ fn variants() -> Vec<Variant> {
             info.opcode,
             Opcode::Tgall
                 | Opcode::Tgany
+                | Opcode::Tgballot
                 | Opcode::Tgeq
                 | Opcode::Shfdown
                 | Opcode::Shfidx
