@@ -318,9 +318,9 @@ END
 
 // ---- NV_shader_thread_shuffle: SHFIDX, SHFUP, SHFDOWN, SHFXOR -------------
 
-/// Runs the shuffle cases `body` (each stores `r.xy`, (valid, value), at
-/// `out[a.x + 8·k]`) with `v.x` = 100 + i in invocation i, and returns each
-/// invocation's words. The expected values name threads by
+/// Runs the shuffle (or ballot) cases `body` (a shuffle stores `r.xy`,
+/// (valid, value), at `out[a.x + 8·k]`) with `v.x` = 100 + i in invocation
+/// i, and returns each invocation's words. The expected values name threads by
 /// `invocation.localindex`: they assume a work group of 8 is one subgroup of
 /// 8 with lane = local index, which is lavapipe's arrangement (the spec
 /// leaves "the method used to arrange threads into groups" undefined, and
@@ -347,6 +347,7 @@ fn run_shuffles(ty: &str, body: &str) -> Option<Vec<Vec<u32>>> {
         "!!NVcp5.0
 OPTION NV_shader_storage_buffer;
 OPTION NV_shader_thread_shuffle;
+OPTION NV_shader_thread_group;
 GROUP_SIZE {N};
 STORAGE out = program.storage[0];
 TEMP i, a, v, r;
@@ -500,4 +501,56 @@ END
         (vec![0, 42], 0b1100)
     );
     assert_eq!((r(2).bits[0], r(2).undefined), (I_TRUE, 0b1110));
+}
+
+// ---- NV_shader_thread_group: TGBALLOT -------------------------------------
+
+#[test]
+fn ballot_sets_the_bit_of_each_active_thread_with_a_non_zero_value() {
+    // NV_shader_thread_group 2.X.8.Z, TGBALLOT: "result.x |= 1 << thread"
+    // for each active thread with a non-zero value; "It's possible to query
+    // the active thread mask by calling TGBALLOT with 1 as the first
+    // operand". Lanes = local indices 0-7 (run_shuffles' assumption):
+    // v = (1, odd, i >= 5, 0) as floats gives (0xFF, 0xAA, 0xE0, 0); inside
+    // IF on odd, only odd threads are active: the ballot of 1 is 0xAA.
+    let body = "AND.U r.x, i.x, {1}.x;
+I2F.U v.y, r.x;
+MOV v.x, {1}.x;
+SGE.U r.z, i.x, {5}.x;
+I2F.U v.z, r.z;
+MOV v.w, {0}.x;
+TGBALLOT r, v;
+STB.U32X4 r, out[a.x];
+AND.U r.x, i.x, {1}.x;
+MOV.U.CC r.x, r.x;
+IF NE.x;
+  TGBALLOT.U r, {1, 1, 1, 1};
+  STB.U32X4 r, out[a.x + 16];
+ENDIF;";
+    let Some(words) = run_shuffles("", body) else {
+        return;
+    };
+    for (i, w) in words.iter().enumerate() {
+        assert_eq!(w[0..4], [0xFF, 0xAA, 0xE0, 0], "TGBALLOT in invocation {i}");
+        let inside = if i % 2 == 1 {
+            [0xAA; 4]
+        } else {
+            [UNWRITTEN; 4]
+        };
+        assert_eq!(w[4..8], inside, "TGBALLOT inside IF in invocation {i}");
+    }
+}
+
+#[test]
+fn ballot_needs_its_option_and_vulkan_1_1() {
+    let without = "!!NVfp5.0\nUINT TEMP b;\nTGBALLOT b, {1}.x;\nMOV result.color, {0}.x;\nEND\n";
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_1;
+    let d = nvp4c::compile(without, &options).unwrap_err();
+    assert_eq!(d.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0730"]);
+    // The interpreter: thread 0 alone sets bit 0 where the value is non-zero.
+    let src = "!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT OUTPUT o = result.color;\nTGBALLOT.S o, {3, 0, -1, 0};\nEND\n";
+    let (program, _) = nvp4c::check(src, &options).unwrap();
+    let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    assert_eq!(out.result("result.color").unwrap().bits, [1, 0, 1, 0]);
 }
