@@ -534,6 +534,18 @@ pub enum Opcode {
     Pow,
     /// `PUSHA`: push an address register onto the call stack (NV_vertex_program3 2.14.5.44).
     Pusha,
+    /// `QSWZ0`: add fragment 0 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ0).
+    Qswz0,
+    /// `QSWZ1`: add fragment 1 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ1).
+    Qswz1,
+    /// `QSWZ2`: add fragment 2 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ2).
+    Qswz2,
+    /// `QSWZ3`: add fragment 3 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ3).
+    Qswz3,
+    /// `QSWZX`: add fragments horizontally in a quad (NV_shader_thread_group 2.X.8.Z, QSWZX).
+    Qswzx,
+    /// `QSWZY`: add fragments vertically in a quad (NV_shader_thread_group 2.X.8.Z, QSWZY).
+    Qswzy,
     /// `RCC`: reciprocal (clamped) (2.X.8.Z, RCC).
     Rcc,
     /// `RCP`: reciprocal (2.X.8.Z, RCP).
@@ -912,7 +924,13 @@ pub const fn requires_of(op: Opcode) -> Features {
         }
         // NV_shader_thread_group 2.X.6: "If this option is not specified, a
         // program will fail to compile if it uses those instructions".
-        Opcode::Tgballot => Features::THREAD_GROUP,
+        Opcode::Tgballot
+        | Opcode::Qswz0
+        | Opcode::Qswz1
+        | Opcode::Qswz2
+        | Opcode::Qswz3
+        | Opcode::Qswzx
+        | Opcode::Qswzy => Features::THREAD_GROUP,
         _ => Features::NONE,
     }
 }
@@ -956,6 +974,18 @@ const fn target_env_need(op: Opcode) -> (TargetEnv, &'static str) {
             "it reads \"a vector operand for each active thread in the current thread group\"; \
              its SPIR-V is a subgroup ballot (OpGroupNonUniformBallot, capability \
              GroupNonUniformBallot), which needs SPIR-V 1.3",
+        ),
+        Opcode::Qswz0
+        | Opcode::Qswz1
+        | Opcode::Qswz2
+        | Opcode::Qswz3
+        | Opcode::Qswzx
+        | Opcode::Qswzy => (
+            TargetEnv::Vulkan1_1,
+            "it reads \"a floating point operand <swizzledValue>, which can come from any \
+             fragment in the quad\"; its SPIR-V is a quad operation \
+             (OpGroupNonUniformQuadBroadcast/QuadSwap, capability GroupNonUniformQuad), which \
+             needs SPIR-V 1.3",
         ),
         _ => (TargetEnv::Vulkan1_0, ""),
     }
@@ -1084,6 +1114,12 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Popa    "POPA"    AddressStack []           RA  F VERT | -       -        -     -    ""    -     -        -        -   -   -   -        | "NV_vertex_program3 2.14.5.43, POPA" "pop address register from the call stack"),
     op!(Pow     "POW"     Alu          [SS, SS]     RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, POW" "exponentiate"),
     op!(Pusha   "PUSHA"   AddressStack [AD]         RN  F VERT | -       -        -     -    ""    -     -        -        -   -   -   -        | "NV_vertex_program3 2.14.5.44, PUSHA" "push address register onto the call stack"),
+    op!(Qswz0   "QSWZ0"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ0" "add fragment 0 in a quad"),
+    op!(Qswz1   "QSWZ1"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ1" "add fragment 1 in a quad"),
+    op!(Qswz2   "QSWZ2"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ2" "add fragment 2 in a quad"),
+    op!(Qswz3   "QSWZ3"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ3" "add fragment 3 in a quad"),
+    op!(Qswzx   "QSWZX"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZX" "add fragments horizontally"),
+    op!(Qswzy   "QSWZY"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZY" "add fragments vertically"),
     op!(Rcc     "RCC"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        -   ""  "C" -        | "2.X.8.Z, RCC" "reciprocal (clamped)"),
     op!(Rcp     "RCP"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, RCP" "reciprocal"),
     op!(Rep     "REP"     Rep          [V]          RN  F ALL  | "FIH"   "FIH"    -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, REP" "start of repeat block"),

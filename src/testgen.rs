@@ -1397,6 +1397,12 @@ pub fn excluded_opcodes() -> Vec<(Opcode, &'static str)> {
                 Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
                     "thread shuffles read the other invocations"
                 }
+                Opcode::Qswz0
+                | Opcode::Qswz1
+                | Opcode::Qswz2
+                | Opcode::Qswz3
+                | Opcode::Qswzx
+                | Opcode::Qswzy => "quad swizzles read the neighbouring pixels",
                 _ => "not generated",
             };
             (i.opcode, why)

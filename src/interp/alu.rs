@@ -557,6 +557,13 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4]) -> Result<Eval, InterpErr
         // NV_shader_thread_group 2.X.8.Z, TGBALLOT: the one thread is thread
         // 0, so each component is bit 0 set (1) where its value is non-zero.
         O::Tgballot => map1(src(0), |a| defined(u32::from(non_zero(a, ty)))),
+        // NV_shader_thread_group, quadSwizzle*NV: "If any thread in a 2x2
+        // pixel quad is inactive, the quad is divergent. In this case
+        // quadSwizzle will return 0"; the interpreter's fragment is alone in
+        // its quad (as DDX and DDY see no neighbours, docs/semantics.md).
+        O::Qswz0 | O::Qswz1 | O::Qswz2 | O::Qswz3 | O::Qswzx | O::Qswzy => {
+            Vec4::defined([fb(0.0); 4])
+        }
         O::Shfdown | O::Shfidx | O::Shfup | O::Shfxor => {
             shuffle(inst.op, src(0), src(1), src(2), rt)
         }

@@ -2349,3 +2349,41 @@ fn thread_group_ballot_validates_from_vulkan_1_1_and_is_e1140_before() {
         }
     }
 }
+
+/// QSWZ0-3, QSWZX, QSWZY (`OPTION NV_shader_thread_group`, fragment
+/// programs) are quad operations from Vulkan 1.1 on and E1140 for 1.0.
+#[test]
+fn quad_swizzles_validate_from_vulkan_1_1_and_are_e1140_before() {
+    for (op, spv) in [
+        ("QSWZ0", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZ1", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZ2", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZ3", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZX", rspirv::spirv::Op::GroupNonUniformQuadSwap),
+        ("QSWZY", rspirv::spirv::Op::GroupNonUniformQuadSwap),
+    ] {
+        let src = format!(
+            "!!NVfp5.0\nOPTION NV_shader_thread_group;\nTEMP t;\n{op}.F t, fragment.position, fragment.color;\nMOV result.color, t;\nEND\n"
+        );
+        for env in ENVS {
+            match crate::compile(&src, &options(env)) {
+                Ok(c) => {
+                    assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                    let m = module(&c.spirv);
+                    let n = m
+                        .functions
+                        .iter()
+                        .flat_map(|f| f.all_inst_iter())
+                        .filter(|i| i.class.opcode == spv)
+                        .count();
+                    assert_eq!(n, 1, "{src}");
+                }
+                Err(d) => {
+                    assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                    assert_eq!(codes, ["E1140"], "{src}");
+                }
+            }
+        }
+    }
+}

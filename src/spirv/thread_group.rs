@@ -135,6 +135,56 @@ impl Lowerer<'_> {
         self.construct(&parts)
     }
 
+    /// QSWZ0-3, QSWZX, QSWZY (NV_shader_thread_group 2.X.8.Z and its GLSL
+    /// section's quadSwizzle*NV): `swizzled` read from a fragment of the
+    /// 2x2 quad plus `unswizzled` of the current fragment.
+    ///
+    /// The spec gives 0 in a divergent quad ("If any thread in a 2x2 pixel
+    /// quad is inactive, the quad is divergent. In this case quadSwizzle
+    /// will return 0"), counting helper threads as active ("the
+    /// intermediate values they compute can still be used by thread group
+    /// sharing instructions"). Vulkan has no test of that: a ballot need
+    /// not count helper invocations (lavapipe's does not), so testing the
+    /// quad with one would zero every quad at a primitive's edge. nvp4c
+    /// reads the quad as the device's quad operation does, which is
+    /// undefined for an inactive lane (docs/semantics.md, "Thread groups").
+    pub(crate) fn quad_swizzle(
+        &mut self,
+        op: Opcode,
+        swizzled: Val,
+        unswizzled: Val,
+    ) -> LResult<Val> {
+        if self.options.target_env < TargetEnv::Vulkan1_1 {
+            return Err(LowerError::internal(format!(
+                "{op} lowered for {}: quad operations need vulkan1.1 (the checker gives E1140)",
+                self.options.target_env.name()
+            )));
+        }
+        self.capability(Capability::GroupNonUniform);
+        self.capability(Capability::GroupNonUniformQuad);
+        let scope = self.c_scalar(Comp::U32, Scope::Subgroup as u32);
+        let vec_ty = self.t_of(swizzled);
+        // The spec's quad threads 4N+0 .. 4N+3 are pixels (X, Y), (X+1, Y),
+        // (X, Y+1), (X+1, Y+1) when rendering to a framebuffer object, as
+        // Vulkan's quad indices 0-3 are in framebuffer coordinates;
+        // QSWZX's neighbour in X is QuadSwap direction 0, QSWZY's in Y
+        // direction 1.
+        let (vote, operand) = match op {
+            Opcode::Qswz0 => (Op::GroupNonUniformQuadBroadcast, 0),
+            Opcode::Qswz1 => (Op::GroupNonUniformQuadBroadcast, 1),
+            Opcode::Qswz2 => (Op::GroupNonUniformQuadBroadcast, 2),
+            Opcode::Qswz3 => (Op::GroupNonUniformQuadBroadcast, 3),
+            Opcode::Qswzx => (Op::GroupNonUniformQuadSwap, 0),
+            Opcode::Qswzy => (Op::GroupNonUniformQuadSwap, 1),
+            _ => return Err(LowerError::internal(format!("{op} is not a quad swizzle"))),
+        };
+        let operand = self.c_scalar(Comp::U32, operand);
+        let id = self.emit(vote, vec_ty, &[scope, swizzled.id, operand])?;
+        let read = Val { id, ..swizzled };
+        let sum = self.op(Op::FAdd, &[read, unswizzled])?;
+        Ok(sum)
+    }
+
     /// SHFIDX, SHFUP, SHFDOWN or SHFXOR (NV_shader_thread_shuffle 2.X.8.Z):
     /// (valid, value, 0, 0) in the data type `ty`, from the scalar `value.x`,
     /// the unsigned index `index.x` and mask `mask.x`.

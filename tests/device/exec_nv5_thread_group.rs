@@ -554,3 +554,95 @@ fn ballot_needs_its_option_and_vulkan_1_1() {
     let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
     assert_eq!(out.result("result.color").unwrap().bits, [1, 0, 1, 0]);
 }
+
+// ---- NV_shader_thread_group: QSWZ0-3, QSWZX, QSWZY ------------------------
+
+#[test]
+fn quad_swizzles_read_the_quads_pixels() {
+    // One point per pixel of a 4×4 target; each covers only its own pixel,
+    // so its quad is the fragment and three helper invocations, which the
+    // spec counts as active (not divergent) and which compute
+    // fragment.position for their own pixels. With op0 = fragment.position (pixel centres x + 0.5,
+    // y + 0.5): QSWZ0 reads quad pixel 0 (even x, even row of the
+    // framebuffer), QSWZ3 pixel 3 (odd x, odd row), QSWZX the neighbour in
+    // x, QSWZY the neighbour in y, each plus op1.
+    let src = "!!NVfp5.0
+OPTION NV_shader_thread_group;
+OPTION ARB_draw_buffers;
+OUTPUT o0 = result.color[0];
+OUTPUT o1 = result.color[1];
+OUTPUT o2 = result.color[2];
+OUTPUT o3 = result.color[3];
+QSWZ0 o0, fragment.position, {0, 0, 0, 0};
+QSWZ3 o1, fragment.position, {0, 0, 0, 0};
+QSWZX o2, fragment.position, fragment.position;
+QSWZY o3, fragment.position, {0, 0, 0, 0};
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let mut job = FragmentJob::new(vec![vec![]; 16]);
+    job.width = Some(4);
+    let got = device
+        .run_fragment(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for c in 0..16 {
+        let (px, row) = ((c % 4) as f32, (c / 4) as u32);
+        let pos_x = px + 0.5;
+        let even_x = (c % 4 & !1) as f32 + 0.5;
+        let q0 = got.color_f32(c, 0);
+        let q3 = got.color_f32(c, 1);
+        let qx = got.color_f32(c, 2);
+        let qy = got.color_f32(c, 3);
+        assert_eq!(q0[0], even_x, "QSWZ0.x in case {c}");
+        assert_eq!(q3[0], even_x + 1.0, "QSWZ3.x in case {c}");
+        // QSWZX: neighbour (x ^ 1) + own x.
+        assert_eq!(
+            qx[0],
+            ((c % 4) ^ 1) as f32 + 0.5 + pos_x,
+            "QSWZX.x in case {c}"
+        );
+        // QSWZY: the same x, the other row of the quad.
+        assert_eq!(qy[0], pos_x, "QSWZY.x in case {c}");
+        // fragment.position.y is the row's centre, whichever way y runs:
+        // quad pixel 0 and 3 are in different rows, the y neighbour is one
+        // row away, and a quad's rows are 2k and 2k + 1 of the target.
+        let y = (q0[1], q3[1], qy[1]);
+        assert!(
+            (y.0 - y.1).abs() == 1.0,
+            "QSWZ0.y / QSWZ3.y in case {c}: {y:?}"
+        );
+        let quad_rows = [(row & !1) as f32 + 0.5, (row | 1) as f32 + 0.5];
+        assert!(
+            quad_rows.contains(&y.0) && quad_rows.contains(&y.1),
+            "case {c}: {y:?}"
+        );
+        assert_eq!(
+            (qy[1] - (row as f32 + 0.5)).abs(),
+            1.0,
+            "QSWZY.y in case {c}"
+        );
+        assert!(quad_rows.contains(&qy[1]), "QSWZY.y in case {c}");
+    }
+}
+
+#[test]
+fn quad_swizzles_need_their_option_and_give_zero_alone_in_the_interpreter() {
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_1;
+    let without = "!!NVfp5.0\nQSWZX result.color, {1}.x, {2}.x;\nEND\n";
+    let d = nvp4c::compile(without, &options).unwrap_err();
+    assert_eq!(d.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0730"]);
+    let old = nvp4c::compile(
+        "!!NVfp5.0\nOPTION NV_shader_thread_group;\nQSWZX result.color, {1}.x, {2}.x;\nEND\n",
+        &nvp4c::Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(old.iter().map(|d| d.code).collect::<Vec<_>>(), ["E1140"]);
+    // The interpreter's fragment is alone in its quad: divergent, 0.
+    let src = "!!NVfp5.0\nOPTION NV_shader_thread_group;\nQSWZ0 result.color, {1}.x, {2}.x;\nEND\n";
+    let (program, _) = nvp4c::check(src, &options).unwrap();
+    let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+    assert_eq!(out.result("result.color").unwrap().bits, [0; 4]);
+}

@@ -119,6 +119,12 @@ fn variants() -> Vec<Variant> {
                 | Opcode::Tgany
                 | Opcode::Tgballot
                 | Opcode::Tgeq
+                | Opcode::Qswz0
+                | Opcode::Qswz1
+                | Opcode::Qswz2
+                | Opcode::Qswz3
+                | Opcode::Qswzx
+                | Opcode::Qswzy
                 | Opcode::Shfdown
                 | Opcode::Shfidx
                 | Opcode::Shfup
