@@ -590,7 +590,7 @@ END
     for c in 0..16 {
         let (px, row) = ((c % 4) as f32, (c / 4) as u32);
         let pos_x = px + 0.5;
-        let even_x = (c % 4 & !1) as f32 + 0.5;
+        let even_x = ((c % 4) & !1) as f32 + 0.5;
         let q0 = got.color_f32(c, 0);
         let q3 = got.color_f32(c, 1);
         let qx = got.color_f32(c, 2);
