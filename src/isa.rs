@@ -724,6 +724,20 @@ impl OpInfo {
             ResultKind::Address => Some(DataType::Signed),
         }
     }
+    /// Whether its result depends on other invocations: the thread-group
+    /// instructions (TGALL … TGBALLOT, the shuffles, the quad swizzles),
+    /// exactly those whose SPIR-V is a subgroup operation and so needs
+    /// [`OpInfo::min_env`] Vulkan 1.1. A test comparing one invocation with
+    /// the interpreter cannot use them.
+    ///
+    /// ```
+    /// use nvp4c::isa::Opcode;
+    /// assert!(Opcode::Shfxor.info().reads_other_invocations());
+    /// assert!(!Opcode::Ddx.info().reads_other_invocations()); // derivatives: the quad, but no subgroup
+    /// ```
+    pub fn reads_other_invocations(&self) -> bool {
+        self.min_env >= TargetEnv::Vulkan1_1
+    }
     /// Whether it writes a result.
     ///
     /// ```

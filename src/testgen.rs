@@ -1388,21 +1388,13 @@ pub fn excluded_opcodes() -> Vec<(Opcode, &'static str)> {
                 | Opcode::Up2us
                 | Opcode::Up4b
                 | Opcode::Up4ub => "covered by dedicated tests",
-                // The device's vote sees the other invocations of its
-                // subgroup, the interpreter only its own (docs/semantics.md,
-                // "Thread groups"); tests/device/exec_nv5_thread_group.rs.
-                Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq | Opcode::Tgballot => {
-                    "thread-group votes and ballots depend on the other invocations"
+                // The device's result depends on the other invocations of
+                // its subgroup, the interpreter's on its own
+                // (docs/semantics.md, "Thread groups");
+                // tests/device/exec_nv5_thread_group.rs.
+                _ if i.reads_other_invocations() => {
+                    "thread-group instructions read the other invocations"
                 }
-                Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
-                    "thread shuffles read the other invocations"
-                }
-                Opcode::Qswz0
-                | Opcode::Qswz1
-                | Opcode::Qswz2
-                | Opcode::Qswz3
-                | Opcode::Qswzx
-                | Opcode::Qswzy => "quad swizzles read the neighbouring pixels",
                 _ => "not generated",
             };
             (i.opcode, why)

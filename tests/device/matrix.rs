@@ -109,27 +109,11 @@ fn variants() -> Vec<Variant> {
         if matches!(info.opcode, Opcode::Ddx | Opcode::Ddy) {
             continue;
         }
-        // A thread-group vote or shuffle on the device sees the other
+        // A thread-group instruction on the device sees the other
         // fragments of its subgroup, the interpreter only its own
         // (docs/semantics.md, "Thread groups"):
         // tests/device/exec_nv5_thread_group.rs.
-        if matches!(
-            info.opcode,
-            Opcode::Tgall
-                | Opcode::Tgany
-                | Opcode::Tgballot
-                | Opcode::Tgeq
-                | Opcode::Qswz0
-                | Opcode::Qswz1
-                | Opcode::Qswz2
-                | Opcode::Qswz3
-                | Opcode::Qswzx
-                | Opcode::Qswzy
-                | Opcode::Shfdown
-                | Opcode::Shfidx
-                | Opcode::Shfup
-                | Opcode::Shfxor
-        ) {
+        if info.reads_other_invocations() {
             continue;
         }
         let mut types = Vec::new();
@@ -415,6 +399,7 @@ fn the_matrix_covers_every_alu_instruction_and_data_type() {
     for info in INSTRUCTIONS.iter().filter(|i| {
         matches!(i.shape, Shape::Alu | Shape::Swz)
             && !matches!(i.opcode, Opcode::Ddx | Opcode::Ddy)
+            && !i.reads_other_invocations()
             && nv_column(i).is_some()
     }) {
         let m = nv_column(info)
