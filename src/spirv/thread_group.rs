@@ -1,5 +1,6 @@
-//! NV_gpu_program5's thread-group instructions (section 2.X.8.Z, TGALL,
-//! TGANY, TGEQ) as subgroup operations.
+//! The thread-group instructions as subgroup operations: NV_gpu_program5's
+//! TGALL, TGANY, TGEQ (section 2.X.8.Z), NV_shader_thread_shuffle's
+//! shuffles and NV_shader_thread_group's TGBALLOT and QSWZ*.
 //!
 //! The spec's thread group ("An implementation may choose to arrange
 //! programs threads into thread groups ... The method used to arrange
@@ -19,6 +20,9 @@
 //! `OpGroupNonUniformShuffle` reads the source (not ShuffleUp/Down/Xor:
 //! an out-of-range source must read the current thread's own value, which
 //! those cannot express).
+//!
+//! NV_shader_thread_group's TGBALLOT is a subgroup ballot per component;
+//! its QSWZ instructions (fragment programs) are quad broadcasts and swaps.
 
 use rspirv::dr::Operand as SpvOperand;
 use rspirv::spirv::{BuiltIn, Capability, Decoration, Op, Scope, StorageClass};
