@@ -22,6 +22,8 @@
 
 use std::fmt;
 
+use crate::TargetEnv;
+
 mod dialect;
 
 pub use dialect::{
@@ -541,6 +543,18 @@ pub enum Opcode {
     Pow,
     /// `PUSHA`: push an address register onto the call stack (NV_vertex_program3 2.14.5.44).
     Pusha,
+    /// `QSWZ0`: add fragment 0 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ0).
+    Qswz0,
+    /// `QSWZ1`: add fragment 1 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ1).
+    Qswz1,
+    /// `QSWZ2`: add fragment 2 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ2).
+    Qswz2,
+    /// `QSWZ3`: add fragment 3 in a quad (NV_shader_thread_group 2.X.8.Z, QSWZ3).
+    Qswz3,
+    /// `QSWZX`: add fragments horizontally in a quad (NV_shader_thread_group 2.X.8.Z, QSWZX).
+    Qswzx,
+    /// `QSWZY`: add fragments vertically in a quad (NV_shader_thread_group 2.X.8.Z, QSWZY).
+    Qswzy,
     /// `RCC`: reciprocal (clamped) (2.X.8.Z, RCC).
     Rcc,
     /// `RCP`: reciprocal (2.X.8.Z, RCP).
@@ -571,6 +585,14 @@ pub enum Opcode {
     Shl,
     /// `SHR`: shift right (2.X.8.Z, SHR).
     Shr,
+    /// `SHFDOWN`: warp shuffle with added index (NV_shader_thread_shuffle 2.X.8.Z, SHFDOWN).
+    Shfdown,
+    /// `SHFIDX`: warp shuffle with absolute index (NV_shader_thread_shuffle 2.X.8.Z, SHFIDX).
+    Shfidx,
+    /// `SHFUP`: warp shuffle with subtracted index (NV_shader_thread_shuffle 2.X.8.Z, SHFUP).
+    Shfup,
+    /// `SHFXOR`: warp shuffle with XORed index (NV_shader_thread_shuffle 2.X.8.Z, SHFXOR).
+    Shfxor,
     /// `SIN`: sine with reduction to [-PI,PI] (2.X.8.Z, SIN).
     Sin,
     /// `SLE`: set on less than or equal (2.X.8.Z, SLE).
@@ -591,6 +613,14 @@ pub enum Opcode {
     Swz,
     /// `TEX`: texture sample (2.X.8.Z, TEX).
     Tex,
+    /// `TGALL`: test all non-zero in thread group (NV_gpu_program5 2.X.8.Z, TGALL).
+    Tgall,
+    /// `TGANY`: test any non-zero in thread group (NV_gpu_program5 2.X.8.Z, TGANY).
+    Tgany,
+    /// `TGBALLOT`: query a boolean in thread group (NV_shader_thread_group 2.X.8.Z, TGBALLOT).
+    Tgballot,
+    /// `TGEQ`: test all equal in thread group (NV_gpu_program5 2.X.8.Z, TGEQ).
+    Tgeq,
     /// `TRUNC`: truncate (round toward zero) (2.X.8.Z, TRUNC).
     Trunc,
     /// `TXB`: texture sample with bias (2.X.8.Z, TXB).
@@ -657,6 +687,13 @@ pub struct OpInfo {
     /// Features (options) it needs beyond its column, e.g.
     /// `OPTION NV_shader_storage_buffer` for LDB ([`requires_of`]).
     pub requires: Features,
+    /// The oldest target environment whose SPIR-V can express it
+    /// ([`target_env_of`]): Vulkan 1.0 for all but the thread-group
+    /// instructions, which become subgroup operations (SPIR-V 1.3).
+    pub min_env: TargetEnv,
+    /// Why it needs `min_env`: the spec's words on what it reads and the
+    /// SPIR-V that does the same (the note of E1140); empty for Vulkan 1.0.
+    pub min_env_why: &'static str,
     /// Where the spec describes it.
     pub section: &'static str,
     /// A few words on what it does, e.g. `4-component dot product`.
@@ -699,6 +736,20 @@ impl OpInfo {
             ResultKind::Vector(t) | ResultKind::Scalar(t) => Some(t.resolve(op_type)),
             ResultKind::Address => Some(DataType::Signed),
         }
+    }
+    /// Whether its result depends on other invocations: the thread-group
+    /// instructions (TGALL … TGBALLOT, the shuffles, the quad swizzles),
+    /// exactly those whose SPIR-V is a subgroup operation and so needs
+    /// [`OpInfo::min_env`] Vulkan 1.1. A test comparing one invocation with
+    /// the interpreter cannot use them.
+    ///
+    /// ```
+    /// use nvp4c::isa::Opcode;
+    /// assert!(Opcode::Shfxor.info().reads_other_invocations());
+    /// assert!(!Opcode::Ddx.info().reads_other_invocations()); // derivatives: the quad, but no subgroup
+    /// ```
+    pub fn reads_other_invocations(&self) -> bool {
+        self.min_env >= TargetEnv::Vulkan1_1
     }
     /// Whether it writes a result.
     ///
@@ -894,7 +945,77 @@ pub const fn requires_of(op: Opcode) -> Features {
         // specified, a program will fail to load if it contains "ATOMB",
         // "LDB", or "STB" opcodes".
         Opcode::Atomb | Opcode::Ldb | Opcode::Stb => Features::STORAGE_BUFFER,
+        // NV_shader_thread_shuffle 2.X.6: "If this option is not specified,
+        // a program will fail to compile if it uses those instructions."
+        Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
+            Features::THREAD_SHUFFLE
+        }
+        // NV_shader_thread_group 2.X.6: "If this option is not specified, a
+        // program will fail to compile if it uses those instructions".
+        Opcode::Tgballot
+        | Opcode::Qswz0
+        | Opcode::Qswz1
+        | Opcode::Qswz2
+        | Opcode::Qswz3
+        | Opcode::Qswzx
+        | Opcode::Qswzy => Features::THREAD_GROUP,
         _ => Features::NONE,
+    }
+}
+
+/// The oldest target environment an opcode can be lowered for. NV_gpu_program5
+/// 2.X.8.Z, TGALL/TGANY/TGEQ read "a vector operand for each active thread
+/// in the current thread group"; SPIR-V's counterpart is the subgroup vote
+/// (OpGroupNonUniformAll/Any/AllEqual, capability GroupNonUniformVote),
+/// which SPIR-V 1.3, i.e. Vulkan 1.1, introduced (docs/interface.md,
+/// "Thread groups").
+///
+/// ```
+/// use nvp4c::{isa::{target_env_of, Opcode}, TargetEnv};
+/// assert_eq!(target_env_of(Opcode::Tgall), TargetEnv::Vulkan1_1);
+/// assert_eq!(target_env_of(Opcode::Mov), TargetEnv::Vulkan1_0);
+/// ```
+pub const fn target_env_of(op: Opcode) -> TargetEnv {
+    target_env_need(op).0
+}
+
+/// [`target_env_of`] with the reason, for the checker's note.
+const fn target_env_need(op: Opcode) -> (TargetEnv, &'static str) {
+    match op {
+        Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq => (
+            TargetEnv::Vulkan1_1,
+            "it reads \"a vector operand for each active thread in the current thread group\"; \
+             its SPIR-V is a subgroup vote (OpGroupNonUniformAll/Any/AllEqual, capability \
+             GroupNonUniformVote), which needs SPIR-V 1.3",
+        ),
+        // NV_shader_thread_shuffle 2.X.8.Z, SHFIDX...: "allows a 32-bit
+        // scalar value to be exchanged between multiple thread within a
+        // thread group".
+        Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => (
+            TargetEnv::Vulkan1_1,
+            "it reads a value \"exchanged between multiple thread within a thread group\"; \
+             its SPIR-V is a subgroup shuffle (OpGroupNonUniformShuffle, capability \
+             GroupNonUniformShuffle), which needs SPIR-V 1.3",
+        ),
+        Opcode::Tgballot => (
+            TargetEnv::Vulkan1_1,
+            "it reads \"a vector operand for each active thread in the current thread group\"; \
+             its SPIR-V is a subgroup ballot (OpGroupNonUniformBallot, capability \
+             GroupNonUniformBallot), which needs SPIR-V 1.3",
+        ),
+        Opcode::Qswz0
+        | Opcode::Qswz1
+        | Opcode::Qswz2
+        | Opcode::Qswz3
+        | Opcode::Qswzx
+        | Opcode::Qswzy => (
+            TargetEnv::Vulkan1_1,
+            "it reads \"a floating point operand <swizzledValue>, which can come from any \
+             fragment in the quad\"; its SPIR-V is a quad operation \
+             (OpGroupNonUniformQuadBroadcast/QuadSwap, capability GroupNonUniformQuad), which \
+             needs SPIR-V 1.3",
+        ),
+        _ => (TargetEnv::Vulkan1_0, ""),
     }
 }
 
@@ -926,6 +1047,8 @@ macro_rules! op {
             inputs: &[$($inp),*],
             only_stage: $stage,
             requires: requires_of(Opcode::$op),
+            min_env: target_env_need(Opcode::$op).0,
+            min_env_why: target_env_need(Opcode::$op).1,
             section: $sec,
             summary: $sum,
         }
@@ -1023,6 +1146,12 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Popa    "POPA"    AddressStack []           RA  F VERT | -       -        -     -    ""    -     -        -        -   -   -   -        | "NV_vertex_program3 2.14.5.43, POPA" "pop address register from the call stack"),
     op!(Pow     "POW"     Alu          [SS, SS]     RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, POW" "exponentiate"),
     op!(Pusha   "PUSHA"   AddressStack [AD]         RN  F VERT | -       -        -     -    ""    -     -        -        -   -   -   -        | "NV_vertex_program3 2.14.5.44, PUSHA" "push address register onto the call stack"),
+    op!(Qswz0   "QSWZ0"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ0" "add fragment 0 in a quad"),
+    op!(Qswz1   "QSWZ1"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ1" "add fragment 1 in a quad"),
+    op!(Qswz2   "QSWZ2"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ2" "add fragment 2 in a quad"),
+    op!(Qswz3   "QSWZ3"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZ3" "add fragment 3 in a quad"),
+    op!(Qswzx   "QSWZX"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZX" "add fragments horizontally"),
+    op!(Qswzy   "QSWZY"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZY" "add fragments vertically"),
     op!(Rcc     "RCC"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        -   ""  "C" -        | "2.X.8.Z, RCC" "reciprocal (clamped)"),
     op!(Rcp     "RCP"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, RCP" "reciprocal"),
     op!(Rep     "REP"     Rep          [V]          RN  F ALL  | "FIH"   "FIH"    -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, REP" "start of repeat block"),
@@ -1038,6 +1167,10 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Sgt     "SGT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SGT" "set on greater than"),
     op!(Shl     "SHL"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHL" "shift left"),
     op!(Shr     "SHR"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHR" "shift right"),
+    op!(Shfdown "SHFDOWN" Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFDOWN" "warp shuffle with added index"),
+    op!(Shfidx  "SHFIDX"  Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFIDX" "warp shuffle with absolute index"),
+    op!(Shfup   "SHFUP"   Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFUP" "warp shuffle with subtracted index"),
+    op!(Shfxor  "SHFXOR"  Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFXOR" "warp shuffle with XORed index"),
     op!(Sin     "SIN"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, SIN" "sine with reduction to [-PI,PI]"),
     op!(Sle     "SLE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SLE" "set on less than or equal"),
     op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),
@@ -1048,6 +1181,10 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
     op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   -   -   -   -        | "2.X.8.Z, SWZ" "extended swizzle"),
     op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TEX" "texture sample"),
+    op!(Tgall   "TGALL"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGALL" "test all non-zero in thread group"),
+    op!(Tgany   "TGANY"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGANY" "test any non-zero in thread group"),
+    op!(Tgballot "TGBALLOT" Alu        [V]          RVU F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, TGBALLOT" "query a boolean in thread group"),
+    op!(Tgeq    "TGEQ"    Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGEQ" "test all equal in thread group"),
     op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
     op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   -        | "2.X.8.Z, TXB" "texture sample with bias"),
     op!(Txd     "TXD"     Txd          [VF, VF, VF] RV  F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TXD" "texture sample with partials"),

@@ -75,7 +75,15 @@ use span::Span;
 /// let compiled = nvp4c::compile("!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n", &options).unwrap();
 /// assert_eq!(compiled.spirv[1], 0x0001_0500); // SPIR-V 1.5
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// Environments are ordered oldest first, so `env >= TargetEnv::Vulkan1_1`
+/// asks whether an environment has what Vulkan 1.1 brought (SPIR-V 1.3's
+/// subgroup operations, which NV_gpu_program5's TGALL, TGANY and TGEQ need).
+///
+/// ```
+/// assert!(nvp4c::TargetEnv::Vulkan1_2 > nvp4c::TargetEnv::Vulkan1_1);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum TargetEnv {
     /// SPIR-V 1.0; loads everywhere.
@@ -101,6 +109,19 @@ impl TargetEnv {
             TargetEnv::Vulkan1_1 => (1, 3),
             TargetEnv::Vulkan1_2 => (1, 5),
             TargetEnv::Vulkan1_3 => (1, 6),
+        }
+    }
+    /// The name `--target-env` takes, e.g. `vulkan1.1`.
+    ///
+    /// ```
+    /// assert_eq!(nvp4c::TargetEnv::Vulkan1_1.name(), "vulkan1.1");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetEnv::Vulkan1_0 => "vulkan1.0",
+            TargetEnv::Vulkan1_1 => "vulkan1.1",
+            TargetEnv::Vulkan1_2 => "vulkan1.2",
+            TargetEnv::Vulkan1_3 => "vulkan1.3",
         }
     }
 }

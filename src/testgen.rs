@@ -1388,6 +1388,13 @@ pub fn excluded_opcodes() -> Vec<(Opcode, &'static str)> {
                 | Opcode::Up2us
                 | Opcode::Up4b
                 | Opcode::Up4ub => "covered by dedicated tests",
+                // The device's result depends on the other invocations of
+                // its subgroup, the interpreter's on its own
+                // (docs/semantics.md, "Thread groups");
+                // tests/device/exec_nv5_thread_group.rs.
+                _ if i.reads_other_invocations() => {
+                    "thread-group instructions read the other invocations"
+                }
                 _ => "not generated",
             };
             (i.opcode, why)

@@ -42,6 +42,10 @@ enum Avail {
     ArbStage(Stage),
     /// An extension nvp4c does not implement (ARB_matrix_palette).
     Extension(&'static str),
+    /// A binding of an option nvp4c accepts but does not lower yet
+    /// (NV_shader_thread_group's thread bindings): E0900 with the option,
+    /// E0730 naming it without.
+    NotYet(Features),
 }
 
 impl Avail {
@@ -50,7 +54,7 @@ impl Avail {
             Avail::All => true,
             Avail::With(f) => d.has(f),
             Avail::ArbStage(s) => d.has(Features::NV4) || d.stage() == s,
-            Avail::Extension(_) => false,
+            Avail::Extension(_) | Avail::NotYet(_) => false,
         }
     }
 }
@@ -72,6 +76,14 @@ const VERTEX_ATTRIBS: &[Member] = &[
     Member("attrib",      Avail::All, ""),
     Member("id",          Avail::With(NV4), "NV_vertex_program4 2.X.3.2: vertex.id"),
     Member("instance",    Avail::With(NV4), "NV_vertex_program4 2.X.3.2: vertex.instance"),
+    Member("threadid",     Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the \"x\" component is filled with the thread id of the current thread\""),
+    Member("threadeqmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which the bit equal to the current thread id is set\""),
+    Member("threadltmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower than the current thread id are set\""),
+    Member("threadlemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower or equal to the current thread id are set\""),
+    Member("threadgtmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater than the current thread id are set\""),
+    Member("threadgemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater or equal to the current thread id are set\""),
+    Member("warpid",       Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the warp id of the current thread\""),
+    Member("smid",         Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
     Member("matrixindex", Avail::Extension("ARB_matrix_palette"), "ARB_vertex_program, \"Dependencies on ARB_matrix_palette\": without it \"matrixindex\" is removed from the grammar"),
 ];
 
@@ -84,6 +96,15 @@ const FRAGMENT_ATTRIBS: &[Member] = &[
     Member("attrib",   Avail::With(NV4), "NV_fragment_program4 2.X.3.2: fragment.attrib[n]"),
     Member("position", Avail::All, ""),
     Member("facing",   Avail::With(Features::NV4.union(Features::NV_FP2)), "NV_fragment_program2 3.11.3.1: fragment.facing"),
+    Member("threadid",     Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the \"x\" component is filled with the thread id of the current thread\""),
+    Member("threadeqmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which the bit equal to the current thread id is set\""),
+    Member("threadltmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower than the current thread id are set\""),
+    Member("threadlemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower or equal to the current thread id are set\""),
+    Member("threadgtmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater than the current thread id are set\""),
+    Member("threadgemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater or equal to the current thread id are set\""),
+    Member("warpid",       Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the warp id of the current thread\""),
+    Member("smid",         Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
+    Member("helperthread", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"-1 when the current thread is a helper thread and 0 otherwise\""),
 ];
 
 #[rustfmt::skip]
@@ -163,6 +184,7 @@ const STATE_ITEMS: &[Member] = &[
     Member("point",      Avail::ArbStage(Stage::Vertex), "ARB_vertex_program Table X.3.7: point state is a vertex program binding"),
     Member("texenv",     Avail::ArbStage(Stage::Fragment), "ARB_fragment_program 3.11.3.2: texture environment colors are a fragment program binding"),
     Member("depth",      Avail::ArbStage(Stage::Fragment), "ARB_fragment_program 3.11.3.2: the depth range is a fragment program binding"),
+    Member("thread",     Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.3: state.thread.warpsize, warpspersm, smcount: \"the total number of thread in a warp\", \"the maximum number of warp executing on a SM\", \"the number of SM on the GPU\""),
 ];
 
 #[rustfmt::skip]
@@ -293,6 +315,26 @@ impl<'p> Cursor<'p> {
 }
 
 impl<'p> Cursor<'p> {
+    /// The error for a next `.member` that is one of `table`'s
+    /// [`Avail::NotYet`] rows (E0900 with its option, E0730 without);
+    /// `Ok` for anything else, which the caller decodes.
+    fn not_yet(
+        &mut self,
+        table: &[Member],
+        after: &str,
+        dialect: Dialect,
+    ) -> Result<(), Diagnostic> {
+        let is_not_yet = self.peek_member().is_some_and(|id| {
+            table
+                .iter()
+                .any(|m| m.0 == id.name.as_str() && matches!(m.1, Avail::NotYet(_)))
+        });
+        if is_not_yet {
+            self.member(table, after, dialect)?;
+        }
+        Ok(())
+    }
+
     /// Requires a `.member` of `table` that exists in the dialect.
     fn member(
         &mut self,
@@ -324,6 +366,15 @@ impl<'p> Cursor<'p> {
             )
             .primary(self.span(), format!("a binding of {ext}"))
             .note(m.2),
+            Avail::NotYet(f) if dialect.has(f) => {
+                Diagnostic::error("E0900", format!("not supported yet: the binding {what}"))
+                    .primary(self.span(), "not lowered to SPIR-V yet")
+                    .note(m.2)
+                    .note("README.md's support table lists what nvp4c lowers")
+            }
+            Avail::NotYet(f) => {
+                super::dialect::unavailable(dialect, &what, self.span(), |d| d.has(f), m.2)
+            }
             avail => {
                 super::dialect::unavailable(dialect, &what, self.span(), |d| avail.exists(d), m.2)
             }
@@ -574,6 +625,9 @@ pub fn decode<'p>(
             Binding::Attrib(vec![AttribBinding::Compute(a)])
         }
         Root::Primitive if dialect.has(Features::NV5) => {
+            // NV_shader_thread_group's `primitive.threadid` ... (geometry
+            // and tessellation programs): the vertex table's thread rows.
+            c.not_yet(VERTEX_ATTRIBS, "primitive", dialect)?;
             primitive_attrib(&mut c, allow_range, stage)?
         }
         Root::Fragment => {

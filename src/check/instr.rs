@@ -109,6 +109,31 @@ impl Checker<'_> {
             );
             return None;
         }
+        // What the instruction becomes in SPIR-V must exist in the
+        // environment compiled for (E1140): refused here, with the
+        // environment it needs, rather than as an invalid module.
+        if self.options.target_env < info.min_env {
+            let need = info.min_env.name();
+            self.error(
+                Diagnostic::error(
+                    "E1140",
+                    format!("{} needs `--target-env {need}` or newer", info.name),
+                )
+                .primary(
+                    inst.opcode.span,
+                    format!(
+                        "not in {}: compile with `--target-env {need}`",
+                        self.options.target_env.name()
+                    ),
+                )
+                .note(format!("{}: {}", info.section, info.min_env_why))
+                .note(format!(
+                    "{need} is the oldest environment with it (library: `Options::target_env`); \
+                     docs/interface.md, \"Thread groups\", says what the device must support"
+                )),
+            );
+            return None;
+        }
         // A modifier error does not hide the operands' errors: they are
         // checked as the instruction's default data type and without type
         // checks (as under `.NTC`), so none of them stems from the modifier.

@@ -124,6 +124,54 @@ fn bitfield_insert(bits: u32, offset: u32, src: u32, dst: u32) -> (u32, bool) {
     defined(((src << o as u32) & mask) | (dst & !mask))
 }
 
+/// NV_shader_thread_shuffle 2.X.8.Z in a thread group of one thread, id 0
+/// (docs/semantics.md, "Thread groups"): x is the "valid" predicate of the
+/// spec's arithmetic (minThreadId = 0 & segmentationMask = 0, maxThreadId
+/// = clamp & ~segmentationMask; inclusive bounds as in spirv/thread_group.rs),
+/// y the current thread's own value when the source is out of range or is
+/// thread 0 itself, and undefined when it names another thread (there is
+/// none: "If the source thread id reference to an inactive thread, the
+/// returned result will be undefined"); z and w are undefined ("returns a
+/// 2-component vector").
+fn shuffle(op: Opcode, value: Vec4, index_op: Vec4, mask_op: Vec4, rt: DataType) -> Vec4 {
+    let lane: i64 = 0;
+    let index = i64::from(index_op.bits[0] & 31);
+    let clamp = i64::from(mask_op.bits[0] & 31);
+    let seg = i64::from((mask_op.bits[0] >> 8) & 31);
+    let min = lane & seg;
+    let max = min | (clamp & !seg);
+    let (src, valid) = match op {
+        Opcode::Shfup => (lane - index, lane - index >= max),
+        Opcode::Shfdown => (lane + index, lane + index <= max),
+        Opcode::Shfxor => (lane ^ index, (lane ^ index) <= max),
+        _ => {
+            let src = (index & !seg) | min;
+            (src, src <= max)
+        }
+    };
+    let mut out = Vec4::defined([bool_bits(valid, rt), value.bits[0], 0, 0]);
+    out.undefined = 0b1100;
+    let operands_undefined = index_op.is_undefined(0) || mask_op.is_undefined(0);
+    if operands_undefined {
+        out.undefined |= 0b0011;
+    }
+    if (valid && src != lane) || value.is_undefined(0) {
+        out.undefined |= 0b0010;
+    }
+    out
+}
+
+/// The thread-group instructions' test (NV_gpu_program5 2.X.8.Z, TGALL:
+/// "comparing each component to zero"): a float is non-zero unless it is
+/// +0.0 or -0.0 (a NaN is non-zero: `NaN == 0` is false); an integer
+/// unless all its bits are zero.
+fn non_zero(bits: u32, ty: DataType) -> bool {
+    match ty {
+        DataType::Float => f32::from_bits(bits) != 0.0,
+        _ => bits != 0,
+    }
+}
+
 fn defined(bits: u32) -> (u32, bool) {
     (bits, false)
 }
@@ -499,6 +547,27 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
             defined(bool_bits(compare(inst.op, a, b, ty), rt))
         }),
         O::Sfl => Vec4::defined([bool_bits(false, rt); 4]),
+        // NV_gpu_program5 2.X.8.Z, TGALL/TGANY: the interpreter runs one
+        // thread, the only active one of its thread group, so "non-zero for
+        // all active threads" and "for any" are both the test of its own
+        // value; TGEQ's pseudocode compares tgall with tgany, which agree
+        // for one thread, so its result is always TRUE (docs/semantics.md,
+        // "Thread groups").
+        O::Tgall | O::Tgany => map1(src(0), |a| defined(bool_bits(non_zero(a, ty), rt))),
+        O::Tgeq => Vec4::defined([bool_bits(true, rt); 4]),
+        // NV_shader_thread_group 2.X.8.Z, TGBALLOT: the one thread is thread
+        // 0, so each component is bit 0 set (1) where its value is non-zero.
+        O::Tgballot => map1(src(0), |a| defined(u32::from(non_zero(a, ty)))),
+        // NV_shader_thread_group, quadSwizzle*NV: "If any thread in a 2x2
+        // pixel quad is inactive, the quad is divergent. In this case
+        // quadSwizzle will return 0"; the interpreter's fragment is alone in
+        // its quad (as DDX and DDY see no neighbours, docs/semantics.md).
+        O::Qswz0 | O::Qswz1 | O::Qswz2 | O::Qswz3 | O::Qswzx | O::Qswzy => {
+            Vec4::defined([fb(0.0); 4])
+        }
+        O::Shfdown | O::Shfidx | O::Shfup | O::Shfxor => {
+            shuffle(inst.op, src(0), src(1), src(2), rt)
+        }
         O::Str => Vec4::defined([bool_bits(true, rt); 4]),
         // NV_vertex_program2_option 2.14.5.28, ARA: "iresult.x = itmp.x +
         // itmp.z; iresult.y = itmp.y + itmp.w" (and z, w the same sums).

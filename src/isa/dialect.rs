@@ -252,6 +252,11 @@ impl Features {
     pub const NV_VP20: Features = Features(1 << 22);
     /// `!!FP1.0` (NV_fragment_program); always with [`Features::NV_FP`].
     pub const NV_FP1: Features = Features(1 << 23);
+    /// `OPTION NV_shader_thread_shuffle;`: SHFIDX, SHFUP, SHFDOWN, SHFXOR.
+    pub const THREAD_SHUFFLE: Features = Features(1 << 24);
+    /// `OPTION NV_shader_thread_group;`: TGBALLOT (and the thread bindings
+    /// and QSWZ instructions, not lowered yet).
+    pub const THREAD_GROUP: Features = Features(1 << 25);
     /// Any of the older NV headers, whose registers are fixed names
     /// rather than declarations.
     pub const NV_LEGACY: Features =
@@ -298,7 +303,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 24] = [
+        const NAMES: [(Features, &str); 26] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -323,6 +328,8 @@ impl fmt::Debug for Features {
             (Features::NV_VP11, "NV_VP11"),
             (Features::NV_VP20, "NV_VP20"),
             (Features::NV_FP1, "NV_FP1"),
+            (Features::THREAD_SHUFFLE, "THREAD_SHUFFLE"),
+            (Features::THREAD_GROUP, "THREAD_GROUP"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -935,6 +942,8 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_fragment_program2", headers: ARB_FP, features: Features::NV_FP2, requires: None, exclusive: None, spec: "NV_fragment_program2", summary: "NV_fragment_program plus IF/LOOP/REP/BRK, subroutines, NRM DIV DP2 DP2A TXL and fragment.facing" },
     OptionInfo { name: "NV_position_invariant", headers: NV_VP11, features: Features::POSITION_INVARIANT, requires: None, exclusive: None, spec: "NV_vertex_program1_1 2.14.B", summary: "the position is computed as the fixed-function pipeline does; the program does not write o[HPOS]" },
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
+    OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
+    OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },
 ];
 

@@ -493,6 +493,19 @@ impl Lowerer<'_> {
             Opcode::Ddx => self.op(Op::DPdx, &[v(0)])?.into(),
             Opcode::Ddy => self.op(Op::DPdy, &[v(0)])?.into(),
             Opcode::Swz => self.swz(inst, v(0))?.into(),
+            Opcode::Tgall | Opcode::Tgany | Opcode::Tgeq => {
+                self.thread_group_vote(inst.op, ty, v(0))?.into()
+            }
+            Opcode::Tgballot => self.thread_group_ballot(ty, v(0))?.into(),
+            Opcode::Qswz0
+            | Opcode::Qswz1
+            | Opcode::Qswz2
+            | Opcode::Qswz3
+            | Opcode::Qswzx
+            | Opcode::Qswzy => self.quad_swizzle(inst.op, v(0), v(1))?.into(),
+            Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
+                self.thread_shuffle(inst.op, ty, v(0), v(1), v(2))?.into()
+            }
             Opcode::Tex
             | Opcode::Txb
             | Opcode::Txd

@@ -43,6 +43,7 @@ mod recursion;
 #[cfg(test)]
 mod tests;
 mod texture;
+mod thread_group;
 mod words;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -809,6 +810,9 @@ pub(crate) struct Lowerer<'a> {
     /// outside any IF, REP or LOOP: where every invocation of a
     /// tessellation control program is (its output-patch barriers).
     pub(crate) uniform_flow: bool,
+    /// The `SubgroupLocalInvocationId` and `SubgroupSize` inputs, declared
+    /// by the first shuffle (thread_group.rs).
+    pub(crate) subgroup_inputs: Option<(Word, Word)>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -853,6 +857,7 @@ impl<'a> Lowerer<'a> {
             debug: None,
             relax_floats: program.precision_hint_fastest(),
             uniform_flow: false,
+            subgroup_inputs: None,
         };
         l.capability(spirv::Capability::Shader);
         if program.stage == Stage::Geometry {

@@ -141,10 +141,32 @@ impl P {
         lower(&self.program, &options(env))
     }
 
-    /// Lowers for every environment and runs spirv-val on each.
+    /// The oldest environment every instruction of the program exists in
+    /// (`OpInfo::min_env`: the thread-group votes need Vulkan 1.1).
+    fn min_env(&self) -> TargetEnv {
+        fn walk(block: &[Stmt], env: &mut TargetEnv) {
+            for s in block {
+                if let Stmt::Inst(i) = s {
+                    *env = (*env).max(OpInfo::of(i.op).min_env);
+                }
+                for b in s.blocks() {
+                    walk(b, env);
+                }
+            }
+        }
+        let mut env = TargetEnv::Vulkan1_0;
+        for sub in &self.program.subroutines {
+            walk(&sub.body, &mut env);
+        }
+        env
+    }
+
+    /// Lowers for every environment the program's instructions exist in
+    /// and runs spirv-val on each.
     fn assert_valid(&self) -> Vec<u32> {
         let mut last = Vec::new();
-        for env in ENVS {
+        let oldest = self.min_env();
+        for env in ENVS.into_iter().filter(|&e| e >= oldest) {
             let words = match self.lower(env) {
                 Ok(w) => w,
                 Err(e) => panic!("lowering for {env:?} failed: {e:?}\n{:#?}", self.program),
@@ -2179,5 +2201,195 @@ fn pruned_recursion_and_nested_flow_validate() {
         let words = p.assert_valid();
         let functions = module(&words).functions.len();
         assert_eq!(functions, if observe { 2 } else { 1 });
+    }
+}
+
+// ---- thread groups (NV_gpu_program5 2.X.8.Z, TGALL/TGANY/TGEQ) ----------
+
+/// Each thread-group vote, in each data type, is a subgroup vote that
+/// validates from Vulkan 1.1 on; compiled for Vulkan 1.0 it is E1140 on its
+/// opcode, never a module.
+#[test]
+fn thread_group_votes_validate_from_vulkan_1_1_and_are_e1140_before() {
+    for op in ["TGALL", "TGANY", "TGEQ"] {
+        for (ty, kind, storage) in [
+            ("", "", "F32"),
+            (".S", "INT ", "S32"),
+            (".U", "UINT ", "U32"),
+        ] {
+            for stage in ["fp", "cp"] {
+                // The result reaches an output or memory, so it is not pruned.
+                let (head, store) = if stage == "fp" {
+                    (
+                        format!("!!NVfp5.0\n{kind}OUTPUT o = result.color;\n"),
+                        format!("MOV{ty} o, t;\n"),
+                    )
+                } else {
+                    (
+                        "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 4;\nSTORAGE s = program.storage[0];\n".to_string(),
+                        format!("STB.{storage} t.x, s[0];\n"),
+                    )
+                };
+                let src = format!(
+                    "{head}{kind}TEMP t;\nMOV{ty} t, {{1, 0, 2, 0}};\n{op}{ty}.CC t, t;\n{store}END\n"
+                );
+                for env in ENVS {
+                    let options = options(env);
+                    match crate::compile(&src, &options) {
+                        Ok(c) => {
+                            assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                            let m = module(&c.spirv);
+                            let caps: Vec<_> = m
+                                .capabilities
+                                .iter()
+                                .map(|i| i.operands[0].unwrap_capability())
+                                .collect();
+                            assert!(
+                                caps.contains(&rspirv::spirv::Capability::GroupNonUniformVote),
+                                "{src}"
+                            );
+                            let vote = match op {
+                                "TGALL" => rspirv::spirv::Op::GroupNonUniformAll,
+                                "TGANY" => rspirv::spirv::Op::GroupNonUniformAny,
+                                _ => rspirv::spirv::Op::GroupNonUniformAllEqual,
+                            };
+                            let votes = m
+                                .functions
+                                .iter()
+                                .flat_map(|f| f.all_inst_iter())
+                                .filter(|i| i.class.opcode == vote)
+                                .count();
+                            assert_eq!(votes, 4, "{src}: one vote per component");
+                        }
+                        Err(d) => {
+                            assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                            let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                            assert_eq!(codes, ["E1140"], "{src}");
+                            let span = d.iter().next().unwrap().primary_span().unwrap();
+                            assert_eq!(&src[span.start as usize..span.end as usize], op);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Each thread shuffle, in each data type, validates from Vulkan 1.1 on
+/// (one OpGroupNonUniformShuffle, capability GroupNonUniformShuffle) and is
+/// E1140 on its opcode for Vulkan 1.0.
+#[test]
+fn thread_shuffles_validate_from_vulkan_1_1_and_are_e1140_before() {
+    for op in ["SHFIDX", "SHFUP", "SHFDOWN", "SHFXOR"] {
+        for (ty, kind) in [("", ""), (".S", "INT "), (".U", "UINT ")] {
+            for header in ["!!NVfp5.0", "!!NVvp5.0"] {
+                let src = format!(
+                    "{header}\nOPTION NV_shader_thread_shuffle;\n{kind}OUTPUT o = result.{};\n{kind}TEMP t;\nMOV{ty} t, {{1, 0, 2, 0}};\n{op}{ty} t, t, {{3}}.x, {{0x1c1f}}.x;\nMOV{ty} o, t;\nEND\n",
+                    if header == "!!NVfp5.0" { "color" } else { "texcoord[0]" }
+                );
+                for env in ENVS {
+                    match crate::compile(&src, &options(env)) {
+                        Ok(c) => {
+                            assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                            let m = module(&c.spirv);
+                            let caps: Vec<_> = m
+                                .capabilities
+                                .iter()
+                                .map(|i| i.operands[0].unwrap_capability())
+                                .collect();
+                            assert!(
+                                caps.contains(&rspirv::spirv::Capability::GroupNonUniformShuffle),
+                                "{src}"
+                            );
+                            let shuffles = m
+                                .functions
+                                .iter()
+                                .flat_map(|f| f.all_inst_iter())
+                                .filter(|i| {
+                                    i.class.opcode == rspirv::spirv::Op::GroupNonUniformShuffle
+                                })
+                                .count();
+                            assert_eq!(shuffles, 1, "{src}");
+                        }
+                        Err(d) => {
+                            assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                            let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                            assert_eq!(codes, ["E1140"], "{src}");
+                            let span = d.iter().next().unwrap().primary_span().unwrap();
+                            assert_eq!(&src[span.start as usize..span.end as usize], op);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// TGBALLOT (`OPTION NV_shader_thread_group`), in each data type, is four
+/// subgroup ballots from Vulkan 1.1 on and E1140 for Vulkan 1.0.
+#[test]
+fn thread_group_ballot_validates_from_vulkan_1_1_and_is_e1140_before() {
+    for (ty, kind) in [("", ""), (".S", "INT "), (".U", "UINT ")] {
+        let src = format!(
+            "!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT OUTPUT o = result.color;\n{kind}TEMP t;\nUINT TEMP b;\nMOV{ty} t, {{1, 0, 2, 0}};\nTGBALLOT{ty}.CC b, t;\nMOV.U o, b;\nEND\n"
+        );
+        for env in ENVS {
+            match crate::compile(&src, &options(env)) {
+                Ok(c) => {
+                    assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                    let m = module(&c.spirv);
+                    let ballots = m
+                        .functions
+                        .iter()
+                        .flat_map(|f| f.all_inst_iter())
+                        .filter(|i| i.class.opcode == rspirv::spirv::Op::GroupNonUniformBallot)
+                        .count();
+                    assert_eq!(ballots, 4, "{src}");
+                }
+                Err(d) => {
+                    assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                    assert_eq!(codes, ["E1140"], "{src}");
+                }
+            }
+        }
+    }
+}
+
+/// QSWZ0-3, QSWZX, QSWZY (`OPTION NV_shader_thread_group`, fragment
+/// programs) are quad operations from Vulkan 1.1 on and E1140 for 1.0.
+#[test]
+fn quad_swizzles_validate_from_vulkan_1_1_and_are_e1140_before() {
+    for (op, spv) in [
+        ("QSWZ0", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZ1", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZ2", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZ3", rspirv::spirv::Op::GroupNonUniformQuadBroadcast),
+        ("QSWZX", rspirv::spirv::Op::GroupNonUniformQuadSwap),
+        ("QSWZY", rspirv::spirv::Op::GroupNonUniformQuadSwap),
+    ] {
+        let src = format!(
+            "!!NVfp5.0\nOPTION NV_shader_thread_group;\nTEMP t;\n{op}.F t, fragment.position, fragment.color;\nMOV result.color, t;\nEND\n"
+        );
+        for env in ENVS {
+            match crate::compile(&src, &options(env)) {
+                Ok(c) => {
+                    assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                    let m = module(&c.spirv);
+                    let n = m
+                        .functions
+                        .iter()
+                        .flat_map(|f| f.all_inst_iter())
+                        .filter(|i| i.class.opcode == spv)
+                        .count();
+                    assert_eq!(n, 1, "{src}");
+                }
+                Err(d) => {
+                    assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                    assert_eq!(codes, ["E1140"], "{src}");
+                }
+            }
+        }
     }
 }

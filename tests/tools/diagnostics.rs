@@ -62,6 +62,15 @@ fn options_for(bytes: &[u8]) -> nvp4c::Options {
                     options.device_limits =
                         nvp4c::device_limits::DeviceLimits::from_json(value).unwrap()
                 }
+                "target-env" => {
+                    options.target_env = match value {
+                        "vulkan1.0" => nvp4c::TargetEnv::Vulkan1_0,
+                        "vulkan1.1" => nvp4c::TargetEnv::Vulkan1_1,
+                        "vulkan1.2" => nvp4c::TargetEnv::Vulkan1_2,
+                        "vulkan1.3" => nvp4c::TargetEnv::Vulkan1_3,
+                        other => panic!("target-env={other}"),
+                    }
+                }
                 "descriptor-set" => options.descriptor_set = Some(value.parse().unwrap()),
                 "user-clip-planes" => options.user_clip_planes = value.parse().unwrap(),
                 "push-constants" => {

@@ -31,6 +31,17 @@ pub struct Device {
     pub depth_clip_control: bool,
 }
 
+/// What [`Device::subgroups`] reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Subgroups {
+    /// `subgroupSize`: invocations per subgroup.
+    pub size: u32,
+    /// `supportedStages`.
+    pub stages: vk::ShaderStageFlags,
+    /// `supportedOperations`.
+    pub operations: vk::SubgroupFeatureFlags,
+}
+
 /// The Vulkan objects; behind the `Device`'s mutex, which serialises runs.
 pub(crate) struct Inner {
     _entry: ash::Entry,
@@ -182,6 +193,28 @@ impl Device {
             validation,
             name,
         })
+    }
+
+    /// The device's subgroups (Vulkan 1.1 `VkPhysicalDeviceSubgroupProperties`):
+    /// their size, the stages that have subgroup operations and which
+    /// operations. NV_gpu_program5's thread groups are these subgroups
+    /// (docs/interface.md, "Thread groups").
+    pub fn subgroups(&self) -> Subgroups {
+        let inner = lock(&self.inner);
+        let mut sub = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut sub);
+        // SAFETY: `physical` came from this instance, which is alive while
+        // the lock is held.
+        unsafe {
+            inner
+                .instance
+                .get_physical_device_properties2(inner.physical, &mut props)
+        };
+        Subgroups {
+            size: sub.subgroup_size,
+            stages: sub.supported_stages,
+            operations: sub.supported_operations,
+        }
     }
 
     /// Runs `f` with exclusive use of the device. Validation messages emitted while

@@ -73,7 +73,7 @@ use ash::vk;
 #[allow(unused_imports)]
 pub use compute::ComputeJob;
 #[allow(unused_imports)]
-pub use device::{device_or_skip, shared_device, Device};
+pub use device::{device_or_skip, shared_device, Device, Subgroups};
 #[allow(unused_imports)]
 pub use fragment::{FragmentJob, FragmentOutput, PipelineExtras};
 #[allow(unused_imports)]
