@@ -1450,6 +1450,10 @@ pub struct TexAccess {
     /// ("the first component is selected") and for every other
     /// instruction.
     pub component: u8,
+    /// NV_gpu_program5's `offset(a)` (<texOffsetVar>): the instruction's
+    /// last source is the texel offset, a signed integer vector (TXF and
+    /// TXG only: docs/semantics.md, "Textures").
+    pub variable_offset: bool,
 }
 
 /// An ALU or texture instruction: everything but flow control.
@@ -1494,6 +1498,26 @@ pub struct Instruction {
     pub memory: Option<MemoryAccess>,
     /// The whole instruction.
     pub span: Span,
+}
+
+impl Instruction {
+    /// The kind of each source operand, in order: the instruction table's
+    /// inputs (Table X.13), then, for `offset(a)` (NV_gpu_program5
+    /// <texOffsetVar>), the offset's signed integer vector.
+    ///
+    /// ```
+    /// let (program, _) = nvp4c::check("!!NVfp5.0\nINT TEMP o;\nMOV.S o, 1;\nTXG result.color, fragment.texcoord[0], texture[0], 2D, offset(o);\nEND\n", &nvp4c::Options::default()).unwrap();
+    /// let nvp4c::ir::Stmt::Inst(txg) = &program.sub(program.entry).body[1] else { panic!() };
+    /// assert_eq!((txg.srcs.len(), txg.operand_kinds().count()), (2, 2));
+    /// ```
+    pub fn operand_kinds(&self) -> impl Iterator<Item = crate::isa::OperandKind> + '_ {
+        let offset = self
+            .tex
+            .as_ref()
+            .filter(|t| t.variable_offset)
+            .map(|_| crate::isa::OperandKind::Vector(crate::isa::TypeRule::Signed));
+        self.op.info().inputs.iter().copied().chain(offset)
+    }
 }
 
 /// What a memory instruction accesses (NV_gpu_program5 section 2.X.4.5,

@@ -876,7 +876,7 @@ impl Checker<'_> {
                         None => ok = false,
                     }
                 }
-                Arg::Offset(_, span) => {
+                Arg::Offset(_, span) | Arg::VariableOffset(_, span) => {
                     self.error(
                         Diagnostic::error("E0411", "expected an operand")
                             .primary(*span, "a texel offset is not an operand")
@@ -899,6 +899,17 @@ impl Checker<'_> {
             let t = self.tex_access(&inst.args[at..], info);
             if t.is_none() {
                 ok = false;
+            }
+            // NV_gpu_program5 <texOffsetVar>: the offset is a signed
+            // integer vector operand, read after the others.
+            if let (Some(t), Some(Arg::VariableOffset(o, _))) = (&t, inst.args.get(at + 2)) {
+                if t.variable_offset {
+                    let kind = crate::isa::OperandKind::Vector(crate::isa::TypeRule::Signed);
+                    match self.source(o, kind, DataType::Signed, false) {
+                        Some(s) => srcs.push(s),
+                        None => ok = false,
+                    }
+                }
             }
             t
         } else {
@@ -1234,6 +1245,12 @@ impl Checker<'_> {
                 }
                 Some(o)
             }
+            Some(Arg::VariableOffset(_, span)) => {
+                if !self.variable_texel_offset_allowed(info, target, *span) {
+                    return None;
+                }
+                None
+            }
             Some(a) => {
                 bad(self, a.span(), "expected a texel offset such as `(1, -2)`");
                 return None;
@@ -1247,6 +1264,7 @@ impl Checker<'_> {
             target,
             offset,
             component,
+            variable_offset: matches!(args.get(2), Some(Arg::VariableOffset(..))),
         })
     }
 
@@ -1288,6 +1306,44 @@ impl Checker<'_> {
             if info.opcode == Opcode::Ipac { "single" } else { "first" }
         )));
         false
+    }
+
+    /// NV_gpu_program5 2.X.4.4, `offset(a)` (<texOffsetVar>): which
+    /// instructions and targets take a texel offset from an operand.
+    fn variable_texel_offset_allowed(
+        &mut self,
+        info: &OpInfo,
+        target: ir::TexTarget,
+        span: Span,
+    ) -> bool {
+        use ir::TexTarget as T;
+        if !self.dialect.has(crate::isa::Features::NV5) {
+            self.unavailable(
+                "a texel offset from an operand",
+                span,
+                |d| d.has(crate::isa::Features::NV5),
+                "NV_gpu_program5 2.X.4.4: <texOffsetVar> ::= \"offset\" \"(\" <instOperandV> \")\"",
+            );
+            return false;
+        }
+        let rule = if matches!(info.opcode, Opcode::Txd | Opcode::Txgo) {
+            Some(("E1136", format!("{} cannot take a texel offset from an operand", info.name), "NV_gpu_program5 2.X.4.4: a program will fail to load \"if a TXD or TXGO instruction specifies a non-constant texel offset according to the <texOffsetVar> grammar rule\""))
+        } else if matches!(target, T::Cube | T::ShadowCube | T::ArrayCube) {
+            Some(("E1136", format!("a {} texture takes no texel offset", target.name()), "NV_gpu_program5 2.X.4.4: a program will fail to load \"if any instruction specifies a non-constant texel offset according to the <texOffsetVar> grammar rule and the texture target is CUBE, SHADOWCUBE, ARRAYCUBE, or SHADOWARRAYCUBE\""))
+        } else if !matches!(info.opcode, Opcode::Txf | Opcode::Txg) {
+            Some(("E1137", format!("{} with a texel offset from an operand is not supported on Vulkan", info.name), "Vulkan allows a non-constant Offset image operand on gathers only (VUID-StandaloneSpirv-Offset-04663, without VK_KHR_maintenance8); nvp4c lowers `offset(…)` for TXF (added to the integer texel coordinates) and TXG (a gather's Offset), and a constant `(x, y)` offset for every instruction"))
+        } else {
+            None
+        };
+        if let Some((code, message, note)) = rule {
+            self.error(
+                Diagnostic::error(code, message)
+                    .primary(span, "a texel offset from an operand")
+                    .note(note),
+            );
+            return false;
+        }
+        true
     }
 
     /// Section 2.X.4.4 and the texture instructions of 2.X.8: which targets

@@ -306,13 +306,13 @@ fn round_even(x: f32) -> f32 {
 /// Evaluates one ALU instruction on its loaded operands.
 pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eval, InterpError> {
     let info = inst.op.info();
-    if s.len() != info.inputs.len() {
+    if s.len() != inst.operand_kinds().count() {
         return Err(InterpError::Internal {
             what: format!(
                 "{} has {} operands, Table X.13 says {}",
                 info.name,
                 s.len(),
-                info.inputs.len()
+                inst.operand_kinds().count()
             ),
             span: inst.span,
         });

@@ -92,7 +92,7 @@ impl Lowerer<'_> {
                 inst.span,
             ));
         };
-        if inst.srcs.len() != info.inputs.len() {
+        if inst.srcs.len() != inst.operand_kinds().count() {
             return Err(LowerError::internal_at(
                 format!("{} with {} operands", info.name, inst.srcs.len()),
                 inst.span,
@@ -101,7 +101,7 @@ impl Lowerer<'_> {
         // The CC write mask reads the register before the update below.
         let enable = self.enable(inst.dst.mask, inst.dst.cc_mask.as_ref())?;
         let mut srcs = Vec::with_capacity(inst.srcs.len());
-        for (src, kind) in inst.srcs.iter().zip(info.inputs) {
+        for (src, kind) in inst.srcs.iter().zip(inst.operand_kinds()) {
             let expected = kind.type_rule().resolve(inst.ty);
             if src.ty != expected {
                 return Err(LowerError::internal_at(

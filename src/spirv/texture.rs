@@ -116,6 +116,8 @@ enum Offsets {
     PerTexelConst([i32; 4], [i32; 4]),
     /// TXGO's offsets from registers: x and y per texel.
     PerTexel(Val, Val),
+    /// TXG's `offset(a)`: one offset from a register (Offset).
+    Var(Val),
 }
 
 /// What the program does with one unit.
@@ -272,9 +274,16 @@ impl Lowerer<'_> {
         // Offsets that are all zero are no offset (and a cube map may not
         // carry one at all in SPIR-V).
         let offset = tex.offset.filter(|o| o.iter().any(|&c| c != 0));
+        // `offset(a)` (the checker allows it on TXF and TXG only): the
+        // last source.
+        let variable_offset = if tex.variable_offset {
+            Some(operand(s.len().saturating_sub(1))?)
+        } else {
+            None
+        };
         let value = match inst.op {
             Opcode::Txq => self.txq(unit, operand(0)?)?,
-            Opcode::Txf => self.txf(unit, operand(0)?, offset)?,
+            Opcode::Txf => self.txf(unit, operand(0)?, offset, variable_offset)?,
             Opcode::Txd => {
                 let grad = Some((operand(1)?, operand(2)?));
                 self.sample(unit, inst.op, operand(0)?, grad, offset)?
@@ -283,7 +292,11 @@ impl Lowerer<'_> {
                 self.sample(unit, inst.op, operand(0)?, None, offset)?
             }
             Opcode::Txg => {
-                let offsets = offset.map(Offsets::Const).unwrap_or(Offsets::None);
+                let offsets = match (variable_offset, offset) {
+                    (Some(v), _) => Offsets::Var(v),
+                    (None, Some(o)) => Offsets::Const(o),
+                    (None, None) => Offsets::None,
+                };
                 self.gather(unit, operand(0)?, tex.component, offsets)?
             }
             Opcode::Txgo => {
@@ -608,6 +621,16 @@ impl Lowerer<'_> {
                 let o = self.offset_const(o, layout.coords);
                 one(self, &[(ImageOperands::CONST_OFFSET, vec![o])])
             }
+            Offsets::Var(o) => {
+                // NV_gpu_program5 2.X.4.4: "The three components of the
+                // offset vector are added to the computed <u>, <v>, and
+                // <w> texel locations"; a gather's targets are 2D, so x
+                // and y. A non-constant Offset needs ImageGatherExtended.
+                self.capability(Capability::ImageGatherExtended);
+                let o = self.cast(o, Comp::I32)?;
+                let o = self.leading(o, layout.coords)?;
+                one(self, &[(ImageOperands::OFFSET, vec![o.id])])
+            }
             Offsets::PerTexelConst(x, y) => {
                 // ConstOffsets: texel i is the i0j0 texel of the footprint
                 // at offset i, as TXGO's pseudocode.
@@ -681,7 +704,13 @@ impl Lowerer<'_> {
     }
 
     /// TXF: TexelFetch of section 2.X.4.4, coordinates per Table X.18.
-    fn txf(&mut self, unit: TextureUnit, coord: Val, offset: Option<[i32; 3]>) -> LResult<Val> {
+    fn txf(
+        &mut self,
+        unit: TextureUnit,
+        coord: Val,
+        offset: Option<[i32; 3]>,
+        variable_offset: Option<Val>,
+    ) -> LResult<Val> {
         let layout = layout(unit.target);
         if layout.shadow.is_some() || layout.dim == Dim::DimCube {
             // Section 2.X.8.Z, TXF: the checker rejects these (E0445).
@@ -689,7 +718,30 @@ impl Lowerer<'_> {
         }
         let n = layout.coords + u32::from(layout.layer.is_some());
         // Table X.18: i, j, k from x, y, z; the layer right after them.
-        let ijk = self.leading(coord, n)?;
+        let mut ijk = self.leading(coord, n)?;
+        if let Some(o) = variable_offset {
+            // NV_gpu_program5 2.X.4.4: the offset is "added to the
+            // computed <u>, <v>, and <w> texel locations"; TXF's locations
+            // are the integers themselves, so the offset is added to them
+            // (the layer, and the ignored components, get 0).
+            let o = self.cast(o, Comp::I32)?;
+            let zero = self.konst(Comp::I32, &[0]);
+            let mut parts = Vec::with_capacity(n as usize);
+            for c in 0..n {
+                parts.push(if c < layout.coords {
+                    self.extract(o, c)?
+                } else {
+                    zero
+                });
+            }
+            let o = if n == 1 {
+                parts[0]
+            } else {
+                self.construct(&parts)?
+            };
+            let i = self.cast(ijk, Comp::I32)?;
+            ijk = self.op(Op::IAdd, &[i, o])?;
+        }
         let mut operands: Vec<(ImageOperands, Vec<Word>)> = Vec::new();
         if layout.dim != Dim::DimBuffer {
             // The level is w (relative to the base level, which is the

@@ -487,13 +487,16 @@ pub enum Arg {
     Operand(Operand),
     /// `(1, -2)`: a texel offset.
     Offset(Vec<SignedNumber>, Span),
+    /// `offset(a)`: NV_gpu_program5's texel offset from an operand
+    /// (`<texOffsetVar>`); boxed, as rare.
+    VariableOffset(Box<Operand>, Span),
 }
 
 impl Arg {
     pub fn span(&self) -> Span {
         match self {
             Arg::Operand(o) => o.span,
-            Arg::Offset(_, s) => *s,
+            Arg::Offset(_, s) | Arg::VariableOffset(_, s) => *s,
         }
     }
 }

@@ -70,6 +70,9 @@ pub enum Tok<'a> {
     /// (named local parameter), keywords in `!!FP1.0` programs only.
     Define,
     Declare,
+    /// NV_gpu_program5's `offset` of `<texOffsetVar> ::= "offset" "("
+    /// <instOperandV> ")"`: the word, after a comma and before `(`.
+    OffsetKw,
 
     // Reserved binding roots.
     Fragment,
@@ -166,6 +169,7 @@ impl Tok<'_> {
             Tok::Plus => "+",
             Tok::Minus => "-",
             Tok::Equals => "=",
+            Tok::OffsetKw => "offset",
         }
     }
 }
@@ -344,6 +348,8 @@ pub struct Lexer<'a> {
     pos: usize,
     dialect: Dialect,
     at_statement_start: bool,
+    /// The previous token was a comma (an argument starts).
+    after_comma: bool,
     finished: bool,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -359,6 +365,7 @@ impl<'a> Lexer<'a> {
             pos: start,
             dialect: Dialect::new(header),
             at_statement_start: true,
+            after_comma: false,
             finished: false,
             diagnostics: Vec::new(),
         }
@@ -461,6 +468,18 @@ impl<'a> Lexer<'a> {
         false
     }
 
+    /// Whether the next character after trivia is `c`.
+    fn next_is(&self, c: u8) -> bool {
+        let mut i = self.pos;
+        while let Some(&b) = self.bytes.get(i) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                _ => return b == c,
+            }
+        }
+        false
+    }
+
     fn is_word_start(b: u8) -> bool {
         b.is_ascii_alphabetic() || b == b'_' || b == b'$'
     }
@@ -556,6 +575,10 @@ impl<'a> Lexer<'a> {
                     self.fp1_keyword(word)
                         .or_else(|| Self::statement_keyword(word))
                         .unwrap_or(Tok::Word(word))
+                } else if word == "offset" && self.after_comma && self.next_is(b'(') {
+                    // Only there is `offset (` not an operand: an operand
+                    // is never followed by `(` inside an argument list.
+                    Tok::OffsetKw
                 } else {
                     Tok::Word(word)
                 }
@@ -633,6 +656,7 @@ impl<'a> Lexer<'a> {
                     }
                 }
             };
+            self.after_comma = tok == Tok::Comma;
             self.at_statement_start = match tok {
                 Tok::Semi | Tok::Colon => true,
                 // A declaration's modifiers precede its keyword.

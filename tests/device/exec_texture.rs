@@ -1662,3 +1662,51 @@ END
         assert_cases(out, 3, "TXQ ARRAYCUBE", &[size, size, size]);
     });
 }
+
+/// NV_gpu_program5's `offset(a)` (<texOffsetVar>, 2.X.4.4): the texel
+/// offset from a signed integer operand, "added to the computed <u>, <v>,
+/// and <w> texel locations". TXF adds it to its integer coordinates; TXG
+/// moves its 2x2 footprint. The 8x4 grid texel (i, j) holds [i, j, 0, 100].
+#[test]
+fn nv5_texel_offsets_from_an_operand_move_txf_and_txg() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+INT TEMP o, c;
+ROUND.S o, fragment.texcoord[1];
+MOV.S c, {2, 1, 0, 0};
+TXF result.color[0], c, texture[0], 2D, offset(o);
+TXG result.color[1], fragment.texcoord[0], texture[0], 2D, offset(o);
+TXG result.color[2], fragment.texcoord[0], texture[0].y, 2D, offset(o);
+END
+";
+    let textures = [on(0, grid(TextureKind::D2, 8, 4, 1, 1, 1, 100.0))];
+    // (0.25, 0.5) on 8x4: u - 0.5 = 1.5, v - 0.5 = 1.5: the footprint
+    // (1..2, 1..2) before the offset.
+    let cases = vec![
+        vec![tc(0, [0.25, 0.5, 0.0, 1.0]), tc(1, [1.0, -1.0, 0.0, 0.0])],
+        vec![tc(0, [0.25, 0.5, 0.0, 1.0]), tc(1, [3.0, 1.0, 5.0, 7.0])],
+    ];
+    run_fp(src, &textures, cases, |out| {
+        // TXF (2, 1) + (1, -1) = (3, 0); + (3, 1) = (5, 2) (z and w ignored).
+        assert_cases(
+            out,
+            0,
+            "TXF offset(o)",
+            &[[3.0, 0.0, 0.0, 100.0], [5.0, 2.0, 0.0, 100.0]],
+        );
+        // TXG x: footprint (2..3, 0..1), then (4..5, 2..3): (i0, i1, i1, i0).
+        assert_cases(
+            out,
+            1,
+            "TXG offset(o) .x",
+            &[[2.0, 3.0, 3.0, 2.0], [4.0, 5.0, 5.0, 4.0]],
+        );
+        // TXG y: (j1, j1, j0, j0).
+        assert_cases(
+            out,
+            2,
+            "TXG offset(o) .y",
+            &[[1.0, 1.0, 0.0, 0.0], [3.0, 3.0, 2.0, 2.0]],
+        );
+    });
+}

@@ -686,6 +686,7 @@ impl Lowerer<'_> {
             target,
             offset: None,
             component: 0,
+            variable_offset: false,
         };
         let (op, coord) = if s.lod_bias == 0 {
             (Opcode::Tex, coord)

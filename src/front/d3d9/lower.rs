@@ -2089,6 +2089,7 @@ impl Lower<'_> {
             target: self.target(unit),
             offset: None,
             component: 0,
+            variable_offset: false,
         });
         i
     }
