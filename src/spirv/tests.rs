@@ -1281,6 +1281,7 @@ fn unsupported_features_are_reported_not_panicked() {
         target: TexTarget::T2D,
         offset: None,
         component: 0,
+        variable_offset: false,
     });
     p.push(Stmt::Inst(tex));
     // Textures are lowered now (texture.rs has their tests).

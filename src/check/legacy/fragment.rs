@@ -922,7 +922,7 @@ mod tests {
                     .iter()
                     .map(|a| match a {
                         Arg::Operand(o) => path_text(&o.path),
-                        Arg::Offset(..) => "offset".to_string(),
+                        Arg::Offset(..) | Arg::VariableOffset(..) => "offset".to_string(),
                     })
                     .collect();
                 format!("{} {}", i.opcode.name, args.join(", "))
