@@ -167,3 +167,192 @@ END
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out[0], want, "device");
 }
+
+#[test]
+fn shared_memory_passes_squares_to_the_neighbour_across_bar() {
+    // NV_compute_program5: 64 invocations; invocation i stores i² at byte
+    // 4·i of shared memory (STS), waits at BAR (after which every STS is
+    // visible to every invocation, 2.X.3.Y), loads its neighbour's slot
+    // 4·((i + 1) mod 64) (LDS) and writes it to out[i]. So out[i] =
+    // ((i + 1) mod 64)²: out[0] = 1, out[1] = 4, out[62] = 3969, out[63] = 0.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 64;
+SHARED_MEMORY 256;
+SHARED slots = program.sharedmem[0];
+STORAGE out = program.storage[0];
+UINT TEMP a, t;
+MOV.U a.x, invocation.localindex;
+MUL.U t.x, a.x, a.x;
+SHL.U a.y, a.x, 2;
+STS.U32 t, slots[a.y];
+BAR;
+ADD.U a.z, a.x, 1;
+AND.U a.z, a.z, 63;
+SHL.U a.z, a.z, 2;
+LDS.U32 t, slots[a.z];
+STB.U32 t, out[a.y];
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 64])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<u32> = (0..64u32).map(|i| ((i + 1) % 64).pow(2)).collect();
+    assert_eq!(want[..2], [1, 4]);
+    assert_eq!(want[62..], [3969, 0]);
+    assert_eq!(out[0], want);
+}
+
+#[test]
+fn shared_memory_atomics_count_and_return_old_values() {
+    // 64 invocations, i = invocation.localindex. Invocation 0 sets the
+    // five shared words (contents are undefined at the start, 2.X.3.Y):
+    // cnt = 0, mx = 0, mn = 1000, sw = 0, ex = 7; BAR. Then each:
+    //   ATOMS.ADD cnt, 1      → its ticket: 0..63, each once
+    //   ATOMS.MAX mx, 3·i     → some old value ≤ 189; final mx = 189
+    //   ATOMS.MIN mn, i + 1   → some old value ≥ 1; final mn = 1
+    //   ATOMS.CSWAP sw, {0, i + 1} → old 0 for exactly one winner w, whose
+    //                           i + 1 is then stored; every other gets it
+    //   ATOMS.EXCH ex, i + 100 → the olds plus the final value are the
+    //                           initial 7 and the 64 values, each once
+    // and writes its olds at out[8·i ..]; BAR; invocation 0 writes the
+    // final words at out[512 ..].
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 64;
+SHARED_MEMORY 20;
+SHARED cnt = program.sharedmem[0];
+SHARED mx = program.sharedmem[4];
+SHARED mn = program.sharedmem[8];
+SHARED sw = program.sharedmem[12];
+SHARED ex = program.sharedmem[16];
+STORAGE out = program.storage[0];
+UINT TEMP a, t, v;
+MOV.U.CC a.x, invocation.localindex;
+IF EQ.x;
+STS.U32X4 {0, 0, 1000, 0}, cnt;
+STS.U32 {7, 0, 0, 0}, ex;
+ENDIF;
+BAR;
+SHL.U a.y, a.x, 5;
+ATOMS.ADD.U32 t.x, {1, 0, 0, 0}, cnt;
+MUL.U v.x, a.x, 3;
+ATOMS.MAX.U32 t.y, v.x, mx;
+ADD.U v.y, a.x, 1;
+ATOMS.MIN.U32 t.z, v.y, mn;
+MOV.U v.z, 0;
+ATOMS.CSWAP.U32 t.w, v.zyzy, sw;
+STB.U32X4 t, out[a.y];
+ADD.U v.x, a.x, 100;
+ATOMS.EXCH.U32 t.x, v.x, ex;
+STB.U32 t.x, out[a.y + 16];
+BAR;
+IF EQ.x;
+LDS.U32X4 t, cnt;
+STB.U32X4 t, out[2048];
+LDS.U32 t, ex;
+STB.U32 t.x, out[2064];
+ENDIF;
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 520])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = &out[0];
+    let per = |k: usize| -> Vec<u32> { (0..64).map(|i| out[8 * i + k]).collect() };
+    // Final values: the group size, the largest 3·i, the smallest i + 1.
+    assert_eq!(out[512..515], [64, 189, 1]);
+    let mut tickets = per(0);
+    tickets.sort();
+    assert_eq!(tickets, (0..64).collect::<Vec<u32>>());
+    assert!(
+        per(1).iter().all(|&m| m <= 189 && m % 3 == 0),
+        "{:?}",
+        per(1)
+    );
+    assert!(
+        per(2).iter().all(|&m| (1..=1000).contains(&m)),
+        "{:?}",
+        per(2)
+    );
+    // CSWAP: one winner saw 0; the final value is its i + 1, and every
+    // other invocation saw that value.
+    let winner_value = out[515];
+    assert!((1..=64).contains(&winner_value));
+    let cswap = per(3);
+    for (i, &old) in cswap.iter().enumerate() {
+        let want = if i as u32 + 1 == winner_value {
+            0
+        } else {
+            winner_value
+        };
+        assert_eq!(old, want, "CSWAP old value of invocation {i}");
+    }
+    // EXCH: a permutation of the chain 7 → values.
+    let mut chain = per(4);
+    chain.push(out[516]);
+    chain.sort();
+    let mut want: Vec<u32> = (100..164).collect();
+    want.insert(0, 7);
+    assert_eq!(chain, want);
+}
+
+#[test]
+fn shared_memory_holds_floats_and_reads_zero_past_its_end() {
+    // 8 invocations, SHARED_MEMORY 32 (8 words). Invocation i stores
+    // 0.5·i + 0.25 (STS.F32) at byte 4·i, BAR, then loads two floats
+    // (LDS.F32X2) from byte 4·((i + 1) mod 8) and stores them at out[2i].
+    // Invocation 6 reads words 7 and 8: word 8 lies past SHARED_MEMORY, so
+    // the whole access reads zero (docs/semantics.md, "Shared memory");
+    // invocation 7 reads words 0 and 1. Invocation i < 6 gets
+    // (0.5·(i+1) + 0.25, 0.5·(i+2) + 0.25).
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 8;
+SHARED_MEMORY 32;
+SHARED f = program.sharedmem[0];
+STORAGE out = program.storage[0];
+UINT TEMP a;
+FLOAT TEMP x;
+MOV.U a.x, invocation.localindex;
+I2F.U x.x, a.x;
+MAD x.x, x.x, 0.5, 0.25;
+SHL.U a.y, a.x, 2;
+STS.F32 x, f[a.y];
+BAR;
+ADD.U a.z, a.x, 1;
+AND.U a.z, a.z, 7;
+SHL.U a.z, a.z, 2;
+LDS.F32X2 x, f[a.z];
+SHL.U a.w, a.x, 3;
+STB.F32X2 x, out[a.w];
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 16])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<f32> = out[0].iter().map(|&b| f32::from_bits(b)).collect();
+    let value = |i: u32| 0.5 * i as f32 + 0.25;
+    let mut want = Vec::new();
+    for i in 0..8u32 {
+        match i {
+            6 => want.extend([0.0, 0.0]),
+            7 => want.extend([value(0), value(1)]),
+            _ => want.extend([value(i + 1), value(i + 2)]),
+        }
+    }
+    assert_eq!(want[..2], [0.75, 1.25]);
+    assert_eq!(got, want);
+}
