@@ -2225,6 +2225,21 @@ impl Checker<'_> {
             return None;
         }
         let v = self.var(var);
+        if let VarKind::Shared(_) = v.kind {
+            // NV_compute_program5 2.X.3.Y: "they may not be used by used
+            // as results ... in general instructions".
+            let vspan = v.span;
+            self.error(
+                Diagnostic::error(
+                    "E1155",
+                    "a SHARED variable is written by a general instruction",
+                )
+                .primary(o.path.span, "only STS and ATOMS write shared memory")
+                .secondary(vspan, "declared here")
+                .note(super::memory::SHARED_RULE),
+            );
+            return None;
+        }
         if !matches!(v.kind, VarKind::Temp | VarKind::Result(_)) {
             let vspan = v.span;
             self.error(

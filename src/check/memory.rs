@@ -204,6 +204,7 @@ impl Checker<'_> {
         let store = info.result == ResultKind::None;
         let atomic_instruction = !store && !info.inputs.is_empty();
         let mut storage: Option<(DataType, u8)> = None;
+        let mut storage_span = inst.opcode.span;
         let mut atomic = None;
         let mut cc_update = None;
         let mut ok = true;
@@ -219,7 +220,10 @@ impl Checker<'_> {
             let text = m.name.as_str();
             if let Some(s) = storage_modifier(text) {
                 match s {
-                    Ok(s) if storage.is_none() => storage = Some(s),
+                    Ok(s) if storage.is_none() => {
+                        storage = Some(s);
+                        storage_span = m.span;
+                    }
                     Ok(_) => {
                         modifier_error(self, space.modifier_code, m.span, format!("{} has more than one storage modifier", info.name), "NV_gpu_program5 2.X.8.Z and NV_compute_program5 2.X.8.Z: the memory instructions require exactly one storage modifier");
                         ok = false;
@@ -306,7 +310,7 @@ impl Checker<'_> {
                             op.name()
                         ),
                     )
-                    .primary(inst.opcode.span, what)
+                    .primary(storage_span, what)
                     .note(rule),
                 );
                 return None;
