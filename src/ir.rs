@@ -1552,6 +1552,10 @@ pub enum AtomicOp {
     Exch,
     /// `CSWAP`: compare with op0.x, store op0.y when equal.
     CSwap,
+    /// `IWRAP`: `(old >= op0.x) ? 0 : old + 1` (U32 only).
+    IWrap,
+    /// `DWRAP`: `(old == 0 || old > op0.x) ? op0.x : old - 1` (U32 only).
+    DWrap,
 }
 
 impl AtomicOp {
@@ -1566,6 +1570,8 @@ impl AtomicOp {
             AtomicOp::Xor => "XOR",
             AtomicOp::Exch => "EXCH",
             AtomicOp::CSwap => "CSWAP",
+            AtomicOp::IWrap => "IWRAP",
+            AtomicOp::DWrap => "DWRAP",
         }
     }
 }

@@ -108,8 +108,8 @@ fn storage_modifier(text: &str) -> Option<Result<(DataType, u8), &'static str>> 
     }
 }
 
-fn atomic_modifier(text: &str) -> Option<Result<AtomicOp, &'static str>> {
-    Some(Ok(match text {
+fn atomic_modifier(text: &str) -> Option<AtomicOp> {
+    Some(match text {
         "ADD" => AtomicOp::Add,
         "MIN" => AtomicOp::Min,
         "MAX" => AtomicOp::Max,
@@ -118,13 +118,10 @@ fn atomic_modifier(text: &str) -> Option<Result<AtomicOp, &'static str>> {
         "XOR" => AtomicOp::Xor,
         "EXCH" => AtomicOp::Exch,
         "CSWAP" => AtomicOp::CSwap,
-        "IWRAP" | "DWRAP" => {
-            return Some(Err(
-                "IWRAP and DWRAP are not lowered yet (README, \"Headers and options\")",
-            ))
-        }
+        "IWRAP" => AtomicOp::IWrap,
+        "DWRAP" => AtomicOp::DWrap,
         _ => return None,
-    }))
+    })
 }
 
 impl Checker<'_> {
@@ -238,20 +235,17 @@ impl Checker<'_> {
                     }
                 }
             } else if let (true, Some(a)) = (atomic_instruction, atomic_modifier(text)) {
-                match a {
-                    Ok(a) if atomic.is_none() => atomic = Some(a),
-                    Ok(_) => {
-                        modifier_error(self, space.atomic_code, m.span, format!("{} has more than one atomic modifier", info.name), "NV_gpu_program5 2.X.8.Z, ATOM: \"requires exactly one atomic modifier\"");
-                        ok = false;
-                    }
-                    Err(why) => {
-                        self.error(
-                            Diagnostic::error("E0900", format!("`.{text}` on {}", info.name))
-                                .primary(m.span, "not supported yet")
-                                .note(why),
-                        );
-                        ok = false;
-                    }
+                if atomic.is_none() {
+                    atomic = Some(a);
+                } else {
+                    modifier_error(
+                        self,
+                        space.atomic_code,
+                        m.span,
+                        format!("{} has more than one atomic modifier", info.name),
+                        "NV_gpu_program5 2.X.8.Z, ATOM: \"requires exactly one atomic modifier\"",
+                    );
+                    ok = false;
                 }
             } else if matches!(text, "CC" | "CC0" | "CC1") && !store {
                 cc_update = Some(CcReg(u8::from(text == "CC1")));
@@ -292,14 +286,24 @@ impl Checker<'_> {
                 );
                 return None;
             };
-            // Table X.Y: atomics are scalar, on U32 and S32 (F32 ADD and
-            // EXCH with NV_shader_atomic_float, not lowered yet).
-            let allowed = components == 1 && ty != DataType::Float;
+            // Table X.Y: atomics are scalar; IWRAP and DWRAP on U32 only,
+            // the others on U32 and S32, and ATOMS's table adds F32 to ADD
+            // and EXCH (NV_compute_program5 2.X.8.Z, ATOMS; "If
+            // NV_shader_atomic_float is not supported, the ADD and EXCH
+            // atomic operations in the ATOMS instruction do not support the
+            // "F32" storage modifier": nvp4c lowers them without it, ADD
+            // as a compare-and-swap loop).
+            let allowed = components == 1
+                && match op {
+                    AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
+                    AtomicOp::Add | AtomicOp::Exch => ty != DataType::Float || space.shared,
+                    _ => ty != DataType::Float,
+                };
             if !allowed {
                 let (what, rule) = if space.shared {
-                    ("atomics are scalar U32 or S32 here", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32 (F32 ADD and EXCH only with NV_shader_atomic_float, U64 with 64-bit atomics: not lowered yet)")
+                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (U64: 64-bit storage is not lowered), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32")
                 } else {
-                    ("atomics are scalar U32 or S32 here", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32 (F32 atomics need NV_shader_atomic_float, 64-bit ones NV_shader_atomic_int64: not lowered yet)")
+                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (F32 atomics need NV_shader_atomic_float, 64-bit ones NV_shader_atomic_int64: not lowered)")
                 };
                 self.error(
                     Diagnostic::error(

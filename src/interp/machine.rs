@@ -1624,7 +1624,10 @@ impl Machine<'_> {
         let (x, y) = (operand.bits[0], operand.bits[1]);
         let signed = m.ty == DataType::Signed;
         use crate::ir::AtomicOp as A;
+        let float = |b: u32| f32::from_bits(b);
         let new = match op {
+            // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
+            A::Add if m.ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
             A::Add => Some(old.wrapping_add(x)),
             A::Min if signed => Some((old as i32).min(x as i32) as u32),
             A::Min => Some(old.min(x)),
@@ -1636,6 +1639,10 @@ impl Machine<'_> {
             A::Exch => Some(x),
             // "if (result == tmp0.x) writeval = tmp0.y; else no store"
             A::CSwap => (old == x).then_some(y),
+            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+            A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
+            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+            A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
         };
         if let Some(new) = new {
             self.write_word(target, index, new);

@@ -330,28 +330,33 @@ impl Lowerer<'_> {
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result_var, zero)?;
         let signed = m.ty == DataType::Signed;
+        let float = m.ty == DataType::Float;
         self.guarded_by(Some(ok), |l| {
             let p = l.word_pointer(buffer, index)?;
             let scope = l.c_u32(buffer.scope() as u32);
             let relaxed = l.c_u32(0);
-            let old = match op {
-                AtomicOp::CSwap => {
+            let native = match op {
+                AtomicOp::Add if float => None,
+                AtomicOp::Add => Some(Op::AtomicIAdd),
+                AtomicOp::Min if signed => Some(Op::AtomicSMin),
+                AtomicOp::Min => Some(Op::AtomicUMin),
+                AtomicOp::Max if signed => Some(Op::AtomicSMax),
+                AtomicOp::Max => Some(Op::AtomicUMax),
+                AtomicOp::And => Some(Op::AtomicAnd),
+                AtomicOp::Or => Some(Op::AtomicOr),
+                AtomicOp::Xor => Some(Op::AtomicXor),
+                // F32 EXCH exchanges the bits.
+                AtomicOp::Exch => Some(Op::AtomicExchange),
+                AtomicOp::CSwap | AtomicOp::IWrap | AtomicOp::DWrap => None,
+            };
+            let old = match (op, native) {
+                (_, Some(spv)) => l.b.value(spv, uint, None, [p, scope, relaxed, x.id])?,
+                (AtomicOp::CSwap, None) => {
                     l.b.atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, y.id, x.id)?
                 }
-                _ => {
-                    let spv = match op {
-                        AtomicOp::Add => Op::AtomicIAdd,
-                        AtomicOp::Min if signed => Op::AtomicSMin,
-                        AtomicOp::Min => Op::AtomicUMin,
-                        AtomicOp::Max if signed => Op::AtomicSMax,
-                        AtomicOp::Max => Op::AtomicUMax,
-                        AtomicOp::And => Op::AtomicAnd,
-                        AtomicOp::Or => Op::AtomicOr,
-                        AtomicOp::Xor => Op::AtomicXor,
-                        _ => Op::AtomicExchange,
-                    };
-                    l.b.value(spv, uint, None, [p, scope, relaxed, x.id])?
-                }
+                // IWRAP, DWRAP and F32 ADD have no SPIR-V atomic (Vulkan
+                // core has no float atomics): a compare-and-swap loop.
+                _ => l.atomic_cas_loop(p, scope, op, x)?,
             };
             let old = Val {
                 id: old,
@@ -362,6 +367,75 @@ impl Lowerer<'_> {
         })?;
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
+    }
+
+    /// The spec's read-compute-write for an operation without a SPIR-V
+    /// atomic: read the word, compute the new value from it and `x`, and
+    /// OpAtomicCompareExchange it in; another invocation's write in between
+    /// makes the exchange fail and the loop retry with the word it found.
+    /// The result is the word the successful exchange replaced.
+    fn atomic_cas_loop(&mut self, p: Word, scope: Word, op: AtomicOp, x: Val) -> LResult<Word> {
+        let uint = self.t(Comp::U32, 1);
+        let relaxed = self.c_u32(0);
+        let header = self.b.id();
+        let body = self.b.id();
+        let continue_target = self.b.id();
+        let merge = self.b.id();
+        self.b.branch(header)?;
+        self.b.begin_block(Some(header))?;
+        self.b
+            .loop_merge(merge, continue_target, rspirv::spirv::LoopControl::NONE, [])?;
+        self.b.branch(body)?;
+        self.b.begin_block(Some(body))?;
+        let old = self
+            .b
+            .value(Op::AtomicLoad, uint, None, [p, scope, relaxed])?;
+        let old = Val {
+            id: old,
+            comp: Comp::U32,
+            n: 1,
+        };
+        let new = match op {
+            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+            AtomicOp::IWrap => {
+                let one = self.konst(Comp::U32, &[1]);
+                let zero = self.konst(Comp::U32, &[0]);
+                let inc = self.op(Op::IAdd, &[old, one])?;
+                let wrap = self.cmp(Op::UGreaterThanEqual, old, x)?;
+                self.sel(wrap, zero, inc)?
+            }
+            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+            AtomicOp::DWrap => {
+                let one = self.konst(Comp::U32, &[1]);
+                let zero = self.konst(Comp::U32, &[0]);
+                let dec = self.op(Op::ISub, &[old, one])?;
+                let is_zero = self.cmp(Op::IEqual, old, zero)?;
+                let above = self.cmp(Op::UGreaterThan, old, x)?;
+                let wrap = self.or(is_zero, above)?;
+                self.sel(wrap, x, dec)?
+            }
+            // ATOMS.ADD.F32: "writeval = tmp0.x + result".
+            _ => {
+                let a = self.cast(old, Comp::F32)?;
+                let b = self.cast(x, Comp::F32)?;
+                let sum = self.op(Op::FAdd, &[a, b])?;
+                self.cast(sum, Comp::U32)?
+            }
+        };
+        let found = self
+            .b
+            .atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, new.id, old.id)?;
+        let found_val = Val {
+            id: found,
+            comp: Comp::U32,
+            n: 1,
+        };
+        let done = self.cmp(Op::IEqual, found_val, old)?;
+        self.b.branch(continue_target)?;
+        self.b.begin_block(Some(continue_target))?;
+        self.b.branch_conditional(done.id, merge, header, [])?;
+        self.b.begin_block(Some(merge))?;
+        Ok(found)
     }
 
     /// BAR (NV_compute_program5 2.X.8.Z): every invocation of the work

@@ -2184,7 +2184,8 @@ fn pruned_recursion_and_nested_flow_validate() {
 
 /// NV_compute_program5's shared memory: every storage modifier of LDS and
 /// STS, every atomic modifier of ATOMS with each storage modifier Table X.Y
-/// allows (that nvp4c lowers), with constant and register offsets, compile
+/// allows (IWRAP, DWRAP and F32 ADD as compare-and-swap loops; not U64),
+/// with constant and register offsets, compile
 /// to modules that validate in every target environment, with shared
 /// memory in the Workgroup class and the atomics at Workgroup scope.
 #[test]
@@ -2206,6 +2207,16 @@ fn shared_memory_instructions_validate() {
                 "ATOMS.{op}.{ty} r.x, {{1, 2, 0, 0}}, shv[8];\nATOMS.{op}.{ty} r.y, r, shv[a.x + 8];\n"
             ));
         }
+    }
+    for (op, ty) in [
+        ("IWRAP", "U32"),
+        ("DWRAP", "U32"),
+        ("ADD", "F32"),
+        ("EXCH", "F32"),
+    ] {
+        body.push_str(&format!(
+            "ATOMS.{op}.{ty} r.z, {{1, 2, 0, 0}}, shv[12];\nATOMS.{op}.{ty} r.w, r, shv[a.x + 12];\n"
+        ));
     }
     body.push_str("LDS.U32.CC r, shv;\nBAR;\n");
     let src = format!(
@@ -2236,6 +2247,8 @@ fn shared_memory_instructions_validate() {
             Op::AtomicXor,
             Op::AtomicExchange,
             Op::AtomicCompareExchange,
+            Op::AtomicLoad,
+            Op::LoopMerge,
             Op::ControlBarrier,
         ] {
             assert!(has_op(&compiled.spirv, op), "{env:?}: no {op:?}");

@@ -356,3 +356,141 @@ END
     assert_eq!(want[..2], [0.75, 1.25]);
     assert_eq!(got, want);
 }
+
+#[test]
+fn shared_memory_wrapping_and_float_atomics_over_a_work_group() {
+    // 64 invocations (i = invocation.localindex); invocation 0 sets the
+    // words inc = 0, dec = 0, sum = 0.0, ex = -1.0, BAR. Then each:
+    //   ATOMS.IWRAP.U32 inc, 9: the k-th operation (k = 0..63, in whatever
+    //     order) sees k mod 10 ("(result >= tmp0.x) ? 0 : result+1"), and
+    //     leaves 64 mod 10 = 4;
+    //   ATOMS.DWRAP.U32 dec, 9: from 0 it goes to 9 ("result == 0 ...
+    //     ? tmp0.x"), then 8, ..., 0, 9, ...: the k-th sees (10 - k mod 10)
+    //     mod 10, and 64 operations leave 6;
+    //   ATOMS.ADD.F32 sum, 0.5: sums of halves are exact in any order: the
+    //     old values are 0, 0.5, ..., 31.5 once each, and 32.0 is left;
+    //   ATOMS.EXCH.F32 ex, i: the olds and the final value are -1.0 and
+    //     0.0 .. 63.0, each once.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 64;
+SHARED_MEMORY 16;
+SHARED inc = program.sharedmem[0];
+SHARED dec = program.sharedmem[4];
+SHARED sum = program.sharedmem[8];
+SHARED ex = program.sharedmem[12];
+STORAGE out = program.storage[0];
+UINT TEMP a, t;
+FLOAT TEMP f, g;
+MOV.U.CC a.x, invocation.localindex;
+IF EQ.x;
+STS.U32X2 {0, 0, 0, 0}, inc;
+STS.F32X2 {0.0, -1.0, 0, 0}, sum;
+ENDIF;
+BAR;
+SHL.U a.y, a.x, 4;
+ATOMS.IWRAP.U32 t.x, {9, 0, 0, 0}, inc;
+ATOMS.DWRAP.U32 t.y, {9, 0, 0, 0}, dec;
+STB.U32X2 t, out[a.y];
+ATOMS.ADD.F32 f.x, {0.5, 0, 0, 0}, sum;
+I2F.U g.x, a.x;
+ATOMS.EXCH.F32 f.y, g, ex;
+STB.F32X2 f, out[a.y + 8];
+BAR;
+IF EQ.x;
+LDS.U32X4 t, inc;
+STB.U32X4 t, out[1024];
+ENDIF;
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 260])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = &out[0];
+    let per = |k: usize| -> Vec<u32> { (0..64).map(|i| out[4 * i + k]).collect() };
+    assert_eq!(out[256..258], [4, 6]);
+    assert_eq!(f32::from_bits(out[258]), 32.0);
+    let sorted = |mut v: Vec<u32>| {
+        v.sort();
+        v
+    };
+    let want_inc: Vec<u32> = sorted((0..64).map(|k| k % 10).collect());
+    assert_eq!(sorted(per(0)), want_inc);
+    let want_dec: Vec<u32> = sorted((0..64).map(|k| (10 - k % 10) % 10).collect());
+    assert_eq!(sorted(per(1)), want_dec);
+    let mut sums: Vec<f32> = per(2).into_iter().map(f32::from_bits).collect();
+    sums.sort_by(f32::total_cmp);
+    assert_eq!(sums, (0..64).map(|k| k as f32 * 0.5).collect::<Vec<_>>());
+    let mut chain: Vec<f32> = per(3).into_iter().map(f32::from_bits).collect();
+    chain.push(f32::from_bits(out[259]));
+    chain.sort_by(f32::total_cmp);
+    let mut want: Vec<f32> = (0..64).map(|k| k as f32).collect();
+    want.insert(0, -1.0);
+    assert_eq!(chain, want);
+}
+
+/// One invocation is a whole work group: the interpreter (shared memory as
+/// a byte array, atomics returning the old value) and the device agree.
+#[test]
+fn shared_memory_in_one_invocation_matches_the_interpreter() {
+    // Shared words w0..w3 (16 bytes). STS.U32X4 (5, -3, 10, 7).
+    // ATOMS.MIN.S32 w1, -7 → returns -3, w1 = -7.
+    // ATOMS.MAX.U32 w2, 4 → returns 10, w2 stays 10.
+    // ATOMS.CSWAP.U32 w3, (7, 99) → returns 7, w3 = 99.
+    // ATOMS.CSWAP.U32 w0, (6, 1) → returns 5, no store.
+    // ATOMS.IWRAP.U32 w0, 5 → 5 >= 5: returns 5, w0 = 0.
+    // ATOMS.DWRAP.U32 w0, 3 → 0: returns 0, w0 = 3.
+    // ATOMS.XOR.U32 w2, 3 → returns 10, w2 = 9.
+    // LDS.U32X4 → (3, -7, 9, 99): out[0..4].
+    // The returns (-3, 10, 7, 5) → out[4..8]; (5, 0, 10) → out[8..11].
+    // LDS.U32 at register offset 16 (past SHARED_MEMORY 16) → 0: out[11].
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 1;
+SHARED_MEMORY 16;
+SHARED w = program.sharedmem[0];
+STORAGE out = program.storage[0];
+TEMP r;
+UINT TEMP s, u;
+STS.S32X4 {5, -3, 10, 7}, w;
+ATOMS.MIN.S32 r.x, {-7, 0, 0, 0}, w[4];
+ATOMS.MAX.U32 r.y, {4, 0, 0, 0}, w[8];
+ATOMS.CSWAP.U32 r.z, {7, 99, 0, 0}, w[12];
+ATOMS.CSWAP.U32 r.w, {6, 1, 0, 0}, w;
+ATOMS.IWRAP.U32 s.x, {5, 0, 0, 0}, w;
+ATOMS.DWRAP.U32 s.y, {3, 0, 0, 0}, w;
+ATOMS.XOR.U32 s.z, {3, 0, 0, 0}, w[8];
+MOV.U u.x, 16;
+LDS.U32 s.w, w[u.x];
+LDS.U32X4 u, w;
+STB.U32X4 u, out[0];
+STB.U32X4 r, out[16];
+STB.U32X4 s, out[32];
+END
+";
+    let want: Vec<u32> = [3i32, -7, 9, 99, -3, 10, 7, 5, 5, 0, 10, 0]
+        .iter()
+        .map(|&v| v as u32)
+        .collect();
+    // The interpreter.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, vec![u32::MAX; 12]);
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0], want, "interpreter");
+    assert_eq!(run.shared.len(), 16);
+    assert_eq!(run.shared[..4], [Some(3), Some(0), Some(0), Some(0)]);
+    // The device.
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 12])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out[0], want, "device");
+}
