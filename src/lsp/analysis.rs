@@ -971,6 +971,10 @@ fn signature(info: &OpInfo) -> String {
         Shape::Swz => inputs.push("extendedSwizzle".into()),
         Shape::Call => inputs.push("label".into()),
         Shape::If | Shape::FlowCc => inputs.push("(ccTest)".into()),
+        // The memory operand: a byte offset into a STORAGE or SHARED
+        // variable (Table X.13's "su" for the shared memory instructions).
+        Shape::Memory => inputs.push("storageUse".into()),
+        Shape::SharedMemory => inputs.push("sharedUse".into()),
         _ => {}
     }
     if args.is_empty() {
