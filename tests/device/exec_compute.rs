@@ -1,5 +1,6 @@
 //! Execution tests of compute programs (`!!NVcp5.0`, NV_compute_program5)
-//! with NV_shader_storage_buffer_object's storage buffers on the Vulkan
+//! with NV_shader_storage_buffer_object's storage buffers and NV_compute_program5's
+//! shared memory on the Vulkan
 //! device (`Device::run_compute`, tests/device/harness/compute.rs). Expected
 //! values are worked out by hand in the comments; the single-invocation
 //! programs also run in the interpreter, which must agree.
@@ -489,6 +490,46 @@ END
         return;
     };
     let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 12])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out[0], want, "device");
+}
+
+/// ATOMB.IWRAP/DWRAP on a storage buffer (the compare-and-swap loop at
+/// Device scope), on the device and in the interpreter.
+#[test]
+fn storage_buffer_wrapping_atomics_in_one_invocation() {
+    // Words [3, 0, 9, 4]. IWRAP w0 by 3: 3 >= 3 → 0, returns 3. IWRAP w0
+    // by 3 again: 0 < 3 → 1, returns 0. DWRAP w1 by 5: 0 → 5, returns 0.
+    // DWRAP w2 by 5: 9 > 5 → 5, returns 9. DWRAP w3 by 5: 4 → 3, returns 4.
+    // Words after: [1, 5, 5, 3]; the returns (3, 0, 0, 9) at words 4..7,
+    // 4 at word 8.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 1;
+STORAGE b = program.storage[0];
+UINT TEMP r, s;
+ATOMB.IWRAP.U32 r.x, {3, 0, 0, 0}, b[0];
+ATOMB.IWRAP.U32 r.y, {3, 0, 0, 0}, b[0];
+ATOMB.DWRAP.U32 r.z, {5, 0, 0, 0}, b[4];
+ATOMB.DWRAP.U32 r.w, {5, 0, 0, 0}, b[8];
+ATOMB.DWRAP.U32 s.x, {5, 0, 0, 0}, b[12];
+STB.U32X4 r, b[16];
+STB.U32 s.x, b[32];
+END
+";
+    let start = [3u32, 0, 9, 4, 0, 0, 0, 0, 0];
+    let want = [1u32, 5, 5, 3, 3, 0, 0, 9, 4];
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, start.to_vec());
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0], want, "interpreter");
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), start.to_vec())]);
     let out = device
         .run_compute(&compile(src), &job)
         .unwrap_or_else(|e| panic!("{e}"));
