@@ -1,7 +1,7 @@
 //! Execution tests of compute programs (`!!NVcp5.0`, NV_compute_program5)
-//! with NV_shader_storage_buffer_object's storage buffers and NV_compute_program5's
-//! shared memory on the Vulkan
-//! device (`Device::run_compute`, tests/device/harness/compute.rs). Expected
+//! with NV_shader_storage_buffer_object's storage buffers and
+//! NV_compute_program5's shared memory on the Vulkan device
+//! (`Device::run_compute`, tests/device/harness/compute.rs). Expected
 //! values are worked out by hand in the comments; the single-invocation
 //! programs also run in the interpreter, which must agree.
 
