@@ -485,6 +485,10 @@ pub enum VarKind {
     /// this binding point, `program.storage[a]`; read and written only
     /// by the memory instructions, byte-addressed.
     Storage(u32),
+    /// SHARED (NV_compute_program5 2.X.3.Y): compute shared memory from
+    /// this byte (basic machine unit) on, `program.sharedmem[a]`; read and
+    /// written only by LDS, STS and ATOMS, byte-addressed.
+    Shared(u32),
 }
 
 /// Which color of a color binding.
@@ -1042,6 +1046,9 @@ pub enum TessSpacing {
 pub struct ComputeLayout {
     /// `GROUP_SIZE`: the local work group's size, missing dimensions 1.
     pub group_size: [u32; 3],
+    /// `SHARED_MEMORY`: the work group's shared memory in bytes (basic
+    /// machine units), 0 without the declaration.
+    pub shared_memory: u32,
 }
 
 /// The input primitive type (`PRIMITIVE_IN`).
@@ -1536,9 +1543,12 @@ impl Instruction {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MemoryAccess {
-    /// The STORAGE variable ([`VarKind::Storage`]).
+    /// The STORAGE variable ([`VarKind::Storage`]) or the SHARED one
+    /// ([`VarKind::Shared`]); which of the two says what memory it is.
     pub var: VarId,
-    /// The constant byte offset.
+    /// The constant byte offset: from the start of the storage buffer, or
+    /// of the work group's shared memory (a SHARED variable's first byte
+    /// is already added in).
     pub offset: u32,
     /// A byte offset read from a register, added to `offset`.
     pub address: Option<Operand>,
@@ -1550,7 +1560,8 @@ pub struct MemoryAccess {
     pub atomic: Option<AtomicOp>,
 }
 
-/// The atomic modifier of ATOMB (NV_gpu_program5 Table X.Y, ATOM).
+/// The atomic modifier of ATOMB and ATOMS (NV_gpu_program5 Table X.Y, ATOM;
+/// NV_compute_program5 Table X.Y, ATOMS).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
     /// `ADD`.
@@ -1569,6 +1580,10 @@ pub enum AtomicOp {
     Exch,
     /// `CSWAP`: compare with op0.x, store op0.y when equal.
     CSwap,
+    /// `IWRAP`: `(old >= op0.x) ? 0 : old + 1` (U32 only).
+    IWrap,
+    /// `DWRAP`: `(old == 0 || old > op0.x) ? op0.x : old - 1` (U32 only).
+    DWrap,
 }
 
 impl AtomicOp {
@@ -1583,6 +1598,8 @@ impl AtomicOp {
             AtomicOp::Xor => "XOR",
             AtomicOp::Exch => "EXCH",
             AtomicOp::CSwap => "CSWAP",
+            AtomicOp::IWrap => "IWRAP",
+            AtomicOp::DWrap => "DWRAP",
         }
     }
 }

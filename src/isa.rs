@@ -314,6 +314,11 @@ pub enum Shape {
     /// storage (`.U32`, `.F32X4`, …) and atomic (`.ADD`, …) modifiers
     /// instead of Table X.14's (src/check/memory.rs).
     Memory,
+    /// NV_compute_program5's shared memory instructions: `LDS result,
+    /// mem`, `STS operandV, mem`, `ATOMS result, operandV, mem`, the same
+    /// operand lists and modifiers as [`Shape::Memory`], on a SHARED
+    /// variable (section 2.X.3.Y) instead of a STORAGE one.
+    SharedMemory,
     /// `BAR` (NV_compute_program5): no operands.
     Barrier,
 }
@@ -419,6 +424,9 @@ pub enum Opcode {
     /// `ATOMB`: atomic operation on storage buffer memory
     /// (NV_shader_storage_buffer_object 2.X.8.Z, ATOMB).
     Atomb,
+    /// `ATOMS`: atomic operation on compute shared memory
+    /// (NV_compute_program5 2.X.8.Z, ATOMS).
+    Atoms,
     /// `BAR`: work group execution barrier (NV_compute_program5 2.X.8.Z, BAR).
     Bar,
     /// `BFE`: bitfield extract (NV_gpu_program5 2.X.8.Z, BFE).
@@ -499,6 +507,8 @@ pub enum Opcode {
     Kil,
     /// `LDB`: load from storage buffer memory (NV_shader_storage_buffer_object 2.X.8.Z, LDB).
     Ldb,
+    /// `LDS`: load from compute shared memory (NV_compute_program5 2.X.8.Z, LDS).
+    Lds,
     /// `LG2`: logarithm base 2 (2.X.8.Z, LG2).
     Lg2,
     /// `LIT`: compute lighting coefficients (2.X.8.Z, LIT).
@@ -607,6 +617,8 @@ pub enum Opcode {
     Stb,
     /// `STR`: set on true (2.X.8.Z, STR).
     Str,
+    /// `STS`: store to compute shared memory (NV_compute_program5 2.X.8.Z, STS).
+    Sts,
     /// `SUB`: subtract (2.X.8.Z, SUB).
     Sub,
     /// `SWZ`: extended swizzle (2.X.8.Z, SWZ).
@@ -1084,6 +1096,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       -        ""    "C"  "C"   -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
     op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        -   -   "C" -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
     op!(Atomb   "ATOMB"   Memory       [V]          RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, ATOMB" "atomic operation on storage buffer memory"),
+    op!(Atoms   "ATOMS"   SharedMemory [V]          RS  U COMP | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, ATOMS" "atomic operation on shared memory"),
     op!(Bar     "BAR"     Barrier      []           RN  F COMP | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, BAR" "work group execution barrier"),
     op!(Bfe     "BFE"     Alu          [V, V]       RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BFE" "bitfield extract"),
     op!(Bfi     "BFI"     Alu          [V, V, V]    RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BFI" "bitfield insert"),
@@ -1124,6 +1137,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Ipas    "IPAS"    Alu          [VF, SU]     RV  F FRAG | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, IPAS" "interpolate at sample location"),
     op!(Kil     "KIL"     Kil          [V]          RN  F FRAG | "FIH"   "FIH"    -     -    -     ""    ""       ""       -   -   -   ""       | "NV_fragment_program4 2.X.8.Z, KIL" "kill fragment"),
     op!(Ldb     "LDB"     Memory       []           RV  U ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, LDB" "load from storage buffer memory"),
+    op!(Lds     "LDS"     SharedMemory []           RV  U COMP | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, LDS" "load from shared memory"),
     op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
     op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
     op!(Lod     "LOD"     Tex          [VF]         RV  F ALL  | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program4_1 2.X.8.Z, LOD" "compute texture level of detail"),
@@ -1178,6 +1192,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        -   -   "C" -        | "2.X.8.Z, SSG" "set sign"),
     op!(Stb     "STB"     Memory       [V]          RN  U ALL  | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, STB" "store to storage buffer memory"),
     op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, STR" "set on true"),
+    op!(Sts     "STS"     SharedMemory [V]          RN  U COMP | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, STS" "store to shared memory"),
     op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
     op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   -   -   -   -        | "2.X.8.Z, SWZ" "extended swizzle"),
     op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TEX" "texture sample"),

@@ -137,7 +137,7 @@ impl Checker<'_> {
         // A modifier error does not hide the operands' errors: they are
         // checked as the instruction's default data type and without type
         // checks (as under `.NTC`), so none of them stems from the modifier.
-        if info.shape == Shape::Memory {
+        if matches!(info.shape, Shape::Memory | Shape::SharedMemory) {
             // Storage and atomic modifiers instead of Table X.14's.
             return self.memory_instruction(info, inst);
         }
@@ -185,7 +185,7 @@ impl Checker<'_> {
                 })
             }
             Shape::AddressStack => self.address_stack(info, inst),
-            Shape::Memory => self.memory_instruction(info, inst),
+            Shape::Memory | Shape::SharedMemory => self.memory_instruction(info, inst),
             Shape::Barrier => {
                 self.expect_args(inst, 0, info)?;
                 self.no_cc_mask(inst, info)?;
@@ -2110,6 +2110,26 @@ impl Checker<'_> {
                     );
                     return None;
                 }
+                if let VarKind::Storage(_) | VarKind::Shared(_) = v.kind {
+                    // NV_compute_program5 2.X.3.Y and
+                    // NV_shader_storage_buffer_object 2.X.3.Y: memory
+                    // variables are operands of the memory instructions only.
+                    let (code, rule) = match v.kind {
+                        VarKind::Shared(_) => ("E1155", super::memory::SHARED_RULE),
+                        _ => ("E1106", super::memory::STORAGE_RULE),
+                    };
+                    let vspan = v.span;
+                    self.error(
+                        Diagnostic::error(
+                            code,
+                            "a memory variable is read by a general instruction",
+                        )
+                        .primary(o.path.span, "only LDB/STB/ATOMB and LDS/STS/ATOMS take it")
+                        .secondary(vspan, "declared here")
+                        .note(rule),
+                    );
+                    return None;
+                }
                 if self.type_conflict(var, o.path.span, ty, ntc, "read") {
                     return None;
                 }
@@ -2297,6 +2317,21 @@ impl Checker<'_> {
             return None;
         }
         let v = self.var(var);
+        if let VarKind::Shared(_) = v.kind {
+            // NV_compute_program5 2.X.3.Y: "they may not be used by used
+            // as results ... in general instructions".
+            let vspan = v.span;
+            self.error(
+                Diagnostic::error(
+                    "E1155",
+                    "a SHARED variable is written by a general instruction",
+                )
+                .primary(o.path.span, "only STS and ATOMS write shared memory")
+                .secondary(vspan, "declared here")
+                .note(super::memory::SHARED_RULE),
+            );
+            return None;
+        }
         if !matches!(v.kind, VarKind::Temp | VarKind::Result(_)) {
             let vspan = v.span;
             self.error(
@@ -2509,6 +2544,13 @@ fn usage(info: &OpInfo) -> String {
             format!("`{}.U32 result, storage[offset]`", info.name)
         }
         Shape::Memory => format!("`{}.ADD.U32 result, value, storage[offset]`", info.name),
+        Shape::SharedMemory if info.result == ResultKind::None => {
+            format!("`{}.U32 value, shared[offset]`", info.name)
+        }
+        Shape::SharedMemory if info.inputs.is_empty() => {
+            format!("`{}.U32 result, shared[offset]`", info.name)
+        }
+        Shape::SharedMemory => format!("`{}.ADD.U32 result, value, shared[offset]`", info.name),
         Shape::Barrier => format!("`{}`", info.name),
         Shape::Swz => format!("`{} result, source, c0, c1, c2, c3`", info.name),
         Shape::Tex => format!(

@@ -128,6 +128,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             VarKind::Result(_) => "result",
             VarKind::Buffer(_) => "buffer",
             VarKind::Storage(_) => "storage buffer",
+            VarKind::Shared(_) => "shared memory",
         };
         c.error(
             Diagnostic::warning("W0002", format!("{what} `{name}` is never used"))
@@ -237,9 +238,21 @@ impl Flow<'_> {
                     }
                 }
                 _ => {
-                    if let Stmt::Inst(i) = s {
+                    if let Stmt::Store { value, memory, .. } = s {
+                        // STB/STS store the first `components` components
+                        // of their value only (section 2.X.4.5).
+                        self.read(value, (1u8 << memory.components) - 1);
+                        if let Some(a) = &memory.address {
+                            self.read(a, 0b0001);
+                        }
+                    } else if let Stmt::Inst(i) = s {
                         for (k, o) in i.srcs.iter().enumerate() {
-                            let comps = i.op.components_read(k, i.dst.mask.0);
+                            // ATOMB/ATOMS read x (and y for CSWAP) only.
+                            let comps = match &i.memory {
+                                Some(m) if m.atomic == Some(crate::ir::AtomicOp::CSwap) => 0b0011,
+                                Some(_) => 0b0001,
+                                None => i.op.components_read(k, i.dst.mask.0),
+                            };
                             self.read(o, comps);
                         }
                         if let Index::Relative { address, .. } = &i.dst.index {

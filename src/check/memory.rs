@@ -4,12 +4,19 @@
 //! 2.X.4.5) and ATOMB's atomic modifiers, checked into
 //! [`ir::MemoryAccess`]. Memory operands are byte-addressed: `sbo[8]`,
 //! `sbo[R0.x]`, `sbo[R0.x + 4]` (`<storageUseV>`).
+//!
+//! NV_compute_program5's shared memory is the same model on another
+//! memory: `SHARED_MEMORY n;` sizes the work group's shared memory in
+//! bytes, `SHARED name = program.sharedmem[a];` names it from byte `a` on,
+//! and LDS, STS and ATOMS take the same modifiers and operands as LDB, STB
+//! and ATOMB (the instruction table's `SharedMemory` shape), with codes
+//! E1150-E1157 for the rules section 2.X.3.Y and 2.X.7.Y add.
 
 use super::flow::Flat;
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::ir::{self, AtomicOp, CcReg, MemoryAccess, VarKind, VarType, Variable};
-use crate::isa::{DataType, OpInfo, Opcode, OperandKind, TypeRule};
+use crate::isa::{DataType, OpInfo, OperandKind, ResultKind, Shape, TypeRule};
 use crate::span::Span;
 use crate::syntax::ast::{self, Arg, Ident, IndexExpr, Init, InitItem, PathHead, PathPart, Root};
 
@@ -17,7 +24,62 @@ use crate::syntax::ast::{self, Arg, Ident, IndexExpr, Init, InitItem, PathHead, 
 /// `maxPerStageDescriptorStorageBuffers` (docs/limits.md).
 pub const MAX_STORAGE_BINDINGS: u32 = 4;
 
-const STORAGE_RULE: &str = "NV_shader_storage_buffer_object 2.X.3.Y: a STORAGE variable is bound to `program.storage[a]` (Table X.2); it is used only as the memory operand of LDB, STB and ATOMB";
+/// MAX_COMPUTE_SHARED_VARIABLE_SIZE (NV_compute_program5 2.X.7.Y, the
+/// limit of `SHARED_MEMORY`): Vulkan's minimum
+/// `maxComputeSharedMemorySize`, 16384 bytes (docs/limits.md).
+pub const MAX_SHARED_MEMORY: u32 = 16384;
+
+pub(super) const SHARED_RULE: &str = "NV_compute_program5 2.X.3.Y: \"Shared memory variables may only be used as operands in the ATOMS, LDS, and STS instructions; they may not be used by used as results or operands in general instructions. Shared memory variables must be declared explicitly via the <SHARED_statement> grammar rule.\"";
+const SHARED_DECL_RULE: &str = "NV_compute_program5 2.X.2 and 2.X.3.Y: <sharedUseDS> ::= \"program\" \".\" \"sharedmem\" <arrayMemAbs>; in a list, `program.sharedmem[a..b]` ranges (\"all bindings assigned to the array must use the same binding point(s) and must increase consecutively\"), or `program.sharedmem` for all of it";
+const SHARED_SIZE_RULE: &str = "NV_compute_program5 2.X.7.Y: \"a program will fail to load if it includes multiple SHARED_MEMORY declarations, if it uses the the ATOMS, LDS, or STS instructions in a program without a SHARED_MEMORY declaration, if uses these instructions with an offset that would access memory beyond the declared shared memory size, or if the declared shared memory size is greater than the implementation-dependent limit MAX_COMPUTE_SHARED_VARIABLE_SIZE\"";
+
+/// One use of shared memory, kept for the whole-program rules against
+/// `SHARED_MEMORY` (which may come later in the program text).
+pub(super) struct SharedUse {
+    /// The instruction's memory operand, or the declaration's binding.
+    pub span: Span,
+    /// One past the last byte it touches at the least (the constant part
+    /// of the offset; a register adds a non-negative amount); `None` for
+    /// `program.sharedmem`, which is all of it whatever its size.
+    pub end: Option<u64>,
+    /// A LDS, STS or ATOMS (which needs `SHARED_MEMORY`), not a SHARED
+    /// declaration.
+    pub instruction: bool,
+}
+
+/// The codes and rules of one kind of memory (storage buffers or shared
+/// memory), so that one checker serves LDB/STB/ATOMB and LDS/STS/ATOMS.
+struct Space {
+    shared: bool,
+    /// Bad memory operand.
+    operand_code: &'static str,
+    /// Bad or missing storage modifier.
+    modifier_code: &'static str,
+    /// Bad or missing atomic modifier.
+    atomic_code: &'static str,
+    operand_rule: &'static str,
+    modifier_rule: &'static str,
+}
+
+const STORAGE_SPACE: Space = Space {
+    shared: false,
+    operand_code: "E1106",
+    modifier_code: "E1107",
+    atomic_code: "E1107",
+    operand_rule: STORAGE_RULE,
+    modifier_rule: "NV_shader_storage_buffer_object 2.X.8.Z: LDB and STB take one storage modifier (F32, S32, U32 and their X2/X4 forms), ATOMB one atomic modifier (ADD, MIN, MAX, AND, OR, XOR, EXCH, CSWAP) and one storage modifier; LDB and ATOMB may update a condition code",
+};
+
+const SHARED_SPACE: Space = Space {
+    shared: true,
+    operand_code: "E1155",
+    modifier_code: "E1156",
+    atomic_code: "E1157",
+    operand_rule: SHARED_RULE,
+    modifier_rule: "NV_compute_program5 2.X.8.Z, LDS/STS/ATOMS: \"LDS supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5); ATOMS takes one atomic modifier too; LDS and ATOMS may update a condition code (Table X.13: C)",
+};
+
+pub(super) const STORAGE_RULE: &str = "NV_shader_storage_buffer_object 2.X.3.Y: a STORAGE variable is bound to `program.storage[a]` (Table X.2); it is used only as the memory operand of LDB, STB and ATOMB";
 
 /// A storage modifier of section 2.X.4.5: base type, size, count.
 fn storage_modifier(text: &str) -> Option<Result<(DataType, u8), &'static str>> {
@@ -46,8 +108,8 @@ fn storage_modifier(text: &str) -> Option<Result<(DataType, u8), &'static str>> 
     }
 }
 
-fn atomic_modifier(text: &str) -> Option<Result<AtomicOp, &'static str>> {
-    Some(Ok(match text {
+fn atomic_modifier(text: &str) -> Option<AtomicOp> {
+    Some(match text {
         "ADD" => AtomicOp::Add,
         "MIN" => AtomicOp::Min,
         "MAX" => AtomicOp::Max,
@@ -56,13 +118,10 @@ fn atomic_modifier(text: &str) -> Option<Result<AtomicOp, &'static str>> {
         "XOR" => AtomicOp::Xor,
         "EXCH" => AtomicOp::Exch,
         "CSWAP" => AtomicOp::CSwap,
-        "IWRAP" | "DWRAP" => {
-            return Some(Err(
-                "IWRAP and DWRAP are not lowered yet (README, \"Headers and options\")",
-            ))
-        }
+        "IWRAP" => AtomicOp::IWrap,
+        "DWRAP" => AtomicOp::DWrap,
         _ => return None,
-    }))
+    })
 }
 
 impl Checker<'_> {
@@ -125,31 +184,45 @@ impl Checker<'_> {
         self.declare_name(name, var);
     }
 
-    /// LDB, STB and ATOMB (NV_shader_storage_buffer_object 2.X.8.Z).
+    /// LDB, STB and ATOMB (NV_shader_storage_buffer_object 2.X.8.Z), and
+    /// LDS, STS and ATOMS (NV_compute_program5 2.X.8.Z): which of load,
+    /// store and atomic comes from the table's result and operands, which
+    /// memory from its shape.
     pub(super) fn memory_instruction(
         &mut self,
         info: &'static OpInfo,
         inst: &ast::Instruction,
     ) -> Option<Flat> {
-        let atomic_instruction = info.opcode == Opcode::Atomb;
+        let space = if info.shape == Shape::SharedMemory {
+            &SHARED_SPACE
+        } else {
+            &STORAGE_SPACE
+        };
+        let store = info.result == ResultKind::None;
+        let atomic_instruction = !store && !info.inputs.is_empty();
         let mut storage: Option<(DataType, u8)> = None;
+        let mut storage_span = inst.opcode.span;
         let mut atomic = None;
         let mut cc_update = None;
         let mut ok = true;
-        let modifier_error = |c: &mut Self, span: Span, message: String, note: &str| {
-            c.error(
-                Diagnostic::error("E1107", message)
-                    .primary(span, "this modifier")
-                    .note(note.to_string()),
-            );
-        };
+        let modifier_error =
+            |c: &mut Self, code: &'static str, span: Span, message: String, note: &str| {
+                c.error(
+                    Diagnostic::error(code, message)
+                        .primary(span, "this modifier")
+                        .note(note.to_string()),
+                );
+            };
         for m in &inst.modifiers {
             let text = m.name.as_str();
             if let Some(s) = storage_modifier(text) {
                 match s {
-                    Ok(s) if storage.is_none() => storage = Some(s),
+                    Ok(s) if storage.is_none() => {
+                        storage = Some(s);
+                        storage_span = m.span;
+                    }
                     Ok(_) => {
-                        modifier_error(self, m.span, format!("{} has more than one storage modifier", info.name), "NV_shader_storage_buffer_object 2.X.8.Z: the memory instructions require exactly one storage modifier");
+                        modifier_error(self, space.modifier_code, m.span, format!("{} has more than one storage modifier", info.name), "NV_gpu_program5 2.X.8.Z and NV_compute_program5 2.X.8.Z: the memory instructions require exactly one storage modifier");
                         ok = false;
                     }
                     Err(why) => {
@@ -162,25 +235,28 @@ impl Checker<'_> {
                     }
                 }
             } else if let (true, Some(a)) = (atomic_instruction, atomic_modifier(text)) {
-                match a {
-                    Ok(a) if atomic.is_none() => atomic = Some(a),
-                    Ok(_) => {
-                        modifier_error(self, m.span, "ATOMB has more than one atomic modifier".into(), "NV_gpu_program5 2.X.8.Z, ATOM: \"requires exactly one atomic modifier\"");
-                        ok = false;
-                    }
-                    Err(why) => {
-                        self.error(
-                            Diagnostic::error("E0900", format!("`.{text}` on ATOMB"))
-                                .primary(m.span, "not supported yet")
-                                .note(why),
-                        );
-                        ok = false;
-                    }
+                if atomic.is_none() {
+                    atomic = Some(a);
+                } else {
+                    modifier_error(
+                        self,
+                        space.atomic_code,
+                        m.span,
+                        format!("{} has more than one atomic modifier", info.name),
+                        "NV_gpu_program5 2.X.8.Z, ATOM: \"requires exactly one atomic modifier\"",
+                    );
+                    ok = false;
                 }
-            } else if matches!(text, "CC" | "CC0" | "CC1") && info.opcode != Opcode::Stb {
+            } else if matches!(text, "CC" | "CC0" | "CC1") && !store {
                 cc_update = Some(CcReg(u8::from(text == "CC1")));
             } else {
-                modifier_error(self, m.span, format!("{} does not take `.{text}`", info.name), "NV_shader_storage_buffer_object 2.X.8.Z: LDB and STB take one storage modifier (F32, S32, U32 and their X2/X4 forms), ATOMB one atomic modifier (ADD, MIN, MAX, AND, OR, XOR, EXCH, CSWAP) and one storage modifier; LDB and ATOMB may update a condition code");
+                modifier_error(
+                    self,
+                    space.modifier_code,
+                    m.span,
+                    format!("{} does not take `.{text}`", info.name),
+                    space.modifier_rule,
+                );
                 ok = false;
             }
         }
@@ -189,29 +265,57 @@ impl Checker<'_> {
         }
         let Some((ty, components)) = storage else {
             self.error(
-                Diagnostic::error("E1107", format!("{} needs a storage modifier", info.name))
-                    .primary(inst.opcode.span, "e.g. `.U32`, `.F32X4`")
-                    .note("NV_shader_storage_buffer_object 2.X.8.Z: \"requires exactly one storage modifier\""),
+                Diagnostic::error(
+                    space.modifier_code,
+                    format!("{} needs a storage modifier", info.name),
+                )
+                .primary(inst.opcode.span, "e.g. `.U32`, `.F32X4`")
+                .note(format!(
+                    "{}: \"requires exactly one storage modifier\"",
+                    info.section
+                )),
             );
             return None;
         };
         if atomic_instruction {
             let Some(op) = atomic else {
                 self.error(
-                    Diagnostic::error("E1107", "ATOMB needs an atomic modifier")
+                    Diagnostic::error(space.atomic_code, format!("{} needs an atomic modifier", info.name))
                         .primary(inst.opcode.span, "e.g. `.ADD`, `.CSWAP`")
-                        .note("NV_gpu_program5 2.X.8.Z, ATOM: the atomic modifier specifies the operation"),
+                        .note(format!("{}: \"The ATOM{} instruction has two required instruction modifiers. The atomic modifier specifies the type of operation to be performed.\"", info.section, if space.shared { "S" } else { "" })),
                 );
                 return None;
             };
-            // Table X.Y: atomics are scalar, on U32 and S32 (F32 ADD and
-            // EXCH with NV_shader_atomic_float, not lowered yet).
-            let allowed = components == 1 && ty != DataType::Float;
+            // Table X.Y: atomics are scalar; IWRAP and DWRAP on U32 only,
+            // the others on U32 and S32, and ATOMS's table adds F32 to ADD
+            // and EXCH (NV_compute_program5 2.X.8.Z, ATOMS; "If
+            // NV_shader_atomic_float is not supported, the ADD and EXCH
+            // atomic operations in the ATOMS instruction do not support the
+            // "F32" storage modifier": nvp4c lowers them without it, ADD
+            // as a compare-and-swap loop).
+            let allowed = components == 1
+                && match op {
+                    AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
+                    AtomicOp::Add | AtomicOp::Exch => ty != DataType::Float || space.shared,
+                    _ => ty != DataType::Float,
+                };
             if !allowed {
+                let (what, rule) = if space.shared {
+                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (U64: 64-bit storage is not lowered), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32")
+                } else {
+                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (F32 atomics need NV_shader_atomic_float, 64-bit ones NV_shader_atomic_int64: not lowered)")
+                };
                 self.error(
-                    Diagnostic::error("E1107", format!("ATOMB.{} does not take this storage modifier", op.name()))
-                        .primary(inst.opcode.span, "atomics are scalar U32 or S32 here")
-                        .note("NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32 (F32 atomics need NV_shader_atomic_float, 64-bit ones NV_shader_atomic_int64: not lowered yet)"),
+                    Diagnostic::error(
+                        space.atomic_code,
+                        format!(
+                            "{}.{} does not take this storage modifier",
+                            info.name,
+                            op.name()
+                        ),
+                    )
+                    .primary(storage_span, what)
+                    .note(rule),
                 );
                 return None;
             }
@@ -219,16 +323,22 @@ impl Checker<'_> {
         if inst.cc_mask.is_some() {
             self.no_cc_mask(inst, info)?;
         }
-        let expected = match info.opcode {
-            Opcode::Ldb => 2,
-            Opcode::Stb => 2,
-            _ => 3,
-        };
+        let expected = if atomic_instruction { 3 } else { 2 };
         self.expect_args(inst, expected, info)?;
         let Some(Arg::Operand(mem)) = inst.args.last() else {
             return None;
         };
-        let (var, offset, address) = self.memory_operand(mem)?;
+        let (var, offset, address) = self.memory_operand(mem, space)?;
+        if space.shared {
+            // 2.X.7.Y: "if uses these instructions with an offset that
+            // would access memory beyond the declared shared memory size";
+            // checked once SHARED_MEMORY is known.
+            self.shared_uses.push(SharedUse {
+                span: mem.span,
+                end: Some(u64::from(offset) + 4 * u64::from(components)),
+                instruction: true,
+            });
+        }
         let memory = MemoryAccess {
             var,
             offset,
@@ -237,84 +347,95 @@ impl Checker<'_> {
             components,
             atomic,
         };
-        match info.opcode {
-            Opcode::Stb => {
-                let Arg::Operand(value) = &inst.args[0] else {
-                    return None;
-                };
-                let value =
-                    self.source(value, OperandKind::Vector(TypeRule::Inherit), ty, false)?;
-                Some(Flat::Store(value, memory, inst.span))
-            }
-            _ => {
-                let Arg::Operand(dst_ast) = &inst.args[0] else {
-                    return None;
-                };
-                let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), ty, false, info)?;
-                let srcs = if atomic_instruction {
-                    let Arg::Operand(v) = &inst.args[1] else {
-                        return None;
-                    };
-                    vec![self.source(v, OperandKind::Vector(TypeRule::Inherit), ty, false)?]
-                } else {
-                    Vec::new()
-                };
-                Some(Flat::Inst(ir::Instruction {
-                    op: info.opcode,
-                    ty,
-                    half: false,
-                    fixed: false,
-                    clamp: None,
-                    cc_update,
-                    mul_mode: None,
-                    dst,
-                    srcs,
-                    ext_swizzle: None,
-                    tex: None,
-                    memory: Some(memory),
-                    span: inst.span,
-                }))
-            }
+        if store {
+            let Arg::Operand(value) = &inst.args[0] else {
+                return None;
+            };
+            let value = self.source(value, OperandKind::Vector(TypeRule::Inherit), ty, false)?;
+            return Some(Flat::Store(value, memory, inst.span));
         }
+        let Arg::Operand(dst_ast) = &inst.args[0] else {
+            return None;
+        };
+        let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), ty, false, info)?;
+        let srcs = if atomic_instruction {
+            let Arg::Operand(v) = &inst.args[1] else {
+                return None;
+            };
+            vec![self.source(v, OperandKind::Vector(TypeRule::Inherit), ty, false)?]
+        } else {
+            Vec::new()
+        };
+        Some(Flat::Inst(ir::Instruction {
+            op: info.opcode,
+            ty,
+            half: false,
+            fixed: false,
+            clamp: None,
+            cc_update,
+            mul_mode: None,
+            dst,
+            srcs,
+            ext_swizzle: None,
+            tex: None,
+            memory: Some(memory),
+            span: inst.span,
+        }))
     }
 
-    /// `name`, `name[n]`, `name[R.x]`, `name[R.x + n]`: a STORAGE variable
-    /// and a byte offset.
+    /// `name`, `name[n]`, `name[R.x]`, `name[R.x + n]`: a STORAGE (or
+    /// SHARED) variable and a byte offset (a SHARED variable's first byte
+    /// added in).
     fn memory_operand(
         &mut self,
         o: &ast::Operand,
+        space: &Space,
     ) -> Option<(ir::VarId, u32, Option<ir::Operand>)> {
+        let kind_name = if space.shared { "SHARED" } else { "STORAGE" };
         let bad = |c: &mut Self, span: Span, what: &str| {
             c.error(
-                Diagnostic::error("E1106", format!("the memory operand {what}"))
-                    .primary(span, "expected a STORAGE variable, e.g. `sbo[R0.x]`")
-                    .note(STORAGE_RULE),
+                Diagnostic::error(space.operand_code, format!("the memory operand {what}"))
+                    .primary(
+                        span,
+                        if space.shared {
+                            "expected a SHARED variable, e.g. `shv[R0.x]`"
+                        } else {
+                            "expected a STORAGE variable, e.g. `sbo[R0.x]`"
+                        },
+                    )
+                    .note(space.operand_rule),
             );
         };
         let PathHead::Name(id) = &o.path.head else {
-            bad(self, o.span, "is not a STORAGE variable");
+            bad(self, o.span, &format!("is not a {kind_name} variable"));
             return None;
         };
         let Some(sym) = self.names.get(&id.name).copied() else {
-            let d = self.undeclared(id, STORAGE_RULE);
+            let d = self.undeclared(id, space.operand_rule);
             self.error(d);
             return None;
         };
-        if !matches!(self.vars[sym.var.0 as usize].kind, VarKind::Storage(_))
-            || o.negate
-            || o.abs.is_some()
-        {
+        let base = match self.vars[sym.var.0 as usize].kind {
+            VarKind::Storage(_) if !space.shared => 0,
+            VarKind::Shared(base) if space.shared => base,
+            _ => u32::MAX,
+        };
+        if base == u32::MAX || o.negate || o.abs.is_some() {
             bad(
                 self,
                 o.span,
-                &format!("`{}` is not a STORAGE variable", id.name),
+                &format!("`{}` is not a {kind_name} variable", id.name),
             );
             return None;
         }
+        let with_base = |v: u64| {
+            let v = v + u64::from(base);
+            (v <= u64::from(u32::MAX)).then_some(v as u32)
+        };
         match o.path.parts.as_slice() {
-            [] => Some((sym.var, 0, None)),
-            [PathPart::Index(IndexExpr::Int(n), span)] => match n.value() {
-                Some(v) if v <= u64::from(u32::MAX) => Some((sym.var, v as u32, None)),
+            [] => Some((sym.var, base, None)),
+            [PathPart::Index(IndexExpr::Int(n), span)] => match n.value().and_then(with_base) {
+                Some(v) => Some((sym.var, v, None)),
                 _ => {
                     bad(self, *span, "offset does not fit in 32 bits");
                     None
@@ -329,9 +450,9 @@ impl Checker<'_> {
                 span,
             )] => {
                 let constant = match offset.as_deref() {
-                    None => 0,
-                    Some((false, n)) => match n.value() {
-                        Some(v) if v <= u64::from(u32::MAX) => v as u32,
+                    None => base,
+                    Some((false, n)) => match n.value().and_then(with_base) {
+                        Some(v) => v,
                         _ => {
                             bad(self, *span, "offset does not fit in 32 bits");
                             return None;
@@ -363,6 +484,226 @@ impl Checker<'_> {
             _ => {
                 bad(self, o.span, "takes one index: a byte offset");
                 None
+            }
+        }
+    }
+}
+
+/// NV_compute_program5's shared memory declarations and their
+/// whole-program rules.
+impl Checker<'_> {
+    /// `SHARED name = program.sharedmem[a];`, `SHARED name[n] = {
+    /// program.sharedmem[a..b], ... };`, `SHARED name[] = { program.sharedmem };`.
+    pub(super) fn shared_declaration(
+        &mut self,
+        d: &ast::Declaration,
+        name: &Ident,
+        size: Option<&ast::ArraySize>,
+        init: &Init,
+    ) {
+        if self.stage != crate::isa::Stage::Compute {
+            self.error(
+                Diagnostic::error("E1150", format!("`SHARED` in a {} program", self.dialect.header))
+                    .primary(d.keyword, "shared memory exists only in `!!NVcp5.0` programs")
+                    .note("NV_compute_program5 2.X.2: <SHARED_statement> is added to the grammar \"for compute programs\"; 2.X.3.Y: \"The GL allocates a single block of shared memory for each local work group\""),
+            );
+            return;
+        }
+        if self.reserved_name(name) {
+            return;
+        }
+        let bad = |c: &mut Self, span: Span, message: String| {
+            c.error(
+                Diagnostic::error("E1151", message)
+                    .primary(span, "expected `program.sharedmem[a]`, `program.sharedmem[a..b]` or `program.sharedmem`")
+                    .note(SHARED_DECL_RULE),
+            );
+        };
+        let items: Vec<&InitItem> = match init {
+            Init::Single(i) => vec![i],
+            Init::List(items, _) => items.iter().collect(),
+        };
+        // Each item: its first byte and one past its last (`None` for all
+        // of shared memory); consecutive items continue one another.
+        let mut first: Option<u64> = None;
+        let mut next: Option<u64> = None;
+        let mut whole = false;
+        for item in items {
+            let path = match item {
+                InitItem::Binding(p) => p,
+                other => {
+                    bad(
+                        self,
+                        other.span(),
+                        format!("`{}` is not bound to shared memory", name.name),
+                    );
+                    return;
+                }
+            };
+            let range = match (&path.head, path.parts.as_slice()) {
+                (PathHead::Root(Root::Program, _), [PathPart::Member(m), rest @ ..])
+                    if m.name.as_str() == "sharedmem" =>
+                {
+                    match rest {
+                        [] => None,
+                        [PathPart::Index(IndexExpr::Int(a), _)] => match a.value() {
+                            Some(a) => Some((a, a + 1)),
+                            None => {
+                                bad(
+                                    self,
+                                    path.span,
+                                    "shared memory element does not fit in 64 bits".into(),
+                                );
+                                return;
+                            }
+                        },
+                        // "[a..b]" only in a list (<sharedUseDM>).
+                        [PathPart::Index(IndexExpr::Range(a, b), span)]
+                            if matches!(init, Init::List(..)) =>
+                        {
+                            match (a.value(), b.value()) {
+                                (Some(a), Some(b)) if a <= b => Some((a, b + 1)),
+                                _ => {
+                                    bad(self, *span, "shared memory range runs backwards".into());
+                                    return;
+                                }
+                            }
+                        }
+                        _ => {
+                            bad(
+                                self,
+                                path.span,
+                                format!("`{}` is not bound to shared memory", name.name),
+                            );
+                            return;
+                        }
+                    }
+                }
+                _ => {
+                    bad(
+                        self,
+                        path.span,
+                        format!("`{}` is not bound to shared memory", name.name),
+                    );
+                    return;
+                }
+            };
+            match range {
+                None if first.is_none() => {
+                    whole = true;
+                    first = Some(0);
+                }
+                Some((a, b)) if !whole && (next.is_none() || next == Some(a)) => {
+                    first.get_or_insert(a);
+                    next = Some(b);
+                }
+                _ => {
+                    bad(
+                        self,
+                        path.span,
+                        format!(
+                            "the shared memory bound to `{}` does not continue the element before",
+                            name.name
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+        let Some(base) = first else {
+            bad(self, d.span, format!("`{}` is bound to nothing", name.name));
+            return;
+        };
+        if let (Some(size), Some(end)) = (size.and_then(|s| s.len.as_ref()), next) {
+            if size.value() != Some(end - base) {
+                bad(
+                    self,
+                    size.span,
+                    format!(
+                        "`{}[{}]` is bound to {} bytes",
+                        name.name,
+                        size.text,
+                        end - base
+                    ),
+                );
+                return;
+            }
+        }
+        let Ok(base) = u32::try_from(base) else {
+            bad(
+                self,
+                d.span,
+                "shared memory element does not fit in 32 bits".into(),
+            );
+            return;
+        };
+        self.shared_uses.push(SharedUse {
+            span: d.span,
+            end: next,
+            instruction: false,
+        });
+        let var = self.add_var(Variable {
+            name: Some(name.name.to_string()),
+            span: name.span,
+            kind: VarKind::Shared(base),
+            ty: VarType::Typeless,
+            precision: ir::Precision::Default,
+            array_len: None,
+            interpolation: ir::Interpolation::default(),
+        });
+        self.declare_name(name, var);
+    }
+
+    /// SHARED_MEMORY's size (0 without one), with the rules of 2.X.7.Y on
+    /// the declaration and on every use of shared memory.
+    pub(super) fn shared_memory_size(&mut self) -> u32 {
+        let declared = self.single("SHARED_MEMORY").and_then(|(_, args)| {
+            let arg = args.first()?;
+            let value = match arg {
+                ast::LayoutArg::Int(n) => n.value(),
+                ast::LayoutArg::Word(_) => None,
+            };
+            match value {
+                Some(n) if n <= u64::from(MAX_SHARED_MEMORY) => Some(n as u32),
+                _ => {
+                    self.error(
+                        Diagnostic::error("E1152", format!("`SHARED_MEMORY {}` is above MAX_COMPUTE_SHARED_VARIABLE_SIZE", arg.text()))
+                            .primary(arg.span(), format!("at most {MAX_SHARED_MEMORY} bytes"))
+                            .note(SHARED_SIZE_RULE)
+                            .note("MAX_COMPUTE_SHARED_VARIABLE_SIZE is Vulkan's minimum maxComputeSharedMemorySize here (docs/limits.md)"),
+                    );
+                    // Reported; the uses are not measured against it.
+                    Some(u32::MAX)
+                }
+            }
+        });
+        let uses = std::mem::take(&mut self.shared_uses);
+        match declared {
+            None => {
+                if let Some(u) = uses.iter().find(|u| u.instruction) {
+                    self.error(
+                        Diagnostic::error("E1153", "shared memory used without `SHARED_MEMORY`")
+                            .primary(u.span, "shared memory access here")
+                            .note(SHARED_SIZE_RULE),
+                    );
+                }
+                0
+            }
+            Some(u32::MAX) => 0,
+            Some(size) => {
+                for u in &uses {
+                    if let Some(end) = u.end.filter(|&e| e > u64::from(size)) {
+                        self.error(
+                            Diagnostic::error(
+                                "E1154",
+                                format!("shared memory access beyond `SHARED_MEMORY {size}`"),
+                            )
+                            .primary(u.span, format!("reaches byte {}", end - 1))
+                            .note(SHARED_SIZE_RULE),
+                        );
+                    }
+                }
+                size
             }
         }
     }

@@ -234,6 +234,9 @@ pub(crate) struct Checker<'o> {
     geometry_decls: Vec<(&'static str, Span, Option<String>)>,
     /// NV_gpu_program5's program-type declarations (`program_type`).
     layout_decls: Vec<program_type::LayoutDecl>,
+    /// NV_compute_program5's shared memory uses, for the whole-program
+    /// rules against `SHARED_MEMORY` (`memory::SharedUse`).
+    shared_uses: Vec<memory::SharedUse>,
     /// NV_gpu_program5's texture variables: name → texture image units.
     textures: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
     /// The first VERTICES_OUT declaration, for the output limits.
@@ -329,6 +332,7 @@ impl<'o> Checker<'o> {
             options_seen: Vec::new(),
             geometry_decls: Vec::new(),
             layout_decls: Vec::new(),
+            shared_uses: Vec::new(),
             textures: Default::default(),
             vertices_out_decl: None,
             interp_by_binding: HashMap::new(),
@@ -769,6 +773,9 @@ impl<'o> Checker<'o> {
             DeclKind::Storage { name, size, init } => {
                 self.storage_declaration(d, name, size.as_ref(), init)
             }
+            DeclKind::Shared { name, size, init } => {
+                self.shared_declaration(d, name, size.as_ref(), init)
+            }
             // `!!FP1.0`'s rewriter (check::legacy::fragment) replaces these
             // with PARAM declarations before the checker reads them, and
             // `declaration_exists` refused them in every other header.
@@ -812,6 +819,7 @@ impl<'o> Checker<'o> {
             DeclKind::Buffer { vec4: false, .. } => ("BUFFER", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Buffer { vec4: true, .. } => ("BUFFER4", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Texture { .. } => ("TEXTURE", &nv5, "NV_gpu_program5 2.X.3.8: texture variables"),
+            DeclKind::Shared { .. } => ("SHARED", &nv5, "NV_compute_program5 2.X.2: <SHARED_statement> is a statement of `!!NVcp5.0` programs"),
             DeclKind::Define { .. } => ("DEFINE", &fp1, "NV_fragment_program 3.11.3: <constantDefinition> is a statement of `!!FP1.0` programs"),
             DeclKind::Declare { .. } => ("DECLARE", &fp1, "NV_fragment_program 3.11.3: <localDeclaration> is a statement of `!!FP1.0` programs"),
             DeclKind::Storage { .. } => ("STORAGE", &storage, "NV_shader_storage_buffer_object 2.X.6: \"a program will fail to load if it contains ... \"STORAGE\" declarations\" without the NV_shader_storage_buffer option"),

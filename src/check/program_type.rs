@@ -41,6 +41,7 @@ fn declared_by(keyword: &str) -> (&'static [Stage], &'static str) {
             &[Stage::TessEval],
             "NV_tessellation_program5 2.X.7.Y: TESS_MODE, TESS_SPACING, TESS_VERTEX_ORDER and TESS_POINT_MODE are tessellation evaluation program declarations",
         ),
+        "SHARED_MEMORY" => (&[Stage::Compute], "NV_compute_program5 2.X.7.Y: SHARED_MEMORY is a compute program declaration"),
         _ => (&[Stage::Compute], "NV_compute_program5 2.X.7.Y: GROUP_SIZE is a compute program declaration"),
     }
 }
@@ -68,7 +69,7 @@ impl Checker<'_> {
 
     /// The declarations of `keyword`, the second and later reported (E1101:
     /// "Each of these may be included at most once").
-    fn single(&mut self, keyword: &str) -> Option<(Span, Vec<LayoutArg>)> {
+    pub(super) fn single(&mut self, keyword: &str) -> Option<(Span, Vec<LayoutArg>)> {
         let found: Vec<(Span, Vec<LayoutArg>)> = self
             .layout_decls
             .iter()
@@ -263,7 +264,11 @@ impl Checker<'_> {
             );
             return None;
         }
-        Some(ir::ComputeLayout { group_size: size })
+        let shared_memory = self.shared_memory_size();
+        Some(ir::ComputeLayout {
+            group_size: size,
+            shared_memory,
+        })
     }
 }
 

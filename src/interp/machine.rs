@@ -47,6 +47,8 @@ enum Storage {
     Buffer(BufferBinding),
     /// A STORAGE variable: the storage buffer at this binding point.
     Memory(u32),
+    /// A SHARED variable: shared memory from this byte on.
+    Shared,
 }
 
 struct ResultSlot {
@@ -330,6 +332,7 @@ impl<'p> Machine<'p> {
                 ),
                 VarKind::Buffer(b) => Storage::Buffer(*b),
                 VarKind::Storage(b) => Storage::Memory(*b),
+                VarKind::Shared(_) => Storage::Shared,
             };
             storage.push(s);
         }
@@ -348,6 +351,13 @@ impl<'p> Machine<'p> {
             cc: [[undefined_cc; 4]; 2],
             outcome: Outcome {
                 storage: inputs.storage.clone(),
+                // NV_compute_program5 2.X.3.Y: "The contents of compute
+                // program shared memory are undefined when program
+                // execution for the local work group begins".
+                shared: vec![
+                    None;
+                    program.compute.as_ref().map_or(0, |c| c.shared_memory) as usize
+                ],
                 ..Outcome::default()
             },
             primitive: 0,
@@ -511,7 +521,7 @@ impl<'p> Machine<'p> {
                 .and_then(|s| self.results.get(*s))
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
-            Storage::Memory(_) => None,
+            Storage::Memory(_) | Storage::Shared => None,
         }
         .ok_or_else(|| {
             internal(
@@ -1513,26 +1523,74 @@ fn describe(inst: &Instruction) -> String {
     s
 }
 
+/// Where a memory access goes: a storage buffer (by binding) or shared
+/// memory.
+#[derive(Clone, Copy)]
+enum Target {
+    Buffer(u32),
+    Shared,
+}
+
 /// NV_shader_storage_buffer_object's memory instructions on
 /// [`Outcome::storage`] (byte offsets; "reads from the binding return zero
-/// and writes to the binding have no effect" past the buffer's end).
+/// and writes to the binding have no effect" past the buffer's end), and
+/// NV_compute_program5's on [`Outcome::shared`]: the one invocation's work
+/// group's shared memory, bytes that are undefined until written; a
+/// register offset beyond SHARED_MEMORY reads zero and writes nothing, as
+/// the backend does (docs/semantics.md, "Shared memory").
 impl Machine<'_> {
-    /// The word index of an access, and whether its words are in the buffer.
-    fn memory_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(u32, usize, bool)> {
-        let Storage::Memory(binding) = self.storage[m.var.0 as usize] else {
-            return Err(internal(
-                "a memory access to a non-STORAGE variable",
-                m.address.as_ref().map_or(Span::default(), |a| a.span),
-            ));
+    /// The target of an access, its word index, and whether its words are
+    /// inside the memory.
+    fn memory_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
+        let target = match self.storage[m.var.0 as usize] {
+            Storage::Memory(binding) => Target::Buffer(binding),
+            Storage::Shared => Target::Shared,
+            _ => {
+                return Err(internal(
+                    "a memory access to a non-STORAGE, non-SHARED variable",
+                    m.address.as_ref().map_or(Span::default(), |a| a.span),
+                ))
+            }
         };
         let mut byte = u64::from(m.offset);
         if let Some(a) = &m.address {
             byte += u64::from(self.load(a)?.bits[0]);
         }
         let index = (byte / 4) as usize;
-        let len = self.outcome.storage.get(&binding).map_or(0, Vec::len);
+        let len = match target {
+            Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
+            Target::Shared => self.outcome.shared.len() / 4,
+        };
         let inside = byte <= u64::from(u32::MAX) && index + usize::from(m.components) <= len;
-        Ok((binding, index, inside))
+        Ok((target, index, inside))
+    }
+
+    /// Word `index` (inside), and whether any of its bytes is undefined.
+    fn read_word(&self, target: Target, index: usize) -> (u32, bool) {
+        match target {
+            Target::Buffer(binding) => (self.outcome.storage[&binding][index], false),
+            Target::Shared => {
+                let bytes = &self.outcome.shared[index * 4..index * 4 + 4];
+                let undefined = bytes.iter().any(Option::is_none);
+                let word = u32::from_le_bytes(std::array::from_fn(|i| bytes[i].unwrap_or(0)));
+                (word, undefined)
+            }
+        }
+    }
+
+    fn write_word(&mut self, target: Target, index: usize, word: u32) {
+        match target {
+            Target::Buffer(binding) => {
+                if let Some(words) = self.outcome.storage.get_mut(&binding) {
+                    words[index] = word;
+                }
+            }
+            Target::Shared => {
+                for (i, b) in word.to_le_bytes().into_iter().enumerate() {
+                    self.outcome.shared[index * 4 + i] = Some(b);
+                }
+            }
+        }
     }
 
     fn memory_instruction(
@@ -1541,17 +1599,20 @@ impl Machine<'_> {
         m: &crate::ir::MemoryAccess,
         srcs: &[Vec4],
     ) -> Result<Vec4> {
-        let (binding, index, inside) = self.memory_words(m)?;
+        let (target, index, inside) = self.memory_words(m)?;
         let Some(op) = m.atomic else {
-            // LDB: the words, zeros beyond `components` or the buffer.
-            let mut bits = [0u32; 4];
+            // LDB/LDS: the words, zeros beyond `components` or the memory.
+            let mut v = Vec4::defined([0; 4]);
             if inside {
-                let words = &self.outcome.storage[&binding];
-                for (c, b) in bits.iter_mut().enumerate().take(usize::from(m.components)) {
-                    *b = words[index + c];
+                for c in 0..usize::from(m.components) {
+                    let (word, undefined) = self.read_word(target, index + c);
+                    v.bits[c] = word;
+                    if undefined {
+                        v.undefined |= 1 << c;
+                    }
                 }
             }
-            return Ok(Vec4::defined(bits));
+            return Ok(v);
         };
         let operand = srcs
             .first()
@@ -1559,16 +1620,14 @@ impl Machine<'_> {
         if !inside {
             return Ok(Vec4::defined([0; 4]));
         }
-        let words = self
-            .outcome
-            .storage
-            .get_mut(&binding)
-            .expect("checked above");
-        let old = words[index];
+        let (old, old_undefined) = self.read_word(target, index);
         let (x, y) = (operand.bits[0], operand.bits[1]);
         let signed = m.ty == DataType::Signed;
         use crate::ir::AtomicOp as A;
+        let float = |b: u32| f32::from_bits(b);
         let new = match op {
+            // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
+            A::Add if m.ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
             A::Add => Some(old.wrapping_add(x)),
             A::Min if signed => Some((old as i32).min(x as i32) as u32),
             A::Min => Some(old.min(x)),
@@ -1580,28 +1639,29 @@ impl Machine<'_> {
             A::Exch => Some(x),
             // "if (result == tmp0.x) writeval = tmp0.y; else no store"
             A::CSwap => (old == x).then_some(y),
+            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+            A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
+            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+            A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
         };
         if let Some(new) = new {
-            words[index] = new;
+            self.write_word(target, index, new);
         }
         let mut v = Vec4::defined([old; 4]);
-        // Scalar result; the operand's undefined x (and y for CSWAP) taint it.
-        if operand.is_undefined(0) || (op == A::CSwap && operand.is_undefined(1)) {
+        // Scalar result; the operand's undefined x (and y for CSWAP), or
+        // shared memory never written, taint it.
+        if old_undefined || operand.is_undefined(0) || (op == A::CSwap && operand.is_undefined(1)) {
             v.undefined = 0xf;
         }
         Ok(v)
     }
 
     fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {
-        let (binding, index, inside) = self.memory_words(m)?;
+        let (target, index, inside) = self.memory_words(m)?;
         if inside {
-            let words = self
-                .outcome
-                .storage
-                .get_mut(&binding)
-                .expect("checked above");
-            let n = usize::from(m.components);
-            words[index..index + n].copy_from_slice(&v.bits[..n]);
+            for c in 0..usize::from(m.components) {
+                self.write_word(target, index + c, v.bits[c]);
+            }
         }
         Ok(())
     }

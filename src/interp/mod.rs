@@ -449,6 +449,11 @@ pub struct Outcome {
     /// The storage buffers after the run ([`Inputs::storage`] changed by
     /// STB and ATOMB; one invocation, so BAR has nothing to wait for).
     pub storage: BTreeMap<u32, Vec<u32>>,
+    /// A compute program's shared memory after the run, one entry per
+    /// byte of `SHARED_MEMORY`, `None` where never written (its contents
+    /// are undefined at the start, NV_compute_program5 2.X.3.Y); the one
+    /// invocation is the whole work group.
+    pub shared: Vec<Option<u8>>,
     /// Events that leave the rest of the run undefined (see the module
     /// documentation), the first at each statement; empty for a run the
     /// spec defines completely.

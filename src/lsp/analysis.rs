@@ -366,7 +366,9 @@ impl Chunk {
                 });
             }
             DeclKind::Texture { name, size: s, .. } => add(name, SymbolKind::Texture, size(s)),
-            DeclKind::Storage { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
+            DeclKind::Storage { name, size: s, .. } | DeclKind::Shared { name, size: s, .. } => {
+                add(name, SymbolKind::Buffer, size(s))
+            }
             DeclKind::PrimitiveIn(_)
             | DeclKind::PrimitiveOut(_)
             | DeclKind::VerticesOut(_)
@@ -969,6 +971,10 @@ fn signature(info: &OpInfo) -> String {
         Shape::Swz => inputs.push("extendedSwizzle".into()),
         Shape::Call => inputs.push("label".into()),
         Shape::If | Shape::FlowCc => inputs.push("(ccTest)".into()),
+        // The memory operand: a byte offset into a STORAGE or SHARED
+        // variable (Table X.13's "su" for the shared memory instructions).
+        Shape::Memory => inputs.push("storageUse".into()),
+        Shape::SharedMemory => inputs.push("sharedUse".into()),
         _ => {}
     }
     if args.is_empty() {

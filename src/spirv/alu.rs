@@ -72,7 +72,12 @@ impl Lowerer<'_> {
         match info.shape {
             // Texture instructions load, clamp, update CCs and write like
             // the others; texture.rs computes their result.
-            Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd | Shape::Memory => {}
+            Shape::Alu
+            | Shape::Swz
+            | Shape::Tex
+            | Shape::Txd
+            | Shape::Memory
+            | Shape::SharedMemory => {}
             _ => {
                 return Err(LowerError::internal_at(
                     format!("{} is not an ALU instruction", info.name),
@@ -335,8 +340,8 @@ impl Lowerer<'_> {
                 }
             }
             Opcode::Bfr => self.op(Op::BitReverse, &[v(0)])?.into(),
-            Opcode::Ldb => self.memory_load(inst)?.into(),
-            Opcode::Atomb => self.memory_atomic(inst, v(0))?.into(),
+            Opcode::Ldb | Opcode::Lds => self.memory_load(inst)?.into(),
+            Opcode::Atomb | Opcode::Atoms => self.memory_atomic(inst, v(0))?.into(),
             Opcode::Btc => self.op(Op::BitCount, &[v(0)])?.into(),
             // FindILsb and FindUMsb give -1 (all ones) for zero, as BTFL and
             // unsigned BTFM want; FindSMsb is signed BTFM exactly ("the most

@@ -174,6 +174,9 @@ pub(crate) struct Io {
     pub invocation_id: Option<Word>,
     /// `program.storage[a]` buffers, by a (memory.rs).
     pub storage: BTreeMap<u32, super::memory::StorageBuffer>,
+    /// The work group's shared memory (`SHARED_MEMORY`), when a SHARED
+    /// variable exists (memory.rs).
+    pub shared: Option<super::memory::SharedMemory>,
 }
 
 /// The identity of an interface variable: aliases such as
@@ -229,7 +232,7 @@ impl Lowerer<'_> {
             let var = program.var(id);
             match &var.kind {
                 // Declared by binding point (memory.rs).
-                VarKind::Storage(_) => {}
+                VarKind::Storage(_) | VarKind::Shared(_) => {}
                 VarKind::Temp => {
                     if self.private_registers {
                         let storage = self.register(id, var, true)?;
@@ -420,6 +423,7 @@ impl Lowerer<'_> {
             );
         }
         self.declare_storage_buffers()?;
+        self.declare_shared_memory();
         self.declare_io(io_vars, implicit)
     }
 

@@ -17,8 +17,24 @@
 //!   out-of-bounds accesses undefined without robustBufferAccess).
 //! * ATOMB is an atomic on one word at Device scope, Relaxed semantics;
 //!   BAR is `OpControlBarrier` at Workgroup scope with AcquireRelease on
-//!   Uniform (storage buffer) memory, what GLSL's `barrier()` plus
-//!   `memoryBarrierBuffer()` give.
+//!   Uniform (storage buffer) and Workgroup (shared) memory, what GLSL's
+//!   `barrier()` plus `memoryBarrierBuffer()` and `memoryBarrierShared()`
+//!   give.
+//!
+//! NV_compute_program5's shared memory, as docs/interface.md ("Shared
+//! memory") states it:
+//!
+//! * `SHARED_MEMORY n` is one `Workgroup` variable `uint shared[⌈n/4⌉]`
+//!   (at least one word); a SHARED variable is a byte offset into it, so
+//!   LDS, STS and ATOMS are LDB, STB and ATOMB on that array.
+//! * The spec rejects, at load time, accesses whose constant offset lies
+//!   beyond `n` (E1154); a register offset that does is left undefined by
+//!   it, and nvp4c treats it as the storage buffer rule does: reads give
+//!   zero, writes and atomics do nothing (bound: the words that lie wholly
+//!   inside the declared `n` bytes).
+//! * ATOMS is an atomic at Workgroup scope (the spec's "no other write to
+//!   the memory accessed will occur between the time it is read and
+//!   written" concerns only the work group that shares it).
 
 use rspirv::spirv::{Decoration, Op, Scope, StorageClass, Word};
 
@@ -26,12 +42,52 @@ use super::emit::{Comp, LResult, Val};
 use super::{LowerError, Lowerer};
 use crate::ir::{AtomicOp, Instruction, MemoryAccess, Operand, VarKind};
 use crate::isa::DataType;
+use crate::spirv::emit::Comp as C;
 
 /// One storage buffer variable of the module.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StorageBuffer {
     pub var: Word,
     pub class: StorageClass,
+}
+
+/// The work group's shared memory variable.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SharedMemory {
+    pub var: Word,
+    /// The words wholly inside the declared `SHARED_MEMORY` bytes (the
+    /// bound of a register-addressed access).
+    pub words: u32,
+}
+
+/// Where one access goes: a storage buffer or shared memory.
+#[derive(Clone, Copy, Debug)]
+enum Memory {
+    Buffer(StorageBuffer),
+    Shared(SharedMemory),
+}
+
+impl Memory {
+    fn var(self) -> Word {
+        match self {
+            Memory::Buffer(b) => b.var,
+            Memory::Shared(s) => s.var,
+        }
+    }
+    fn class(self) -> StorageClass {
+        match self {
+            Memory::Buffer(b) => b.class,
+            Memory::Shared(_) => StorageClass::Workgroup,
+        }
+    }
+    /// Atomics on a storage buffer are seen by every invocation of the
+    /// dispatch; on shared memory only the work group shares the memory.
+    fn scope(self) -> Scope {
+        match self {
+            Memory::Buffer(_) => Scope::Device,
+            Memory::Shared(_) => Scope::Workgroup,
+        }
+    }
 }
 
 impl Lowerer<'_> {
@@ -102,20 +158,54 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    fn storage_buffer(&self, m: &MemoryAccess) -> LResult<StorageBuffer> {
+    /// The work group's shared memory: `uint shared[⌈SHARED_MEMORY/4⌉]`
+    /// in the Workgroup storage class, declared when a SHARED variable
+    /// exists (the checker requires SHARED_MEMORY for every access).
+    pub(crate) fn declare_shared_memory(&mut self) {
+        let used = self
+            .program
+            .variables
+            .iter()
+            .any(|v| matches!(v.kind, VarKind::Shared(_)));
+        if !used {
+            return;
+        }
+        let bytes = self.program.compute.as_ref().map_or(0, |c| c.shared_memory);
+        let len = bytes.div_ceil(4).max(1);
+        let uint = self.t(Comp::U32, 1);
+        let array = self.t_array(uint, len);
+        let var = self.global_variable(array, StorageClass::Workgroup, None, "program_sharedmem");
+        self.io.shared = Some(SharedMemory {
+            var,
+            words: bytes / 4,
+        });
+    }
+
+    fn memory_of(&self, m: &MemoryAccess) -> LResult<Memory> {
         match self.program.var(m.var).kind {
-            VarKind::Storage(b) => self.io.storage.get(&b).copied().ok_or_else(|| {
-                LowerError::internal(format!("program.storage[{b}] was not declared"))
-            }),
+            VarKind::Storage(b) => self
+                .io
+                .storage
+                .get(&b)
+                .copied()
+                .map(Memory::Buffer)
+                .ok_or_else(|| {
+                    LowerError::internal(format!("program.storage[{b}] was not declared"))
+                }),
+            VarKind::Shared(_) => self
+                .io
+                .shared
+                .map(Memory::Shared)
+                .ok_or_else(|| LowerError::internal("shared memory was not declared")),
             _ => Err(LowerError::internal(
-                "a memory access to a non-STORAGE variable",
+                "a memory access to a non-STORAGE, non-SHARED variable",
             )),
         }
     }
 
     /// The word index of the access (byte offset / 4) and whether its
-    /// `components` words lie inside the buffer.
-    fn word_index(&mut self, m: &MemoryAccess, buffer: StorageBuffer) -> LResult<(Val, Val)> {
+    /// `components` words lie inside the buffer (or shared memory).
+    fn word_index(&mut self, m: &MemoryAccess, buffer: Memory) -> LResult<(Val, Val)> {
         let mut byte = self.konst(Comp::U32, &[m.offset]);
         if let Some(a) = &m.address {
             let a = self.address_value(a)?;
@@ -123,12 +213,17 @@ impl Lowerer<'_> {
         }
         let two = self.konst(Comp::U32, &[2]);
         let index = self.op(Op::ShiftRightLogical, &[byte, two])?;
-        let uint = self.t(Comp::U32, 1);
-        let len = self.b.array_length(uint, None, buffer.var, 0)?;
-        let len = Val {
-            id: len,
-            comp: Comp::U32,
-            n: 1,
+        let len = match buffer {
+            Memory::Buffer(b) => {
+                let uint = self.t(Comp::U32, 1);
+                let len = self.b.array_length(uint, None, b.var, 0)?;
+                Val {
+                    id: len,
+                    comp: Comp::U32,
+                    n: 1,
+                }
+            }
+            Memory::Shared(s) => self.konst(C::U32, &[s.words]),
         };
         // The last word read or written must be below the length (and the
         // sum must not wrap).
@@ -146,10 +241,15 @@ impl Lowerer<'_> {
         self.cast(x, Comp::U32)
     }
 
-    fn word_pointer(&mut self, buffer: StorageBuffer, index: Val) -> LResult<Word> {
+    fn word_pointer(&mut self, buffer: Memory, index: Val) -> LResult<Word> {
         let uint = self.t(Comp::U32, 1);
-        let zero = self.c_i32(0);
-        self.access(buffer.class, uint, buffer.var, &[zero, index.id])
+        match buffer {
+            Memory::Buffer(_) => {
+                let zero = self.c_i32(0);
+                self.access(buffer.class(), uint, buffer.var(), &[zero, index.id])
+            }
+            Memory::Shared(_) => self.access(buffer.class(), uint, buffer.var(), &[index.id]),
+        }
     }
 
     /// LDB: the words, zero where the access lies outside the buffer, as a
@@ -159,7 +259,7 @@ impl Lowerer<'_> {
             .memory
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LDB without its memory access", inst.span))?;
-        let buffer = self.storage_buffer(m)?;
+        let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
         // Out of range: read word 0 of a guaranteed-present element... no:
         // the index is replaced by 0 only to form a pointer; the value is
@@ -193,7 +293,7 @@ impl Lowerer<'_> {
     /// STB: the first `components` components of the value, inside the
     /// buffer only.
     pub(crate) fn lower_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
-        let buffer = self.storage_buffer(m)?;
+        let buffer = self.memory_of(m)?;
         let v = self.load_operand(value, false)?.value;
         let bits = self.cast(v, Comp::U32)?;
         let (index, ok) = self.word_index(m, buffer)?;
@@ -220,7 +320,7 @@ impl Lowerer<'_> {
         let op = m
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
-        let buffer = self.storage_buffer(m)?;
+        let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
@@ -230,28 +330,33 @@ impl Lowerer<'_> {
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result_var, zero)?;
         let signed = m.ty == DataType::Signed;
+        let float = m.ty == DataType::Float;
         self.guarded_by(Some(ok), |l| {
             let p = l.word_pointer(buffer, index)?;
-            let scope = l.c_u32(Scope::Device as u32);
+            let scope = l.c_u32(buffer.scope() as u32);
             let relaxed = l.c_u32(0);
-            let old = match op {
-                AtomicOp::CSwap => {
+            let native = match op {
+                AtomicOp::Add if float => None,
+                AtomicOp::Add => Some(Op::AtomicIAdd),
+                AtomicOp::Min if signed => Some(Op::AtomicSMin),
+                AtomicOp::Min => Some(Op::AtomicUMin),
+                AtomicOp::Max if signed => Some(Op::AtomicSMax),
+                AtomicOp::Max => Some(Op::AtomicUMax),
+                AtomicOp::And => Some(Op::AtomicAnd),
+                AtomicOp::Or => Some(Op::AtomicOr),
+                AtomicOp::Xor => Some(Op::AtomicXor),
+                // F32 EXCH exchanges the bits.
+                AtomicOp::Exch => Some(Op::AtomicExchange),
+                AtomicOp::CSwap | AtomicOp::IWrap | AtomicOp::DWrap => None,
+            };
+            let old = match (op, native) {
+                (_, Some(spv)) => l.b.value(spv, uint, None, [p, scope, relaxed, x.id])?,
+                (AtomicOp::CSwap, None) => {
                     l.b.atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, y.id, x.id)?
                 }
-                _ => {
-                    let spv = match op {
-                        AtomicOp::Add => Op::AtomicIAdd,
-                        AtomicOp::Min if signed => Op::AtomicSMin,
-                        AtomicOp::Min => Op::AtomicUMin,
-                        AtomicOp::Max if signed => Op::AtomicSMax,
-                        AtomicOp::Max => Op::AtomicUMax,
-                        AtomicOp::And => Op::AtomicAnd,
-                        AtomicOp::Or => Op::AtomicOr,
-                        AtomicOp::Xor => Op::AtomicXor,
-                        _ => Op::AtomicExchange,
-                    };
-                    l.b.value(spv, uint, None, [p, scope, relaxed, x.id])?
-                }
+                // IWRAP, DWRAP and F32 ADD have no SPIR-V atomic (Vulkan
+                // core has no float atomics): a compare-and-swap loop.
+                _ => l.atomic_cas_loop(p, scope, op, x)?,
             };
             let old = Val {
                 id: old,
@@ -262,6 +367,75 @@ impl Lowerer<'_> {
         })?;
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
+    }
+
+    /// The spec's read-compute-write for an operation without a SPIR-V
+    /// atomic: read the word, compute the new value from it and `x`, and
+    /// OpAtomicCompareExchange it in; another invocation's write in between
+    /// makes the exchange fail and the loop retry with the word it found.
+    /// The result is the word the successful exchange replaced.
+    fn atomic_cas_loop(&mut self, p: Word, scope: Word, op: AtomicOp, x: Val) -> LResult<Word> {
+        let uint = self.t(Comp::U32, 1);
+        let relaxed = self.c_u32(0);
+        let header = self.b.id();
+        let body = self.b.id();
+        let continue_target = self.b.id();
+        let merge = self.b.id();
+        self.b.branch(header)?;
+        self.b.begin_block(Some(header))?;
+        self.b
+            .loop_merge(merge, continue_target, rspirv::spirv::LoopControl::NONE, [])?;
+        self.b.branch(body)?;
+        self.b.begin_block(Some(body))?;
+        let old = self
+            .b
+            .value(Op::AtomicLoad, uint, None, [p, scope, relaxed])?;
+        let old = Val {
+            id: old,
+            comp: Comp::U32,
+            n: 1,
+        };
+        let new = match op {
+            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+            AtomicOp::IWrap => {
+                let one = self.konst(Comp::U32, &[1]);
+                let zero = self.konst(Comp::U32, &[0]);
+                let inc = self.op(Op::IAdd, &[old, one])?;
+                let wrap = self.cmp(Op::UGreaterThanEqual, old, x)?;
+                self.sel(wrap, zero, inc)?
+            }
+            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+            AtomicOp::DWrap => {
+                let one = self.konst(Comp::U32, &[1]);
+                let zero = self.konst(Comp::U32, &[0]);
+                let dec = self.op(Op::ISub, &[old, one])?;
+                let is_zero = self.cmp(Op::IEqual, old, zero)?;
+                let above = self.cmp(Op::UGreaterThan, old, x)?;
+                let wrap = self.or(is_zero, above)?;
+                self.sel(wrap, x, dec)?
+            }
+            // ATOMS.ADD.F32: "writeval = tmp0.x + result".
+            _ => {
+                let a = self.cast(old, Comp::F32)?;
+                let b = self.cast(x, Comp::F32)?;
+                let sum = self.op(Op::FAdd, &[a, b])?;
+                self.cast(sum, Comp::U32)?
+            }
+        };
+        let found = self
+            .b
+            .atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, new.id, old.id)?;
+        let found_val = Val {
+            id: found,
+            comp: Comp::U32,
+            n: 1,
+        };
+        let done = self.cmp(Op::IEqual, found_val, old)?;
+        self.b.branch(continue_target)?;
+        self.b.begin_block(Some(continue_target))?;
+        self.b.branch_conditional(done.id, merge, header, [])?;
+        self.b.begin_block(Some(merge))?;
+        Ok(found)
     }
 
     /// BAR (NV_compute_program5 2.X.8.Z): every invocation of the work

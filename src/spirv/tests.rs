@@ -2391,6 +2391,76 @@ fn quad_swizzles_validate_from_vulkan_1_1_and_are_e1140_before() {
                     assert_eq!(codes, ["E1140"], "{src}");
                 }
             }
+/// NV_compute_program5's shared memory: every storage modifier of LDS and
+/// STS, every atomic modifier of ATOMS with each storage modifier Table X.Y
+/// allows (IWRAP, DWRAP and F32 ADD as compare-and-swap loops; not U64),
+/// with constant and register offsets, compile
+/// to modules that validate in every target environment, with shared
+/// memory in the Workgroup class and the atomics at Workgroup scope.
+#[test]
+fn shared_memory_instructions_validate() {
+    let mut body = String::new();
+    for ty in ["U32", "S32", "F32"] {
+        for n in ["", "X2", "X4"] {
+            body.push_str(&format!(
+                "LDS.{ty}{n} r, shv[16];\nLDS.{ty}{n} r, shv[a.x + 4];\n"
+            ));
+            body.push_str(&format!(
+                "STS.{ty}{n} r, shv[32];\nSTS.{ty}{n} r, shv[a.x];\n"
+            ));
+        }
+    }
+    for op in ["ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CSWAP"] {
+        for ty in ["U32", "S32"] {
+            body.push_str(&format!(
+                "ATOMS.{op}.{ty} r.x, {{1, 2, 0, 0}}, shv[8];\nATOMS.{op}.{ty} r.y, r, shv[a.x + 8];\n"
+            ));
+        }
+    }
+    for (op, ty) in [
+        ("IWRAP", "U32"),
+        ("DWRAP", "U32"),
+        ("ADD", "F32"),
+        ("EXCH", "F32"),
+    ] {
+        body.push_str(&format!(
+            "ATOMS.{op}.{ty} r.z, {{1, 2, 0, 0}}, shv[12];\nATOMS.{op}.{ty} r.w, r, shv[a.x + 12];\n"
+        ));
+    }
+    body.push_str("LDS.U32.CC r, shv;\nBAR;\n");
+    let src = format!(
+        "!!NVcp5.0\nGROUP_SIZE 4;\nSHARED_MEMORY 64;\nSHARED shv = program.sharedmem[0];\nTEMP r;\nUINT TEMP a;\nMOV.U a, invocation.localid;\nMOV r, 0;\n{body}END\n"
+    );
+    for env in ENVS {
+        let compiled = crate::compile(&src, &options(env))
+            .unwrap_or_else(|d| panic!("{env:?}: {}", d.render("t.cp", &src, false)));
+        let m = module(&compiled.spirv);
+        let workgroup_vars = m
+            .types_global_values
+            .iter()
+            .filter(|i| {
+                i.class.opcode == Op::Variable
+                    && i.operands.first()
+                        == Some(&dr::Operand::StorageClass(spirv::StorageClass::Workgroup))
+            })
+            .count();
+        assert_eq!(workgroup_vars, 1, "{env:?}");
+        for op in [
+            Op::AtomicIAdd,
+            Op::AtomicUMin,
+            Op::AtomicSMin,
+            Op::AtomicUMax,
+            Op::AtomicSMax,
+            Op::AtomicAnd,
+            Op::AtomicOr,
+            Op::AtomicXor,
+            Op::AtomicExchange,
+            Op::AtomicCompareExchange,
+            Op::AtomicLoad,
+            Op::LoopMerge,
+            Op::ControlBarrier,
+        ] {
+            assert!(has_op(&compiled.spirv, op), "{env:?}: no {op:?}");
         }
     }
 }

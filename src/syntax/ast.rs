@@ -261,6 +261,13 @@ pub enum DeclKind {
         size: Option<ArraySize>,
         init: Init,
     },
+    /// NV_compute_program5's `SHARED name = program.sharedmem[a];` or
+    /// `SHARED name[n] = { program.sharedmem[a..b] };`.
+    Shared {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
     /// NV_fragment_program's `DEFINE name = constant;` (a named constant;
     /// the init may be an earlier name, as a `Name` path).
     Define {

@@ -66,6 +66,10 @@ pub enum Tok<'a> {
     TextureDecl,
     /// NV_shader_storage_buffer_object's `STORAGE` declaration.
     StorageDecl,
+    /// NV_compute_program5's `SHARED` declaration.
+    SharedDecl,
+    /// NV_compute_program5's `SHARED_MEMORY` declaration.
+    SharedMemory,
     /// NV_fragment_program's `DEFINE` (named constant) and `DECLARE`
     /// (named local parameter), keywords in `!!FP1.0` programs only.
     Define,
@@ -144,6 +148,8 @@ impl Tok<'_> {
             Tok::GroupSize => "GROUP_SIZE",
             Tok::TextureDecl => "TEXTURE",
             Tok::StorageDecl => "STORAGE",
+            Tok::SharedDecl => "SHARED",
+            Tok::SharedMemory => "SHARED_MEMORY",
             Tok::Define => "DEFINE",
             Tok::Declare => "DECLARE",
             Tok::Invocation => "invocation",
@@ -433,6 +439,8 @@ impl<'a> Lexer<'a> {
             "GROUP_SIZE" => Tok::GroupSize,
             "TEXTURE" => Tok::TextureDecl,
             "STORAGE" => Tok::StorageDecl,
+            "SHARED" => Tok::SharedDecl,
+            "SHARED_MEMORY" => Tok::SharedMemory,
             _ => return None,
         })
     }

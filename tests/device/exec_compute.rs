@@ -1,6 +1,7 @@
 //! Execution tests of compute programs (`!!NVcp5.0`, NV_compute_program5)
-//! with NV_shader_storage_buffer_object's storage buffers on the Vulkan
-//! device (`Device::run_compute`, tests/device/harness/compute.rs). Expected
+//! with NV_shader_storage_buffer_object's storage buffers and
+//! NV_compute_program5's shared memory on the Vulkan device
+//! (`Device::run_compute`, tests/device/harness/compute.rs). Expected
 //! values are worked out by hand in the comments; the single-invocation
 //! programs also run in the interpreter, which must agree.
 
@@ -158,6 +159,373 @@ END
     let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
     assert_eq!(run.storage[&0], want, "interpreter");
     // The device.
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), start.to_vec())]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out[0], want, "device");
+}
+
+#[test]
+fn shared_memory_passes_squares_to_the_neighbour_across_bar() {
+    // NV_compute_program5: 64 invocations; invocation i stores i² at byte
+    // 4·i of shared memory (STS), waits at BAR (after which every STS is
+    // visible to every invocation, 2.X.3.Y), loads its neighbour's slot
+    // 4·((i + 1) mod 64) (LDS) and writes it to out[i]. So out[i] =
+    // ((i + 1) mod 64)²: out[0] = 1, out[1] = 4, out[62] = 3969, out[63] = 0.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 64;
+SHARED_MEMORY 256;
+SHARED slots = program.sharedmem[0];
+STORAGE out = program.storage[0];
+UINT TEMP a, t;
+MOV.U a.x, invocation.localindex;
+MUL.U t.x, a.x, a.x;
+SHL.U a.y, a.x, 2;
+STS.U32 t, slots[a.y];
+BAR;
+ADD.U a.z, a.x, 1;
+AND.U a.z, a.z, 63;
+SHL.U a.z, a.z, 2;
+LDS.U32 t, slots[a.z];
+STB.U32 t, out[a.y];
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 64])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<u32> = (0..64u32).map(|i| ((i + 1) % 64).pow(2)).collect();
+    assert_eq!(want[..2], [1, 4]);
+    assert_eq!(want[62..], [3969, 0]);
+    assert_eq!(out[0], want);
+}
+
+#[test]
+fn shared_memory_atomics_count_and_return_old_values() {
+    // 64 invocations, i = invocation.localindex. Invocation 0 sets the
+    // five shared words (contents are undefined at the start, 2.X.3.Y):
+    // cnt = 0, mx = 0, mn = 1000, sw = 0, ex = 7; BAR. Then each:
+    //   ATOMS.ADD cnt, 1      → its ticket: 0..63, each once
+    //   ATOMS.MAX mx, 3·i     → some old value ≤ 189; final mx = 189
+    //   ATOMS.MIN mn, i + 1   → some old value ≥ 1; final mn = 1
+    //   ATOMS.CSWAP sw, {0, i + 1} → old 0 for exactly one winner w, whose
+    //                           i + 1 is then stored; every other gets it
+    //   ATOMS.EXCH ex, i + 100 → the olds plus the final value are the
+    //                           initial 7 and the 64 values, each once
+    // and writes its olds at out[8·i ..]; BAR; invocation 0 writes the
+    // final words at out[512 ..].
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 64;
+SHARED_MEMORY 20;
+SHARED cnt = program.sharedmem[0];
+SHARED mx = program.sharedmem[4];
+SHARED mn = program.sharedmem[8];
+SHARED sw = program.sharedmem[12];
+SHARED ex = program.sharedmem[16];
+STORAGE out = program.storage[0];
+UINT TEMP a, t, v;
+MOV.U.CC a.x, invocation.localindex;
+IF EQ.x;
+STS.U32X4 {0, 0, 1000, 0}, cnt;
+STS.U32 {7, 0, 0, 0}, ex;
+ENDIF;
+BAR;
+SHL.U a.y, a.x, 5;
+ATOMS.ADD.U32 t.x, {1, 0, 0, 0}, cnt;
+MUL.U v.x, a.x, 3;
+ATOMS.MAX.U32 t.y, v.x, mx;
+ADD.U v.y, a.x, 1;
+ATOMS.MIN.U32 t.z, v.y, mn;
+MOV.U v.z, 0;
+ATOMS.CSWAP.U32 t.w, v.zyzy, sw;
+STB.U32X4 t, out[a.y];
+ADD.U v.x, a.x, 100;
+ATOMS.EXCH.U32 t.x, v.x, ex;
+STB.U32 t.x, out[a.y + 16];
+BAR;
+IF EQ.x;
+LDS.U32X4 t, cnt;
+STB.U32X4 t, out[2048];
+LDS.U32 t, ex;
+STB.U32 t.x, out[2064];
+ENDIF;
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 520])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = &out[0];
+    let per = |k: usize| -> Vec<u32> { (0..64).map(|i| out[8 * i + k]).collect() };
+    // Final values: the group size, the largest 3·i, the smallest i + 1.
+    assert_eq!(out[512..515], [64, 189, 1]);
+    let mut tickets = per(0);
+    tickets.sort();
+    assert_eq!(tickets, (0..64).collect::<Vec<u32>>());
+    assert!(
+        per(1).iter().all(|&m| m <= 189 && m % 3 == 0),
+        "{:?}",
+        per(1)
+    );
+    assert!(
+        per(2).iter().all(|&m| (1..=1000).contains(&m)),
+        "{:?}",
+        per(2)
+    );
+    // CSWAP: one winner saw 0; the final value is its i + 1, and every
+    // other invocation saw that value.
+    let winner_value = out[515];
+    assert!((1..=64).contains(&winner_value));
+    let cswap = per(3);
+    for (i, &old) in cswap.iter().enumerate() {
+        let want = if i as u32 + 1 == winner_value {
+            0
+        } else {
+            winner_value
+        };
+        assert_eq!(old, want, "CSWAP old value of invocation {i}");
+    }
+    // EXCH: a permutation of the chain 7 → values.
+    let mut chain = per(4);
+    chain.push(out[516]);
+    chain.sort();
+    let mut want: Vec<u32> = (100..164).collect();
+    want.insert(0, 7);
+    assert_eq!(chain, want);
+}
+
+#[test]
+fn shared_memory_holds_floats_and_reads_zero_past_its_end() {
+    // 8 invocations, SHARED_MEMORY 32 (8 words). Invocation i stores
+    // 0.5·i + 0.25 (STS.F32) at byte 4·i, BAR, then loads two floats
+    // (LDS.F32X2) from byte 4·((i + 1) mod 8) and stores them at out[2i].
+    // Invocation 6 reads words 7 and 8: word 8 lies past SHARED_MEMORY, so
+    // the whole access reads zero (docs/semantics.md, "Shared memory");
+    // invocation 7 reads words 0 and 1. Invocation i < 6 gets
+    // (0.5·(i+1) + 0.25, 0.5·(i+2) + 0.25).
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 8;
+SHARED_MEMORY 32;
+SHARED f = program.sharedmem[0];
+STORAGE out = program.storage[0];
+UINT TEMP a;
+FLOAT TEMP x;
+MOV.U a.x, invocation.localindex;
+I2F.U x.x, a.x;
+MAD x.x, x.x, 0.5, 0.25;
+SHL.U a.y, a.x, 2;
+STS.F32 x, f[a.y];
+BAR;
+ADD.U a.z, a.x, 1;
+AND.U a.z, a.z, 7;
+SHL.U a.z, a.z, 2;
+LDS.F32X2 x, f[a.z];
+SHL.U a.w, a.x, 3;
+STB.F32X2 x, out[a.w];
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 16])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<f32> = out[0].iter().map(|&b| f32::from_bits(b)).collect();
+    let value = |i: u32| 0.5 * i as f32 + 0.25;
+    let mut want = Vec::new();
+    for i in 0..8u32 {
+        match i {
+            6 => want.extend([0.0, 0.0]),
+            7 => want.extend([value(0), value(1)]),
+            _ => want.extend([value(i + 1), value(i + 2)]),
+        }
+    }
+    assert_eq!(want[..2], [0.75, 1.25]);
+    assert_eq!(got, want);
+}
+
+#[test]
+fn shared_memory_wrapping_and_float_atomics_over_a_work_group() {
+    // 64 invocations (i = invocation.localindex); invocation 0 sets the
+    // words inc = 0, dec = 0, sum = 0.0, ex = -1.0, BAR. Then each:
+    //   ATOMS.IWRAP.U32 inc, 9: the k-th operation (k = 0..63, in whatever
+    //     order) sees k mod 10 ("(result >= tmp0.x) ? 0 : result+1"), and
+    //     leaves 64 mod 10 = 4;
+    //   ATOMS.DWRAP.U32 dec, 9: from 0 it goes to 9 ("result == 0 ...
+    //     ? tmp0.x"), then 8, ..., 0, 9, ...: the k-th sees (10 - k mod 10)
+    //     mod 10, and 64 operations leave 6;
+    //   ATOMS.ADD.F32 sum, 0.5: sums of halves are exact in any order: the
+    //     old values are 0, 0.5, ..., 31.5 once each, and 32.0 is left;
+    //   ATOMS.EXCH.F32 ex, i: the olds and the final value are -1.0 and
+    //     0.0 .. 63.0, each once.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 64;
+SHARED_MEMORY 16;
+SHARED inc = program.sharedmem[0];
+SHARED dec = program.sharedmem[4];
+SHARED sum = program.sharedmem[8];
+SHARED ex = program.sharedmem[12];
+STORAGE out = program.storage[0];
+UINT TEMP a, t;
+FLOAT TEMP f, g;
+MOV.U.CC a.x, invocation.localindex;
+IF EQ.x;
+STS.U32X2 {0, 0, 0, 0}, inc;
+STS.F32X2 {0.0, -1.0, 0, 0}, sum;
+ENDIF;
+BAR;
+SHL.U a.y, a.x, 4;
+ATOMS.IWRAP.U32 t.x, {9, 0, 0, 0}, inc;
+ATOMS.DWRAP.U32 t.y, {9, 0, 0, 0}, dec;
+STB.U32X2 t, out[a.y];
+ATOMS.ADD.F32 f.x, {0.5, 0, 0, 0}, sum;
+I2F.U g.x, a.x;
+ATOMS.EXCH.F32 f.y, g, ex;
+STB.F32X2 f, out[a.y + 8];
+BAR;
+IF EQ.x;
+LDS.U32X4 t, inc;
+STB.U32X4 t, out[1024];
+ENDIF;
+END
+";
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 260])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = &out[0];
+    let per = |k: usize| -> Vec<u32> { (0..64).map(|i| out[4 * i + k]).collect() };
+    assert_eq!(out[256..258], [4, 6]);
+    assert_eq!(f32::from_bits(out[258]), 32.0);
+    let sorted = |mut v: Vec<u32>| {
+        v.sort();
+        v
+    };
+    let want_inc: Vec<u32> = sorted((0..64).map(|k| k % 10).collect());
+    assert_eq!(sorted(per(0)), want_inc);
+    let want_dec: Vec<u32> = sorted((0..64).map(|k| (10 - k % 10) % 10).collect());
+    assert_eq!(sorted(per(1)), want_dec);
+    let mut sums: Vec<f32> = per(2).into_iter().map(f32::from_bits).collect();
+    sums.sort_by(f32::total_cmp);
+    assert_eq!(sums, (0..64).map(|k| k as f32 * 0.5).collect::<Vec<_>>());
+    let mut chain: Vec<f32> = per(3).into_iter().map(f32::from_bits).collect();
+    chain.push(f32::from_bits(out[259]));
+    chain.sort_by(f32::total_cmp);
+    let mut want: Vec<f32> = (0..64).map(|k| k as f32).collect();
+    want.insert(0, -1.0);
+    assert_eq!(chain, want);
+}
+
+/// One invocation is a whole work group: the interpreter (shared memory as
+/// a byte array, atomics returning the old value) and the device agree.
+#[test]
+fn shared_memory_in_one_invocation_matches_the_interpreter() {
+    // Shared words w0..w3 (16 bytes). STS.U32X4 (5, -3, 10, 7).
+    // ATOMS.MIN.S32 w1, -7 → returns -3, w1 = -7.
+    // ATOMS.MAX.U32 w2, 4 → returns 10, w2 stays 10.
+    // ATOMS.CSWAP.U32 w3, (7, 99) → returns 7, w3 = 99.
+    // ATOMS.CSWAP.U32 w0, (6, 1) → returns 5, no store.
+    // ATOMS.IWRAP.U32 w0, 5 → 5 >= 5: returns 5, w0 = 0.
+    // ATOMS.DWRAP.U32 w0, 3 → 0: returns 0, w0 = 3.
+    // ATOMS.XOR.U32 w2, 3 → returns 10, w2 = 9.
+    // LDS.U32X4 → (3, -7, 9, 99): out[0..4].
+    // The returns (-3, 10, 7, 5) → out[4..8]; (5, 0, 10) → out[8..11].
+    // LDS.U32 at register offset 16 (past SHARED_MEMORY 16) → 0: out[11].
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 1;
+SHARED_MEMORY 16;
+SHARED w = program.sharedmem[0];
+STORAGE out = program.storage[0];
+TEMP r;
+UINT TEMP s, u;
+STS.S32X4 {5, -3, 10, 7}, w;
+ATOMS.MIN.S32 r.x, {-7, 0, 0, 0}, w[4];
+ATOMS.MAX.U32 r.y, {4, 0, 0, 0}, w[8];
+ATOMS.CSWAP.U32 r.z, {7, 99, 0, 0}, w[12];
+ATOMS.CSWAP.U32 r.w, {6, 1, 0, 0}, w;
+ATOMS.IWRAP.U32 s.x, {5, 0, 0, 0}, w;
+ATOMS.DWRAP.U32 s.y, {3, 0, 0, 0}, w;
+ATOMS.XOR.U32 s.z, {3, 0, 0, 0}, w[8];
+MOV.U u.x, 16;
+LDS.U32 s.w, w[u.x];
+LDS.U32X4 u, w;
+STB.U32X4 u, out[0];
+STB.U32X4 r, out[16];
+STB.U32X4 s, out[32];
+END
+";
+    let want: Vec<u32> = [3i32, -7, 9, 99, -3, 10, 7, 5, 5, 0, 10, 0]
+        .iter()
+        .map(|&v| v as u32)
+        .collect();
+    // The interpreter.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, vec![u32::MAX; 12]);
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0], want, "interpreter");
+    assert_eq!(run.shared.len(), 16);
+    assert_eq!(run.shared[..4], [Some(3), Some(0), Some(0), Some(0)]);
+    // The device.
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 12])]);
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out[0], want, "device");
+}
+
+/// ATOMB.IWRAP/DWRAP on a storage buffer (the compare-and-swap loop at
+/// Device scope), on the device and in the interpreter.
+#[test]
+fn storage_buffer_wrapping_atomics_in_one_invocation() {
+    // Words [3, 0, 9, 4]. IWRAP w0 by 3: 3 >= 3 → 0, returns 3. IWRAP w0
+    // by 3 again: 0 < 3 → 1, returns 0. DWRAP w1 by 5: 0 → 5, returns 0.
+    // DWRAP w2 by 5: 9 > 5 → 5, returns 9. DWRAP w3 by 5: 4 → 3, returns 4.
+    // Words after: [1, 5, 5, 3]; the returns (3, 0, 0, 9) at words 4..7,
+    // 4 at word 8.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 1;
+STORAGE b = program.storage[0];
+UINT TEMP r, s;
+ATOMB.IWRAP.U32 r.x, {3, 0, 0, 0}, b[0];
+ATOMB.IWRAP.U32 r.y, {3, 0, 0, 0}, b[0];
+ATOMB.DWRAP.U32 r.z, {5, 0, 0, 0}, b[4];
+ATOMB.DWRAP.U32 r.w, {5, 0, 0, 0}, b[8];
+ATOMB.DWRAP.U32 s.x, {5, 0, 0, 0}, b[12];
+STB.U32X4 r, b[16];
+STB.U32 s.x, b[32];
+END
+";
+    let start = [3u32, 0, 9, 4, 0, 0, 0, 0, 0];
+    let want = [1u32, 5, 5, 3, 3, 0, 0, 9, 4];
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, start.to_vec());
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0], want, "interpreter");
     let Some(device) = harness::device_or_skip() else {
         return;
     };

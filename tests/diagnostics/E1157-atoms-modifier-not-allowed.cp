@@ -1,0 +1,7 @@
+!!NVcp5.0
+GROUP_SIZE 1;
+SHARED_MEMORY 16;
+SHARED s = program.sharedmem[0];
+TEMP t;
+ATOMS.MIN.F32 t.x, 1, s;
+END
