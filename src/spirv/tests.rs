@@ -2391,6 +2391,10 @@ fn quad_swizzles_validate_from_vulkan_1_1_and_are_e1140_before() {
                     assert_eq!(codes, ["E1140"], "{src}");
                 }
             }
+        }
+    }
+}
+
 /// NV_compute_program5's shared memory: every storage modifier of LDS and
 /// STS, every atomic modifier of ATOMS with each storage modifier Table X.Y
 /// allows (IWRAP, DWRAP and F32 ADD as compare-and-swap loops; not U64),
