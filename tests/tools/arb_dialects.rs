@@ -404,3 +404,26 @@ fn an_address_register_read_before_arl_is_w0001() {
     let codes: Vec<&str> = c.warnings.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["W0001"]);
 }
+
+/// Issue 15 item 9 for the older NV headers: a `!!VP1.0` vertex program
+/// links with a `!!FP1.0` fragment program (`o[TEX0]` is the
+/// `fragment.texcoord[0]` that `f[TEX0]` reads), and a texture
+/// coordinate the vertex program does not write is E1000, as between any
+/// two headers.
+#[test]
+fn an_nv_vertex_program_links_with_an_nv_fragment_program() {
+    let vp = "!!VP1.0\nDP4 o[HPOS].x, c[0], v[OPOS];\nDP4 o[HPOS].y, c[1], v[OPOS];\nDP4 o[HPOS].z, c[2], v[OPOS];\nDP4 o[HPOS].w, c[3], v[OPOS];\nMOV o[TEX0], v[TEX0];\nEND\n";
+    let fp = "!!FP1.0\nTEX R0, f[TEX0], TEX0, 2D;\nMOVR o[COLR], R0;\nEND\n";
+    let files = [("legacy.vp", vp), ("legacy.fp", fp)];
+    let report = check_pipeline(&files, &Options::default()).expect("a vp fp pipeline");
+    assert!(!report.has_errors(), "{}", report.render(&files, false));
+    let fp = "!!FP1.0\nMOVR o[COLR], f[TEX1];\nEND\n";
+    let files = [("legacy.vp", vp), ("reads-tex1.fp", fp)];
+    let report = check_pipeline(&files, &Options::default()).expect("a vp fp pipeline");
+    let codes: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.diagnostic.code)
+        .collect();
+    assert_eq!(codes, ["E1000"], "{}", report.render(&files, false));
+}

@@ -677,6 +677,25 @@ fn diagnostics_do_not_repeat_their_label() {
     assert!(client.child.wait().unwrap().success());
 }
 
+/// Issue 15 item 9: the language server reads the older NV headers with
+/// the compiler's rewrite, so their diagnostics carry their own codes and
+/// point at the register as written.
+#[test]
+fn the_language_server_reports_the_older_headers_rules_where_they_are_written() {
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let text = "!!VP1.0\nMOV o[HPOS], v[OPOS];\nMOV R12, v[NRML];\nEND\n";
+    let diags = client.open(text);
+    assert_eq!(codes_and_lines(&diags), [("E1200".to_string(), 2)]);
+    assert_eq!(diags[0]["range"]["start"]["character"], 4, "{}", diags[0]);
+    let diags = client.open("!!FP1.0\nMOVR o[COLR], f[TEX0];\nEND\n");
+    assert!(diags.is_empty(), "{diags:?}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
+}
+
 impl Client {
     /// Sends a `didChange` that replaces the characters `from..to` of
     /// `line` with `text` (incremental synchronisation).
