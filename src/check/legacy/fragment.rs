@@ -24,11 +24,12 @@
 //! and R registers are guaranteed not to overlap": `H0` and `R0` are
 //! different registers, so each is its own temporary here.
 
+use super::{binding, register_declaration, rewrite_head};
 use crate::diag::Diagnostic;
 use crate::isa::Header;
 use crate::span::Span;
 use crate::syntax::ast::{
-    Arg, DeclKind, Declaration, Ident, IndexExpr, Init, InitItem, IntLit, Operand, Path, PathHead,
+    Arg, DeclKind, Declaration, Ident, IndexExpr, Init, InitItem, Operand, Path, PathHead,
     PathPart, Root, Statement, Text, VarModifier,
 };
 use std::collections::{HashMap, HashSet};
@@ -610,14 +611,13 @@ impl Fragment {
         } else {
             VarModifier::Short
         };
-        out.push(Statement::Decl(Box::new(Declaration {
-            modifiers: vec![(precision, head.span)],
-            kind: DeclKind::Temp {
+        out.push(register_declaration(
+            vec![(precision, head.span)],
+            DeclKind::Temp {
                 names: vec![(head.clone(), None)],
             },
-            keyword: head.span,
-            span: head.span,
-        })));
+            head,
+        ));
     }
 
     pub(crate) fn finish(&self, header: Span, end: Span, diags: &mut Vec<Diagnostic>) {
@@ -823,35 +823,6 @@ fn not_in_fp1(span: Span, what: &str, why: &str) -> Diagnostic {
     )
     .primary(span, "not in this language's grammar")
     .note(format!("NV_fragment_program 3.11.3: {why}"))
-}
-
-/// The path `root.members[index]`.
-fn binding(root: Root, span: Span, members: &[&str], index: Option<u32>, index_span: Span) -> Path {
-    let mut path = Path {
-        head: PathHead::Root(root, span),
-        parts: Vec::new(),
-        span,
-    };
-    for m in members {
-        path.parts.push(PathPart::Member(Ident {
-            name: Text::new(m),
-            span,
-        }));
-    }
-    if let Some(n) = index {
-        path.parts.push(PathPart::Index(
-            IndexExpr::Int(IntLit {
-                text: Text::new(&n.to_string()),
-                span: index_span,
-            }),
-            index_span,
-        ));
-    }
-    path
-}
-
-fn rewrite_head(path: &mut Path, root: Root, span: Span, members: &[&str], index: Option<u32>) {
-    super::rewrite_head(path, root, span, members, index)
 }
 
 #[cfg(test)]

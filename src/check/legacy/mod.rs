@@ -25,7 +25,7 @@ use crate::isa::{Header, Shape};
 use crate::span::Span;
 use crate::syntax::ast::{
     Arg, ArraySize, DeclKind, Declaration, Ident, IndexExpr, Init, InitItem, IntLit, Path,
-    PathHead, PathPart, Root, Statement, Text,
+    PathHead, PathPart, Root, Statement, Text, VarModifier,
 };
 use std::collections::HashSet;
 
@@ -437,14 +437,12 @@ impl Legacy {
 
     fn declare_temp(&mut self, head: &Ident, out: &mut Vec<Statement>) {
         if self.declared.insert(head.name.clone()) {
-            out.push(Statement::Decl(Box::new(Declaration {
-                modifiers: Vec::new(),
-                kind: DeclKind::Temp {
-                    names: vec![(head.clone(), None)],
-                },
-                keyword: head.span,
-                span: head.span,
-            })));
+            let names = vec![(head.clone(), None)];
+            out.push(register_declaration(
+                Vec::new(),
+                DeclKind::Temp { names },
+                head,
+            ));
         }
     }
 
@@ -472,14 +470,12 @@ impl Legacy {
             return Err(());
         }
         if self.declared.insert(reg.name.clone()) {
-            out.push(Statement::Decl(Box::new(Declaration {
-                modifiers: Vec::new(),
-                kind: DeclKind::Address {
-                    names: vec![(reg.clone(), None)],
-                },
-                keyword: reg.span,
-                span: reg.span,
-            })));
+            let names = vec![(reg.clone(), None)];
+            out.push(register_declaration(
+                Vec::new(),
+                DeclKind::Address { names },
+                reg,
+            ));
         }
         Ok(())
     }
@@ -610,15 +606,28 @@ fn attribute_number(
     }
 }
 
-/// Replaces the register at the head of `path` (and its `[...]`) with the
-/// ARB binding `root.members[index]`, keeping the suffixes after it.
-fn rewrite_head(path: &mut Path, root: Root, span: Span, members: &[&str], index: Option<u32>) {
-    let index_span = match path.parts.first() {
-        Some(PathPart::Index(_, s)) => *s,
-        _ => span,
+/// The declaration of a register at its first use, spanning the register
+/// as written.
+fn register_declaration(
+    modifiers: Vec<(VarModifier, Span)>,
+    kind: DeclKind,
+    at: &Ident,
+) -> Statement {
+    Statement::Decl(Box::new(Declaration {
+        modifiers,
+        kind,
+        keyword: at.span,
+        span: at.span,
+    }))
+}
+
+/// The path `root.members[index]`.
+fn binding(root: Root, span: Span, members: &[&str], index: Option<u32>, index_span: Span) -> Path {
+    let mut path = Path {
+        head: PathHead::Root(root, span),
+        parts: Vec::new(),
+        span,
     };
-    let rest: Vec<PathPart> = path.parts.drain(..).skip(1).collect();
-    path.head = PathHead::Root(root, span);
     for m in members {
         path.parts.push(PathPart::Member(Ident {
             name: Text::new(m),
@@ -634,7 +643,21 @@ fn rewrite_head(path: &mut Path, root: Root, span: Span, members: &[&str], index
             index_span,
         ));
     }
-    path.parts.extend(rest);
+    path
+}
+
+/// Replaces the register at the head of `path` (and its `[...]`) with the
+/// ARB binding `root.members[index]`, keeping the suffixes after it.
+fn rewrite_head(path: &mut Path, root: Root, span: Span, members: &[&str], index: Option<u32>) {
+    let index_span = match path.parts.first() {
+        Some(PathPart::Index(_, s)) => *s,
+        _ => span,
+    };
+    let rest = path.parts.drain(..).skip(1);
+    let mut new = binding(root, span, members, index, index_span);
+    new.parts.extend(rest);
+    path.head = new.head;
+    path.parts = new.parts;
 }
 
 /// `PARAM c[n] = { program.env[0..n-1] };`: NV_vertex_program's program
