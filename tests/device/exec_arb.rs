@@ -648,53 +648,9 @@ fn state_inputs(gl: &nvp4c::state::GlState, inputs: &mut nvp4c::interp::Inputs) 
 #[test]
 fn arb_position_invariant_computes_the_position_from_the_mvp() {
     // ARB_vertex_program 2.14.4.5.1 on a !!ARBvp1.0 program: the position
-    // is state.matrix.mvp x vertex.position. MVP = P x M by hand: rows
-    // (2 0 0 1), (0 2 0 -1), (0 0 -2 -2), (0 0 -2 0); (1, 2, 3, 1) ->
-    // (3, 3, -8, -6), (-1, 0.5, 0, 2) -> (0, -1, -4, 0).
+    // is state.matrix.mvp x vertex.position.
     let src = "!!ARBvp1.0\nOPTION ARB_position_invariant;\nMOV result.color, vertex.color;\nEND\n";
-    let gl = arb_option_state();
-    let vertices = [[1.0f32, 2.0, 3.0, 1.0], [-1.0, 0.5, 0.0, 2.0]];
-    let want = [[3.0f32, 3.0, -8.0, -6.0], [0.0, -1.0, -4.0, 0.0]];
-    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
-    for (v, vertex) in vertices.iter().enumerate() {
-        let mut inputs = nvp4c::interp::Inputs::default();
-        inputs
-            .set("vertex.position", harness::fbits(*vertex))
-            .unwrap();
-        state_inputs(&gl, &mut inputs);
-        let out =
-            nvp4c::interp::run(&program, &inputs, &nvp4c::interp::RunOptions::default()).unwrap();
-        assert_eq!(
-            out.results["result.position"].floats(),
-            want[v],
-            "interpreter {v}"
-        );
-    }
-    let Some(dev) = harness::device_or_skip() else {
-        return;
-    };
-    let job = VertexJob {
-        state: harness::state_rows(&gl.to_block()),
-        ..VertexJob::new(
-            vertices
-                .iter()
-                .map(|v| {
-                    vec![
-                        Input::float(0, *v),
-                        Input::float(3, [0.5, 0.25, 0.125, 1.0]),
-                    ]
-                })
-                .collect(),
-            vec![Capture::Position, Capture::Location(0)],
-        )
-    };
-    let out = dev
-        .run_vertex(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
-    for (v, want) in want.iter().enumerate() {
-        assert_eq!(out.position_f32(v), *want, "position {v}");
-        assert_eq!(out.location_f32(v, 0), [0.5, 0.25, 0.125, 1.0]);
-    }
+    position_from_the_mvp(src, "vertex.color");
 }
 
 #[test]
@@ -703,21 +659,28 @@ fn nv_position_invariant_on_vp11_computes_the_position_from_the_mvp() {
     // program does not write o[HPOS]; the position is "computed ... in a
     // manner exactly identical to how the homogenous position ... are
     // computed for a vertex by conventional OpenGL transformation", from
-    // v[OPOS] (attribute 0, which is the conventional position). The same
-    // state and expected values as the ARB test above.
+    // v[OPOS] (attribute 0, which is the conventional position).
     let src = "!!VP1.1\nOPTION NV_position_invariant;\nMOV o[COL0], v[COL0];\nEND\n";
+    position_from_the_mvp(src, "vertex.attrib[3]");
+}
+
+/// Runs a position-invariant vertex program that copies the colour (read
+/// as `color_input`, attribute 3) on two vertices under
+/// [`arb_option_state`], in the interpreter and on the device. MVP = P x M
+/// by hand: rows (2 0 0 1), (0 2 0 -1), (0 0 -2 -2), (0 0 -2 0); (1, 2, 3,
+/// 1) -> (3, 3, -8, -6), (-1, 0.5, 0, 2) -> (0, -1, -4, 0).
+fn position_from_the_mvp(src: &str, color_input: &str) {
     let gl = arb_option_state();
     let vertices = [[1.0f32, 2.0, 3.0, 1.0], [-1.0, 0.5, 0.0, 2.0]];
     let want = [[3.0f32, 3.0, -8.0, -6.0], [0.0, -1.0, -4.0, 0.0]];
+    let color = [0.5, 0.25, 0.125, 1.0];
     let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
     for (v, vertex) in vertices.iter().enumerate() {
         let mut inputs = nvp4c::interp::Inputs::default();
         inputs
             .set("vertex.position", harness::fbits(*vertex))
             .unwrap();
-        inputs
-            .set("vertex.attrib[3]", harness::fbits([0.5, 0.25, 0.125, 1.0]))
-            .unwrap();
+        inputs.set(color_input, harness::fbits(color)).unwrap();
         state_inputs(&gl, &mut inputs);
         let out =
             nvp4c::interp::run(&program, &inputs, &nvp4c::interp::RunOptions::default()).unwrap();
@@ -726,10 +689,7 @@ fn nv_position_invariant_on_vp11_computes_the_position_from_the_mvp() {
             want[v],
             "interpreter {v}"
         );
-        assert_eq!(
-            out.results["result.color"].floats(),
-            [0.5, 0.25, 0.125, 1.0]
-        );
+        assert_eq!(out.results["result.color"].floats(), color);
     }
     let Some(dev) = harness::device_or_skip() else {
         return;
@@ -739,12 +699,7 @@ fn nv_position_invariant_on_vp11_computes_the_position_from_the_mvp() {
         ..VertexJob::new(
             vertices
                 .iter()
-                .map(|v| {
-                    vec![
-                        Input::float(0, *v),
-                        Input::float(3, [0.5, 0.25, 0.125, 1.0]),
-                    ]
-                })
+                .map(|v| vec![Input::float(0, *v), Input::float(3, color)])
                 .collect(),
             vec![Capture::Position, Capture::Location(0)],
         )
@@ -754,7 +709,7 @@ fn nv_position_invariant_on_vp11_computes_the_position_from_the_mvp() {
         .unwrap_or_else(|e| panic!("{e}"));
     for (v, want) in want.iter().enumerate() {
         assert_eq!(out.position_f32(v), *want, "position {v}");
-        assert_eq!(out.location_f32(v, 0), [0.5, 0.25, 0.125, 1.0]);
+        assert_eq!(out.location_f32(v, 0), color);
     }
 }
 
