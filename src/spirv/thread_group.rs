@@ -41,25 +41,8 @@ impl Lowerer<'_> {
         ty: DataType,
         value: Val,
     ) -> LResult<Val> {
-        if self.options.target_env < TargetEnv::Vulkan1_1 {
-            return Err(LowerError::internal(format!(
-                "{op} lowered for {}: subgroup votes need vulkan1.1 (the checker gives E1140)",
-                self.options.target_env.name()
-            )));
-        }
-        self.capability(Capability::GroupNonUniform);
-        self.capability(Capability::GroupNonUniformVote);
-        // "comparing each component to zero": floats with an unordered
-        // not-equal, so -0.0 is zero and a NaN is non-zero (`NaN == 0` is
-        // false in the pseudocode's `if (tmp.x == 0)`).
-        let comp = Comp::from(ty);
-        let zero = self.splat_const(comp, 0, 4);
-        let test = if ty == DataType::Float {
-            Op::FUnordNotEqual
-        } else {
-            Op::INotEqual
-        };
-        let non_zero = self.cmp(test, value, zero)?;
+        self.subgroup_capability(op.name(), "subgroup votes", Capability::GroupNonUniformVote)?;
+        let (non_zero, zero) = self.non_zero(ty, value)?;
         // TGALL is "non-zero for all active threads", TGANY "for any".
         // TGEQ's pseudocode gives TRUE when tgall == tgany, i.e. when every
         // active thread's test agrees (all zero or all non-zero), so it
@@ -94,31 +77,54 @@ impl Lowerer<'_> {
         } else {
             u32::MAX
         };
-        let t = self.splat_const(comp, t, 4);
+        let t = self.splat_const(zero.comp, t, 4);
         self.sel(votes, t, zero)
+    }
+
+    /// The target environment every subgroup operation needs (the checker
+    /// refuses older ones with E1140 first) and its capabilities.
+    fn subgroup_capability(
+        &mut self,
+        name: &str,
+        what: &str,
+        capability: Capability,
+    ) -> LResult<()> {
+        if self.options.target_env < TargetEnv::Vulkan1_1 {
+            return Err(LowerError::internal(format!(
+                "{name} lowered for {}: {what} need vulkan1.1 (the checker gives E1140)",
+                self.options.target_env.name()
+            )));
+        }
+        self.capability(Capability::GroupNonUniform);
+        self.capability(capability);
+        Ok(())
+    }
+
+    /// The votes' and TGBALLOT's "comparing each component to zero" of
+    /// `value` (data type `ty`), and that zero: floats with an unordered
+    /// not-equal, so -0.0 is zero and a NaN is non-zero (`NaN == 0` is
+    /// false in the pseudocode's `if (tmp.x == 0)`).
+    fn non_zero(&mut self, ty: DataType, value: Val) -> LResult<(Val, Val)> {
+        let zero = self.splat_const(Comp::from(ty), 0, 4);
+        let test = if ty == DataType::Float {
+            Op::FUnordNotEqual
+        } else {
+            Op::INotEqual
+        };
+        Ok((self.cmp(test, value, zero)?, zero))
     }
 
     /// TGBALLOT (NV_shader_thread_group 2.X.8.Z) of the four components of
     /// `value` (data type `ty`): per component, `result |= 1 << thread` for
     /// each active thread whose value is non-zero, as an unsigned vector.
     pub(crate) fn thread_group_ballot(&mut self, ty: DataType, value: Val) -> LResult<Val> {
-        if self.options.target_env < TargetEnv::Vulkan1_1 {
-            return Err(LowerError::internal(format!(
-                "TGBALLOT lowered for {}: subgroup ballots need vulkan1.1 (the checker gives E1140)",
-                self.options.target_env.name()
-            )));
-        }
-        self.capability(Capability::GroupNonUniform);
-        self.capability(Capability::GroupNonUniformBallot);
+        self.subgroup_capability(
+            "TGBALLOT",
+            "subgroup ballots",
+            Capability::GroupNonUniformBallot,
+        )?;
         // The same test as TGALL's: "comparing each component to zero".
-        let comp = Comp::from(ty);
-        let zero = self.splat_const(comp, 0, 4);
-        let test = if ty == DataType::Float {
-            Op::FUnordNotEqual
-        } else {
-            Op::INotEqual
-        };
-        let non_zero = self.cmp(test, value, zero)?;
+        let (non_zero, _) = self.non_zero(ty, value)?;
         let scope = self.c_scalar(Comp::U32, Scope::Subgroup as u32);
         let uvec4 = self.t(Comp::U32, 4);
         let mut parts = Vec::with_capacity(4);
@@ -158,14 +164,11 @@ impl Lowerer<'_> {
         swizzled: Val,
         unswizzled: Val,
     ) -> LResult<Val> {
-        if self.options.target_env < TargetEnv::Vulkan1_1 {
-            return Err(LowerError::internal(format!(
-                "{op} lowered for {}: quad operations need vulkan1.1 (the checker gives E1140)",
-                self.options.target_env.name()
-            )));
-        }
-        self.capability(Capability::GroupNonUniform);
-        self.capability(Capability::GroupNonUniformQuad);
+        self.subgroup_capability(
+            op.name(),
+            "quad operations",
+            Capability::GroupNonUniformQuad,
+        )?;
         let scope = self.c_scalar(Comp::U32, Scope::Subgroup as u32);
         let vec_ty = self.t_of(swizzled);
         // The spec's quad threads 4N+0 .. 4N+3 are pixels (X, Y), (X+1, Y),
@@ -200,14 +203,11 @@ impl Lowerer<'_> {
         index: Val,
         mask: Val,
     ) -> LResult<Val> {
-        if self.options.target_env < TargetEnv::Vulkan1_1 {
-            return Err(LowerError::internal(format!(
-                "{op} lowered for {}: subgroup shuffles need vulkan1.1 (the checker gives E1140)",
-                self.options.target_env.name()
-            )));
-        }
-        self.capability(Capability::GroupNonUniform);
-        self.capability(Capability::GroupNonUniformShuffle);
+        self.subgroup_capability(
+            op.name(),
+            "subgroup shuffles",
+            Capability::GroupNonUniformShuffle,
+        )?;
         let (lane_var, size_var) = self.subgroup_inputs();
         let lane = self.load(lane_var, Comp::U32, 1)?;
         let size = self.load(size_var, Comp::U32, 1)?;
