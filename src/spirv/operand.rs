@@ -235,13 +235,7 @@ impl Lowerer<'_> {
                 span,
             )),
             Index::Relative { address, offset } => {
-                let a = self.load_operand(address, true)?.value;
-                let a = match a.comp {
-                    Comp::F32 => self.convert(Op::ConvertFToS, a, Comp::I32)?,
-                    _ => self.cast(a, Comp::I32)?,
-                };
-                let off = self.konst(Comp::I32, &[*offset as u32]);
-                let sum = self.op(Op::IAdd, &[a, off])?;
+                let sum = self.relative_index(address, *offset)?;
                 let lo = self.konst(Comp::I32, &[0]);
                 let hi = self.konst(Comp::I32, &[len.saturating_sub(1)]);
                 let clamped = self.glsl(GLOp::SClamp, &[sum, lo, hi])?;
@@ -256,13 +250,7 @@ impl Lowerer<'_> {
     /// array, zero elsewhere.
     fn zero_outside(&mut self, var: VarId, address: &Operand, offset: i32, v: Val) -> LResult<Val> {
         let len = self.program.var(var).len();
-        let a = self.load_operand(address, true)?.value;
-        let a = match a.comp {
-            Comp::F32 => self.convert(Op::ConvertFToS, a, Comp::I32)?,
-            _ => self.cast(a, Comp::I32)?,
-        };
-        let off = self.konst(Comp::I32, &[offset as u32]);
-        let sum = self.op(Op::IAdd, &[a, off])?;
+        let sum = self.relative_index(address, offset)?;
         // One unsigned comparison covers both ends: a negative index is a
         // large unsigned one.
         let sum = self.cast(sum, Comp::U32)?;
@@ -270,6 +258,17 @@ impl Lowerer<'_> {
         let inside = self.cmp(Op::ULessThan, sum, bound)?;
         let zero = self.splat_const(v.comp, 0, v.n);
         self.sel(inside, v, zero)
+    }
+
+    /// The address register component plus the offset, before any clamp.
+    fn relative_index(&mut self, address: &Operand, offset: i32) -> LResult<Val> {
+        let a = self.load_operand(address, true)?.value;
+        let a = match a.comp {
+            Comp::F32 => self.convert(Op::ConvertFToS, a, Comp::I32)?,
+            _ => self.cast(a, Comp::I32)?,
+        };
+        let off = self.konst(Comp::I32, &[offset as u32]);
+        self.op(Op::IAdd, &[a, off])
     }
 
     fn index_id(&mut self, element: Element) -> Word {

@@ -152,7 +152,7 @@ pub(crate) struct Legacy {
     instructions: usize,
     /// The first instruction past the limit.
     over_limit: Option<Span>,
-    /// Where `o[HPOS]` is first written.
+    /// Whether an instruction writes `o[HPOS]`.
     hpos_written: bool,
     /// `OPTION NV_position_invariant;`.
     position_invariant: bool,
@@ -235,13 +235,13 @@ impl Legacy {
                     }
                 }
                 if let Some(d) =
-                    one_register_rule(&params, "E1204", "program parameter", self.rules_spec())
+                    one_register_rule(&params, "E1204", "program parameter", self.header.spec())
                 {
                     diags.push(d);
                     ok = false;
                 }
                 if let Some(d) =
-                    one_register_rule(&attribs, "E1205", "vertex attribute", self.rules_spec())
+                    one_register_rule(&attribs, "E1205", "vertex attribute", self.header.spec())
                 {
                     diags.push(d);
                     ok = false;
@@ -251,10 +251,6 @@ impl Legacy {
                 }
             }
         }
-    }
-
-    fn rules_spec(&self) -> &'static str {
-        self.header.spec()
     }
 
     fn count_instruction(&mut self, span: Span) {
