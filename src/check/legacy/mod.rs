@@ -21,7 +21,7 @@
 mod fragment;
 
 use crate::diag::Diagnostic;
-use crate::isa::{Header, Shape};
+use crate::isa::{Features, Header, Shape};
 use crate::span::Span;
 use crate::syntax::ast::{
     Arg, ArraySize, DeclKind, Declaration, Ident, IndexExpr, Init, InitItem, IntLit, Path,
@@ -163,10 +163,7 @@ pub(crate) struct Legacy {
 impl Legacy {
     /// The rewriter for `header`, if it is one of the older NV headers.
     pub(crate) fn new(header: Header) -> Option<Legacy> {
-        if !matches!(
-            header,
-            Header::Vp1 | Header::Vp11 | Header::Vp2 | Header::Fp1
-        ) {
+        if !header.base().intersects(Features::NV_LEGACY) {
             return None;
         }
         Some(Legacy {
