@@ -74,7 +74,7 @@ fn arb_conformance_files_pass_on_the_device_and_in_the_interpreter() {
 /// NV_vertex_program1_1, NV_vertex_program2 and NV_fragment_program.
 #[test]
 fn nv_legacy_conformance_files_pass_on_the_device_and_in_the_interpreter() {
-    run_dir("tests/conformance/nv", 4);
+    run_dir("tests/conformance/nv", 15);
 }
 
 #[test]
