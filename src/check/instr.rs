@@ -1186,21 +1186,46 @@ impl Checker<'_> {
             }
         };
         // Section 2.X.4.4: one unit, one target (the SHADOW forms count as
-        // targets of their own).
+        // targets of their own). NV_gpu_program5 2.X.4.4: sampling through a
+        // texture array variable counts as sampling every unit it binds.
         let target_span = args[0].span().to(args[1].span());
-        match self.texture_targets.get(&unit).copied() {
-            Some((t, first)) if t != target => {
-                self.error(
-                    Diagnostic::error("E0444", format!("texture unit {unit} is used with two targets"))
+        let array_units = match (texture_variable, args.first()) {
+            (
+                Some(_),
+                Some(Arg::Operand(ast::Operand {
+                    path:
+                        Path {
+                            head: PathHead::Name(id),
+                            ..
+                        },
+                    ..
+                })),
+            ) => self
+                .textures
+                .get(&id.name)
+                .map(|(units, _)| units.clone())
+                .filter(|u| u.len() > 1),
+            _ => None,
+        };
+        let through_array = array_units.is_some();
+        for used in array_units.unwrap_or_else(|| vec![unit]) {
+            match self.texture_targets.get(&used).copied() {
+                Some((t, first, first_through_array)) if t != target => {
+                    let mut d = Diagnostic::error("E0444", format!("texture unit {used} is used with two targets"))
                         .primary(target_span, format!("used as {} here", target.name()))
                         .secondary(first, format!("used as {} here", t.name()))
-                        .note("section 2.X.4.4: \"A program will fail to load if it attempts to sample from multiple texture targets (including the SHADOW pseudo-targets) on the same texture image unit.\""),
-                );
-                return None;
-            }
-            Some(_) => {}
-            None => {
-                self.texture_targets.insert(unit, (target, target_span));
+                        .note("section 2.X.4.4: \"A program will fail to load if it attempts to sample from multiple texture targets (including the SHADOW pseudo-targets) on the same texture image unit.\"");
+                    if through_array || first_through_array {
+                        d = d.note(format!("NV_gpu_program5 2.X.4.4: \"sampling using a texture variable declared as an array is treated as though all texture image units bound to the variable were accessed\"; the array binds unit {used}"));
+                    }
+                    self.error(d);
+                    return None;
+                }
+                Some(_) => {}
+                None => {
+                    self.texture_targets
+                        .insert(used, (target, target_span, through_array));
+                }
             }
         }
         let offset = match args.get(2) {

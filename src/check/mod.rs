@@ -245,7 +245,9 @@ pub(crate) struct Checker<'o> {
     /// rule that one attribute has one interpolation.
     interp_by_binding: HashMap<ir::AttribBinding, (ir::Interpolation, Span)>,
     /// The target each texture unit is used with, for the one-target rule.
-    texture_targets: HashMap<u32, (ir::TexTarget, Span)>,
+    /// Each unit's target, where it was first used, and whether that use
+    /// went through a texture array (which uses all of its units).
+    texture_targets: HashMap<u32, (ir::TexTarget, Span, bool)>,
     /// Variables declared by ADDRESS (ARB_vertex_program 2.14.3.5).
     address_vars: rustc_hash::FxHashSet<VarId>,
     /// The index variable of each open LOOP, innermost last: what `A0`

@@ -27,7 +27,7 @@ fn programs(dir: &str) -> Vec<PathBuf> {
                 walk(&path, out);
             } else if matches!(
                 path.extension().and_then(|e| e.to_str()),
-                Some("vp" | "fp" | "gp" | "nvtest")
+                Some("vp" | "fp" | "gp" | "tcp" | "tep" | "cp" | "nvtest")
             ) {
                 out.push(path);
             }
