@@ -1872,7 +1872,11 @@ impl Checker<'_> {
                 self.error(
                     Diagnostic::error("E0344", format!("per-vertex attribute `{name}` used without a vertex number"))
                         .primary(name_span, "write `name[v]` to select the vertex")
-                        .note("NV_geometry_program4 section 2.X.3.2: attribute variables bound to `vertex.<binding>` are arrays over the vertices of the input primitive"),
+                        .note(if matches!(self.stage, crate::isa::Stage::TessControl | crate::isa::Stage::TessEval) {
+                            "NV_tessellation_program5 2.X.3.2: attribute variables bound to `vertex.<binding>` or `vertex.out.<binding>` without a vertex number are arrays over the vertices of the patch"
+                        } else {
+                            "NV_geometry_program4 section 2.X.3.2: attribute variables bound to `vertex.<binding>` are arrays over the vertices of the input primitive"
+                        }),
                 );
                 return None;
             };
