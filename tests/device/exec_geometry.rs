@@ -846,3 +846,53 @@ END
         "only {bridge_pixels} clear pixels would be covered without ENDPRIM"
     );
 }
+
+#[test]
+fn gp5_invocations_run_the_program_once_per_invocation_number() {
+    // NV_gpu_program5 2.X.6 ("INVOCATIONS"): each of the 3 invocations of a
+    // point sees the same inputs, and `primitive.invocation.x` is 0, 1, 2
+    // (2.X.3.2). Each emits one point: x moved by 0.25 per invocation,
+    // texcoord[1].xy = (invocation, primitive.id). Two input points give six
+    // records; the order of invocations in the stream is not checked, only
+    // that each (point, invocation) pair appears once with its position.
+    // (Vulkan wants PointSize written for point output when the device
+    // enables geometry point sizes: docs/interface.md.)
+    let src = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 1;
+INVOCATIONS 3;
+TEMP shift;
+I2F shift.x, primitive.invocation.x;
+MUL shift.x, shift.x, 0.25;
+MOV shift.yzw, 0;
+ADD result.position, vertex[0].position, shift;
+MOV result.pointsize, 1;
+MOV.S result.texcoord[1].x, primitive.invocation.x;
+MOV.S result.texcoord[1].y, primitive.id.x;
+EMIT;
+END
+";
+    let job = GeometryJob::new(
+        vertices(2),
+        vk::PrimitiveTopology::POINT_LIST,
+        vec![Capture::Position, Capture::Location(6)],
+    );
+    let Some(out) = run(src, &job) else { return };
+    assert_eq!(out.vertices.len(), 6, "2 points × 3 invocations");
+    let mut seen = Vec::new();
+    for r in 0..6 {
+        let ids = out.location(r, 6);
+        let (invocation, prim) = (ids[0] as usize, ids[1] as usize);
+        assert!(invocation < 3 && prim < 2, "record {r}: {ids:?}");
+        assert_eq!(
+            out.position_f32(r),
+            add(position(prim), [0.25 * invocation as f32, 0.0, 0.0, 0.0]),
+            "record {r}"
+        );
+        seen.push((prim, invocation));
+    }
+    seen.sort();
+    let want: Vec<_> = (0..2).flat_map(|p| (0..3).map(move |i| (p, i))).collect();
+    assert_eq!(seen, want);
+}
