@@ -117,6 +117,21 @@ impl Program {
     pub fn var(&self, id: VarId) -> &Variable {
         &self.variables[id.0 as usize]
     }
+    /// Whether variable `id` holds 64-bit components: a `LONG` TEMP of
+    /// NV_gpu_program5 (section 2.X.3.1: "Variables declared as "LONG"
+    /// will be represented with at least 64 bits per component"). In the
+    /// older languages LONG is the default 32-bit size (NV_gpu_program4
+    /// has no 64-bit types; NV_fragment_program_option's LONG is fp32).
+    ///
+    /// ```
+    /// let src = "!!NVfp5.0\nLONG TEMP d;\nTEMP t;\nADD.F64 d, 1, 2;\nMOV result.color, d;\nEND\n";
+    /// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    /// assert!(program.long_storage(nvp4c::ir::VarId(0)) && !program.long_storage(nvp4c::ir::VarId(1)));
+    /// ```
+    pub fn long_storage(&self, id: VarId) -> bool {
+        self.var(id).precision == Precision::Long
+            && self.dialect.features.contains(crate::isa::Features::NV5)
+    }
     /// The subroutine `id`.
     ///
     /// ```
@@ -1493,6 +1508,11 @@ pub struct Instruction {
     pub cc_update: Option<CcReg>,
     /// MUL only: `S24`, `U24`, `HI`.
     pub mul_mode: Option<MulMode>,
+    /// `.F64`, `.S64`, `.U64` (NV_gpu_program5 2.X.4.1): the operation is
+    /// carried out at 64-bit precision, `ty` being its base type. Operands
+    /// of 32-bit variables are promoted, results written to 32-bit
+    /// variables converted back (docs/semantics.md, "64-bit data types").
+    pub precision64: bool,
     /// The destination (unused by instructions without a result, e.g. KIL).
     pub dst: Dest,
     /// The source operands, in order.

@@ -355,6 +355,11 @@ pub struct ModifierSupport {
     /// `w` fails to load (RFL in the NV fragment options: "A fragment program
     /// will fail to load if the w component of the result is enabled").
     pub xyz_only: bool,
+    /// D: `.F64` (NV_gpu_program5 Table X.13, a "6" in the F column:
+    /// "support for all modifiers, including 64-bit versions").
+    pub float64: bool,
+    /// L: `.S64`, `.U64` (a "6" in Table X.13's I column).
+    pub integer64: bool,
 }
 
 impl ModifierSupport {
@@ -374,6 +379,8 @@ impl ModifierSupport {
             cc: false,
             clamp: false,
             xyz_only: false,
+            float64: false,
+            integer64: false,
         };
         let mut i = 0;
         while i < b.len() {
@@ -389,6 +396,8 @@ impl ModifierSupport {
                 b'C' => m.cc = true,
                 b'S' => m.clamp = true,
                 b'3' => m.xyz_only = true,
+                b'D' => m.float64 = true,
+                b'L' => m.integer64 = true,
                 _ => panic!("unknown modifier letter in the instruction table"),
             }
             i += 1;
@@ -547,6 +556,9 @@ pub enum Opcode {
     Pk4b,
     /// `PK4UB`: pack four floats as unsigned 8-bit (2.X.8.Z, PK4UB).
     Pk4ub,
+    /// `PK64`: pack pairs of 32-bit components into 64-bit ones
+    /// (NV_gpu_program5 2.X.8.Z, PK64).
+    Pk64,
     /// `POPA`: pop an address register off the call stack (NV_vertex_program3 2.14.5.43).
     Popa,
     /// `POW`: exponentiate (2.X.8.Z, POW).
@@ -659,6 +671,9 @@ pub enum Opcode {
     Up4b,
     /// `UP4UB`: unpack four unsigned 8-bit integers (2.X.8.Z, UP4UB).
     Up4ub,
+    /// `UP64`: unpack 64-bit components into pairs of 32-bit ones
+    /// (NV_gpu_program5 2.X.8.Z, UP64).
+    Up64,
     /// `X2D`: 2D coordinate transformation (2.X.8.Z, X2D).
     X2d,
     /// `XOR`: exclusive or (2.X.8.Z, XOR).
@@ -1089,9 +1104,9 @@ macro_rules! op {
 #[rustfmt::skip]
 pub static INSTRUCTIONS: &[OpInfo] = &[
     // opcode  name      shape        inputs       out D stage | NV4     NV5      ARBvp vp2  vp3   ARBfp fpOpt    fp2      VP1 1.1 VP2 FP1      | section, summary
-    op!(Abs     "ABS"     Alu          [V]          RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" -        | "2.X.8.Z, ABS" "absolute value"),
-    op!(Add     "ADD"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, ADD" "add"),
-    op!(And     "AND"     Alu          [V, V]       RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, AND" "bitwise and"),
+    op!(Abs     "ABS"     Alu          [V]          RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" -        | "2.X.8.Z, ABS" "absolute value"),
+    op!(Add     "ADD"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, ADD" "add"),
+    op!(And     "AND"     Alu          [V, V]       RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, AND" "bitwise and"),
     op!(Ara     "ARA"     Alu          [AD]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        -   -   "C" -        | "NV_vertex_program2_option 2.14.5.28, ARA" "address register add"),
     op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       -        ""    "C"  "C"   -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
     op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        -   -   "C" -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
@@ -1107,13 +1122,13 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Btfl    "BTFL"    Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BTFL" "find least significant bit"),
     op!(Btfm    "BTFM"    Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BTFM" "find most significant bit"),
     op!(Cal     "CAL"     Call         []           RN  F ALL  | ""      ""       -     ""   ""    -     -        ""       -   -   ""  -        | "2.X.8.Z, CAL" "subroutine call"),
-    op!(Ceil    "CEIL"    Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, CEIL" "ceiling"),
-    op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSH"  -     -    -     "S"   "S"      "CS"     -   -   -   -        | "2.X.8.Z, CMP" "compare"),
+    op!(Ceil    "CEIL"    Alu          [VF]         RV  F ALL  | "FICSH" "FICSHDL" -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, CEIL" "ceiling"),
+    op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSHDL" -     -    -     "S"   "S"      "CS"     -   -   -   -        | "2.X.8.Z, CMP" "compare"),
     op!(Cont    "CONT"    FlowCc       []           RN  F ALL  | ""      ""       -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, CONT" "continue with next loop iteration"),
     op!(Cos     "COS"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, COS" "cosine with reduction to [-PI,PI]"),
     op!(Ddx     "DDX"     Alu          [V]          RV  F FRAG | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, DDX" "partial derivative relative to X"),
     op!(Ddy     "DDY"     Alu          [V]          RV  F FRAG | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, DDY" "partial derivative relative to Y"),
-    op!(Div     "DIV"     Alu          [V, SS]      RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        "RHCS"   -   -   -   -        | "2.X.8.Z, DIV" "divide vector components by scalar"),
+    op!(Div     "DIV"     Alu          [V, SS]      RV  F ALL  | "FICSH" "FICSHDL" -     -    -     -     -        "RHCS"   -   -   -   -        | "2.X.8.Z, DIV" "divide vector components by scalar"),
     op!(Dp2     "DP2"     Alu          [V, V]       RS  F ALL  | "FCSH"  "FCSH"   -     -    -     -     -        "RHXCS"  -   -   -   -        | "2.X.8.Z, DP2" "2-component dot product"),
     op!(Dp2a    "DP2A"    Alu          [V, V, V]    RS  F ALL  | "FCSH"  "FCSH"   -     -    -     -     -        "RHXCS"  -   -   -   -        | "2.X.8.Z, DP2A" "2-component dot product with scalar add"),
     op!(Dp3     "DP3"     Alu          [V, V]       RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, DP3" "3-component dot product"),
@@ -1128,9 +1143,9 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Endrep  "ENDREP"  EndFlow      []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, ENDREP" "end of repeat block"),
     op!(Ex2     "EX2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, EX2" "exponential base 2"),
     op!(Exp     "EXP"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.9, EXP" "exponential base 2 (approximate)"),
-    op!(Flr     "FLR"     Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, FLR" "floor"),
-    op!(Frc     "FRC"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, FRC" "fraction"),
-    op!(I2f     "I2F"     Alu          [V]          RVF S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, I2F" "integer to float"),
+    op!(Flr     "FLR"     Alu          [VF]         RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, FLR" "floor"),
+    op!(Frc     "FRC"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSHD"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, FRC" "fraction"),
+    op!(I2f     "I2F"     Alu          [V]          RVF S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, I2F" "integer to float"),
     op!(If      "IF"      If           []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, IF" "start of if test block"),
     op!(Ipac    "IPAC"    Alu          [VF]         RV  F FRAG | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, IPAC" "interpolate at centroid"),
     op!(Ipao    "IPAO"    Alu          [VF, VF]     RV  F FRAG | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, IPAO" "interpolate with offset"),
@@ -1144,19 +1159,20 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
     op!(Loop    "LOOP"    Rep          [V]          RN  F FRAG | -       -        -     -    -     -     -        ""       -   -   -   -        | "NV_fragment_program2 3.11.X.8, LOOP" "start of loop block with a loop index (A0.x)"),
     op!(Lrp     "LRP"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  "FCSH"   -     -    -     "S"   "RHXCS"  "RHXCS"  -   -   -   "RHXCS"  | "2.X.8.Z, LRP" "linear interpolation"),
-    op!(Mad     "MAD"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MAD" "multiply and add"),
-    op!(Max     "MAX"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MAX" "maximum"),
-    op!(Min     "MIN"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MIN" "minimum"),
-    op!(Mod     "MOD"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, MOD" "modulus vector components by scalar"),
-    op!(Mov     "MOV"     Alu          [V]          RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MOV" "move"),
-    op!(Mul     "MUL"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MUL" "multiply"),
-    op!(Not     "NOT"     Alu          [V]          RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, NOT" "bitwise not"),
+    op!(Mad     "MAD"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MAD" "multiply and add"),
+    op!(Max     "MAX"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MAX" "maximum"),
+    op!(Min     "MIN"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MIN" "minimum"),
+    op!(Mod     "MOD"     Alu          [V, SS]      RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, MOD" "modulus vector components by scalar"),
+    op!(Mov     "MOV"     Alu          [V]          RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MOV" "move"),
+    op!(Mul     "MUL"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MUL" "multiply"),
+    op!(Not     "NOT"     Alu          [V]          RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, NOT" "bitwise not"),
     op!(Nrm     "NRM"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   -     -    -     -     -        "RHCS"   -   -   -   -        | "2.X.8.Z, NRM" "normalize 3-component vector"),
-    op!(Or      "OR"      Alu          [V, V]       RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, OR" "bitwise or"),
+    op!(Or      "OR"      Alu          [V, V]       RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, OR" "bitwise or"),
     op!(Pk2h    "PK2H"    Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       -   -   -   ""       | "2.X.8.Z, PK2H" "pack two 16-bit floats"),
     op!(Pk2us   "PK2US"   Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       -   -   -   ""       | "2.X.8.Z, PK2US" "pack two floats as unsigned 16-bit"),
     op!(Pk4b    "PK4B"    Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       -   -   -   ""       | "2.X.8.Z, PK4B" "pack four floats as signed 8-bit"),
     op!(Pk4ub   "PK4UB"   Alu          [VF]         RS  F ALL  | "FI"    "FI"     -     -    -     -     ""       ""       -   -   -   ""       | "2.X.8.Z, PK4UB" "pack four floats as unsigned 8-bit"),
+    op!(Pk64    "PK64"    Alu          [V]          RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, PK64" "pack pairs of 32-bit components into 64-bit ones"),
     op!(Popa    "POPA"    AddressStack []           RA  F VERT | -       -        -     -    ""    -     -        -        -   -   -   -        | "NV_vertex_program3 2.14.5.43, POPA" "pop address register from the call stack"),
     op!(Pow     "POW"     Alu          [SS, SS]     RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, POW" "exponentiate"),
     op!(Pusha   "PUSHA"   AddressStack [AD]         RN  F VERT | -       -        -     -    ""    -     -        -        -   -   -   -        | "NV_vertex_program3 2.14.5.44, PUSHA" "push address register onto the call stack"),
@@ -1167,40 +1183,40 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Qswzx   "QSWZX"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZX" "add fragments horizontally"),
     op!(Qswzy   "QSWZY"   Alu          [V, V]       RV  F FRAG | -       "F"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, QSWZY" "add fragments vertically"),
     op!(Rcc     "RCC"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        -   ""  "C" -        | "2.X.8.Z, RCC" "reciprocal (clamped)"),
-    op!(Rcp     "RCP"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, RCP" "reciprocal"),
-    op!(Rep     "REP"     Rep          [V]          RN  F ALL  | "FIH"   "FIH"    -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, REP" "start of repeat block"),
+    op!(Rcp     "RCP"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSHD"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, RCP" "reciprocal"),
+    op!(Rep     "REP"     Rep          [V]          RN  F ALL  | "FIH"   "FIHDL"  -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, REP" "start of repeat block"),
     op!(Ret     "RET"     FlowCc       []           RN  F ALL  | ""      ""       -     ""   ""    -     -        ""       -   -   ""  -        | "2.X.8.Z, RET" "subroutine return"),
     op!(Rfl     "RFL"     Alu          [V, V]       RV  F ALL  | "FCSH"  "FCSH"   -     -    -     -     "RHCS3"  "RHCS3"  -   -   -   "RHCS3"  | "2.X.8.Z, RFL" "reflection vector"),
-    op!(Round   "ROUND"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, ROUND" "round to nearest integer"),
-    op!(Rsq     "RSQ"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, RSQ" "reciprocal square root"),
-    op!(Sad     "SAD"     Alu          [V, V, VU]   RVU S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SAD" "sum of absolute differences"),
+    op!(Round   "ROUND"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSHDL" -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, ROUND" "round to nearest integer"),
+    op!(Rsq     "RSQ"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSHD"  ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, RSQ" "reciprocal square root"),
+    op!(Sad     "SAD"     Alu          [V, V, VU]   RVU S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SAD" "sum of absolute differences"),
     op!(Scs     "SCS"     Alu          [SS]         RV  F ALL  | "FCSH"  "FCSH"   -     -    -     "S"   "S"      "RHCS"   -   -   -   -        | "2.X.8.Z, SCS" "sine/cosine without reduction"),
-    op!(Seq     "SEQ"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SEQ" "set on equal"),
-    op!(Sfl     "SFL"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SFL" "set on false"),
-    op!(Sge     "SGE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, SGE" "set on greater than or equal"),
-    op!(Sgt     "SGT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SGT" "set on greater than"),
-    op!(Shl     "SHL"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHL" "shift left"),
-    op!(Shr     "SHR"     Alu          [V, SS]      RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHR" "shift right"),
+    op!(Seq     "SEQ"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SEQ" "set on equal"),
+    op!(Sfl     "SFL"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SFL" "set on false"),
+    op!(Sge     "SGE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, SGE" "set on greater than or equal"),
+    op!(Sgt     "SGT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SGT" "set on greater than"),
+    op!(Shl     "SHL"     Alu          [V, SS]      RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHL" "shift left"),
+    op!(Shr     "SHR"     Alu          [V, SS]      RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, SHR" "shift right"),
     op!(Shfdown "SHFDOWN" Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFDOWN" "warp shuffle with added index"),
     op!(Shfidx  "SHFIDX"  Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFIDX" "warp shuffle with absolute index"),
     op!(Shfup   "SHFUP"   Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFUP" "warp shuffle with subtracted index"),
     op!(Shfxor  "SHFXOR"  Alu          [V, VU, VU]  RV  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_shuffle 2.X.8.Z, SHFXOR" "warp shuffle with XORed index"),
     op!(Sin     "SIN"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, SIN" "sine with reduction to [-PI,PI]"),
-    op!(Sle     "SLE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SLE" "set on less than or equal"),
-    op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),
-    op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
-    op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  -     -        -        -   -   "C" -        | "2.X.8.Z, SSG" "set sign"),
+    op!(Sle     "SLE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SLE" "set on less than or equal"),
+    op!(Slt     "SLT"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, SLT" "set on less than"),
+    op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
+    op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSHD"  -     "C"  "CS"  -     -        -        -   -   "C" -        | "2.X.8.Z, SSG" "set sign"),
     op!(Stb     "STB"     Memory       [V]          RN  U ALL  | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, STB" "store to storage buffer memory"),
-    op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, STR" "set on true"),
+    op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, STR" "set on true"),
     op!(Sts     "STS"     SharedMemory [V]          RN  U COMP | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, STS" "store to shared memory"),
-    op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSH"  ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
+    op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" "RHXCS"  | "2.X.8.Z, SUB" "subtract"),
     op!(Swz     "SWZ"     Swz          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   -   -   -   -        | "2.X.8.Z, SWZ" "extended swizzle"),
     op!(Tex     "TEX"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TEX" "texture sample"),
     op!(Tgall   "TGALL"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGALL" "test all non-zero in thread group"),
     op!(Tgany   "TGANY"   Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGANY" "test any non-zero in thread group"),
     op!(Tgballot "TGBALLOT" Alu        [V]          RVU F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_shader_thread_group 2.X.8.Z, TGBALLOT" "query a boolean in thread group"),
     op!(Tgeq    "TGEQ"    Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, TGEQ" "test all equal in thread group"),
-    op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSH"  -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
+    op!(Trunc   "TRUNC"   Alu          [VF]         RV  F ALL  | "FICSH" "FICSHDL" -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TRUNC" "truncate (round toward zero)"),
     op!(Txb     "TXB"     Tex          [VF]         RV  F ALL  | "FICS"  "FICS"   -     -    "CS"  "S"   "CS"     "CS"     -   -   -   -        | "2.X.8.Z, TXB" "texture sample with bias"),
     op!(Txd     "TXD"     Txd          [VF, VF, VF] RV  F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, TXD" "texture sample with partials"),
     op!(Txf     "TXF"     Tex          [VS]         RV  F ALL  | "FICS"  "FICS"   -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, TXF" "texel fetch"),
@@ -1213,8 +1229,9 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Up2us   "UP2US"   Alu          [SS]         RVF F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, UP2US" "unpack two unsigned 16-bit integers"),
     op!(Up4b    "UP4B"    Alu          [SS]         RVF F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, UP4B" "unpack four signed 8-bit integers"),
     op!(Up4ub   "UP4UB"   Alu          [SS]         RVF F ALL  | "FICS"  "FICS"   -     -    -     -     "CS"     "CS"     -   -   -   "CS"     | "2.X.8.Z, UP4UB" "unpack four unsigned 8-bit integers"),
+    op!(Up64    "UP64"    Alu          [V]          RV  F ALL  | -       "FICS"   -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, UP64" "unpack 64-bit components into pairs of 32-bit ones"),
     op!(X2d     "X2D"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, X2D" "2D coordinate transformation"),
-    op!(Xor     "XOR"     Alu          [V, V]       RV  S ALL  | "IC"    "IC"     -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, XOR" "exclusive or"),
+    op!(Xor     "XOR"     Alu          [V, V]       RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, XOR" "exclusive or"),
     op!(Xpd     "XPD"     Alu          [V, V]       RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "S"      "RHCS"   -   -   -   -        | "2.X.8.Z, XPD" "cross product"),
 ];
 
@@ -1250,6 +1267,13 @@ pub enum Modifier {
     S24,
     U24,
     Hi,
+    /// `.F64`: floating-point at 64-bit precision (NV_gpu_program5
+    /// 2.X.4.1: "precision-specific data type modifiers").
+    F64,
+    /// `.S64`: signed integer at 64-bit precision.
+    S64,
+    /// `.U64`: unsigned integer at 64-bit precision.
+    U64,
     /// Suffix `R`: float at full precision.
     PrecisionFull,
     /// Suffix `H`: float at half precision or better.
@@ -1285,6 +1309,9 @@ impl Modifier {
             Modifier::S24 => "S24",
             Modifier::U24 => "U24",
             Modifier::Hi => "HI",
+            Modifier::F64 => "F64",
+            Modifier::S64 => "S64",
+            Modifier::U64 => "U64",
             Modifier::PrecisionFull => "R",
             Modifier::PrecisionHalf => "H",
             Modifier::PrecisionFixed => "X",
@@ -1306,19 +1333,28 @@ impl Modifier {
             "S24" => Modifier::S24,
             "U24" => Modifier::U24,
             "HI" => Modifier::Hi,
+            "F64" => Modifier::F64,
+            "S64" => Modifier::S64,
+            "U64" => Modifier::U64,
             _ => return None,
         })
     }
     pub const STANDALONE_NAMES: &'static [&'static str] = &[
-        "F", "U", "S", "CC", "CC0", "CC1", "SAT", "SSAT", "NTC", "S24", "U24", "HI",
+        "F", "U", "S", "CC", "CC0", "CC1", "SAT", "SSAT", "NTC", "S24", "U24", "HI", "F64", "S64",
+        "U64",
     ];
     pub fn kind(self) -> ModifierKind {
         match self {
             // Table X.15: `R` and `H` are the F data type modifier with a
             // precision, so `ADDR.F` names the data type twice.
+            // NV_gpu_program5 2.X.4.1: "an instruction may not specify both
+            // base and precision-specific data type modifiers".
             Modifier::F
             | Modifier::U
             | Modifier::S
+            | Modifier::F64
+            | Modifier::S64
+            | Modifier::U64
             | Modifier::PrecisionFull
             | Modifier::PrecisionHalf
             | Modifier::PrecisionFixed => ModifierKind::DataType,

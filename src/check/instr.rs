@@ -31,6 +31,8 @@ struct Mods {
     cc_update: Option<CcReg>,
     ntc: bool,
     mul_mode: Option<MulMode>,
+    /// `.F64`, `.S64`, `.U64`: the operation runs at 64-bit precision.
+    precision64: bool,
 }
 
 const SWIZZLE_NOTE: &str = "section 2.X.4.2: a swizzle is one component (`.x`) or four (`.xyzw`), all from xyzw or all from rgba";
@@ -150,6 +152,7 @@ impl Checker<'_> {
                 cc_update: None,
                 ntc: true,
                 mul_mode: None,
+                precision64: false,
             };
             let _operands_checked = self.instruction_body(info, lenient, inst);
             return None;
@@ -480,6 +483,11 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             }
+            if matches!(m, Modifier::F64 | Modifier::S64 | Modifier::U64) {
+                self.precision64_unavailable(info, m, span, inst.opcode.span);
+                ok = false;
+                continue;
+            }
             let why = match m.kind() {
                 ModifierKind::Multiply => "section 2.X.4.1: \"S24\", \"U24\", and \"HI\" are special modifiers that are allowed only for the MUL instruction".to_string(),
                 _ if dialect.is_arb() => format!("{}, Table X.5: {} takes {}", dialect.column().spec(), info.name, supported_list_in(info, dialect)),
@@ -514,8 +522,8 @@ impl Checker<'_> {
         });
         let dt = find(ModifierKind::DataType);
         let mut ty = match dt.map(|d| d.0) {
-            Some(Modifier::U) => DataType::Unsigned,
-            Some(Modifier::S) => DataType::Signed,
+            Some(Modifier::U | Modifier::U64) => DataType::Unsigned,
+            Some(Modifier::S | Modifier::S64) => DataType::Signed,
             Some(_) => DataType::Float,
             None => info.default_type,
         };
@@ -559,8 +567,13 @@ impl Checker<'_> {
                 return None;
             }
         }
+        let precision64 = matches!(dt, Some((Modifier::F64 | Modifier::S64 | Modifier::U64, _)));
+        if precision64 && !self.precision64_lowered(info, find(ModifierKind::CcUpdate), dt) {
+            return None;
+        }
         Some(Mods {
             ty,
+            precision64,
             half: list.iter().any(|(m, _)| *m == Modifier::PrecisionHalf),
             fixed: list.iter().any(|(m, _)| *m == Modifier::PrecisionFixed),
             clamp,
@@ -924,7 +937,9 @@ impl Checker<'_> {
         {
             return None;
         }
-        if !self.short_operand_rules(info, &dst, &srcs) {
+        if !self.short_operand_rules(info, &dst, &srcs)
+            || !self.long_operand_rules(info, &dst, &srcs)
+        {
             return None;
         }
         // Sections 2.X.8.Z, XPD and NRM: "result.w = undefined". Writing it
@@ -951,6 +966,7 @@ impl Checker<'_> {
             clamp: mods.clamp,
             cc_update: mods.cc_update,
             mul_mode: mods.mul_mode,
+            precision64: mods.precision64,
             dst,
             srcs,
             ext_swizzle,
@@ -1481,6 +1497,87 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// E1160: a 64-bit data type modifier (`.F64`, `.S64`, `.U64`) where
+    /// NV_gpu_program5's Table X.13 has no "6" for the instruction, or in
+    /// a language without them (NV_gpu_program4 and the ARB family).
+    fn precision64_unavailable(&mut self, info: &OpInfo, m: Modifier, span: Span, opcode: Span) {
+        let nv5 = info.in_column(crate::isa::Column::Nv5).is_some_and(|s| {
+            if m == Modifier::F64 {
+                s.float64
+            } else {
+                s.integer64
+            }
+        });
+        let why = if nv5 && !self.dialect.features.contains(Features::NV5) {
+            "NV_gpu_program5 2.X.4.1: the 64-bit modifiers are NV_gpu_program5's (`!!NVvp5.0`, `!!NVfp5.0`, ...); NV_gpu_program4 and the ARB languages have none".to_string()
+        } else {
+            let kind = if m == Modifier::F64 { "F" } else { "I" };
+            format!("NV_gpu_program5 2.X.4, Table X.13: a \"6\" in the {kind} column \"indicates support for all modifiers, including 64-bit versions\"; {} has none there, and 2.X.4.1: \"The \"F64\", \"U64\", and \"S64\" modifiers are supported on only a subset of instructions, as documented in the instruction table.\"", info.name)
+        };
+        self.error(
+            Diagnostic::error(
+                "E1160",
+                format!("{} has no 64-bit form `.{}`", info.name, m.name()),
+            )
+            .primary(span, "64-bit data type modifier")
+            .secondary(opcode, format!("{} ({})", info.name, info.section))
+            .note(why),
+        );
+    }
+
+    /// 64-bit instructions nvp4c does not lower yet (E0900): REP's 64-bit
+    /// loop count and condition code updates from 64-bit results.
+    fn precision64_lowered(
+        &mut self,
+        info: &OpInfo,
+        cc: Option<(Modifier, Span)>,
+        dt: Option<(Modifier, Span)>,
+    ) -> bool {
+        let (what, span) = match (info.opcode, cc, dt) {
+            (Opcode::Rep, _, Some((_, span))) => ("a 64-bit REP loop count", span),
+            (_, Some((_, span)), _) => (
+                "a condition code update from a 64-bit result (section 2.X.4.3 on 64-bit values)",
+                span,
+            ),
+            _ => return true,
+        };
+        self.error(
+            Diagnostic::error("E0900", format!("not supported yet: {what}"))
+                .primary(span, "valid, but not lowered to SPIR-V yet")
+                .note("README.md's support table lists what of NV_gpu_program5's 64-bit types is lowered"),
+        );
+        false
+    }
+
+    /// E1161: NV_gpu_program5 2.X.8.Z, PK64 and UP64: the 64-bit side of
+    /// the pack is a LONG variable.
+    fn long_operand_rules(&mut self, info: &OpInfo, dst: &ir::Dest, srcs: &[ir::Operand]) -> bool {
+        let is_long = |c: &Self, v: VarId| c.var(v).precision == ir::Precision::Long;
+        let (span, var, what, quote) = match info.opcode {
+            Opcode::Pk64 if !is_long(self, dst.var) => (
+                dst.span,
+                dst.var,
+                "PK64 writes a variable not declared LONG",
+                "A program will fail to load if it contains a PK64 instruction that writes its results to a variable not declared as \"LONG\".",
+            ),
+            Opcode::Up64 if srcs.first().is_some_and(|o| !is_long(self, o.var)) => (
+                srcs[0].span,
+                srcs[0].var,
+                "UP64 reads a variable not declared LONG",
+                "A program will fail to load if it contains a UP64 instruction whose operand is a variable not declared as \"LONG\".",
+            ),
+            _ => return true,
+        };
+        let decl = self.var(var).span;
+        self.error(
+            Diagnostic::error("E1161", what)
+                .primary(span, "its 64-bit components need a LONG variable")
+                .secondary(decl, "declared here")
+                .note(format!("{}: \"{quote}\"", info.section)),
+        );
+        false
     }
 
     /// Sections 2.X.8.Z, PK2H ... UP4UB: packed values may not live in
@@ -2440,6 +2537,8 @@ fn modifier_allowed(info: &OpInfo, m: Modifier, sup: ModifierSupport, d: Dialect
         Modifier::PrecisionHalf => sup.half,
         Modifier::PrecisionFixed => sup.fixed,
         Modifier::U | Modifier::S => sup.integer,
+        Modifier::F64 => sup.float64,
+        Modifier::S64 | Modifier::U64 => sup.integer64,
         Modifier::Cc => sup.cc && d.cc_registers() > 0,
         Modifier::Cc0 | Modifier::Cc1 => sup.cc && d.cc_registers() > 1,
         Modifier::Sat => sup.clamp,

@@ -374,6 +374,7 @@ impl Checker<'_> {
             clamp: None,
             cc_update,
             mul_mode: None,
+            precision64: false,
             dst,
             srcs,
             ext_swizzle: None,

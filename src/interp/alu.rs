@@ -796,6 +796,13 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
             let nan = (0..4).any(|c| a.f(c).is_nan());
             Vec4::splat(packed, nan || a.any_undefined(0xf))
         }
+        // 64-bit operands or results: src/interp/wide.rs.
+        O::Pk64 | O::Up64 => {
+            return Err(InterpError::Internal {
+                what: format!("{} is evaluated at 64 bits", info.name),
+                span: inst.span,
+            })
+        }
         O::Up2h | O::Up2us | O::Up4b | O::Up4ub => {
             let a = src(0);
             let raw = a.bits[0];

@@ -7,6 +7,7 @@
 use super::alu::{self, AddFlags};
 use super::names::{attribute_aliases, attribute_name, per_vertex_name, result_name, state_name};
 use super::value::{self, Vec4};
+use super::wide::{self, Wide4};
 use super::{
     EmittedVertex, Inputs, InterpError, Outcome, ResultValue, RunOptions, TraceCc, TraceStep,
     TraceWrite, UndefinedEvent,
@@ -33,6 +34,8 @@ enum ParamValue {
 /// Where a variable's elements live.
 enum Storage {
     Temp(Vec<Vec4>),
+    /// An NV_gpu_program5 LONG temporary: 64-bit components.
+    Temp64(Vec<Wide4>),
     /// Attribute values by element; for a geometry program's per-vertex
     /// variable (bound without a vertex number), `vertex * len + element`.
     Attrib {
@@ -237,6 +240,9 @@ impl<'p> Machine<'p> {
         for var in &program.variables {
             let len = var.len().max(1) as usize;
             let s = match &var.kind {
+                VarKind::Temp if program.long_storage(VarId(storage.len() as u32)) => {
+                    Storage::Temp64(vec![Wide4::UNWRITTEN; len])
+                }
                 VarKind::Temp => Storage::Temp(vec![temp_initial; len]),
                 VarKind::Attrib(bindings) => {
                     let per_vertex = bindings
@@ -501,6 +507,9 @@ impl<'p> Machine<'p> {
         let e = e as usize;
         let mut v = match &self.storage[i] {
             Storage::Temp(elems) => elems.get(e).copied(),
+            // A 32-bit instruction reads a LONG variable's components
+            // "converted to lower precision" (2.X.4.1).
+            Storage::Temp64(elems) => elems.get(e).map(|w| wide::demote(*w, ty)),
             Storage::Attrib { values, .. } => values.get(e).copied(),
             Storage::Param(values) => values.get(e).map(|p| match p {
                 ParamValue::Bits(b) => Vec4::defined(*b),
@@ -586,6 +595,135 @@ impl<'p> Machine<'p> {
         Ok(v)
     }
 
+    /// Loads an operand of a 64-bit instruction (or UP64's): a LONG
+    /// variable's components as they are, another's promoted from the
+    /// operand's type (2.X.4.1), then the swizzle, negation and absolute
+    /// value at 64 bits.
+    fn load64(&mut self, op: &Operand) -> Result<Wide4> {
+        let (_, i) = self.var_storage(op.var, op.span)?;
+        let raw = match &self.storage[i] {
+            Storage::Temp64(elems) => {
+                let len = elems.len() as u32;
+                let (e, index_undefined) = self.element(len, &op.index, op.var, op.span)?;
+                let Storage::Temp64(elems) = &self.storage[i] else {
+                    return Err(internal("storage changed", op.span));
+                };
+                let mut w = *elems
+                    .get(e as usize)
+                    .ok_or_else(|| internal("element out of range", op.span))?;
+                if index_undefined {
+                    w.undefined = 0xf;
+                }
+                w
+            }
+            _ => wide::promote(self.fetch(op.var, &op.index, op.ty, op.span)?, op.ty),
+        };
+        let mut v = Wide4::default();
+        for c in 0..4 {
+            let k = usize::from(op.swizzle.0[c] & 3);
+            v.bits[c] = raw.bits[k];
+            if raw.undefined & (1 << k) != 0 {
+                v.undefined |= 1 << c;
+            }
+        }
+        for b in v.bits.iter_mut() {
+            if op.negate {
+                *b = wide::negate(*b, op.ty);
+            }
+            if op.abs {
+                *b = wide::absolute(*b, op.ty);
+            }
+            if op.negate_abs {
+                *b = wide::negate(*b, op.ty);
+            }
+        }
+        Ok(v)
+    }
+
+    /// Writes a 64-bit result: as it is to a LONG variable, converted to
+    /// 32 bits to any other (2.X.4.1).
+    fn store64(&mut self, dst: &Dest, value: &Wide4, mask: u8, uncertain: u8) -> Result<String> {
+        let (_, i) = self.var_storage(dst.var, dst.span)?;
+        if !matches!(self.storage[i], Storage::Temp64(_)) {
+            return self.store(dst, &wide::demote(*value, dst.ty), mask, uncertain);
+        }
+        let len = self.program.var(dst.var).len();
+        let (e, index_undefined) = self.element(len, &dst.index, dst.var, dst.span)?;
+        let name = self.var_label(dst.var);
+        if index_undefined {
+            self.undefined_event(
+                dst.span,
+                format!("`{name}` is written at an undefined relative index"),
+            );
+        }
+        let Storage::Temp64(elems) = &mut self.storage[i] else {
+            return Err(internal("storage changed", dst.span));
+        };
+        let slot = elems
+            .get_mut(e as usize)
+            .ok_or_else(|| internal("element out of range", dst.span))?;
+        store_components(&mut slot.bits, &mut slot.undefined, value, mask, uncertain);
+        Ok(name)
+    }
+
+    /// The components an instruction writes (its write mask and condition
+    /// code write mask, section 2.X.4.3), and those whose condition code
+    /// test is undefined.
+    fn written_components(&mut self, inst: &Instruction) -> Result<(u8, u8)> {
+        let mut mask = inst.dst.mask.0 & 0xf;
+        let mut uncertain = 0;
+        if let Some(t) = &inst.dst.cc_mask {
+            let (pass, undefined) = self.cc_test(t, inst.dst.span)?;
+            uncertain = mask & undefined;
+            for (c, p) in pass.iter().enumerate() {
+                if !p {
+                    mask &= !(1 << c);
+                }
+            }
+        }
+        Ok((mask, uncertain))
+    }
+
+    /// An instruction with 64-bit results: `.F64`/`.S64`/`.U64` and PK64.
+    /// The checker refuses condition code updates from them (E0900).
+    fn exec_instruction64(&mut self, inst: &Instruction) -> Result<()> {
+        let mut value = if inst.op == Opcode::Pk64 {
+            let src = inst
+                .srcs
+                .first()
+                .ok_or_else(|| internal("PK64 without its operand", inst.span))?;
+            wide::pack64(self.load(src)?)
+        } else {
+            let mut srcs = Vec::with_capacity(inst.srcs.len());
+            for s in &inst.srcs {
+                srcs.push(self.load64(s)?);
+            }
+            wide::evaluate64(inst, &srcs)?
+        };
+        if let (Some(clamp), DataType::Float) = (inst.clamp, inst.dst.ty) {
+            wide::clamp64(&mut value, if clamp == Clamp::Sat { 0.0 } else { -1.0 });
+        }
+        let (mask, uncertain) = self.written_components(inst)?;
+        let target = self.store64(&inst.dst, &value, mask, uncertain)?;
+        if self.tracing() {
+            let shown = wide::demote(value, inst.dst.ty);
+            let write = TraceWrite {
+                target,
+                mask,
+                bits: shown.bits,
+                ty: inst.dst.ty,
+                undefined: value.undefined | uncertain,
+            };
+            self.push_trace(TraceStep {
+                span: inst.span,
+                what: describe(inst),
+                write: Some(write),
+                cc: None,
+            });
+        }
+        Ok(())
+    }
+
     /// Writes `value` into the components of `mask` of the destination;
     /// `uncertain` components (condition code mask undefined) become
     /// undefined whether written or not. Returns the target's name.
@@ -624,6 +762,14 @@ impl<'p> Machine<'p> {
                     .get_mut(e as usize)
                     .ok_or_else(|| internal("element out of range", dst.span))?;
                 apply(slot);
+            }
+            // A 32-bit result written to a LONG variable is promoted.
+            Storage::Temp64(elems) => {
+                let slot = elems
+                    .get_mut(e as usize)
+                    .ok_or_else(|| internal("element out of range", dst.span))?;
+                let wide = wide::promote(*value, dst.ty);
+                store_components(&mut slot.bits, &mut slot.undefined, &wide, mask, uncertain);
             }
             Storage::Result(slots) => {
                 let s = *slots
@@ -737,6 +883,9 @@ impl<'p> Machine<'p> {
     }
 
     fn exec_instruction(&mut self, inst: &Instruction) -> Result<()> {
+        if inst.precision64 || inst.op == Opcode::Pk64 {
+            return self.exec_instruction64(inst);
+        }
         let mut srcs = Vec::with_capacity(inst.srcs.len());
         for s in &inst.srcs {
             let mut v = self.load(s)?;
@@ -749,6 +898,10 @@ impl<'p> Machine<'p> {
         }
         let eval = match &inst.memory {
             Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
+            // UP64's operand is 64-bit (a LONG variable, E1161).
+            None if inst.op == Opcode::Up64 => {
+                alu::Eval::plain(wide::unpack64(self.load64(&inst.srcs[0])?))
+            }
             None => alu::evaluate(inst, &srcs, self.options.wide_intermediates)?,
         };
         let mut value = eval.value;
@@ -782,17 +935,7 @@ impl<'p> Machine<'p> {
                 *b = clamped.to_bits();
             }
         }
-        let mut mask = inst.dst.mask.0 & 0xf;
-        let mut uncertain = 0;
-        if let Some(t) = &inst.dst.cc_mask {
-            let (pass, undefined) = self.cc_test(t, inst.dst.span)?;
-            uncertain = mask & undefined;
-            for (c, p) in pass.iter().enumerate() {
-                if !p {
-                    mask &= !(1 << c);
-                }
-            }
-        }
+        let (mask, uncertain) = self.written_components(inst)?;
         let target = self.store(&inst.dst, &value, mask, uncertain)?;
         let mut trace_cc = None;
         if let Some(reg) = inst.cc_update {
@@ -1410,6 +1553,27 @@ impl<'p> Machine<'p> {
             });
         }
         Ok(())
+    }
+}
+
+/// Writes the components of `mask` of `value` into a LONG element;
+/// `uncertain` ones become undefined whether written or not.
+fn store_components(
+    bits: &mut [u64; 4],
+    undefined: &mut u8,
+    value: &Wide4,
+    mask: u8,
+    uncertain: u8,
+) {
+    for (c, (slot, &new)) in bits.iter_mut().zip(&value.bits).enumerate() {
+        let bit = 1u8 << c;
+        if mask & bit != 0 {
+            *slot = new;
+            *undefined = (*undefined & !bit) | (value.undefined & bit);
+        }
+        if uncertain & bit != 0 {
+            *undefined |= bit;
+        }
     }
 }
 

@@ -114,12 +114,14 @@ mod fixed_function;
 mod machine;
 mod names;
 mod value;
+mod wide;
 
 pub use names::{
     attribute_aliases, attribute_name, canonical_result_name, patch_suffix, per_vertex_name,
     result_name, state_name,
 };
 pub use value::Vec4;
+pub use wide::Wide4;
 
 use crate::ir::{self, CcReg};
 use crate::isa::{CcFlags, DataType};

@@ -1027,6 +1027,9 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::S24 => "multiply 24-bit signed integers",
         Modifier::U24 => "multiply 24-bit unsigned integers",
         Modifier::Hi => "the high 32 bits of the 64-bit integer product",
+        Modifier::F64 => "floating-point data type at 64-bit precision (NV_gpu_program5)",
+        Modifier::S64 => "signed integer data type at 64-bit precision (NV_gpu_program5)",
+        Modifier::U64 => "unsigned integer data type at 64-bit precision (NV_gpu_program5)",
         Modifier::PrecisionFull => "floating-point at full (32-bit) precision",
         Modifier::PrecisionHalf => "floating-point at half (16-bit) precision or better",
         Modifier::PrecisionFixed => {

@@ -23,6 +23,7 @@ use super::emit::{Comp, LResult, Val, F32_INF, F32_NAN, F32_NEG_INF, F32_NEG_ONE
 /// The smallest normal f32, 2^-126.
 const F32_MIN_NORMAL: u32 = 0x0080_0000;
 use super::operand::Loaded;
+use super::wide::F64_ONE;
 use super::{LowerError, Lowerer};
 use crate::ir::{Clamp, ExtSwizzleSel, Instruction, MulMode};
 use crate::isa::{DataType, OpInfo, Opcode, ResultKind, Shape};
@@ -117,13 +118,19 @@ impl Lowerer<'_> {
                     src.span,
                 ));
             }
-            let mut loaded = self.load_operand(src, kind.is_scalar())?;
+            // 64-bit instructions, and UP64's operand, read 64-bit values.
+            let bits64 = inst.precision64 || inst.op == Opcode::Up64;
+            let mut loaded = self.load_operand_sized(src, kind.is_scalar(), bits64)?;
             if inst.fixed && loaded.value.comp == Comp::F32 {
                 loaded.value = self.round_to_fixed(loaded.value)?;
             }
             srcs.push(loaded);
         }
-        let computed = self.compute(inst, info, &srcs)?;
+        let computed = if inst.precision64 {
+            self.compute64(inst, &srcs)?.into()
+        } else {
+            self.compute(inst, info, &srcs)?
+        };
         let mut value = match info.result {
             ResultKind::Scalar(_) => self.splat(computed.value, 4)?,
             _ => computed.value,
@@ -133,7 +140,8 @@ impl Lowerer<'_> {
         if inst.fixed && value.comp == Comp::F32 {
             value = self.round_to_fixed(value)?;
         }
-        if value.n != 4 || value.comp != Comp::from(result_type) {
+        let result64 = inst.precision64 || inst.op == Opcode::Pk64;
+        if value.n != 4 || value.comp != Comp::sized(result_type, result64) {
             return Err(LowerError::internal_at(
                 format!(
                     "{}.{} is not lowered for this data type",
@@ -146,13 +154,19 @@ impl Lowerer<'_> {
         // Section 2.X.4.1: clamping applies to floating-point results,
         // before the condition code update and the write. NMin / NMax take
         // a NaN to the lower bound.
-        if let (Some(clamp), Comp::F32) = (inst.clamp, value.comp) {
-            let lo = match clamp {
-                Clamp::Sat => 0,
-                Clamp::Ssat => F32_NEG_ONE,
+        if let Some(clamp) = inst.clamp.filter(|_| result_type == DataType::Float) {
+            let (lo, hi) = match (clamp, value.comp) {
+                (Clamp::Sat, Comp::F64) => (self.splat_const64(Comp::F64, 0, 4), None),
+                (Clamp::Ssat, Comp::F64) => {
+                    (self.splat_const64(Comp::F64, F64_ONE | 1 << 63, 4), None)
+                }
+                (Clamp::Sat, _) => (self.splat_const(Comp::F32, 0, 4), Some(F32_ONE)),
+                (Clamp::Ssat, _) => (self.splat_const(Comp::F32, F32_NEG_ONE, 4), Some(F32_ONE)),
             };
-            let lo = self.splat_const(Comp::F32, lo, 4);
-            let hi = self.splat_const(Comp::F32, F32_ONE, 4);
+            let hi = match hi {
+                Some(one) => self.splat_const(Comp::F32, one, 4),
+                None => self.splat_const64(Comp::F64, F64_ONE, 4),
+            };
             let v = self.glsl(GLOp::NMax, &[value, lo])?;
             value = self.glsl(GLOp::NMin, &[v, hi])?;
         }
@@ -548,6 +562,8 @@ impl Lowerer<'_> {
                 let bits = self.cast(v(0), Comp::U32)?;
                 self.unpack(inst.op, bits)?.into()
             }
+            Opcode::Pk64 => self.pack64(v(0), ty)?.into(),
+            Opcode::Up64 => self.unpack64(v(0), ty)?.into(),
             _ => {
                 return Err(LowerError::internal_at(
                     format!("{} is not an ALU instruction", info.name),
@@ -1154,7 +1170,7 @@ fn sub_operands(x: &Loaded, y: &Loaded) -> AddSub {
     }
 }
 
-fn greater_than(ty: DataType) -> Op {
+pub(crate) fn greater_than(ty: DataType) -> Op {
     match ty {
         DataType::Float => Op::FOrdGreaterThan,
         DataType::Signed => Op::SGreaterThan,
@@ -1164,7 +1180,7 @@ fn greater_than(ty: DataType) -> Op {
 
 /// The comparison of a set-on instruction. Float comparisons are ordered
 /// (false with a NaN) except `!=`, which is true with a NaN, as in C.
-fn set_on_comparison(op: Opcode, ty: DataType) -> LResult<Op> {
+pub(crate) fn set_on_comparison(op: Opcode, ty: DataType) -> LResult<Op> {
     use DataType::{Float as F, Signed as S, Unsigned as U};
     Ok(match (op, ty) {
         (Opcode::Seq, F) => Op::FOrdEqual,

@@ -143,6 +143,13 @@ impl Lowerer<'_> {
         let var = self.cc_register(reg)?;
         let mut flags: Vec<(Val, u32)> = Vec::with_capacity(4);
         match result.comp {
+            // The checker refuses `.CC` with `.F64`, `.S64` and `.U64`
+            // (E0900).
+            Comp::F64 | Comp::I64 | Comp::U64 => {
+                return Err(LowerError::internal(
+                    "a condition code update from a 64-bit result",
+                ))
+            }
             // Floats: SF if negative or NaN, ZF if zero or NaN; OF and CF
             // are not set.
             Comp::F32 => {

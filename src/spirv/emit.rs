@@ -19,6 +19,11 @@ pub(crate) enum Comp {
     I32,
     U32,
     Bool,
+    /// The 64-bit components of NV_gpu_program5's `.F64`, `.S64`, `.U64`
+    /// and LONG variables (wide.rs); capabilities Float64 and Int64.
+    F64,
+    I64,
+    U64,
 }
 
 impl From<DataType> for Comp {
@@ -33,7 +38,38 @@ impl From<DataType> for Comp {
 
 impl Comp {
     pub(crate) fn is_integer(self) -> bool {
-        matches!(self, Comp::I32 | Comp::U32)
+        matches!(self, Comp::I32 | Comp::U32 | Comp::I64 | Comp::U64)
+    }
+    /// Whether it is one of the 64-bit component types.
+    pub(crate) fn is_64(self) -> bool {
+        matches!(self, Comp::F64 | Comp::I64 | Comp::U64)
+    }
+    /// The type of the same base type with 64-bit components.
+    pub(crate) fn to_64(self) -> Comp {
+        match self {
+            Comp::F32 => Comp::F64,
+            Comp::I32 => Comp::I64,
+            Comp::U32 => Comp::U64,
+            other => other,
+        }
+    }
+    /// The type of the same base type with 32-bit components.
+    pub(crate) fn to_32(self) -> Comp {
+        match self {
+            Comp::F64 => Comp::F32,
+            Comp::I64 => Comp::I32,
+            Comp::U64 => Comp::U32,
+            other => other,
+        }
+    }
+    /// The component type of `ty` at 32 or 64 bits.
+    pub(crate) fn sized(ty: DataType, bits64: bool) -> Comp {
+        let c = Comp::from(ty);
+        if bits64 {
+            c.to_64()
+        } else {
+            c
+        }
     }
 }
 
@@ -66,6 +102,8 @@ pub(crate) type LResult<T> = Result<T, LowerError>;
 pub(crate) struct ConstCache {
     /// (type, bits) of scalars.
     scalars: rustc_hash::FxHashMap<(Word, u32), Word>,
+    /// (type, bits) of 64-bit scalars.
+    scalars64: rustc_hash::FxHashMap<(Word, u64), Word>,
     /// (type, component ids, unused ones 0) of vectors.
     vectors: rustc_hash::FxHashMap<(Word, [Word; 4]), Word>,
     /// Arrays (register initialisers).
@@ -113,6 +151,14 @@ impl Lowerer<'_> {
                 Comp::I32 => self.b.type_int(32, 1),
                 Comp::U32 => self.b.type_int(32, 0),
                 Comp::Bool => self.b.type_bool(),
+                Comp::F64 => {
+                    self.capability(rspirv::spirv::Capability::Float64);
+                    self.b.type_float(64, None)
+                }
+                Comp::I64 | Comp::U64 => {
+                    self.capability(rspirv::spirv::Capability::Int64);
+                    self.b.type_int(64, u32::from(comp == Comp::I64))
+                }
             }
         } else {
             let scalar = self.t(comp, 1);
@@ -180,6 +226,30 @@ impl Lowerer<'_> {
         };
         self.consts.scalars.insert((ty, bits), c);
         c
+    }
+
+    /// A 64-bit scalar constant with the given bit pattern.
+    pub(crate) fn c_scalar64(&mut self, comp: Comp, bits: u64) -> Word {
+        let ty = self.t(comp, 1);
+        if let Some(&c) = self.consts.scalars64.get(&(ty, bits)) {
+            return c;
+        }
+        let c = self.b.constant_bit64(ty, bits);
+        self.consts.scalars64.insert((ty, bits), c);
+        c
+    }
+
+    /// `n` components of the 64-bit constant `bits`.
+    pub(crate) fn splat_const64(&mut self, comp: Comp, bits: u64, n: u32) -> Val {
+        let c = self.c_scalar64(comp, bits);
+        let v = Val { id: c, comp, n: 1 };
+        if n == 1 {
+            return v;
+        }
+        let ty = self.t(comp, n);
+        let parts = vec![c; n as usize];
+        let id = self.c_composite(ty, parts);
+        Val { id, comp, n }
     }
 
     pub(crate) fn c_u32(&mut self, v: u32) -> Word {
@@ -511,6 +581,12 @@ impl Lowerer<'_> {
                 let flipped = self.op(Op::BitwiseXor, &[bits, sign])?;
                 self.cast(flipped, Comp::F32)
             }
+            Comp::F64 => {
+                let bits = self.cast(v, Comp::U64)?;
+                let sign = self.splat_const64(Comp::U64, 1 << 63, v.n);
+                let flipped = self.op(Op::BitwiseXor, &[bits, sign])?;
+                self.cast(flipped, Comp::F64)
+            }
             _ => self.op(Op::SNegate, &[v]),
         }
     }
@@ -522,7 +598,8 @@ impl Lowerer<'_> {
     /// assumption that the result is not negative (found by the
     /// differential test on lavapipe).
     pub(crate) fn signed_abs(&mut self, x: Val) -> LResult<Val> {
-        let shift = self.splat_const(Comp::U32, 31, x.n);
+        let top = if x.comp.is_64() { 63 } else { 31 };
+        let shift = self.splat_const(Comp::U32, top, x.n);
         let m = self.op(Op::ShiftRightArithmetic, &[x, shift])?;
         let flipped = self.op(Op::BitwiseXor, &[x, m])?;
         self.op(Op::ISub, &[flipped, m])

@@ -511,6 +511,12 @@ impl Lowerer<'_> {
             VarType::Typeless => self.live.single_type(id).map_or(Comp::U32, Comp::from),
             VarType::Typed(t) => Comp::from(t),
         };
+        // NV_gpu_program5's LONG: 64-bit components (section 2.X.3.1).
+        let comp = if self.program.long_storage(id) {
+            comp.to_64()
+        } else {
+            comp
+        };
         let vec4 = self.t(comp, 4);
         let pointee = match var.array_len {
             Some(len) if len > 0 => self.t_array(vec4, len),

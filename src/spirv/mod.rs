@@ -44,6 +44,7 @@ mod recursion;
 mod tests;
 mod texture;
 mod thread_group;
+mod wide;
 mod words;
 
 use std::collections::{BTreeSet, HashMap, HashSet};

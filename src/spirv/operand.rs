@@ -41,9 +41,9 @@ pub(crate) struct Loaded {
 
 pub(crate) fn data_type(comp: Comp) -> LResult<DataType> {
     match comp {
-        Comp::F32 => Ok(DataType::Float),
-        Comp::I32 => Ok(DataType::Signed),
-        Comp::U32 => Ok(DataType::Unsigned),
+        Comp::F32 | Comp::F64 => Ok(DataType::Float),
+        Comp::I32 | Comp::I64 => Ok(DataType::Signed),
+        Comp::U32 | Comp::U64 => Ok(DataType::Unsigned),
         Comp::Bool => Err(LowerError::internal("a boolean register value")),
     }
 }
@@ -52,18 +52,33 @@ impl Lowerer<'_> {
     /// Loads an operand as section 2.X.4.2 orders it: element, swizzle (or
     /// scalar selection), negate, absolute value, outer negate.
     pub(crate) fn load_operand(&mut self, op: &Operand, scalar: bool) -> LResult<Loaded> {
-        self.load_operand_inner(op, scalar)
+        self.load_operand_sized(op, scalar, false)
+    }
+
+    /// [`Lowerer::load_operand`] with 64-bit components when `bits64`
+    /// (NV_gpu_program5 2.X.4.1: "Operands represented with fewer bits
+    /// than used to perform the instruction will be promoted to a larger
+    /// data type"; a LONG variable read by a 32-bit instruction is
+    /// "converted to lower precision"). Negation and absolute value apply
+    /// at the instruction's precision.
+    pub(crate) fn load_operand_sized(
+        &mut self,
+        op: &Operand,
+        scalar: bool,
+        bits64: bool,
+    ) -> LResult<Loaded> {
+        self.load_operand_inner(op, scalar, bits64)
             .map_err(|e| e.at(op.span))
     }
 
-    fn load_operand_inner(&mut self, op: &Operand, scalar: bool) -> LResult<Loaded> {
+    fn load_operand_inner(&mut self, op: &Operand, scalar: bool, bits64: bool) -> LResult<Loaded> {
         if op.swizzle.0.iter().any(|&c| c > 3) {
             return Err(LowerError::internal_at(
                 "swizzle selector out of range",
                 op.span,
             ));
         }
-        let comp = Comp::from(op.ty);
+        let comp = Comp::sized(op.ty, self.program.long_storage(op.var));
         let vector = match &op.index {
             // A geometry program's per-vertex array (geometry.rs).
             Index::PerVertex { vertex, element } => {
@@ -82,13 +97,39 @@ impl Lowerer<'_> {
                 }
             }
         };
+        let vector = self.resize(vector, Comp::sized(op.ty, bits64))?;
         self.apply_modifiers(op, vector, scalar)
+    }
+
+    /// `v` converted to `comp`, of the same base type at 32 or 64 bits:
+    /// floats are converted (to the nearest f32 when narrowing), integers
+    /// sign- or zero-extended, or cut to their low 32 bits (NV_gpu_program5
+    /// 2.X.4.1: "integer overflows result in the truncation of the most
+    /// significant bits").
+    pub(crate) fn resize(&mut self, v: Val, comp: Comp) -> LResult<Val> {
+        if v.comp.is_64() == comp.is_64() {
+            return self.cast(v, comp);
+        }
+        let op = match comp {
+            Comp::F32 | Comp::F64 => Op::FConvert,
+            Comp::I32 | Comp::I64 => Op::SConvert,
+            _ => Op::UConvert,
+        };
+        let sized = if comp.is_64() {
+            v.comp.to_32()
+        } else {
+            v.comp.to_64()
+        };
+        let v = self.cast(v, sized)?;
+        let ty = self.t(comp, v.n);
+        let id = self.emit(op, ty, &[v.id])?;
+        Ok(Val { id, comp, n: v.n })
     }
 
     /// Swizzle (or scalar selection), negate and absolute value of section
     /// 2.X.4.2 on an element already loaded.
     fn apply_modifiers(&mut self, op: &Operand, vector: Val, scalar: bool) -> LResult<Loaded> {
-        let comp = Comp::from(op.ty);
+        let comp = vector.comp;
         let mut v = if scalar {
             self.extract(vector, u32::from(op.swizzle.0[0]))?
         } else {
@@ -108,8 +149,8 @@ impl Lowerer<'_> {
         // "For unsigned integer operands, the absolute value operation has
         // no effect."
         v = match comp {
-            Comp::F32 => self.glsl(GLOp::FAbs, &[v])?,
-            Comp::I32 => self.signed_abs(v)?,
+            Comp::F32 | Comp::F64 => self.glsl(GLOp::FAbs, &[v])?,
+            Comp::I32 | Comp::I64 => self.signed_abs(v)?,
             _ => v,
         };
         let base = v;
@@ -792,7 +833,17 @@ impl Lowerer<'_> {
         if enable.mask.0 == 0 {
             return Ok(());
         }
-        match self.storage_of(var, span)? {
+        let storage = self.storage_of(var, span)?;
+        // LONG registers hold 64-bit components, everything else 32-bit
+        // ones: a result of the other size is converted (2.X.4.1).
+        let stored64 = matches!(storage, StorageRef::Register { comp, .. } if comp.is_64());
+        let sized = if stored64 {
+            value.comp.to_64()
+        } else {
+            value.comp.to_32()
+        };
+        let value = self.resize(value, sized)?;
+        match storage {
             StorageRef::Register {
                 ptr,
                 class,

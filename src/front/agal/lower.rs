@@ -283,6 +283,7 @@ impl Lowerer<'_> {
             clamp: None,
             cc_update: None,
             mul_mode: None,
+            precision64: false,
             dst,
             srcs,
             ext_swizzle: None,

@@ -784,6 +784,7 @@ impl Lower<'_> {
             clamp: None,
             cc_update: None,
             mul_mode: None,
+            precision64: false,
             dst,
             srcs,
             ext_swizzle: None,
