@@ -1792,11 +1792,31 @@ pub enum Stmt {
         span: Span,
     },
     /// BAR: every invocation of the local work group waits here, and
-    /// storage memory written before it is visible after it.
+    /// storage memory written before it is visible after it; MEMBAR:
+    /// memory transactions before it complete before those after it.
     Barrier {
+        /// Which barrier.
+        kind: BarrierKind,
         /// The statement in the source.
         span: Span,
     },
+}
+
+/// The barriers of NV_compute_program5 and NV_gpu_program5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierKind {
+    /// BAR (NV_compute_program5 2.X.8.Z): an execution barrier of the
+    /// local work group.
+    Execution,
+    /// MEMBAR (NV_gpu_program5 2.X.8.Z): "memory transactions resulting
+    /// from any instruction executed by the thread prior to the MEMBAR
+    /// instruction complete prior to any memory transactions issued after
+    /// the instruction", as observed by every other invocation.
+    Memory,
+    /// MEMBAR.CTA (NV_compute_program5 2.X.8.Z, MEMBAR): the same order,
+    /// observed only by "other shader invocations in the same local work
+    /// group".
+    MemoryWorkGroup,
 }
 
 impl Stmt {

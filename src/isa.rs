@@ -321,6 +321,9 @@ pub enum Shape {
     SharedMemory,
     /// `BAR` (NV_compute_program5): no operands.
     Barrier,
+    /// `MEMBAR` (NV_gpu_program5 2.X.8.Z): no operands, and in compute
+    /// programs the optional `CTA` modifier of NV_compute_program5.
+    MemoryBarrier,
 }
 
 /// The modifiers an opcode takes in one language level: the "F I C S H"
@@ -534,6 +537,8 @@ pub enum Opcode {
     Mad,
     /// `MAX`: maximum (2.X.8.Z, MAX).
     Max,
+    /// `MEMBAR`: memory barrier (NV_gpu_program5 2.X.8.Z, MEMBAR).
+    Membar,
     /// `MIN`: minimum (2.X.8.Z, MIN).
     Min,
     /// `MOD`: modulus vector components by scalar (2.X.8.Z, MOD).
@@ -1161,6 +1166,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Lrp     "LRP"     Alu          [V, V, V]    RV  F ALL  | "FCSH"  "FCSH"   -     -    -     "S"   "RHXCS"  "RHXCS"  -   -   -   "RHXCS"  | "2.X.8.Z, LRP" "linear interpolation"),
     op!(Mad     "MAD"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MAD" "multiply and add"),
     op!(Max     "MAX"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MAX" "maximum"),
+    op!(Membar  "MEMBAR"  MemoryBarrier []          RN  F ALL  | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, MEMBAR" "memory barrier"),
     op!(Min     "MIN"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MIN" "minimum"),
     op!(Mod     "MOD"     Alu          [V, SS]      RV  S ALL  | "IC"    "ICL"    -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, MOD" "modulus vector components by scalar"),
     op!(Mov     "MOV"     Alu          [V]          RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  ""  ""  "C" "RHXCS"  | "2.X.8.Z, MOV" "move"),

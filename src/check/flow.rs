@@ -44,8 +44,8 @@ pub(crate) enum Flat {
     EndPrim(Span),
     /// STB.
     Store(Operand, crate::ir::MemoryAccess, Span),
-    /// BAR.
-    Barrier(Span),
+    /// BAR, MEMBAR.
+    Barrier(crate::ir::BarrierKind, Span),
     Label(Ident),
 }
 
@@ -449,7 +449,7 @@ impl Builder<'_> {
                 memory,
                 span,
             }),
-            Flat::Barrier(span) => self.push(Stmt::Barrier { span }),
+            Flat::Barrier(kind, span) => self.push(Stmt::Barrier { kind, span }),
             Flat::Label(_) => {}
         }
     }
@@ -510,7 +510,7 @@ impl<'o> Builder<'o> {
             | Flat::Emit(s)
             | Flat::EndPrim(s)
             | Flat::Store(_, _, s)
-            | Flat::Barrier(s) => *s,
+            | Flat::Barrier(_, s) => *s,
             Flat::Label(id) => id.span,
         };
         self.statement(f);

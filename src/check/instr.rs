@@ -10,12 +10,12 @@ use super::suggest::did_you_mean;
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    self, CcReg, CcTest, Clamp, Index, Literal, MulMode, Swizzle, VarId, VarKind, VarType,
-    Variable, WriteMask,
+    self, BarrierKind, CcReg, CcTest, Clamp, Index, Literal, MulMode, Swizzle, VarId, VarKind,
+    VarType, Variable, WriteMask,
 };
 use crate::isa::{
     split_opcode, AddressModel, CcCondition, DataType, Dialect, Features, Modifier, ModifierKind,
-    ModifierSupport, OpInfo, Opcode, OperandKind, ResultKind, Shape, INSTRUCTIONS,
+    ModifierSupport, OpInfo, Opcode, OperandKind, ResultKind, Shape, Stage, INSTRUCTIONS,
 };
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -143,6 +143,10 @@ impl Checker<'_> {
             // Storage and atomic modifiers instead of Table X.14's.
             return self.memory_instruction(info, inst);
         }
+        if info.shape == Shape::MemoryBarrier {
+            // NV_compute_program5's `CTA`, not one of Table X.14's.
+            return self.memory_barrier(info, inst);
+        }
         let Some(mods) = self.modifiers(info, inst) else {
             let lenient = Mods {
                 ty: info.default_type,
@@ -192,8 +196,9 @@ impl Checker<'_> {
             Shape::Barrier => {
                 self.expect_args(inst, 0, info)?;
                 self.no_cc_mask(inst, info)?;
-                Some(Flat::Barrier(span))
+                Some(Flat::Barrier(BarrierKind::Execution, span))
             }
+            Shape::MemoryBarrier => self.memory_barrier(info, inst),
             Shape::FlowCc => {
                 let cond = self.optional_condition(inst, info)?;
                 Some(match info.opcode {
@@ -368,6 +373,36 @@ impl Checker<'_> {
             return None;
         }
         Some(Flat::PopAddress(dst, inst.span))
+    }
+
+    /// MEMBAR (NV_gpu_program5 2.X.8.Z): no operands; its one optional
+    /// modifier, `CTA`, is NV_compute_program5's, for compute programs.
+    fn memory_barrier(&mut self, info: &'static OpInfo, inst: &ast::Instruction) -> Option<Flat> {
+        let mut kind = BarrierKind::Memory;
+        let mut ok = true;
+        for m in &inst.modifiers {
+            if m.name.as_str() == "CTA" && self.stage == Stage::Compute {
+                kind = BarrierKind::MemoryWorkGroup;
+            } else if m.name.as_str() == "CTA" {
+                self.error(
+                    Diagnostic::error("E1170", format!("`MEMBAR.CTA` in a {} program", self.stage))
+                        .primary(m.span, "compute programs only")
+                        .note("NV_compute_program5 2.X.2 and 2.X.4.1: the \"CTA\" modifier (\"Memory barrier orders only memory transactions relative to invocations within local work group\") is added to the grammar of compute programs; other program types have no local work group (write `MEMBAR`)"),
+                );
+                ok = false;
+            } else {
+                self.error(
+                    Diagnostic::error("E0404", format!("MEMBAR does not support the `.{}` modifier", m.name))
+                        .primary(m.span, "not supported here")
+                        .secondary(inst.opcode.span, format!("{} ({})", info.name, info.section))
+                        .note("NV_gpu_program5 Table X.13: MEMBAR takes no modifier; NV_compute_program5 2.X.8.Z, MEMBAR: \"The MEMBAR instruction has one optional instruction modifier\", CTA, in compute programs"),
+                );
+                ok = false;
+            }
+        }
+        self.expect_args(inst, 0, info)?;
+        self.no_cc_mask(inst, info)?;
+        ok.then_some(Flat::Barrier(kind, inst.span))
     }
 
     fn opcode(&mut self, word: &Ident) -> Option<&'static OpInfo> {
@@ -2680,6 +2715,9 @@ fn usage(info: &OpInfo) -> String {
         }
         Shape::SharedMemory => format!("`{}.ADD.U32 result, value, shared[offset]`", info.name),
         Shape::Barrier => format!("`{}`", info.name),
+        Shape::MemoryBarrier => {
+            format!("`{}` (`{}.CTA` in compute programs)", info.name, info.name)
+        }
         Shape::Swz => format!("`{} result, source, c0, c1, c2, c3`", info.name),
         Shape::Tex => format!(
             "`{} result, coord, texture[n], TARGET[, (offset)]`",

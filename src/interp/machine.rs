@@ -1508,7 +1508,8 @@ impl<'p> Machine<'p> {
                 let v = self.load(value)?;
                 self.memory_store(memory, v)?;
             }
-            // One invocation: nothing to wait for.
+            // One invocation: nothing to wait for (BAR), and its own
+            // memory transactions are already in program order (MEMBAR).
             Stmt::Barrier { .. } => {}
             Stmt::EndPrimitive { span } => {
                 self.primitive = self.primitive.saturating_add(1);

@@ -36,7 +36,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Emit { span }
         | Stmt::EndPrimitive { span }
         | Stmt::Store { span, .. }
-        | Stmt::Barrier { span }
+        | Stmt::Barrier { span, .. }
         | Stmt::Loop { span, .. }
         | Stmt::Branch { span, .. }
         | Stmt::PushAddress { span, .. }
@@ -144,7 +144,7 @@ impl Lowerer<'_> {
                 memory,
                 span,
             } => self.lower_store(value, memory).map_err(|e| e.at(*span)),
-            Stmt::Barrier { span } => self.lower_barrier().map_err(|e| e.at(*span)),
+            Stmt::Barrier { kind, span } => self.lower_barrier(*kind).map_err(|e| e.at(*span)),
             Stmt::EndPrimitive { span } => self.lower_end_primitive().map_err(|e| e.at(*span)),
         }
     }

@@ -19,7 +19,9 @@
 //!   BAR is `OpControlBarrier` at Workgroup scope with AcquireRelease on
 //!   Uniform (storage buffer) and Workgroup (shared) memory, what GLSL's
 //!   `barrier()` plus `memoryBarrierBuffer()` and `memoryBarrierShared()`
-//!   give.
+//!   give; MEMBAR is `OpMemoryBarrier` with the same semantics (Workgroup
+//!   memory in compute programs only) at Device scope, MEMBAR.CTA at
+//!   Workgroup scope.
 //!
 //! NV_compute_program5's shared memory, as docs/interface.md ("Shared
 //! memory") states it:
@@ -40,8 +42,8 @@ use rspirv::spirv::{Decoration, Op, Scope, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val};
 use super::{LowerError, Lowerer};
-use crate::ir::{AtomicOp, Instruction, MemoryAccess, Operand, VarKind};
-use crate::isa::DataType;
+use crate::ir::{AtomicOp, BarrierKind, Instruction, MemoryAccess, Operand, VarKind};
+use crate::isa::{DataType, Stage};
 use crate::spirv::emit::Comp as C;
 
 /// One storage buffer variable of the module.
@@ -440,11 +442,34 @@ impl Lowerer<'_> {
 
     /// BAR (NV_compute_program5 2.X.8.Z): every invocation of the work
     /// group waits, and storage memory written before is visible after.
-    pub(crate) fn lower_barrier(&mut self) -> LResult<()> {
+    /// MEMBAR (NV_gpu_program5 2.X.8.Z): `OpMemoryBarrier`, what GLSL's
+    /// `memoryBarrier()` is, at Device scope ("all shader invocations will
+    /// see the results of any memory transaction issued before the MEMBAR
+    /// instruction before those issued after", NV_compute_program5's
+    /// wording), and at Workgroup scope with `.CTA` ("strongly ordered as
+    /// observed by other shader invocations in the same local work
+    /// group"), GLSL's `groupMemoryBarrier()`.
+    pub(crate) fn lower_barrier(&mut self, kind: BarrierKind) -> LResult<()> {
+        const ACQUIRE_RELEASE: u32 = 0x8;
+        // StorageBuffer, PhysicalStorageBuffer and Uniform memory.
+        const UNIFORM_MEMORY: u32 = 0x40;
+        const WORKGROUP_MEMORY: u32 = 0x100;
+        // Only compute programs have shared (Workgroup) memory.
+        let workgroup_memory = if self.program.stage == Stage::Compute {
+            WORKGROUP_MEMORY
+        } else {
+            0
+        };
+        let semantics = self.c_u32(ACQUIRE_RELEASE | UNIFORM_MEMORY | workgroup_memory);
         let workgroup = self.c_u32(Scope::Workgroup as u32);
-        // AcquireRelease | UniformMemory | WorkgroupMemory.
-        let semantics = self.c_u32(0x8 | 0x40 | 0x100);
-        self.b.control_barrier(workgroup, workgroup, semantics)?;
+        match kind {
+            BarrierKind::Execution => self.b.control_barrier(workgroup, workgroup, semantics)?,
+            BarrierKind::Memory => {
+                let device = self.c_u32(Scope::Device as u32);
+                self.b.memory_barrier(device, semantics)?;
+            }
+            BarrierKind::MemoryWorkGroup => self.b.memory_barrier(workgroup, semantics)?,
+        }
         Ok(())
     }
 }

@@ -2469,3 +2469,48 @@ fn shared_memory_instructions_validate() {
         }
     }
 }
+
+/// MEMBAR (NV_gpu_program5 2.X.8.Z) is `OpMemoryBarrier` at Device scope,
+/// MEMBAR.CTA (NV_compute_program5) at Workgroup scope; both AcquireRelease
+/// on Uniform memory, and on Workgroup memory in compute programs only.
+#[test]
+fn memory_barriers_have_the_spec_scope_and_semantics() {
+    let compute = "!!NVcp5.0\nGROUP_SIZE 1;\nMEMBAR;\nMEMBAR.CTA;\nEND\n";
+    let fragment = "!!NVfp5.0\nMEMBAR;\nMOV result.color, fragment.color;\nEND\n";
+    let device = spirv::Scope::Device as u32;
+    let workgroup = spirv::Scope::Workgroup as u32;
+    for env in ENVS {
+        for (src, want) in [
+            (compute, vec![(device, 0x148), (workgroup, 0x148)]),
+            (fragment, vec![(device, 0x48)]),
+        ] {
+            let compiled = crate::compile(src, &options(env))
+                .unwrap_or_else(|d| panic!("{env:?}: {}", d.render("t", src, false)));
+            let m = module(&compiled.spirv);
+            let constant = |id: u32| {
+                m.types_global_values
+                    .iter()
+                    .find(|i| i.result_id == Some(id) && i.class.opcode == Op::Constant)
+                    .and_then(|i| match i.operands.first() {
+                        Some(dr::Operand::LiteralBit32(v)) => Some(*v),
+                        _ => None,
+                    })
+                    .unwrap()
+            };
+            let barriers: Vec<(u32, u32)> = m
+                .functions
+                .iter()
+                .flat_map(|f| f.blocks.iter())
+                .flat_map(|b| b.instructions.iter())
+                .filter(|i| i.class.opcode == Op::MemoryBarrier)
+                .map(|i| match i.operands.as_slice() {
+                    [dr::Operand::IdScope(s), dr::Operand::IdMemorySemantics(m)] => {
+                        (constant(*s), constant(*m))
+                    }
+                    other => panic!("OpMemoryBarrier operands {other:?}"),
+                })
+                .collect();
+            assert_eq!(barriers, want, "{env:?}: {src}");
+        }
+    }
+}

@@ -593,6 +593,10 @@ impl Builder {
         )
     }
 
+    pub(crate) fn memory_barrier(&mut self, memory: Word, semantics: Word) -> BuildResult<()> {
+        self.inst(Op::MemoryBarrier, None, None, [memory, semantics])
+    }
+
     pub(crate) fn emit_vertex(&mut self) -> BuildResult<()> {
         self.inst(Op::EmitVertex, None, None, [])
     }

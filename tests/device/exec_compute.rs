@@ -535,3 +535,63 @@ END
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out[0], want, "device");
 }
+
+/// MEMBAR (NV_gpu_program5 2.X.8.Z) and MEMBAR.CTA (NV_compute_program5
+/// 2.X.8.Z): the "last invocation sums" pattern, which needs the barrier
+/// between each invocation's data store and its ticket. Invocation i of a
+/// group of 4 stores i·i + 1 at data[4·i] (1, 2, 5, 10), MEMBARs, then takes
+/// a ticket with ATOMB.ADD on counts[0]; the one with ticket 3 took it after
+/// the other three had taken theirs, so (ordered by their barriers) all
+/// four data stores are visible to it: it stores 1 + 2 + 5 + 10 = 18 at
+/// counts[4]. counts[0] ends at 4.
+#[test]
+fn membar_orders_the_data_before_the_ticket() {
+    for barrier in ["MEMBAR", "MEMBAR.CTA"] {
+        let src = format!(
+            "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 4;
+STORAGE data = program.storage[0];
+STORAGE counts = program.storage[1];
+UINT TEMP a, t, s;
+MOV.U a.x, invocation.localindex;
+SHL.U a.y, a.x, {{2}}.x;
+MUL.U t.x, a.x, a.x;
+ADD.U t.x, t.x, {{1}}.x;
+STB.U32 t.x, data[a.y];
+{barrier};
+ATOMB.ADD.U32 t.y, {{1, 0, 0, 0}}, counts[0];
+SUB.U.CC t.z, t.y, {{3}}.x;
+IF EQ.z;
+LDB.U32X4 s, data[0];
+ADD.U s.x, s.x, s.y;
+ADD.U s.x, s.x, s.z;
+ADD.U s.x, s.x, s.w;
+STB.U32 s.x, counts[4];
+ENDIF;
+END
+"
+        );
+        // One invocation in the interpreter (invocation.localindex 0):
+        // data[0] = 1, its ticket is 0, so counts = [1, 0].
+        let (program, _) = nvp4c::check(&src, &nvp4c::Options::default()).unwrap();
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs.storage.insert(0, vec![0; 4]);
+        inputs.storage.insert(1, vec![0; 2]);
+        let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+        assert_eq!(run.storage[&0], [1, 0, 0, 0], "{barrier}: interpreter");
+        assert_eq!(run.storage[&1], [1, 0], "{barrier}: interpreter");
+        let Some(device) = harness::device_or_skip() else {
+            return;
+        };
+        let job = ComputeJob::new(
+            [1, 1, 1],
+            vec![(storage(0), vec![0; 4]), (storage(1), vec![0; 2])],
+        );
+        let out = device
+            .run_compute(&compile(&src), &job)
+            .unwrap_or_else(|e| panic!("{barrier}: {e}"));
+        assert_eq!(out[0], [1, 2, 5, 10], "{barrier}");
+        assert_eq!(out[1], [4, 18], "{barrier}");
+    }
+}
