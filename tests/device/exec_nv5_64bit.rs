@@ -1,0 +1,359 @@
+//! Execution tests of NV_gpu_program5's 64-bit data types in `!!NVfp5.0`
+//! programs on the Vulkan device (shaderFloat64, shaderInt64), each also
+//! run in the interpreter: both must give the values worked out here by
+//! hand from NV_gpu_program5 sections 2.X.4.1 (`.F64`, `.S64`, `.U64`,
+//! promotion and conversion), 2.X.3.1 (LONG variables hold 64-bit
+//! components) and 2.X.8.Z (the instructions, PK64 and UP64).
+//!
+//! The operands are chosen so that a 32-bit computation would give another
+//! answer: 1 + 2^-40 is no f32, 2^40 + 0.5 and 2^53 + 1 are no f32 either,
+//! and integers above 2^32 have high words. Results leave through a 32-bit
+//! output, as a difference small enough to survive the conversion to f32,
+//! or as the two halves UP64 unpacks (low word first).
+
+use crate::harness;
+use crate::harness::{FragmentJob, Input};
+
+/// 2^-40, an f32 literal whose sum with 1.0 only an f64 holds.
+const TINY: &str = "0.0000000000009094947017729282379150390625";
+
+/// Runs `body` (after `LONG TEMP d, e, f;` and an output `o` of
+/// `output_type` bound to `result.color`) with `FLAT UINT ATTRIB a =
+/// fragment.texcoord[0]` = `a`, on the device and in the interpreter, and
+/// checks both give the bits `want`.
+fn check(output_type: &str, body: &str, a: [u32; 4], want: [u32; 4]) {
+    let body = body.replace("TINY", TINY);
+    let src = format!(
+        "!!NVfp5.0\nLONG TEMP d, e, f;\n{output_type} OUTPUT o = result.color;\nFLAT UINT ATTRIB a = fragment.texcoord[0];\n{body}\nEND\n"
+    );
+    let compiled = nvp4c::compile(&src, &nvp4c::Options::default())
+        .unwrap_or_else(|d| panic!("{}", d.render("t.fp", &src, false)));
+    // The interpreter.
+    let (program, _) = nvp4c::check(&src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.set("fragment.texcoord[0]", a).unwrap();
+    let out = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    let r = out.result("result.color").unwrap();
+    assert_eq!(r.undefined, 0, "{body}: the interpreter calls it undefined");
+    assert_eq!(r.bits, want, "interpreter: {body}");
+    // The device.
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = FragmentJob::new(vec![vec![Input::uint(5, a)]]);
+    let got = device
+        .run_fragment(&compiled.spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.bits(0), want, "device: {body}");
+}
+
+/// f32 bits of 2^-40, 2^-39 and -2^-40.
+const F_2M40: u32 = 0x2b80_0000;
+const F_2M39: u32 = 0x2c00_0000;
+const F_NEG_2M40: u32 = 0xab80_0000;
+const F_ONE: u32 = 0x3f80_0000;
+const F_HALF: u32 = 0x3f00_0000;
+const F_QUARTER: u32 = 0x3e80_0000;
+const F_NEG_HALF: u32 = 0xbf00_0000;
+
+#[test]
+fn f64_add_sub_mul_mad_keep_what_an_f32_loses() {
+    // d = 1 + 2^-40 (exact in f64). d - 1 = 2^-40. d*d = 1 + 2^-39 +
+    // 2^-80, rounded to 1 + 2^-39 (2^-80 is below half an ulp, 2^-53), so
+    // d*d - 1 = 2^-39; MAD rounds the product the same way. MOV.F64 to the
+    // 32-bit output converts 1 + 2^-40 to the nearest f32, 1.0.
+    check(
+        "FLOAT",
+        "ADD.F64 d, {1, 1, 1, 1}, {TINY, TINY, TINY, TINY};\nSUB.F64 o.x, d, {1, 1, 1, 1};\nMUL.F64 e, d, d;\nSUB.F64 o.y, e, {1, 1, 1, 1};\nMAD.F64 o.z, d, d, {-1, -1, -1, -1};\nMOV.F64 o.w, d;",
+        [0; 4],
+        [F_2M40, F_2M39, F_2M39, F_ONE],
+    );
+}
+
+#[test]
+fn pk64_packs_pairs_and_up64_unpacks_them_low_word_first() {
+    // PK64: x|y<<32 = 0x3ff00000_00001000 = 1 + 2^-40, z|w<<32 =
+    // 0x40000000_00000800 = 2 + 2^-40 (the f64 2^-40 above 2.0 is bit 11).
+    // d - (1, 2, 1, 2) = 2^-40 everywhere (d = (x, y, x, y) of those two).
+    let a = [0x1000, 0x3ff0_0000, 0x800, 0x4000_0000];
+    check(
+        "FLOAT",
+        "PK64.U d, a;\nSUB.F64 o, d, {1, 2, 1, 2};",
+        a,
+        [F_2M40; 4],
+    );
+    // d + d = (2 + 2^-39, 4 + 2^-39): 2^-39 is bit 12 above 2.0 (0x1000
+    // in the low word, 0x40000000 high) and bit 11 above 4.0 (0x800,
+    // 0x40100000). UP64 gives x's low and high words, then y's.
+    check(
+        "UINT",
+        "PK64.U d, a;\nADD.F64 d, d, d;\nUP64.U o, d;",
+        a,
+        [0x1000, 0x4000_0000, 0x800, 0x4010_0000],
+    );
+}
+
+#[test]
+fn u64_arithmetic_carries_into_the_high_word() {
+    // MOV.U64 zero-extends the 32-bit attribute: d = (2^32 - 1, 3, 2^31, 7);
+    // d + d = (0x1_FFFFFFFE, 6, 0x1_00000000, 14).
+    let a = [0xFFFF_FFFF, 3, 0x8000_0000, 7];
+    check(
+        "UINT",
+        "MOV.U64 d, a;\nADD.U64 d, d, d;\nUP64.U o, d;",
+        a,
+        [0xFFFF_FFFE, 1, 6, 0],
+    );
+    check(
+        "UINT",
+        "MOV.U64 d, a;\nADD.U64 d, d, d;\nUP64.U o, d.zwzw;",
+        a,
+        [0, 1, 14, 0],
+    );
+}
+
+#[test]
+fn integers_above_2_pow_53_and_their_conversion_to_f64() {
+    // 1 << 53 = 2^53 (high word 0x200000); + (1, 3, 0, 0).
+    let a = [1, 3, 0, 0];
+    check(
+        "UINT",
+        "MOV.U64 d, {1, 1, 1, 1};\nSHL.U64 d, d, 53;\nADD.U64 d, d, a;\nUP64.U o, d;",
+        a,
+        [1, 0x20_0000, 3, 0x20_0000],
+    );
+    // I2F.U64 rounds to the nearest f64, ties to even: 2^53 + 1 lies
+    // halfway between 2^53 and 2^53 + 2 and goes to 2^53 (even
+    // significand); 2^53 + 3 goes to 2^53 + 4. Minus 2^53: (0, 4, 0, 2^53).
+    check(
+        "FLOAT",
+        "MOV.U64 d, {1, 1, 1, 1};\nSHL.U64 d, d, 53;\nADD.U64 d, d, a;\nI2F.U64 e, d;\nSUB.F64 o, e, {9007199254740992, 9007199254740992, 9007199254740992, 0};",
+        a,
+        [0, 0x4080_0000, 0, 0x5a00_0000],
+    );
+}
+
+#[test]
+fn s64_sign_extends_multiplies_and_divides() {
+    // Sign-extended (-1, -2^31, 5, 0) times 2^30: (-2^30, -2^61, 5*2^30, 0):
+    // -2^30 = 0xFFFFFFFF_C0000000, -2^61 = 0xE0000000_00000000,
+    // 5*2^30 = 0x1_40000000.
+    let mul = "MOV.S64 d, {-1, -2147483648, 5, 0};\nMUL.S64 d, d, {1073741824, 1073741824, 1073741824, 1073741824};";
+    check(
+        "UINT",
+        &format!("{mul}\nUP64.U o, d;"),
+        [0; 4],
+        [0xC000_0000, 0xFFFF_FFFF, 0, 0xE000_0000],
+    );
+    check(
+        "UINT",
+        &format!("{mul}\nUP64.U o, d.zwzw;"),
+        [0; 4],
+        [0x4000_0000, 1, 0, 0],
+    );
+    // (-1, -1, 7, 1) << 40 = (-2^40, -2^40, 7*2^40, 2^40); arithmetic
+    // shift right by 36: (-16, -16, 112, 16).
+    let shifted = "MOV.S64 d, {-1, -1, 7, 1};\nSHL.S64 d, d, 40;";
+    check(
+        "INT",
+        &format!("{shifted}\nSHR.S64 e, d, 36;\nMOV.S o, e;"),
+        [0; 4],
+        [(-16i32) as u32, (-16i32) as u32, 112, 16],
+    );
+    // DIV truncates: -2^40 / -3 = 366503875925 (0x55_55555555);
+    // 7*2^40 / -3 = -2565527131477 (0xFFFFFDAA_AAAAAAAB).
+    check(
+        "UINT",
+        &format!("{shifted}\nDIV.S64 e, d, -3;\nUP64.U o, e.xzxz;"),
+        [0; 4],
+        [0x5555_5555, 0x55, 0xAAAA_AAAB, 0xFFFF_FDAA],
+    );
+}
+
+#[test]
+fn u64_bitwise_mod_and_sad() {
+    let d = "MOV.U64 d, {1, 1, 1, 1};\nSHL.U64 d, d, 40;\nOR.U64 d, d, {7, 5, 3, 1};";
+    // d = 2^40 + (7, 5, 3, 1). NOT: ~(2^40 + 7) = 0xFFFFFEFF_FFFFFFF8,
+    // ~(2^40 + 5) = 0xFFFFFEFF_FFFFFFFA.
+    check(
+        "UINT",
+        &format!("{d}\nNOT.U64 e, d;\nUP64.U o, e;"),
+        [0; 4],
+        [0xFFFF_FFF8, 0xFFFF_FEFF, 0xFFFF_FFFA, 0xFFFF_FEFF],
+    );
+    // 2^40 = 4^20 is 1 modulo 3: (2^40 + (7, 5, 3, 1)) % 3 = (2, 0, 1, 2).
+    check(
+        "UINT",
+        &format!("{d}\nMOD.U64 e, d, 3;\nMOV.U o, e;"),
+        [0; 4],
+        [2, 0, 1, 2],
+    );
+    // SAD: |d - 10| + 1 = 2^40 + (7, 5, 3, 1) - 9: x = 2^40 - 2 =
+    // 0xFF_FFFFFFFE, y = 2^40 - 4 = 0xFF_FFFFFFFC.
+    check(
+        "UINT",
+        &format!("{d}\nSAD.U64 f, d, {{10, 10, 10, 10}}, {{1, 1, 1, 1}};\nUP64.U o, f;"),
+        [0; 4],
+        [0xFFFF_FFFE, 0xFF, 0xFFFF_FFFC, 0xFF],
+    );
+    // XOR with (w, z, y, x): 7^1, 5^3, 3^5, 1^7 = 6 (2^40 cancels); AND
+    // with zero-extended constants keeps the low bits: (7, 5, 1, 0).
+    check(
+        "UINT",
+        &format!("{d}\nXOR.U64 e, d, d.wzyx;\nMOV.U o, e;"),
+        [0; 4],
+        [6; 4],
+    );
+    check(
+        "UINT",
+        &format!("{d}\nAND.U64 o, d, {{4294967295, 4294967295, 1, 6}};"),
+        [0; 4],
+        [7, 5, 1, 0],
+    );
+}
+
+#[test]
+fn comparisons_see_differences_below_f32_precision_and_above_32_bits() {
+    // d = (1 + 2^-40, 1, 1 + 2^-40, 1) > 1: (1.0, 0.0, 1.0, 0.0).
+    check(
+        "FLOAT",
+        "ADD.F64 d, {1, 1, 1, 1}, {TINY, 0, TINY, 0};\nSGT.F64 o, d, {1, 1, 1, 1};",
+        [0; 4],
+        [F_ONE, 0, F_ONE, 0],
+    );
+    // SEQ/SNE/SLE on the same: x: 1 + 2^-40 == 1 is false; y: 1 != 1 is
+    // false; z: 1 + 2^-40 <= 1 false; w: 1 <= 1 true.
+    check(
+        "FLOAT",
+        "ADD.F64 d, {1, 1, 1, 1}, {TINY, 0, TINY, 0};\nSEQ.F64 o.x, d, {1, 1, 1, 1};\nSNE.F64 o.y, d, {1, 1, 1, 1};\nSLE.F64 o.zw, d, {1, 1, 1, 1};",
+        [0; 4],
+        [0, 0, 0, F_ONE],
+    );
+    // 2^32 differs from 0 only in its high word: SNE true (all ones, whose
+    // low 32 bits the output gets), SEQ false, 2^32 < 1 false, and
+    // 2^32 >= 2^32 - 1 true (a 32-bit compare would see 0 in each).
+    check(
+        "UINT",
+        "MOV.U64 d, {1, 1, 1, 1};\nSHL.U64 d, d, 32;\nSNE.U64 o.x, d, {0, 0, 0, 0};\nSEQ.U64 o.y, d, {0, 0, 0, 0};\nSLT.U64 o.z, d, {1, 1, 1, 1};\nSGE.U64 o.w, d, {4294967295, 4294967295, 4294967295, 4294967295};",
+        [0; 4],
+        [u32::MAX, 0, 0, u32::MAX],
+    );
+}
+
+#[test]
+fn f64_rounding_instructions() {
+    // d = (2^40 + 0.5, 2^40 + 0.25, 2.5, -2.5): neither of the first two is
+    // an f32.
+    let d = "ADD.F64 d, {1099511627776, 1099511627776, 2.5, -2.5}, {0.5, 0.25, 0, 0};";
+    // FLR: (2^40, 2^40, 2, -3); d - FLR(d) = (0.5, 0.25, 0.5, 0.5).
+    check(
+        "FLOAT",
+        &format!("{d}\nFLR.F64 e, d;\nSUB.F64 o, d, e;"),
+        [0; 4],
+        [F_HALF, F_QUARTER, F_HALF, F_HALF],
+    );
+    // ROUND, ties to even: (2^40, 2^40, 2, -2); d - ROUND(d) = (0.5, 0.25,
+    // 0.5, -0.5). TRUNC gives the same integers here.
+    check(
+        "FLOAT",
+        &format!("{d}\nROUND.F64 e, d;\nSUB.F64 o, d, e;"),
+        [0; 4],
+        [F_HALF, F_QUARTER, F_HALF, F_NEG_HALF],
+    );
+    check(
+        "FLOAT",
+        &format!("{d}\nTRUNC.F64 e, d;\nSUB.F64 o, d, e;"),
+        [0; 4],
+        [F_HALF, F_QUARTER, F_HALF, F_NEG_HALF],
+    );
+    // FRC: x - floor(x): (0.5, 0.25, 0.5, 0.5).
+    check(
+        "FLOAT",
+        &format!("{d}\nFRC.F64 o, d;"),
+        [0; 4],
+        [F_HALF, F_QUARTER, F_HALF, F_HALF],
+    );
+    // CEIL.S64: (2^40 + 1, 2^40 + 1, 3, -2) as signed 64-bit integers;
+    // x = 0x100_00000001, w = 0xFFFFFFFF_FFFFFFFE.
+    check(
+        "UINT",
+        &format!("{d}\nCEIL.S64 e, d;\nUP64.U o, e.xwxw;"),
+        [0; 4],
+        [1, 0x100, 0xFFFF_FFFE, 0xFFFF_FFFF],
+    );
+}
+
+#[test]
+fn f64_division_reciprocal_and_reciprocal_square_root() {
+    // 1/3 = 0x3FD55555_55555555; 1/sqrt(4) = 0.5 = 0x3FE00000_00000000;
+    // 1/sqrt(0.25) = 2 = 0x40000000_00000000.
+    let k = "PARAM k = {3, 4, 0.25, 2};\nRCP.F64 d.x, k.x;\nRSQ.F64 d.y, k.y;\nRSQ.F64 d.z, k.z;";
+    check(
+        "UINT",
+        &format!("{k}\nUP64.U o, d.xyxy;"),
+        [0; 4],
+        [0x5555_5555, 0x3FD5_5555, 0, 0x3FE0_0000],
+    );
+    check(
+        "UINT",
+        &format!("{k}\nUP64.U o, d.zzzz;"),
+        [0; 4],
+        [0, 0x4000_0000, 0, 0x4000_0000],
+    );
+    // DIV by the scalar k.x = 3: 4/3 = 0x3FF55555_55555555, 0.25/3 = 1/12 =
+    // 0x3FB55555_55555555.
+    check(
+        "UINT",
+        &format!("{k}\nDIV.F64 e, k, k.x;\nUP64.U o, e.yzyz;"),
+        [0; 4],
+        [0x5555_5555, 0x3FF5_5555, 0x5555_5555, 0x3FB5_5555],
+    );
+}
+
+#[test]
+fn f64_abs_min_max_cmp_ssg() {
+    // d = (-(1 + 2^-40), 1 + 2^-40, 0, 3).
+    let d = "ADD.F64 d, {-1, 1, 0, 3}, {-TINY, TINY, 0, 0};";
+    // |d.x| - 1 = 2^-40; max(d, 1).y - 1 = 2^-40; min(d, -1).x + 1 =
+    // -2^-40; CMP picks 5 for the negative d.x.
+    check(
+        "FLOAT",
+        &format!("{d}\nABS.F64 e, d;\nSUB.F64 o.x, e, {{1, 1, 1, 1}};\nMAX.F64 e, d, {{1, 1, 1, 1}};\nSUB.F64 o.y, e, {{1, 1, 1, 1}};\nMIN.F64 e, d, {{-1, -1, -1, -1}};\nADD.F64 o.z, e.x, {{1, 1, 1, 1}};\nCMP.F64 o.w, d.x, {{5, 5, 5, 5}}, {{7, 7, 7, 7}};"),
+        [0; 4],
+        [F_2M40, F_2M40, F_NEG_2M40, 0x40a0_0000],
+    );
+    // SSG: (-1, 1, 0, 1); |x| of a negated operand at 64 bits:
+    // -|d.x| + 1 = -2^-40.
+    check(
+        "FLOAT",
+        &format!("{d}\nSSG.F64 o, d;"),
+        [0; 4],
+        [0xbf80_0000, F_ONE, 0, F_ONE],
+    );
+    check(
+        "FLOAT",
+        &format!("{d}\nADD.F64 o, -|d|, {{1, 1, 1, 1}};"),
+        [0; 4],
+        [F_NEG_2M40, F_NEG_2M40, F_ONE, 0xc000_0000],
+    );
+}
+
+#[test]
+fn sat_and_32_bit_instructions_on_long_variables() {
+    // ADD.F64.SAT clamps to [0, 1] before the conversion to f32:
+    // (0.5, 1, 0, 0.75 + 2^-40 -> 0.75).
+    check(
+        "FLOAT",
+        "ADD.F64.SAT o, {0.5, 2, -3, 0.75}, {0, 0, 0, TINY};",
+        [0; 4],
+        [F_HALF, F_ONE, 0, 0x3f40_0000],
+    );
+    // A 32-bit ADD writes a LONG variable promoted (2.5 exactly), and a
+    // 32-bit MOV reads one converted to f32: 2.5 + 2^-40 -> 2.5.
+    check(
+        "FLOAT",
+        "ADD d, {1, 1, 1, 1}, {1.5, 1.5, 1.5, 1.5};\nADD.F64 d, d, {TINY, 0, 0, 0};\nSUB.F64 o.x, d, {2.5, 2.5, 2.5, 2.5};\nMOV o.yzw, d;",
+        [0; 4],
+        [F_2M40, 0x4020_0000, 0x4020_0000, 0x4020_0000],
+    );
+}
