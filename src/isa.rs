@@ -1252,6 +1252,7 @@ pub enum ModifierKind {
     Clamp,
     NoTypeCheck,
     Multiply,
+    Precise,
 }
 
 /// A modifier as written, stand-alone (Table X.14) or as a suffix (Table X.15).
@@ -1280,6 +1281,9 @@ pub enum Modifier {
     S64,
     /// `.U64`: unsigned integer at 64-bit precision.
     U64,
+    /// `.PREC`: the result must not depend on how neighbouring
+    /// instructions are combined (NV_gpu_program5 2.X.4.1).
+    Prec,
     /// Suffix `R`: float at full precision.
     PrecisionFull,
     /// Suffix `H`: float at half precision or better.
@@ -1296,6 +1300,7 @@ impl ModifierKind {
             ModifierKind::Clamp => "clamping",
             ModifierKind::NoTypeCheck => "NTC",
             ModifierKind::Multiply => "multiply (S24/U24/HI)",
+            ModifierKind::Precise => "PREC",
         }
     }
 }
@@ -1318,6 +1323,7 @@ impl Modifier {
             Modifier::F64 => "F64",
             Modifier::S64 => "S64",
             Modifier::U64 => "U64",
+            Modifier::Prec => "PREC",
             Modifier::PrecisionFull => "R",
             Modifier::PrecisionHalf => "H",
             Modifier::PrecisionFixed => "X",
@@ -1342,12 +1348,13 @@ impl Modifier {
             "F64" => Modifier::F64,
             "S64" => Modifier::S64,
             "U64" => Modifier::U64,
+            "PREC" => Modifier::Prec,
             _ => return None,
         })
     }
     pub const STANDALONE_NAMES: &'static [&'static str] = &[
         "F", "U", "S", "CC", "CC0", "CC1", "SAT", "SSAT", "NTC", "S24", "U24", "HI", "F64", "S64",
-        "U64",
+        "U64", "PREC",
     ];
     pub fn kind(self) -> ModifierKind {
         match self {
@@ -1368,6 +1375,7 @@ impl Modifier {
             Modifier::Sat | Modifier::Ssat => ModifierKind::Clamp,
             Modifier::Ntc => ModifierKind::NoTypeCheck,
             Modifier::S24 | Modifier::U24 | Modifier::Hi => ModifierKind::Multiply,
+            Modifier::Prec => ModifierKind::Precise,
         }
     }
 }

@@ -473,7 +473,7 @@ impl Checker<'_> {
                     {
                         d = d.note(format!("did you mean `.{s}`?"));
                     }
-                    self.error(d.note("section 2.X.4.1, Table X.14: the modifiers are F, U, S, CC, CC0, CC1, SAT, SSAT, NTC, S24, U24 and HI"));
+                    self.error(d.note("section 2.X.4.1, Table X.14: the modifiers are F, U, S, CC, CC0, CC1, SAT, SSAT, NTC, S24, U24 and HI; NV_gpu_program5 adds F64, S64, U64 and PREC"));
                     ok = false;
                 }
             }
@@ -2581,6 +2581,14 @@ fn modifier_allowed(info: &OpInfo, m: Modifier, sup: ModifierSupport, d: Dialect
         Modifier::Ntc => info.has_result() || !info.inputs.is_empty(),
         Modifier::S24 | Modifier::U24 | Modifier::Hi => {
             info.opcode == Opcode::Mul && d.standalone_modifiers()
+        }
+        // NV_gpu_program5 2.X.4.1: "For arithmetic and logical operations,
+        // the "PREC" modifier controls whether the instruction result should
+        // be treated as precise." The backend already rounds every float
+        // operation on its own (NoContraction, src/spirv/alu.rs), which is
+        // what PREC asks for, so it changes nothing in the module.
+        Modifier::Prec => {
+            d.has(Features::NV5) && matches!(info.shape, Shape::Alu) && info.has_result()
         }
     }
 }

@@ -1030,6 +1030,9 @@ fn modifier_meaning(m: Modifier) -> &'static str {
         Modifier::F64 => "floating-point data type at 64-bit precision (NV_gpu_program5)",
         Modifier::S64 => "signed integer data type at 64-bit precision (NV_gpu_program5)",
         Modifier::U64 => "unsigned integer data type at 64-bit precision (NV_gpu_program5)",
+        Modifier::Prec => {
+            "a precise result, not merged with neighbouring instructions (NV_gpu_program5)"
+        }
         Modifier::PrecisionFull => "floating-point at full (32-bit) precision",
         Modifier::PrecisionHalf => "floating-point at half (16-bit) precision or better",
         Modifier::PrecisionFixed => {

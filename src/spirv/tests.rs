@@ -525,6 +525,46 @@ fn float_arithmetic_is_not_contracted() {
     }
 }
 
+/// NV_gpu_program5 2.X.4.1: `.PREC` asks for a result that does not
+/// depend on neighbouring instructions; every float add and multiply is
+/// already NoContraction, so `ADD.PREC` is an `OpFAdd` with it. PREC is for
+/// NV5's arithmetic and logical instructions only.
+#[test]
+fn prec_is_accepted_on_nv5_arithmetic_and_its_add_is_not_contracted() {
+    let src = "!!NVfp5.0\nATTRIB a = fragment.attrib[0];\nTEMP r;\nMUL r, a, a;\nADD.PREC r, r, a;\nAND.PREC.U r.w, r.w, 1;\nMOV result.color, r;\nEND\n";
+    let words = crate::compile(src, &crate::Options::default())
+        .expect("ADD.PREC compiles")
+        .spirv;
+    let m = module(&words);
+    let adds: Vec<u32> = m
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+        .filter(|i| i.class.opcode == Op::FAdd)
+        .filter_map(|i| i.result_id)
+        .collect();
+    assert!(!adds.is_empty());
+    for id in adds {
+        assert!(has_decoration(&words, id, Decoration::NoContraction));
+    }
+    for refused in [
+        "!!NVfp4.0\nTEMP r;\nMOV r, 1;\nADD.PREC result.color, r, r;\nEND\n",
+        "!!NVfp5.0\nTEMP r;\nTEX.PREC r, fragment.texcoord[0], texture[0], 2D;\nMOV result.color, r;\nEND\n",
+        "!!NVfp5.0\nTEMP r;\nMOV r, 1;\nADD.PREC.PREC result.color, r, r;\nEND\n",
+    ] {
+        let codes: Vec<&str> = crate::compile(refused, &crate::Options::default())
+            .expect_err(refused)
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert!(
+            codes == ["E0404"] || codes == ["E0403"],
+            "{refused}: {codes:?}"
+        );
+    }
+}
+
 #[test]
 fn half_precision_results_are_relaxed() {
     let mut p = P::new(Stage::Fragment);
