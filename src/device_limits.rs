@@ -367,7 +367,9 @@ fn span_of_block(program: &Program, binding_name: &str) -> Option<Span> {
 fn span_of_texture(program: &Program, unit: u32) -> Option<Span> {
     fn walk(block: &[Stmt], unit: u32) -> Option<Span> {
         block.iter().find_map(|s| match s {
-            Stmt::Inst(i) if i.tex.as_ref().is_some_and(|t| t.unit == unit) => Some(i.span),
+            Stmt::Inst(i) if i.tex.as_ref().is_some_and(|t| t.units().contains(&unit)) => {
+                Some(i.span)
+            }
             Stmt::If {
                 then_block,
                 else_block,

@@ -1476,6 +1476,46 @@ pub struct TexAccess {
     /// last source is the texel offset, a signed integer vector (TXF and
     /// TXG only: docs/semantics.md, "Textures").
     pub variable_offset: bool,
+    /// NV_gpu_program5 2.X.3.8: a texture array variable indexed with a
+    /// register (`textures[A0.x + 1]`), so the unit is chosen at run time
+    /// among the array's; `unit` is its first. The index is the
+    /// instruction's last source, a signed scalar.
+    pub unit_select: Option<UnitSelect>,
+}
+
+/// The units a register-indexed texture array may name, and the constant
+/// added to the index (`[A0.x + offset]`).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct UnitSelect {
+    /// The array's units, element 0 first.
+    pub units: Vec<u32>,
+    /// The constant part of the index.
+    pub offset: i32,
+}
+
+impl TexAccess {
+    /// A fixed unit (what every front end but NV_gpu_program5's texture
+    /// arrays writes).
+    pub fn fixed(unit: u32, target: TexTarget) -> TexAccess {
+        TexAccess {
+            unit,
+            target,
+            offset: None,
+            component: 0,
+            variable_offset: false,
+            unit_select: None,
+        }
+    }
+
+    /// Every unit the instruction may sample: its unit, or all of a
+    /// register-indexed array's.
+    pub fn units(&self) -> &[u32] {
+        match &self.unit_select {
+            Some(select) => &select.units,
+            None => std::slice::from_ref(&self.unit),
+        }
+    }
 }
 
 /// An ALU or texture instruction: everything but flow control.
@@ -1543,7 +1583,18 @@ impl Instruction {
             .as_ref()
             .filter(|t| t.variable_offset)
             .map(|_| crate::isa::OperandKind::Vector(crate::isa::TypeRule::Signed));
-        self.op.info().inputs.iter().copied().chain(offset)
+        let unit_index = self
+            .tex
+            .as_ref()
+            .filter(|t| t.unit_select.is_some())
+            .map(|_| crate::isa::OperandKind::Scalar(crate::isa::TypeRule::Signed));
+        self.op
+            .info()
+            .inputs
+            .iter()
+            .copied()
+            .chain(offset)
+            .chain(unit_index)
     }
 }
 

@@ -1186,7 +1186,9 @@ fn texture_targets(program: &Program) -> BTreeMap<u32, String> {
             match s {
                 Stmt::Inst(i) => {
                     if let Some(tex) = &i.tex {
-                        out.insert(tex.unit, tex.target.name().to_string());
+                        for &unit in tex.units() {
+                            out.insert(unit, tex.target.name().to_string());
+                        }
                     }
                 }
                 Stmt::If {

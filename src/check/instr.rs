@@ -6,6 +6,7 @@
 
 use super::bindings::{self, decode, Binding};
 use super::flow::Flat;
+use super::program_type::TextureUse;
 use super::suggest::did_you_mean;
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -944,10 +945,14 @@ impl Checker<'_> {
         }
         let tex = if matches!(info.shape, Shape::Tex | Shape::Txd) {
             let at = 1 + info.inputs.len();
-            let t = self.tex_access(&inst.args[at..], info);
-            if t.is_none() {
+            let access = self.tex_access(&inst.args[at..], info);
+            if access.is_none() {
                 ok = false;
             }
+            let (t, unit_index) = match access {
+                Some((t, index)) => (Some(t), index),
+                None => (None, None),
+            };
             // NV_gpu_program5 <texOffsetVar>: the offset is a signed
             // integer vector operand, read after the others.
             if let (Some(t), Some(Arg::VariableOffset(o, _))) = (&t, inst.args.get(at + 2)) {
@@ -959,6 +964,7 @@ impl Checker<'_> {
                     }
                 }
             }
+            srcs.extend(unit_index);
             t
         } else {
             None
@@ -1063,7 +1069,13 @@ impl Checker<'_> {
         ok.then_some(out)
     }
 
-    fn tex_access(&mut self, args: &[Arg], info: &OpInfo) -> Option<ir::TexAccess> {
+    /// The texture operand, and the unit index operand of a
+    /// register-indexed texture array (the instruction's last source).
+    fn tex_access(
+        &mut self,
+        args: &[Arg],
+        info: &OpInfo,
+    ) -> Option<(ir::TexAccess, Option<ir::Operand>)> {
         let bad = |c: &mut Self, span: Span, msg: &str| {
             c.error(
                 Diagnostic::error("E0440", format!("invalid texture access for {}", info.name))
@@ -1103,9 +1115,23 @@ impl Checker<'_> {
             Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => self.texture_variable_unit(o),
             _ => None,
         };
+        let through_variable = texture_variable.is_some();
+        let mut unit_select = None;
         let unit = match (texture_variable, args.first()) {
             (Some(None), _) => return None,
-            (Some(Some(unit)), _) => unit,
+            (Some(Some(TextureUse::Unit(unit))), _) => unit,
+            (
+                Some(Some(TextureUse::Selected {
+                    units,
+                    address,
+                    offset,
+                })),
+                _,
+            ) => {
+                let first = units[0];
+                unit_select = Some((ir::UnitSelect { units, offset }, address));
+                first
+            }
             (None, Some(Arg::Operand(o))) if o.abs.is_none() && !o.negate => match &o.path.head {
                 PathHead::Root(ast::Root::Texture, rs) => {
                     match decode(self.dialect, ast::Root::Texture, *rs, &o.path, false) {
@@ -1240,9 +1266,9 @@ impl Checker<'_> {
         // targets of their own). NV_gpu_program5 2.X.4.4: sampling through a
         // texture array variable counts as sampling every unit it binds.
         let target_span = args[0].span().to(args[1].span());
-        let array_units = match (texture_variable, args.first()) {
+        let array_units = match (through_variable, args.first()) {
             (
-                Some(_),
+                true,
                 Some(Arg::Operand(ast::Operand {
                     path:
                         Path {
@@ -1335,13 +1361,21 @@ impl Checker<'_> {
         if !self.texture_target_allowed(info, target, offset, args) {
             return None;
         }
-        Some(ir::TexAccess {
-            unit,
-            target,
-            offset,
-            component,
-            variable_offset: matches!(args.get(2), Some(Arg::VariableOffset(..))),
-        })
+        let (unit_select, unit_index) = match unit_select {
+            Some((select, address)) => (Some(select), Some(address)),
+            None => (None, None),
+        };
+        Some((
+            ir::TexAccess {
+                unit,
+                target,
+                offset,
+                component,
+                variable_offset: matches!(args.get(2), Some(Arg::VariableOffset(..))),
+                unit_select,
+            },
+            unit_index,
+        ))
     }
 
     /// NV_gpu_program5 2.X.8.Z, IPAC/IPAO/IPAS: "A program will fail to
@@ -1805,7 +1839,7 @@ impl Checker<'_> {
     /// must be an address register in the ARB family, `A0` inside a LOOP
     /// with NV_fragment_program2; the offset within the dialect's range or
     /// within the array).
-    fn relative_index(
+    pub(super) fn relative_index(
         &mut self,
         register: &Ident,
         component: &Ident,

@@ -443,7 +443,7 @@ impl Checker<'_> {
     pub(super) fn texture_variable_unit(
         &mut self,
         operand: &crate::syntax::ast::Operand,
-    ) -> Option<Option<u32>> {
+    ) -> Option<Option<TextureUse>> {
         use crate::syntax::ast::{IndexExpr, PathHead, PathPart};
         let PathHead::Name(id) = &operand.path.head else {
             return None;
@@ -454,9 +454,9 @@ impl Checker<'_> {
             return Some(None);
         }
         let unit = match operand.path.parts.as_slice() {
-            [] if units.len() == 1 => Some(units[0]),
+            [] if units.len() == 1 => Some(TextureUse::Unit(units[0])),
             [PathPart::Index(IndexExpr::Int(n), span)] => match n.value() {
-                Some(i) if (i as usize) < units.len() => Some(units[i as usize]),
+                Some(i) if (i as usize) < units.len() => Some(TextureUse::Unit(units[i as usize])),
                 _ => {
                     self.error(
                         Diagnostic::error("E1104", format!("`{}[{}]` is past the end of a texture array of {}", id.name, n.text.as_str(), units.len()))
@@ -466,19 +466,44 @@ impl Checker<'_> {
                     None
                 }
             },
-            [PathPart::Index(IndexExpr::Relative { .. }, span), ..] => {
-                self.error(
-                    Diagnostic::error(
-                        "E0900",
-                        format!("texture array `{}` indexed with a register", id.name),
-                    )
-                    .primary(
-                        *span,
-                        "not supported yet: nvp4c selects texture units statically",
-                    )
-                    .note("docs/semantics.md lists what NV_gpu_program5 support is missing"),
-                );
-                None
+            // NV_gpu_program5 2.X.2, <texVarName> <optArrayMem>: an
+            // index from a register picks the unit at run time.
+            [PathPart::Index(
+                IndexExpr::Relative {
+                    register,
+                    component,
+                    offset,
+                },
+                span,
+            )] => {
+                let off = match offset.as_deref() {
+                    None => 0i64,
+                    Some((neg, lit)) => {
+                        let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
+                        if *neg {
+                            -m
+                        } else {
+                            m
+                        }
+                    }
+                };
+                match self.relative_index(
+                    register,
+                    component,
+                    off,
+                    *span,
+                    units.len() as u32,
+                    &id.name,
+                ) {
+                    Some(crate::ir::Index::Relative { address, offset }) => {
+                        Some(TextureUse::Selected {
+                            units,
+                            address: *address,
+                            offset,
+                        })
+                    }
+                    _ => None,
+                }
             }
             _ => {
                 self.error(
@@ -497,4 +522,17 @@ impl Checker<'_> {
         };
         Some(unit)
     }
+}
+
+/// The texture a texture variable operand names.
+pub(super) enum TextureUse {
+    /// `t` or `t[n]`: one unit.
+    Unit(u32),
+    /// `t[A0.x + n]`: one of the array's units, chosen at run time by the
+    /// address operand plus the offset.
+    Selected {
+        units: Vec<u32>,
+        address: crate::ir::Operand,
+        offset: i32,
+    },
 }

@@ -302,7 +302,9 @@ impl Checker<'_> {
             walk(&sub.body, &mut |s| {
                 if let Stmt::Inst(i) = s {
                     if let Some(t) = &i.tex {
-                        units.entry(t.unit).or_insert(i.span);
+                        for &unit in t.units() {
+                            units.entry(unit).or_insert(i.span);
+                        }
                     }
                 }
             });

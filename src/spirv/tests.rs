@@ -1317,13 +1317,7 @@ fn unsupported_features_are_reported_not_panicked() {
     let mut p = P::new(Stage::Fragment);
     let x = p.temp();
     let mut tex = inst(Opcode::Tex, DataType::Float, x, &[x]);
-    tex.tex = Some(TexAccess {
-        unit: 0,
-        target: TexTarget::T2D,
-        offset: None,
-        component: 0,
-        variable_offset: false,
-    });
+    tex.tex = Some(TexAccess::fixed(0, TexTarget::T2D));
     p.push(Stmt::Inst(tex));
     // Textures are lowered now (texture.rs has their tests).
     p.assert_valid();

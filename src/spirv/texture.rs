@@ -138,20 +138,22 @@ fn unit_uses(program: &Program, analysis: &Analysis) -> LResult<BTreeMap<u32, Un
                     let Some(tex) = &inst.tex else { continue };
                     // TXQ reads no texels, LOD only levels' sizes.
                     let reads = !matches!(inst.op, Opcode::Txq | Opcode::Lod);
-                    let u = out.entry(tex.unit).or_insert(UnitUse {
-                        target: tex.target,
-                        ty: None,
-                    });
-                    if u.target != tex.target {
-                        // Section 2.X.4.4: one target per unit; the
-                        // checker rejects anything else (E0444).
-                        return Err(LowerError::internal_at(
-                            format!("texture unit {} used with two targets", tex.unit),
-                            inst.span,
-                        ));
-                    }
-                    if reads && u.ty.is_none() {
-                        u.ty = Some(inst.ty);
+                    for &unit in tex.units() {
+                        let u = out.entry(unit).or_insert(UnitUse {
+                            target: tex.target,
+                            ty: None,
+                        });
+                        if u.target != tex.target {
+                            // Section 2.X.4.4: one target per unit; the
+                            // checker rejects anything else (E0444).
+                            return Err(LowerError::internal_at(
+                                format!("texture unit {unit} used with two targets"),
+                                inst.span,
+                            ));
+                        }
+                        if reads && u.ty.is_none() {
+                            u.ty = Some(inst.ty);
+                        }
                     }
                 }
                 Stmt::If {
@@ -254,6 +256,9 @@ impl Lowerer<'_> {
         let tex = inst.tex.as_ref().ok_or_else(|| {
             LowerError::internal_at("a texture instruction without a unit", inst.span)
         })?;
+        if let Some(select) = &tex.unit_select {
+            return self.texture_from_array(inst, s, select);
+        }
         let unit = self.io.textures.get(&tex.unit).copied().ok_or_else(|| {
             LowerError::internal_at(
                 format!("texture unit {} was not declared", tex.unit),
@@ -327,6 +332,57 @@ impl Lowerer<'_> {
         // floating-point, signed integer, or unsigned integer, according to
         // the data type modifier of the instruction."
         self.cast(value, Comp::from(inst.ty))
+    }
+
+    /// A register-indexed texture array (NV_gpu_program5 2.X.3.8): the
+    /// instruction on every unit of the array, then the one the index
+    /// names. Sampling each unit in the same control flow keeps implicit
+    /// derivatives defined (a branch per unit would not, as the index may
+    /// differ between neighbouring fragments: the spec's issue 1 allows
+    /// that) and needs no descriptor indexing. An index outside the array
+    /// is undefined in the spec (issue 1); it is clamped, as relative
+    /// addressing is (docs/semantics.md).
+    fn texture_from_array(
+        &mut self,
+        inst: &Instruction,
+        s: &[Loaded],
+        select: &crate::ir::UnitSelect,
+    ) -> LResult<Val> {
+        let (index, sources) = s.split_last().ok_or_else(|| {
+            LowerError::internal_at("a texture array without its index", inst.span)
+        })?;
+        let index = if index.value.n > 1 {
+            self.extract(index.value, 0)?
+        } else {
+            index.value
+        };
+        let index = match index.comp {
+            Comp::F32 => self.convert(Op::ConvertFToS, index, Comp::I32)?,
+            _ => self.cast(index, Comp::I32)?,
+        };
+        let offset = self.konst(Comp::I32, &[select.offset as u32]);
+        let index = self.op(Op::IAdd, &[index, offset])?;
+        let lo = self.konst(Comp::I32, &[0]);
+        let hi = self.konst(Comp::I32, &[select.units.len().saturating_sub(1) as u32]);
+        let index = self.glsl(GLOp::SClamp, &[index, lo, hi])?;
+        let mut result: Option<Val> = None;
+        for (k, &unit) in select.units.iter().enumerate() {
+            let mut one = inst.clone();
+            if let Some(t) = one.tex.as_mut() {
+                t.unit = unit;
+                t.unit_select = None;
+            }
+            let value = self.texture(&one, sources)?;
+            result = Some(match result {
+                None => value,
+                Some(previous) => {
+                    let k = self.konst(Comp::I32, &[k as u32]);
+                    let here = self.cmp(Op::IEqual, index, k)?;
+                    self.sel(here, value, previous)?
+                }
+            });
+        }
+        result.ok_or_else(|| LowerError::internal_at("an empty texture array", inst.span))
     }
 
     /// The sampled image of a unit (OpLoad of the combined image sampler).

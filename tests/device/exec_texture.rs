@@ -1710,3 +1710,62 @@ END
         );
     });
 }
+
+/// NV_gpu_program5 2.X.3.8 and issue 1: a texture array indexed with a
+/// register picks its unit at run time, and the index may differ from one
+/// fragment to the next. `textures` binds units 1, 2, 3, whose 4x4 grids
+/// are tagged 100, 200, 300 (texel (i, j) holds [i, j, 0, tag]);
+/// `textures[i.x + 1]` with i.x = floor(z) = -1, 0, 1 reads units 1, 2, 3.
+/// TEX samples texel (2, 1) from (2.5/4, 1.5/4); TXF fetches texel (3, 0)
+/// through `textures[i.x]`, one element earlier. An index past the end is
+/// undefined in the spec; nvp4c clamps it (docs/semantics.md), so z = 7
+/// reads unit 3 for both.
+#[test]
+fn nv5_a_texture_array_indexed_by_a_register_samples_the_unit_it_names() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+TEXTURE textures[] = { texture[1..3] };
+INT TEMP i;
+TEMP c, f;
+FLR.S i.x, fragment.texcoord[0].z;
+TEX c, fragment.texcoord[0], textures[i.x + 1], 2D;
+TXF f, {3, 0, 0, 0}, textures[i.x], 2D;
+MOV result.color[0], c;
+MOV result.color[1], f;
+END
+";
+    let textures = [
+        on(1, grid(TextureKind::D2, 4, 4, 1, 1, 1, 100.0)),
+        on(2, grid(TextureKind::D2, 4, 4, 1, 1, 1, 200.0)),
+        on(3, grid(TextureKind::D2, 4, 4, 1, 1, 1, 300.0)),
+    ];
+    let cases: Vec<Vec<Input>> = [-1.0f32, 0.0, 1.0, 7.0]
+        .iter()
+        .map(|&z| vec![tc(0, [2.5 / 4.0, 1.5 / 4.0, z, 1.0])])
+        .collect();
+    run_fp(src, &textures, cases, |out| {
+        assert_cases(
+            out,
+            0,
+            "TEX through textures[i.x + 1]",
+            &[
+                [2.0, 1.0, 0.0, 100.0],
+                [2.0, 1.0, 0.0, 200.0],
+                [2.0, 1.0, 0.0, 300.0],
+                [2.0, 1.0, 0.0, 300.0],
+            ],
+        );
+        // textures[i.x]: -1 clamps to element 0 (unit 1), then units 1, 2, 3.
+        assert_cases(
+            out,
+            1,
+            "TXF through textures[i.x]",
+            &[
+                [3.0, 0.0, 0.0, 100.0],
+                [3.0, 0.0, 0.0, 100.0],
+                [3.0, 0.0, 0.0, 200.0],
+                [3.0, 0.0, 0.0, 300.0],
+            ],
+        );
+    });
+}

@@ -682,13 +682,7 @@ impl Lowerer<'_> {
         };
         let coord = self.source(t, 1, &t.source1(), 0);
         let bias = f32::from(s.lod_bias) / 8.0;
-        let access = TexAccess {
-            unit: u32::from(s.number),
-            target,
-            offset: None,
-            component: 0,
-            variable_offset: false,
-        };
+        let access = TexAccess::fixed(u32::from(s.number), target);
         let (op, coord) = if s.lod_bias == 0 {
             (Opcode::Tex, coord)
         } else {

@@ -2085,13 +2085,7 @@ impl Lower<'_> {
 
     fn sample(&mut self, op: Opcode, dst: Dest, srcs: Vec<Operand>, unit: u32) -> ir::Instruction {
         let mut i = self.inst(op, dst, srcs);
-        i.tex = Some(TexAccess {
-            unit,
-            target: self.target(unit),
-            offset: None,
-            component: 0,
-            variable_offset: false,
-        });
+        i.tex = Some(TexAccess::fixed(unit, self.target(unit)));
         i
     }
 
