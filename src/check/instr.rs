@@ -143,6 +143,10 @@ impl Checker<'_> {
             // Storage and atomic modifiers instead of Table X.14's.
             return self.memory_instruction(info, inst);
         }
+        if info.opcode == Opcode::Cvt {
+            // Storage and rounding modifiers instead of a data type.
+            return self.cvt_instruction(info, inst);
+        }
         let Some(mods) = self.modifiers(info, inst) else {
             let lenient = Mods {
                 ty: info.default_type,
@@ -967,6 +971,7 @@ impl Checker<'_> {
             cc_update: mods.cc_update,
             mul_mode: mods.mul_mode,
             precision64: mods.precision64,
+            convert: None,
             dst,
             srcs,
             ext_swizzle,
