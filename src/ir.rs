@@ -1553,6 +1553,8 @@ pub struct Instruction {
     /// of 32-bit variables are promoted, results written to 32-bit
     /// variables converted back (docs/semantics.md, "64-bit data types").
     pub precision64: bool,
+    /// CVT only: its two storage modifiers and its rounding modifier.
+    pub convert: Option<Conversion>,
     /// The destination (unused by instructions without a result, e.g. KIL).
     pub dst: Dest,
     /// The source operands, in order.
@@ -1596,6 +1598,72 @@ impl Instruction {
             .chain(offset)
             .chain(unit_index)
     }
+}
+
+/// A storage modifier of CVT (NV_gpu_program5 2.X.4.1): a base type and a
+/// component size, `F16` ... `U64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageType {
+    /// F, S or U.
+    pub ty: DataType,
+    /// 8, 16, 32 or 64.
+    pub bits: u8,
+}
+
+impl StorageType {
+    /// The modifier as written (`S16`).
+    ///
+    /// ```
+    /// use nvp4c::{ir::StorageType, isa::DataType};
+    /// assert_eq!(StorageType { ty: DataType::Unsigned, bits: 8 }.name(), "U8");
+    /// ```
+    pub fn name(self) -> String {
+        let base = match self.ty {
+            DataType::Float => 'F',
+            DataType::Signed => 'S',
+            DataType::Unsigned => 'U',
+        };
+        format!("{base}{}", self.bits)
+    }
+}
+
+/// CVT's rounding modifier (NV_gpu_program5 2.X.8.Z, CVT); `Round` when
+/// none is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// `ROUND`: to nearest, ties to even.
+    Round,
+    /// `CEIL`: toward +infinity.
+    Ceil,
+    /// `FLR`: toward -infinity.
+    Floor,
+    /// `TRUNC`: toward zero.
+    Trunc,
+}
+
+/// CVT's conversion (NV_gpu_program5 2.X.8.Z, CVT: "The first specifies
+/// the data type of the result components; the second specifies the data
+/// type of the operand components").
+///
+/// ```
+/// let src = "!!NVfp5.0\nTEMP t;\nCVT.S8.F32.FLR t, fragment.color;\nMOV result.color, t;\nEND\n";
+/// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+/// let nvp4c::ir::Stmt::Inst(cvt) = &program.sub(program.entry).body[0] else { panic!() };
+/// let c = cvt.convert.unwrap();
+/// assert_eq!((c.to.name(), c.from.name(), c.rounding), ("S8".into(), "F32".into(), nvp4c::ir::Rounding::Floor));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conversion {
+    /// The result's type.
+    pub to: StorageType,
+    /// The operand's type.
+    pub from: StorageType,
+    /// How inexact results round.
+    pub rounding: Rounding,
+    /// `SAT` on an integer result: "Integer values are clamped to the
+    /// closest value representable in the result data type" (without it
+    /// "Integer values drop the most significant bits").
+    pub saturate: bool,
 }
 
 /// What a memory instruction accesses (NV_gpu_program5 section 2.X.4.5,

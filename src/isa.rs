@@ -467,6 +467,8 @@ pub enum Opcode {
     Cont,
     /// `COS`: cosine with reduction to [-PI,PI] (2.X.8.Z, COS).
     Cos,
+    /// `CVT`: general data type conversion (NV_gpu_program5 2.X.8.Z, CVT).
+    Cvt,
     /// `DDX`: partial derivative relative to X (2.X.8.Z, DDX).
     Ddx,
     /// `DDY`: partial derivative relative to Y (2.X.8.Z, DDY).
@@ -1131,6 +1133,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSHDL" -     -    -     "S"   "S"      "CS"     -   -   -   -        | "2.X.8.Z, CMP" "compare"),
     op!(Cont    "CONT"    FlowCc       []           RN  F ALL  | ""      ""       -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, CONT" "continue with next loop iteration"),
     op!(Cos     "COS"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   -     "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, COS" "cosine with reduction to [-PI,PI]"),
+    op!(Cvt     "CVT"     Alu          [V]          RV  F ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, CVT" "general data type conversion"),
     op!(Ddx     "DDX"     Alu          [V]          RV  F FRAG | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, DDX" "partial derivative relative to X"),
     op!(Ddy     "DDY"     Alu          [V]          RV  F FRAG | "FCSH"  "FCSH"   -     -    -     -     "RHCS"   "RHCS"   -   -   -   "RHCS"   | "2.X.8.Z, DDY" "partial derivative relative to Y"),
     op!(Div     "DIV"     Alu          [V, SS]      RV  F ALL  | "FICSH" "FICSHDL" -     -    -     -     -        "RHCS"   -   -   -   -        | "2.X.8.Z, DIV" "divide vector components by scalar"),

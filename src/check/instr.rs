@@ -148,6 +148,10 @@ impl Checker<'_> {
             // NV_compute_program5's `CTA`, not one of Table X.14's.
             return self.memory_barrier(info, inst);
         }
+        if info.opcode == Opcode::Cvt {
+            // Storage and rounding modifiers instead of a data type.
+            return self.cvt_instruction(info, inst);
+        }
         let Some(mods) = self.modifiers(info, inst) else {
             let lenient = Mods {
                 ty: info.default_type,
@@ -1008,6 +1012,7 @@ impl Checker<'_> {
             cc_update: mods.cc_update,
             mul_mode: mods.mul_mode,
             precision64: mods.precision64,
+            convert: None,
             dst,
             srcs,
             ext_swizzle,

@@ -375,6 +375,7 @@ impl Checker<'_> {
             cc_update,
             mul_mode: None,
             precision64: false,
+            convert: None,
             dst,
             srcs,
             ext_swizzle: None,

@@ -7,6 +7,7 @@
 //! whatever depends on it is dropped silently rather than reported again.
 
 pub(crate) mod bindings;
+mod convert;
 mod dialect;
 mod flow;
 mod instr;

@@ -796,10 +796,10 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
             let nan = (0..4).any(|c| a.f(c).is_nan());
             Vec4::splat(packed, nan || a.any_undefined(0xf))
         }
-        // 64-bit operands or results: src/interp/wide.rs.
-        O::Pk64 | O::Up64 => {
+        // 64-bit operands or results, conversions: src/interp/wide.rs.
+        O::Pk64 | O::Up64 | O::Cvt => {
             return Err(InterpError::Internal {
-                what: format!("{} is evaluated at 64 bits", info.name),
+                what: format!("{} is evaluated in wide.rs", info.name),
                 span: inst.span,
             })
         }

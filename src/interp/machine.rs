@@ -684,10 +684,39 @@ impl<'p> Machine<'p> {
         Ok((mask, uncertain))
     }
 
+    /// CVT (NV_gpu_program5 2.X.8.Z): the operand read at its storage
+    /// modifier's size (a 64-bit one promoted from a 32-bit variable, a
+    /// 32-bit one converted from a LONG variable), each component
+    /// converted; the result at 64 bits.
+    fn cvt(&mut self, inst: &Instruction) -> Result<Wide4> {
+        let (Some(c), Some(src)) = (inst.convert, inst.srcs.first()) else {
+            return Err(internal("CVT without its conversion or operand", inst.span));
+        };
+        let x = if c.from.bits == 64 {
+            self.load64(src)?
+        } else {
+            wide::promote(self.load(src)?, c.from.ty)
+        };
+        let mut out = Wide4 {
+            bits: [0; 4],
+            undefined: x.undefined,
+        };
+        for (k, (o, &b)) in out.bits.iter_mut().zip(&x.bits).enumerate() {
+            let (r, undefined) = wide::convert(c, b);
+            *o = r;
+            if undefined {
+                out.undefined |= 1 << k;
+            }
+        }
+        Ok(out)
+    }
+
     /// An instruction with 64-bit results: `.F64`/`.S64`/`.U64` and PK64.
     /// The checker refuses condition code updates from them (E0900).
     fn exec_instruction64(&mut self, inst: &Instruction) -> Result<()> {
-        let mut value = if inst.op == Opcode::Pk64 {
+        let mut value = if inst.op == Opcode::Cvt {
+            self.cvt(inst)?
+        } else if inst.op == Opcode::Pk64 {
             let src = inst
                 .srcs
                 .first()
@@ -883,7 +912,8 @@ impl<'p> Machine<'p> {
     }
 
     fn exec_instruction(&mut self, inst: &Instruction) -> Result<()> {
-        if inst.precision64 || inst.op == Opcode::Pk64 {
+        let result64 = inst.convert.is_some_and(|c| c.to.bits == 64);
+        if inst.precision64 || inst.op == Opcode::Pk64 || result64 {
             return self.exec_instruction64(inst);
         }
         let mut srcs = Vec::with_capacity(inst.srcs.len());
@@ -901,6 +931,9 @@ impl<'p> Machine<'p> {
             // UP64's operand is 64-bit (a LONG variable, E1161).
             None if inst.op == Opcode::Up64 => {
                 alu::Eval::plain(wide::unpack64(self.load64(&inst.srcs[0])?))
+            }
+            None if inst.op == Opcode::Cvt => {
+                alu::Eval::plain(wide::demote(self.cvt(inst)?, inst.dst.ty))
             }
             None => alu::evaluate(inst, &srcs, self.options.wide_intermediates)?,
         };

@@ -5,7 +5,7 @@
 
 use super::value::Vec4;
 use super::InterpError;
-use crate::ir::Instruction;
+use crate::ir::{Conversion, Instruction, Rounding, StorageType};
 use crate::isa::{DataType, Opcode};
 
 /// Four 64-bit components (a LONG variable's element, or a 64-bit
@@ -348,5 +348,166 @@ pub(super) fn clamp64(v: &mut Wide4, lo: f64) {
             x.clamp(lo, 1.0)
         };
         v.bits[c] = fb(r);
+    }
+}
+
+/// A CVT operand as a number: an f64 (F32 promoted exactly), or an
+/// integer narrowed to the operand type's size (NV_gpu_program5 2.X.8.Z,
+/// CVT: "the source register components are first interpreted as a value
+/// with the same base data type as the operand and converted to the
+/// operand data type").
+enum Number {
+    Float(f64),
+    Int(i128),
+}
+
+/// `n`'s low `bits` bits, sign- or zero-extended to 64 bits.
+fn wrap(n: i128, bits: u8, signed: bool) -> u64 {
+    let n = n as u64;
+    if bits == 64 {
+        return n;
+    }
+    let shift = 64 - u32::from(bits);
+    if signed {
+        (((n << shift) as i64) >> shift) as u64
+    } else {
+        (n << shift) >> shift
+    }
+}
+
+/// The range of a CVT integer type.
+fn int_range(s: StorageType) -> (i128, i128) {
+    let b = u32::from(s.bits);
+    if s.ty == DataType::Signed {
+        (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+    } else {
+        (0, (1i128 << b) - 1)
+    }
+}
+
+fn round_integral(x: f64, r: Rounding) -> f64 {
+    match r {
+        Rounding::Round => x.round_ties_even(),
+        Rounding::Ceil => x.ceil(),
+        Rounding::Floor => x.floor(),
+        Rounding::Trunc => x.trunc(),
+    }
+}
+
+/// The f32 or f64 `nearest` (the exact value rounded to nearest) moved to
+/// its neighbour when `rounding` wants the other side: `above` says it is
+/// above the exact value, `below` below it ("rounded to one of the two
+/// nearest values in the destination type according to the rounding
+/// modifier").
+fn directed<T>(nearest: T, above: bool, below: bool, positive: bool, rounding: Rounding) -> T
+where
+    T: Copy + FloatSteps,
+{
+    let down = match rounding {
+        Rounding::Floor => above,
+        Rounding::Trunc => above && positive,
+        _ => false,
+    };
+    let up = match rounding {
+        Rounding::Ceil => below,
+        Rounding::Trunc => below && !positive,
+        _ => false,
+    };
+    if down {
+        nearest.step_down()
+    } else if up {
+        nearest.step_up()
+    } else {
+        nearest
+    }
+}
+
+/// The neighbouring floats.
+trait FloatSteps {
+    fn step_down(self) -> Self;
+    fn step_up(self) -> Self;
+}
+
+impl FloatSteps for f32 {
+    fn step_down(self) -> f32 {
+        self.next_down()
+    }
+    fn step_up(self) -> f32 {
+        self.next_up()
+    }
+}
+
+impl FloatSteps for f64 {
+    fn step_down(self) -> f64 {
+        self.next_down()
+    }
+    fn step_up(self) -> f64 {
+        self.next_up()
+    }
+}
+
+/// CVT of one component: `x` is the operand at 64 bits (a float as f64,
+/// an integer sign- or zero-extended); the result is at 64 bits too (an
+/// F32 result promoted exactly, a narrow integer extended), with whether
+/// the spec leaves it undefined.
+pub(super) fn convert(c: Conversion, x: u64) -> (u64, bool) {
+    let (to, from, mode) = (c.to, c.from, c.rounding);
+    let value = match from.ty {
+        DataType::Float => Number::Float(f64::from_bits(x)),
+        DataType::Signed => Number::Int(i128::from(wrap(i128::from(x), from.bits, true) as i64)),
+        DataType::Unsigned => Number::Int(i128::from(wrap(i128::from(x), from.bits, false))),
+    };
+    let sat = c.saturate;
+    match (value, to.ty) {
+        (Number::Float(v), DataType::Float) if to.bits == 64 => (v.to_bits(), false),
+        (Number::Float(v), DataType::Float) => {
+            let r = v as f32;
+            let rd = f64::from(r);
+            let r = directed(r, rd > v, rd < v, r.is_sign_positive(), mode);
+            (f64::from(r).to_bits(), false)
+        }
+        (Number::Int(n), DataType::Float) if to.bits == 64 => {
+            let r = n as f64;
+            let back = r as i128;
+            let r = directed(r, back > n, back < n, r.is_sign_positive(), mode);
+            (r.to_bits(), false)
+        }
+        (Number::Int(n), DataType::Float) => {
+            let r = n as f32;
+            let back = r as i128;
+            let r = directed(r, back > n, back < n, r.is_sign_positive(), mode);
+            (f64::from(r).to_bits(), false)
+        }
+        // "Converting the floating-point special values -INF, +INF, and
+        // NaN to integers will yield undefined results."
+        (Number::Float(v), _) => {
+            let r = round_integral(v, mode);
+            let (lo, hi) = int_range(to);
+            let signed = to.ty == DataType::Signed;
+            if sat {
+                let n = if r.is_nan() {
+                    lo
+                } else {
+                    (r as i128).clamp(lo, hi)
+                };
+                (wrap(n, to.bits, signed), !v.is_finite())
+            } else {
+                // Through a 64-bit integer: outside [-2^63, 2^64) the
+                // result is nvp4c's (docs/semantics.md, "CVT").
+                let inside = r >= -(2f64.powi(63)) && r < 2f64.powi(64);
+                let n = if r.is_nan() {
+                    i128::from(i64::MIN)
+                } else {
+                    r as i128
+                };
+                let n = n.clamp(i128::from(i64::MIN), i128::from(u64::MAX));
+                (wrap(n, to.bits, signed), !inside)
+            }
+        }
+        (Number::Int(n), _) => {
+            let (lo, hi) = int_range(to);
+            let n = if sat { n.clamp(lo, hi) } else { n };
+            (wrap(n, to.bits, to.ty == DataType::Signed), false)
+        }
     }
 }

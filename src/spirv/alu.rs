@@ -108,7 +108,11 @@ impl Lowerer<'_> {
         let enable = self.enable(inst.dst.mask, inst.dst.cc_mask.as_ref())?;
         let mut srcs = Vec::with_capacity(inst.srcs.len());
         for (src, kind) in inst.srcs.iter().zip(inst.operand_kinds()) {
-            let expected = kind.type_rule().resolve(inst.ty);
+            // CVT's operand has the type of its second storage modifier.
+            let expected = match inst.convert {
+                Some(c) => c.from.ty,
+                None => kind.type_rule().resolve(inst.ty),
+            };
             if src.ty != expected {
                 return Err(LowerError::internal_at(
                     format!(
@@ -119,7 +123,9 @@ impl Lowerer<'_> {
                 ));
             }
             // 64-bit instructions, and UP64's operand, read 64-bit values.
-            let bits64 = inst.precision64 || inst.op == Opcode::Up64;
+            let bits64 = inst.precision64
+                || inst.op == Opcode::Up64
+                || inst.convert.is_some_and(|c| c.from.bits == 64);
             let mut loaded = self.load_operand_sized(src, kind.is_scalar(), bits64)?;
             if inst.fixed && loaded.value.comp == Comp::F32 {
                 loaded.value = self.round_to_fixed(loaded.value)?;
@@ -140,7 +146,9 @@ impl Lowerer<'_> {
         if inst.fixed && value.comp == Comp::F32 {
             value = self.round_to_fixed(value)?;
         }
-        let result64 = inst.precision64 || inst.op == Opcode::Pk64;
+        let result64 = inst.precision64
+            || inst.op == Opcode::Pk64
+            || inst.convert.is_some_and(|c| c.to.bits == 64);
         if value.n != 4 || value.comp != Comp::sized(result_type, result64) {
             return Err(LowerError::internal_at(
                 format!(
@@ -563,6 +571,12 @@ impl Lowerer<'_> {
                 self.unpack(inst.op, bits)?.into()
             }
             Opcode::Pk64 => self.pack64(v(0), ty)?.into(),
+            Opcode::Cvt => {
+                let c = inst.convert.ok_or_else(|| {
+                    LowerError::internal_at("CVT without its conversion", inst.span)
+                })?;
+                self.cvt(c, v(0))?.into()
+            }
             Opcode::Up64 => self.unpack64(v(0), ty)?.into(),
             _ => {
                 return Err(LowerError::internal_at(

@@ -231,6 +231,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
         cc_update: None,
         mul_mode: None,
         precision64: false,
+        convert: None,
         dst: dest(dst, result_ty),
         srcs: operands,
         ext_swizzle: (op == Opcode::Swz).then_some([

@@ -16,7 +16,7 @@ use super::alu::{greater_than, set_on_comparison};
 use super::emit::{Comp, LResult, Val};
 use super::operand::Loaded;
 use super::{LowerError, Lowerer};
-use crate::ir::Instruction;
+use crate::ir::{Conversion, Instruction, Rounding, StorageType};
 use crate::isa::{DataType, Opcode};
 
 /// 1.0 as an f64.
@@ -220,7 +220,7 @@ impl Lowerer<'_> {
     /// An integral f64 converted to a 64-bit integer, saturated first (and
     /// NaN taken to the lower bound) as the 32-bit conversions are, so the
     /// SPIR-V conversion is always defined (docs/semantics.md).
-    fn float_to_int64(&mut self, x: Val, comp: Comp) -> LResult<Val> {
+    pub(crate) fn float_to_int64(&mut self, x: Val, comp: Comp) -> LResult<Val> {
         let (lo, hi, op) = if comp == Comp::I64 {
             (F64_I64_MIN, F64_BELOW_2_POW_63, Op::ConvertFToS)
         } else {
@@ -274,5 +274,263 @@ impl Lowerer<'_> {
             r
         };
         self.sel(b_zero, ones, r)
+    }
+}
+
+/// 2^63 and 2^64 as f64 bits.
+const F64_2_POW_63: u64 = 0x43e0_0000_0000_0000;
+const F64_2_POW_64: u64 = 0x43f0_0000_0000_0000;
+
+impl Lowerer<'_> {
+    /// CVT (NV_gpu_program5 2.X.8.Z) of `x`, the operand loaded at its
+    /// storage modifier's size. The result has the result modifier's
+    /// type at 64 bits (a 64-bit modifier) or 32 bits (a narrow integer
+    /// sign- or zero-extended); `write_dest` converts it to the register's
+    /// size. src/interp/wide.rs computes the same.
+    pub(crate) fn cvt(&mut self, c: Conversion, x: Val) -> LResult<Val> {
+        let (to, from) = (c.to, c.from);
+        let r = match (from.ty, to.ty) {
+            (DataType::Float, DataType::Float) => {
+                let v = self.resize(x, Comp::F64)?;
+                if to.bits == 64 {
+                    return Ok(v);
+                }
+                let r = self.resize(v, Comp::F32)?;
+                let back = self.resize(r, Comp::F64)?;
+                let above = self.cmp(Op::FOrdGreaterThan, back, v)?;
+                let below = self.cmp(Op::FOrdLessThan, back, v)?;
+                return self.directed(r, above, below, c.rounding);
+            }
+            (_, DataType::Float) => {
+                let n = self.cvt_operand_int(x, from)?;
+                let comp = if to.bits == 64 { Comp::F64 } else { Comp::F32 };
+                let (op, limit) = if from.ty == DataType::Signed {
+                    (Op::ConvertSToF, F64_2_POW_63)
+                } else {
+                    (Op::ConvertUToF, F64_2_POW_64)
+                };
+                let ty = self.t(comp, 4);
+                let id = self.emit(op, ty, &[n.id])?;
+                let r = Val { id, comp, n: 4 };
+                // Whether the nearest float is above or below the integer:
+                // converted back (exact, the float being integral) unless
+                // it is beyond the integer type.
+                let rd = self.resize(r, Comp::F64)?;
+                let lim = self.splat_const64(Comp::F64, limit, 4);
+                let beyond = self.cmp(Op::FOrdGreaterThanEqual, rd, lim)?;
+                let back = self.float_to_int64(rd, n.comp)?;
+                let (gt, lt) = if n.comp == Comp::I64 {
+                    (Op::SGreaterThan, Op::SLessThan)
+                } else {
+                    (Op::UGreaterThan, Op::ULessThan)
+                };
+                let greater = self.cmp(gt, back, n)?;
+                let above = self.or(beyond, greater)?;
+                let less = self.cmp(lt, back, n)?;
+                let inside = self.not(beyond)?;
+                let below = self.and(inside, less)?;
+                return self.directed(r, above, below, c.rounding);
+            }
+            (DataType::Float, _) => {
+                let v = self.resize(x, Comp::F64)?;
+                let f = match c.rounding {
+                    Rounding::Round => GLOp::RoundEven,
+                    Rounding::Ceil => GLOp::Ceil,
+                    Rounding::Floor => GLOp::Floor,
+                    Rounding::Trunc => GLOp::Trunc,
+                };
+                let r = self.glsl(f, &[v])?;
+                if c.saturate {
+                    self.float_to_int_saturated(r, to)?
+                } else {
+                    // Through a 64-bit integer: from u64 at and above 2^63,
+                    // from i64 below (docs/semantics.md, "CVT").
+                    let big = self.splat_const64(Comp::F64, F64_2_POW_63, 4);
+                    let is_big = self.cmp(Op::FOrdGreaterThanEqual, r, big)?;
+                    let as_u = self.float_to_int64(r, Comp::U64)?;
+                    let as_s = self.float_to_int64(r, Comp::I64)?;
+                    let as_s = self.cast(as_s, Comp::U64)?;
+                    self.sel(is_big, as_u, as_s)?
+                }
+            }
+            _ => {
+                let n = self.cvt_operand_int(x, from)?;
+                if c.saturate {
+                    self.int_saturated(n, to)?
+                } else {
+                    self.cast(n, Comp::U64)?
+                }
+            }
+        };
+        self.narrow_int(r, to)
+    }
+
+    /// An integer CVT operand at 64 bits: the register's value narrowed to
+    /// the operand modifier's size, then sign- or zero-extended.
+    fn cvt_operand_int(&mut self, x: Val, from: StorageType) -> LResult<Val> {
+        let comp = Comp::sized(from.ty, true);
+        if from.bits == 64 {
+            return self.cast(x, comp);
+        }
+        let narrow = self.narrow_int(x, from)?;
+        self.resize(narrow, comp)
+    }
+
+    /// The low `to.bits` bits of the integer `v` (32 or 64 bits), sign- or
+    /// zero-extended: 64-bit components for a 64-bit type, 32-bit ones
+    /// otherwise ("Integer values drop the most significant bits").
+    fn narrow_int(&mut self, v: Val, to: StorageType) -> LResult<Val> {
+        let comp = Comp::sized(to.ty, to.bits == 64);
+        if to.bits == 64 {
+            return self.cast(v, comp);
+        }
+        let v = self.resize(v, v.comp.to_32())?;
+        if to.bits == 32 {
+            return self.cast(v, comp);
+        }
+        let shift = self.splat_const(Comp::U32, 32 - u32::from(to.bits), 4);
+        let v = self.cast(v, comp)?;
+        let up = self.op(Op::ShiftLeftLogical, &[v, shift])?;
+        let down = if to.ty == DataType::Signed {
+            Op::ShiftRightArithmetic
+        } else {
+            Op::ShiftRightLogical
+        };
+        self.op(down, &[up, shift])
+    }
+
+    /// An integral f64 clamped into CVT's integer result type ("Integer
+    /// values are clamped to the closest value representable in the result
+    /// data type if the "SAT" modifier is specified"), as 64 bits.
+    fn float_to_int_saturated(&mut self, r: Val, to: StorageType) -> LResult<Val> {
+        let signed = to.ty == DataType::Signed;
+        let b = i32::from(to.bits);
+        let (lo, hi) = if signed {
+            (-(2f64.powi(b - 1)), 2f64.powi(b - 1))
+        } else {
+            (0.0, 2f64.powi(b))
+        };
+        let max = if signed {
+            (1u64 << (b - 1)) - 1
+        } else if b == 64 {
+            u64::MAX
+        } else {
+            (1u64 << b) - 1
+        };
+        // In range, and not NaN, before the conversion, so it is defined.
+        let comp = if signed { Comp::I64 } else { Comp::U64 };
+        let lo_v = self.splat_const64(Comp::F64, lo.to_bits(), 4);
+        let below_hi = self.splat_const64(Comp::F64, hi.to_bits() - 1, 4);
+        let above = self.cmp(Op::FOrdGreaterThanEqual, r, lo_v)?;
+        let x = self.sel(above, r, lo_v)?;
+        let under = self.cmp(Op::FOrdLessThanEqual, x, below_hi)?;
+        let x = self.sel(under, x, below_hi)?;
+        let conv = self.float_to_int64(x, comp)?;
+        let hi_v = self.splat_const64(Comp::F64, hi.to_bits(), 4);
+        let too_big = self.cmp(Op::FOrdGreaterThanEqual, r, hi_v)?;
+        let max_v = self.splat_const64(comp, max, 4);
+        self.sel(too_big, max_v, conv)
+    }
+
+    /// A 64-bit integer clamped into CVT's integer result type.
+    fn int_saturated(&mut self, n: Val, to: StorageType) -> LResult<Val> {
+        let b = u32::from(to.bits);
+        let (lo, hi): (i128, i128) = if to.ty == DataType::Signed {
+            (-(1 << (b - 1)), (1 << (b - 1)) - 1)
+        } else {
+            (0, (1 << b) - 1)
+        };
+        let mut v = n;
+        if n.comp == Comp::I64 {
+            // Signed comparisons as unsigned ones of the values with their
+            // sign bits flipped: lavapipe (Mesa 22.3) drops the lower bound
+            // of a 64-bit clamp of a sign-extended value written with
+            // OpSLessThan and OpSelect (exec_nv5_64bit found it).
+            let sign = self.splat_const64(Comp::U64, 1 << 63, 4);
+            let bits = self.cast(v, Comp::U64)?;
+            let biased = self.op(Op::BitwiseXor, &[bits, sign])?;
+            let mut out = bits;
+            if lo > i128::from(i64::MIN) {
+                let c = self.splat_const64(Comp::U64, lo as i64 as u64, 4);
+                let cb = self.splat_const64(Comp::U64, (lo as i64 as u64) ^ (1 << 63), 4);
+                let low = self.cmp(Op::ULessThan, biased, cb)?;
+                out = self.sel(low, c, out)?;
+            }
+            if hi < i128::from(i64::MAX) {
+                let c = self.splat_const64(Comp::U64, hi as u64, 4);
+                let cb = self.splat_const64(Comp::U64, (hi as u64) ^ (1 << 63), 4);
+                let high = self.cmp(Op::UGreaterThan, biased, cb)?;
+                out = self.sel(high, c, out)?;
+            }
+            return Ok(out);
+        } else if hi < i128::from(u64::MAX) {
+            let c = self.splat_const64(Comp::U64, hi as u64, 4);
+            let high = self.cmp(Op::UGreaterThan, v, c)?;
+            v = self.sel(high, c, v)?;
+        }
+        self.cast(v, Comp::U64)
+    }
+
+    /// The float `r` (nearest to the exact value) moved to its neighbour
+    /// when the rounding modifier wants the other side of the exact value:
+    /// `above` / `below` say where `r` lies. The neighbours are one step of
+    /// the bit pattern, down in magnitude or up.
+    fn directed(&mut self, r: Val, above: Val, below: Val, rounding: Rounding) -> LResult<Val> {
+        let (down, up) = match rounding {
+            Rounding::Round => return Ok(r),
+            Rounding::Floor => (Some(above), None),
+            Rounding::Ceil => (None, Some(below)),
+            Rounding::Trunc => (Some(above), Some(below)),
+        };
+        let bits_comp = if r.comp == Comp::F64 {
+            Comp::U64
+        } else {
+            Comp::U32
+        };
+        let bits = self.cast(r, bits_comp)?;
+        let (one, sign) = if bits_comp == Comp::U64 {
+            (
+                self.splat_const64(Comp::U64, 1, 4),
+                self.splat_const64(Comp::U64, 1 << 63, 4),
+            )
+        } else {
+            (
+                self.splat_const(Comp::U32, 1, 4),
+                self.splat_const(Comp::U32, 0x8000_0000, 4),
+            )
+        };
+        let zero = self.konst_zero(bits_comp);
+        let sign_bits = self.op(Op::BitwiseAnd, &[bits, sign])?;
+        let positive = self.cmp(Op::IEqual, sign_bits, zero)?;
+        let plus = self.op(Op::IAdd, &[bits, one])?;
+        let minus = self.op(Op::ISub, &[bits, one])?;
+        let stepped_down = self.sel(positive, minus, plus)?;
+        let stepped_up = self.sel(positive, plus, minus)?;
+        let negative = self.not(positive)?;
+        // TRUNC: down when positive and above, up when negative and below.
+        let down = match (rounding, down) {
+            (Rounding::Trunc, Some(d)) => Some(self.and(d, positive)?),
+            (_, d) => d,
+        };
+        let up = match (rounding, up) {
+            (Rounding::Trunc, Some(u)) => Some(self.and(u, negative)?),
+            (_, u) => u,
+        };
+        let mut out = bits;
+        if let Some(u) = up {
+            out = self.sel(u, stepped_up, out)?;
+        }
+        if let Some(d) = down {
+            out = self.sel(d, stepped_down, out)?;
+        }
+        self.cast(out, r.comp)
+    }
+
+    fn konst_zero(&mut self, comp: Comp) -> Val {
+        if comp.is_64() {
+            self.splat_const64(comp, 0, 4)
+        } else {
+            self.splat_const(comp, 0, 4)
+        }
     }
 }

@@ -357,3 +357,136 @@ fn sat_and_32_bit_instructions_on_long_variables() {
         [F_2M40, 0x4020_0000, 0x4020_0000, 0x4020_0000],
     );
 }
+
+#[test]
+fn cvt_float_to_integer_rounds_then_wraps_or_saturates() {
+    // ROUND (the default): 300.7 -> 301, whose low 8 bits are 45; -1.5 ->
+    // -2 (even); 127.5 -> 128 (even), which wraps to -128; -129 wraps to
+    // 127. With SAT the integers clamp to [-128, 127] instead.
+    let v = "{300.7, -1.5, 127.5, -129}";
+    check(
+        "INT",
+        &format!("CVT.S8.F32 o, {v};"),
+        [0; 4],
+        [45, (-2i32) as u32, (-128i32) as u32, 127],
+    );
+    check(
+        "INT",
+        &format!("CVT.S8.F32.SAT o, {v};"),
+        [0; 4],
+        [127, (-2i32) as u32, 127, (-128i32) as u32],
+    );
+    // FLR(-2.5) = -3, CEIL(-2.5) = -2, TRUNC(-2.7) = -2, ROUND(3.5) = 4.
+    check(
+        "INT",
+        "CVT.S32.F32.FLR o.x, {-2.5, -2.5, -2.7, 3.5};\nCVT.S32.F32.CEIL o.y, {-2.5, -2.5, -2.7, 3.5};\nCVT.S32.F32.TRUNC o.z, {-2.5, -2.5, -2.7, 3.5};\nCVT.S32.F32.ROUND o.w, {-2.5, -2.5, -2.7, 3.5};",
+        [0; 4],
+        [(-3i32) as u32, (-2i32) as u32, (-2i32) as u32, 4],
+    );
+}
+
+#[test]
+fn cvt_between_integer_sizes() {
+    // U8 of -1, 256, 255, -256: the low bytes 0xFF, 0, 0xFF, 0; with SAT
+    // clamped to [0, 255]: 0, 255, 255, 0.
+    let v = "{-1, 256, 255, -256}";
+    check(
+        "UINT",
+        &format!("CVT.U8.S32 o, {v};"),
+        [0; 4],
+        [255, 0, 255, 0],
+    );
+    check(
+        "UINT",
+        &format!("CVT.U8.S32.SAT o, {v};"),
+        [0; 4],
+        [0, 255, 255, 0],
+    );
+    // The lower bounds of these clamps are what lavapipe once dropped
+    // (spirv/wide.rs, int_saturated): S8 of -256 is -128, U32 of -1 is 0.
+    check(
+        "INT",
+        &format!("CVT.S8.S32.SAT o, {v};"),
+        [0; 4],
+        [u32::MAX, 127, 127, (-128i32) as u32],
+    );
+    check(
+        "UINT",
+        &format!("CVT.U32.S32.SAT o, {v};"),
+        [0; 4],
+        [0, 256, 255, 0],
+    );
+    // S16 of unsigned 70000, 32768, 65535, 5: 70000 - 65536 = 4464,
+    // -32768, -1, 5; SAT: 32767, 32767, 32767, 5.
+    let u = "{70000, 32768, 65535, 5}";
+    check(
+        "INT",
+        &format!("CVT.S16.U32 o, {u};"),
+        [0; 4],
+        [4464, (-32768i32) as u32, u32::MAX, 5],
+    );
+    check(
+        "INT",
+        &format!("CVT.S16.U32.SAT o, {u};"),
+        [0; 4],
+        [32767, 32767, 32767, 5],
+    );
+    // An S8 operand is the register's low byte: 511 -> 0xFF = -1, 128 ->
+    // -128, 127, -256 -> 0.
+    check(
+        "INT",
+        "CVT.S32.S8 o, {511, 128, 127, -256};",
+        [0; 4],
+        [u32::MAX, (-128i32) as u32, 127, 0],
+    );
+    // U32 of 2^40 + 7: the low 32 bits, 7.
+    check(
+        "UINT",
+        "MOV.U64 d, {1, 1, 1, 1};\nSHL.U64 d, d, 40;\nADD.U64 d, d, {7, 7, 7, 7};\nCVT.U32.U64 o, d;",
+        [0; 4],
+        [7; 4],
+    );
+}
+
+#[test]
+fn cvt_rounds_inexact_floats_by_its_rounding_modifier() {
+    // 1 + 2^-40 to F32: the nearest f32 is 1.0; CEIL gives the next one,
+    // 1 + 2^-23 (0x3f800001); FLR of -(1 + 2^-40) gives -(1 + 2^-23).
+    check(
+        "FLOAT",
+        "ADD.F64 d, {1, 1, -1, -1}, {TINY, TINY, -TINY, -TINY};\nCVT.F32.F64.CEIL o.xz, d;\nCVT.F32.F64.FLR o.yw, d;",
+        [0; 4],
+        [0x3f80_0001, F_ONE, 0xbf80_0000, 0xbf80_0001],
+    );
+    // Integers to F32 near 2^24 (the f32 spacing there is 2): TRUNC
+    // 16777217 -> 16777216; CEIL 16777217 -> 16777218; FLR -16777217 ->
+    // -16777218; ROUND 16777219 (halfway) -> 16777220 (even significand).
+    check(
+        "FLOAT",
+        "CVT.F32.S32.TRUNC o.x, {16777217, 16777217, -16777217, 16777219};\nCVT.F32.S32.CEIL o.y, {16777217, 16777217, -16777217, 16777219};\nCVT.F32.S32.FLR o.z, {16777217, 16777217, -16777217, 16777219};\nCVT.F32.S32 o.w, {16777217, 16777217, -16777217, 16777219};",
+        [0; 4],
+        [0x4b80_0000, 0x4b80_0001, 0xcb80_0001, 0x4b80_0002],
+    );
+    // U64 2^53 + 1 to F64: ROUND and TRUNC and FLR give 2^53, CEIL
+    // 2^53 + 2; minus 2^53: (0, 2, 0, 0).
+    check(
+        "FLOAT",
+        "MOV.U64 d, {1, 1, 1, 1};\nSHL.U64 d, d, 53;\nADD.U64 d, d, {1, 1, 1, 1};\nCVT.F64.U64 e.x, d;\nCVT.F64.U64.CEIL e.y, d;\nCVT.F64.U64.FLR e.z, d;\nCVT.F64.U64.TRUNC e.w, d;\nSUB.F64 o, e, {9007199254740992, 9007199254740992, 9007199254740992, 9007199254740992};",
+        [0; 4],
+        [0, 0x4000_0000, 0, 0],
+    );
+    // F64 2^40 + 0.5 to S64 with CEIL: 2^40 + 1 = 0x100_00000001; a float
+    // result clamps with SAT: (5, -3, 0.25, 1) -> (1, 0, 0.25, 1).
+    check(
+        "UINT",
+        "ADD.F64 e, {1099511627776, 1099511627776, 1099511627776, 1099511627776}, {0.5, 0.5, 0.5, 0.5};\nCVT.S64.F64.CEIL d, e;\nUP64.U o, d;",
+        [0; 4],
+        [1, 0x100, 1, 0x100],
+    );
+    check(
+        "FLOAT",
+        "CVT.F32.F32.SAT o, {5, -3, 0.25, 1};",
+        [0; 4],
+        [F_ONE, 0, F_QUARTER, F_ONE],
+    );
+}

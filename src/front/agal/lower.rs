@@ -284,6 +284,7 @@ impl Lowerer<'_> {
             cc_update: None,
             mul_mode: None,
             precision64: false,
+            convert: None,
             dst,
             srcs,
             ext_swizzle: None,

@@ -785,6 +785,7 @@ impl Lower<'_> {
             cc_update: None,
             mul_mode: None,
             precision64: false,
+            convert: None,
             dst,
             srcs,
             ext_swizzle: None,
