@@ -504,6 +504,11 @@ pub enum VarKind {
     /// this byte (basic machine unit) on, `program.sharedmem[a]`; read and
     /// written only by LDS, STS and ATOMS, byte-addressed.
     Shared(u32),
+    /// CBUFFER (NV_parameter_buffer_object2 2.X.3.6): `program.buffer[a]`
+    /// as "an array of basic machine units", read only by LDC; `first` is
+    /// the first byte (`program.buffer[a][16..31]` starts at 16), the
+    /// variable's elements are bytes, `vec4` is false.
+    ConstantBuffer(BufferBinding),
 }
 
 /// Which color of a color binding.
@@ -1695,6 +1700,9 @@ pub struct MemoryAccess {
     pub ty: crate::isa::DataType,
     /// Its component count: 1, 2 (`X2`) or 4 (`X4`).
     pub components: u8,
+    /// Its component size in bits: 32, or 8 and 16 for LDC's `S8`, `U8`,
+    /// `S16`, `U16` (NV_parameter_buffer_object2 2.X.4.5).
+    pub bits: u8,
     /// ATOMB's operation.
     pub atomic: Option<AtomicOp>,
 }

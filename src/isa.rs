@@ -521,6 +521,9 @@ pub enum Opcode {
     Kil,
     /// `LDB`: load from storage buffer memory (NV_shader_storage_buffer_object 2.X.8.Z, LDB).
     Ldb,
+    /// `LDC`: load from constant buffer (NV_parameter_buffer_object2
+    /// 2.X.8.Z, LDC).
+    Ldc,
     /// `LDS`: load from compute shared memory (NV_compute_program5 2.X.8.Z, LDS).
     Lds,
     /// `LG2`: logarithm base 2 (2.X.8.Z, LG2).
@@ -979,6 +982,10 @@ pub const fn requires_of(op: Opcode) -> Features {
         // specified, a program will fail to load if it contains "ATOMB",
         // "LDB", or "STB" opcodes".
         Opcode::Atomb | Opcode::Ldb | Opcode::Stb => Features::STORAGE_BUFFER,
+        // NV_parameter_buffer_object2 2.X.2: "If a program specifies the
+        // NV_parameter_buffer_object2 program option, the following rules
+        // are added": <VECTORop> ::= "LDC" (implied by the NV5 headers).
+        Opcode::Ldc => Features::PARAMETER_BUFFERS2,
         // NV_shader_thread_shuffle 2.X.6: "If this option is not specified,
         // a program will fail to compile if it uses those instructions."
         Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
@@ -1160,6 +1167,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Ipas    "IPAS"    Alu          [VF, SU]     RV  F FRAG | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, IPAS" "interpolate at sample location"),
     op!(Kil     "KIL"     Kil          [V]          RN  F FRAG | "FIH"   "FIH"    -     -    -     ""    ""       ""       -   -   -   ""       | "NV_fragment_program4 2.X.8.Z, KIL" "kill fragment"),
     op!(Ldb     "LDB"     Memory       []           RV  U ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, LDB" "load from storage buffer memory"),
+    op!(Ldc     "LDC"     Memory       [V]          RV  U ALL  | "CS"    "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_parameter_buffer_object2 2.X.8.Z, LDC" "load from constant buffer"),
     op!(Lds     "LDS"     SharedMemory []           RV  U COMP | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, LDS" "load from shared memory"),
     op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
     op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),

@@ -2310,6 +2310,19 @@ impl Checker<'_> {
                     );
                     return None;
                 }
+                if let VarKind::ConstantBuffer(_) = v.kind {
+                    let vspan = v.span;
+                    self.error(
+                        Diagnostic::error(
+                            "E1171",
+                            "a CBUFFER variable is read by an instruction other than LDC",
+                        )
+                        .primary(o.path.span, "only LDC takes it")
+                        .secondary(vspan, "declared here")
+                        .note(super::memory::CBUFFER_RULE),
+                    );
+                    return None;
+                }
                 if let VarKind::Storage(_) | VarKind::Shared(_) = v.kind {
                     // NV_compute_program5 2.X.3.Y and
                     // NV_shader_storage_buffer_object 2.X.3.Y: memory
@@ -2427,7 +2440,7 @@ impl Checker<'_> {
         self.implicit_var(VarKind::Param(vec![ir::ParamBinding::Constant(c)]), span)
     }
 
-    fn operand_suffix(
+    pub(super) fn operand_suffix(
         &mut self,
         rest: &[PathPart],
         kind: OperandKind,

@@ -126,7 +126,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             VarKind::Attrib(_) => "attribute",
             VarKind::Param(_) => "parameter",
             VarKind::Result(_) => "result",
-            VarKind::Buffer(_) => "buffer",
+            VarKind::Buffer(_) | VarKind::ConstantBuffer(_) => "buffer",
             VarKind::Storage(_) => "storage buffer",
             VarKind::Shared(_) => "shared memory",
         };

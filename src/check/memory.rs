@@ -47,10 +47,14 @@ pub(super) struct SharedUse {
     pub instruction: bool,
 }
 
-/// The codes and rules of one kind of memory (storage buffers or shared
-/// memory), so that one checker serves LDB/STB/ATOMB and LDS/STS/ATOMS.
+/// The codes and rules of one kind of memory (storage buffers, shared
+/// memory or parameter buffers), so that one checker serves LDB/STB/ATOMB,
+/// LDS/STS/ATOMS and LDC.
 struct Space {
     shared: bool,
+    /// LDC's parameter buffer (CBUFFER), with its 8- and 16-bit storage
+    /// modifiers and ordinary operand modifiers (swizzle, negate, abs).
+    constant: bool,
     /// Bad memory operand.
     operand_code: &'static str,
     /// Bad or missing storage modifier.
@@ -63,6 +67,7 @@ struct Space {
 
 const STORAGE_SPACE: Space = Space {
     shared: false,
+    constant: false,
     operand_code: "E1106",
     modifier_code: "E1107",
     atomic_code: "E1107",
@@ -72,6 +77,7 @@ const STORAGE_SPACE: Space = Space {
 
 const SHARED_SPACE: Space = Space {
     shared: true,
+    constant: false,
     operand_code: "E1155",
     modifier_code: "E1156",
     atomic_code: "E1157",
@@ -79,10 +85,27 @@ const SHARED_SPACE: Space = Space {
     modifier_rule: "NV_compute_program5 2.X.8.Z, LDS/STS/ATOMS: \"LDS supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5); ATOMS takes one atomic modifier too; LDS and ATOMS may update a condition code (Table X.13: C)",
 };
 
+const CONSTANT_SPACE: Space = Space {
+    shared: false,
+    constant: true,
+    operand_code: "E1171",
+    modifier_code: "E1172",
+    atomic_code: "E1172",
+    operand_rule: CBUFFER_RULE,
+    modifier_rule: "NV_parameter_buffer_object2 2.X.4.1 and 2.X.8.Z, LDC: \"LDC supports no base data type modifiers, but requires exactly one storage modifier\" (F32, F32X2, F32X4, S8, S16, S32, S32X2, S32X4, U8, U16, U32, U32X2, U32X4); Table X.13: C and S, so LDC may update a condition code and clamp a float result (SAT, SSAT)",
+};
+
+pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Parameter buffer variables declared using \"CBUFFER\" may not be used as an operand in any instruction other than LDC, while \"BUFFER\" and \"BUFFER4\" variables may not be used with LDC\"; 2.X.8.Z, LDC: \"a program will fail to load if any other type of operand is used in an LDC instruction\"";
+
 pub(super) const STORAGE_RULE: &str = "NV_shader_storage_buffer_object 2.X.3.Y: a STORAGE variable is bound to `program.storage[a]` (Table X.2); it is used only as the memory operand of LDB, STB and ATOMB";
 
-/// A storage modifier of section 2.X.4.5: base type, size, count.
-fn storage_modifier(text: &str) -> Option<Result<(DataType, u8), &'static str>> {
+/// A storage modifier of section 2.X.4.5: base type, size in bits, count.
+/// `constant`: LDC's, which adds S8, U8, S16 and U16
+/// (NV_parameter_buffer_object2 2.X.4.1).
+fn storage_modifier(
+    text: &str,
+    constant: bool,
+) -> Option<Result<(DataType, u8, u8), &'static str>> {
     let (ty, rest) = match text.as_bytes().first()? {
         b'F' => (DataType::Float, &text[1..]),
         b'S' => (DataType::Signed, &text[1..]),
@@ -100,7 +123,13 @@ fn storage_modifier(text: &str) -> Option<Result<(DataType, u8), &'static str>> 
         _ => return None,
     };
     match size {
-        "32" => Some(Ok((ty, count))),
+        "32" => Some(Ok((ty, 32, count))),
+        "8" | "16" if constant && count == 1 && ty != DataType::Float => {
+            Some(Ok((ty, size.parse().ok()?, 1)))
+        }
+        // NV_parameter_buffer_object2 2.X.4.1 lists no 8- or 16-bit
+        // vectors and no 8- or 16-bit floats: not storage modifiers of LDC.
+        "8" | "16" if constant => None,
         "8" | "16" | "64" => Some(Err(
             "8-, 16- and 64-bit storage modifiers are not lowered yet (README, \"Headers and options\")",
         )),
@@ -195,12 +224,16 @@ impl Checker<'_> {
     ) -> Option<Flat> {
         let space = if info.shape == Shape::SharedMemory {
             &SHARED_SPACE
+        } else if info.opcode == crate::isa::Opcode::Ldc {
+            &CONSTANT_SPACE
         } else {
             &STORAGE_SPACE
         };
         let store = info.result == ResultKind::None;
-        let atomic_instruction = !store && !info.inputs.is_empty();
-        let mut storage: Option<(DataType, u8)> = None;
+        // LDC's one input is its memory operand (Table X.13: "v").
+        let atomic_instruction = !store && !info.inputs.is_empty() && !space.constant;
+        let mut storage: Option<(DataType, u8, u8)> = None;
+        let mut clamp = None;
         let mut storage_span = inst.opcode.span;
         let mut atomic = None;
         let mut cc_update = None;
@@ -215,7 +248,7 @@ impl Checker<'_> {
             };
         for m in &inst.modifiers {
             let text = m.name.as_str();
-            if let Some(s) = storage_modifier(text) {
+            if let Some(s) = storage_modifier(text, space.constant) {
                 match s {
                     Ok(s) if storage.is_none() => {
                         storage = Some(s);
@@ -249,6 +282,17 @@ impl Checker<'_> {
                 }
             } else if matches!(text, "CC" | "CC0" | "CC1") && !store {
                 cc_update = Some(CcReg(u8::from(text == "CC1")));
+            } else if matches!(text, "SAT" | "SSAT") && space.constant && clamp.is_none() {
+                // Table X.13: LDC takes S; section 2.X.4.1: clamping only
+                // of floating-point results (checked below).
+                clamp = Some((
+                    if text == "SAT" {
+                        ir::Clamp::Sat
+                    } else {
+                        ir::Clamp::Ssat
+                    },
+                    m.span,
+                ));
             } else {
                 modifier_error(
                     self,
@@ -263,7 +307,7 @@ impl Checker<'_> {
         if !ok {
             return None;
         }
-        let Some((ty, components)) = storage else {
+        let Some((ty, bits, components)) = storage else {
             self.error(
                 Diagnostic::error(
                     space.modifier_code,
@@ -320,6 +364,14 @@ impl Checker<'_> {
                 return None;
             }
         }
+        if let (Some((_, span)), false) = (clamp, ty == DataType::Float) {
+            self.error(
+                Diagnostic::error("E0406", format!("{} clamps an integer result", info.name))
+                    .primary(span, "the storage modifier is not F32")
+                    .note("section 2.X.4.1: a program fails to load if it \"specifies a clamping modifier on an instruction, unless it produces floating-point results\""),
+            );
+            return None;
+        }
         if inst.cc_mask.is_some() {
             self.no_cc_mask(inst, info)?;
         }
@@ -328,7 +380,7 @@ impl Checker<'_> {
         let Some(Arg::Operand(mem)) = inst.args.last() else {
             return None;
         };
-        let (var, offset, address) = self.memory_operand(mem, space)?;
+        let (var, offset, address, modifiers) = self.memory_operand(mem, space, ty)?;
         if space.shared {
             // 2.X.7.Y: "if uses these instructions with an offset that
             // would access memory beyond the declared shared memory size";
@@ -345,6 +397,7 @@ impl Checker<'_> {
             address,
             ty,
             components,
+            bits,
             atomic,
         };
         if store {
@@ -364,14 +417,18 @@ impl Checker<'_> {
             };
             vec![self.source(v, OperandKind::Vector(TypeRule::Inherit), ty, false)?]
         } else {
-            Vec::new()
+            // LDC: the swizzle, negate and absolute value applied to the
+            // loaded vector (2.X.8.Z, LDC: "A final operand vector is
+            // derived from the base operand vector by applying swizzle,
+            // negation, and absolute value operand modifiers").
+            modifiers.into_iter().collect()
         };
         Some(Flat::Inst(ir::Instruction {
             op: info.opcode,
             ty,
             half: false,
             fixed: false,
-            clamp: None,
+            clamp: clamp.map(|(c, _)| c),
             cc_update,
             mul_mode: None,
             precision64: false,
@@ -388,21 +445,29 @@ impl Checker<'_> {
     /// `name`, `name[n]`, `name[R.x]`, `name[R.x + n]`: a STORAGE (or
     /// SHARED) variable and a byte offset (a SHARED variable's first byte
     /// added in).
+    /// LDC's operand may add a swizzle, `-` and `|…|` (returned as an
+    /// operand on the CBUFFER variable that carries only those).
+    #[allow(clippy::type_complexity)]
     fn memory_operand(
         &mut self,
         o: &ast::Operand,
         space: &Space,
-    ) -> Option<(ir::VarId, u32, Option<ir::Operand>)> {
-        let kind_name = if space.shared { "SHARED" } else { "STORAGE" };
+        ty: DataType,
+    ) -> Option<(ir::VarId, u32, Option<ir::Operand>, Option<ir::Operand>)> {
+        let kind_name = match (space.shared, space.constant) {
+            (true, _) => "SHARED",
+            (_, true) => "CBUFFER",
+            _ => "STORAGE",
+        };
         let bad = |c: &mut Self, span: Span, what: &str| {
             c.error(
                 Diagnostic::error(space.operand_code, format!("the memory operand {what}"))
                     .primary(
                         span,
-                        if space.shared {
-                            "expected a SHARED variable, e.g. `shv[R0.x]`"
-                        } else {
-                            "expected a STORAGE variable, e.g. `sbo[R0.x]`"
+                        match kind_name {
+                            "SHARED" => "expected a SHARED variable, e.g. `shv[R0.x]`",
+                            "CBUFFER" => "expected a CBUFFER variable, e.g. `cb[R0.x + 4]`",
+                            _ => "expected a STORAGE variable, e.g. `sbo[R0.x]`",
                         },
                     )
                     .note(space.operand_rule),
@@ -418,11 +483,12 @@ impl Checker<'_> {
             return None;
         };
         let base = match self.vars[sym.var.0 as usize].kind {
-            VarKind::Storage(_) if !space.shared => 0,
+            VarKind::Storage(_) if !space.shared && !space.constant => 0,
             VarKind::Shared(base) if space.shared => base,
+            VarKind::ConstantBuffer(b) if space.constant => b.first,
             _ => u32::MAX,
         };
-        if base == u32::MAX || o.negate || o.abs.is_some() {
+        if base == u32::MAX || (!space.constant && (o.negate || o.abs.is_some())) {
             bad(
                 self,
                 o.span,
@@ -430,14 +496,41 @@ impl Checker<'_> {
             );
             return None;
         }
+        // LDC: `cb[12].x`, `-|cb[4]|`: the index first, then the suffix.
+        let (parts, modifiers) = if space.constant {
+            let parts = o.path.parts.as_slice();
+            let n = usize::from(matches!(parts.first(), Some(PathPart::Index(..))));
+            let swizzle = self.operand_suffix(
+                &parts[n..],
+                OperandKind::Vector(TypeRule::Inherit),
+                o.path.span,
+            )?;
+            let (negate, abs, negate_abs) = match o.abs {
+                Some(inner) => (inner, true, o.negate),
+                None => (o.negate, false, false),
+            };
+            let modifiers = ir::Operand {
+                var: sym.var,
+                index: ir::Index::None,
+                swizzle,
+                negate,
+                abs,
+                negate_abs,
+                ty,
+                span: o.span,
+            };
+            (&parts[..n], Some(modifiers))
+        } else {
+            (o.path.parts.as_slice(), None)
+        };
         let with_base = |v: u64| {
             let v = v + u64::from(base);
             (v <= u64::from(u32::MAX)).then_some(v as u32)
         };
-        match o.path.parts.as_slice() {
-            [] => Some((sym.var, base, None)),
+        match parts {
+            [] => Some((sym.var, base, None, modifiers)),
             [PathPart::Index(IndexExpr::Int(n), span)] => match n.value().and_then(with_base) {
-                Some(v) => Some((sym.var, v, None)),
+                Some(v) => Some((sym.var, v, None, modifiers)),
                 _ => {
                     bad(self, *span, "offset does not fit in 32 bits");
                     None
@@ -475,13 +568,17 @@ impl Checker<'_> {
                     },
                     span: register.span.to(component.span),
                 };
-                let address = self.source(
-                    &addr,
-                    OperandKind::Scalar(TypeRule::Unsigned),
-                    DataType::Unsigned,
-                    false,
-                )?;
-                Some((sym.var, constant, Some(address)))
+                // LDC's offsets use "normal array indexing mechanisms"
+                // (NV_parameter_buffer_object2, issue 6): a signed integer
+                // scalar, as NV_gpu_program4's relative addressing reads;
+                // the memory instructions' offsets are unsigned.
+                let (rule, ty) = if space.constant {
+                    (TypeRule::Signed, DataType::Signed)
+                } else {
+                    (TypeRule::Unsigned, DataType::Unsigned)
+                };
+                let address = self.source(&addr, OperandKind::Scalar(rule), ty, false)?;
+                Some((sym.var, constant, Some(address), modifiers))
             }
             _ => {
                 bad(self, o.span, "takes one index: a byte offset");

@@ -748,7 +748,23 @@ impl<'o> Checker<'o> {
                 ty,
                 precision,
                 mods,
-                BoundKind::Buffer { vec4: *vec4 },
+                BoundKind::Buffer {
+                    vec4: *vec4,
+                    bytes: false,
+                },
+            ),
+            DeclKind::ConstantBuffer { name, size, init } => self.bound_declaration(
+                d,
+                name,
+                size.as_ref(),
+                init,
+                ty,
+                precision,
+                mods,
+                BoundKind::Buffer {
+                    vec4: false,
+                    bytes: true,
+                },
             ),
             DeclKind::PrimitiveIn(t) => {
                 self.geometry_decls
@@ -816,11 +832,13 @@ impl<'o> Checker<'o> {
         let nv4 = |d: Dialect| d.has(Features::NV4);
         let nv5 = |d: Dialect| d.has(Features::NV5);
         let storage = |d: Dialect| d.has(Features::STORAGE_BUFFER);
+        let cbuffer = |d: Dialect| d.has(Features::PARAMETER_BUFFERS2);
         let fp1 = |d: Dialect| d.has(Features::NV_FP1);
         let (keyword, exists, rule): (&str, &dyn Fn(Dialect) -> bool, &str) = match &d.kind {
             DeclKind::Address { .. } => ("ADDRESS", &arb_address, "ARB_vertex_program 2.14.3.5: address registers are declared with the <ADDRESS_statement> of vertex programs"),
             DeclKind::Buffer { vec4: false, .. } => ("BUFFER", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::Buffer { vec4: true, .. } => ("BUFFER4", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
+            DeclKind::ConstantBuffer { .. } => ("CBUFFER", &cbuffer, "NV_parameter_buffer_object2 2.X.6: \"If a program specifies the \"NV_parameter_buffer_object2\" option, it may use the CBUFFER statement\" (implied by the NV_gpu_program5 headers)"),
             DeclKind::Texture { .. } => ("TEXTURE", &nv5, "NV_gpu_program5 2.X.3.8: texture variables"),
             DeclKind::Shared { .. } => ("SHARED", &nv5, "NV_compute_program5 2.X.2: <SHARED_statement> is a statement of `!!NVcp5.0` programs"),
             DeclKind::Define { .. } => ("DEFINE", &fp1, "NV_fragment_program 3.11.3: <constantDefinition> is a statement of `!!FP1.0` programs"),
@@ -1009,6 +1027,15 @@ impl<'o> Checker<'o> {
             Elements::Attrib(v) => VarKind::Attrib(v),
             Elements::Param(v) => VarKind::Param(v),
             Elements::Result(v) => VarKind::Result(v),
+            Elements::Buffer(b, _)
+                if kind
+                    == BoundKind::Buffer {
+                        vec4: false,
+                        bytes: true,
+                    } =>
+            {
+                VarKind::ConstantBuffer(b)
+            }
             Elements::Buffer(b, _) => VarKind::Buffer(b),
             Elements::None => return,
         };
@@ -1103,7 +1130,7 @@ impl<'o> Checker<'o> {
                         v.into_iter().all(|b| out.push_param(b))
                     }
                     (
-                        BoundKind::Buffer { vec4 },
+                        BoundKind::Buffer { vec4, bytes },
                         Binding::Buffer {
                             buffer, elements, ..
                         },
@@ -1111,8 +1138,15 @@ impl<'o> Checker<'o> {
                         let first = elements.map_or(0, |e| e.0);
                         // A buffer array covers the range it names, or the
                         // whole binding point: MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV
-                        // words, a quarter as many vec4s for BUFFER4.
-                        let whole = self.options.limits.max_buffer_size / if vec4 { 4 } else { 1 };
+                        // words, a quarter as many vec4s for BUFFER4, four
+                        // times as many bytes for CBUFFER (LDC, "4*<n> or
+                        // more basic machine units ... undefined").
+                        let max = self.options.limits.max_buffer_size;
+                        let whole = match (vec4, bytes) {
+                            (_, true) => max.saturating_mul(4),
+                            (true, false) => max / 4,
+                            (false, false) => max,
+                        };
                         let len = elements.map_or(whole, |(a, b)| b - a + 1);
                         match out {
                             Elements::None => {
@@ -1715,7 +1749,11 @@ enum BoundKind {
     Attrib,
     Param,
     Result,
-    Buffer { vec4: bool },
+    /// BUFFER (words), BUFFER4 (`vec4`) or CBUFFER (`bytes`).
+    Buffer {
+        vec4: bool,
+        bytes: bool,
+    },
 }
 
 impl BoundKind {
@@ -1724,6 +1762,7 @@ impl BoundKind {
             BoundKind::Attrib => "an ATTRIB variable",
             BoundKind::Param => "a PARAM variable",
             BoundKind::Result => "an OUTPUT variable",
+            BoundKind::Buffer { bytes: true, .. } => "a CBUFFER variable",
             BoundKind::Buffer { .. } => "a BUFFER variable",
         }
     }
@@ -1732,8 +1771,9 @@ impl BoundKind {
             BoundKind::Attrib => "ATTRIB",
             BoundKind::Param => "PARAM",
             BoundKind::Result => "OUTPUT",
-            BoundKind::Buffer { vec4: false } => "BUFFER",
-            BoundKind::Buffer { vec4: true } => "BUFFER4",
+            BoundKind::Buffer { bytes: true, .. } => "CBUFFER",
+            BoundKind::Buffer { vec4: false, .. } => "BUFFER",
+            BoundKind::Buffer { vec4: true, .. } => "BUFFER4",
         }
     }
     fn takes(self) -> &'static str {

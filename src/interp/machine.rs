@@ -52,6 +52,9 @@ enum Storage {
     Memory(u32),
     /// A SHARED variable: shared memory from this byte on.
     Shared,
+    /// A CBUFFER variable: `program.buffer[a]` as bytes, read by LDC (its
+    /// first byte is in the access's offset).
+    ConstantBuffer(u32),
 }
 
 struct ResultSlot {
@@ -339,6 +342,7 @@ impl<'p> Machine<'p> {
                 VarKind::Buffer(b) => Storage::Buffer(*b),
                 VarKind::Storage(b) => Storage::Memory(*b),
                 VarKind::Shared(_) => Storage::Shared,
+                VarKind::ConstantBuffer(b) => Storage::ConstantBuffer(b.buffer),
             };
             storage.push(s);
         }
@@ -530,7 +534,7 @@ impl<'p> Machine<'p> {
                 .and_then(|s| self.results.get(*s))
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
-            Storage::Memory(_) | Storage::Shared => None,
+            Storage::Memory(_) | Storage::Shared | Storage::ConstantBuffer(_) => None,
         }
         .ok_or_else(|| {
             internal(
@@ -573,6 +577,14 @@ impl<'p> Machine<'p> {
     /// the negation, the absolute value and the negation outside `|...|`.
     fn load(&mut self, op: &Operand) -> Result<Vec4> {
         let raw = self.fetch(op.var, &op.index, op.ty, op.span)?;
+        Ok(operand_modifiers(op, &raw))
+    }
+}
+
+/// Section 2.X.4.2 on an element already fetched: the swizzle, the
+/// negation, the absolute value and the negation outside `|...|`.
+fn operand_modifiers(op: &Operand, raw: &Vec4) -> Vec4 {
+    {
         let mut v = Vec4::defined([0; 4]);
         for c in 0..4 {
             let k = usize::from(op.swizzle.0[c] & 3);
@@ -592,9 +604,11 @@ impl<'p> Machine<'p> {
                 *b = value::negate(*b, op.ty);
             }
         }
-        Ok(v)
+        v
     }
+}
 
+impl<'p> Machine<'p> {
     /// Loads an operand of a 64-bit instruction (or UP64's): a LONG
     /// variable's components as they are, another's promoted from the
     /// operand's type (2.X.4.1), then the swizzle, negation and absolute
@@ -917,7 +931,14 @@ impl<'p> Machine<'p> {
             return self.exec_instruction64(inst);
         }
         let mut srcs = Vec::with_capacity(inst.srcs.len());
-        for s in &inst.srcs {
+        // LDC's one "source" carries only its operand's modifiers, applied
+        // to what it loads (constant_load).
+        let srcs_to_load = if inst.op == Opcode::Ldc {
+            &[][..]
+        } else {
+            &inst.srcs[..]
+        };
+        for s in srcs_to_load {
             let mut v = self.load(s)?;
             if inst.fixed && s.ty == DataType::Float {
                 for b in v.bits.iter_mut() {
@@ -927,6 +948,7 @@ impl<'p> Machine<'p> {
             srcs.push(v);
         }
         let eval = match &inst.memory {
+            Some(m) if inst.op == Opcode::Ldc => alu::Eval::plain(self.constant_load(inst, m)?),
             Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
             // UP64's operand is 64-bit (a LONG variable, E1161).
             None if inst.op == Opcode::Up64 => {
@@ -1789,6 +1811,51 @@ impl Machine<'_> {
                 }
             }
         }
+    }
+
+    /// LDC (NV_parameter_buffer_object2 2.X.4.5, BufferMemoryLoad): the
+    /// components the storage modifier names from the parameter buffer's
+    /// words ([`Inputs::buffers`], little-endian bytes), zeros in the
+    /// others, then the operand's swizzle and modifiers. The spec leaves
+    /// unaligned offsets undefined (nvp4c rounds down to the component
+    /// size, as the device does) and so a read past the given buffer
+    /// ("not large enough to hold element <b>"): such components are
+    /// undefined.
+    fn constant_load(&mut self, inst: &Instruction, m: &crate::ir::MemoryAccess) -> Result<Vec4> {
+        let Storage::ConstantBuffer(binding) = self.storage[m.var.0 as usize] else {
+            return Err(internal("LDC from a non-CBUFFER variable", inst.span));
+        };
+        let mut byte = u64::from(m.offset);
+        if let Some(a) = &m.address {
+            byte += u64::from(self.load(a)?.bits[0]);
+        }
+        let words = self.inputs.buffers.get(&binding);
+        let word = |k: u64| -> Option<u32> {
+            let k = usize::try_from(k).ok()?;
+            words.and_then(|w| w.get(k)).copied()
+        };
+        let mut v = Vec4::defined([0; 4]);
+        for c in 0..u64::from(m.components) {
+            let bits = u64::from(m.bits);
+            let at = (byte / (bits / 8)) * (bits / 8) + c * 4;
+            let Some(w) = word(at / 4) else {
+                v.undefined |= 1 << c;
+                continue;
+            };
+            let shift = (at % 4) * 8;
+            v.bits[c as usize] = match (m.bits, m.ty) {
+                (8, DataType::Signed) => i32::from((w >> shift) as u8 as i8) as u32,
+                (8, _) => (w >> shift) & 0xff,
+                (16, DataType::Signed) => i32::from((w >> shift) as u16 as i16) as u32,
+                (16, _) => (w >> shift) & 0xffff,
+                _ => w,
+            };
+        }
+        let modifiers = inst
+            .srcs
+            .first()
+            .ok_or_else(|| internal("LDC without its operand", inst.span))?;
+        Ok(operand_modifiers(modifiers, &v))
     }
 
     fn memory_instruction(

@@ -141,13 +141,18 @@ impl Header {
             Header::ArbVp1 => Features::ARB_VP,
             Header::ArbFp1 => Features::ARB_FP,
             // NV_gpu_program5 is an edit of NV_gpu_program4: everything of
-            // NV4 holds, and the NV5 feature adds to it.
+            // NV4 holds, and the NV5 feature adds to it. It "may use the
+            // LDC opcode without needing to declare "OPTION
+            // NV_parameter_buffer_object2"" ("Dependencies on
+            // NV_parameter_buffer_object2").
             Header::NvVp5
             | Header::NvTcp5
             | Header::NvTep5
             | Header::NvGp5
             | Header::NvFp5
-            | Header::NvCp5 => Features(Features::NV4.0 | Features::NV5.0),
+            | Header::NvCp5 => {
+                Features(Features::NV4.0 | Features::NV5.0 | Features::PARAMETER_BUFFERS2.0)
+            }
             // The older NV headers are the languages the ARB family was
             // built from: each is an ARB base plus what the matching NV
             // option has, restricted by its own column and fixed registers
@@ -257,6 +262,10 @@ impl Features {
     /// `OPTION NV_shader_thread_group;`: TGBALLOT (and the thread bindings
     /// and QSWZ instructions, not lowered yet).
     pub const THREAD_GROUP: Features = Features(1 << 25);
+    /// `OPTION NV_parameter_buffer_object2;`: CBUFFER declarations and the
+    /// LDC instruction; part of every NV_gpu_program5 header
+    /// (NV_gpu_program5, "Dependencies on NV_parameter_buffer_object2").
+    pub const PARAMETER_BUFFERS2: Features = Features(1 << 26);
     /// Any of the older NV headers, whose registers are fixed names
     /// rather than declarations.
     pub const NV_LEGACY: Features =
@@ -303,7 +312,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 26] = [
+        const NAMES: [(Features, &str); 27] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -330,6 +339,7 @@ impl fmt::Debug for Features {
             (Features::NV_FP1, "NV_FP1"),
             (Features::THREAD_SHUFFLE, "THREAD_SHUFFLE"),
             (Features::THREAD_GROUP, "THREAD_GROUP"),
+            (Features::PARAMETER_BUFFERS2, "PARAMETER_BUFFERS2"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -944,6 +954,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
     OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
+    OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },
 ];
 

@@ -318,7 +318,8 @@ impl Chunk {
             DeclKind::Attrib { init, .. }
             | DeclKind::Param { init, .. }
             | DeclKind::Output { init, .. }
-            | DeclKind::Buffer { init, .. } => Some(init),
+            | DeclKind::Buffer { init, .. }
+            | DeclKind::ConstantBuffer { init, .. } => Some(init),
             _ => None,
         };
         let items: Vec<&InitItem> = match init {
@@ -345,7 +346,10 @@ impl Chunk {
                 add(name, SymbolKind::Param, None)
             }
             DeclKind::Output { name, size: s, .. } => add(name, SymbolKind::Output, size(s)),
-            DeclKind::Buffer { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
+            DeclKind::Buffer { name, size: s, .. }
+            | DeclKind::ConstantBuffer { name, size: s, .. } => {
+                add(name, SymbolKind::Buffer, size(s))
+            }
             DeclKind::Temp { names } => {
                 for (name, s) in names {
                     add(name, SymbolKind::Temp, size(s));

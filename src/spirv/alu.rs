@@ -107,7 +107,14 @@ impl Lowerer<'_> {
         // The CC write mask reads the register before the update below.
         let enable = self.enable(inst.dst.mask, inst.dst.cc_mask.as_ref())?;
         let mut srcs = Vec::with_capacity(inst.srcs.len());
-        for (src, kind) in inst.srcs.iter().zip(inst.operand_kinds()) {
+        // LDC's operand is memory: its modifiers apply to what
+        // `memory_load` reads (compute).
+        let loaded_srcs = if inst.op == Opcode::Ldc {
+            &[][..]
+        } else {
+            &inst.srcs[..]
+        };
+        for (src, kind) in loaded_srcs.iter().zip(inst.operand_kinds()) {
             // CVT's operand has the type of its second storage modifier.
             let expected = match inst.convert {
                 Some(c) => c.from.ty,
@@ -363,6 +370,17 @@ impl Lowerer<'_> {
             }
             Opcode::Bfr => self.op(Op::BitReverse, &[v(0)])?.into(),
             Opcode::Ldb | Opcode::Lds => self.memory_load(inst)?.into(),
+            // NV_parameter_buffer_object2 2.X.8.Z, LDC: "A final operand
+            // vector is derived from the base operand vector by applying
+            // swizzle, negation, and absolute value operand modifiers".
+            Opcode::Ldc => {
+                let base = self.memory_load(inst)?;
+                let modifiers = inst
+                    .srcs
+                    .first()
+                    .ok_or_else(|| LowerError::internal_at("LDC without its operand", inst.span))?;
+                self.apply_modifiers(modifiers, base, false)?.value.into()
+            }
             Opcode::Atomb | Opcode::Atoms => self.memory_atomic(inst, v(0))?.into(),
             Opcode::Btc => self.op(Op::BitCount, &[v(0)])?.into(),
             // FindILsb and FindUMsb give -1 (all ones) for zero, as BTFL and

@@ -168,6 +168,9 @@ pub(crate) struct Io {
     pub state_block: Option<Word>,
     /// `program.buffer[b]` blocks (binding 3 + b), by b.
     pub buffers: BTreeMap<u32, Word>,
+    /// The words each `program.buffer[b]` block declares (4 per uvec4):
+    /// the bound of LDC's register-addressed reads (memory.rs).
+    pub buffer_words: BTreeMap<u32, u32>,
     /// `texture[n]` descriptors (binding 32 + n), by n (texture.rs).
     pub textures: BTreeMap<u32, super::texture::TextureUnit>,
     /// A tessellation control program's InvocationId input.
@@ -233,6 +236,14 @@ impl Lowerer<'_> {
             match &var.kind {
                 // Declared by binding point (memory.rs).
                 VarKind::Storage(_) | VarKind::Shared(_) => {}
+                // LDC's bytes: the block covers the highest byte it reads
+                // (docs/interface.md, "Parameter buffers").
+                VarKind::ConstantBuffer(binding) => {
+                    let end = analysis.buffer_reach.get(&id).copied().unwrap_or(0);
+                    self.check_buffer_binding(binding.buffer, var.span)?;
+                    let len = buffer_len.entry(binding.buffer).or_insert(0);
+                    *len = (*len).max(end.div_ceil(16));
+                }
                 VarKind::Temp => {
                     if self.private_registers {
                         let storage = self.register(id, var, true)?;
@@ -407,6 +418,9 @@ impl Lowerer<'_> {
                 layout.buffer_binding(buffer),
             );
             self.io.buffers.insert(buffer, var);
+            self.io
+                .buffer_words
+                .insert(buffer, len.max(1).saturating_mul(4));
         }
         // The inputs and outputs the fixed-function work of options reads
         // and writes, at the slots the bindings have (docs/semantics.md,

@@ -62,11 +62,13 @@ pub(crate) struct SharedMemory {
     pub words: u32,
 }
 
-/// Where one access goes: a storage buffer or shared memory.
+/// Where one access goes: a storage buffer, shared memory, or (LDC) a
+/// parameter buffer's uniform block of `words` words.
 #[derive(Clone, Copy, Debug)]
 enum Memory {
     Buffer(StorageBuffer),
     Shared(SharedMemory),
+    Constant { var: Word, words: u32 },
 }
 
 impl Memory {
@@ -74,19 +76,22 @@ impl Memory {
         match self {
             Memory::Buffer(b) => b.var,
             Memory::Shared(s) => s.var,
+            Memory::Constant { var, .. } => var,
         }
     }
     fn class(self) -> StorageClass {
         match self {
             Memory::Buffer(b) => b.class,
             Memory::Shared(_) => StorageClass::Workgroup,
+            Memory::Constant { .. } => StorageClass::Uniform,
         }
     }
     /// Atomics on a storage buffer are seen by every invocation of the
     /// dispatch; on shared memory only the work group shares the memory.
+    /// (Parameter buffers are read-only: no atomic reaches them.)
     fn scope(self) -> Scope {
         match self {
-            Memory::Buffer(_) => Scope::Device,
+            Memory::Buffer(_) | Memory::Constant { .. } => Scope::Device,
             Memory::Shared(_) => Scope::Workgroup,
         }
     }
@@ -199,8 +204,20 @@ impl Lowerer<'_> {
                 .shared
                 .map(Memory::Shared)
                 .ok_or_else(|| LowerError::internal("shared memory was not declared")),
+            VarKind::ConstantBuffer(b) => {
+                match (
+                    self.io.buffers.get(&b.buffer),
+                    self.io.buffer_words.get(&b.buffer),
+                ) {
+                    (Some(&var), Some(&words)) => Ok(Memory::Constant { var, words }),
+                    _ => Err(LowerError::internal(format!(
+                        "program.buffer[{}] was not declared",
+                        b.buffer
+                    ))),
+                }
+            }
             _ => Err(LowerError::internal(
-                "a memory access to a non-STORAGE, non-SHARED variable",
+                "a memory access to a non-STORAGE, non-SHARED, non-CBUFFER variable",
             )),
         }
     }
@@ -208,11 +225,7 @@ impl Lowerer<'_> {
     /// The word index of the access (byte offset / 4) and whether its
     /// `components` words lie inside the buffer (or shared memory).
     fn word_index(&mut self, m: &MemoryAccess, buffer: Memory) -> LResult<(Val, Val)> {
-        let mut byte = self.konst(Comp::U32, &[m.offset]);
-        if let Some(a) = &m.address {
-            let a = self.address_value(a)?;
-            byte = self.op(Op::IAdd, &[byte, a])?;
-        }
+        let byte = self.byte_address(m)?;
         let two = self.konst(Comp::U32, &[2]);
         let index = self.op(Op::ShiftRightLogical, &[byte, two])?;
         let len = match buffer {
@@ -226,6 +239,7 @@ impl Lowerer<'_> {
                 }
             }
             Memory::Shared(s) => self.konst(C::U32, &[s.words]),
+            Memory::Constant { words, .. } => self.konst(C::U32, &[words]),
         };
         // The last word read or written must be below the length (and the
         // sum must not wrap).
@@ -235,6 +249,16 @@ impl Lowerer<'_> {
         let inside = self.cmp(Op::ULessThan, last, len)?;
         let ok = self.and(no_wrap, inside)?;
         Ok((index, ok))
+    }
+
+    /// The access's byte offset: the constant part plus the register.
+    fn byte_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        let mut byte = self.konst(Comp::U32, &[m.offset]);
+        if let Some(a) = &m.address {
+            let a = self.address_value(a)?;
+            byte = self.op(Op::IAdd, &[byte, a])?;
+        }
+        Ok(byte)
     }
 
     fn address_value(&mut self, a: &Operand) -> LResult<Val> {
@@ -251,6 +275,21 @@ impl Lowerer<'_> {
                 self.access(buffer.class(), uint, buffer.var(), &[zero, index.id])
             }
             Memory::Shared(_) => self.access(buffer.class(), uint, buffer.var(), &[index.id]),
+            // Word w of a parameter buffer is component w % 4 of its uvec4
+            // w / 4 (docs/interface.md, "Parameter buffers").
+            Memory::Constant { .. } => {
+                let zero = self.c_i32(0);
+                let two = self.konst(Comp::U32, &[2]);
+                let three = self.konst(Comp::U32, &[3]);
+                let vector = self.op(Op::ShiftRightLogical, &[index, two])?;
+                let component = self.op(Op::BitwiseAnd, &[index, three])?;
+                self.access(
+                    buffer.class(),
+                    uint,
+                    buffer.var(),
+                    &[zero, vector.id, component.id],
+                )
+            }
         }
     }
 
@@ -289,7 +328,28 @@ impl Lowerer<'_> {
             l.store(words_var, v)
         })?;
         let words = self.load(words_var, Comp::U32, 4)?;
-        self.cast(words, Comp::from(m.ty))
+        if m.bits >= 32 {
+            return self.cast(words, Comp::from(m.ty));
+        }
+        // LDC.S8/U8/S16/U16 (NV_parameter_buffer_object2 2.X.4.5): the
+        // byte or half-word at the offset within its word (little-endian;
+        // a 16-bit offset is "a multiple of two", rounded down as the
+        // other sizes are), sign- or zero-extended into x.
+        let byte = self.byte_address(m)?;
+        let within = self.konst(Comp::U32, &[if m.bits == 8 { 3 } else { 2 }]);
+        let within = self.op(Op::BitwiseAnd, &[byte, within])?;
+        let three = self.konst(Comp::U32, &[3]);
+        let shift = self.op(Op::ShiftLeftLogical, &[within, three])?;
+        let count = self.konst(Comp::U32, &[u32::from(m.bits)]);
+        let x = self.extract(words, 0)?;
+        let field = if m.ty == DataType::Signed {
+            let x = self.cast(x, Comp::I32)?;
+            self.op(Op::BitFieldSExtract, &[x, shift, count])?
+        } else {
+            self.op(Op::BitFieldUExtract, &[x, shift, count])?
+        };
+        let zero = self.konst(field.comp, &[0]);
+        self.construct(&[field, zero, zero, zero])
     }
 
     /// STB: the first `components` components of the value, inside the

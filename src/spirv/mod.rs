@@ -484,7 +484,9 @@ pub(crate) struct Analysis {
     pub end_flag: bool,
     /// For each BUFFER / BUFFER4 variable, one more than the highest
     /// element an access can reach (the array length for relative
-    /// addressing).
+    /// addressing); for each CBUFFER variable, one past the highest byte
+    /// of the buffer an LDC can read (its whole range for a register
+    /// offset).
     pub buffer_reach: HashMap<VarId, u32>,
     /// Which instructions and registers can affect the program's results
     /// (`live`); temporaries nothing needed reads are not in `variables`.
@@ -690,6 +692,25 @@ fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u3
     walk_stmts(block, &mut |stmt| {
         for op in stmt.operands() {
             operand(program, op, out);
+        }
+        // LDC (NV_parameter_buffer_object2 2.X.8.Z): the bytes its storage
+        // modifier reads from the offset; with a register offset, the
+        // variable's whole byte range.
+        if let Stmt::Inst(inst) = stmt {
+            if let Some(m) = &inst.memory {
+                if let Some(crate::ir::VarKind::ConstantBuffer(b)) =
+                    program.variables.get(m.var.0 as usize).map(|v| &v.kind)
+                {
+                    let end = match m.address {
+                        Some(_) => b.first.saturating_add(program.var(m.var).len()),
+                        None => m
+                            .offset
+                            .saturating_add(u32::from(m.bits / 8) * u32::from(m.components)),
+                    };
+                    let r = out.entry(m.var).or_insert(0);
+                    *r = (*r).max(end);
+                }
+            }
         }
     });
 }

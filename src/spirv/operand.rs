@@ -128,7 +128,12 @@ impl Lowerer<'_> {
 
     /// Swizzle (or scalar selection), negate and absolute value of section
     /// 2.X.4.2 on an element already loaded.
-    fn apply_modifiers(&mut self, op: &Operand, vector: Val, scalar: bool) -> LResult<Loaded> {
+    pub(crate) fn apply_modifiers(
+        &mut self,
+        op: &Operand,
+        vector: Val,
+        scalar: bool,
+    ) -> LResult<Loaded> {
         let comp = vector.comp;
         let mut v = if scalar {
             self.extract(vector, u32::from(op.swizzle.0[0]))?

@@ -245,6 +245,13 @@ pub enum DeclKind {
         size: Option<ArraySize>,
         init: Init,
     },
+    /// NV_parameter_buffer_object2's `CBUFFER name[] = { program.buffer[a] };`:
+    /// the binding as bytes, read only by LDC.
+    ConstantBuffer {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
     PrimitiveIn(Ident),
     PrimitiveOut(Ident),
     VerticesOut(IntLit),

@@ -66,6 +66,8 @@ pub enum Tok<'a> {
     TextureDecl,
     /// NV_shader_storage_buffer_object's `STORAGE` declaration.
     StorageDecl,
+    /// NV_parameter_buffer_object2's `CBUFFER` declaration.
+    CBuffer,
     /// NV_compute_program5's `SHARED` declaration.
     SharedDecl,
     /// NV_compute_program5's `SHARED_MEMORY` declaration.
@@ -148,6 +150,7 @@ impl Tok<'_> {
             Tok::GroupSize => "GROUP_SIZE",
             Tok::TextureDecl => "TEXTURE",
             Tok::StorageDecl => "STORAGE",
+            Tok::CBuffer => "CBUFFER",
             Tok::SharedDecl => "SHARED",
             Tok::SharedMemory => "SHARED_MEMORY",
             Tok::Define => "DEFINE",
@@ -439,6 +442,7 @@ impl<'a> Lexer<'a> {
             "GROUP_SIZE" => Tok::GroupSize,
             "TEXTURE" => Tok::TextureDecl,
             "STORAGE" => Tok::StorageDecl,
+            "CBUFFER" => Tok::CBuffer,
             "SHARED" => Tok::SharedDecl,
             "SHARED_MEMORY" => Tok::SharedMemory,
             _ => return None,

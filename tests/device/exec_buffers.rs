@@ -200,3 +200,134 @@ END
         }
     }
 }
+
+/// NV_parameter_buffer_object2's LDC on CBUFFER variables (bytes of
+/// `program.buffer[0]`), as `!!NVfp5.0` has it without the OPTION: every
+/// storage size, sign extension, a sub-range's base added to the index, a
+/// non-array variable, register offsets, and the operand's swizzle,
+/// negation and absolute value (2.X.8.Z, LDC). A single-component load
+/// fills x only ("remaining components are filled with zeroes", 2.X.4.5),
+/// so writes to y, z, w smear it with `.x` (the spec's issue 10).
+/// Little-endian words:
+///
+/// | word | value       | bytes (low first) |
+/// |------|-------------|-------------------|
+/// | 0    | 0x4433F201  | 01 F2 33 44       |
+/// | 1    | 0x8081FF7F  | 7F FF 81 80       |
+/// | 2, 3 | 0x12345678, 0xDEADBEEF | |
+/// | 4    | 4           |                   |
+/// | 5, 6 | 1.5, −2.25 (bits) |             |
+/// | 7    | 7           |                   |
+/// | 10, 11 | 0xAAAA0010, 0xBBBB0011 |      |
+#[test]
+fn ldc_reads_bytes_halves_words_and_vectors() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+CBUFFER cb[] = { program.buffer[0] };
+CBUFFER sub[] = { program.buffer[0][16..47] };
+CBUFFER one = program.buffer[0][40];
+INT TEMP a;
+TEMP f, t;
+UINT OUTPUT o0 = result.color[0];
+INT OUTPUT o1 = result.color[1];
+OUTPUT o2 = result.color[2];
+UINT OUTPUT o3 = result.color[3];
+FLR.S a, fragment.texcoord[0];
+LDC.U32X4 o0, cb[a.x];
+LDC.S8 t.x, cb[a.y + 1];
+LDC.S16 t.y, cb[a.y + 2].x;
+LDC.U8 t.z, cb[a.y + 3].x;
+LDC.U16 t.w, cb[6].x;
+MOV.S o1, t;
+LDC.F32X2 f, sub[4];
+MOV o2.xy, f;
+LDC.F32 o2.zw, -|sub[8].x|;
+LDC.U32X2 o3, one;
+END
+";
+    let words: [u32; 12] = [
+        0x4433_F201,
+        0x8081_FF7F,
+        0x1234_5678,
+        0xDEAD_BEEF,
+        4,
+        1.5f32.to_bits(),
+        (-2.25f32).to_bits(),
+        7,
+        8,
+        9,
+        0xAAAA_0010,
+        0xBBBB_0011,
+    ];
+    // (a.x, a.y) per case: byte offsets of the U32X4 and of the 8/16-bit reads.
+    let cases: [[f32; 2]; 2] = [[0.0, 4.0], [16.0, 0.0]];
+    let common = |o0: [u32; 4], o1xyz: [i32; 3]| {
+        [
+            o0,
+            // o1.w: U16 at byte 6 = bytes 81 80 = 0x8081.
+            [o1xyz[0] as u32, o1xyz[1] as u32, o1xyz[2] as u32, 0x8081],
+            // o2.xy: F32X2 at byte 16 + 4 = words 5, 6; o2.zw: -|word 6|
+            // (bytes 16 + 8 = 24), the x smeared by the swizzle.
+            [1.5f32, -2.25, -2.25, -2.25].map(f32::to_bits),
+            // U32X2 at byte 40: words 10, 11, then zeros.
+            [0xAAAA_0010, 0xBBBB_0011, 0, 0],
+        ]
+    };
+    let expected = [
+        // a = (0, 4): U32X4 at byte 0 = words 0..3; S8 at byte 5 = FF = -1;
+        // S16 at bytes 6..7 = 0x8081 = -32639; U8 at byte 7 = 0x80 = 128.
+        common([words[0], words[1], words[2], words[3]], [-1, -32639, 128]),
+        // a = (16, 0): U32X4 at byte 16 = words 4..7; S8 at byte 1 = F2 =
+        // -14; S16 at bytes 2..3 = 0x4433 = 17459; U8 at byte 3 = 0x44 = 68.
+        common([words[4], words[5], words[6], words[7]], [-14, 17459, 68]),
+    ];
+    // The interpreter.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    for (case, a) in cases.iter().enumerate() {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs
+            .set(
+                "fragment.texcoord[0]",
+                [a[0], a[1], 0.0, 0.0].map(f32::to_bits),
+            )
+            .unwrap();
+        inputs.buffers.insert(0, words.to_vec());
+        let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+        for (loc, want) in expected[case].iter().enumerate() {
+            let got = run.result(&format!("result.color[{loc}]")).unwrap();
+            assert_eq!(got.bits, *want, "interpreter, case {case}, color[{loc}]");
+            assert_eq!(got.undefined, 0, "interpreter, case {case}, color[{loc}]");
+        }
+    }
+    // The device.
+    for env in ENVS {
+        let spirv = compile(src, env);
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let job = FragmentJob {
+            buffers: vec![(
+                0,
+                words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
+            )],
+            ..FragmentJob::new(
+                cases
+                    .iter()
+                    .map(|a| vec![Input::float(5, [a[0], a[1], 0.0, 0.0])])
+                    .collect(),
+            )
+        };
+        let out = dev
+            .run_fragment(&spirv, &job)
+            .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
+        for (case, want) in expected.iter().enumerate() {
+            for (loc, w) in want.iter().enumerate() {
+                assert_eq!(
+                    out.color(case, loc as u32),
+                    *w,
+                    "case {case}, color[{loc}] ({env:?})"
+                );
+            }
+        }
+    }
+}
