@@ -66,6 +66,8 @@ pub enum Tok<'a> {
     TextureDecl,
     /// NV_shader_storage_buffer_object's `STORAGE` declaration.
     StorageDecl,
+    /// EXT_shader_image_load_store's `IMAGE` declaration (NV_gpu_program5).
+    ImageDecl,
     /// NV_compute_program5's `SHARED` declaration.
     SharedDecl,
     /// NV_compute_program5's `SHARED_MEMORY` declaration.
@@ -88,6 +90,9 @@ pub enum Tok<'a> {
     Result,
     State,
     Texture,
+    /// EXT_shader_image_load_store's `image[n]` (reserved in the
+    /// NV_gpu_program5 headers).
+    Image,
 
     Semi,
     Colon,
@@ -148,6 +153,7 @@ impl Tok<'_> {
             Tok::GroupSize => "GROUP_SIZE",
             Tok::TextureDecl => "TEXTURE",
             Tok::StorageDecl => "STORAGE",
+            Tok::ImageDecl => "IMAGE",
             Tok::SharedDecl => "SHARED",
             Tok::SharedMemory => "SHARED_MEMORY",
             Tok::Define => "DEFINE",
@@ -160,6 +166,7 @@ impl Tok<'_> {
             Tok::Result => "result",
             Tok::State => "state",
             Tok::Texture => "texture",
+            Tok::Image => "image",
             Tok::Semi => ";",
             Tok::Colon => ":",
             Tok::Comma => ",",
@@ -439,6 +446,7 @@ impl<'a> Lexer<'a> {
             "GROUP_SIZE" => Tok::GroupSize,
             "TEXTURE" => Tok::TextureDecl,
             "STORAGE" => Tok::StorageDecl,
+            "IMAGE" => Tok::ImageDecl,
             "SHARED" => Tok::SharedDecl,
             "SHARED_MEMORY" => Tok::SharedMemory,
             _ => return None,
@@ -454,6 +462,7 @@ impl<'a> Lexer<'a> {
             "result" => Tok::Result,
             "state" => Tok::State,
             "texture" => Tok::Texture,
+            "image" => Tok::Image,
             "fragment" => Tok::Fragment,
             "vertex" => Tok::Vertex,
             "primitive" => Tok::Primitive,

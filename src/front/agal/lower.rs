@@ -288,6 +288,7 @@ impl Lowerer<'_> {
             ext_swizzle: None,
             tex: None,
             memory: None,
+            image: None,
             span,
         })
     }
