@@ -1570,6 +1570,9 @@ pub struct Instruction {
     pub tex: Option<TexAccess>,
     /// Memory instructions only (LDB, ATOMB): what they access.
     pub memory: Option<MemoryAccess>,
+    /// Image instructions only (LOADIM, ATOMIM): the image unit, target
+    /// and format.
+    pub image: Option<ImageAccess>,
     /// The whole instruction.
     pub span: Span,
 }
@@ -1705,6 +1708,148 @@ pub struct MemoryAccess {
     pub bits: u8,
     /// ATOMB's operation.
     pub atomic: Option<AtomicOp>,
+}
+
+/// What an image instruction (LOADIM, STOREIM, ATOMIM;
+/// EXT_shader_image_load_store, "Dependencies on NV_gpu_program5")
+/// accesses: an image unit (`image[n]`, or an IMAGE variable resolved to
+/// one), the target it is read as, and the storage modifier's format
+/// (`None`: a formatted STOREIM, which converts to the unit's format).
+///
+/// ```
+/// use nvp4c::ir::{ImageTarget, Stmt};
+/// let src = "!!NVfp5.0\nIMAGE img = image[1];\nINT TEMP c;\nTEMP r;\nMOV.S c, 0;\nLOADIM.U32 r, c, img, 2D;\nMOV result.color, r;\nEND\n";
+/// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+/// let Stmt::Inst(load) = &program.sub(program.entry).body[1] else { panic!() };
+/// let image = load.image.as_ref().unwrap();
+/// assert_eq!((image.unit, image.target), (1, ImageTarget::T2D));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ImageAccess {
+    /// The image unit.
+    pub unit: u32,
+    /// The image target named by the instruction.
+    pub target: ImageTarget,
+    /// The storage modifier (unformatted access), if any.
+    pub format: Option<ImageFormat>,
+    /// ATOMIM's operation.
+    pub atomic: Option<AtomicOp>,
+}
+
+/// The image targets of LOADIM, STOREIM and ATOMIM (`<imageTarget>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ImageTarget {
+    /// `1D`.
+    T1D,
+    /// `2D`.
+    T2D,
+    /// `3D`.
+    T3D,
+    /// `RECT`.
+    Rect,
+    /// `CUBE`.
+    Cube,
+    /// `BUFFER`.
+    Buffer,
+    /// `ARRAY1D`.
+    Array1D,
+    /// `ARRAY2D`.
+    Array2D,
+    /// `ARRAYCUBE`.
+    ArrayCube,
+    /// `2DMS`.
+    T2DMS,
+    /// `ARRAY2DMS`.
+    Array2DMS,
+}
+
+impl ImageTarget {
+    /// Every target with its name as written.
+    pub const ALL: [(&'static str, ImageTarget); 11] = [
+        ("1D", ImageTarget::T1D),
+        ("2D", ImageTarget::T2D),
+        ("3D", ImageTarget::T3D),
+        ("RECT", ImageTarget::Rect),
+        ("CUBE", ImageTarget::Cube),
+        ("BUFFER", ImageTarget::Buffer),
+        ("ARRAY1D", ImageTarget::Array1D),
+        ("ARRAY2D", ImageTarget::Array2D),
+        ("ARRAYCUBE", ImageTarget::ArrayCube),
+        ("2DMS", ImageTarget::T2DMS),
+        ("ARRAY2DMS", ImageTarget::Array2DMS),
+    ];
+    /// The target as written.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map_or("?", |(n, _)| n)
+    }
+    /// [`ImageTarget::coordinate_components`] as a component mask.
+    pub fn coordinate_mask(self) -> u8 {
+        self.coordinate_components()
+            .iter()
+            .fold(0, |m, &c| m | (1 << c))
+    }
+    /// Which components of the coordinate vector select the texel
+    /// (EXT_shader_image_load_store Table X.5: i, j, k, then the layer or
+    /// face), in the order the Vulkan image coordinate takes them: x; x y;
+    /// x y z; and for the arrays the layer from z (ARRAY1D too: issue 36,
+    /// "the third (z) component selects the layer").
+    pub fn coordinate_components(self) -> &'static [usize] {
+        match self {
+            ImageTarget::T1D | ImageTarget::Buffer => &[0],
+            ImageTarget::T2D | ImageTarget::Rect | ImageTarget::T2DMS => &[0, 1],
+            ImageTarget::Array1D => &[0, 2],
+            ImageTarget::T3D
+            | ImageTarget::Cube
+            | ImageTarget::Array2D
+            | ImageTarget::ArrayCube
+            | ImageTarget::Array2DMS => &[0, 1, 2],
+        }
+    }
+}
+
+/// A storage modifier of an image instruction (EXT_shader_image_load_store
+/// Table X.3): the base data type, the bits of one component (8, 16, 32)
+/// and the component count (1, 2, 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageFormat {
+    /// `F`, `S` or `U`.
+    pub ty: crate::isa::DataType,
+    /// 8, 16 or 32.
+    pub bits: u8,
+    /// 1, 2 (`X2`) or 4 (`X4`).
+    pub components: u8,
+}
+
+impl ImageFormat {
+    /// The modifier as written (`U32`, `F32X4`, `S8`).
+    pub fn name(self) -> String {
+        let t = match self.ty {
+            crate::isa::DataType::Float => 'F',
+            crate::isa::DataType::Signed => 'S',
+            crate::isa::DataType::Unsigned => 'U',
+        };
+        match self.components {
+            1 => format!("{t}{}", self.bits),
+            n => format!("{t}{}X{n}", self.bits),
+        }
+    }
+    /// The Vulkan/GLSL format the image is declared with: the format
+    /// whose texels are exactly the modifier's bits (`r32ui` for `U32`,
+    /// `rgba32f` for `F32X4`, `r8i` for `S8`), so that an unformatted
+    /// access is the formatted access of that format.
+    pub fn glsl_name(self) -> String {
+        let c = ["r", "rg", "", "rgba"][usize::from(self.components) - 1];
+        let t = match self.ty {
+            crate::isa::DataType::Float => "f",
+            crate::isa::DataType::Signed => "i",
+            crate::isa::DataType::Unsigned => "ui",
+        };
+        format!("{c}{}{t}", self.bits)
+    }
 }
 
 /// The atomic modifier of ATOMB and ATOMS (NV_gpu_program5 Table X.Y, ATOM;
@@ -1918,6 +2063,17 @@ pub enum Stmt {
         /// The statement in the source.
         span: Span,
     },
+    /// STOREIM: stores `value` to the texel of the image `coord` selects.
+    ImageStore {
+        /// The value stored.
+        value: Operand,
+        /// The texel coordinates (a signed integer vector).
+        coord: Operand,
+        /// The image, target and format.
+        image: ImageAccess,
+        /// The statement in the source.
+        span: Span,
+    },
     /// BAR: every invocation of the local work group waits here, and
     /// storage memory written before it is visible after it; MEMBAR:
     /// memory transactions before it complete before those after it.
@@ -1990,11 +2146,17 @@ impl Stmt {
             } => (&[], Some(o)),
             Stmt::PushAddress { value, .. } => (&[], Some(value)),
             Stmt::Store { value, .. } => (&[], Some(value)),
+            Stmt::ImageStore { value, .. } => (&[], Some(value)),
             _ => (&[], None),
         };
-        // A memory access's register offset is read too.
+        // A memory access's register offset is read too, and a STOREIM's
+        // coordinates.
         let address = self.memory().and_then(|m| m.address.as_ref());
-        list.iter().chain(one).chain(address)
+        let coord = match self {
+            Stmt::ImageStore { coord, .. } => Some(coord),
+            _ => None,
+        };
+        list.iter().chain(one).chain(address).chain(coord)
     }
 
     /// The memory a statement accesses (LDB, ATOMB, STB).

@@ -324,6 +324,12 @@ pub enum Shape {
     /// `MEMBAR` (NV_gpu_program5 2.X.8.Z): no operands, and in compute
     /// programs the optional `CTA` modifier of NV_compute_program5.
     MemoryBarrier,
+    /// EXT_shader_image_load_store's image instructions in NV_gpu_program5
+    /// (its "Dependencies on NV_gpu_program5"): `LOADIM result, coord,
+    /// image, TARGET`, `STOREIM image, value, coord, TARGET`, `ATOMIM
+    /// result, value, coord, image, TARGET`, with storage (`.U32`,
+    /// `.F32X4`, `.S8`, …) and atomic modifiers (src/check/image.rs).
+    Image,
 }
 
 /// The modifiers an opcode takes in one language level: the "F I C S H"
@@ -436,6 +442,9 @@ pub enum Opcode {
     /// `ATOMB`: atomic operation on storage buffer memory
     /// (NV_shader_storage_buffer_object 2.X.8.Z, ATOMB).
     Atomb,
+    /// `ATOMIM`: atomic operation on an image
+    /// (EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, ATOMIM).
+    Atomim,
     /// `ATOMS`: atomic operation on compute shared memory
     /// (NV_compute_program5 2.X.8.Z, ATOMS).
     Atoms,
@@ -530,6 +539,9 @@ pub enum Opcode {
     Lg2,
     /// `LIT`: compute lighting coefficients (2.X.8.Z, LIT).
     Lit,
+    /// `LOADIM`: image load (EXT_shader_image_load_store, NV_gpu_program5
+    /// 2.X.8.Z, LOADIM).
+    Loadim,
     /// `LOD`: compute texture level of detail (NV_gpu_program4_1 2.X.8.Z, LOD).
     Lod,
     /// `LOG`: logarithm base 2, approximate (ARB_vertex_program 2.14.5.14).
@@ -637,6 +649,9 @@ pub enum Opcode {
     Ssg,
     /// `STB`: store to storage buffer memory (NV_shader_storage_buffer_object 2.X.8.Z, STB).
     Stb,
+    /// `STOREIM`: image store (EXT_shader_image_load_store,
+    /// NV_gpu_program5 2.X.8.Z, STOREIM).
+    Storeim,
     /// `STR`: set on true (2.X.8.Z, STR).
     Str,
     /// `STS`: store to compute shared memory (NV_compute_program5 2.X.8.Z, STS).
@@ -1125,6 +1140,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       -        ""    "C"  "C"   -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
     op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        -   -   "C" -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
     op!(Atomb   "ATOMB"   Memory       [V]          RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, ATOMB" "atomic operation on storage buffer memory"),
+    op!(Atomim  "ATOMIM"  Image        [V, VS]      RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, ATOMIM" "atomic operation on an image"),
     op!(Atoms   "ATOMS"   SharedMemory [V]          RS  U COMP | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, ATOMS" "atomic operation on shared memory"),
     op!(Bar     "BAR"     Barrier      []           RN  F COMP | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, BAR" "work group execution barrier"),
     op!(Bfe     "BFE"     Alu          [V, V]       RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BFE" "bitfield extract"),
@@ -1171,6 +1187,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Lds     "LDS"     SharedMemory []           RV  U COMP | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, LDS" "load from shared memory"),
     op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
     op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
+    op!(Loadim  "LOADIM"  Image        [VS]         RV  U ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, LOADIM" "image load"),
     op!(Lod     "LOD"     Tex          [VF]         RV  F ALL  | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program4_1 2.X.8.Z, LOD" "compute texture level of detail"),
     op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
     op!(Loop    "LOOP"    Rep          [V]          RN  F FRAG | -       -        -     -    -     -     -        ""       -   -   -   -        | "NV_fragment_program2 3.11.X.8, LOOP" "start of loop block with a loop index (A0.x)"),
@@ -1224,6 +1241,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
     op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSHD"  -     "C"  "CS"  -     -        -        -   -   "C" -        | "2.X.8.Z, SSG" "set sign"),
     op!(Stb     "STB"     Memory       [V]          RN  U ALL  | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, STB" "store to storage buffer memory"),
+    op!(Storeim "STOREIM" Image        [V, VS]      RN  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, STOREIM" "image store"),
     op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, STR" "set on true"),
     op!(Sts     "STS"     SharedMemory [V]          RN  U COMP | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, STS" "store to shared memory"),
     op!(Sub     "SUB"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" ""    "C"  "CS"  "S"   "RHXCS"  "RHXCS"  -   ""  "C" "RHXCS"  | "2.X.8.Z, SUB" "subtract"),

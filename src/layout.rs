@@ -164,6 +164,12 @@ impl StageLayout {
     pub fn storage_binding(&self, a: u32) -> u32 {
         self.texture_binding.saturating_add(32).saturating_add(a)
     }
+    /// The binding of EXT_shader_image_load_store's `image[n]` (a storage
+    /// image): 48 past the texture base (80 + *n* by default), after the
+    /// 32 texture units and 16 bindings kept for storage buffers.
+    pub fn image_binding(&self, n: u32) -> u32 {
+        self.texture_binding.saturating_add(48).saturating_add(n)
+    }
     /// The specialization of `program.env[n]` / `program.local[n]`, if any.
     pub fn specialization(&self, param: Param) -> Option<&Specialization> {
         self.specialize.iter().find(|s| s.param == param)

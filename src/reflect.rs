@@ -67,6 +67,10 @@ pub struct Reflection {
     pub specialization_constants: Vec<SpecializationConstant>,
     /// Texture units the module declares (combined image samplers), by unit.
     pub textures: Vec<TextureUnit>,
+    /// Image units the module declares (storage images; LOADIM, STOREIM,
+    /// ATOMIM), by unit (docs/interface.md, "Images").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageUnit>,
     /// Inputs by Location, then built-ins.
     pub inputs: Vec<InterfaceVariable>,
     /// Outputs by Location, then built-ins.
@@ -215,6 +219,40 @@ pub struct TextureUnit {
     /// "AGAL"). Absent when the program leaves it to the renderer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sampler: Option<crate::ir::SamplerState>,
+}
+
+/// An image unit: a storage image, docs/interface.md "Images".
+///
+/// ```
+/// let source = "!!NVfp5.0\nINT TEMP c;\nTEMP r;\nMOV.S c, 0;\nLOADIM.U32 r, c, image[2], ARRAY2D;\nMOV result.color, r;\nEND\n";
+/// let r = nvp4c::compile(source, &nvp4c::Options::default()).unwrap().reflection;
+/// let i = &r.images[0];
+/// assert_eq!((i.unit, i.target.as_str(), i.set, i.binding), (2, "ARRAY2D", 2, 82));
+/// assert_eq!((i.ty.as_str(), i.format.as_deref(), i.access.as_str()), ("uimage2DArray", Some("r32ui"), "read"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ImageUnit {
+    /// The `image[n]` unit.
+    pub unit: u32,
+    /// The target the program uses it with, e.g. `2D`, `BUFFER`.
+    pub target: String,
+    /// The descriptor set.
+    pub set: u32,
+    /// The binding: 80 + `unit` by default.
+    pub binding: u32,
+    /// The GLSL-style type, e.g. `uimage2D`, `imageBuffer`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The component type texels are read and written as.
+    pub sampled_type: Option<ComponentType>,
+    /// The declared format in GLSL's spelling (`r32ui`, `rgba32f`), which
+    /// the bound image view must have; `None` for a unit only written by
+    /// formatted stores (any storage format, with
+    /// `shaderStorageImageWriteWithoutFormat`).
+    pub format: Option<String>,
+    /// `read`, `write` or `read_write`: what the program does with it.
+    pub access: String,
 }
 
 /// An input or output of the module.
@@ -599,6 +637,8 @@ pub fn reflect(
     let mut uniform_blocks = Vec::new();
     let mut push_constants = None;
     let mut textures = Vec::new();
+    let mut images = Vec::new();
+    let image_uses = image_uses(program);
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
     let units = texture_targets(program);
@@ -613,6 +653,8 @@ pub fn reflect(
             StorageClass::UniformConstant => {
                 if let Some(t) = texture_unit(&ctx, &var, &units) {
                     textures.push(t);
+                } else if let Some(i) = image_unit(&ctx, &var, &image_uses) {
+                    images.push(i);
                 }
             }
             StorageClass::Input => inputs.extend(interface_variables(&ctx, &var, false)),
@@ -623,6 +665,7 @@ pub fn reflect(
     let specialization_constants = specialization_constants(&ctx);
     uniform_blocks.sort_by_key(|b| (b.set, b.binding));
     textures.sort_by_key(|t| t.unit);
+    images.sort_by_key(|i| i.unit);
     let slot_order = |v: &InterfaceVariable| {
         (
             v.location.is_none(),
@@ -639,6 +682,7 @@ pub fn reflect(
         push_constants,
         specialization_constants,
         textures,
+        images,
         inputs,
         outputs,
         geometry: program.geometry.map(|g| GeometryLayout {
@@ -1211,6 +1255,92 @@ fn texture_targets(program: &Program) -> BTreeMap<u32, String> {
     out
 }
 
+/// How the program uses one image unit.
+#[derive(Clone)]
+struct ImageUse {
+    target: String,
+    reads: bool,
+    writes: bool,
+    /// The format of its unformatted accesses (`ImageFormat::glsl_name`).
+    format: Option<String>,
+}
+
+/// The target each image unit is used with, whether it is read and
+/// written, and its storage format.
+fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
+    fn walk(block: &[Stmt], out: &mut BTreeMap<u32, ImageUse>) {
+        for s in block {
+            let (access, reads, writes) = match s {
+                Stmt::Inst(i) => match &i.image {
+                    Some(a) => (a, true, a.atomic.is_some()),
+                    None => continue,
+                },
+                Stmt::ImageStore { image, .. } => (image, false, true),
+                _ => {
+                    for b in s.blocks() {
+                        walk(b, out);
+                    }
+                    continue;
+                }
+            };
+            let e = out.entry(access.unit).or_insert(ImageUse {
+                target: access.target.name().to_string(),
+                reads: false,
+                writes: false,
+                format: None,
+            });
+            e.reads |= reads;
+            e.writes |= writes;
+            if let Some(f) = access.format {
+                e.format = Some(f.glsl_name());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for sub in &program.subroutines {
+        walk(&sub.body, &mut out);
+    }
+    out
+}
+
+fn image_unit(
+    ctx: &Context<'_>,
+    var: &module::GlobalVar,
+    uses: &BTreeMap<u32, ImageUse>,
+) -> Option<ImageUnit> {
+    let facts = ctx.facts;
+    let Ty::Image(i) = facts.ty(var.pointee) else {
+        return None;
+    };
+    if !i.storage {
+        return None;
+    }
+    let set = facts.literal(var.id, Decoration::DescriptorSet)?;
+    let binding = facts.literal(var.id, Decoration::Binding)?;
+    let unit = binding.checked_sub(ctx.layout.image_binding(0))?;
+    let ImageUse {
+        target,
+        reads,
+        writes,
+        format,
+    } = uses.get(&unit)?.clone();
+    Some(ImageUnit {
+        unit,
+        target,
+        set,
+        binding,
+        ty: facts.type_name(var.pointee),
+        sampled_type: i.sampled_type,
+        format: i.format.and(format),
+        access: match (reads, writes) {
+            (true, true) => "read_write",
+            (true, false) => "read",
+            _ => "write",
+        }
+        .to_string(),
+    })
+}
+
 fn texture_unit(
     ctx: &Context<'_>,
     var: &module::GlobalVar,
@@ -1224,7 +1354,7 @@ fn texture_unit(
     };
     let (sampled_type, descriptor_type) = match &ty {
         Ty::SampledImage(i) => (i.sampled_type, DescriptorType::CombinedImageSampler),
-        Ty::Image(i) => (i.sampled_type, DescriptorType::UniformTexelBuffer),
+        Ty::Image(i) if !i.storage => (i.sampled_type, DescriptorType::UniformTexelBuffer),
         _ => return None,
     };
     let set = facts.literal(var.id, Decoration::DescriptorSet)?;

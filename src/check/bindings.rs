@@ -677,6 +677,15 @@ pub fn decode<'p>(
         Root::Result => result_binding(dialect, &mut c, allow_range, &mut relative)?,
         Root::Program => program_binding(&mut c, allow_range, dialect)?,
         Root::State => state_binding(&mut c, allow_range, dialect)?,
+        // EXT_shader_image_load_store, NV_gpu_program5 2.X.3.X: "Image
+        // variables may only be used to identify a texture object in image
+        // instructions, and may not be used as operands in any other
+        // instruction."
+        Root::Image => {
+            return Err(Diagnostic::error("E1193", "an image unit used outside an image instruction")
+                .primary(path.span, "`image[n]` names an image unit")
+                .note("EXT_shader_image_load_store, NV_gpu_program5 2.X.3.X: \"Image variables may only be used to identify a texture object in image instructions, and may not be used as operands in any other instruction.\" (LOADIM, STOREIM, ATOMIM; IMAGE declarations)"));
+        }
         Root::Texture => {
             let unit = match selection(&mut c, "texture", false)? {
                 Sel::One(n) => n,

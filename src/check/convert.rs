@@ -198,6 +198,7 @@ impl Checker<'_> {
             ext_swizzle: None,
             tex: None,
             memory: None,
+            image: None,
             span: inst.span,
         }))
     }

@@ -44,6 +44,8 @@ pub(crate) enum Flat {
     EndPrim(Span),
     /// STB.
     Store(Operand, crate::ir::MemoryAccess, Span),
+    /// STOREIM: value, coordinates, image.
+    ImageStore(Operand, Operand, crate::ir::ImageAccess, Span),
     /// BAR, MEMBAR.
     Barrier(crate::ir::BarrierKind, Span),
     Label(Ident),
@@ -449,6 +451,12 @@ impl Builder<'_> {
                 memory,
                 span,
             }),
+            Flat::ImageStore(value, coord, image, span) => self.push(Stmt::ImageStore {
+                value,
+                coord,
+                image,
+                span,
+            }),
             Flat::Barrier(kind, span) => self.push(Stmt::Barrier { kind, span }),
             Flat::Label(_) => {}
         }
@@ -510,6 +518,7 @@ impl<'o> Builder<'o> {
             | Flat::Emit(s)
             | Flat::EndPrim(s)
             | Flat::Store(_, _, s)
+            | Flat::ImageStore(_, _, _, s)
             | Flat::Barrier(_, s) => *s,
             Flat::Label(id) => id.span,
         };

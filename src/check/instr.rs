@@ -152,6 +152,9 @@ impl Checker<'_> {
             // Storage and rounding modifiers instead of a data type.
             return self.cvt_instruction(info, inst);
         }
+        if info.shape == Shape::Image {
+            return self.image_instruction(info, inst);
+        }
         let Some(mods) = self.modifiers(info, inst) else {
             let lenient = Mods {
                 ty: info.default_type,
@@ -198,6 +201,7 @@ impl Checker<'_> {
             }
             Shape::AddressStack => self.address_stack(info, inst),
             Shape::Memory | Shape::SharedMemory => self.memory_instruction(info, inst),
+            Shape::Image => self.image_instruction(info, inst),
             Shape::Barrier => {
                 self.expect_args(inst, 0, info)?;
                 self.no_cc_mask(inst, info)?;
@@ -1017,6 +1021,7 @@ impl Checker<'_> {
             srcs,
             ext_swizzle,
             memory: None,
+            image: None,
             tex,
             span: inst.span,
         })
@@ -1117,7 +1122,9 @@ impl Checker<'_> {
             _ => args,
         };
         let texture_variable = match args.first() {
-            Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => self.texture_variable_unit(o),
+            Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => {
+                self.texture_variable_unit(&super::program_type::TEXTURE_UNITS, o)
+            }
             _ => None,
         };
         let through_variable = texture_variable.is_some();
@@ -2778,6 +2785,14 @@ fn usage(info: &OpInfo) -> String {
         Shape::MemoryBarrier => {
             format!("`{}` (`{}.CTA` in compute programs)", info.name, info.name)
         }
+        Shape::Image => match info.opcode {
+            Opcode::Loadim => format!("`{}.U32 result, coord, image[n], TARGET`", info.name),
+            Opcode::Storeim => format!("`{}.U32 image[n], value, coord, TARGET`", info.name),
+            _ => format!(
+                "`{}.ADD.U32 result, value, coord, image[n], TARGET`",
+                info.name
+            ),
+        },
         Shape::Swz => format!("`{} result, source, c0, c1, c2, c3`", info.name),
         Shape::Tex => format!(
             "`{} result, coord, texture[n], TARGET[, (offset)]`",

@@ -245,13 +245,35 @@ impl Flow<'_> {
                         if let Some(a) = &memory.address {
                             self.read(a, 0b0001);
                         }
+                    } else if let Stmt::ImageStore {
+                        value,
+                        coord,
+                        image,
+                        ..
+                    } = s
+                    {
+                        // An unformatted STOREIM stores the storage
+                        // modifier's components, a formatted one all four;
+                        // the coordinates are the target's.
+                        let n = image.format.map_or(4, |f| f.components);
+                        self.read(value, (1u8 << n) - 1);
+                        self.read(coord, image.target.coordinate_mask());
                     } else if let Stmt::Inst(i) = s {
                         for (k, o) in i.srcs.iter().enumerate() {
-                            // ATOMB/ATOMS read x (and y for CSWAP) only.
-                            let comps = match &i.memory {
-                                Some(m) if m.atomic == Some(crate::ir::AtomicOp::CSwap) => 0b0011,
-                                Some(_) => 0b0001,
-                                None => i.op.components_read(k, i.dst.mask.0),
+                            // ATOMB/ATOMS/ATOMIM read x (and y for CSWAP)
+                            // only; LOADIM and ATOMIM the target's
+                            // coordinates.
+                            let atomic = i
+                                .memory
+                                .as_ref()
+                                .map(|m| m.atomic)
+                                .or(i.image.as_ref().map(|m| m.atomic));
+                            let coordinate = i.image.as_ref().filter(|_| k + 1 == i.srcs.len());
+                            let comps = match (atomic, coordinate) {
+                                (_, Some(image)) => image.target.coordinate_mask(),
+                                (Some(Some(crate::ir::AtomicOp::CSwap)), _) => 0b0011,
+                                (Some(_), _) => 0b0001,
+                                (None, _) => i.op.components_read(k, i.dst.mask.0),
                             };
                             self.read(o, comps);
                         }

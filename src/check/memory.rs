@@ -438,6 +438,7 @@ impl Checker<'_> {
             ext_swizzle: None,
             tex: None,
             memory: Some(memory),
+            image: None,
             span: inst.span,
         }))
     }

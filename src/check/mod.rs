@@ -10,6 +10,7 @@ pub(crate) mod bindings;
 mod convert;
 mod dialect;
 mod flow;
+mod image;
 mod instr;
 mod legacy;
 mod lint;
@@ -240,6 +241,11 @@ pub(crate) struct Checker<'o> {
     shared_uses: Vec<memory::SharedUse>,
     /// NV_gpu_program5's texture variables: name → texture image units.
     textures: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
+    /// IMAGE variables: their image units and where each was declared.
+    images: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
+    /// The target and format each image unit is used with, and where
+    /// (src/check/image.rs).
+    image_uses: HashMap<u32, image::UnitUse>,
     /// The first VERTICES_OUT declaration, for the output limits.
     vertices_out_decl: Option<Span>,
     /// Interpolation of each fragment attribute declared so far, for the
@@ -337,6 +343,8 @@ impl<'o> Checker<'o> {
             layout_decls: Vec::new(),
             shared_uses: Vec::new(),
             textures: Default::default(),
+            images: Default::default(),
+            image_uses: HashMap::new(),
             vertices_out_decl: None,
             interp_by_binding: HashMap::new(),
             texture_targets: HashMap::new(),
@@ -787,7 +795,10 @@ impl<'o> Checker<'o> {
                 });
             }
             DeclKind::Texture { name, size, init } => {
-                self.texture_declaration(d, name, size.as_ref(), init)
+                self.texture_declaration(&program_type::TEXTURE_UNITS, d, name, size.as_ref(), init)
+            }
+            DeclKind::Image { name, size, init } => {
+                self.texture_declaration(&program_type::IMAGE_UNITS, d, name, size.as_ref(), init)
             }
             DeclKind::Storage { name, size, init } => {
                 self.storage_declaration(d, name, size.as_ref(), init)
@@ -840,6 +851,7 @@ impl<'o> Checker<'o> {
             DeclKind::Buffer { vec4: true, .. } => ("BUFFER4", &nv4, "NV_parameter_buffer_object 2.X.3.6"),
             DeclKind::ConstantBuffer { .. } => ("CBUFFER", &cbuffer, "NV_parameter_buffer_object2 2.X.6: \"If a program specifies the \"NV_parameter_buffer_object2\" option, it may use the CBUFFER statement\" (implied by the NV_gpu_program5 headers)"),
             DeclKind::Texture { .. } => ("TEXTURE", &nv5, "NV_gpu_program5 2.X.3.8: texture variables"),
+            DeclKind::Image { .. } => ("IMAGE", &nv5, "EXT_shader_image_load_store, \"Dependencies on NV_gpu_program5\": image variables are implied by the NV_gpu_program5 headers"),
             DeclKind::Shared { .. } => ("SHARED", &nv5, "NV_compute_program5 2.X.2: <SHARED_statement> is a statement of `!!NVcp5.0` programs"),
             DeclKind::Define { .. } => ("DEFINE", &fp1, "NV_fragment_program 3.11.3: <constantDefinition> is a statement of `!!FP1.0` programs"),
             DeclKind::Declare { .. } => ("DECLARE", &fp1, "NV_fragment_program 3.11.3: <localDeclaration> is a statement of `!!FP1.0` programs"),

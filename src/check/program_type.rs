@@ -272,14 +272,53 @@ impl Checker<'_> {
     }
 }
 
+/// What kind of unit a variable names: texture image units (TEXTURE,
+/// NV_gpu_program5 2.X.3.8) or image units (IMAGE,
+/// EXT_shader_image_load_store 2.X.3.X). The two declarations have the
+/// same grammar and rules, with their own words and codes.
+pub(super) struct UnitKind {
+    root: crate::syntax::ast::Root,
+    /// `texture` or `image`.
+    word: &'static str,
+    /// Bad binding, array or index.
+    code: &'static str,
+    /// A unit out of range.
+    range_code: &'static str,
+    rule: &'static str,
+    range_rule: &'static str,
+}
+
+pub(super) const TEXTURE_UNITS: UnitKind = UnitKind {
+    root: crate::syntax::ast::Root::Texture,
+    word: "texture",
+    code: "E1104",
+    range_code: "E0441",
+    rule: "NV_gpu_program5 2.X.3.8: texture variables are bound to `texture[a]` or, in an array, `texture[a..b]`; \"the list of texture image units assigned to the array must increase consecutively\"",
+    range_rule: "NV_gpu_program5 2.X.3.8: \"A program will fail to compile if <a> or <b> is negative or greater than or equal to the number of texture image units supported\" (docs/limits.md)",
+};
+
+pub(super) const IMAGE_UNITS: UnitKind = UnitKind {
+    root: crate::syntax::ast::Root::Image,
+    word: "image",
+    code: "E1190",
+    range_code: "E1191",
+    rule: "EXT_shader_image_load_store, NV_gpu_program5 2.X.3.X: image variables are bound to `image[a]` or, in an array, `image[a..b]`; \"the list of image units assigned to the array must increase consecutively\"",
+    range_rule: "EXT_shader_image_load_store, NV_gpu_program5 2.X.3.X: \"A program will fail to compile if <a> or <b> is negative or greater than or equal to the number of image units supported, or if <a> is greater than <b>\" (MAX_IMAGE_UNITS: 8, docs/limits.md)",
+};
+
+/// MAX_IMAGE_UNITS_EXT: OpenGL's minimum, 8 (docs/limits.md).
+pub const MAX_IMAGE_UNITS: u32 = 8;
+
 /// Texture variables (NV_gpu_program5 section 2.X.3.8): `TEXTURE t =
-/// texture[n];` or `TEXTURE t[] = { texture[a..b], ... };`. They name
-/// texture image units and are used only as the texture of a texture
-/// instruction, so the checker resolves them to units there and the IR
-/// keeps only the unit.
+/// texture[n];` or `TEXTURE t[] = { texture[a..b], ... };`, and image
+/// variables (EXT_shader_image_load_store 2.X.3.X): `IMAGE i = image[n];`.
+/// They name units and are used only as the texture (image) of a texture
+/// (image) instruction, so the checker resolves them to units there and
+/// the IR keeps only the unit.
 impl Checker<'_> {
     pub(super) fn texture_declaration(
         &mut self,
+        kind: &UnitKind,
         d: &crate::syntax::ast::Declaration,
         name: &crate::syntax::ast::Ident,
         size: Option<&crate::syntax::ast::ArraySize>,
@@ -288,32 +327,41 @@ impl Checker<'_> {
         if self.reserved_name(name) {
             return;
         }
-        let known = self.names.contains_key(&name.name) || self.textures.contains_key(&name.name);
-        let units = self.texture_units(d, name, size, init);
+        let known = self.unit_variable_declared(name).is_some();
+        let units = self.texture_units(kind, d, name, size, init);
         // A declaration reported as wrong still establishes its name (with
         // no units), so its uses are not reported again.
         if !known {
-            self.textures
-                .insert(name.name.clone(), (units.unwrap_or_default(), name.span));
+            let map = if kind.root == crate::syntax::ast::Root::Image {
+                &mut self.images
+            } else {
+                &mut self.textures
+            };
+            map.insert(name.name.clone(), (units.unwrap_or_default(), name.span));
         }
+    }
+
+    /// Where a name was established, if it was (any variable, texture or
+    /// image variable).
+    fn unit_variable_declared(&self, name: &crate::syntax::ast::Ident) -> Option<Span> {
+        self.names
+            .get(&name.name)
+            .map(|s| s.span)
+            .or_else(|| self.textures.get(&name.name).map(|t| t.1))
+            .or_else(|| self.images.get(&name.name).map(|t| t.1))
     }
 
     fn texture_units(
         &mut self,
+        kind: &UnitKind,
         d: &crate::syntax::ast::Declaration,
         name: &crate::syntax::ast::Ident,
         size: Option<&crate::syntax::ast::ArraySize>,
         init: &crate::syntax::ast::Init,
     ) -> Option<Vec<u32>> {
-        use crate::syntax::ast::{Init, InitItem, PathHead, Root};
-        const RULE: &str = "NV_gpu_program5 2.X.3.8: texture variables are bound to `texture[a]` or, in an array, `texture[a..b]`; \"the list of texture image units assigned to the array must increase consecutively\"";
-        if self.names.contains_key(&name.name) || self.textures.contains_key(&name.name) {
-            let prev = self
-                .names
-                .get(&name.name)
-                .map(|s| s.span)
-                .or_else(|| self.textures.get(&name.name).map(|t| t.1))
-                .unwrap_or(name.span);
+        use crate::syntax::ast::{Init, InitItem, PathHead};
+        let word = kind.word;
+        if let Some(prev) = self.unit_variable_declared(name) {
             self.error(
                 Diagnostic::error("E0300", format!("`{}` is declared twice", name.name))
                     .primary(name.span, "declared again here")
@@ -326,36 +374,29 @@ impl Checker<'_> {
             Init::Single(item) => vec![item],
             Init::List(items, _) => items.iter().collect(),
         };
+        let not_a_unit = |c: &mut Self, span: Span| {
+            c.error(
+                Diagnostic::error(
+                    kind.code,
+                    format!(
+                        "{word} variable `{}` bound to something other than `{word}[n]`",
+                        name.name
+                    ),
+                )
+                .primary(span, format!("not a {word} unit"))
+                .note(kind.rule),
+            );
+        };
         let mut units = Vec::new();
         for item in items {
             let InitItem::Binding(path) = item else {
-                self.error(
-                    Diagnostic::error(
-                        "E1104",
-                        format!(
-                            "texture variable `{}` bound to something other than `texture[n]`",
-                            name.name
-                        ),
-                    )
-                    .primary(d.span, "not a texture image unit")
-                    .note(RULE),
-                );
+                not_a_unit(self, d.span);
                 return None;
             };
-            let PathHead::Root(Root::Texture, _) = path.head else {
-                self.error(
-                    Diagnostic::error(
-                        "E1104",
-                        format!(
-                            "texture variable `{}` bound to something other than `texture[n]`",
-                            name.name
-                        ),
-                    )
-                    .primary(path.span, "not a texture image unit")
-                    .note(RULE),
-                );
+            if !matches!(path.head, PathHead::Root(r, _) if r == kind.root) {
+                not_a_unit(self, path.span);
                 return None;
-            };
+            }
             let mut first_last = None;
             if let [crate::syntax::ast::PathPart::Index(ix, _)] = path.parts.as_slice() {
                 match ix {
@@ -371,28 +412,28 @@ impl Checker<'_> {
             let Some((a, b)) = first_last.filter(|(a, b)| a <= b) else {
                 self.error(
                     Diagnostic::error(
-                        "E1104",
+                        kind.code,
                         format!(
-                            "texture variable `{}` needs `texture[n]`{}",
+                            "{word} variable `{}` needs `{word}[n]`{}",
                             name.name,
                             if size.is_some() {
-                                " or `texture[a..b]`"
+                                format!(" or `{word}[a..b]`")
                             } else {
-                                ""
+                                String::new()
                             }
                         ),
                     )
-                    .primary(path.span, "not a texture image unit or range")
-                    .note(RULE),
+                    .primary(path.span, format!("not a {word} unit or range"))
+                    .note(kind.rule),
                 );
                 return None;
             };
-            let max = u64::from(self.options.limits.max_texture_units);
+            let max = u64::from(self.unit_limit(kind));
             if b >= max {
                 self.error(
-                    Diagnostic::error("E0441", format!("texture unit {b} is out of range"))
+                    Diagnostic::error(kind.range_code, format!("{word} unit {b} is out of range"))
                         .primary(path.span, format!("units are 0 to {}", max - 1))
-                        .note("NV_gpu_program5 2.X.3.8: \"A program will fail to compile if <a> or <b> is negative or greater than or equal to the number of texture image units supported\" (docs/limits.md)"),
+                        .note(kind.range_rule),
                 );
                 return None;
             }
@@ -400,17 +441,17 @@ impl Checker<'_> {
                 if units.last().is_some_and(|&last: &u32| last + 1 != u as u32) {
                     self.error(
                         Diagnostic::error(
-                            "E1104",
+                            kind.code,
                             format!(
-                                "the texture units of `{}` do not increase consecutively",
+                                "the {word} units of `{}` do not increase consecutively",
                                 name.name
                             ),
                         )
                         .primary(
                             path.span,
-                            format!("texture[{u}] after texture[{}]", units.last().unwrap_or(&0)),
+                            format!("{word}[{u}] after {word}[{}]", units.last().unwrap_or(&0)),
                         )
-                        .note(RULE),
+                        .note(kind.rule),
                     );
                     return None;
                 }
@@ -421,15 +462,15 @@ impl Checker<'_> {
             if len != units.len() as u64 {
                 self.error(
                     Diagnostic::error(
-                        "E1104",
+                        kind.code,
                         format!(
-                            "texture array `{}[{len}]` is bound to {} units",
+                            "{word} array `{}[{len}]` is bound to {} units",
                             name.name,
                             units.len()
                         ),
                     )
                     .primary(d.span, "sizes differ")
-                    .note(RULE),
+                    .note(kind.rule),
                 );
                 return None;
             }
@@ -437,18 +478,35 @@ impl Checker<'_> {
         Some(units)
     }
 
-    /// The texture image unit a texture variable operand names: `t` or
-    /// `t[n]` (a constant index; NV_gpu_program5's `<texVarName>
-    /// <optArrayMem>`).
+    /// How many units of the kind there are.
+    pub(super) fn unit_limit(&self, kind: &UnitKind) -> u32 {
+        if kind.root == crate::syntax::ast::Root::Image {
+            MAX_IMAGE_UNITS
+        } else {
+            self.options.limits.max_texture_units
+        }
+    }
+
+    /// The unit a texture (image) variable operand names: `t` or `t[n]`
+    /// (a constant index; NV_gpu_program5's `<texVarName> <optArrayMem>`,
+    /// `<imageVarName> <optArrayMem>`). `None` when the operand is not
+    /// such a variable; `Some(None)` when it is and was reported.
     pub(super) fn texture_variable_unit(
         &mut self,
+        kind: &UnitKind,
         operand: &crate::syntax::ast::Operand,
     ) -> Option<Option<TextureUse>> {
         use crate::syntax::ast::{IndexExpr, PathHead, PathPart};
+        let word = kind.word;
         let PathHead::Name(id) = &operand.path.head else {
             return None;
         };
-        let (units, _) = self.textures.get(&id.name)?.clone();
+        let map = if kind.root == crate::syntax::ast::Root::Image {
+            &self.images
+        } else {
+            &self.textures
+        };
+        let (units, _) = map.get(&id.name)?.clone();
         if units.is_empty() {
             // Its declaration was reported.
             return Some(None);
@@ -459,15 +517,26 @@ impl Checker<'_> {
                 Some(i) if (i as usize) < units.len() => Some(TextureUse::Unit(units[i as usize])),
                 _ => {
                     self.error(
-                        Diagnostic::error("E1104", format!("`{}[{}]` is past the end of a texture array of {}", id.name, n.text.as_str(), units.len()))
-                            .primary(*span, "index out of range")
-                            .note("NV_gpu_program5 2.X.3.8: a texture array has one element per unit it is bound to"),
+                        Diagnostic::error(
+                            kind.code,
+                            format!(
+                                "`{}[{}]` is past the end of a {word} array of {}",
+                                id.name,
+                                n.text.as_str(),
+                                units.len()
+                            ),
+                        )
+                        .primary(*span, "index out of range")
+                        .note(format!(
+                            "{}; an array has one element per unit it is bound to",
+                            kind.rule
+                        )),
                     );
                     None
                 }
             },
             // NV_gpu_program5 2.X.2, <texVarName> <optArrayMem>: an
-            // index from a register picks the unit at run time.
+            // index from a register picks the texture unit at run time.
             [PathPart::Index(
                 IndexExpr::Relative {
                     register,
@@ -475,7 +544,7 @@ impl Checker<'_> {
                     offset,
                 },
                 span,
-            )] => {
+            )] if kind.root != crate::syntax::ast::Root::Image => {
                 let off = match offset.as_deref() {
                     None => 0i64,
                     Some((neg, lit)) => {
@@ -505,17 +574,31 @@ impl Checker<'_> {
                     _ => None,
                 }
             }
+            [PathPart::Index(IndexExpr::Relative { .. }, span), ..] => {
+                self.error(
+                    Diagnostic::error(
+                        "E0900",
+                        format!("{word} array `{}` indexed with a register", id.name),
+                    )
+                    .primary(
+                        *span,
+                        format!("not supported yet: nvp4c selects {word} units statically"),
+                    )
+                    .note("docs/semantics.md lists what NV_gpu_program5 support is missing"),
+                );
+                None
+            }
             _ => {
                 self.error(
                     Diagnostic::error(
-                        "E1104",
-                        format!("`{}` needs one index to select a texture unit", id.name),
+                        kind.code,
+                        format!("`{}` needs one index to select a {word} unit", id.name),
                     )
                     .primary(
                         operand.span,
-                        format!("a texture array of {} units", units.len()),
+                        format!("a {word} array of {} units", units.len()),
                     )
-                    .note("NV_gpu_program5 2.X.2: <textureUseV> ::= <texVarName> <optArrayMem>"),
+                    .note(kind.rule),
                 );
                 None
             }

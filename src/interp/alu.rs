@@ -885,7 +885,10 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         | O::Txl
         | O::Txp
         | O::Txq
-        | O::Lod => {
+        | O::Lod
+        | O::Loadim
+        | O::Storeim
+        | O::Atomim => {
             return Err(InterpError::Unsupported {
                 what: format!("texture instruction {}", info.name),
                 span: inst.span,

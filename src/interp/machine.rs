@@ -175,8 +175,21 @@ fn internal(what: impl Into<String>, span: Span) -> InterpError {
     }
 }
 
-fn uses_texture(block: &Block) -> Option<&Instruction> {
+/// The first texture or image instruction of a block: the interpreter
+/// models neither textures nor images (docs/semantics.md, "Images").
+fn uses_texture(block: &Block) -> Option<(String, Span)> {
     block.iter().find_map(|s| match s {
+        Stmt::ImageStore { span, .. } => Some((
+            "image instruction STOREIM (images are not modelled)".into(),
+            *span,
+        )),
+        Stmt::Inst(i) if i.image.is_some() => Some((
+            format!(
+                "image instruction {} (images are not modelled)",
+                i.op.name()
+            ),
+            i.span,
+        )),
         Stmt::Inst(i)
             if i.tex.is_some()
                 || matches!(
@@ -193,7 +206,13 @@ fn uses_texture(block: &Block) -> Option<&Instruction> {
                         | Opcode::Txq
                 ) =>
         {
-            Some(i)
+            Some((
+                format!(
+                    "texture instruction {} (textures are not modelled)",
+                    i.op.name()
+                ),
+                i.span,
+            ))
         }
         other => other.blocks().find_map(uses_texture),
     })
@@ -206,14 +225,8 @@ impl<'p> Machine<'p> {
         options: &'p RunOptions,
     ) -> Result<Machine<'p>> {
         for sub in &program.subroutines {
-            if let Some(inst) = uses_texture(&sub.body) {
-                return Err(InterpError::Unsupported {
-                    what: format!(
-                        "texture instruction {} (textures are not modelled)",
-                        inst.op.name()
-                    ),
-                    span: inst.span,
-                });
+            if let Some((what, span)) = uses_texture(&sub.body) {
+                return Err(InterpError::Unsupported { what, span });
             }
         }
         // The vertices a per-vertex array variable spans: the geometry
@@ -1562,6 +1575,10 @@ impl<'p> Machine<'p> {
             Stmt::Store { value, memory, .. } => {
                 let v = self.load(value)?;
                 self.memory_store(memory, v)?;
+            }
+            // Refused by `Machine::new` (`uses_texture`).
+            Stmt::ImageStore { span, .. } => {
+                return Err(internal("STOREIM reached the machine", *span))
             }
             // One invocation: nothing to wait for (BAR), and its own
             // memory transactions are already in program order (MEMBAR).

@@ -750,6 +750,9 @@ impl Dialect {
             // ARB_vertex_program reserves `texture` too, though its
             // grammar uses it only as a state member.
             "texture" => true,
+            // EXT_shader_image_load_store's NV_gpu_program5 grammar:
+            // <imageUseDS> ::= "image" <arrayMemAbs>.
+            "image" => self.has(Features::NV5),
             "fragment" => stage == Stage::Fragment,
             "vertex" => !matches!(stage, Stage::Fragment | Stage::Compute),
             "invocation" => stage == Stage::Compute,

@@ -369,7 +369,9 @@ impl Chunk {
                     write: false,
                 });
             }
-            DeclKind::Texture { name, size: s, .. } => add(name, SymbolKind::Texture, size(s)),
+            DeclKind::Texture { name, size: s, .. } | DeclKind::Image { name, size: s, .. } => {
+                add(name, SymbolKind::Texture, size(s))
+            }
             DeclKind::Storage { name, size: s, .. } | DeclKind::Shared { name, size: s, .. } => {
                 add(name, SymbolKind::Buffer, size(s))
             }

@@ -44,6 +44,9 @@ pub(super) struct ImageTy {
     pub depth: bool,
     pub arrayed: bool,
     pub multisampled: bool,
+    /// A storage image (Sampled 2), and its format (`None`: Unknown).
+    pub storage: bool,
+    pub format: Option<rspirv::spirv::ImageFormat>,
 }
 
 /// A global variable of the module.
@@ -278,7 +281,15 @@ impl ModuleFacts {
 
     fn image(&self, ops: &[Operand]) -> Option<ImageTy> {
         match ops {
-            [Operand::IdRef(sampled), Operand::Dim(dim), Operand::LiteralBit32(depth), Operand::LiteralBit32(arrayed), Operand::LiteralBit32(ms), ..] => {
+            [Operand::IdRef(sampled), Operand::Dim(dim), Operand::LiteralBit32(depth), Operand::LiteralBit32(arrayed), Operand::LiteralBit32(ms), rest @ ..] =>
+            {
+                let storage = matches!(rest.first(), Some(Operand::LiteralBit32(2)));
+                let format = match rest.get(1) {
+                    Some(Operand::ImageFormat(f)) if *f != rspirv::spirv::ImageFormat::Unknown => {
+                        Some(*f)
+                    }
+                    _ => None,
+                };
                 Some(ImageTy {
                     dim: *dim,
                     sampled_type: match self.ty(*sampled) {
@@ -288,6 +299,8 @@ impl ModuleFacts {
                     depth: *depth == 1,
                     arrayed: *arrayed == 1,
                     multisampled: *ms == 1,
+                    storage,
+                    format,
                 })
             }
             _ => None,
@@ -374,6 +387,7 @@ fn spell(facts: &ModuleFacts, ty: &Ty) -> String {
         Ty::Array(e, Some(n)) => format!("{}[{n}]", spell(facts, e)),
         Ty::Array(e, None) => format!("{}[]", spell(facts, e)),
         Ty::Struct(id) => facts.name(*id).unwrap_or("struct").to_string(),
+        Ty::Image(i) if i.storage => format!("{}image{}", prefix_of(i), dim_suffix(i)),
         Ty::Image(i) => format!("{}texture{}", prefix_of(i), dim_suffix(i)),
         Ty::SampledImage(i) => format!("{}sampler{}", prefix_of(i), dim_suffix(i)),
         Ty::Sampler => "sampler".to_string(),

@@ -78,7 +78,8 @@ impl Lowerer<'_> {
             | Shape::Tex
             | Shape::Txd
             | Shape::Memory
-            | Shape::SharedMemory => {}
+            | Shape::SharedMemory
+            | Shape::Image => {}
             _ => {
                 return Err(LowerError::internal_at(
                     format!("{} is not an ALU instruction", info.name),
@@ -382,6 +383,8 @@ impl Lowerer<'_> {
                 self.apply_modifiers(modifiers, base, false)?.value.into()
             }
             Opcode::Atomb | Opcode::Atoms => self.memory_atomic(inst, v(0))?.into(),
+            Opcode::Loadim => self.image_load(inst, v(0))?.into(),
+            Opcode::Atomim => self.image_atomic(inst, v(0), v(1))?.into(),
             Opcode::Btc => self.op(Op::BitCount, &[v(0)])?.into(),
             // FindILsb and FindUMsb give -1 (all ones) for zero, as BTFL and
             // unsigned BTFM want; FindSMsb is signed BTFM exactly ("the most

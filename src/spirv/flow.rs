@@ -36,6 +36,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Emit { span }
         | Stmt::EndPrimitive { span }
         | Stmt::Store { span, .. }
+        | Stmt::ImageStore { span, .. }
         | Stmt::Barrier { span, .. }
         | Stmt::Loop { span, .. }
         | Stmt::Branch { span, .. }
@@ -144,6 +145,14 @@ impl Lowerer<'_> {
                 memory,
                 span,
             } => self.lower_store(value, memory).map_err(|e| e.at(*span)),
+            Stmt::ImageStore {
+                value,
+                coord,
+                image,
+                span,
+            } => self
+                .image_store(value, coord, image)
+                .map_err(|e| e.at(*span)),
             Stmt::Barrier { kind, span } => self.lower_barrier(*kind).map_err(|e| e.at(*span)),
             Stmt::EndPrimitive { span } => self.lower_end_primitive().map_err(|e| e.at(*span)),
         }

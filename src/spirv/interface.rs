@@ -173,6 +173,8 @@ pub(crate) struct Io {
     pub buffer_words: BTreeMap<u32, u32>,
     /// `texture[n]` descriptors (binding 32 + n), by n (texture.rs).
     pub textures: BTreeMap<u32, super::texture::TextureUnit>,
+    /// `image[n]` storage images, by n (image.rs).
+    pub images: BTreeMap<u32, super::image::ImageUnit>,
     /// A tessellation control program's InvocationId input.
     pub invocation_id: Option<Word>,
     /// `program.storage[a]` buffers, by a (memory.rs).

@@ -157,6 +157,7 @@ impl Liveness {
     pub(crate) fn inst_needed(&self, inst: &Instruction) -> bool {
         // An atomic writes memory whether or not its result is read.
         inst.memory.as_ref().is_some_and(|m| m.atomic.is_some())
+            || inst.image.as_ref().is_some_and(|m| m.atomic.is_some())
             || self.var_live(inst.dst.var)
             || inst.cc_update.is_some_and(|r| self.cc_live(r.0))
     }
@@ -187,7 +188,11 @@ impl Liveness {
                 if !self.inst_needed(inst) {
                     return false;
                 }
-                if self.record_ifs && (!self.is_temp(inst.dst.var) || inst.memory.is_some()) {
+                if self.record_ifs
+                    && (!self.is_temp(inst.dst.var)
+                        || inst.memory.is_some()
+                        || inst.image.as_ref().is_some_and(|m| m.atomic.is_some()))
+                {
                     self.effects = true;
                 }
                 for src in &inst.srcs {
@@ -285,6 +290,12 @@ impl Liveness {
                 if let Some(a) = &memory.address {
                     self.operand(a);
                 }
+                true
+            }
+            Stmt::ImageStore { value, coord, .. } => {
+                self.effects |= self.record_ifs;
+                self.operand(value);
+                self.operand(coord);
                 true
             }
         }

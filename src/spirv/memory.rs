@@ -391,44 +391,80 @@ impl Lowerer<'_> {
         let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result_var, zero)?;
-        let signed = m.ty == DataType::Signed;
-        let float = m.ty == DataType::Float;
         self.guarded_by(Some(ok), |l| {
             let p = l.word_pointer(buffer, index)?;
             let scope = l.c_u32(buffer.scope() as u32);
-            let relaxed = l.c_u32(0);
-            let native = match op {
-                AtomicOp::Add if float => None,
-                AtomicOp::Add => Some(Op::AtomicIAdd),
-                AtomicOp::Min if signed => Some(Op::AtomicSMin),
-                AtomicOp::Min => Some(Op::AtomicUMin),
-                AtomicOp::Max if signed => Some(Op::AtomicSMax),
-                AtomicOp::Max => Some(Op::AtomicUMax),
-                AtomicOp::And => Some(Op::AtomicAnd),
-                AtomicOp::Or => Some(Op::AtomicOr),
-                AtomicOp::Xor => Some(Op::AtomicXor),
-                // F32 EXCH exchanges the bits.
-                AtomicOp::Exch => Some(Op::AtomicExchange),
-                AtomicOp::CSwap | AtomicOp::IWrap | AtomicOp::DWrap => None,
-            };
-            let old = match (op, native) {
-                (_, Some(spv)) => l.b.value(spv, uint, None, [p, scope, relaxed, x.id])?,
-                (AtomicOp::CSwap, None) => {
-                    l.b.atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, y.id, x.id)?
-                }
-                // IWRAP, DWRAP and F32 ADD have no SPIR-V atomic (Vulkan
-                // core has no float atomics): a compare-and-swap loop.
-                _ => l.atomic_cas_loop(p, scope, op, x)?,
-            };
-            let old = Val {
-                id: old,
-                comp: Comp::U32,
-                n: 1,
-            };
+            let old = l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
             l.store(result_var, old)
         })?;
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
+    }
+
+    /// One atomic operation (NV_gpu_program5 Table X.Y, ATOM; the same
+    /// table for ATOMS and, EXT_shader_image_load_store Table X.4, ATOMIM)
+    /// on the 32-bit word `p` points to, whose type is `pointee` (`U32`,
+    /// or `I32` for a texel of a signed-integer image); `x` and `y` are
+    /// the operand's first two components as bits. Gives the word before
+    /// the operation, as bits (`U32`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn atomic_word(
+        &mut self,
+        p: Word,
+        pointee: Comp,
+        scope: Word,
+        op: AtomicOp,
+        ty: DataType,
+        x: Val,
+        y: Val,
+    ) -> LResult<Val> {
+        let word_ty = self.t(pointee, 1);
+        let relaxed = self.c_u32(0);
+        let signed = ty == DataType::Signed;
+        let float = ty == DataType::Float;
+        let native = match op {
+            AtomicOp::Add if float => None,
+            AtomicOp::Add => Some(Op::AtomicIAdd),
+            AtomicOp::Min if signed => Some(Op::AtomicSMin),
+            AtomicOp::Min => Some(Op::AtomicUMin),
+            AtomicOp::Max if signed => Some(Op::AtomicSMax),
+            AtomicOp::Max => Some(Op::AtomicUMax),
+            AtomicOp::And => Some(Op::AtomicAnd),
+            AtomicOp::Or => Some(Op::AtomicOr),
+            AtomicOp::Xor => Some(Op::AtomicXor),
+            // F32 EXCH exchanges the bits.
+            AtomicOp::Exch => Some(Op::AtomicExchange),
+            AtomicOp::CSwap | AtomicOp::IWrap | AtomicOp::DWrap => None,
+        };
+        let x = self.cast(x, pointee)?;
+        let y = self.cast(y, pointee)?;
+        let old = match (op, native) {
+            (_, Some(spv)) => self
+                .b
+                .value(spv, word_ty, None, [p, scope, relaxed, x.id])?,
+            (AtomicOp::CSwap, None) => self
+                .b
+                .atomic_compare_exchange(word_ty, None, p, scope, relaxed, relaxed, y.id, x.id)?,
+            // IWRAP, DWRAP and F32 ADD have no SPIR-V atomic (Vulkan core
+            // has no float atomics): a compare-and-swap loop (on unsigned
+            // words: IWRAP and DWRAP take U32 only, F32 ADD is on shared
+            // memory's words).
+            _ if pointee == Comp::U32 => self.atomic_cas_loop(p, scope, op, x)?,
+            _ => {
+                return Err(LowerError::internal(format!(
+                    "{} on a {pointee:?} word",
+                    op.name()
+                )))
+            }
+        };
+        self.cast(
+            Val {
+                id: old,
+                comp: pointee,
+                n: 1,
+            },
+            Comp::U32,
+        )
     }
 
     /// The spec's read-compute-write for an operation without a SPIR-V

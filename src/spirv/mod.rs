@@ -35,6 +35,7 @@ mod emit;
 mod fixed_function;
 mod flow;
 mod geometry;
+mod image;
 mod interface;
 mod live;
 mod memory;
@@ -917,6 +918,7 @@ impl<'a> Lowerer<'a> {
     fn lower_program(&mut self, analysis: &Analysis) -> Result<(), LowerError> {
         self.declare_variables(analysis)?;
         self.declare_textures(analysis)?;
+        self.declare_images(analysis)?;
         if analysis.depth_counter {
             let uint = self.t(emit::Comp::U32, 1);
             let zero = self.c_u32(0);

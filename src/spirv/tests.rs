@@ -254,6 +254,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
         ]),
         tex: None,
         memory: None,
+        image: None,
         span: Span::default(),
     }
 }
@@ -295,8 +296,13 @@ fn is_alu(info: &OpInfo) -> bool {
     // tests give every operand (the checker's E1130);
     // texture::tests::nv5_texture_and_interpolation_validate_or_are_refused
     // lowers them on attributes.
+    // CVT takes its types from two storage modifiers (ir::Conversion),
+    // not from a data type; tests/device/exec_nv5_64bit.rs runs every pair.
     matches!(info.shape, Shape::Alu | Shape::Swz)
-        && !matches!(info.opcode, Opcode::Ipac | Opcode::Ipao | Opcode::Ipas)
+        && !matches!(
+            info.opcode,
+            Opcode::Ipac | Opcode::Ipao | Opcode::Ipas | Opcode::Cvt
+        )
 }
 
 fn module(words: &[u32]) -> dr::Module {
@@ -2547,5 +2553,96 @@ fn memory_barriers_have_the_spec_scope_and_semantics() {
                 .collect();
             assert_eq!(barriers, want, "{env:?}: {src}");
         }
+    }
+}
+
+/// EXT_shader_image_load_store's image instructions: every target but the
+/// multisample ones (refused, E0900) with LOADIM, unformatted STOREIM and
+/// ATOMIM, every storage modifier of Table X.3, every atomic modifier of
+/// Table X.4 with the storage modifiers it takes, formatted STOREIM alone
+/// on a unit (format Unknown), in every program type that has them and
+/// every target environment: modules that validate, one storage image per
+/// unit at binding 80 + n, with the capabilities docs/interface.md
+/// ("Images") lists and no StorageImageReadWithoutFormat.
+#[test]
+fn image_instructions_validate() {
+    let targets = [
+        "1D",
+        "2D",
+        "3D",
+        "RECT",
+        "CUBE",
+        "BUFFER",
+        "ARRAY1D",
+        "ARRAY2D",
+        "ARRAYCUBE",
+    ];
+    let formats = [
+        "F32X4", "S32X4", "U32X4", "F32X2", "S32X2", "U32X2", "F32", "S32", "U32", "S16", "U16",
+        "S8", "U8",
+    ];
+    let src_of = |extra: &str| {
+        format!("!!NVcp5.0\nGROUP_SIZE 1;\nINT TEMP c;\nTEMP r;\nMOV.S c, {{1, 2, 3, 4}};\n{extra}END\n")
+    };
+    let mut programs: Vec<String> = Vec::new();
+    for (u, t) in targets.iter().enumerate() {
+        let u = u % 8;
+        programs.push(src_of(&format!(
+            "LOADIM.U32 r, c, image[{u}], {t};\nSTOREIM.U32 image[{u}], r, c, {t};\nATOMIM.ADD.U32 r.x, r, c, image[{u}], {t};\n"
+        )));
+    }
+    for (i, f) in formats.iter().enumerate() {
+        let u = i % 8;
+        let line = format!("LOADIM.{f} r, c, image[{u}], 2D;\nSTOREIM.{f} image[{u}], r, c, 2D;\n");
+        programs.push(src_of(&line));
+    }
+    for op in ["ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CSWAP"] {
+        for ty in ["U32", "S32"] {
+            programs.push(src_of(&format!(
+                "ATOMIM.{op}.{ty} r.x, {{1, 2, 0, 0}}, c, image[3], ARRAY2D;\n"
+            )));
+        }
+    }
+    for op in ["IWRAP", "DWRAP"] {
+        programs.push(src_of(&format!(
+            "ATOMIM.{op}.U32 r.x, {{1, 2, 0, 0}}, c, image[3], BUFFER;\n"
+        )));
+    }
+    programs.push(src_of(
+        "STOREIM.F image[5], r, c, 2D;\nSTOREIM image[6], r, c, 3D;\n",
+    ));
+    programs.push(
+        "!!NVfp5.0\nINT TEMP c;\nTEMP r;\nMOV.S c, fragment.position;\nLOADIM.F32X4 r, c, image[1], 2D;\nATOMIM.ADD.S32 r.x, 1, c, image[2], 2D;\nSTOREIM.F32X4 image[1], r, c, 2D;\nMOV result.color, r;\nEND\n"
+            .into(),
+    );
+    for src in &programs {
+        for env in ENVS {
+            let compiled = crate::compile(src, &options(env))
+                .unwrap_or_else(|d| panic!("{env:?}: {}", d.render("t.cp", src, false)));
+            let m = module(&compiled.spirv);
+            let caps: Vec<u32> = m
+                .capabilities
+                .iter()
+                .filter_map(|i| match i.operands.first() {
+                    Some(dr::Operand::Capability(c)) => Some(*c as u32),
+                    _ => None,
+                })
+                .collect();
+            assert!(
+                !caps.contains(&(spirv::Capability::StorageImageReadWithoutFormat as u32)),
+                "{src}"
+            );
+            assert!(!compiled.reflection.images.is_empty(), "{src}");
+            for i in &compiled.reflection.images {
+                assert_eq!(i.binding, 80 + i.unit, "{src}");
+            }
+        }
+    }
+    // The multisample targets are refused.
+    for t in ["2DMS", "ARRAY2DMS"] {
+        let src = src_of(&format!("LOADIM.U32 r, c, image[0], {t};\n"));
+        let d = crate::compile(&src, &options(TargetEnv::Vulkan1_0)).expect_err(t);
+        let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E0900"], "{t}");
     }
 }

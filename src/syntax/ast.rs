@@ -262,6 +262,13 @@ pub enum DeclKind {
         size: Option<ArraySize>,
         init: Init,
     },
+    /// EXT_shader_image_load_store's `IMAGE name = image[n];` or `IMAGE
+    /// name[] = { image[a..b] };` (NV_gpu_program5).
+    Image {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
     /// NV_shader_storage_buffer_object's `STORAGE name = program.storage[a];`.
     Storage {
         name: Ident,
@@ -408,6 +415,8 @@ pub enum Root {
     Result,
     State,
     Texture,
+    /// `image` (EXT_shader_image_load_store in NV_gpu_program5).
+    Image,
 }
 
 impl Root {
@@ -421,6 +430,7 @@ impl Root {
             Root::Result => "result",
             Root::State => "state",
             Root::Texture => "texture",
+            Root::Image => "image",
         }
     }
 }

@@ -68,6 +68,8 @@ pub enum Tok<'a> {
     StorageDecl,
     /// NV_parameter_buffer_object2's `CBUFFER` declaration.
     CBuffer,
+    /// EXT_shader_image_load_store's `IMAGE` declaration (NV_gpu_program5).
+    ImageDecl,
     /// NV_compute_program5's `SHARED` declaration.
     SharedDecl,
     /// NV_compute_program5's `SHARED_MEMORY` declaration.
@@ -90,6 +92,9 @@ pub enum Tok<'a> {
     Result,
     State,
     Texture,
+    /// EXT_shader_image_load_store's `image[n]` (reserved in the
+    /// NV_gpu_program5 headers).
+    Image,
 
     Semi,
     Colon,
@@ -151,6 +156,7 @@ impl Tok<'_> {
             Tok::TextureDecl => "TEXTURE",
             Tok::StorageDecl => "STORAGE",
             Tok::CBuffer => "CBUFFER",
+            Tok::ImageDecl => "IMAGE",
             Tok::SharedDecl => "SHARED",
             Tok::SharedMemory => "SHARED_MEMORY",
             Tok::Define => "DEFINE",
@@ -163,6 +169,7 @@ impl Tok<'_> {
             Tok::Result => "result",
             Tok::State => "state",
             Tok::Texture => "texture",
+            Tok::Image => "image",
             Tok::Semi => ";",
             Tok::Colon => ":",
             Tok::Comma => ",",
@@ -443,6 +450,7 @@ impl<'a> Lexer<'a> {
             "TEXTURE" => Tok::TextureDecl,
             "STORAGE" => Tok::StorageDecl,
             "CBUFFER" => Tok::CBuffer,
+            "IMAGE" => Tok::ImageDecl,
             "SHARED" => Tok::SharedDecl,
             "SHARED_MEMORY" => Tok::SharedMemory,
             _ => return None,
@@ -458,6 +466,7 @@ impl<'a> Lexer<'a> {
             "result" => Tok::Result,
             "state" => Tok::State,
             "texture" => Tok::Texture,
+            "image" => Tok::Image,
             "fragment" => Tok::Fragment,
             "vertex" => Tok::Vertex,
             "primitive" => Tok::Primitive,

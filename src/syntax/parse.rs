@@ -284,6 +284,7 @@ fn syntax_error(e: ParseError<usize, Tok<'_>, Stop>, source: &str, limit: usize)
                     | Tok::Result
                     | Tok::State
                     | Tok::Texture
+                    | Tok::Image
             );
             if starts_operand && expected.iter().any(|t| t == "\",\"") {
                 d = d.note("operands are separated by `,` (section 2.X.2)");
@@ -298,6 +299,7 @@ fn syntax_error(e: ParseError<usize, Tok<'_>, Stop>, source: &str, limit: usize)
                     | Tok::Result
                     | Tok::State
                     | Tok::Texture
+                    | Tok::Image
             );
             if reserved && expected.iter().any(|t| t == "WORD") {
                 return Diagnostic::error("E0302", format!("`{}` is a reserved keyword", tok.text()))

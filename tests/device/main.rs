@@ -26,6 +26,7 @@ mod exec_geometry;
 mod exec_layout;
 mod exec_nv5_64bit;
 mod exec_nv5_bits;
+mod exec_nv5_images;
 mod exec_nv5_thread_group;
 mod exec_options;
 mod exec_pipeline;

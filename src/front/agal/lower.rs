@@ -290,6 +290,7 @@ impl Lowerer<'_> {
             ext_swizzle: None,
             tex: None,
             memory: None,
+            image: None,
             span,
         })
     }

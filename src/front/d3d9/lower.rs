@@ -791,6 +791,7 @@ impl Lower<'_> {
             ext_swizzle: None,
             tex: None,
             memory: None,
+            image: None,
             span: self.span,
         }
     }

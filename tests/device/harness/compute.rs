@@ -1,12 +1,34 @@
 //! Compute runs ([`Device::run_compute`]): one compute program dispatched
 //! over a grid of work groups, its storage buffers (NV_shader_storage_buffer
 //! object's `program.storage[a]`, binding 64 + a of set 0 by default,
-//! docs/interface.md) uploaded before and read back after.
+//! docs/interface.md) and storage images (EXT_shader_image_load_store's
+//! `image[n]`, binding 80 + n) uploaded before and read back after.
 
 use ash::vk;
 
-use super::device::{host_barrier, Device, HostBuffer, Scope};
-use super::{HarnessError, Result};
+use super::device::{host_barrier, Descriptor, Device, HostBuffer, Object, Scope};
+use super::texture::TextureKind;
+use super::{HarnessError, Result, VkContext};
+
+/// The 32-bit words of a buffer or image read back after a run.
+pub type Words = Vec<u32>;
+
+/// A storage image of a compute run: its texels as raw words (layer by
+/// layer, row by row, `texel_words` words per texel), uploaded before the
+/// dispatch and read back after it. A [`TextureKind::Buffer`] image is a
+/// storage texel buffer.
+#[derive(Clone, Debug)]
+pub struct StorageImage {
+    pub binding: u32,
+    pub kind: TextureKind,
+    pub format: vk::Format,
+    /// Width, height, depth (1 where the kind has none).
+    pub extent: [u32; 3],
+    /// Array layers (1 for the kinds without).
+    pub layers: u32,
+    /// The texels' bytes, as little-endian words.
+    pub words: Vec<u32>,
+}
 
 /// A compute dispatch.
 #[derive(Clone, Debug)]
@@ -15,6 +37,8 @@ pub struct ComputeJob {
     pub groups: [u32; 3],
     /// Storage buffers: (binding, initial 32-bit words). Each is read back.
     pub storage: Vec<(u32, Vec<u32>)>,
+    /// Storage images, read back too.
+    pub images: Vec<StorageImage>,
     /// Their descriptor set (default 0, a compute program's).
     pub descriptor_set: u32,
 }
@@ -24,6 +48,7 @@ impl ComputeJob {
         ComputeJob {
             groups,
             storage,
+            images: Vec::new(),
             descriptor_set: 0,
         }
     }
@@ -33,6 +58,16 @@ impl Device {
     /// Dispatches `spirv` (a `GLCompute` entry point `main`) and returns each
     /// storage buffer's words after the run, in the job's order.
     pub fn run_compute(&self, spirv: &[u32], job: &ComputeJob) -> Result<Vec<Vec<u32>>> {
+        Ok(self.run_compute_images(spirv, job)?.0)
+    }
+
+    /// [`Device::run_compute`], also returning each storage image's words
+    /// after the run, in the job's order.
+    pub fn run_compute_images(
+        &self,
+        spirv: &[u32],
+        job: &ComputeJob,
+    ) -> Result<(Vec<Words>, Vec<Words>)> {
         if job.groups.iter().any(|&g| g == 0 || g > 1024) {
             return Err(HarnessError::Job(format!(
                 "{:?} work groups; each dimension is 1..=1024",
@@ -50,12 +85,25 @@ impl Device {
                 )?;
                 buffers.push((*binding, buf));
             }
-            let refs: Vec<(u32, &HostBuffer)> = buffers.iter().map(|(b, buf)| (*b, buf)).collect();
-            let (layout, set) = s.buffer_set(
+            let mut descriptors: Vec<(u32, Descriptor)> = buffers
+                .iter()
+                .map(|(b, buf)| {
+                    (
+                        *b,
+                        Descriptor::Buffer(vk::DescriptorType::STORAGE_BUFFER, buf.buffer),
+                    )
+                })
+                .collect();
+            let mut images = Vec::new();
+            for image in &job.images {
+                let bound = s.storage_image(image)?;
+                descriptors.push((image.binding, bound.descriptor));
+                images.push(bound);
+            }
+            let (layout, set) = s.descriptor_set(
                 job.descriptor_set,
                 vk::ShaderStageFlags::COMPUTE,
-                &refs,
-                vk::DescriptorType::STORAGE_BUFFER,
+                &descriptors,
             )?;
             let module = s.shader(spirv)?;
             let stage = vk::PipelineShaderStageCreateInfo::default()
@@ -69,6 +117,9 @@ impl Device {
             let set_index = job.descriptor_set;
             let groups = job.groups;
             s.submit(|dev, cb| unsafe {
+                for i in &images {
+                    i.upload(dev, cb);
+                }
                 dev.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
                 dev.cmd_bind_descriptor_sets(
                     cb,
@@ -79,6 +130,9 @@ impl Device {
                     &[],
                 );
                 dev.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+                for i in &images {
+                    i.download(dev, cb);
+                }
                 host_barrier(
                     dev,
                     cb,
@@ -86,7 +140,7 @@ impl Device {
                     vk::AccessFlags::SHADER_WRITE,
                 );
             })?;
-            Ok(buffers
+            let storage = buffers
                 .iter()
                 .zip(&job.storage)
                 .map(|((_, b), (_, words))| {
@@ -94,7 +148,252 @@ impl Device {
                     w.truncate(words.len());
                     w
                 })
-                .collect())
+                .collect();
+            let images = images
+                .iter()
+                .zip(&job.images)
+                .map(|(b, i)| {
+                    let mut w = b.staging.read_words();
+                    w.truncate(i.words.len());
+                    w
+                })
+                .collect();
+            Ok((storage, images))
+        })
+    }
+}
+
+/// A storage image made for a run: its descriptor, and (for an image, not
+/// a texel buffer) the image and the staging buffer it is filled from and
+/// read back into.
+struct BoundImage {
+    descriptor: Descriptor,
+    image: Option<(vk::Image, vk::BufferImageCopy)>,
+    staging: HostBuffer,
+}
+
+impl BoundImage {
+    fn range() -> vk::ImageSubresourceRange {
+        vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: vk::REMAINING_ARRAY_LAYERS,
+        }
+    }
+
+    fn barrier(
+        dev: &ash::Device,
+        cb: vk::CommandBuffer,
+        image: vk::Image,
+        old: vk::ImageLayout,
+        from: (vk::AccessFlags, vk::PipelineStageFlags),
+        to: (vk::AccessFlags, vk::PipelineStageFlags),
+    ) {
+        let b = vk::ImageMemoryBarrier::default()
+            .image(image)
+            .old_layout(old)
+            .new_layout(vk::ImageLayout::GENERAL)
+            .src_access_mask(from.0)
+            .dst_access_mask(to.0)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(Self::range());
+        unsafe {
+            dev.cmd_pipeline_barrier(
+                cb,
+                from.1,
+                to.1,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[b],
+            )
+        };
+    }
+
+    /// Copies the staging buffer into the image (GENERAL layout), before
+    /// the dispatch.
+    fn upload(&self, dev: &ash::Device, cb: vk::CommandBuffer) {
+        let Some((image, region)) = self.image else {
+            return;
+        };
+        Self::barrier(
+            dev,
+            cb,
+            image,
+            vk::ImageLayout::UNDEFINED,
+            (
+                vk::AccessFlags::empty(),
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+            ),
+            (
+                vk::AccessFlags::TRANSFER_WRITE,
+                vk::PipelineStageFlags::TRANSFER,
+            ),
+        );
+        unsafe {
+            dev.cmd_copy_buffer_to_image(
+                cb,
+                self.staging.buffer,
+                image,
+                vk::ImageLayout::GENERAL,
+                &[region],
+            )
+        };
+        Self::barrier(
+            dev,
+            cb,
+            image,
+            vk::ImageLayout::GENERAL,
+            (
+                vk::AccessFlags::TRANSFER_WRITE,
+                vk::PipelineStageFlags::TRANSFER,
+            ),
+            (
+                vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+            ),
+        );
+    }
+
+    /// Copies the image back into the staging buffer, after the dispatch.
+    fn download(&self, dev: &ash::Device, cb: vk::CommandBuffer) {
+        let Some((image, region)) = self.image else {
+            return;
+        };
+        Self::barrier(
+            dev,
+            cb,
+            image,
+            vk::ImageLayout::GENERAL,
+            (
+                vk::AccessFlags::SHADER_WRITE,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+            ),
+            (
+                vk::AccessFlags::TRANSFER_READ,
+                vk::PipelineStageFlags::TRANSFER,
+            ),
+        );
+        unsafe {
+            dev.cmd_copy_image_to_buffer(
+                cb,
+                image,
+                vk::ImageLayout::GENERAL,
+                self.staging.buffer,
+                &[region],
+            )
+        };
+        host_barrier(
+            dev,
+            cb,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::TRANSFER_WRITE,
+        );
+    }
+}
+
+impl Scope<'_> {
+    /// The image (or texel buffer) of `i`, with its view.
+    fn storage_image(&mut self, i: &StorageImage) -> Result<BoundImage> {
+        if i.kind == TextureKind::Buffer {
+            let staging = self.buffer(0, vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER, &i.words)?;
+            let view = unsafe {
+                self.dev().create_buffer_view(
+                    &vk::BufferViewCreateInfo::default()
+                        .buffer(staging.buffer)
+                        .format(i.format)
+                        .offset(0)
+                        .range(i.words.len() as u64 * 4),
+                    None,
+                )
+            }
+            .vk("vkCreateBufferView")?;
+            self.own(Object::BufferView(view));
+            return Ok(BoundImage {
+                descriptor: Descriptor::StorageTexelBuffer(view),
+                image: None,
+                staging,
+            });
+        }
+        let (image_type, view_type) = match i.kind {
+            TextureKind::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
+            TextureKind::Array1D => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D_ARRAY),
+            TextureKind::D2 => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D),
+            TextureKind::Array2D => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D_ARRAY),
+            TextureKind::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
+            other => {
+                return Err(HarnessError::Job(format!(
+                    "storage images of kind {other:?} are not supported by the harness"
+                )))
+            }
+        };
+        let extent = vk::Extent3D {
+            width: i.extent[0],
+            height: i.extent[1],
+            depth: i.extent[2],
+        };
+        let image = unsafe {
+            self.dev().create_image(
+                &vk::ImageCreateInfo::default()
+                    .image_type(image_type)
+                    .format(i.format)
+                    .extent(extent)
+                    .mip_levels(1)
+                    .array_layers(i.layers)
+                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .tiling(vk::ImageTiling::OPTIMAL)
+                    .usage(
+                        vk::ImageUsageFlags::STORAGE
+                            | vk::ImageUsageFlags::TRANSFER_SRC
+                            | vk::ImageUsageFlags::TRANSFER_DST,
+                    )
+                    .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                    .initial_layout(vk::ImageLayout::UNDEFINED),
+                None,
+            )
+        }
+        .vk("vkCreateImage")?;
+        self.own(Object::Image(image));
+        let req = unsafe { self.dev().get_image_memory_requirements(image) };
+        let memory = self.allocate(req, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
+        unsafe { self.dev().bind_image_memory(image, memory, 0) }.vk("vkBindImageMemory")?;
+        let view = unsafe {
+            self.dev().create_image_view(
+                &vk::ImageViewCreateInfo::default()
+                    .image(image)
+                    .view_type(view_type)
+                    .format(i.format)
+                    .subresource_range(BoundImage::range()),
+                None,
+            )
+        }
+        .vk("vkCreateImageView")?;
+        self.own(Object::ImageView(view));
+        let staging = self.buffer(
+            0,
+            vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+            &i.words,
+        )?;
+        let region = vk::BufferImageCopy {
+            buffer_offset: 0,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: i.layers,
+            },
+            image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
+            image_extent: extent,
+        };
+        Ok(BoundImage {
+            descriptor: Descriptor::StorageImage(view),
+            image: Some((image, region)),
+            staging,
         })
     }
 }

@@ -405,6 +405,10 @@ unsafe fn create(
         vertex_pipeline_stores_and_atomics: s.vertex_pipeline_stores_and_atomics,
         // AGAL's anisotropic sampler filters.
         sampler_anisotropy: s.sampler_anisotropy,
+        // Image units (docs/interface.md, "Images"): RG32, R16 and R8
+        // storage formats, and units only written by formatted stores.
+        shader_storage_image_extended_formats: s.shader_storage_image_extended_formats,
+        shader_storage_image_write_without_format: s.shader_storage_image_write_without_format,
         ..Default::default()
     };
     let mut e11 = vk::PhysicalDeviceVulkan11Features::default()
@@ -598,6 +602,27 @@ impl HostBuffer {
 }
 
 /// A Vulkan object a [`Scope`] destroys when dropped.
+/// One descriptor of [`Scope::descriptor_set`].
+#[derive(Clone, Copy, Debug)]
+pub enum Descriptor {
+    /// A uniform or storage buffer.
+    Buffer(vk::DescriptorType, vk::Buffer),
+    /// A storage image view, in the GENERAL layout.
+    StorageImage(vk::ImageView),
+    /// A storage texel buffer's view.
+    StorageTexelBuffer(vk::BufferView),
+}
+
+impl Descriptor {
+    fn ty(&self) -> vk::DescriptorType {
+        match self {
+            Descriptor::Buffer(ty, _) => *ty,
+            Descriptor::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
+            Descriptor::StorageTexelBuffer(_) => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+        }
+    }
+}
+
 pub(crate) enum Object {
     Buffer(vk::Buffer),
     Memory(vk::DeviceMemory),
@@ -830,17 +855,33 @@ impl<'a> Scope<'a> {
         buffers: &[(u32, &HostBuffer)],
         ty: vk::DescriptorType,
     ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
+        let descriptors: Vec<(u32, Descriptor)> = buffers
+            .iter()
+            .map(|&(b, buf)| (b, Descriptor::Buffer(ty, buf.buffer)))
+            .collect();
+        self.descriptor_set(set, stage, &descriptors)
+    }
+
+    /// A pipeline layout whose set `set` holds `descriptors` (buffers,
+    /// storage images, texel buffers) at their bindings, the sets below it
+    /// empty, and the set.
+    pub fn descriptor_set(
+        &mut self,
+        set: u32,
+        stage: vk::ShaderStageFlags,
+        descriptors: &[(u32, Descriptor)],
+    ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
         if set > 7 {
             return Err(HarnessError::Job(format!(
                 "descriptor set {set}: the harness supports sets 0..=7"
             )));
         }
-        let bindings: Vec<_> = buffers
+        let bindings: Vec<_> = descriptors
             .iter()
-            .map(|&(b, _)| {
+            .map(|(b, d)| {
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(b)
-                    .descriptor_type(ty)
+                    .binding(*b)
+                    .descriptor_type(d.ty())
                     .descriptor_count(1)
                     .stage_flags(stage)
             })
@@ -873,10 +914,22 @@ impl<'a> Scope<'a> {
         .vk("vkCreatePipelineLayout")?;
         self.objects.push(Object::PipelineLayout(layout));
 
-        let sizes = [vk::DescriptorPoolSize {
-            ty,
-            descriptor_count: buffers.len().max(1) as u32,
-        }];
+        let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
+        for (_, d) in descriptors {
+            match sizes.iter_mut().find(|p| p.ty == d.ty()) {
+                Some(p) => p.descriptor_count += 1,
+                None => sizes.push(vk::DescriptorPoolSize {
+                    ty: d.ty(),
+                    descriptor_count: 1,
+                }),
+            }
+        }
+        if sizes.is_empty() {
+            sizes.push(vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_BUFFER,
+                descriptor_count: 1,
+            });
+        }
         let pool = unsafe {
             self.dev().create_descriptor_pool(
                 &vk::DescriptorPoolCreateInfo::default()
@@ -896,25 +949,50 @@ impl<'a> Scope<'a> {
             )
         }
         .vk("vkAllocateDescriptorSets")?[0];
-        let infos: Vec<_> = buffers
+        let buffer_infos: Vec<_> = descriptors
             .iter()
-            .map(|&(_, b)| {
+            .map(|(_, d)| {
                 [vk::DescriptorBufferInfo {
-                    buffer: b.buffer,
+                    buffer: match d {
+                        Descriptor::Buffer(_, b) => *b,
+                        _ => vk::Buffer::null(),
+                    },
                     offset: 0,
                     range: vk::WHOLE_SIZE,
                 }]
             })
             .collect();
-        let writes: Vec<_> = buffers
+        let image_infos: Vec<_> = descriptors
             .iter()
-            .zip(&infos)
-            .map(|(&(b, _), info)| {
-                vk::WriteDescriptorSet::default()
+            .map(|(_, d)| match d {
+                Descriptor::StorageImage(view) => [vk::DescriptorImageInfo {
+                    sampler: vk::Sampler::null(),
+                    image_view: *view,
+                    image_layout: vk::ImageLayout::GENERAL,
+                }],
+                _ => [vk::DescriptorImageInfo::default()],
+            })
+            .collect();
+        let texel_views: Vec<_> = descriptors
+            .iter()
+            .map(|(_, d)| match d {
+                Descriptor::StorageTexelBuffer(v) => [*v],
+                _ => [vk::BufferView::null()],
+            })
+            .collect();
+        let writes: Vec<_> = descriptors
+            .iter()
+            .enumerate()
+            .map(|(i, (b, d))| {
+                let w = vk::WriteDescriptorSet::default()
                     .dst_set(ds)
-                    .dst_binding(b)
-                    .descriptor_type(ty)
-                    .buffer_info(info)
+                    .dst_binding(*b)
+                    .descriptor_type(d.ty());
+                match d {
+                    Descriptor::Buffer(..) => w.buffer_info(&buffer_infos[i]),
+                    Descriptor::StorageImage(_) => w.image_info(&image_infos[i]),
+                    Descriptor::StorageTexelBuffer(_) => w.texel_buffer_view(&texel_views[i]),
+                }
             })
             .collect();
         unsafe { self.dev().update_descriptor_sets(&writes, &[]) };

@@ -1,0 +1,368 @@
+//! EXT_shader_image_load_store's LOADIM, STOREIM and ATOMIM as storage
+//! images, as docs/interface.md ("Images") states them:
+//!
+//! * `image[n]` is one storage image (`OpTypeImage` with Sampled 2) at
+//!   binding `StageLayout::image_binding(n)` (80 + n by default) of the
+//!   stage's set, of the dimensionality of the unit's target and the
+//!   format of its storage modifier (`U32` → R32ui, `F32X4` → Rgba32f,
+//!   `S8` → R8i, …): an unformatted access "copies raw bits" (Table
+//!   X.2), which is exactly the formatted access of that format. A unit
+//!   only stored to without a storage modifier (a formatted STOREIM) has
+//!   format Unknown (capability StorageImageWriteWithoutFormat).
+//! * The coordinates are the target's components of the signed operand
+//!   (Table X.5: ARRAY1D's layer is z).
+//! * "Invalid image loads will return zero. Invalid image stores will have
+//!   no effect. Invalid image atomics will not update any texture bound to
+//!   the image unit and will return zero" (section 3.9.X): every access
+//!   compares its coordinates with `OpImageQuerySize` and runs only
+//!   inside (Vulkan leaves out-of-bounds image accesses undefined without
+//!   robustImageAccess).
+//! * ATOMIM is an atomic through `OpImageTexelPointer` at Device scope,
+//!   Relaxed semantics, with ATOMB's operations (`memory::atomic_word`).
+
+use std::collections::BTreeMap;
+
+use rspirv::dr::Operand as SpvOperand;
+use rspirv::spirv::{
+    Capability, Decoration, Dim, ImageFormat as SpvFormat, Op, Scope, StorageClass, Word,
+};
+
+use super::emit::{Comp, LResult, Val};
+use super::{Analysis, LowerError, Lowerer};
+use crate::ir::{Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand, Stmt, SubId};
+use crate::isa::DataType;
+
+/// The descriptor of one image unit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ImageUnit {
+    /// The UniformConstant variable.
+    pub var: Word,
+    /// The OpTypeImage.
+    pub image_ty: Word,
+    /// The sampled type's component (texels are read and written as it).
+    pub comp: Comp,
+    pub target: ImageTarget,
+}
+
+/// How the program uses one unit (the checker made every use agree:
+/// E1197, E1198).
+struct UnitUse {
+    target: ImageTarget,
+    format: Option<ImageFormat>,
+    /// The base type of the formatted stores.
+    ty: DataType,
+}
+
+/// The SPIR-V format whose texels are the storage modifier's bits, and
+/// whether it is one of Vulkan's extended storage formats (capability
+/// StorageImageExtendedFormats, the `shaderStorageImageExtendedFormats`
+/// feature).
+pub(crate) fn spirv_format(f: ImageFormat) -> (SpvFormat, bool) {
+    use DataType::{Float as F, Signed as S, Unsigned as U};
+    match (f.ty, f.bits, f.components) {
+        (F, 32, 4) => (SpvFormat::Rgba32f, false),
+        (S, 32, 4) => (SpvFormat::Rgba32i, false),
+        (U, 32, 4) => (SpvFormat::Rgba32ui, false),
+        (F, 32, 2) => (SpvFormat::Rg32f, true),
+        (S, 32, 2) => (SpvFormat::Rg32i, true),
+        (U, 32, 2) => (SpvFormat::Rg32ui, true),
+        (F, _, _) => (SpvFormat::R32f, false),
+        (S, 32, _) => (SpvFormat::R32i, false),
+        (U, 32, _) => (SpvFormat::R32ui, false),
+        (S, 16, _) => (SpvFormat::R16i, true),
+        (U, 16, _) => (SpvFormat::R16ui, true),
+        (S, _, _) => (SpvFormat::R8i, true),
+        (U, _, _) => (SpvFormat::R8ui, true),
+    }
+}
+
+/// The SPIR-V dimensionality and arrayedness of a target (RECT is a 2D
+/// image: Vulkan has no rectangle images).
+pub(crate) fn spirv_dim(target: ImageTarget) -> (Dim, bool) {
+    match target {
+        ImageTarget::T1D => (Dim::Dim1D, false),
+        ImageTarget::T2D | ImageTarget::Rect | ImageTarget::T2DMS => (Dim::Dim2D, false),
+        ImageTarget::T3D => (Dim::Dim3D, false),
+        ImageTarget::Cube => (Dim::DimCube, false),
+        ImageTarget::Buffer => (Dim::DimBuffer, false),
+        ImageTarget::Array1D => (Dim::Dim1D, true),
+        ImageTarget::Array2D | ImageTarget::Array2DMS => (Dim::Dim2D, true),
+        ImageTarget::ArrayCube => (Dim::DimCube, true),
+    }
+}
+
+/// The units the reachable subroutines use.
+fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32, UnitUse> {
+    fn walk(block: &Block, out: &mut BTreeMap<u32, UnitUse>) {
+        for stmt in block {
+            let access = match stmt {
+                Stmt::Inst(i) => i.image.as_ref().map(|a| (a, i.ty)),
+                Stmt::ImageStore { image, value, .. } => Some((image, value.ty)),
+                _ => None,
+            };
+            if let Some((a, ty)) = access {
+                let u = out.entry(a.unit).or_insert(UnitUse {
+                    target: a.target,
+                    format: None,
+                    ty,
+                });
+                if a.format.is_some() {
+                    u.format = a.format;
+                }
+            }
+            for b in stmt.blocks() {
+                walk(b, out);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for sub in &analysis.subroutines {
+        let SubId(i) = *sub;
+        if let Some(s) = program.subroutines.get(i as usize) {
+            walk(&s.body, &mut out);
+        }
+    }
+    out
+}
+
+impl Lowerer<'_> {
+    /// Declares one storage image per unit the program uses.
+    pub(crate) fn declare_images(&mut self, analysis: &Analysis) -> LResult<()> {
+        let stage_layout = self.options.stage_layout(self.program.stage).clone();
+        for (unit, u) in unit_uses(self.program, analysis) {
+            let (dim, arrayed) = spirv_dim(u.target);
+            let (format, comp) = match u.format {
+                Some(f) => {
+                    let (format, extended) = spirv_format(f);
+                    if extended {
+                        self.capability(Capability::StorageImageExtendedFormats);
+                    }
+                    (format, Comp::from(f.ty))
+                }
+                None => {
+                    // Only formatted STOREIMs: "the first operand will be
+                    // converted to the image unit format", which the
+                    // program does not know.
+                    self.capability(Capability::StorageImageWriteWithoutFormat);
+                    (SpvFormat::Unknown, Comp::from(u.ty))
+                }
+            };
+            match (dim, arrayed) {
+                (Dim::Dim1D, _) => self.capability(Capability::Image1D),
+                (Dim::DimBuffer, _) => self.capability(Capability::ImageBuffer),
+                (Dim::DimCube, true) => self.capability(Capability::ImageCubeArray),
+                _ => {}
+            }
+            // The bounds checks query the size.
+            self.capability(Capability::ImageQuery);
+            let scalar = self.t(comp, 1);
+            let image_ty =
+                self.b
+                    .type_image(scalar, dim, 0, u32::from(arrayed), 0, 2, format, None);
+            let var = self.global_variable(
+                image_ty,
+                StorageClass::UniformConstant,
+                None,
+                &format!("image{unit}"),
+            );
+            self.b.decorate(
+                var,
+                Decoration::DescriptorSet,
+                [SpvOperand::LiteralBit32(stage_layout.set)],
+            );
+            self.b.decorate(
+                var,
+                Decoration::Binding,
+                [SpvOperand::LiteralBit32(stage_layout.image_binding(unit))],
+            );
+            self.io.images.insert(
+                unit,
+                ImageUnit {
+                    var,
+                    image_ty,
+                    comp,
+                    target: u.target,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn image_unit(&self, a: &ImageAccess) -> LResult<ImageUnit> {
+        self.io
+            .images
+            .get(&a.unit)
+            .copied()
+            .ok_or_else(|| LowerError::internal(format!("image unit {} was not declared", a.unit)))
+    }
+
+    /// The texel coordinates of the target (Table X.5) from the signed
+    /// operand, and whether they lie inside the image: every coordinate,
+    /// read as unsigned (a negative one is far outside), below the size;
+    /// a cube's face (z) below 6, a cube array's layer-face below 6 × its
+    /// cubes.
+    fn image_coordinates(&mut self, unit: ImageUnit, coord: Val) -> LResult<(Val, Val)> {
+        let comps = unit.target.coordinate_components();
+        let coord = self.cast(coord, Comp::I32)?;
+        let ijk = if let [c] = comps {
+            self.extract(coord, *c as u32)?
+        } else {
+            let idx: Vec<u32> = comps.iter().map(|&c| c as u32).collect();
+            self.shuffle(coord, coord, &idx)?
+        };
+        let n = comps.len() as u32;
+        let image = self.b.load(unit.image_ty, None, unit.var, None, [])?;
+        // A cube's size is its faces' (w, h); a cube array's (w, h, cubes).
+        let size_n = if unit.target == ImageTarget::Cube {
+            2
+        } else {
+            n
+        };
+        let size_ty = self.t(Comp::I32, size_n);
+        let size = self.emit(Op::ImageQuerySize, size_ty, &[image])?;
+        let mut size = Val {
+            id: size,
+            comp: Comp::I32,
+            n: size_n,
+        };
+        match unit.target {
+            ImageTarget::Cube => {
+                let six = self.konst(Comp::I32, &[6]);
+                let w = self.extract(size, 0)?;
+                let h = self.extract(size, 1)?;
+                size = self.construct(&[w, h, six])?;
+            }
+            ImageTarget::ArrayCube => {
+                let cubes = self.extract(size, 2)?;
+                let six = self.konst(Comp::I32, &[6]);
+                let layers = self.op(Op::IMul, &[cubes, six])?;
+                let w = self.extract(size, 0)?;
+                let h = self.extract(size, 1)?;
+                size = self.construct(&[w, h, layers])?;
+            }
+            _ => {}
+        }
+        let at = self.cast(ijk, Comp::U32)?;
+        let size = self.cast(size, Comp::U32)?;
+        let below = self.cmp(Op::ULessThan, at, size)?;
+        let inside = if n == 1 {
+            below
+        } else {
+            let bool_ty = self.t(Comp::Bool, 1);
+            let id = self.emit(Op::All, bool_ty, &[below.id])?;
+            Val {
+                id,
+                comp: Comp::Bool,
+                n: 1,
+            }
+        };
+        Ok((ijk, inside))
+    }
+
+    /// LOADIM: the texel as four components of the storage modifier's type
+    /// ("the <y>, <z>, and <w> components of the result are zero, zero,
+    /// and one" for one component: Vulkan's conversion to RGBA), zero
+    /// outside the image.
+    pub(crate) fn image_load(&mut self, inst: &Instruction, coord: Val) -> LResult<Val> {
+        let a = inst
+            .image
+            .as_ref()
+            .ok_or_else(|| LowerError::internal_at("LOADIM without its image", inst.span))?;
+        let unit = self.image_unit(a)?;
+        let (ijk, inside) = self.image_coordinates(unit, coord)?;
+        let vec4 = self.t(unit.comp, 4);
+        let result = self.function_variable_init(vec4, Some("loadim"), None)?;
+        let zeros = self.konst(unit.comp, &[0; 4]);
+        self.store(result, zeros)?;
+        self.guarded_by(Some(inside), |l| {
+            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+            let texel = l.emit(Op::ImageRead, vec4, &[image, ijk.id])?;
+            l.store(
+                result,
+                Val {
+                    id: texel,
+                    comp: unit.comp,
+                    n: 4,
+                },
+            )
+        })?;
+        let v = self.load(result, unit.comp, 4)?;
+        self.cast(v, Comp::from(inst.ty))
+    }
+
+    /// STOREIM: the value, inside the image only. An unformatted store of
+    /// `S8`, `U8`, `S16`, `U16` keeps the low 8 or 16 bits ("all bits but
+    /// the least significant eight or sixteen are dropped"), sign-extended
+    /// for the signed ones so the 8- or 16-bit format holds exactly them
+    /// (Vulkan leaves an out-of-range integer undefined).
+    pub(crate) fn image_store(
+        &mut self,
+        value: &Operand,
+        coord: &Operand,
+        a: &ImageAccess,
+    ) -> LResult<()> {
+        let unit = self.image_unit(a)?;
+        let v = self.load_operand(value, false)?.value;
+        let c = self.load_operand(coord, false)?.value;
+        let mut v = self.cast(v, unit.comp)?;
+        if let Some(f) = a.format.filter(|f| f.bits < 32) {
+            let offset = self.konst(Comp::U32, &[0]);
+            let count = self.konst(Comp::U32, &[u32::from(f.bits)]);
+            let x = self.extract(v, 0)?;
+            let op = if f.ty == DataType::Signed {
+                Op::BitFieldSExtract
+            } else {
+                Op::BitFieldUExtract
+            };
+            let low = self.op(op, &[x, offset, count])?;
+            let rest = self.konst(unit.comp, &[0, 0, 1]);
+            let y = self.extract(rest, 0)?;
+            let z = self.extract(rest, 1)?;
+            let w = self.extract(rest, 2)?;
+            v = self.construct(&[low, y, z, w])?;
+        }
+        let (ijk, inside) = self.image_coordinates(unit, c)?;
+        self.guarded_by(Some(inside), |l| {
+            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+            l.b.inst(Op::ImageWrite, None, None, [image, ijk.id, v.id])?;
+            Ok(())
+        })
+    }
+
+    /// ATOMIM: the texel before the operation (zero outside the image,
+    /// where nothing is written), as a scalar of the storage type.
+    pub(crate) fn image_atomic(
+        &mut self,
+        inst: &Instruction,
+        operand: Val,
+        coord: Val,
+    ) -> LResult<Val> {
+        let a = inst
+            .image
+            .as_ref()
+            .ok_or_else(|| LowerError::internal_at("ATOMIM without its image", inst.span))?;
+        let op = a
+            .atomic
+            .ok_or_else(|| LowerError::internal_at("ATOMIM without its operation", inst.span))?;
+        let unit = self.image_unit(a)?;
+        let (ijk, inside) = self.image_coordinates(unit, coord)?;
+        let bits = self.cast(operand, Comp::U32)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let uint = self.t(Comp::U32, 1);
+        let result = self.function_variable_init(uint, Some("atomim"), None)?;
+        let zero = self.konst(Comp::U32, &[0]);
+        self.store(result, zero)?;
+        self.guarded_by(Some(inside), |l| {
+            let scalar = l.t(unit.comp, 1);
+            let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
+            let sample = l.c_u32(0);
+            let p = l.emit(Op::ImageTexelPointer, ptr_ty, &[unit.var, ijk.id, sample])?;
+            let scope = l.c_u32(Scope::Device as u32);
+            let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
+            l.store(result, old)
+        })?;
+        let old = self.load(result, Comp::U32, 1)?;
+        self.cast(old, Comp::from(inst.ty))
+    }
+}

@@ -1,0 +1,3 @@
+!!NVfp5.0
+IMAGE imgs[] = { image[0], image[2] };
+END
