@@ -189,6 +189,9 @@ impl Program {
             for stmt in block {
                 match stmt {
                     Stmt::Call { target, .. } => out.push((Transfer::Call, *target)),
+                    Stmt::CallIndirect { targets, .. } => {
+                        out.extend(targets.iter().map(|&(_, t)| (Transfer::Call, t)))
+                    }
                     Stmt::Branch { target, .. } => out.push((Transfer::Branch, *target)),
                     _ => {}
                 }
@@ -819,6 +822,10 @@ pub enum ParamBinding {
         /// The vec4 element.
         element: u32,
     },
+    /// `program.subroutine[n]` (ARB_shader_subroutine, NV_gpu_program5
+    /// edits): a scalar unsigned SUBROUTINENUM, read only by CALI through a
+    /// SUBROUTINE variable; the value is in `x`.
+    Subroutine(u32),
 }
 
 /// A GL state binding, kept as the decoded path, e.g.
@@ -1744,6 +1751,27 @@ pub enum Stmt {
         /// The statement in the source.
         span: Span,
     },
+    /// `CALI` (ARB_shader_subroutine, "Dependencies on NV_gpu_program5",
+    /// 2.X.8.Z CALI): a CAL of the subroutine whose SUBROUTINENUM the
+    /// subroutine parameter read by `selector` holds, among the labels of
+    /// the subroutine variable's SUBROUTINETYPE.
+    CallIndirect {
+        /// The subroutine parameter (`program.subroutine[n]` behind the
+        /// SUBROUTINE variable, possibly a relatively addressed element):
+        /// its `x` is the SUBROUTINENUM, read as an unsigned integer.
+        selector: Operand,
+        /// The candidates, as (SUBROUTINENUM, subroutine), in increasing
+        /// SUBROUTINENUM order, never empty. A parameter value that names
+        /// none of them calls the first (the API never sets one: issue (3)
+        /// makes it an error, and issue (4) lets a subroutine parameter
+        /// without a valid value revert to "a default function of those
+        /// associated with it").
+        targets: Vec<(u32, SubId)>,
+        /// Acts only where the test passes.
+        cond: Option<CcTest>,
+        /// The statement in the source.
+        span: Span,
+    },
     /// `KIL` (fragment programs).
     Kill {
         /// When to discard the fragment.
@@ -1806,7 +1834,7 @@ impl Stmt {
     /// The operands the statement reads itself (not those of nested
     /// blocks, nor the address operands of relative indices): an
     /// instruction's sources, a REP count, a LOOP control, KIL's operand,
-    /// PUSHA's register.
+    /// PUSHA's register, CALI's subroutine parameter.
     ///
     /// ```
     /// let (program, _) = nvp4c::check("!!NVfp4.0\nADD result.color, fragment.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
@@ -1822,6 +1850,7 @@ impl Stmt {
                 ..
             } => (&[], Some(o)),
             Stmt::PushAddress { value, .. } => (&[], Some(value)),
+            Stmt::CallIndirect { selector, .. } => (&[], Some(selector)),
             Stmt::Store { value, .. } => (&[], Some(value)),
             _ => (&[], None),
         };

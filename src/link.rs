@@ -520,6 +520,7 @@ fn reachable(program: &Program) -> Vec<SubId> {
         for s in b {
             match s {
                 Stmt::Call { target, .. } => out.push(*target),
+                Stmt::CallIndirect { targets, .. } => out.extend(targets.iter().map(|&(_, t)| t)),
                 Stmt::If {
                     then_block,
                     else_block,

@@ -15,6 +15,7 @@ mod lint;
 mod memory;
 mod program_type;
 mod rules;
+mod subroutine;
 mod suggest;
 
 use crate::diag::Diagnostic;
@@ -106,9 +107,12 @@ impl<'o> ProgramChecker<'o> {
                     flow.add(f);
                 }
             }
-            Statement::Label(id) => {
+            Statement::Label(id, num) => {
                 flow.c.options_done();
                 if flow.c.label(id) {
+                    if let Some(n) = num {
+                        flow.c.subroutine_num(id, n);
+                    }
                     flow.add(flow::Flat::Label(id.clone()));
                 }
             }
@@ -172,6 +176,7 @@ impl<'o> ProgramChecker<'o> {
             },
         };
         if !errors_so_far {
+            c.indirect_recursion(&program);
             c.program_rules(&program, &text);
         }
         // Warnings only for programs without errors: a broken program's
@@ -258,6 +263,9 @@ pub(crate) struct Checker<'o> {
     /// Where each size-declared result is written, for the rule that one
     /// result has one size (NV_fragment_program_option 3.11.3.4).
     result_sizes: HashMap<ir::ResultBinding, (Precision, Span)>,
+    /// ARB_shader_subroutine's SUBROUTINETYPEs, SUBROUTINE variables,
+    /// SUBROUTINENUMs and CALIs (`subroutine`).
+    subroutines: subroutine::SubroutineDecls,
     had_syntax_error: bool,
 }
 
@@ -339,6 +347,7 @@ impl<'o> Checker<'o> {
             texture_targets: HashMap::new(),
             address_vars: Default::default(),
             loop_indices: Vec::new(),
+            subroutines: Default::default(),
             relative_bindings: HashMap::new(),
             result_sizes: HashMap::new(),
             had_syntax_error: false,
@@ -776,6 +785,15 @@ impl<'o> Checker<'o> {
             DeclKind::Shared { name, size, init } => {
                 self.shared_declaration(d, name, size.as_ref(), init)
             }
+            DeclKind::SubroutineType { name, labels } => {
+                self.subroutine_type_declaration(d, name, labels)
+            }
+            DeclKind::Subroutine {
+                ty,
+                name,
+                size,
+                init,
+            } => self.subroutine_declaration(d, ty, name, size.as_ref(), init),
             // `!!FP1.0`'s rewriter (check::legacy::fragment) replaces these
             // with PARAM declarations before the checker reads them, and
             // `declaration_exists` refused them in every other header.

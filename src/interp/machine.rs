@@ -297,6 +297,12 @@ impl<'p> Machine<'p> {
                                     .copied()
                                     .unwrap_or([0; 4]),
                             ),
+                            ParamBinding::Subroutine(n) => ParamValue::Bits([
+                                inputs.subroutine.get(n).copied().unwrap_or(0),
+                                0,
+                                0,
+                                0,
+                            ]),
                             ParamBinding::BufferElement { buffer, element } => {
                                 let words = inputs.buffers.get(buffer);
                                 let word = |k: u32| {
@@ -1016,6 +1022,37 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The subroutine a CALI calls (ARB_shader_subroutine, NV_gpu_program5
+    /// edits, 2.X.5): the candidate whose SUBROUTINENUM the subroutine
+    /// parameter's `x` holds, or the first candidate when none has it
+    /// (`ir::Stmt::CallIndirect`).
+    fn indirect_target(
+        &mut self,
+        selector: &Operand,
+        targets: &[(u32, SubId)],
+        span: Span,
+    ) -> Result<SubId> {
+        let v = self.load(selector)?;
+        let first = targets
+            .first()
+            .map(|&(_, t)| t)
+            .ok_or_else(|| InterpError::Unsupported {
+                what: "CALI without a candidate".into(),
+                span,
+            })?;
+        let chosen = targets
+            .iter()
+            .find(|&&(n, _)| n == v.bits[0])
+            .map(|&(_, t)| t);
+        if chosen.is_none() {
+            self.undefined_event(
+                span,
+                format!("CALI: subroutine parameter {} is no SUBROUTINENUM of the type; the first candidate is called (issue (4))", v.bits[0]),
+            );
+        }
+        Ok(chosen.unwrap_or(first))
+    }
+
     /// Executes one statement, pushing or popping frames for flow control.
     fn statement(&mut self, stmt: &'p Stmt, frames: &mut Vec<Frame<'p>>) -> Result<Flow> {
         match stmt {
@@ -1184,7 +1221,18 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            Stmt::Call { target, cond, span } => {
+            Stmt::Call { .. } | Stmt::CallIndirect { .. } => {
+                let (target, cond, span) = match stmt {
+                    Stmt::CallIndirect {
+                        selector,
+                        targets,
+                        cond,
+                        span,
+                    } => (self.indirect_target(selector, targets, *span)?, cond, span),
+                    Stmt::Call { target, cond, span } => (*target, cond, span),
+                    _ => unreachable!("matched as a call above"),
+                };
+                let target = &target;
                 let taken = self.optional_test(cond, *span, "CAL")?;
                 let sub = self.subroutine(*target, *span)?;
                 let name = sub.name.clone().unwrap_or_default();

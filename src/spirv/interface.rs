@@ -56,6 +56,8 @@ pub(crate) enum ParamSource {
     State(StateRead),
     /// vec4 `element` of `program.buffer[buffer]`.
     BufferElement { buffer: u32, element: u32 },
+    /// `program.subroutine[n]`, read from the `ProgramSubroutine` block.
+    Subroutine(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,6 +170,9 @@ pub(crate) struct Io {
     pub state_block: Option<Word>,
     /// `program.buffer[b]` blocks (binding 3 + b), by b.
     pub buffers: BTreeMap<u32, Word>,
+    /// The `program.subroutine` block (binding 19), when a SUBROUTINE
+    /// variable is read.
+    pub subroutine_block: Option<Word>,
     /// `texture[n]` descriptors (binding 32 + n), by n (texture.rs).
     pub textures: BTreeMap<u32, super::texture::TextureUnit>,
     /// A tessellation control program's InvocationId input.
@@ -227,6 +232,7 @@ impl Lowerer<'_> {
         let mut block_read = [false; 2];
         let mut state_len = 0u32;
         let mut buffer_len: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut subroutine_len = 0u32;
         let mut io_vars: Vec<(VarId, Vec<SlotSpec>)> = Vec::new();
         for &id in &analysis.variables {
             let var = program.var(id);
@@ -273,6 +279,10 @@ impl Lowerer<'_> {
                                     buffer: *buffer,
                                     element: *element,
                                 }
+                            }
+                            ParamBinding::Subroutine(n) => {
+                                subroutine_len = subroutine_len.max(n.saturating_add(1));
+                                ParamSource::Subroutine(*n)
                             }
                         };
                         if let ParamSource::Block { block, element } = source {
@@ -407,6 +417,17 @@ impl Lowerer<'_> {
                 layout.buffer_binding(buffer),
             );
             self.io.buffers.insert(buffer, var);
+        }
+        if subroutine_len > 0 {
+            // docs/interface.md, "Subroutine parameters": uvec4 at uniform
+            // binding base + 19, the SUBROUTINENUM in x.
+            let var = self.uniform_block(
+                ("ProgramSubroutine", "subroutine", "program_subroutine"),
+                Comp::U32,
+                subroutine_len,
+                layout.subroutine_binding(),
+            );
+            self.io.subroutine_block = Some(var);
         }
         // The inputs and outputs the fixed-function work of options reads
         // and writes, at the slots the bindings have (docs/semantics.md,

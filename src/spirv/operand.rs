@@ -409,6 +409,17 @@ impl Lowerer<'_> {
                 let e = Element::Fixed(element);
                 self.load_buffer(buffer, 0, true, e, comp)
             }
+            ParamSource::Subroutine(element) => {
+                let var = self.io.subroutine_block.ok_or_else(|| {
+                    LowerError::internal("the program.subroutine block was not declared")
+                })?;
+                let uvec4 = self.t(Comp::U32, 4);
+                let zero = self.c_i32(0);
+                let index = self.c_i32(element as i32);
+                let p = self.access(StorageClass::Uniform, uvec4, var, &[zero, index])?;
+                let v = self.load(p, Comp::U32, 4)?;
+                self.cast(v, comp)
+            }
         }
     }
 
