@@ -589,6 +589,70 @@ pub enum AttribBinding {
     VertexCount,
     /// A compute program's `invocation.<binding>` (NV_compute_program5 2.X.3.2).
     Compute(ComputeAttrib),
+    /// NV_shader_thread_group 2.X.3.2's thread bindings
+    /// (`fragment.threadid`, `vertex.threadeqmask`, `primitive.…`,
+    /// `invocation.…`): one unsigned integer in x.
+    Thread(ThreadAttrib),
+}
+
+/// A thread binding of NV_shader_thread_group 2.X.3.2 ("(id,-,-,-)",
+/// "(m,-,-,-)", "(k,-,-,-)": only x is defined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ThreadAttrib {
+    /// `threadid`: "the thread id of the current thread", 0 to 31.
+    ThreadId,
+    /// `threadeqmask`: the bit of the current thread id.
+    EqMask,
+    /// `threadgemask`: the bits greater than or equal to it.
+    GeMask,
+    /// `threadgtmask`: the bits greater than it.
+    GtMask,
+    /// `threadlemask`: the bits lower than or equal to it.
+    LeMask,
+    /// `threadltmask`: the bits lower than it.
+    LtMask,
+    /// `fragment.helperthread`: -1 for a helper thread, else 0.
+    Helper,
+}
+
+impl ThreadAttrib {
+    /// The member name after the prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThreadAttrib::ThreadId => "threadid",
+            ThreadAttrib::EqMask => "threadeqmask",
+            ThreadAttrib::GeMask => "threadgemask",
+            ThreadAttrib::GtMask => "threadgtmask",
+            ThreadAttrib::LeMask => "threadlemask",
+            ThreadAttrib::LtMask => "threadltmask",
+            ThreadAttrib::Helper => "helperthread",
+        }
+    }
+    /// The binding of member `name`, if it is one.
+    pub fn of_name(name: &str) -> Option<ThreadAttrib> {
+        [
+            ThreadAttrib::ThreadId,
+            ThreadAttrib::EqMask,
+            ThreadAttrib::GeMask,
+            ThreadAttrib::GtMask,
+            ThreadAttrib::LeMask,
+            ThreadAttrib::LtMask,
+            ThreadAttrib::Helper,
+        ]
+        .into_iter()
+        .find(|t| t.name() == name)
+    }
+    /// Its value for a thread alone in its group (thread id 0): what the
+    /// interpreter, which runs one thread, gives (docs/semantics.md,
+    /// "Thread groups").
+    pub fn single_thread_value(self) -> u32 {
+        match self {
+            ThreadAttrib::ThreadId | ThreadAttrib::LtMask | ThreadAttrib::Helper => 0,
+            ThreadAttrib::EqMask | ThreadAttrib::LeMask => 1,
+            ThreadAttrib::GeMask => u32::MAX,
+            ThreadAttrib::GtMask => u32::MAX - 1,
+        }
+    }
 }
 
 /// A per-patch attribute (NV_tessellation_program5 Tables X.4 and X.6).

@@ -359,8 +359,48 @@ impl<'o> Checker<'o> {
     }
 
     fn add_var(&mut self, v: Variable) -> VarId {
+        self.thread_binding_env(&v);
         self.vars.push(v);
         VarId(self.vars.len() as u32 - 1)
+    }
+
+    /// NV_shader_thread_group's thread bindings other than
+    /// `fragment.helperthread` are SPIR-V 1.3 subgroup built-ins: E1140
+    /// below `--target-env vulkan1.1`, as for the thread-group
+    /// instructions (`OpInfo::min_env`).
+    fn thread_binding_env(&mut self, v: &Variable) {
+        let need = crate::TargetEnv::Vulkan1_1;
+        if self.options.target_env >= need {
+            return;
+        }
+        let VarKind::Attrib(bindings) = &v.kind else {
+            return;
+        };
+        let Some(t) = bindings.iter().find_map(|b| match b {
+            ir::AttribBinding::Thread(t) if *t != ir::ThreadAttrib::Helper => Some(*t),
+            _ => None,
+        }) else {
+            return;
+        };
+        let need = need.name();
+        self.error(
+            Diagnostic::error(
+                "E1140",
+                format!("the `{}` binding needs `--target-env {need}` or newer", t.name()),
+            )
+            .primary(
+                v.span,
+                format!(
+                    "not in {}: compile with `--target-env {need}`",
+                    self.options.target_env.name()
+                ),
+            )
+            .note("NV_shader_thread_group 2.X.3.2: the thread id and masks are those of the thread group, SPIR-V 1.3's SubgroupLocalInvocationId and Subgroup*Mask built-ins (GroupNonUniform, GroupNonUniformBallot)")
+            .note(format!(
+                "{need} is the oldest environment with them (library: `Options::target_env`); \
+                 docs/interface.md, \"Thread groups\", says what the device must support"
+            )),
+        );
     }
 
     pub(crate) fn var(&self, id: VarId) -> &Variable {

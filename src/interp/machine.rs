@@ -1529,6 +1529,20 @@ fn attribute_value(
         .copied()
         .unwrap_or(0)
         & 0xf;
+    // NV_shader_thread_group 2.X.3.2: (id,-,-,-); the interpreter runs one
+    // thread, thread 0 of its group, unless the inputs say otherwise.
+    if let AttribBinding::Thread(t) = binding {
+        let given = names.iter().any(|n| inputs.attribs.contains_key(n));
+        let x = if given {
+            bits[0]
+        } else {
+            t.single_thread_value()
+        };
+        return Vec4 {
+            bits: [x, 0, 0, 0],
+            undefined: (undefined & 1) | 0b1110,
+        };
+    }
     // vertex.fogcoord and fragment.fogcoord are (f, 0, 0, 1)
     // (ARB_vertex_program, ARB_fragment_program; the backend's
     // IoShape::FogCoord).

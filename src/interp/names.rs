@@ -78,6 +78,15 @@ pub fn attribute_name(stage: Stage, binding: &AttribBinding) -> String {
         AttribBinding::InvocationId => "primitive.invocation".into(),
         AttribBinding::VertexCount => "primitive.vertexcount".into(),
         AttribBinding::Compute(a) => format!("invocation.{}", a.name()),
+        // NV_shader_thread_group 2.X.3.2: `vertex.`, `fragment.`,
+        // `primitive.` (geometry and tessellation), `invocation.` (compute).
+        AttribBinding::Thread(t) => {
+            let root = match stage {
+                Stage::Geometry | Stage::TessControl | Stage::TessEval => "primitive",
+                _ => root,
+            };
+            format!("{root}.{}", t.name())
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use super::geometry::VertexSel;
 use super::{Analysis, LowerError, Lowerer};
 use crate::ir::{
     AttribBinding, ColorSel, ComputeAttrib, Interpolation, Literal, ParamBinding, PatchAttrib,
-    PerVertexAttrib, Precision, ResultBinding, VarId, VarKind, VarType, Variable,
+    PerVertexAttrib, Precision, ResultBinding, ThreadAttrib, VarId, VarKind, VarType, Variable,
 };
 use crate::isa::Stage;
 use crate::layout::{Param, PushConstants};
@@ -113,6 +113,9 @@ pub(crate) enum IoShape {
     ClipElement { index: u32 },
     /// FrontFacing, read as (+1.0 or -1.0, 0, 0, 1).
     Facing,
+    /// HelperInvocation, read as (-1 or 0, 0, 0, 0) (NV_shader_thread_group
+    /// 2.X.3.2, `fragment.helperthread`).
+    Helper,
     /// A three-component built-in (TessCoord, the compute ids), read with
     /// w = 0 (the spec leaves w undefined).
     Vec3,
@@ -754,7 +757,7 @@ impl Lowerer<'_> {
                 IoShape::Vec4 | IoShape::FogCoord => self.t(info.comp, 4),
                 IoShape::Vec3 => self.t(info.comp, 3),
                 IoShape::GroupSize => continue,
-                IoShape::Scalar { .. } | IoShape::Facing => self.t(info.comp, 1),
+                IoShape::Scalar { .. } | IoShape::Facing | IoShape::Helper => self.t(info.comp, 1),
                 IoShape::ClipElement { .. } => {
                     let float = self.t(Comp::F32, 1);
                     self.t_array(float, info.clip_len.max(1))
@@ -810,6 +813,26 @@ impl Lowerer<'_> {
                         // Geometry capability.
                         BuiltIn::PrimitiveId => self.capability(Capability::Geometry),
                         BuiltIn::FragDepth => self.io.writes_depth = true,
+                        // A KIL demotes to a helper from SPIR-V 1.6 on
+                        // (flow.rs): `fragment.helperthread` read after it
+                        // must see the change, which only a Volatile
+                        // HelperInvocation guarantees (SPIR-V 1.6,
+                        // "HelperInvocation").
+                        BuiltIn::HelperInvocation if self.demote_for_kill() => {
+                            self.b.decorate(var, Decoration::Volatile, [])
+                        }
+                        // NV_shader_thread_group's thread bindings: subgroup
+                        // built-ins (SPIR-V 1.3; E1140 below vulkan1.1).
+                        BuiltIn::SubgroupLocalInvocationId => {
+                            self.capability(Capability::GroupNonUniform)
+                        }
+                        BuiltIn::SubgroupEqMask
+                        | BuiltIn::SubgroupGeMask
+                        | BuiltIn::SubgroupGtMask
+                        | BuiltIn::SubgroupLeMask
+                        | BuiltIn::SubgroupLtMask => {
+                            self.capability(Capability::GroupNonUniformBallot)
+                        }
                         BuiltIn::InvocationId if stage == Stage::TessControl => {
                             self.io.invocation_id = Some(var)
                         }
@@ -953,6 +976,13 @@ fn builtin_from_u32(b: u32) -> LResult<BuiltIn> {
         BuiltIn::WorkgroupId,
         BuiltIn::NumWorkgroups,
         BuiltIn::LocalInvocationIndex,
+        BuiltIn::HelperInvocation,
+        BuiltIn::SubgroupLocalInvocationId,
+        BuiltIn::SubgroupEqMask,
+        BuiltIn::SubgroupGeMask,
+        BuiltIn::SubgroupGtMask,
+        BuiltIn::SubgroupLeMask,
+        BuiltIn::SubgroupLtMask,
     ]
     .into_iter()
     .find(|&x| x as u32 == b)
@@ -1093,6 +1123,35 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
         }
         (Stage::TessControl | Stage::TessEval, A::PrimitiveId) => {
             Ok(scalar_int(BuiltIn::PrimitiveId))
+        }
+        // NV_shader_thread_group 2.X.3.2 (docs/interface.md, "Thread
+        // groups"): the thread group is the subgroup. The masks are the
+        // subgroup's uvec4 masks, bits 0-31 in x as the spec has them (y,
+        // z, w, which it leaves undefined, hold bits 32-127).
+        (_, A::Thread(t)) => {
+            let mask = |b| builtin(false, b, IoShape::Vec4, Comp::U32);
+            Ok(match t {
+                ThreadAttrib::ThreadId => builtin(
+                    false,
+                    BuiltIn::SubgroupLocalInvocationId,
+                    IoShape::Scalar { component: 0 },
+                    Comp::U32,
+                ),
+                ThreadAttrib::EqMask => mask(BuiltIn::SubgroupEqMask),
+                ThreadAttrib::GeMask => mask(BuiltIn::SubgroupGeMask),
+                ThreadAttrib::GtMask => mask(BuiltIn::SubgroupGtMask),
+                ThreadAttrib::LeMask => mask(BuiltIn::SubgroupLeMask),
+                ThreadAttrib::LtMask => mask(BuiltIn::SubgroupLtMask),
+                ThreadAttrib::Helper if stage == Stage::Fragment => builtin(
+                    false,
+                    BuiltIn::HelperInvocation,
+                    IoShape::Helper,
+                    Comp::Bool,
+                ),
+                ThreadAttrib::Helper => {
+                    return Err(format!("fragment.helperthread in a {stage} program"))
+                }
+            })
         }
         (Stage::Compute, A::Compute(c)) => Ok(match c {
             ComputeAttrib::LocalId => compute(BuiltIn::LocalInvocationId),

@@ -770,6 +770,15 @@ impl Lowerer<'_> {
                 );
                 self.construct(&[f, zero, zero, one])?
             }
+            // NV_shader_thread_group 2.X.3.2: "-1 when the current thread
+            // is a helper thread and 0 otherwise", in x.
+            IoShape::Helper => {
+                let helper = self.load(slot.var, Comp::Bool, 1)?;
+                let yes = self.konst(Comp::I32, &[u32::MAX]);
+                let no = self.konst(Comp::I32, &[0]);
+                let x = self.sel(helper, yes, no)?;
+                self.construct(&[x, no, no, no])?
+            }
             // NV_fragment_program4: +1.0 front facing, -1.0 back facing, in x.
             IoShape::Facing => {
                 let front = self.load(slot.var, Comp::Bool, 1)?;
@@ -907,7 +916,11 @@ impl Lowerer<'_> {
                 indices.push(self.c_i32(index as i32));
                 (self.access(slot.class, float, slot.var, &indices)?, 0)
             }
-            IoShape::Facing | IoShape::Vec3 | IoShape::GroupSize | IoShape::FogCoord => {
+            IoShape::Facing
+            | IoShape::Helper
+            | IoShape::Vec3
+            | IoShape::GroupSize
+            | IoShape::FogCoord => {
                 return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };
