@@ -593,6 +593,12 @@ pub enum AttribBinding {
     /// (`fragment.threadid`, `vertex.threadeqmask`, `primitive.…`,
     /// `invocation.…`): one unsigned integer in x.
     Thread(ThreadAttrib),
+    /// NV_gpu_program5 `fragment.sampleid` (2.X.2 <attribBasic>): the
+    /// number of the sample the fragment program runs for.
+    SampleId,
+    /// NV_gpu_program5 `fragment.samplemask` (2.X.3.2): the coverage mask,
+    /// "bit <n> is one if the sample number <n> is covered".
+    SampleMask,
 }
 
 /// A thread binding of NV_shader_thread_group 2.X.3.2 ("(id,-,-,-)",
@@ -747,6 +753,9 @@ pub enum ResultBinding {
     FragColor(u32),
     /// `result.depth`.
     Depth,
+    /// NV_gpu_program5 `result.samplemask` (2.X.2 <resultBasic>): the
+    /// fragment's coverage mask, x.
+    SampleMask,
     /// `result.fogcoord`.
     FogCoord,
     /// `result.pointsize`.

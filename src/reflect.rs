@@ -1456,6 +1456,7 @@ fn result_text(binding: &ResultBinding) -> String {
         R::Color(sel) => format!("result.color{}", color_suffix(*sel)),
         R::FragColor(n) => format!("result.color[{n}]"),
         R::Depth => "result.depth".to_string(),
+        R::SampleMask => "result.samplemask".to_string(),
         R::FogCoord => "result.fogcoord".to_string(),
         R::PointSize => "result.pointsize".to_string(),
         R::TexCoord(n) => format!("result.texcoord[{n}]"),

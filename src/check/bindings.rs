@@ -104,6 +104,8 @@ const FRAGMENT_ATTRIBS: &[Member] = &[
     Member("threadgemask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater or equal to the current thread id are set\""),
     Member("warpid",       Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the warp id of the current thread\""),
     Member("smid",         Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
+    Member("sampleid",     Avail::With(Features::NV5), "NV_gpu_program5 2.X.2: <attribBasic> ::= <fragPrefix> \"sampleid\""),
+    Member("samplemask",   Avail::With(Features::NV5), "NV_gpu_program5 2.X.3.2: fragment.samplemask, the fragment coverage mask"),
     Member("helperthread", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"-1 when the current thread is a helper thread and 0 otherwise\""),
 ];
 
@@ -174,6 +176,7 @@ const TESS_EVAL_RESULTS: &[Member] = &[
 const FRAGMENT_RESULTS: &[Member] = &[
     Member("color", Avail::All, ""),
     Member("depth", Avail::All, ""),
+    Member("samplemask", Avail::With(Features::NV5), "NV_gpu_program5 2.X.2: <resultBasic> ::= <resPrefix> \"samplemask\""),
 ];
 
 #[rustfmt::skip]
@@ -681,6 +684,8 @@ pub fn decode<'p>(
                     AttribBinding::Generic,
                 ),
                 "position" => vec![AttribBinding::Position],
+                "sampleid" => vec![AttribBinding::SampleId],
+                "samplemask" => vec![AttribBinding::SampleMask],
                 _ => vec![AttribBinding::Facing],
             };
             Binding::Attrib(v)
@@ -984,6 +989,7 @@ fn result_binding<'p>(
             0,
             ResultBinding::FragColor,
         ),
+        (Stage::Fragment, "samplemask") => vec![ResultBinding::SampleMask],
         (Stage::Fragment, _) => vec![ResultBinding::Depth],
         (_, "color") => vec![ResultBinding::Color(color_sel(c, true))],
         (_, "position") => vec![ResultBinding::Position],

@@ -1543,6 +1543,22 @@ fn attribute_value(
             undefined: (undefined & 1) | 0b1110,
         };
     }
+    // NV_gpu_program5: fragment.sampleid (id,-,-,-), fragment.samplemask
+    // (m,-,-,-). Unless the inputs say otherwise the run is sample 0 of a
+    // fragment that covers it: "If multisample buffers are not available
+    // (SAMPLE_BUFFERS is zero), bit zero indicates if the center of the
+    // pixel ... is covered".
+    if matches!(binding, AttribBinding::SampleId | AttribBinding::SampleMask) {
+        let given = names.iter().any(|n| inputs.attribs.contains_key(n));
+        let x = match binding {
+            AttribBinding::SampleMask if !given => 1,
+            _ => bits[0],
+        };
+        return Vec4 {
+            bits: [x, 0, 0, 0],
+            undefined: (undefined & 1) | 0b1110,
+        };
+    }
     // vertex.fogcoord and fragment.fogcoord are (f, 0, 0, 1)
     // (ARB_vertex_program, ARB_fragment_program; the backend's
     // IoShape::FogCoord).

@@ -116,6 +116,9 @@ pub(crate) enum IoShape {
     /// HelperInvocation, read as (-1 or 0, 0, 0, 0) (NV_shader_thread_group
     /// 2.X.3.2, `fragment.helperthread`).
     Helper,
+    /// Element 0 of a SampleMask array (input or output), carried in x
+    /// (`fragment.samplemask`, `result.samplemask`).
+    SampleMask,
     /// A three-component built-in (TessCoord, the compute ids), read with
     /// w = 0 (the spec leaves w undefined).
     Vec3,
@@ -762,6 +765,11 @@ impl Lowerer<'_> {
                     let float = self.t(Comp::F32, 1);
                     self.t_array(float, info.clip_len.max(1))
                 }
+                // One 32-bit word: samples 0 to 31.
+                IoShape::SampleMask => {
+                    let uint = self.t(Comp::U32, 1);
+                    self.t_array(uint, 1)
+                }
             };
             if info.per_vertex {
                 // NV_geometry_program4 2.X.3.2: `vertex[m].<binding>`, one
@@ -813,6 +821,9 @@ impl Lowerer<'_> {
                         // Geometry capability.
                         BuiltIn::PrimitiveId => self.capability(Capability::Geometry),
                         BuiltIn::FragDepth => self.io.writes_depth = true,
+                        // Reading the sample number runs the fragment
+                        // program once per sample.
+                        BuiltIn::SampleId => self.capability(Capability::SampleRateShading),
                         // A KIL demotes to a helper from SPIR-V 1.6 on
                         // (flow.rs): `fragment.helperthread` read after it
                         // must see the change, which only a Volatile
@@ -977,6 +988,8 @@ fn builtin_from_u32(b: u32) -> LResult<BuiltIn> {
         BuiltIn::NumWorkgroups,
         BuiltIn::LocalInvocationIndex,
         BuiltIn::HelperInvocation,
+        BuiltIn::SampleId,
+        BuiltIn::SampleMask,
         BuiltIn::SubgroupLocalInvocationId,
         BuiltIn::SubgroupEqMask,
         BuiltIn::SubgroupGeMask,
@@ -1195,6 +1208,15 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
             Comp::Bool,
         )),
         (Stage::Fragment, A::PrimitiveId) => Ok(scalar_int(BuiltIn::PrimitiveId)),
+        // NV_gpu_program5 2.X.2/2.X.3.2 (docs/interface.md, "Fragment
+        // results"): the sample number and the coverage mask in x.
+        (Stage::Fragment, A::SampleId) => Ok(scalar_int(BuiltIn::SampleId)),
+        (Stage::Fragment, A::SampleMask) => Ok(builtin(
+            false,
+            BuiltIn::SampleMask,
+            IoShape::SampleMask,
+            Comp::U32,
+        )),
         (Stage::Fragment, A::Clip(n)) => Ok(builtin(
             false,
             BuiltIn::ClipDistance,
@@ -1342,6 +1364,12 @@ fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<Slo
             BuiltIn::FragDepth,
             IoShape::Scalar { component: 2 },
             Comp::F32,
+        )),
+        (Stage::Fragment, R::SampleMask) => Ok(builtin(
+            true,
+            BuiltIn::SampleMask,
+            IoShape::SampleMask,
+            Comp::U32,
         )),
         (stage, b) => Err(format!("the result binding {b:?} in a {stage} program")),
     }

@@ -758,6 +758,13 @@ impl Lowerer<'_> {
                 let s = self.load(p, Comp::F32, 1)?;
                 self.widen(s, 0)?
             }
+            IoShape::SampleMask => {
+                let uint = self.t(Comp::U32, 1);
+                let zero = self.c_i32(0);
+                let p = self.access(slot.class, uint, slot.var, &[zero])?;
+                let s = self.load(p, Comp::U32, 1)?;
+                self.widen(s, 0)?
+            }
             // (f, 0, 0, 1): the variable's x, then the ARB constants.
             IoShape::FogCoord => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
@@ -915,6 +922,11 @@ impl Lowerer<'_> {
                 let mut indices = prefix;
                 indices.push(self.c_i32(index as i32));
                 (self.access(slot.class, float, slot.var, &indices)?, 0)
+            }
+            IoShape::SampleMask => {
+                let uint = self.t(Comp::U32, 1);
+                let zero = self.c_i32(0);
+                (self.access(slot.class, uint, slot.var, &[zero])?, 0)
             }
             IoShape::Facing
             | IoShape::Helper

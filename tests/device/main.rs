@@ -25,6 +25,7 @@ mod exec_flow;
 mod exec_geometry;
 mod exec_layout;
 mod exec_nv5_bits;
+mod exec_nv5_samples;
 mod exec_nv5_subroutines;
 mod exec_nv5_thread_group;
 mod exec_options;
