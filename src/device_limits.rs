@@ -354,6 +354,7 @@ fn span_of_block(program: &Program, binding_name: &str) -> Option<Span> {
                 P::BufferElement { buffer, .. } => {
                     binding_name == format!("program.buffer[{buffer}]")
                 }
+                P::Subroutine(_) => binding_name == "program.subroutine",
                 P::Constant(_) => false,
             }),
             VarKind::Buffer(b) => binding_name == format!("program.buffer[{}]", b.buffer),

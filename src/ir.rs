@@ -204,6 +204,9 @@ impl Program {
             for stmt in block {
                 match stmt {
                     Stmt::Call { target, .. } => out.push((Transfer::Call, *target)),
+                    Stmt::CallIndirect { targets, .. } => {
+                        out.extend(targets.iter().map(|&(_, t)| (Transfer::Call, t)))
+                    }
                     Stmt::Branch { target, .. } => out.push((Transfer::Branch, *target)),
                     _ => {}
                 }
@@ -606,6 +609,76 @@ pub enum AttribBinding {
     VertexCount,
     /// A compute program's `invocation.<binding>` (NV_compute_program5 2.X.3.2).
     Compute(ComputeAttrib),
+    /// NV_shader_thread_group 2.X.3.2's thread bindings
+    /// (`fragment.threadid`, `vertex.threadeqmask`, `primitive.…`,
+    /// `invocation.…`): one unsigned integer in x.
+    Thread(ThreadAttrib),
+    /// NV_gpu_program5 `fragment.sampleid` (2.X.2 <attribBasic>): the
+    /// number of the sample the fragment program runs for.
+    SampleId,
+    /// NV_gpu_program5 `fragment.samplemask` (2.X.3.2): the coverage mask,
+    /// "bit <n> is one if the sample number <n> is covered".
+    SampleMask,
+}
+
+/// A thread binding of NV_shader_thread_group 2.X.3.2 ("(id,-,-,-)",
+/// "(m,-,-,-)", "(k,-,-,-)": only x is defined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ThreadAttrib {
+    /// `threadid`: "the thread id of the current thread", 0 to 31.
+    ThreadId,
+    /// `threadeqmask`: the bit of the current thread id.
+    EqMask,
+    /// `threadgemask`: the bits greater than or equal to it.
+    GeMask,
+    /// `threadgtmask`: the bits greater than it.
+    GtMask,
+    /// `threadlemask`: the bits lower than or equal to it.
+    LeMask,
+    /// `threadltmask`: the bits lower than it.
+    LtMask,
+    /// `fragment.helperthread`: -1 for a helper thread, else 0.
+    Helper,
+}
+
+impl ThreadAttrib {
+    /// The member name after the prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThreadAttrib::ThreadId => "threadid",
+            ThreadAttrib::EqMask => "threadeqmask",
+            ThreadAttrib::GeMask => "threadgemask",
+            ThreadAttrib::GtMask => "threadgtmask",
+            ThreadAttrib::LeMask => "threadlemask",
+            ThreadAttrib::LtMask => "threadltmask",
+            ThreadAttrib::Helper => "helperthread",
+        }
+    }
+    /// The binding of member `name`, if it is one.
+    pub fn of_name(name: &str) -> Option<ThreadAttrib> {
+        [
+            ThreadAttrib::ThreadId,
+            ThreadAttrib::EqMask,
+            ThreadAttrib::GeMask,
+            ThreadAttrib::GtMask,
+            ThreadAttrib::LeMask,
+            ThreadAttrib::LtMask,
+            ThreadAttrib::Helper,
+        ]
+        .into_iter()
+        .find(|t| t.name() == name)
+    }
+    /// Its value for a thread alone in its group (thread id 0): what the
+    /// interpreter, which runs one thread, gives (docs/semantics.md,
+    /// "Thread groups").
+    pub fn single_thread_value(self) -> u32 {
+        match self {
+            ThreadAttrib::ThreadId | ThreadAttrib::LtMask | ThreadAttrib::Helper => 0,
+            ThreadAttrib::EqMask | ThreadAttrib::LeMask => 1,
+            ThreadAttrib::GeMask => u32::MAX,
+            ThreadAttrib::GtMask => u32::MAX - 1,
+        }
+    }
 }
 
 /// A per-patch attribute (NV_tessellation_program5 Tables X.4 and X.6).
@@ -700,6 +773,9 @@ pub enum ResultBinding {
     FragColor(u32),
     /// `result.depth`.
     Depth,
+    /// NV_gpu_program5 `result.samplemask` (2.X.2 <resultBasic>): the
+    /// fragment's coverage mask, x.
+    SampleMask,
     /// `result.fogcoord`.
     FogCoord,
     /// `result.pointsize`.
@@ -839,6 +915,10 @@ pub enum ParamBinding {
         /// The vec4 element.
         element: u32,
     },
+    /// `program.subroutine[n]` (ARB_shader_subroutine, NV_gpu_program5
+    /// edits): a scalar unsigned SUBROUTINENUM, read only by CALI through a
+    /// SUBROUTINE variable; the value is in `x`.
+    Subroutine(u32),
 }
 
 /// A GL state binding, kept as the decoded path, e.g.
@@ -2036,6 +2116,27 @@ pub enum Stmt {
         /// The statement in the source.
         span: Span,
     },
+    /// `CALI` (ARB_shader_subroutine, "Dependencies on NV_gpu_program5",
+    /// 2.X.8.Z CALI): a CAL of the subroutine whose SUBROUTINENUM the
+    /// subroutine parameter read by `selector` holds, among the labels of
+    /// the subroutine variable's SUBROUTINETYPE.
+    CallIndirect {
+        /// The subroutine parameter (`program.subroutine[n]` behind the
+        /// SUBROUTINE variable, possibly a relatively addressed element):
+        /// its `x` is the SUBROUTINENUM, read as an unsigned integer.
+        selector: Operand,
+        /// The candidates, as (SUBROUTINENUM, subroutine), in increasing
+        /// SUBROUTINENUM order, never empty. A parameter value that names
+        /// none of them calls the first (the API never sets one: issue (3)
+        /// makes it an error, and issue (4) lets a subroutine parameter
+        /// without a valid value revert to "a default function of those
+        /// associated with it").
+        targets: Vec<(u32, SubId)>,
+        /// Acts only where the test passes.
+        cond: Option<CcTest>,
+        /// The statement in the source.
+        span: Span,
+    },
     /// `KIL` (fragment programs).
     Kill {
         /// When to discard the fragment.
@@ -2129,7 +2230,7 @@ impl Stmt {
     /// The operands the statement reads itself (not those of nested
     /// blocks, nor the address operands of relative indices): an
     /// instruction's sources, a REP count, a LOOP control, KIL's operand,
-    /// PUSHA's register.
+    /// PUSHA's register, CALI's subroutine parameter.
     ///
     /// ```
     /// let (program, _) = nvp4c::check("!!NVfp4.0\nADD result.color, fragment.color, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
@@ -2145,6 +2246,7 @@ impl Stmt {
                 ..
             } => (&[], Some(o)),
             Stmt::PushAddress { value, .. } => (&[], Some(value)),
+            Stmt::CallIndirect { selector, .. } => (&[], Some(selector)),
             Stmt::Store { value, .. } => (&[], Some(value)),
             Stmt::ImageStore { value, .. } => (&[], Some(value)),
             _ => (&[], None),

@@ -468,6 +468,9 @@ pub enum Opcode {
     Btfm,
     /// `CAL`: subroutine call (2.X.8.Z, CAL).
     Cal,
+    /// `CALI`: indirect subroutine call (ARB_shader_subroutine,
+    /// NV_gpu_program5 edits, 2.X.8.Z CALI).
+    Cali,
     /// `CEIL`: ceiling (2.X.8.Z, CEIL).
     Ceil,
     /// `CMP`: compare (2.X.8.Z, CMP).
@@ -1152,6 +1155,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Btfl    "BTFL"    Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BTFL" "find least significant bit"),
     op!(Btfm    "BTFM"    Alu          [V]          RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BTFM" "find most significant bit"),
     op!(Cal     "CAL"     Call         []           RN  F ALL  | ""      ""       -     ""   ""    -     -        ""       -   -   ""  -        | "2.X.8.Z, CAL" "subroutine call"),
+    op!(Cali    "CALI"    Call         []           RN  F ALL  | -       ""       -     -    -     -     -        -        -   -   -   -        | "ARB_shader_subroutine (NV_gpu_program5 edits), 2.X.8.Z CALI" "indirect subroutine call"),
     op!(Ceil    "CEIL"    Alu          [VF]         RV  F ALL  | "FICSH" "FICSHDL" -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, CEIL" "ceiling"),
     op!(Cmp     "CMP"     Alu          [V, V, V]    RV  F ALL  | "FICSH" "FICSHDL" -     -    -     "S"   "S"      "CS"     -   -   -   -        | "2.X.8.Z, CMP" "compare"),
     op!(Cont    "CONT"    FlowCc       []           RN  F ALL  | ""      ""       -     -    -     -     -        -        -   -   -   -        | "2.X.8.Z, CONT" "continue with next loop iteration"),

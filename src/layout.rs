@@ -98,6 +98,10 @@ impl BindingLayout {
     }
 }
 
+/// The `program.subroutine` block's binding past the uniform binding base
+/// (docs/interface.md, "Subroutine parameters").
+pub const SUBROUTINE_BINDING_OFFSET: u32 = 19;
+
 /// Where one program type's resources go (docs/interface.md, "Binding
 /// layout"). The binding numbers inside the set keep their order: with
 /// `uniform_binding` = *u* and `texture_binding` = *t*, `program.env` is at
@@ -153,6 +157,13 @@ impl StageLayout {
     /// The binding of `program.buffer[b]`.
     pub fn buffer_binding(&self, b: u32) -> u32 {
         self.uniform_binding.saturating_add(3).saturating_add(b)
+    }
+    /// The binding of the `program.subroutine` block (ARB_shader_subroutine's
+    /// subroutine parameters, read by CALI): *u* + 19, after the sixteen
+    /// `program.buffer` blocks.
+    pub fn subroutine_binding(&self) -> u32 {
+        self.uniform_binding
+            .saturating_add(SUBROUTINE_BINDING_OFFSET)
     }
     /// The binding of `texture[n]`.
     pub fn texture_binding(&self, n: u32) -> u32 {

@@ -499,7 +499,7 @@ fn result_varying(stage: Stage, b: &ResultBinding, ty: VarType) -> Option<(Varyi
         R::PointSize => Some((Varying::PointSize, float)),
         R::Clip(n) => Some((Varying::Clip(*n), float)),
         R::PrimitiveId => Some((Varying::PrimitiveId, DataType::Signed)),
-        R::Layer | R::Depth | R::FragColor(_) => None,
+        R::Layer | R::Depth | R::SampleMask | R::FragColor(_) => None,
         _ => match result_slot(stage, b)? {
             InterfaceSlot::Location(l) => {
                 let t = if *b == R::Id {
@@ -520,6 +520,7 @@ fn reachable(program: &Program) -> Vec<SubId> {
         for s in b {
             match s {
                 Stmt::Call { target, .. } => out.push(*target),
+                Stmt::CallIndirect { targets, .. } => out.extend(targets.iter().map(|&(_, t)| t)),
                 Stmt::If {
                     then_block,
                     else_block,

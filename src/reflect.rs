@@ -33,7 +33,7 @@ use crate::ir::{
     ResultBinding, Stmt, VarKind,
 };
 use crate::isa::Stage;
-use crate::layout::{Param, StageLayout};
+use crate::layout::{Param, StageLayout, SUBROUTINE_BINDING_OFFSET};
 use crate::spirv::{attrib_slot, result_slot, FixedFunction, InterfaceSlot};
 use crate::state::read_path as state_read;
 use crate::Options;
@@ -791,6 +791,8 @@ enum BlockKind {
     Local,
     State,
     Buffer(u32),
+    /// `program.subroutine` (ARB_shader_subroutine, NV_gpu_program5 edits).
+    Subroutine,
 }
 
 impl BlockKind {
@@ -800,6 +802,7 @@ impl BlockKind {
             BlockKind::Local => "program.local".to_string(),
             BlockKind::State => "state".to_string(),
             BlockKind::Buffer(b) => format!("program.buffer[{b}]"),
+            BlockKind::Subroutine => "program.subroutine".to_string(),
         }
     }
     /// The block at uniform binding `binding` of `layout`.
@@ -808,6 +811,7 @@ impl BlockKind {
             0 => Some(BlockKind::Env),
             1 => Some(BlockKind::Local),
             2 => Some(BlockKind::State),
+            SUBROUTINE_BINDING_OFFSET => Some(BlockKind::Subroutine),
             b => Some(BlockKind::Buffer(b - 3)),
         }
     }
@@ -842,6 +846,10 @@ fn param_target(binding: &ParamBinding) -> Target {
         ParamBinding::BufferElement { buffer, element } => Target::Block {
             block: BlockKind::Buffer(*buffer),
             element: *element,
+        },
+        ParamBinding::Subroutine(n) => Target::Block {
+            block: BlockKind::Subroutine,
+            element: *n,
         },
         ParamBinding::State(item) => Target::Other(state_text(&item.path)),
         ParamBinding::Constant(_) => Target::Other("constant".to_string()),
@@ -1580,6 +1588,7 @@ fn result_text(binding: &ResultBinding) -> String {
         R::Color(sel) => format!("result.color{}", color_suffix(*sel)),
         R::FragColor(n) => format!("result.color[{n}]"),
         R::Depth => "result.depth".to_string(),
+        R::SampleMask => "result.samplemask".to_string(),
         R::FogCoord => "result.fogcoord".to_string(),
         R::PointSize => "result.pointsize".to_string(),
         R::TexCoord(n) => format!("result.texcoord[{n}]"),

@@ -15,7 +15,7 @@ use super::suggest::did_you_mean;
 use crate::diag::Diagnostic;
 use crate::ir::{
     AttribBinding, ColorSel, ComputeAttrib, ParamBinding, PatchAttrib, PerVertexAttrib,
-    ResultBinding, StateItem,
+    ResultBinding, StateItem, ThreadAttrib,
 };
 use crate::isa::{Dialect, Features, Stage};
 use crate::span::Span;
@@ -76,14 +76,14 @@ const VERTEX_ATTRIBS: &[Member] = &[
     Member("attrib",      Avail::All, ""),
     Member("id",          Avail::With(NV4), "NV_vertex_program4 2.X.3.2: vertex.id"),
     Member("instance",    Avail::With(NV4), "NV_vertex_program4 2.X.3.2: vertex.instance"),
-    Member("threadid",     Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the \"x\" component is filled with the thread id of the current thread\""),
-    Member("threadeqmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which the bit equal to the current thread id is set\""),
-    Member("threadltmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower than the current thread id are set\""),
-    Member("threadlemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower or equal to the current thread id are set\""),
-    Member("threadgtmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater than the current thread id are set\""),
-    Member("threadgemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater or equal to the current thread id are set\""),
-    Member("warpid",       Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the warp id of the current thread\""),
-    Member("smid",         Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
+    Member("threadid",     Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the \"x\" component is filled with the thread id of the current thread\""),
+    Member("threadeqmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which the bit equal to the current thread id is set\""),
+    Member("threadltmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower than the current thread id are set\""),
+    Member("threadlemask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower or equal to the current thread id are set\""),
+    Member("threadgtmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater than the current thread id are set\""),
+    Member("threadgemask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater or equal to the current thread id are set\""),
+    Member("warpid",       Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the warp id of the current thread\""),
+    Member("smid",         Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
     Member("matrixindex", Avail::Extension("ARB_matrix_palette"), "ARB_vertex_program, \"Dependencies on ARB_matrix_palette\": without it \"matrixindex\" is removed from the grammar"),
 ];
 
@@ -96,15 +96,31 @@ const FRAGMENT_ATTRIBS: &[Member] = &[
     Member("attrib",   Avail::With(NV4), "NV_fragment_program4 2.X.3.2: fragment.attrib[n]"),
     Member("position", Avail::All, ""),
     Member("facing",   Avail::With(Features::NV4.union(Features::NV_FP2)), "NV_fragment_program2 3.11.3.1: fragment.facing"),
-    Member("threadid",     Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the \"x\" component is filled with the thread id of the current thread\""),
-    Member("threadeqmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which the bit equal to the current thread id is set\""),
-    Member("threadltmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower than the current thread id are set\""),
-    Member("threadlemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower or equal to the current thread id are set\""),
-    Member("threadgtmask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater than the current thread id are set\""),
-    Member("threadgemask", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater or equal to the current thread id are set\""),
-    Member("warpid",       Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the warp id of the current thread\""),
-    Member("smid",         Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
-    Member("helperthread", Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"-1 when the current thread is a helper thread and 0 otherwise\""),
+    Member("threadid",     Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the \"x\" component is filled with the thread id of the current thread\""),
+    Member("threadeqmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which the bit equal to the current thread id is set\""),
+    Member("threadltmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower than the current thread id are set\""),
+    Member("threadlemask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits lower or equal to the current thread id are set\""),
+    Member("threadgtmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater than the current thread id are set\""),
+    Member("threadgemask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: a \"bitfield in which bits greater or equal to the current thread id are set\""),
+    Member("warpid",       Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the warp id of the current thread\""),
+    Member("smid",         Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
+    Member("sampleid",     Avail::With(Features::NV5), "NV_gpu_program5 2.X.2: <attribBasic> ::= <fragPrefix> \"sampleid\""),
+    Member("samplemask",   Avail::With(Features::NV5), "NV_gpu_program5 2.X.3.2: fragment.samplemask, the fragment coverage mask"),
+    Member("helperthread", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"-1 when the current thread is a helper thread and 0 otherwise\""),
+];
+
+/// The compute program's thread bindings (NV_shader_thread_group,
+/// "Dependencies on NV_compute_program5").
+#[rustfmt::skip]
+const COMPUTE_THREAD_ATTRIBS: &[Member] = &[
+    Member("threadid",     Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.threadid"),
+    Member("threadeqmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.threadeqmask"),
+    Member("threadltmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.threadltmask"),
+    Member("threadlemask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.threadlemask"),
+    Member("threadgtmask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.threadgtmask"),
+    Member("threadgemask", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.threadgemask"),
+    Member("warpid",       Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.warpid"),
+    Member("smid",         Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group, \"Dependencies on NV_compute_program5\": invocation.smid"),
 ];
 
 #[rustfmt::skip]
@@ -160,6 +176,7 @@ const TESS_EVAL_RESULTS: &[Member] = &[
 const FRAGMENT_RESULTS: &[Member] = &[
     Member("color", Avail::All, ""),
     Member("depth", Avail::All, ""),
+    Member("samplemask", Avail::With(Features::NV5), "NV_gpu_program5 2.X.2: <resultBasic> ::= <resPrefix> \"samplemask\""),
 ];
 
 #[rustfmt::skip]
@@ -315,26 +332,6 @@ impl<'p> Cursor<'p> {
 }
 
 impl<'p> Cursor<'p> {
-    /// The error for a next `.member` that is one of `table`'s
-    /// [`Avail::NotYet`] rows (E0900 with its option, E0730 without);
-    /// `Ok` for anything else, which the caller decodes.
-    fn not_yet(
-        &mut self,
-        table: &[Member],
-        after: &str,
-        dialect: Dialect,
-    ) -> Result<(), Diagnostic> {
-        let is_not_yet = self.peek_member().is_some_and(|id| {
-            table
-                .iter()
-                .any(|m| m.0 == id.name.as_str() && matches!(m.1, Avail::NotYet(_)))
-        });
-        if is_not_yet {
-            self.member(table, after, dialect)?;
-        }
-        Ok(())
-    }
-
     /// Requires a `.member` of `table` that exists in the dialect.
     fn member(
         &mut self,
@@ -595,13 +592,23 @@ pub fn decode<'p>(
     let mut relative = None;
     let binding = match root {
         Root::Vertex if stage == Stage::Vertex => {
-            c.member(VERTEX_ATTRIBS, "vertex", dialect)?;
-            vertex_attrib(&mut c, allow_range, dialect, &mut relative)?
+            let m = c.member(VERTEX_ATTRIBS, "vertex", dialect)?;
+            if is_thread_member(&m.name) {
+                thread_binding(m, "vertex")?
+            } else {
+                vertex_attrib(&mut c, allow_range, dialect, &mut relative)?
+            }
         }
         Root::Vertex if matches!(stage, Stage::TessControl | Stage::TessEval) => {
             tessellation_vertex(&mut c, allow_range, stage)?
         }
         Root::Vertex => geometry_attrib(&mut c, allow_range)?,
+        // NV_shader_thread_group, "Dependencies on NV_compute_program5":
+        // `invocation.threadid` ... with the option.
+        Root::Invocation if c.peek_member().is_some_and(|m| is_thread_member(&m.name)) => {
+            let m = c.member(COMPUTE_THREAD_ATTRIBS, "invocation", dialect)?;
+            thread_binding(m, "invocation")?
+        }
         Root::Invocation => {
             let m = c.expect_member(
                 &[
@@ -624,11 +631,22 @@ pub fn decode<'p>(
             };
             Binding::Attrib(vec![AttribBinding::Compute(a)])
         }
-        Root::Primitive if dialect.has(Features::NV5) => {
+        Root::Primitive
+            if dialect.has(Features::NV5)
+                && stage != Stage::Fragment
+                && c.peek_member().is_some_and(|m| is_thread_member(&m.name)) =>
+        {
             // NV_shader_thread_group's `primitive.threadid` ... (geometry
             // and tessellation programs): the vertex table's thread rows.
-            c.not_yet(VERTEX_ATTRIBS, "primitive", dialect)?;
+            let m = c.member(VERTEX_ATTRIBS, "primitive", dialect)?;
+            thread_binding(m, "primitive")?
+        }
+        Root::Primitive if dialect.has(Features::NV5) => {
             primitive_attrib(&mut c, allow_range, stage)?
+        }
+        Root::Fragment if c.peek_member().is_some_and(|m| is_thread_member(&m.name)) => {
+            let m = c.member(FRAGMENT_ATTRIBS, "fragment", dialect)?;
+            thread_binding(m, "fragment")?
         }
         Root::Fragment => {
             let m = c.member(FRAGMENT_ATTRIBS, "fragment", dialect)?;
@@ -666,6 +684,8 @@ pub fn decode<'p>(
                     AttribBinding::Generic,
                 ),
                 "position" => vec![AttribBinding::Position],
+                "sampleid" => vec![AttribBinding::SampleId],
+                "samplemask" => vec![AttribBinding::SampleMask],
                 _ => vec![AttribBinding::Facing],
             };
             Binding::Attrib(v)
@@ -700,6 +720,25 @@ pub fn decode<'p>(
         span: c.span(),
         relative,
     })
+}
+
+/// Whether `name` is one of NV_shader_thread_group's thread bindings
+/// (2.X.3.2), under any prefix.
+fn is_thread_member(name: &str) -> bool {
+    matches!(name, "warpid" | "smid") || ThreadAttrib::of_name(name).is_some()
+}
+
+/// A thread binding the table allowed (`m`, after `after.`): the binding,
+/// or E1141 for `warpid` and `smid`, which name hardware (a warp slot, a
+/// streaming multiprocessor) that Vulkan does not expose portably.
+fn thread_binding(m: &Ident, after: &str) -> Result<Binding, Diagnostic> {
+    match ThreadAttrib::of_name(&m.name) {
+        Some(t) => Ok(Binding::Attrib(vec![AttribBinding::Thread(t)])),
+        None => Err(Diagnostic::error("E1141", format!("`{after}.{}` has no portable Vulkan equivalent", m.name))
+            .primary(m.span, "nvp4c cannot lower this binding")
+            .note(format!("NV_shader_thread_group 2.X.3.2: \"the {} id of the current thread\" is \"an unsigned integer, the range of this value is hw dependent\"", if m.name == "warpid" { "warp" } else { "SM" }))
+            .note("core Vulkan has no warp slot or SM index; SPV_NV_shader_sm_builtins (WarpIDNV, SMIDNV) exists on NVIDIA devices only, and nvp4c emits core SPIR-V (docs/interface.md, \"Thread groups\")")),
+    }
 }
 
 fn vertex_attrib<'p>(
@@ -959,6 +998,7 @@ fn result_binding<'p>(
             0,
             ResultBinding::FragColor,
         ),
+        (Stage::Fragment, "samplemask") => vec![ResultBinding::SampleMask],
         (Stage::Fragment, _) => vec![ResultBinding::Depth],
         (_, "color") => vec![ResultBinding::Color(color_sel(c, true))],
         (_, "position") => vec![ResultBinding::Position],

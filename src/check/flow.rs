@@ -39,6 +39,9 @@ pub(crate) enum Flat {
     Cont(Option<CcTest>, Span),
     Ret(Option<CcTest>, Span),
     Cal(Ident, Option<CcTest>, Span),
+    /// CALI: the subroutine parameter read, the index of the call in
+    /// `SubroutineDecls::calls` (its SUBROUTINETYPE), the condition.
+    Cali(Operand, usize, Option<CcTest>, Span),
     Kil(KillCondition, Span),
     Emit(Span),
     EndPrim(Span),
@@ -433,6 +436,17 @@ impl Builder<'_> {
                     span,
                 });
             }
+            Flat::Cali(selector, call, cond, span) => {
+                // Its candidates are known once all labels are: until
+                // then `targets` holds only the call's index (patched by
+                // `patch_calls`).
+                self.push(Stmt::CallIndirect {
+                    selector,
+                    targets: vec![(call as u32, SubId(u32::MAX))],
+                    cond,
+                    span,
+                });
+            }
             Flat::Bra(target, cond, span) => {
                 self.pending_calls.push((target, "BRA"));
                 self.push(Stmt::Branch {
@@ -514,6 +528,7 @@ impl<'o> Builder<'o> {
             | Flat::Cont(_, s)
             | Flat::Ret(_, s)
             | Flat::Cal(_, _, s)
+            | Flat::Cali(_, _, _, s)
             | Flat::Kil(_, s)
             | Flat::Emit(s)
             | Flat::EndPrim(s)
@@ -589,8 +604,13 @@ fn link_segments(
             }
         }
     }
+    let label_subs: HashMap<String, SubId> = labels
+        .iter()
+        .map(|(name, &(i, _))| (name.clone(), SubId(i as u32)))
+        .collect();
+    let indirect = c.resolve_indirect_calls(&label_subs);
     for s in segments.iter_mut() {
-        patch_calls(&mut s.body, &targets);
+        patch_calls(&mut s.body, &targets, &indirect);
     }
     // Section 2.X.5: execution starts after the label `main` if there is
     // one, else at the first instruction, and runs until RET in main or the
@@ -650,9 +670,15 @@ fn link_segments(
     (subs, entry)
 }
 
-fn patch_calls(block: &mut Block, targets: &[Option<u32>]) {
+fn patch_calls(block: &mut Block, targets: &[Option<u32>], indirect: &[Option<Vec<(u32, SubId)>>]) {
     for s in block.iter_mut() {
         match s {
+            Stmt::CallIndirect { targets: t, .. } => {
+                // An unresolved call was reported (E1226); its list stays
+                // unusable and the program is not lowered.
+                let k = t.first().map_or(usize::MAX, |&(k, _)| k as usize);
+                *t = indirect.get(k).cloned().flatten().unwrap_or_default();
+            }
             Stmt::Call { target, .. } | Stmt::Branch { target, .. } => {
                 let k = (u32::MAX - target.0) as usize;
                 // An unresolved target was reported; its id stays unusable
@@ -664,10 +690,12 @@ fn patch_calls(block: &mut Block, targets: &[Option<u32>]) {
                 else_block,
                 ..
             } => {
-                patch_calls(then_block, targets);
-                patch_calls(else_block, targets);
+                patch_calls(then_block, targets, indirect);
+                patch_calls(else_block, targets, indirect);
             }
-            Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => patch_calls(body, targets),
+            Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => {
+                patch_calls(body, targets, indirect)
+            }
             _ => {}
         }
     }

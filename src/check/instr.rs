@@ -227,6 +227,9 @@ impl Checker<'_> {
                     return None;
                 };
                 self.expect_args(inst, 1, info)?;
+                if info.opcode == Opcode::Cali {
+                    return self.cali(inst, o);
+                }
                 let target = match (
                     &o.path.head,
                     o.path.parts.is_empty(),
@@ -1704,7 +1707,11 @@ impl Checker<'_> {
         for_write: bool,
     ) -> Option<(VarId, &'p [PathPart], Span, Option<Index>)> {
         match &path.head {
-            PathHead::Name(id) => match self.names.get(&id.name) {
+            PathHead::Name(id) => match self.names.get(&id.name).copied() {
+                Some(sym) if self.subroutines.is_subroutine_var(sym.var) => {
+                    self.subroutine_var_misused(sym.var, id.span);
+                    None
+                }
                 Some(sym) => Some((sym.var, &path.parts[..], id.span, None)),
                 None => {
                     if let Some(first) = self.reported_undeclared.get(&id.name).copied() {
@@ -2034,7 +2041,7 @@ impl Checker<'_> {
     }
 
     /// Resolves `[...]` on a variable; returns the index and the parts after it.
-    fn index<'p>(
+    pub(super) fn index<'p>(
         &mut self,
         var: VarId,
         parts: &'p [PathPart],
@@ -2802,6 +2809,9 @@ fn usage(info: &OpInfo) -> String {
             "`{} result, coord, ddx, ddy, texture[n], TARGET[, (offset)]`",
             info.name
         ),
+        Shape::Call if info.opcode == Opcode::Cali => {
+            format!("`{} subroutineVar[ (cc)]`", info.name)
+        }
         Shape::Call => format!("`{} label[ (cc)]`", info.name),
         Shape::FlowCc => format!("`{}[ (cc)]`", info.name),
         Shape::If => format!("`{} cc`", info.name),

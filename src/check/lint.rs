@@ -230,10 +230,21 @@ impl Flow<'_> {
                     self.block(then_block);
                     self.block(else_block);
                 }
-                Stmt::Call { target, .. } => {
-                    if let Some(w) = self.sub_writes.get(target.0 as usize) {
-                        for (v, m) in w {
-                            *self.written.entry(*v).or_default() |= m;
+                // A CALI may call any of its candidates: what any of them
+                // writes counts as written.
+                Stmt::Call { .. } | Stmt::CallIndirect { .. } => {
+                    let targets: Vec<SubId> = match s {
+                        Stmt::Call { target, .. } => vec![*target],
+                        Stmt::CallIndirect { targets, .. } => {
+                            targets.iter().map(|&(_, t)| t).collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    for target in targets {
+                        if let Some(w) = self.sub_writes.get(target.0 as usize) {
+                            for (v, m) in w {
+                                *self.written.entry(*v).or_default() |= m;
+                            }
                         }
                     }
                 }
@@ -377,10 +388,12 @@ fn call_depth(c: &mut Checker<'_>, p: &Program) {
     let limit = c.options.limits.max_call_depth;
     let mut calls: Vec<Vec<(SubId, crate::span::Span)>> = vec![Vec::new(); p.subroutines.len()];
     for (i, sub) in p.subroutines.iter().enumerate() {
-        walk(&sub.body, &mut |s| {
-            if let Stmt::Call { target, span, .. } = s {
-                calls[i].push((*target, *span));
+        walk(&sub.body, &mut |s| match s {
+            Stmt::Call { target, span, .. } => calls[i].push((*target, *span)),
+            Stmt::CallIndirect { targets, span, .. } => {
+                calls[i].extend(targets.iter().map(|&(_, t)| (t, *span)))
             }
+            _ => {}
         });
     }
     // Longest acyclic chain from the entry (cycles are bounded at run

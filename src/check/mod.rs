@@ -17,6 +17,7 @@ mod lint;
 mod memory;
 mod program_type;
 mod rules;
+mod subroutine;
 mod suggest;
 
 use crate::diag::Diagnostic;
@@ -108,9 +109,12 @@ impl<'o> ProgramChecker<'o> {
                     flow.add(f);
                 }
             }
-            Statement::Label(id) => {
+            Statement::Label(id, num) => {
                 flow.c.options_done();
                 if flow.c.label(id) {
+                    if let Some(n) = num {
+                        flow.c.subroutine_num(id, n);
+                    }
                     flow.add(flow::Flat::Label(id.clone()));
                 }
             }
@@ -174,6 +178,7 @@ impl<'o> ProgramChecker<'o> {
             },
         };
         if !errors_so_far {
+            c.indirect_recursion(&program);
             c.program_rules(&program, &text);
         }
         // Warnings only for programs without errors: a broken program's
@@ -267,6 +272,9 @@ pub(crate) struct Checker<'o> {
     /// Where each size-declared result is written, for the rule that one
     /// result has one size (NV_fragment_program_option 3.11.3.4).
     result_sizes: HashMap<ir::ResultBinding, (Precision, Span)>,
+    /// ARB_shader_subroutine's SUBROUTINETYPEs, SUBROUTINE variables,
+    /// SUBROUTINENUMs and CALIs (`subroutine`).
+    subroutines: subroutine::SubroutineDecls,
     had_syntax_error: bool,
 }
 
@@ -350,6 +358,7 @@ impl<'o> Checker<'o> {
             texture_targets: HashMap::new(),
             address_vars: Default::default(),
             loop_indices: Vec::new(),
+            subroutines: Default::default(),
             relative_bindings: HashMap::new(),
             result_sizes: HashMap::new(),
             had_syntax_error: false,
@@ -361,8 +370,48 @@ impl<'o> Checker<'o> {
     }
 
     fn add_var(&mut self, v: Variable) -> VarId {
+        self.thread_binding_env(&v);
         self.vars.push(v);
         VarId(self.vars.len() as u32 - 1)
+    }
+
+    /// NV_shader_thread_group's thread bindings other than
+    /// `fragment.helperthread` are SPIR-V 1.3 subgroup built-ins: E1140
+    /// below `--target-env vulkan1.1`, as for the thread-group
+    /// instructions (`OpInfo::min_env`).
+    fn thread_binding_env(&mut self, v: &Variable) {
+        let need = crate::TargetEnv::Vulkan1_1;
+        if self.options.target_env >= need {
+            return;
+        }
+        let VarKind::Attrib(bindings) = &v.kind else {
+            return;
+        };
+        let Some(t) = bindings.iter().find_map(|b| match b {
+            ir::AttribBinding::Thread(t) if *t != ir::ThreadAttrib::Helper => Some(*t),
+            _ => None,
+        }) else {
+            return;
+        };
+        let need = need.name();
+        self.error(
+            Diagnostic::error(
+                "E1140",
+                format!("the `{}` binding needs `--target-env {need}` or newer", t.name()),
+            )
+            .primary(
+                v.span,
+                format!(
+                    "not in {}: compile with `--target-env {need}`",
+                    self.options.target_env.name()
+                ),
+            )
+            .note("NV_shader_thread_group 2.X.3.2: the thread id and masks are those of the thread group, SPIR-V 1.3's SubgroupLocalInvocationId and Subgroup*Mask built-ins (GroupNonUniform, GroupNonUniformBallot)")
+            .note(format!(
+                "{need} is the oldest environment with them (library: `Options::target_env`); \
+                 docs/interface.md, \"Thread groups\", says what the device must support"
+            )),
+        );
     }
 
     pub(crate) fn var(&self, id: VarId) -> &Variable {
@@ -806,6 +855,15 @@ impl<'o> Checker<'o> {
             DeclKind::Shared { name, size, init } => {
                 self.shared_declaration(d, name, size.as_ref(), init)
             }
+            DeclKind::SubroutineType { name, labels } => {
+                self.subroutine_type_declaration(d, name, labels)
+            }
+            DeclKind::Subroutine {
+                ty,
+                name,
+                size,
+                init,
+            } => self.subroutine_declaration(d, ty, name, size.as_ref(), init),
             // `!!FP1.0`'s rewriter (check::legacy::fragment) replaces these
             // with PARAM declarations before the checker reads them, and
             // `declaration_exists` refused them in every other header.

@@ -505,6 +505,7 @@ fn unused_inputs(program: &nvp4c::ir::Program, inputs: &Inputs) -> Vec<String> {
     let mut local = BTreeSet::new();
     let mut state = BTreeSet::new();
     let mut buffers = BTreeSet::new();
+    let mut subroutine = BTreeSet::new();
     for name in interp::attribute_inputs(program) {
         attribs.insert(name);
     }
@@ -535,6 +536,9 @@ fn unused_inputs(program: &nvp4c::ir::Program, inputs: &Inputs) -> Vec<String> {
                         }
                         ParamBinding::BufferElement { buffer, .. } => {
                             buffers.insert(*buffer);
+                        }
+                        ParamBinding::Subroutine(n) => {
+                            subroutine.insert(*n);
                         }
                         // Constants need no input.
                         _ => {}
@@ -572,6 +576,11 @@ fn unused_inputs(program: &nvp4c::ir::Program, inputs: &Inputs) -> Vec<String> {
     }
     for n in inputs.buffers.keys().filter(|n| !buffers.contains(n)) {
         out.push(format!("the program does not read `program.buffer[{n}]`"));
+    }
+    for n in inputs.subroutine.keys().filter(|n| !subroutine.contains(n)) {
+        out.push(format!(
+            "the program does not read `program.subroutine[{n}]`"
+        ));
     }
     out
 }

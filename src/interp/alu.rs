@@ -897,6 +897,7 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         O::Brk
         | O::Bra
         | O::Cal
+        | O::Cali
         | O::Cont
         | O::Else
         | O::Emit

@@ -319,6 +319,12 @@ impl<'p> Machine<'p> {
                                     .copied()
                                     .unwrap_or([0; 4]),
                             ),
+                            ParamBinding::Subroutine(n) => ParamValue::Bits([
+                                inputs.subroutine.get(n).copied().unwrap_or(0),
+                                0,
+                                0,
+                                0,
+                            ]),
                             ParamBinding::BufferElement { buffer, element } => {
                                 let words = inputs.buffers.get(buffer);
                                 let word = |k: u32| {
@@ -1227,6 +1233,37 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The subroutine a CALI calls (ARB_shader_subroutine, NV_gpu_program5
+    /// edits, 2.X.5): the candidate whose SUBROUTINENUM the subroutine
+    /// parameter's `x` holds, or the first candidate when none has it
+    /// (`ir::Stmt::CallIndirect`).
+    fn indirect_target(
+        &mut self,
+        selector: &Operand,
+        targets: &[(u32, SubId)],
+        span: Span,
+    ) -> Result<SubId> {
+        let v = self.load(selector)?;
+        let first = targets
+            .first()
+            .map(|&(_, t)| t)
+            .ok_or_else(|| InterpError::Unsupported {
+                what: "CALI without a candidate".into(),
+                span,
+            })?;
+        let chosen = targets
+            .iter()
+            .find(|&&(n, _)| n == v.bits[0])
+            .map(|&(_, t)| t);
+        if chosen.is_none() {
+            self.undefined_event(
+                span,
+                format!("CALI: subroutine parameter {} is no SUBROUTINENUM of the type; the first candidate is called (issue (4))", v.bits[0]),
+            );
+        }
+        Ok(chosen.unwrap_or(first))
+    }
+
     /// Executes one statement, pushing or popping frames for flow control.
     fn statement(&mut self, stmt: &'p Stmt, frames: &mut Vec<Frame<'p>>) -> Result<Flow> {
         match stmt {
@@ -1395,7 +1432,18 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            Stmt::Call { target, cond, span } => {
+            Stmt::Call { .. } | Stmt::CallIndirect { .. } => {
+                let (target, cond, span) = match stmt {
+                    Stmt::CallIndirect {
+                        selector,
+                        targets,
+                        cond,
+                        span,
+                    } => (self.indirect_target(selector, targets, *span)?, cond, span),
+                    Stmt::Call { target, cond, span } => (*target, cond, span),
+                    _ => unreachable!("matched as a call above"),
+                };
+                let target = &target;
                 let taken = self.optional_test(cond, *span, "CAL")?;
                 let sub = self.subroutine(*target, *span)?;
                 let name = sub.name.clone().unwrap_or_default();
@@ -1718,6 +1766,36 @@ fn attribute_value(
         .copied()
         .unwrap_or(0)
         & 0xf;
+    // NV_shader_thread_group 2.X.3.2: (id,-,-,-); the interpreter runs one
+    // thread, thread 0 of its group, unless the inputs say otherwise.
+    if let AttribBinding::Thread(t) = binding {
+        let given = names.iter().any(|n| inputs.attribs.contains_key(n));
+        let x = if given {
+            bits[0]
+        } else {
+            t.single_thread_value()
+        };
+        return Vec4 {
+            bits: [x, 0, 0, 0],
+            undefined: (undefined & 1) | 0b1110,
+        };
+    }
+    // NV_gpu_program5: fragment.sampleid (id,-,-,-), fragment.samplemask
+    // (m,-,-,-). Unless the inputs say otherwise the run is sample 0 of a
+    // fragment that covers it: "If multisample buffers are not available
+    // (SAMPLE_BUFFERS is zero), bit zero indicates if the center of the
+    // pixel ... is covered".
+    if matches!(binding, AttribBinding::SampleId | AttribBinding::SampleMask) {
+        let given = names.iter().any(|n| inputs.attribs.contains_key(n));
+        let x = match binding {
+            AttribBinding::SampleMask if !given => 1,
+            _ => bits[0],
+        };
+        return Vec4 {
+            bits: [x, 0, 0, 0],
+            undefined: (undefined & 1) | 0b1110,
+        };
+    }
     // vertex.fogcoord and fragment.fogcoord are (f, 0, 0, 1)
     // (ARB_vertex_program, ARB_fragment_program; the backend's
     // IoShape::FogCoord).

@@ -167,6 +167,10 @@ pub struct Inputs {
     /// words (byte offset 4·w is word w); LDB, STB and ATOMB read and
     /// write them, and the run's [`Outcome::storage`] holds the result.
     pub storage: BTreeMap<u32, Vec<u32>>,
+    /// ARB_shader_subroutine's `program.subroutine[n]` (NV_gpu_program5
+    /// edits): the SUBROUTINENUM each subroutine parameter holds, which
+    /// selects what CALI calls; an unset one holds 0.
+    pub subroutine: BTreeMap<u32, u32>,
     /// Attribute components whose value the spec leaves undefined (bit `i`:
     /// component `i`), by attribute name: e.g. a fragment attribute
     /// interpolated from a vertex result that was undefined. Reads of them
@@ -178,7 +182,8 @@ impl Inputs {
     /// Sets an input by its binding name: `program.env[n]`,
     /// `program.local[n]`, `state.…`, `program.buffer[b]` (the vector's
     /// four words become the buffer's words 0 to 3; set
-    /// [`Inputs::buffers`] directly for more), or an attribute name.
+    /// [`Inputs::buffers`] directly for more), `program.subroutine[n]` (the
+    /// vector's `x`), or an attribute name.
     ///
     /// Fails for a name that is no binding, e.g. `color` or `program.foo`.
     ///
@@ -206,11 +211,13 @@ impl Inputs {
             self.local.insert(n?, value);
         } else if let Some(n) = index("program.buffer[") {
             self.buffers.insert(n?, value.to_vec());
+        } else if let Some(n) = index("program.subroutine[") {
+            self.subroutine.insert(n?, value[0]);
         } else if name.starts_with("state.") {
             self.state.insert(name.to_string(), value);
         } else if name.starts_with("program.") {
             return Err(format!(
-                "`{name}`: the program parameters are program.env[n], program.local[n] and program.buffer[b]"
+                "`{name}`: the program parameters are program.env[n], program.local[n], program.buffer[b] and program.subroutine[n]"
             ));
         } else if name.contains('.') {
             self.attribs.insert(name.to_string(), value);

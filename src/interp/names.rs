@@ -50,6 +50,8 @@ pub fn attribute_name(stage: Stage, binding: &AttribBinding) -> String {
         AttribBinding::VertexId => "vertex.id".into(),
         AttribBinding::InstanceId => "vertex.instance".into(),
         AttribBinding::Facing => "fragment.facing".into(),
+        AttribBinding::SampleId => "fragment.sampleid".into(),
+        AttribBinding::SampleMask => "fragment.samplemask".into(),
         AttribBinding::Clip(n) => format!("{root}.clip[{n}]"),
         AttribBinding::PointSize => format!("{root}.pointsize"),
         AttribBinding::PrimitiveId => "primitive.id".into(),
@@ -78,6 +80,15 @@ pub fn attribute_name(stage: Stage, binding: &AttribBinding) -> String {
         AttribBinding::InvocationId => "primitive.invocation".into(),
         AttribBinding::VertexCount => "primitive.vertexcount".into(),
         AttribBinding::Compute(a) => format!("invocation.{}", a.name()),
+        // NV_shader_thread_group 2.X.3.2: `vertex.`, `fragment.`,
+        // `primitive.` (geometry and tessellation), `invocation.` (compute).
+        AttribBinding::Thread(t) => {
+            let root = match stage {
+                Stage::Geometry | Stage::TessControl | Stage::TessEval => "primitive",
+                _ => root,
+            };
+            format!("{root}.{}", t.name())
+        }
     }
 }
 
@@ -192,6 +203,7 @@ pub fn result_name(binding: &ResultBinding) -> String {
         ResultBinding::FragColor(0) => "result.color".into(),
         ResultBinding::FragColor(n) => format!("result.color[{n}]"),
         ResultBinding::Depth => "result.depth".into(),
+        ResultBinding::SampleMask => "result.samplemask".into(),
         ResultBinding::FogCoord => "result.fogcoord".into(),
         ResultBinding::PointSize => "result.pointsize".into(),
         ResultBinding::TexCoord(n) => format!("result.texcoord[{n}]"),

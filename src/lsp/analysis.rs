@@ -272,7 +272,7 @@ impl Chunk {
                     chunk.kind = StatementKind::Option;
                     chunk.option = Some((id.name.to_string(), id.span));
                 }
-                Statement::Label(l) => {
+                Statement::Label(l, _) => {
                     chunk.kind = StatementKind::Label;
                     chunk.symbols.push(Symbol {
                         name: l.name.to_string(),
@@ -374,6 +374,19 @@ impl Chunk {
             }
             DeclKind::Storage { name, size: s, .. } | DeclKind::Shared { name, size: s, .. } => {
                 add(name, SymbolKind::Buffer, size(s))
+            }
+            // ARB_shader_subroutine: a subroutine variable is a program
+            // (subroutine) parameter; a SUBROUTINETYPE names labels.
+            DeclKind::Subroutine { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),
+            DeclKind::SubroutineType { labels, .. } => {
+                for l in labels {
+                    self.references.push(Reference {
+                        name: l.name.to_string(),
+                        span: l.span,
+                        label: true,
+                        write: false,
+                    });
+                }
             }
             DeclKind::PrimitiveIn(_)
             | DeclKind::PrimitiveOut(_)

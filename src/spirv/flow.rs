@@ -32,6 +32,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Continue { span, .. }
         | Stmt::Return { span, .. }
         | Stmt::Call { span, .. }
+        | Stmt::CallIndirect { span, .. }
         | Stmt::Kill { span, .. }
         | Stmt::Emit { span }
         | Stmt::EndPrimitive { span }
@@ -137,6 +138,16 @@ impl Lowerer<'_> {
                 .map_err(|e| e.at(*span)),
             Stmt::Call { target, cond, span } => self
                 .guarded(cond.as_ref(), |l| l.emit_call(*target, *span))
+                .map_err(|e| e.at(*span)),
+            Stmt::CallIndirect {
+                selector,
+                targets,
+                cond,
+                span,
+            } => self
+                .guarded(cond.as_ref(), |l| {
+                    l.lower_call_indirect(selector, targets, *span)
+                })
                 .map_err(|e| e.at(*span)),
             Stmt::Kill { cond, span } => self.lower_kill(cond).map_err(|e| e.at(*span)),
             Stmt::Emit { span } => self.lower_emit().map_err(|e| e.at(*span)),

@@ -361,16 +361,23 @@ fn reads_output_patch(program: &Program, stmt: &Stmt, visited: &mut Vec<SubId>) 
                 AttribBinding::OutputVertex { .. } | AttribBinding::Patch { output: true, .. }
             )))
         }),
-        Stmt::Call { target, .. } => {
-            if visited.contains(target) || target.0 as usize >= program.subroutines.len() {
-                return false;
-            }
-            visited.push(*target);
-            program
-                .sub(*target)
-                .body
-                .iter()
-                .any(|s| reads_output_patch(program, s, visited))
+        Stmt::Call { .. } | Stmt::CallIndirect { .. } => {
+            let targets: Vec<SubId> = match stmt {
+                Stmt::Call { target, .. } => vec![*target],
+                Stmt::CallIndirect { targets, .. } => targets.iter().map(|&(_, t)| t).collect(),
+                _ => Vec::new(),
+            };
+            targets.into_iter().any(|target| {
+                if visited.contains(&target) || target.0 as usize >= program.subroutines.len() {
+                    return false;
+                }
+                visited.push(target);
+                program
+                    .sub(target)
+                    .body
+                    .iter()
+                    .any(|s| reads_output_patch(program, s, visited))
+            })
         }
         other => other
             .blocks()
@@ -406,6 +413,14 @@ fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
                     _ => None,
                 },
                 Stmt::Call { target, .. } => sub(program, *target, memo, active),
+                // Whichever subroutine a CALI calls.
+                Stmt::CallIndirect { targets, .. } => {
+                    let mut most = 0u32;
+                    for &(_, t) in targets {
+                        most = most.max(sub(program, t, memo, active)?);
+                    }
+                    Some(most)
+                }
                 _ => Some(0),
             }?;
             total = total.checked_add(n)?;

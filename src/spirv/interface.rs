@@ -12,7 +12,7 @@ use super::geometry::VertexSel;
 use super::{Analysis, LowerError, Lowerer};
 use crate::ir::{
     AttribBinding, ColorSel, ComputeAttrib, Interpolation, Literal, ParamBinding, PatchAttrib,
-    PerVertexAttrib, Precision, ResultBinding, VarId, VarKind, VarType, Variable,
+    PerVertexAttrib, Precision, ResultBinding, ThreadAttrib, VarId, VarKind, VarType, Variable,
 };
 use crate::isa::Stage;
 use crate::layout::{Param, PushConstants};
@@ -56,6 +56,8 @@ pub(crate) enum ParamSource {
     State(StateRead),
     /// vec4 `element` of `program.buffer[buffer]`.
     BufferElement { buffer: u32, element: u32 },
+    /// `program.subroutine[n]`, read from the `ProgramSubroutine` block.
+    Subroutine(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,6 +113,12 @@ pub(crate) enum IoShape {
     ClipElement { index: u32 },
     /// FrontFacing, read as (+1.0 or -1.0, 0, 0, 1).
     Facing,
+    /// HelperInvocation, read as (-1 or 0, 0, 0, 0) (NV_shader_thread_group
+    /// 2.X.3.2, `fragment.helperthread`).
+    Helper,
+    /// Element 0 of a SampleMask array (input or output), carried in x
+    /// (`fragment.samplemask`, `result.samplemask`).
+    SampleMask,
     /// A three-component built-in (TessCoord, the compute ids), read with
     /// w = 0 (the spec leaves w undefined).
     Vec3,
@@ -171,6 +179,9 @@ pub(crate) struct Io {
     /// The words each `program.buffer[b]` block declares (4 per uvec4):
     /// the bound of LDC's register-addressed reads (memory.rs).
     pub buffer_words: BTreeMap<u32, u32>,
+    /// The `program.subroutine` block (binding 19), when a SUBROUTINE
+    /// variable is read.
+    pub subroutine_block: Option<Word>,
     /// `texture[n]` descriptors (binding 32 + n), by n (texture.rs).
     pub textures: BTreeMap<u32, super::texture::TextureUnit>,
     /// `image[n]` storage images, by n (image.rs).
@@ -232,6 +243,7 @@ impl Lowerer<'_> {
         let mut block_read = [false; 2];
         let mut state_len = 0u32;
         let mut buffer_len: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut subroutine_len = 0u32;
         let mut io_vars: Vec<(VarId, Vec<SlotSpec>)> = Vec::new();
         for &id in &analysis.variables {
             let var = program.var(id);
@@ -286,6 +298,10 @@ impl Lowerer<'_> {
                                     buffer: *buffer,
                                     element: *element,
                                 }
+                            }
+                            ParamBinding::Subroutine(n) => {
+                                subroutine_len = subroutine_len.max(n.saturating_add(1));
+                                ParamSource::Subroutine(*n)
                             }
                         };
                         if let ParamSource::Block { block, element } = source {
@@ -423,6 +439,17 @@ impl Lowerer<'_> {
             self.io
                 .buffer_words
                 .insert(buffer, len.max(1).saturating_mul(4));
+        }
+        if subroutine_len > 0 {
+            // docs/interface.md, "Subroutine parameters": uvec4 at uniform
+            // binding base + 19, the SUBROUTINENUM in x.
+            let var = self.uniform_block(
+                ("ProgramSubroutine", "subroutine", "program_subroutine"),
+                Comp::U32,
+                subroutine_len,
+                layout.subroutine_binding(),
+            );
+            self.io.subroutine_block = Some(var);
         }
         // The inputs and outputs the fixed-function work of options reads
         // and writes, at the slots the bindings have (docs/semantics.md,
@@ -755,10 +782,15 @@ impl Lowerer<'_> {
                 IoShape::Vec4 | IoShape::FogCoord => self.t(info.comp, 4),
                 IoShape::Vec3 => self.t(info.comp, 3),
                 IoShape::GroupSize => continue,
-                IoShape::Scalar { .. } | IoShape::Facing => self.t(info.comp, 1),
+                IoShape::Scalar { .. } | IoShape::Facing | IoShape::Helper => self.t(info.comp, 1),
                 IoShape::ClipElement { .. } => {
                     let float = self.t(Comp::F32, 1);
                     self.t_array(float, info.clip_len.max(1))
+                }
+                // One 32-bit word: samples 0 to 31.
+                IoShape::SampleMask => {
+                    let uint = self.t(Comp::U32, 1);
+                    self.t_array(uint, 1)
                 }
             };
             if info.per_vertex {
@@ -811,6 +843,29 @@ impl Lowerer<'_> {
                         // Geometry capability.
                         BuiltIn::PrimitiveId => self.capability(Capability::Geometry),
                         BuiltIn::FragDepth => self.io.writes_depth = true,
+                        // Reading the sample number runs the fragment
+                        // program once per sample.
+                        BuiltIn::SampleId => self.capability(Capability::SampleRateShading),
+                        // A KIL demotes to a helper from SPIR-V 1.6 on
+                        // (flow.rs): `fragment.helperthread` read after it
+                        // must see the change, which only a Volatile
+                        // HelperInvocation guarantees (SPIR-V 1.6,
+                        // "HelperInvocation").
+                        BuiltIn::HelperInvocation if self.demote_for_kill() => {
+                            self.b.decorate(var, Decoration::Volatile, [])
+                        }
+                        // NV_shader_thread_group's thread bindings: subgroup
+                        // built-ins (SPIR-V 1.3; E1140 below vulkan1.1).
+                        BuiltIn::SubgroupLocalInvocationId => {
+                            self.capability(Capability::GroupNonUniform)
+                        }
+                        BuiltIn::SubgroupEqMask
+                        | BuiltIn::SubgroupGeMask
+                        | BuiltIn::SubgroupGtMask
+                        | BuiltIn::SubgroupLeMask
+                        | BuiltIn::SubgroupLtMask => {
+                            self.capability(Capability::GroupNonUniformBallot)
+                        }
                         BuiltIn::InvocationId if stage == Stage::TessControl => {
                             self.io.invocation_id = Some(var)
                         }
@@ -954,6 +1009,15 @@ fn builtin_from_u32(b: u32) -> LResult<BuiltIn> {
         BuiltIn::WorkgroupId,
         BuiltIn::NumWorkgroups,
         BuiltIn::LocalInvocationIndex,
+        BuiltIn::HelperInvocation,
+        BuiltIn::SampleId,
+        BuiltIn::SampleMask,
+        BuiltIn::SubgroupLocalInvocationId,
+        BuiltIn::SubgroupEqMask,
+        BuiltIn::SubgroupGeMask,
+        BuiltIn::SubgroupGtMask,
+        BuiltIn::SubgroupLeMask,
+        BuiltIn::SubgroupLtMask,
     ]
     .into_iter()
     .find(|&x| x as u32 == b)
@@ -1095,6 +1159,35 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
         (Stage::TessControl | Stage::TessEval, A::PrimitiveId) => {
             Ok(scalar_int(BuiltIn::PrimitiveId))
         }
+        // NV_shader_thread_group 2.X.3.2 (docs/interface.md, "Thread
+        // groups"): the thread group is the subgroup. The masks are the
+        // subgroup's uvec4 masks, bits 0-31 in x as the spec has them (y,
+        // z, w, which it leaves undefined, hold bits 32-127).
+        (_, A::Thread(t)) => {
+            let mask = |b| builtin(false, b, IoShape::Vec4, Comp::U32);
+            Ok(match t {
+                ThreadAttrib::ThreadId => builtin(
+                    false,
+                    BuiltIn::SubgroupLocalInvocationId,
+                    IoShape::Scalar { component: 0 },
+                    Comp::U32,
+                ),
+                ThreadAttrib::EqMask => mask(BuiltIn::SubgroupEqMask),
+                ThreadAttrib::GeMask => mask(BuiltIn::SubgroupGeMask),
+                ThreadAttrib::GtMask => mask(BuiltIn::SubgroupGtMask),
+                ThreadAttrib::LeMask => mask(BuiltIn::SubgroupLeMask),
+                ThreadAttrib::LtMask => mask(BuiltIn::SubgroupLtMask),
+                ThreadAttrib::Helper if stage == Stage::Fragment => builtin(
+                    false,
+                    BuiltIn::HelperInvocation,
+                    IoShape::Helper,
+                    Comp::Bool,
+                ),
+                ThreadAttrib::Helper => {
+                    return Err(format!("fragment.helperthread in a {stage} program"))
+                }
+            })
+        }
         (Stage::Compute, A::Compute(c)) => Ok(match c {
             ComputeAttrib::LocalId => compute(BuiltIn::LocalInvocationId),
             ComputeAttrib::GlobalId => compute(BuiltIn::GlobalInvocationId),
@@ -1137,6 +1230,15 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
             Comp::Bool,
         )),
         (Stage::Fragment, A::PrimitiveId) => Ok(scalar_int(BuiltIn::PrimitiveId)),
+        // NV_gpu_program5 2.X.2/2.X.3.2 (docs/interface.md, "Fragment
+        // results"): the sample number and the coverage mask in x.
+        (Stage::Fragment, A::SampleId) => Ok(scalar_int(BuiltIn::SampleId)),
+        (Stage::Fragment, A::SampleMask) => Ok(builtin(
+            false,
+            BuiltIn::SampleMask,
+            IoShape::SampleMask,
+            Comp::U32,
+        )),
         (Stage::Fragment, A::Clip(n)) => Ok(builtin(
             false,
             BuiltIn::ClipDistance,
@@ -1284,6 +1386,12 @@ fn result_spec(stage: Stage, binding: &ResultBinding, ty: VarType) -> Result<Slo
             BuiltIn::FragDepth,
             IoShape::Scalar { component: 2 },
             Comp::F32,
+        )),
+        (Stage::Fragment, R::SampleMask) => Ok(builtin(
+            true,
+            BuiltIn::SampleMask,
+            IoShape::SampleMask,
+            Comp::U32,
         )),
         (stage, b) => Err(format!("the result binding {b:?} in a {stage} program")),
     }

@@ -256,6 +256,14 @@ impl Liveness {
                 self.operand(value);
                 true
             }
+            // CALI reads its subroutine parameter to choose the callee.
+            Stmt::CallIndirect { selector, cond, .. } => {
+                self.operand(selector);
+                if let Some(test) = cond {
+                    self.test(test);
+                }
+                true
+            }
             Stmt::PopAddress { dst, .. } => {
                 if self.var_live(dst.var) {
                     self.access(dst.var, DataType::Signed);

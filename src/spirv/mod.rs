@@ -317,6 +317,7 @@ pub fn inlining_is_bounded(program: &Program) -> bool {
             match s {
                 // A BRA outside a dispatch loop is a tail call.
                 Stmt::Call { target, .. } | Stmt::Branch { target, .. } => calls.push(*target),
+                Stmt::CallIndirect { targets, .. } => calls.extend(targets.iter().map(|&(_, t)| t)),
                 Stmt::If {
                     then_block,
                     else_block,
@@ -721,10 +722,12 @@ type Call = (SubId, Span);
 
 fn calls_of(block: &Block) -> Vec<Call> {
     let mut out = Vec::new();
-    walk_stmts(block, &mut |stmt| {
-        if let Stmt::Call { target, span, .. } = stmt {
-            out.push((*target, *span));
+    walk_stmts(block, &mut |stmt| match stmt {
+        Stmt::Call { target, span, .. } => out.push((*target, *span)),
+        Stmt::CallIndirect { targets, span, .. } => {
+            out.extend(targets.iter().map(|&(_, t)| (t, *span)))
         }
+        _ => {}
     });
     out
 }

@@ -455,6 +455,17 @@ impl Lowerer<'_> {
                 let e = Element::Fixed(element);
                 self.load_buffer(buffer, 0, true, e, comp)
             }
+            ParamSource::Subroutine(element) => {
+                let var = self.io.subroutine_block.ok_or_else(|| {
+                    LowerError::internal("the program.subroutine block was not declared")
+                })?;
+                let uvec4 = self.t(Comp::U32, 4);
+                let zero = self.c_i32(0);
+                let index = self.c_i32(element as i32);
+                let p = self.access(StorageClass::Uniform, uvec4, var, &[zero, index])?;
+                let v = self.load(p, Comp::U32, 4)?;
+                self.cast(v, comp)
+            }
         }
     }
 
@@ -793,6 +804,13 @@ impl Lowerer<'_> {
                 let s = self.load(p, Comp::F32, 1)?;
                 self.widen(s, 0)?
             }
+            IoShape::SampleMask => {
+                let uint = self.t(Comp::U32, 1);
+                let zero = self.c_i32(0);
+                let p = self.access(slot.class, uint, slot.var, &[zero])?;
+                let s = self.load(p, Comp::U32, 1)?;
+                self.widen(s, 0)?
+            }
             // (f, 0, 0, 1): the variable's x, then the ARB constants.
             IoShape::FogCoord => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
@@ -804,6 +822,15 @@ impl Lowerer<'_> {
                     &[if slot.comp == Comp::F32 { F32_ONE } else { 1 }],
                 );
                 self.construct(&[f, zero, zero, one])?
+            }
+            // NV_shader_thread_group 2.X.3.2: "-1 when the current thread
+            // is a helper thread and 0 otherwise", in x.
+            IoShape::Helper => {
+                let helper = self.load(slot.var, Comp::Bool, 1)?;
+                let yes = self.konst(Comp::I32, &[u32::MAX]);
+                let no = self.konst(Comp::I32, &[0]);
+                let x = self.sel(helper, yes, no)?;
+                self.construct(&[x, no, no, no])?
             }
             // NV_fragment_program4: +1.0 front facing, -1.0 back facing, in x.
             IoShape::Facing => {
@@ -952,7 +979,16 @@ impl Lowerer<'_> {
                 indices.push(self.c_i32(index as i32));
                 (self.access(slot.class, float, slot.var, &indices)?, 0)
             }
-            IoShape::Facing | IoShape::Vec3 | IoShape::GroupSize | IoShape::FogCoord => {
+            IoShape::SampleMask => {
+                let uint = self.t(Comp::U32, 1);
+                let zero = self.c_i32(0);
+                (self.access(slot.class, uint, slot.var, &[zero])?, 0)
+            }
+            IoShape::Facing
+            | IoShape::Helper
+            | IoShape::Vec3
+            | IoShape::GroupSize
+            | IoShape::FogCoord => {
                 return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };

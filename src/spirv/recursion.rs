@@ -537,6 +537,49 @@ impl Lowerer<'_> {
         self.guarded_by(Some(ended), |l| Ok(l.b.ret()?))
     }
 
+    /// A CALI (its condition already tested; ARB_shader_subroutine,
+    /// NV_gpu_program5 edits, 2.X.8.Z CALI): "transfers control to the
+    /// instruction following some label, as described in CAL", the label
+    /// whose SUBROUTINENUM the subroutine parameter holds. A selection on
+    /// the parameter's `x` with one CAL per candidate; a value that names
+    /// none calls the first candidate (`ir::Stmt::CallIndirect`).
+    pub(crate) fn lower_call_indirect(
+        &mut self,
+        selector: &Operand,
+        targets: &[(u32, SubId)],
+        span: Span,
+    ) -> LResult<()> {
+        let Some((&(_, first), rest)) = targets.split_first() else {
+            return Err(LowerError::internal_at("CALI without a candidate", span));
+        };
+        if rest.is_empty() {
+            return self.emit_call(first, span);
+        }
+        let value = self.load_operand(selector, true)?.value;
+        let num = self.extract(value, 0)?;
+        let num = self.cast(num, Comp::U32)?;
+        let merge = self.b.id();
+        let labels: Vec<Word> = targets.iter().map(|_| self.b.id()).collect();
+        self.b
+            .selection_merge(merge, spirv::SelectionControl::NONE)?;
+        self.b.switch(
+            num.id,
+            labels[0],
+            rest.iter()
+                .zip(&labels[1..])
+                .map(|(&(n, _), &l)| (SpvOperand::LiteralBit32(n), l)),
+        )?;
+        for (&(_, target), &label) in targets.iter().zip(&labels) {
+            self.b.begin_block(Some(label))?;
+            self.emit_call(target, span)?;
+            if self.b.selected_block().is_some() {
+                self.b.branch(merge)?;
+            }
+        }
+        self.b.begin_block(Some(merge))?;
+        Ok(())
+    }
+
     /// A CAL of `target` (its condition already tested): the call, with the
     /// call depth counted when the program needs it. A CAL with
     /// MAX_PROGRAM_CALL_DEPTH entries on the stack is skipped or ends the

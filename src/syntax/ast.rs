@@ -161,8 +161,10 @@ pub enum Statement {
     Decl(Box<Declaration>),
     /// `<instruction>`.
     Instruction(Instruction),
-    /// `<instLabel> ":"`.
-    Label(Ident),
+    /// `<instLabel> ":"`, with the `SUBROUTINENUM(n)` ARB_shader_subroutine
+    /// gives a label in the NV_gpu_program5 headers (a subroutine CALI can
+    /// call).
+    Label(Ident, Option<IntLit>),
     /// A statement the parser could not read; already reported.
     Error(Span),
 }
@@ -293,6 +295,20 @@ pub enum DeclKind {
     Declare {
         name: Ident,
         init: Option<Init>,
+    },
+    /// ARB_shader_subroutine's `SUBROUTINETYPE name { label, ... };`
+    /// (NV_gpu_program5 edits): adds the labels to the type.
+    SubroutineType {
+        name: Ident,
+        labels: Vec<Ident>,
+    },
+    /// ARB_shader_subroutine's `SUBROUTINE type name = program.subroutine[n];`
+    /// or `SUBROUTINE type name[] = { program.subroutine[a..b] };`.
+    Subroutine {
+        ty: Ident,
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
     },
     /// The NV_gpu_program5 family's other program-type declarations:
     /// `INVOCATIONS n`, `TESS_MODE m`, `TESS_SPACING s`,

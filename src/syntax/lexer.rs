@@ -19,7 +19,7 @@
 //! parser decides by position, so `EQ` stays usable as a name.
 
 use crate::diag::Diagnostic;
-use crate::isa::{Dialect, Header};
+use crate::isa::{Dialect, Features, Header};
 use crate::span::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +78,12 @@ pub enum Tok<'a> {
     /// (named local parameter), keywords in `!!FP1.0` programs only.
     Define,
     Declare,
+    /// ARB_shader_subroutine's NV_gpu_program5 edits: `SUBROUTINETYPE`,
+    /// `SUBROUTINE` (declarations) and `SUBROUTINENUM` (of a label),
+    /// keywords in the NV_gpu_program5 headers only.
+    SubroutineType,
+    Subroutine,
+    SubroutineNum,
     /// NV_gpu_program5's `offset` of `<texOffsetVar> ::= "offset" "("
     /// <instOperandV> ")"`: the word, after a comma and before `(`.
     OffsetKw,
@@ -161,6 +167,9 @@ impl Tok<'_> {
             Tok::SharedMemory => "SHARED_MEMORY",
             Tok::Define => "DEFINE",
             Tok::Declare => "DECLARE",
+            Tok::SubroutineType => "SUBROUTINETYPE",
+            Tok::Subroutine => "SUBROUTINE",
+            Tok::SubroutineNum => "SUBROUTINENUM",
             Tok::Invocation => "invocation",
             Tok::Fragment => "fragment",
             Tok::Vertex => "vertex",
@@ -418,6 +427,21 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// ARB_shader_subroutine, "Dependencies on NV_gpu_program5": the
+    /// SUBROUTINETYPE and SUBROUTINE declarations exist in the
+    /// NV_gpu_program5 headers only ("implied by NV_gpu_program5 program
+    /// headers"); elsewhere the words stay names.
+    fn nv5_keyword(&self, word: &str) -> Option<Tok<'static>> {
+        if !self.dialect.has(Features::NV5) {
+            return None;
+        }
+        match word {
+            "SUBROUTINETYPE" => Some(Tok::SubroutineType),
+            "SUBROUTINE" => Some(Tok::Subroutine),
+            _ => None,
+        }
+    }
+
     fn statement_keyword(word: &str) -> Option<Tok<'static>> {
         Some(match word {
             "OPTION" => Tok::Option,
@@ -594,8 +618,16 @@ impl<'a> Lexer<'a> {
                     t
                 } else if self.at_statement_start && !self.label_follows() {
                     self.fp1_keyword(word)
+                        .or_else(|| self.nv5_keyword(word))
                         .or_else(|| Self::statement_keyword(word))
                         .unwrap_or(Tok::Word(word))
+                } else if word == "SUBROUTINENUM"
+                    && self.dialect.has(Features::NV5)
+                    && self.next_is(b'(')
+                {
+                    // `<instLabel> ::= <identifier> "SUBROUTINENUM" "(" <int> ")"`:
+                    // an operand is never followed by `(` there either.
+                    Tok::SubroutineNum
                 } else if word == "offset" && self.after_comma && self.next_is(b'(') {
                     // Only there is `offset (` not an operand: an operand
                     // is never followed by `(` inside an argument list.
@@ -716,6 +748,34 @@ mod tests {
         Lexer::new(src, 0, Header::NvFp4)
             .map(|t| t.unwrap().1)
             .collect()
+    }
+
+    #[test]
+    fn subroutine_keywords_exist_in_the_nv5_headers_only() {
+        let lex = |h: Header, src: &'static str| -> Vec<Tok<'static>> {
+            Lexer::new(src, 0, h).map(|t| t.unwrap().1).collect()
+        };
+        let src = "SUBROUTINE T v; f SUBROUTINENUM(2): SUBROUTINENUM;";
+        assert_eq!(
+            lex(Header::NvFp5, src),
+            vec![
+                Tok::Subroutine,
+                Tok::Word("T"),
+                Tok::Word("v"),
+                Tok::Semi,
+                Tok::Word("f"),
+                Tok::SubroutineNum,
+                Tok::LParen,
+                Tok::Int("2"),
+                Tok::RParen,
+                Tok::Colon,
+                Tok::Word("SUBROUTINENUM"),
+                Tok::Semi
+            ]
+        );
+        let nv4 = lex(Header::NvFp4, src);
+        assert_eq!(nv4[0], Tok::Word("SUBROUTINE"));
+        assert_eq!(nv4[5], Tok::Word("SUBROUTINENUM"));
     }
 
     #[test]

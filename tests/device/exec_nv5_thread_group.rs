@@ -646,3 +646,138 @@ fn quad_swizzles_need_their_option_and_give_zero_alone_in_the_interpreter() {
     let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
     assert_eq!(out.result("result.color").unwrap().bits, [0; 4]);
 }
+
+// ---- NV_shader_thread_group: thread bindings ------------------------------
+
+#[test]
+fn thread_bindings_give_the_thread_id_and_its_masks() {
+    // NV_shader_thread_group 2.X.3.2: threadid is the thread's id t; the
+    // masks set bit t (eq), the bits below t (lt), below or at t (le),
+    // above t (gt) and at or above t (ge). In a subgroup of 8 with lane =
+    // local index (run_shuffles' assumption), t = i, and the bits above
+    // are those of the subgroup's threads, 0-7 (docs/interface.md,
+    // "Thread groups").
+    let body = "MOV.U r.x, invocation.threadid.x;
+MOV.U r.y, invocation.threadeqmask.x;
+MOV.U r.z, invocation.threadltmask.x;
+MOV.U r.w, invocation.threadlemask.x;
+STB.U32X4 r, out[a.x];
+MOV.U r.x, invocation.threadgtmask.x;
+MOV.U r.y, invocation.threadgemask.x;
+STB.U32X2 r, out[a.x + 16];";
+    let Some(words) = run_shuffles("", body) else {
+        return;
+    };
+    for (i, w) in words.iter().enumerate() {
+        let t = i as u32;
+        let eq = 1u32 << t;
+        let lt = eq - 1;
+        let le = lt | eq;
+        let group = 0xFF; // the subgroup's eight threads
+        assert_eq!(
+            w[0..4],
+            [t, eq, lt, le],
+            "id, eq, lt, le masks of invocation {i}"
+        );
+        assert_eq!(
+            w[4..6],
+            [group & !le, group & !lt],
+            "gt, ge masks of invocation {i}"
+        );
+    }
+}
+
+#[test]
+fn thread_bindings_need_their_option_and_vulkan_1_1_and_the_interpreter_is_thread_0() {
+    let vk11 = {
+        let mut o = nvp4c::Options::default();
+        o.target_env = nvp4c::TargetEnv::Vulkan1_1;
+        o
+    };
+    let codes = |src: &str, o: &nvp4c::Options| -> Vec<&'static str> {
+        nvp4c::compile(src, o)
+            .err()
+            .map(|d| d.iter().map(|d| d.code).collect())
+            .unwrap_or_default()
+    };
+    let read = |binding: &str| {
+        format!("!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT OUTPUT o = result.color;\nMOV.U o.x, {binding}.x;\nEND\n")
+    };
+    let without =
+        "!!NVfp5.0\nUINT OUTPUT o = result.color;\nMOV.U o.x, fragment.threadid.x;\nEND\n";
+    assert_eq!(codes(without, &vk11), ["E0730"]);
+    assert_eq!(
+        codes(&read("fragment.threadid"), &Default::default()),
+        ["E1140"]
+    );
+    assert_eq!(codes(&read("fragment.threadid"), &vk11), [] as [&str; 0]);
+    // The helper flag is a Vulkan 1.0 built-in.
+    assert_eq!(
+        codes(&read("fragment.helperthread"), &Default::default()),
+        [] as [&str; 0]
+    );
+    // warpid and smid have no portable equivalent.
+    assert_eq!(codes(&read("fragment.warpid"), &vk11), ["E1141"]);
+    assert_eq!(codes(&read("fragment.smid"), &vk11), ["E1141"]);
+    // The interpreter runs thread 0 alone in its group: id 0, eq = le = 1,
+    // lt = 0, gt = all bits but 0, ge = all bits, not a helper.
+    for (binding, want) in [
+        ("fragment.threadid", 0),
+        ("fragment.threadeqmask", 1),
+        ("fragment.threadltmask", 0),
+        ("fragment.threadlemask", 1),
+        ("fragment.threadgtmask", 0xFFFF_FFFE),
+        ("fragment.threadgemask", 0xFFFF_FFFF),
+        ("fragment.helperthread", 0),
+    ] {
+        let src = read(binding);
+        let (program, _) = nvp4c::check(&src, &vk11).unwrap();
+        let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+        assert_eq!(
+            out.result("result.color").unwrap().bits[0],
+            want,
+            "{binding}"
+        );
+    }
+}
+
+#[test]
+fn fragments_read_their_thread_id_masks_and_no_helper_flag() {
+    // Covered fragments are not helpers ("-1 when the current thread is a
+    // helper thread and 0 otherwise"); each reads an id below the subgroup
+    // size whose eq mask is its bit and whose le mask is eq | lt.
+    let src = "!!NVfp5.0
+OPTION NV_shader_thread_group;
+UINT OUTPUT o = result.color;
+TEMP h;
+MOV.U o.x, fragment.threadid.x;
+MOV.U o.y, fragment.threadeqmask.x;
+SUB.U o.z, fragment.threadlemask.x, fragment.threadltmask.x;
+MOV.S h.x, fragment.helperthread.x;
+MOV.U o.w, h.x;
+END
+";
+    let spirv = compile(src);
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let size = device.subgroups().size;
+    let job = FragmentJob::new(
+        (0..8)
+            .map(|k| vec![Input::float(5, [k as f32; 4])])
+            .collect(),
+    );
+    let got = device
+        .run_fragment(&spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for case in 0..8 {
+        let [t, eq, le_minus_lt, helper] = got.bits(case);
+        assert!(
+            t < size.min(32),
+            "case {case}: thread id {t}, subgroup size {size}"
+        );
+        assert_eq!(eq, 1 << t, "case {case}: eq mask of thread {t}");
+        assert_eq!(le_minus_lt, eq, "case {case}: le - lt of thread {t}");
+        assert_eq!(helper, 0, "case {case}: a covered fragment is no helper");
+    }
+}

@@ -27,6 +27,8 @@ mod exec_layout;
 mod exec_nv5_64bit;
 mod exec_nv5_bits;
 mod exec_nv5_images;
+mod exec_nv5_samples;
+mod exec_nv5_subroutines;
 mod exec_nv5_thread_group;
 mod exec_options;
 mod exec_pipeline;

@@ -134,7 +134,7 @@ impl Fragment {
                 "`OPTION`",
                 "the program is the header, instructions, DEFINE and DECLARE statements, and END",
             )),
-            Statement::Label(id) => diags.push(not_in_fp1(
+            Statement::Label(id, _) => diags.push(not_in_fp1(
                 id.span,
                 "a label",
                 "there are no branches or labels",

@@ -206,7 +206,7 @@ impl Legacy {
                 out.push(st.clone());
             }
             Statement::Decl(d) => diags.push(declaration_error(self.header, d)),
-            Statement::Label(_) | Statement::Error(_) => out.push(st.clone()),
+            Statement::Label(..) | Statement::Error(_) => out.push(st.clone()),
             Statement::Instruction(inst) => {
                 self.count_instruction(inst.span);
                 let mut inst = inst.clone();

@@ -34,6 +34,12 @@ pub struct FragmentJob {
     pub state: Vec<[u32; 4]>,
     /// `program.buffer[b]` contents (binding 3 + b), raw bits, as (b, uvec4s).
     pub buffers: Vec<(u32, Vec<[u32; 4]>)>,
+    /// `program.subroutine[n]` (ARB_shader_subroutine), the SUBROUTINENUM
+    /// each subroutine parameter holds: the `ProgramSubroutine` block at
+    /// binding 19, one uvec4 per parameter with the value in x
+    /// (docs/interface.md, "Subroutine parameters"). Bound only when not
+    /// empty.
+    pub subroutine: Vec<u32>,
     /// Colour outputs to attach and read back, besides the ones the program declares:
     /// every `Output` with a `Location` (= attachment index n of `result.color[n]`,
     /// n ≤ 7) is attached automatically with the kind of its type. An entry here
@@ -74,6 +80,7 @@ impl Default for FragmentJob {
             local: Vec::new(),
             state: Vec::new(),
             buffers: Vec::new(),
+            subroutine: Vec::new(),
             outputs: Vec::new(),
             clear: KILL_SENTINEL,
             depth: false,
@@ -222,7 +229,11 @@ impl Device {
                 offset: 16 * (k + 1),
             });
         }
-        let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
+        let mut blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
+        if !job.subroutine.is_empty() {
+            let words = job.subroutine.iter().flat_map(|&n| [n, 0, 0, 0]).collect();
+            blocks.push((nvp4c::layout::SUBROUTINE_BINDING_OFFSET, words));
+        }
         let pixels = self.render(&Draw {
             vertex: &vs,
             geometry: None,
