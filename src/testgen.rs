@@ -965,12 +965,13 @@ impl Gen<'_> {
 
     /// A register of 32 or 64 bits of the kind given.
     fn wide_reg(&mut self, float: bool, long: bool) -> &'static str {
-        match (float, long) {
-            (true, true) => self.rng.pick(&F64_REGS),
-            (false, true) => self.rng.pick(&I64_REGS),
-            (true, false) => self.rng.pick(&FLOAT_REGS[..3]),
-            (false, false) => self.rng.pick(&INT_REGS),
-        }
+        let regs: &[&'static str] = match (float, long) {
+            (true, true) => &F64_REGS,
+            (false, true) => &I64_REGS,
+            (true, false) => &FLOAT_REGS[..3],
+            (false, false) => &INT_REGS,
+        };
+        regs[self.rng.below(regs.len())]
     }
 
     fn wide_operand(&mut self, float: bool, scalar: bool) -> String {
