@@ -231,7 +231,13 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
         cc_update: None,
         mul_mode: None,
         precision64: false,
-        convert: None,
+        // CVT between two 32-bit storage types of the data type.
+        convert: (op == Opcode::Cvt).then_some(crate::ir::Conversion {
+            to: crate::ir::StorageType { ty, bits: 32 },
+            from: crate::ir::StorageType { ty, bits: 32 },
+            rounding: crate::ir::Rounding::Round,
+            saturate: false,
+        }),
         dst: dest(dst, result_ty),
         srcs: operands,
         ext_swizzle: (op == Opcode::Swz).then_some([
