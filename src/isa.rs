@@ -130,9 +130,10 @@ impl fmt::Display for Stage {
 }
 
 /// The data type an instruction operates on (section 2.X.4.1). The ARB
-/// family has only `Float`; NV_gpu_program5 will add the 64-bit types
-/// (`F64`, `S64`, `U64`) here, with their own modifier letters in the
-/// table's columns.
+/// family has only `Float`. NV_gpu_program5's 64-bit modifiers (`F64`,
+/// `S64`, `U64`) are these base types at another precision
+/// (`ir::Instruction::precision64`; the `D` and `L` letters of the
+/// table's NV5 column say which instructions take them).
 ///
 /// ```
 /// use nvp4c::isa::DataType;

@@ -231,7 +231,13 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
         cc_update: None,
         mul_mode: None,
         precision64: false,
-        convert: None,
+        // CVT between two 32-bit storage types of the data type.
+        convert: (op == Opcode::Cvt).then_some(crate::ir::Conversion {
+            to: crate::ir::StorageType { ty, bits: 32 },
+            from: crate::ir::StorageType { ty, bits: 32 },
+            rounding: crate::ir::Rounding::Round,
+            saturate: false,
+        }),
         dst: dest(dst, result_ty),
         srcs: operands,
         ext_swizzle: (op == Opcode::Swz).then_some([
@@ -296,13 +302,8 @@ fn is_alu(info: &OpInfo) -> bool {
     // tests give every operand (the checker's E1130);
     // texture::tests::nv5_texture_and_interpolation_validate_or_are_refused
     // lowers them on attributes.
-    // CVT takes its types from two storage modifiers (ir::Conversion),
-    // not from a data type; tests/device/exec_nv5_64bit.rs runs every pair.
     matches!(info.shape, Shape::Alu | Shape::Swz)
-        && !matches!(
-            info.opcode,
-            Opcode::Ipac | Opcode::Ipao | Opcode::Ipas | Opcode::Cvt
-        )
+        && !matches!(info.opcode, Opcode::Ipac | Opcode::Ipao | Opcode::Ipas)
 }
 
 fn module(words: &[u32]) -> dr::Module {
