@@ -1381,23 +1381,50 @@ impl<'p> Machine<'p> {
                     return Ok(Flow::End);
                 }
             }
-            Stmt::Emit { span } => {
+            Stmt::Emit { span } | Stmt::EmitStream { span, .. } => {
+                // EMITS (NV_gpu_program5 2.X.8.Z): "If the specified stream
+                // is negative or greater than or equal to ...
+                // MAX_VERTEX_STREAMS_NV, the results of the instruction are
+                // undefined"; here such a vertex is dropped, as on the device.
+                let stream = match stmt {
+                    Stmt::EmitStream { stream, .. } => {
+                        let s = self.load(stream)?.bits[0] as i32;
+                        if !(0..crate::spirv::MAX_VERTEX_STREAMS as i32).contains(&s) {
+                            self.undefined_event(
+                                *span,
+                                format!(
+                                    "EMITS to stream {s}, outside 0 to {}; the vertex is dropped",
+                                    crate::spirv::MAX_VERTEX_STREAMS - 1
+                                ),
+                            );
+                            None
+                        } else {
+                            Some(s as u32)
+                        }
+                    }
+                    _ => Some(0),
+                };
                 // NV_geometry_program4: "Once a geometry program emits a
                 // number of vertices equal to the vertex limit,
                 // subsequent EMIT instructions may or may not have any
                 // effect." Here they have none (and are reported).
                 let limit = self.program.geometry.map_or(u32::MAX, |g| g.vertices_out);
-                if self.outcome.vertices.len() as u64 >= u64::from(limit) {
-                    self.undefined_event(
-                        *span,
-                        format!("EMIT past VERTICES_OUT {limit}; the vertex is dropped"),
-                    );
-                } else {
-                    let results = self.snapshot_results();
-                    self.outcome.vertices.push(EmittedVertex {
-                        primitive: self.primitive,
-                        results,
-                    });
+                match stream {
+                    None => {}
+                    Some(_) if self.outcome.vertices.len() as u64 >= u64::from(limit) => {
+                        self.undefined_event(
+                            *span,
+                            format!("EMIT past VERTICES_OUT {limit}; the vertex is dropped"),
+                        );
+                    }
+                    Some(stream) => {
+                        let results = self.snapshot_results();
+                        self.outcome.vertices.push(EmittedVertex {
+                            primitive: self.primitive,
+                            stream,
+                            results,
+                        });
+                    }
                 }
                 // "After the EMIT instruction completes, a new vertex is
                 // started and all result variables become undefined."
