@@ -2149,6 +2149,14 @@ pub enum Stmt {
         /// The statement in the source.
         span: Span,
     },
+    /// `EMITS s` (NV_gpu_program5 2.X.8.Z, EMITS; geometry programs): EMIT
+    /// to the vertex stream the signed integer scalar `stream` gives.
+    EmitStream {
+        /// The stream number (its x).
+        stream: Operand,
+        /// The statement in the source.
+        span: Span,
+    },
     /// `ENDPRIM` (geometry programs).
     EndPrimitive {
         /// The statement in the source.
@@ -2247,6 +2255,7 @@ impl Stmt {
             } => (&[], Some(o)),
             Stmt::PushAddress { value, .. } => (&[], Some(value)),
             Stmt::CallIndirect { selector, .. } => (&[], Some(selector)),
+            Stmt::EmitStream { stream, .. } => (&[], Some(stream)),
             Stmt::Store { value, .. } => (&[], Some(value)),
             Stmt::ImageStore { value, .. } => (&[], Some(value)),
             _ => (&[], None),

@@ -504,6 +504,8 @@ pub enum Opcode {
     Else,
     /// `EMIT`: emit vertex (NV_geometry_program4 2.X.8.Z, EMIT).
     Emit,
+    /// `EMITS`: emit vertex to stream (NV_gpu_program5 2.X.8.Z, EMITS).
+    Emits,
     /// `ENDIF`: end if test block (2.X.8.Z, ENDIF).
     Endif,
     /// `ENDLOOP`: end of loop block (NV_fragment_program2 3.11.X.5).
@@ -978,6 +980,7 @@ const VS: OperandKind = Vc(TS);
 const VU: OperandKind = Vc(TU);
 const SS: OperandKind = Sc(TI);
 const SU: OperandKind = Sc(TU);
+const SSI: OperandKind = Sc(TS);
 const RV: ResultKind = ResultKind::Vector(TI);
 const RVF: ResultKind = ResultKind::Vector(TF);
 const RVS: ResultKind = ResultKind::Vector(TS);
@@ -1173,6 +1176,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Dst     "DST"     Alu          [V, V]       RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, DST" "distance vector"),
     op!(Else    "ELSE"    EndFlow      []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, ELSE" "start if test else block"),
     op!(Emit    "EMIT"    Primitive    []           RN  F GEOM | ""      ""       -     -    -     -     -        -        -   -   -   -        | "NV_geometry_program4 2.X.8.Z, EMIT" "emit vertex"),
+    op!(Emits   "EMITS"   Primitive    [SSI]        RN  S GEOM | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, EMITS" "emit vertex to stream"),
     op!(Endif   "ENDIF"   EndFlow      []           RN  F ALL  | ""      ""       -     -    -     -     -        ""       -   -   -   -        | "2.X.8.Z, ENDIF" "end if test block"),
     op!(Endloop "ENDLOOP" EndFlow      []           RN  F FRAG | -       -        -     -    -     -     -        ""       -   -   -   -        | "NV_fragment_program2 3.11.X.5, ENDLOOP" "end of loop block"),
     op!(Endprim "ENDPRIM" Primitive    []           RN  F GEOM | ""      ""       -     -    -     -     -        -        -   -   -   -        | "NV_geometry_program4 2.X.8.Z, ENDPRIM" "end of primitive"),

@@ -44,6 +44,8 @@ pub(crate) enum Flat {
     Cali(Operand, usize, Option<CcTest>, Span),
     Kil(KillCondition, Span),
     Emit(Span),
+    /// EMITS with its stream operand.
+    EmitStream(Operand, Span),
     EndPrim(Span),
     /// STB.
     Store(Operand, crate::ir::MemoryAccess, Span),
@@ -459,6 +461,7 @@ impl Builder<'_> {
             Flat::PopAddress(dst, span) => self.push(Stmt::PopAddress { dst, span }),
             Flat::Kil(cond, span) => self.push(Stmt::Kill { cond, span }),
             Flat::Emit(span) => self.push(Stmt::Emit { span }),
+            Flat::EmitStream(stream, span) => self.push(Stmt::EmitStream { stream, span }),
             Flat::EndPrim(span) => self.push(Stmt::EndPrimitive { span }),
             Flat::Store(value, memory, span) => self.push(Stmt::Store {
                 value,
@@ -531,6 +534,7 @@ impl<'o> Builder<'o> {
             | Flat::Cali(_, _, _, s)
             | Flat::Kil(_, s)
             | Flat::Emit(s)
+            | Flat::EmitStream(_, s)
             | Flat::EndPrim(s)
             | Flat::Store(_, _, s)
             | Flat::ImageStore(_, _, _, s)

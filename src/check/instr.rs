@@ -184,6 +184,22 @@ impl Checker<'_> {
             Shape::Alu | Shape::Swz | Shape::Tex | Shape::Txd => {
                 self.alu(info, mods, inst).map(Flat::Inst)
             }
+            Shape::Primitive if info.opcode == Opcode::Emits => {
+                // NV_gpu_program5 2.X.2: <SpecialInstruction> ::= "EMITS"
+                // <instOperandS>, a signed integer scalar.
+                self.expect_args(inst, 1, info)?;
+                self.no_cc_mask(inst, info)?;
+                let Arg::Operand(o) = &inst.args[0] else {
+                    self.error(
+                        Diagnostic::error("E1142", "EMITS takes a stream operand")
+                            .primary(inst.args[0].span(), "not an operand")
+                            .note("NV_gpu_program5 2.X.2: <SpecialInstruction> ::= \"EMITS\" <instOperandS>"),
+                    );
+                    return None;
+                };
+                let stream = self.source(o, info.inputs[0], DataType::Signed, mods.ntc)?;
+                Some(Flat::EmitStream(stream, span))
+            }
             Shape::EndFlow | Shape::Primitive => {
                 self.expect_args(inst, 0, info)?;
                 self.no_cc_mask(inst, info)?;
@@ -2816,6 +2832,7 @@ fn usage(info: &OpInfo) -> String {
         Shape::FlowCc => format!("`{}[ (cc)]`", info.name),
         Shape::If => format!("`{} cc`", info.name),
         Shape::Rep => format!("`{}[ count]`", info.name),
+        Shape::Primitive if info.opcode == Opcode::Emits => format!("`{} stream`", info.name),
         Shape::EndFlow | Shape::Primitive => format!("`{}`", info.name),
         Shape::Kil => format!("`{} vector` or `{} cc`", info.name, info.name),
         Shape::AddressStack => format!("`{} addressRegister`", info.name),

@@ -179,6 +179,7 @@ impl<'o> ProgramChecker<'o> {
         };
         if !errors_so_far {
             c.indirect_recursion(&program);
+            c.emits_needs_points(&program);
             c.program_rules(&program, &text);
         }
         // Warnings only for programs without errors: a broken program's

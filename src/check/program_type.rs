@@ -619,3 +619,35 @@ pub(super) enum TextureUse {
         offset: i32,
     },
 }
+
+impl Checker<'_> {
+    /// NV_gpu_program5, "Geometry Program Output Primitives": "A program
+    /// will fail to load if it contains and EMITS instruction and the output
+    /// primitive type specified by the PRIMITIVE_OUT declaration is not
+    /// POINTS" (E1142, at each EMITS).
+    pub(super) fn emits_needs_points(&mut self, program: &ir::Program) {
+        let Some(layout) = program.geometry else {
+            return;
+        };
+        if layout.output == ir::PrimitiveOut::Points {
+            return;
+        }
+        let mut spans = Vec::new();
+        for sub in &program.subroutines {
+            super::rules::walk(&sub.body, &mut |s| {
+                if let ir::Stmt::EmitStream { span, .. } = s {
+                    spans.push(*span);
+                }
+            });
+        }
+        spans.sort_by_key(|s| s.start);
+        spans.dedup();
+        for span in spans {
+            self.error(
+                Diagnostic::error("E1142", "EMITS in a geometry program whose PRIMITIVE_OUT is not POINTS")
+                    .primary(span, "emits to a vertex stream")
+                    .note("NV_gpu_program5, Geometry Program Output Primitives: \"Geometry programs may write to multiple vertex streams only if the specified output primitive type is POINTS.\""),
+            );
+        }
+    }
+}

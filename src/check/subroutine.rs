@@ -422,8 +422,12 @@ impl Checker<'_> {
         };
         let mut reported: Vec<Span> = Vec::new();
         for (i, sub) in program.subroutines.iter().enumerate() {
-            let mut calls: Vec<(&[(u32, SubId)], Span)> = Vec::new();
-            collect_indirect(&sub.body, &mut calls);
+            let mut calls: Vec<(Vec<(u32, SubId)>, Span)> = Vec::new();
+            super::rules::walk(&sub.body, &mut |s| {
+                if let Stmt::CallIndirect { targets, span, .. } = s {
+                    calls.push((targets.clone(), *span));
+                }
+            });
             for (targets, span) in calls {
                 let hit = targets.iter().find(|&&(_, t)| reaches(t, SubId(i as u32)));
                 if let (Some(&(_, t)), false) = (hit, reported.contains(&span)) {
@@ -442,18 +446,6 @@ impl Checker<'_> {
 
 fn label_name(sub: &Subroutine) -> &str {
     sub.name.as_deref().unwrap_or("<start>")
-}
-
-/// The CALIs of a block, nested ones too.
-fn collect_indirect<'a>(block: &'a [Stmt], out: &mut Vec<(&'a [(u32, SubId)], Span)>) {
-    for s in block {
-        if let Stmt::CallIndirect { targets, span, .. } = s {
-            out.push((targets, *span));
-        }
-        for b in s.blocks() {
-            collect_indirect(b, out);
-        }
-    }
 }
 
 /// `program.subroutine[n]` or `program.subroutine[a..b]`: the first and

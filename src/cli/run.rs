@@ -775,7 +775,16 @@ fn print_outcome(
     if program.geometry.is_some() {
         writeln!(out, "{} vertex(es) emitted", outcome.vertices.len())?;
         for (i, v) in outcome.vertices.iter().enumerate() {
-            writeln!(out, "vertex {i} (primitive {}):", v.primitive)?;
+            if v.stream == 0 {
+                writeln!(out, "vertex {i} (primitive {}):", v.primitive)?;
+            } else {
+                // EMITS to another vertex stream (NV_gpu_program5).
+                writeln!(
+                    out,
+                    "vertex {i} (primitive {}, stream {}):",
+                    v.primitive, v.stream
+                )?;
+            }
             print_results(out, &v.results, true, "  ")?;
         }
         if outcome.results.values().any(|r| r.written != 0) {
@@ -856,7 +865,7 @@ fn outcome_json(program: &nvp4c::ir::Program, o: &Outcome, text: &SourceText) ->
                 .filter(|(_, r)| r.written != 0)
                 .map(|(k, r)| (k.clone(), result_json(r)))
                 .collect();
-            serde_json::json!({"primitive": v.primitive, "results": results})
+            serde_json::json!({"primitive": v.primitive, "stream": v.stream, "results": results})
         })
         .collect();
     let events = |list: &[interp::UndefinedEvent]| -> Vec<serde_json::Value> {

@@ -901,6 +901,7 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         | O::Cont
         | O::Else
         | O::Emit
+        | O::Emits
         | O::Endif
         | O::Endloop
         | O::Endprim

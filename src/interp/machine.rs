@@ -1233,6 +1233,55 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// CAL of `target` (and CALI, once its target is known): section
+    /// 2.X.8.Z, CAL, with the call depth limit of `ir::CallOverflow`.
+    fn call(
+        &mut self,
+        target: SubId,
+        cond: &Option<CcTest>,
+        span: Span,
+        frames: &mut Vec<Frame<'p>>,
+    ) -> Result<Flow> {
+        let taken = self.optional_test(cond, span, "CAL")?;
+        let sub = self.subroutine(target, span)?;
+        let name = sub.name.clone().unwrap_or_default();
+        if !taken {
+            self.trace_flow(span, || format!("CAL {name}: condition false, not called"));
+            return Ok(Flow::Continue);
+        }
+        if self.stack.len() as u64 >= u64::from(self.options.max_call_depth) {
+            let depth = self.options.max_call_depth;
+            if self.program.call_overflow == CallOverflow::End {
+                // NV_vertex_program2_option 2.14.5.31 / NV_fragment_program2
+                // 3.11.X.2: "terminate ... program".
+                return Ok(self.abnormal_end(
+                        span,
+                        format!("CAL {name} with {depth} entries on the call stack (MAX_PROGRAM_CALL_DEPTH)"),
+                    ));
+            }
+            // Section 2.X.8.Z, CAL: undefined results. Issue 38:
+            // "In the initial implementation of this extension,
+            // such instructions will have no effect."
+            self.undefined_event(
+                    span,
+                    format!("CAL {name} with {depth} calls active (MAX_PROGRAM_CALL_DEPTH); the call has no effect (issue 38)"),
+                );
+            self.trace_flow(span, || {
+                format!("CAL {name}: call depth limit {depth} reached, no effect")
+            });
+            return Ok(Flow::Continue);
+        }
+        self.stack.push(StackEntry::Call);
+        let depth = self.stack.len();
+        self.trace_flow(span, || format!("CAL {name} (call depth {depth})"));
+        frames.push(Frame {
+            stmts: &sub.body,
+            pc: 0,
+            kind: FrameKind::Subroutine(target),
+        });
+        Ok(Flow::Continue)
+    }
+
     /// The subroutine a CALI calls (ARB_shader_subroutine, NV_gpu_program5
     /// edits, 2.X.5): the candidate whose SUBROUTINENUM the subroutine
     /// parameter's `x` holds, or the first candidate when none has it
@@ -1432,56 +1481,16 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            Stmt::Call { .. } | Stmt::CallIndirect { .. } => {
-                let (target, cond, span) = match stmt {
-                    Stmt::CallIndirect {
-                        selector,
-                        targets,
-                        cond,
-                        span,
-                    } => (self.indirect_target(selector, targets, *span)?, cond, span),
-                    Stmt::Call { target, cond, span } => (*target, cond, span),
-                    _ => unreachable!("matched as a call above"),
-                };
-                let target = &target;
-                let taken = self.optional_test(cond, *span, "CAL")?;
-                let sub = self.subroutine(*target, *span)?;
-                let name = sub.name.clone().unwrap_or_default();
-                if !taken {
-                    self.trace_flow(*span, || format!("CAL {name}: condition false, not called"));
-                    return Ok(Flow::Continue);
-                }
-                if self.stack.len() as u64 >= u64::from(self.options.max_call_depth) {
-                    let depth = self.options.max_call_depth;
-                    if self.program.call_overflow == CallOverflow::End {
-                        // NV_vertex_program2_option 2.14.5.31 / NV_fragment_program2
-                        // 3.11.X.2: "terminate ... program".
-                        return Ok(self.abnormal_end(
-                            *span,
-                            format!("CAL {name} with {depth} entries on the call stack (MAX_PROGRAM_CALL_DEPTH)"),
-                        ));
-                    }
-                    // Section 2.X.8.Z, CAL: undefined results. Issue 38:
-                    // "In the initial implementation of this extension,
-                    // such instructions will have no effect."
-                    self.undefined_event(
-                        *span,
-                        format!("CAL {name} with {depth} calls active (MAX_PROGRAM_CALL_DEPTH); the call has no effect (issue 38)"),
-                    );
-                    self.trace_flow(*span, || {
-                        format!("CAL {name}: call depth limit {depth} reached, no effect")
-                    });
-                    return Ok(Flow::Continue);
-                }
-                self.stack.push(StackEntry::Call);
-                let depth = self.stack.len();
-                self.trace_flow(*span, || format!("CAL {name} (call depth {depth})"));
-                frames.push(Frame {
-                    stmts: &sub.body,
-                    pc: 0,
-                    kind: FrameKind::Subroutine(*target),
-                });
+            Stmt::CallIndirect {
+                selector,
+                targets,
+                cond,
+                span,
+            } => {
+                let target = self.indirect_target(selector, targets, *span)?;
+                return self.call(target, cond, *span, frames);
             }
+            Stmt::Call { target, cond, span } => return self.call(*target, cond, *span, frames),
             Stmt::Branch { target, cond, span } => {
                 // NV_vertex_program2_option 2.14.4.3: "a vertex program will
                 // terminate abnormally after executing
@@ -1592,23 +1601,50 @@ impl<'p> Machine<'p> {
                     return Ok(Flow::End);
                 }
             }
-            Stmt::Emit { span } => {
+            Stmt::Emit { span } | Stmt::EmitStream { span, .. } => {
+                // EMITS (NV_gpu_program5 2.X.8.Z): "If the specified stream
+                // is negative or greater than or equal to ...
+                // MAX_VERTEX_STREAMS_NV, the results of the instruction are
+                // undefined"; here such a vertex is dropped, as on the device.
+                let stream = match stmt {
+                    Stmt::EmitStream { stream, .. } => {
+                        let s = self.load(stream)?.bits[0] as i32;
+                        if !(0..crate::spirv::MAX_VERTEX_STREAMS as i32).contains(&s) {
+                            self.undefined_event(
+                                *span,
+                                format!(
+                                    "EMITS to stream {s}, outside 0 to {}; the vertex is dropped",
+                                    crate::spirv::MAX_VERTEX_STREAMS - 1
+                                ),
+                            );
+                            None
+                        } else {
+                            Some(s as u32)
+                        }
+                    }
+                    _ => Some(0),
+                };
                 // NV_geometry_program4: "Once a geometry program emits a
                 // number of vertices equal to the vertex limit,
                 // subsequent EMIT instructions may or may not have any
                 // effect." Here they have none (and are reported).
                 let limit = self.program.geometry.map_or(u32::MAX, |g| g.vertices_out);
-                if self.outcome.vertices.len() as u64 >= u64::from(limit) {
-                    self.undefined_event(
-                        *span,
-                        format!("EMIT past VERTICES_OUT {limit}; the vertex is dropped"),
-                    );
-                } else {
-                    let results = self.snapshot_results();
-                    self.outcome.vertices.push(EmittedVertex {
-                        primitive: self.primitive,
-                        results,
-                    });
+                match stream {
+                    None => {}
+                    Some(_) if self.outcome.vertices.len() as u64 >= u64::from(limit) => {
+                        self.undefined_event(
+                            *span,
+                            format!("EMIT past VERTICES_OUT {limit}; the vertex is dropped"),
+                        );
+                    }
+                    Some(stream) => {
+                        let results = self.snapshot_results();
+                        self.outcome.vertices.push(EmittedVertex {
+                            primitive: self.primitive,
+                            stream,
+                            results,
+                        });
+                    }
                 }
                 // "After the EMIT instruction completes, a new vertex is
                 // started and all result variables become undefined."

@@ -410,6 +410,9 @@ impl ResultValue {
 pub struct EmittedVertex {
     /// Output primitive number: 0, then one more after each `ENDPRIM`.
     pub primitive: u32,
+    /// The vertex stream: 0 for EMIT, the operand of EMITS
+    /// (NV_gpu_program5 2.X.8.Z).
+    pub stream: u32,
     /// Every result binding at the `EMIT`, by [`result_name`].
     pub results: BTreeMap<String, ResultValue>,
 }

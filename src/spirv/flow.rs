@@ -35,6 +35,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::CallIndirect { span, .. }
         | Stmt::Kill { span, .. }
         | Stmt::Emit { span }
+        | Stmt::EmitStream { span, .. }
         | Stmt::EndPrimitive { span }
         | Stmt::Store { span, .. }
         | Stmt::ImageStore { span, .. }
@@ -150,7 +151,10 @@ impl Lowerer<'_> {
                 })
                 .map_err(|e| e.at(*span)),
             Stmt::Kill { cond, span } => self.lower_kill(cond).map_err(|e| e.at(*span)),
-            Stmt::Emit { span } => self.lower_emit().map_err(|e| e.at(*span)),
+            Stmt::Emit { span } => self.lower_emit(None).map_err(|e| e.at(*span)),
+            Stmt::EmitStream { stream, span } => {
+                self.lower_emit_stream(stream).map_err(|e| e.at(*span))
+            }
             Stmt::Store {
                 value,
                 memory,

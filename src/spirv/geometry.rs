@@ -27,6 +27,11 @@
 
 use std::collections::HashMap;
 
+/// MAX_VERTEX_STREAMS_NV: the number of vertex streams EMITS can address,
+/// Vulkan's usual `maxTransformFeedbackStreams` (4, as in GL's
+/// ARB_transform_feedback3).
+pub const MAX_VERTEX_STREAMS: u32 = 4;
+
 use rspirv::spirv::{ExecutionMode, GlslStd450Op as GLOp, Op, Word};
 
 use super::emit::{Comp, LResult, Val};
@@ -206,26 +211,75 @@ impl Lowerer<'_> {
 
     /// EMIT (section 2.X.8.Z): `OpEmitVertex`, skipped once VERTICES_OUT
     /// vertices have been emitted when the counter is needed.
-    pub(crate) fn lower_emit(&mut self) -> LResult<()> {
+    pub(crate) fn lower_emit(&mut self, stream: Option<u32>) -> LResult<()> {
         // The renderer's clip-space conventions apply to each vertex as it
         // is emitted (docs/interface.md, "Clip space").
         if self.fixed.converts_clip_space() {
             self.convert_clip_space()?;
         }
         let Some(counter) = self.emit_count else {
-            self.b.emit_vertex()?;
-            return Ok(());
+            return self.emit_vertex_to(stream);
         };
         let limit = self.geometry_layout()?.vertices_out;
         let count = self.load(counter, Comp::U32, 1)?;
         let limit = self.konst(Comp::U32, &[limit]);
         let room = self.cmp(Op::ULessThan, count, limit)?;
         self.guarded_by(Some(room), |l| {
-            l.b.emit_vertex()?;
+            l.emit_vertex_to(stream)?;
             let one = l.konst(Comp::U32, &[1]);
             let next = l.op(Op::IAdd, &[count, one])?;
             l.store(counter, next)
         })
+    }
+
+    /// OpEmitVertex, or OpEmitStreamVertex for a stream (whose number
+    /// SPIR-V requires to be a constant).
+    fn emit_vertex_to(&mut self, stream: Option<u32>) -> LResult<()> {
+        match stream {
+            None => self.b.emit_vertex()?,
+            Some(s) => {
+                self.capability(rspirv::spirv::Capability::GeometryStreams);
+                let k = self.c_i32(s as i32);
+                self.b.emit_stream_vertex(k)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// EMITS (NV_gpu_program5 2.X.8.Z): EMIT to the stream its operand
+    /// gives. OpEmitStreamVertex takes a constant stream, so a run-time
+    /// number is a selection over the streams 0 to MAX_VERTEX_STREAMS - 1
+    /// (4, docs/interface.md "Geometry programs"); a number outside them
+    /// ("the results of the instruction are undefined") emits nothing.
+    pub(crate) fn lower_emit_stream(&mut self, stream: &crate::ir::Operand) -> LResult<()> {
+        let value = self.load_operand(stream, true)?.value;
+        let s = self.extract(value, 0)?;
+        let s = self.cast(s, Comp::I32)?;
+        let merge = self.b.id();
+        let skip = self.b.id();
+        let labels: Vec<rspirv::spirv::Word> =
+            (0..MAX_VERTEX_STREAMS).map(|_| self.b.id()).collect();
+        self.b
+            .selection_merge(merge, rspirv::spirv::SelectionControl::NONE)?;
+        self.b.switch(
+            s.id,
+            skip,
+            labels
+                .iter()
+                .enumerate()
+                .map(|(k, &l)| (rspirv::dr::Operand::LiteralBit32(k as u32), l)),
+        )?;
+        for (k, &label) in labels.iter().enumerate() {
+            self.b.begin_block(Some(label))?;
+            self.lower_emit(Some(k as u32))?;
+            if self.b.selected_block().is_some() {
+                self.b.branch(merge)?;
+            }
+        }
+        self.b.begin_block(Some(skip))?;
+        self.b.branch(merge)?;
+        self.b.begin_block(Some(merge))?;
+        Ok(())
     }
 
     /// ENDPRIM (section 2.X.8.Z): `OpEndPrimitive`. "ENDPRIM has no effect
@@ -398,7 +452,7 @@ fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
         let mut total = 0u32;
         for stmt in b {
             let n = match stmt {
-                Stmt::Emit { .. } => Some(1),
+                Stmt::Emit { .. } | Stmt::EmitStream { .. } => Some(1),
                 Stmt::If {
                     then_block,
                     else_block,
@@ -451,4 +505,70 @@ fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
         return None;
     }
     sub(program, program.entry, &mut HashMap::new(), &mut Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Options, TargetEnv};
+
+    const EMITS: &str = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 4;
+INT TEMP s;
+MOV result.position, vertex[0].position;
+EMITS 1;
+MOV.S s, {2, 7, 0, 0};
+MOV result.position, vertex[0].position;
+EMITS s.x;
+MOV result.position, vertex[0].position;
+EMITS s.y;
+MOV result.position, vertex[0].position;
+EMIT;
+END
+";
+
+    /// EMITS is OpEmitStreamVertex on a constant stream (SPIR-V wants one),
+    /// in a selection over streams 0 to 3; the module validates in every
+    /// environment (GeometryStreams).
+    #[test]
+    fn emits_is_a_stream_vertex_per_stream_and_validates() {
+        for env in [
+            TargetEnv::Vulkan1_0,
+            TargetEnv::Vulkan1_1,
+            TargetEnv::Vulkan1_3,
+        ] {
+            let options = Options {
+                target_env: env,
+                ..Options::default()
+            };
+            let compiled = crate::compile(EMITS, &options)
+                .unwrap_or_else(|d| panic!("{env:?}: {}", d.render("t", EMITS, false)));
+            let module = rspirv::dr::load_words(&compiled.spirv).unwrap();
+            let ops = |op| {
+                module
+                    .functions
+                    .iter()
+                    .flat_map(|f| &f.blocks)
+                    .flat_map(|b| &b.instructions)
+                    .filter(|i| i.class.opcode == op)
+                    .count()
+            };
+            use rspirv::spirv::Op;
+            // Three EMITS, four streams each; one EMIT.
+            assert_eq!(ops(Op::EmitStreamVertex), 12, "{env:?}");
+            assert_eq!(ops(Op::EmitVertex), 1, "{env:?}");
+        }
+    }
+
+    /// The interpreter records each vertex's stream; a stream outside 0 to
+    /// 3 (7 here) is undefined and its vertex dropped, as on the device.
+    #[test]
+    fn the_interpreter_emits_to_the_streams() {
+        let (program, _) = crate::check(EMITS, &Options::default()).unwrap();
+        let out = crate::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+        let streams: Vec<u32> = out.vertices.iter().map(|v| v.stream).collect();
+        assert_eq!(streams, [1, 2, 0]);
+        assert!(!out.undefined.is_empty(), "EMITS to stream 7 is undefined");
+    }
 }

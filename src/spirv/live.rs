@@ -256,6 +256,11 @@ impl Liveness {
                 self.operand(value);
                 true
             }
+            // EMITS reads its stream number.
+            Stmt::EmitStream { stream, .. } => {
+                self.operand(stream);
+                true
+            }
             // CALI reads its subroutine parameter to choose the callee.
             Stmt::CallIndirect { selector, cond, .. } => {
                 self.operand(selector);

@@ -36,6 +36,7 @@ mod fixed_function;
 mod flow;
 mod geometry;
 mod image;
+pub use geometry::MAX_VERTEX_STREAMS;
 mod interface;
 mod live;
 mod memory;

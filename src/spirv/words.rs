@@ -601,6 +601,10 @@ impl Builder {
         self.inst(Op::EmitVertex, None, None, [])
     }
 
+    pub(crate) fn emit_stream_vertex(&mut self, stream: Word) -> BuildResult<()> {
+        self.inst(Op::EmitStreamVertex, None, None, [stream])
+    }
+
     pub(crate) fn end_primitive(&mut self) -> BuildResult<()> {
         self.inst(Op::EndPrimitive, None, None, [])
     }

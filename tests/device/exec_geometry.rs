@@ -848,6 +848,53 @@ END
 }
 
 #[test]
+fn emits_sends_vertices_to_vertex_streams_and_stream_0_is_captured() {
+    // NV_gpu_program5 2.X.8.Z, EMITS: "emits a new vertex ... for the vertex
+    // stream specified by the single signed integer scalar operand"; EMIT
+    // is stream 0. Per input point: EMIT (x + 0.25), EMITS 1 (x + 0.5),
+    // EMITS with a run-time 0 (x + 0.75). The harness captures stream 0
+    // (the transform feedback of the outputs, which carry no Stream
+    // decoration), so each point gives two records, x + 0.25 and x + 0.75;
+    // the stream-1 vertex is not among them. (A POINTS output writes the
+    // point size, as Vulkan asks of a device with
+    // shaderTessellationAndGeometryPointSize.)
+    let src = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 3;
+INT TEMP s;
+ADD result.position, vertex[0].position, {0.25, 0, 0, 0};
+MOV result.pointsize, 1;
+EMIT;
+ADD result.position, vertex[0].position, {0.5, 0, 0, 0};
+MOV result.pointsize, 1;
+EMITS 1;
+MOV.S s, {0, 1, 2, 3};
+ADD result.position, vertex[0].position, {0.75, 0, 0, 0};
+MOV result.pointsize, 1;
+EMITS s.x;
+END
+";
+    let job = GeometryJob::new(
+        vertices(2),
+        vk::PrimitiveTopology::POINT_LIST,
+        vec![Capture::Position],
+    );
+    let Some(out) = run(src, &job) else { return };
+    assert_eq!(out.vertices.len(), 4, "two stream-0 vertices per point");
+    for i in 0..2 {
+        assert_eq!(
+            out.position_f32(2 * i),
+            add(position(i), [0.25, 0.0, 0.0, 0.0])
+        );
+        assert_eq!(
+            out.position_f32(2 * i + 1),
+            add(position(i), [0.75, 0.0, 0.0, 0.0])
+        );
+    }
+}
+
+#[test]
 fn gp5_invocations_run_the_program_once_per_invocation_number() {
     // NV_gpu_program5 2.X.6 ("INVOCATIONS"): each of the 3 invocations of a
     // point sees the same inputs, and `primitive.invocation.x` is 0, 1, 2

@@ -1,0 +1,8 @@
+!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT LINE_STRIP;
+VERTICES_OUT 2;
+MOV result.position, vertex[0].position;
+EMITS 1;
+EMIT;
+END
