@@ -761,6 +761,11 @@ pub(crate) struct Lowerer<'a> {
     pub glsl_set: Word,
     // Fx-hashed: looked up for nearly every emitted instruction.
     pub types: rustc_hash::FxHashMap<TypeKey, Word>,
+    /// The scalar and vector types of `emit::t`, by component type and
+    /// size (0 = not made yet): asked for by nearly every emitted
+    /// instruction, where even the Fx-hashed `types` lookup was 4 % of a
+    /// large compile (docs/performance.md).
+    pub value_types: [[Word; 4]; 4],
     pub consts: emit::ConstCache,
     /// How each used variable is stored.
     pub storage: HashMap<VarId, Storage>,
@@ -838,6 +843,7 @@ impl<'a> Lowerer<'a> {
             b,
             glsl_set,
             types: Default::default(),
+            value_types: [[0; 4]; 4],
             consts: Default::default(),
             storage: HashMap::default(),
             io: Io::default(),
