@@ -1440,13 +1440,14 @@ pub fn split_opcode(word: &str) -> Result<SplitOpcode, Option<(&'static OpInfo, 
     // The longest base name that prefixes the word wins, so `SUB` is not
     // taken for `S` + ..., and `DP2A` is not `DP2` + `A`.
     // Looked up by prefix, longest first, in a table built once (a scan of
-    // the whole table per instruction was a hot spot).
+    // the whole table per instruction was a hot spot), with FxHash (SipHash
+    // made this lookup 3 % of a large compile, docs/performance.md).
     static BY_NAME: std::sync::OnceLock<(
-        std::collections::HashMap<&'static str, &'static OpInfo>,
+        rustc_hash::FxHashMap<&'static str, &'static OpInfo>,
         usize,
     )> = std::sync::OnceLock::new();
     let (by_name, longest) = BY_NAME.get_or_init(|| {
-        let mut m = std::collections::HashMap::new();
+        let mut m = rustc_hash::FxHashMap::default();
         for info in INSTRUCTIONS {
             m.entry(info.name).or_insert(info);
         }

@@ -20,7 +20,8 @@ use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{Block, Index, Program, ResultBinding, Stmt, SubId, VarId, VarKind};
 use crate::isa::Stage;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
     if !text.generated_by_cgc {
@@ -75,25 +76,27 @@ fn branches(block: &Block) -> bool {
 }
 
 fn unused_variables(c: &mut Checker<'_>, p: &Program) {
-    let mut used: BTreeSet<VarId> = BTreeSet::new();
+    // One flag per variable (ids are dense): a set of every operand's
+    // variable was 2 % of a large compile (docs/performance.md).
+    let mut used = vec![false; p.variables.len()];
     for sub in &p.subroutines {
         walk(&sub.body, &mut |s| {
             for o in operands_of(s) {
-                used.insert(o.var);
+                used[o.var.0 as usize] = true;
             }
             if let Some(m) = s.memory() {
-                used.insert(m.var);
+                used[m.var.0 as usize] = true;
             }
             if let Some(d) = s.dest() {
-                used.insert(d.var);
+                used[d.var.0 as usize] = true;
             }
         });
     }
     // The bindings the program reaches, by any variable or directly.
-    let mut attribs_used = HashSet::new();
-    let mut results_used = HashSet::new();
-    for &id in &used {
-        match &p.var(id).kind {
+    let mut attribs_used = HashSet::default();
+    let mut results_used = HashSet::default();
+    for (v, _) in p.variables.iter().zip(&used).filter(|(_, &u)| u) {
+        match &v.kind {
             VarKind::Attrib(bs) => attribs_used.extend(bs.iter().copied()),
             VarKind::Result(bs) => results_used.extend(bs.iter().copied()),
             _ => {}
@@ -101,7 +104,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
     }
     for (i, v) in p.variables.iter().enumerate() {
         let Some(name) = &v.name else { continue };
-        if used.contains(&VarId(i as u32)) {
+        if used[i] {
             continue;
         }
         // Harmless boilerplate, which Cg writes into every program
@@ -140,7 +143,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
 
 fn read_before_write(c: &mut Checker<'_>, p: &Program) {
     // Everything the program can write, for reads in subroutines.
-    let mut anywhere: HashMap<VarId, u8> = HashMap::new();
+    let mut anywhere: HashMap<VarId, u8> = HashMap::default();
     for sub in source_subroutines(p) {
         writes_in(&sub.body, &mut anywhere);
     }
@@ -149,7 +152,7 @@ fn read_before_write(c: &mut Checker<'_>, p: &Program) {
         .subroutines
         .iter()
         .map(|s| {
-            let mut w = HashMap::new();
+            let mut w = HashMap::default();
             writes_in(&s.body, &mut w);
             w
         })
@@ -165,7 +168,7 @@ fn read_before_write(c: &mut Checker<'_>, p: &Program) {
         // are judged like a subroutine's, against every write.
         let mut state = Flow {
             p,
-            written: HashMap::new(),
+            written: HashMap::default(),
             subroutine: !is_entry || branches(&sub.body),
             anywhere: &anywhere,
             sub_writes: &sub_writes,
@@ -200,7 +203,7 @@ impl Flow<'_> {
                         self.read(cnt, 0b0001);
                     }
                     // A write anywhere in the loop may reach a read at its top.
-                    let mut w = HashMap::new();
+                    let mut w = HashMap::default();
                     writes_in(body, &mut w);
                     for (v, m) in w {
                         *self.written.entry(v).or_default() |= m;
@@ -215,7 +218,7 @@ impl Flow<'_> {
                 } => {
                     self.read(control, 0b0111);
                     *self.written.entry(*index).or_default() |= 0b0001;
-                    let mut w = HashMap::new();
+                    let mut w = HashMap::default();
                     writes_in(body, &mut w);
                     for (v, m) in w {
                         *self.written.entry(v).or_default() |= m;

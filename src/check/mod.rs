@@ -31,7 +31,7 @@ use crate::syntax::ast::{
 };
 use crate::Options;
 use bindings::{decode, Binding};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 pub use program_type::MAX_PATCH_VERTICES;
 pub use suggest::did_you_mean;
@@ -353,15 +353,15 @@ impl<'o> Checker<'o> {
             shared_uses: Vec::new(),
             textures: Default::default(),
             images: Default::default(),
-            image_uses: HashMap::new(),
+            image_uses: HashMap::default(),
             vertices_out_decl: None,
-            interp_by_binding: HashMap::new(),
-            texture_targets: HashMap::new(),
+            interp_by_binding: HashMap::default(),
+            texture_targets: HashMap::default(),
             address_vars: Default::default(),
             loop_indices: Vec::new(),
             subroutines: Default::default(),
-            relative_bindings: HashMap::new(),
-            result_sizes: HashMap::new(),
+            relative_bindings: HashMap::default(),
+            result_sizes: HashMap::default(),
             had_syntax_error: false,
         }
     }
@@ -1627,7 +1627,7 @@ impl<'o> Checker<'o> {
             .iter()
             .find(|(kw, ..)| *kw == "VERTICES_OUT")
             .map(|(_, span, _)| *span);
-        let mut seen: HashMap<&str, Span> = HashMap::new();
+        let mut seen: HashMap<&str, Span> = HashMap::default();
         for (kw, span, arg) in &decls {
             if let Some(first) = seen.insert(kw, *span) {
                 self.error(

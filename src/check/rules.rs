@@ -10,7 +10,8 @@ use crate::ir::{
 };
 use crate::isa::Stage;
 use crate::span::Span;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Calls `f` on every statement of a block, depth first, in source order.
 pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
@@ -225,8 +226,8 @@ impl Checker<'_> {
     /// its swizzle) or writes it (through its write mask); for an array, the
     /// components used count for every binding of the array.
     fn component_rules(&mut self, p: &Program) {
-        let mut read: HashMap<VarId, u8> = HashMap::new();
-        let mut written: HashMap<VarId, u8> = HashMap::new();
+        let mut read: HashMap<VarId, u8> = HashMap::default();
+        let mut written: HashMap<VarId, u8> = HashMap::default();
         for sub in source_subroutines(p) {
             walk(&sub.body, &mut |s| {
                 if let Stmt::Inst(i) = s {
@@ -338,7 +339,7 @@ impl Checker<'_> {
                 }
             });
         }
-        let mut owner: HashMap<String, VarId> = HashMap::new();
+        let mut owner: HashMap<String, VarId> = HashMap::default();
         for &v in &relative {
             let var = p.var(v);
             let keys: Vec<String> = match &var.kind {
@@ -379,7 +380,7 @@ impl Checker<'_> {
     /// NV_parameter_buffer_object section 2.X.3.6: BUFFER and BUFFER4 may
     /// not share a binding point.
     fn buffer_rules(&mut self, p: &Program) {
-        let mut kinds: HashMap<u32, (bool, Span)> = HashMap::new();
+        let mut kinds: HashMap<u32, (bool, Span)> = HashMap::default();
         for v in &p.variables {
             if let VarKind::Buffer(b) = &v.kind {
                 match kinds.get(&b.buffer) {

@@ -141,8 +141,19 @@ impl Lowerer<'_> {
 
     /// The type of `n` components of `comp` (a scalar when `n == 1`).
     pub(crate) fn t(&mut self, comp: Comp, n: u32) -> Word {
+        let slot = (1..=4)
+            .contains(&n)
+            .then(|| (comp as usize, n as usize - 1));
+        if let Some((c, i)) = slot {
+            if self.value_types[c][i] != 0 {
+                return self.value_types[c][i];
+            }
+        }
         let key = TypeKey::Value(comp, n);
         if let Some(&t) = self.types.get(&key) {
+            if let Some((c, i)) = slot {
+                self.value_types[c][i] = t;
+            }
             return t;
         }
         let t = if n == 1 {
@@ -165,6 +176,9 @@ impl Lowerer<'_> {
             self.b.type_vector(scalar, n)
         };
         self.types.insert(key, t);
+        if let Some((c, i)) = slot {
+            self.value_types[c][i] = t;
+        }
         t
     }
 

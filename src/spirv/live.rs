@@ -14,7 +14,7 @@
 //! register. It iterates to a fixed point because a needed instruction
 //! makes its operands' writers needed.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::isa::DataType;
 
@@ -73,7 +73,7 @@ impl Liveness {
             read: vec![false; count],
             reads: 0,
             cc: [false; 2],
-            dead_ifs: HashSet::new(),
+            dead_ifs: HashSet::default(),
             record_ifs: false,
             effects: false,
             access: vec![Access::None; count],

@@ -49,7 +49,8 @@ mod thread_group;
 mod wide;
 mod words;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 use rspirv::spirv::{self, StorageClass, Word};
@@ -518,8 +519,8 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
     // with depth 0 in `longest` below.
     let mut seen = vec![false; count];
     let mut order = Vec::new();
-    let mut edges: HashMap<SubId, Vec<SubId>> = HashMap::new();
-    let mut calls_to: HashMap<SubId, BTreeSet<SubId>> = HashMap::new();
+    let mut edges: HashMap<SubId, Vec<SubId>> = HashMap::default();
+    let mut calls_to: HashMap<SubId, BTreeSet<SubId>> = HashMap::default();
     let mut stack = vec![program.entry];
     seen[program.entry.0 as usize] = true;
     while let Some(sub) = stack.pop() {
@@ -614,7 +615,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             memo.insert(s, d);
             d
         }
-        longest(program.entry, &edges, &calls_to, &mut HashMap::new())
+        longest(program.entry, &edges, &calls_to, &mut HashMap::default())
             > options.limits.max_call_depth
     };
     // The program can end inside a call: at the end of the text reached in
@@ -630,7 +631,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
                 .iter()
                 .any(|&s| program.sub(s).end == SubroutineEnd::EndProgram));
     let mut variables = BTreeSet::new();
-    let mut buffer_reach = HashMap::new();
+    let mut buffer_reach = HashMap::default();
     for &sub in &order {
         variables_of(&program.sub(sub).body, &mut variables);
         buffer_reach_of(program, &program.sub(sub).body, &mut buffer_reach);
@@ -787,6 +788,11 @@ pub(crate) struct Lowerer<'a> {
     pub glsl_set: Word,
     // Fx-hashed: looked up for nearly every emitted instruction.
     pub types: rustc_hash::FxHashMap<TypeKey, Word>,
+    /// The scalar and vector types of `emit::t`, by component type and
+    /// size (0 = not made yet): asked for by nearly every emitted
+    /// instruction, where even the Fx-hashed `types` lookup was 4 % of a
+    /// large compile (docs/performance.md).
+    pub value_types: [[Word; 4]; 4],
     pub consts: emit::ConstCache,
     /// How each used variable is stored.
     pub storage: HashMap<VarId, Storage>,
@@ -864,20 +870,21 @@ impl<'a> Lowerer<'a> {
             b,
             glsl_set,
             types: Default::default(),
+            value_types: [[0; 4]; 4],
             consts: Default::default(),
-            storage: HashMap::new(),
+            storage: HashMap::default(),
             io: Io::default(),
             cc_regs: [None, None],
             globals: Vec::new(),
-            functions: HashMap::new(),
-            cycle_entries: HashMap::new(),
+            functions: HashMap::default(),
+            cycle_entries: HashMap::default(),
             call_depth: None,
             address_stack: None,
             ended: None,
             executed: None,
             loops: Vec::new(),
             private_registers: analysis.subroutines.len() > 1 || !analysis.cycles.is_empty(),
-            capabilities: HashSet::new(),
+            capabilities: HashSet::default(),
             emit_count: None,
             live: analysis.live.clone(),
             fixed: FixedFunction::of(program, options),
