@@ -1408,6 +1408,25 @@ pub enum TexTarget {
 }
 
 impl TexTarget {
+    /// Every target, in the order of the enum (`TexTarget as u32`; the
+    /// bindless arrays' bindings follow it, docs/interface.md).
+    pub const ALL: [TexTarget; 15] = [
+        TexTarget::T1D,
+        TexTarget::T2D,
+        TexTarget::T3D,
+        TexTarget::Cube,
+        TexTarget::Rect,
+        TexTarget::Shadow1D,
+        TexTarget::Shadow2D,
+        TexTarget::ShadowRect,
+        TexTarget::Array1D,
+        TexTarget::Array2D,
+        TexTarget::ShadowCube,
+        TexTarget::ShadowArray1D,
+        TexTarget::ShadowArray2D,
+        TexTarget::Buffer,
+        TexTarget::ArrayCube,
+    ];
     /// The target as written in a program.
     ///
     /// ```
@@ -1461,6 +1480,11 @@ pub struct TexAccess {
     /// last source is the texel offset, a signed integer vector (TXF and
     /// TXG only: docs/semantics.md, "Textures").
     pub variable_offset: bool,
+    /// NV_bindless_texture's `handle(a.x)`: the texture is the one the
+    /// handle names (`unit` is 0 and means nothing); the instruction's
+    /// last source is the handle, an unsigned scalar (docs/interface.md,
+    /// "Bindless textures").
+    pub handle: bool,
 }
 
 /// An ALU or texture instruction: everything but flow control.
@@ -1526,7 +1550,19 @@ impl Instruction {
             .as_ref()
             .filter(|t| t.variable_offset)
             .map(|_| crate::isa::OperandKind::Vector(crate::isa::TypeRule::Signed));
-        self.op.info().inputs.iter().copied().chain(offset)
+        // NV_bindless_texture's `handle(a.x)`: an unsigned scalar, last.
+        let handle = self
+            .tex
+            .as_ref()
+            .filter(|t| t.handle)
+            .map(|_| crate::isa::OperandKind::Scalar(crate::isa::TypeRule::Unsigned));
+        self.op
+            .info()
+            .inputs
+            .iter()
+            .copied()
+            .chain(offset)
+            .chain(handle)
     }
 }
 

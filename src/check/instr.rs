@@ -880,10 +880,10 @@ impl Checker<'_> {
                         None => ok = false,
                     }
                 }
-                Arg::Offset(_, span) | Arg::VariableOffset(_, span) => {
+                Arg::Offset(_, span) | Arg::VariableOffset(_, span) | Arg::Handle(_, span) => {
                     self.error(
                         Diagnostic::error("E0411", "expected an operand")
-                            .primary(*span, "a texel offset is not an operand")
+                            .primary(*span, "a texel offset or handle is not an operand")
                             .note(usage(info)),
                     );
                     ok = false;
@@ -910,6 +910,17 @@ impl Checker<'_> {
                 if t.variable_offset {
                     let kind = crate::isa::OperandKind::Vector(crate::isa::TypeRule::Signed);
                     match self.source(o, kind, DataType::Signed, false) {
+                        Some(s) => srcs.push(s),
+                        None => ok = false,
+                    }
+                }
+            }
+            // NV_bindless_texture <textureUseV> ::= "handle" "(" <addrUseS>
+            // ")": the handle, an unsigned scalar, read last.
+            if let (Some(t), Some(Arg::Handle(o, _))) = (&t, inst.args.get(at)) {
+                if t.handle {
+                    let kind = crate::isa::OperandKind::Scalar(crate::isa::TypeRule::Unsigned);
+                    match self.source(o, kind, DataType::Unsigned, false) {
                         Some(s) => srcs.push(s),
                         None => ok = false,
                     }
@@ -1053,6 +1064,13 @@ impl Checker<'_> {
             },
             _ => args,
         };
+        let handle = match args.first() {
+            Some(Arg::Handle(_, span)) => {
+                self.texture_handle_allowed(*span)?;
+                true
+            }
+            _ => false,
+        };
         let texture_variable = match args.first() {
             Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => {
                 self.texture_variable_unit(&super::program_type::TEXTURE_UNITS, o)
@@ -1060,6 +1078,7 @@ impl Checker<'_> {
             _ => None,
         };
         let unit = match (texture_variable, args.first()) {
+            _ if handle => 0,
             (Some(None), _) => return None,
             (Some(Some(unit)), _) => unit,
             (None, Some(Arg::Operand(o))) if o.abs.is_none() && !o.negate => match &o.path.head {
@@ -1195,7 +1214,10 @@ impl Checker<'_> {
         // Section 2.X.4.4: one unit, one target (the SHADOW forms count as
         // targets of their own).
         let target_span = args[0].span().to(args[1].span());
-        match self.texture_targets.get(&unit).copied() {
+        // A handle names a texture of its own, not a unit (NV_bindless_texture:
+        // its "target ... must match the target specified by the <texTarget>
+        // grammar rule or else the result is undefined").
+        match self.texture_targets.get(&unit).copied().filter(|_| !handle) {
             Some((t, first)) if t != target => {
                 self.error(
                     Diagnostic::error("E0444", format!("texture unit {unit} is used with two targets"))
@@ -1206,6 +1228,7 @@ impl Checker<'_> {
                 return None;
             }
             Some(_) => {}
+            None if handle => {}
             None => {
                 self.texture_targets.insert(unit, (target, target_span));
             }
@@ -1272,7 +1295,24 @@ impl Checker<'_> {
             offset,
             component,
             variable_offset: matches!(args.get(2), Some(Arg::VariableOffset(..))),
+            handle,
         })
+    }
+
+    /// NV_bindless_texture's `handle(a.x)` needs its option (2.X.5.Y: "If
+    /// a program ... specifies the option "NV_bindless_texture", the
+    /// grammar edits described in section 2.X.2 will apply").
+    pub(super) fn texture_handle_allowed(&mut self, span: Span) -> Option<()> {
+        if !self.dialect.has(crate::isa::Features::BINDLESS_TEXTURE) {
+            self.unavailable(
+                "a texture handle",
+                span,
+                |d| d.has(crate::isa::Features::BINDLESS_TEXTURE),
+                "NV_bindless_texture 2.X.5.Y: `handle(a.x)` (<textureUseV>, <imageUnit>) exists with `OPTION NV_bindless_texture;`",
+            );
+            return None;
+        }
+        Some(())
     }
 
     /// NV_gpu_program5 2.X.8.Z, IPAC/IPAO/IPAS: "A program will fail to

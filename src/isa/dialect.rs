@@ -257,6 +257,9 @@ impl Features {
     /// `OPTION NV_shader_thread_group;`: TGBALLOT (and the thread bindings
     /// and QSWZ instructions, not lowered yet).
     pub const THREAD_GROUP: Features = Features(1 << 25);
+    /// `OPTION NV_bindless_texture;`: textures named by a handle,
+    /// `handle(a.x)`, in the texture instructions.
+    pub const BINDLESS_TEXTURE: Features = Features(1 << 29);
     /// Any of the older NV headers, whose registers are fixed names
     /// rather than declarations.
     pub const NV_LEGACY: Features =
@@ -303,7 +306,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 26] = [
+        const NAMES: [(Features, &str); 27] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -330,6 +333,7 @@ impl fmt::Debug for Features {
             (Features::NV_FP1, "NV_FP1"),
             (Features::THREAD_SHUFFLE, "THREAD_SHUFFLE"),
             (Features::THREAD_GROUP, "THREAD_GROUP"),
+            (Features::BINDLESS_TEXTURE, "BINDLESS_TEXTURE"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -947,6 +951,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
     OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
+    OptionInfo { name: "NV_bindless_texture", headers: NV5, features: Features::BINDLESS_TEXTURE, requires: None, exclusive: None, spec: "NV_bindless_texture, \"Interactions with NV_gpu_program4, NV_gpu_program5\", 2.X.5.Y", summary: "textures named by a handle, `handle(a.x)`, in the texture instructions (a descriptor array per target indexed by the handle); image handles are not lowered yet (E1120)" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },
 ];
 

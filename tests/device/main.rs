@@ -24,6 +24,7 @@ mod exec_float_ops;
 mod exec_flow;
 mod exec_geometry;
 mod exec_layout;
+mod exec_nv5_bindless;
 mod exec_nv5_bits;
 mod exec_nv5_images;
 mod exec_nv5_thread_group;

@@ -688,6 +688,7 @@ impl Lowerer<'_> {
             offset: None,
             component: 0,
             variable_offset: false,
+            handle: false,
         };
         let (op, coord) = if s.lod_bias == 0 {
             (Opcode::Tex, coord)

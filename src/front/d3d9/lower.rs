@@ -2091,6 +2091,7 @@ impl Lower<'_> {
             offset: None,
             component: 0,
             variable_offset: false,
+            handle: false,
         });
         i
     }
