@@ -54,6 +54,9 @@ pub struct DeviceLimits {
     /// `maxPerStageDescriptorSampledImages`: combined image samplers and
     /// uniform texel buffers of one module.
     pub max_per_stage_descriptor_sampled_images: u32,
+    /// `maxPerStageDescriptorStorageImages`: storage images (image units)
+    /// of one module.
+    pub max_per_stage_descriptor_storage_images: u32,
     /// `maxPerStageResources`: every descriptor of one module, and a
     /// fragment module's colour outputs.
     pub max_per_stage_resources: u32,
@@ -117,6 +120,7 @@ limit_names! {
     max_per_stage_descriptor_uniform_buffers = "maxPerStageDescriptorUniformBuffers",
     max_per_stage_descriptor_samplers = "maxPerStageDescriptorSamplers",
     max_per_stage_descriptor_sampled_images = "maxPerStageDescriptorSampledImages",
+    max_per_stage_descriptor_storage_images = "maxPerStageDescriptorStorageImages",
     max_per_stage_resources = "maxPerStageResources",
     max_uniform_buffer_range = "maxUniformBufferRange",
     max_push_constants_size = "maxPushConstantsSize",
@@ -153,6 +157,7 @@ impl DeviceLimits {
             max_per_stage_descriptor_uniform_buffers: 15,
             max_per_stage_descriptor_samplers: 16,
             max_per_stage_descriptor_sampled_images: 128,
+            max_per_stage_descriptor_storage_images: 8,
             max_per_stage_resources: 159,
             max_uniform_buffer_range: 65536,
             max_push_constants_size: 128,
@@ -184,6 +189,7 @@ impl DeviceLimits {
             max_per_stage_descriptor_uniform_buffers: 12,
             max_per_stage_descriptor_samplers: 16,
             max_per_stage_descriptor_sampled_images: 16,
+            max_per_stage_descriptor_storage_images: 4,
             max_per_stage_resources: 128,
             max_uniform_buffer_range: 16384,
             max_push_constants_size: 128,
@@ -378,6 +384,18 @@ fn span_of_texture(program: &Program, unit: u32) -> Option<Span> {
             } => walk(then_block, unit).or_else(|| walk(else_block, unit)),
             Stmt::Rep { body, .. } => walk(body, unit),
             _ => None,
+        })
+    }
+    program.subroutines.iter().find_map(|s| walk(&s.body, unit))
+}
+
+/// The first image instruction on image unit `unit`.
+fn span_of_image(program: &Program, unit: u32) -> Option<Span> {
+    fn walk(block: &[Stmt], unit: u32) -> Option<Span> {
+        block.iter().find_map(|s| match s {
+            Stmt::Inst(i) if i.image.as_ref().is_some_and(|a| a.unit == unit) => Some(i.span),
+            Stmt::ImageStore { image, span, .. } if image.unit == unit => Some(*span),
+            _ => s.blocks().find_map(|b| walk(b, unit)),
         })
     }
     program.subroutines.iter().find_map(|s| walk(&s.body, unit))
@@ -606,13 +624,23 @@ pub(crate) fn check(
         );
     }
 
-    // E0817: texture descriptors.
+    // E0817: texture descriptors, NV_bindless_texture's arrays' elements
+    // included.
+    let combined = crate::reflect::DescriptorType::CombinedImageSampler;
+    let bindless_samplers: u32 = reflection
+        .bindless_textures
+        .iter()
+        .filter(|b| b.descriptor_type == combined)
+        .map(|b| b.count)
+        .sum();
+    let bindless: u32 = reflection.bindless_textures.iter().map(|b| b.count).sum();
     let samplers = reflection
         .textures
         .iter()
-        .filter(|t| t.descriptor_type == crate::reflect::DescriptorType::CombinedImageSampler)
-        .count() as u32;
-    let images = reflection.textures.len() as u32;
+        .filter(|t| t.descriptor_type == combined)
+        .count() as u32
+        + bindless_samplers;
+    let images = reflection.textures.len() as u32 + bindless;
     for (count, limit, name) in [
         (
             samplers,
@@ -626,20 +654,49 @@ pub(crate) fn check(
         ),
     ] {
         if count > limit {
-            let unit = reflection.textures[reflection.textures.len() - 1].unit;
-            let span = span_of_texture(program, unit).unwrap_or(start);
-            out.push(
-                Diagnostic::error(
-                    "E0817",
-                    format!(
-                        "{count} texture units, more than the device's {limit} per shader stage"
-                    ),
-                )
-                .primary(span, format!("texture[{unit}] is the last one"))
-                .note(vk(&format!("{name} is {limit}"))),
-            );
+            let last = reflection.textures.last().map(|t| t.unit);
+            let span = last
+                .and_then(|unit| span_of_texture(program, unit))
+                .unwrap_or(start);
+            let mut d = Diagnostic::error(
+                "E0817",
+                format!("{count} texture units, more than the device's {limit} per shader stage"),
+            )
+            .primary(
+                span,
+                last.map_or("this program".to_string(), |unit| {
+                    format!("texture[{unit}] is the last one")
+                }),
+            )
+            .note(vk(&format!("{name} is {limit}")));
+            if bindless > 0 {
+                d = d.note(format!("NV_bindless_texture's arrays hold {bindless} of them (docs/interface.md, \"Bindless textures\")"));
+            }
+            out.push(d);
             break;
         }
+    }
+
+    // E1199: image units (storage images).
+    let storage_images = reflection.images.len() as u32;
+    if storage_images > limits.max_per_stage_descriptor_storage_images {
+        let unit = reflection.images.last().map_or(0, |i| i.unit);
+        let span = span_of_image(program, unit).unwrap_or(start);
+        out.push(
+            Diagnostic::error(
+                "E1199",
+                format!(
+                    "{storage_images} image units, more than the device's {} per shader stage",
+                    limits.max_per_stage_descriptor_storage_images
+                ),
+            )
+            .primary(span, format!("image[{unit}] is the last one"))
+            .note(vk(&format!(
+                "maxPerStageDescriptorStorageImages is {}",
+                limits.max_per_stage_descriptor_storage_images
+            )))
+            .note("EXT_shader_image_load_store's image units are storage images (docs/interface.md, \"Images\")"),
+        );
     }
 
     // E0818: every resource of the stage.
@@ -652,7 +709,7 @@ pub(crate) fn check(
     } else {
         0
     };
-    let resources = ubos + images + attachments;
+    let resources = ubos + images + storage_images + attachments;
     if resources > limits.max_per_stage_resources {
         out.push(
             Diagnostic::error(
@@ -664,9 +721,14 @@ pub(crate) fn check(
             )
             .primary(start, "this program")
             .note(format!(
-                "{}, {}{}",
+                "{}, {}{}{}",
                 plural(ubos, "uniform block"),
                 plural(images, "texture unit"),
+                if storage_images > 0 {
+                    format!(", {}", plural(storage_images, "image unit"))
+                } else {
+                    String::new()
+                },
                 if stage == Stage::Fragment {
                     format!(", {}", plural(attachments, "colour attachment"))
                 } else {

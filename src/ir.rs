@@ -1508,6 +1508,25 @@ pub enum TexTarget {
 }
 
 impl TexTarget {
+    /// Every target, in the order of the enum (`TexTarget as u32`; the
+    /// bindless arrays' bindings follow it, docs/interface.md).
+    pub const ALL: [TexTarget; 15] = [
+        TexTarget::T1D,
+        TexTarget::T2D,
+        TexTarget::T3D,
+        TexTarget::Cube,
+        TexTarget::Rect,
+        TexTarget::Shadow1D,
+        TexTarget::Shadow2D,
+        TexTarget::ShadowRect,
+        TexTarget::Array1D,
+        TexTarget::Array2D,
+        TexTarget::ShadowCube,
+        TexTarget::ShadowArray1D,
+        TexTarget::ShadowArray2D,
+        TexTarget::Buffer,
+        TexTarget::ArrayCube,
+    ];
     /// The target as written in a program.
     ///
     /// ```
@@ -1566,6 +1585,11 @@ pub struct TexAccess {
     /// among the array's; `unit` is its first. The index is the
     /// instruction's last source, a signed scalar.
     pub unit_select: Option<UnitSelect>,
+    /// NV_bindless_texture's `handle(a.x)`: the texture is the one the
+    /// handle names (`unit` is 0 and means nothing); the instruction's
+    /// last source is the handle, an unsigned scalar (docs/interface.md,
+    /// "Bindless textures").
+    pub handle: bool,
 }
 
 /// The units a register-indexed texture array may name, and the constant
@@ -1590,13 +1614,16 @@ impl TexAccess {
             component: 0,
             variable_offset: false,
             unit_select: None,
+            handle: false,
         }
     }
 
     /// Every unit the instruction may sample: its unit, or all of a
-    /// register-indexed array's.
+    /// register-indexed array's; none for a bindless handle, whose
+    /// textures are the handle arrays' (docs/interface.md).
     pub fn units(&self) -> &[u32] {
         match &self.unit_select {
+            _ if self.handle => &[],
             Some(select) => &select.units,
             None => std::slice::from_ref(&self.unit),
         }
@@ -1678,6 +1705,12 @@ impl Instruction {
             .as_ref()
             .filter(|t| t.unit_select.is_some())
             .map(|_| crate::isa::OperandKind::Scalar(crate::isa::TypeRule::Signed));
+        // NV_bindless_texture's `handle(a.x)`: an unsigned scalar, last.
+        let handle = self
+            .tex
+            .as_ref()
+            .filter(|t| t.handle)
+            .map(|_| crate::isa::OperandKind::Scalar(crate::isa::TypeRule::Unsigned));
         self.op
             .info()
             .inputs
@@ -1685,6 +1718,7 @@ impl Instruction {
             .copied()
             .chain(offset)
             .chain(unit_index)
+            .chain(handle)
     }
 }
 

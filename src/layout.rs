@@ -181,6 +181,14 @@ impl StageLayout {
     pub fn image_binding(&self, n: u32) -> u32 {
         self.texture_binding.saturating_add(48).saturating_add(n)
     }
+    /// The binding of NV_bindless_texture's array of `target` (`TexTarget
+    /// as u32`, in the order of `ir::TexTarget`): 64 past the texture base
+    /// (96 + target by default).
+    pub fn bindless_binding(&self, target: u32) -> u32 {
+        self.texture_binding
+            .saturating_add(64)
+            .saturating_add(target)
+    }
     /// The specialization of `program.env[n]` / `program.local[n]`, if any.
     pub fn specialization(&self, param: Param) -> Option<&Specialization> {
         self.specialize.iter().find(|s| s.param == param)

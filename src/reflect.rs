@@ -71,6 +71,10 @@ pub struct Reflection {
     /// ATOMIM), by unit (docs/interface.md, "Images").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ImageUnit>,
+    /// NV_bindless_texture's descriptor arrays, one per target the
+    /// program's handles name (docs/interface.md, "Bindless textures").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bindless_textures: Vec<BindlessTextures>,
     /// Inputs by Location, then built-ins.
     pub inputs: Vec<InterfaceVariable>,
     /// Outputs by Location, then built-ins.
@@ -219,6 +223,35 @@ pub struct TextureUnit {
     /// "AGAL"). Absent when the program leaves it to the renderer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sampler: Option<crate::ir::SamplerState>,
+}
+
+/// NV_bindless_texture's array of one target: element `h` is the texture
+/// handle `h` names (docs/interface.md, "Bindless textures").
+///
+/// ```
+/// let source = "!!NVfp5.0\nOPTION NV_bindless_texture;\nUINT TEMP h;\nMOV.U h, 3;\nTEX result.color, fragment.texcoord[0], handle(h.x), 2D;\nEND\n";
+/// let r = nvp4c::compile(source, &nvp4c::Options::default()).unwrap().reflection;
+/// let b = &r.bindless_textures[0];
+/// assert_eq!((b.target.as_str(), b.set, b.binding, b.count, b.ty.as_str()), ("2D", 2, 97, 16, "sampler2D[16]"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct BindlessTextures {
+    /// The target, e.g. `2D`, `BUFFER`.
+    pub target: String,
+    /// Combined image samplers, or uniform texel buffers (BUFFER).
+    pub descriptor_type: DescriptorType,
+    /// The descriptor set.
+    pub set: u32,
+    /// The binding: 96 + the target's number by default.
+    pub binding: u32,
+    /// The array's length: the handles are 0 to `count` - 1.
+    pub count: u32,
+    /// The SPIR-V type, e.g. `sampler2D[16]`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The component type of the sampled values.
+    pub sampled_type: Option<ComponentType>,
 }
 
 /// An image unit: a storage image, docs/interface.md "Images".
@@ -638,6 +671,7 @@ pub fn reflect(
     let mut push_constants = None;
     let mut textures = Vec::new();
     let mut images = Vec::new();
+    let mut bindless_textures = Vec::new();
     let image_uses = image_uses(program);
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
@@ -651,7 +685,9 @@ pub fn reflect(
             }
             StorageClass::PushConstant => push_constants = push_constant_block(&ctx, &var),
             StorageClass::UniformConstant => {
-                if let Some(t) = texture_unit(&ctx, &var, &units) {
+                if let Some(b) = bindless_array(&ctx, &var) {
+                    bindless_textures.push(b);
+                } else if let Some(t) = texture_unit(&ctx, &var, &units) {
                     textures.push(t);
                 } else if let Some(i) = image_unit(&ctx, &var, &image_uses) {
                     images.push(i);
@@ -666,6 +702,7 @@ pub fn reflect(
     uniform_blocks.sort_by_key(|b| (b.set, b.binding));
     textures.sort_by_key(|t| t.unit);
     images.sort_by_key(|i| i.unit);
+    bindless_textures.sort_by_key(|b| b.binding);
     let slot_order = |v: &InterfaceVariable| {
         (
             v.location.is_none(),
@@ -683,6 +720,7 @@ pub fn reflect(
         specialization_constants,
         textures,
         images,
+        bindless_textures,
         inputs,
         outputs,
         geometry: program.geometry.map(|g| GeometryLayout {
@@ -1309,6 +1347,36 @@ fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
         walk(&sub.body, &mut out);
     }
     out
+}
+
+/// A bindless texture array: an array variable at a binding of
+/// `StageLayout::bindless_binding`.
+fn bindless_array(ctx: &Context<'_>, var: &module::GlobalVar) -> Option<BindlessTextures> {
+    let facts = ctx.facts;
+    let Ty::Array(element, Some(count)) = facts.ty(var.pointee) else {
+        return None;
+    };
+    let (sampled_type, descriptor_type) = match *element {
+        Ty::SampledImage(i) => (i.sampled_type, DescriptorType::CombinedImageSampler),
+        Ty::Image(i) if !i.storage => (i.sampled_type, DescriptorType::UniformTexelBuffer),
+        _ => return None,
+    };
+    let set = facts.literal(var.id, Decoration::DescriptorSet)?;
+    let binding = facts.literal(var.id, Decoration::Binding)?;
+    let k = binding.checked_sub(ctx.layout.bindless_binding(0))?;
+    let target = crate::ir::TexTarget::ALL
+        .get(k as usize)?
+        .name()
+        .to_string();
+    Some(BindlessTextures {
+        target,
+        descriptor_type,
+        set,
+        binding,
+        count,
+        ty: facts.type_name(var.pointee),
+        sampled_type,
+    })
 }
 
 fn image_unit(

@@ -326,6 +326,17 @@ impl Checker<'_> {
                     .note(image_syntax(info)),
             );
         };
+        if let Arg::Handle(_, span) = arg {
+            self.texture_handle_allowed(*span)?;
+            // NV_bindless_texture: <imageUnit> ::= "handle" "(" <addrUseS> ")".
+            self.error(
+                Diagnostic::error("E1120", format!("an image handle in {} is not supported", info.name))
+                    .primary(*span, "image handles are not lowered")
+                    .note("NV_bindless_texture, \"Modify Section 2.X.8.Z, LOADIM\": \"If <imageUnit> expands to the grammar rule containing \"handle\", the texture used is identified by taking the scalar value specified in that rule as an image handle\"; nvp4c lowers texture handles (docs/interface.md, \"Bindless textures\") but not image handles, whose storage image arrays would need a format per element")
+                    .note("help: bind the image to an image unit and use `image[n]`"),
+            );
+            return None;
+        }
         let Arg::Operand(o) = arg else {
             not_image(self, arg.span());
             return None;

@@ -952,10 +952,10 @@ impl Checker<'_> {
                         None => ok = false,
                     }
                 }
-                Arg::Offset(_, span) | Arg::VariableOffset(_, span) => {
+                Arg::Offset(_, span) | Arg::VariableOffset(_, span) | Arg::Handle(_, span) => {
                     self.error(
                         Diagnostic::error("E0411", "expected an operand")
-                            .primary(*span, "a texel offset is not an operand")
+                            .primary(*span, "a texel offset or handle is not an operand")
                             .note(usage(info)),
                     );
                     ok = false;
@@ -992,6 +992,17 @@ impl Checker<'_> {
                 }
             }
             srcs.extend(unit_index);
+            // NV_bindless_texture <textureUseV> ::= "handle" "(" <addrUseS>
+            // ")": the handle, an unsigned scalar, read last.
+            if let (Some(t), Some(Arg::Handle(o, _))) = (&t, inst.args.get(at)) {
+                if t.handle {
+                    let kind = crate::isa::OperandKind::Scalar(crate::isa::TypeRule::Unsigned);
+                    match self.source(o, kind, DataType::Unsigned, false) {
+                        Some(s) => srcs.push(s),
+                        None => ok = false,
+                    }
+                }
+            }
             t
         } else {
             None
@@ -1140,6 +1151,13 @@ impl Checker<'_> {
             },
             _ => args,
         };
+        let handle = match args.first() {
+            Some(Arg::Handle(_, span)) => {
+                self.texture_handle_allowed(*span)?;
+                true
+            }
+            _ => false,
+        };
         let texture_variable = match args.first() {
             Some(Arg::Operand(o)) if o.abs.is_none() && !o.negate => {
                 self.texture_variable_unit(&super::program_type::TEXTURE_UNITS, o)
@@ -1149,6 +1167,7 @@ impl Checker<'_> {
         let through_variable = texture_variable.is_some();
         let mut unit_select = None;
         let unit = match (texture_variable, args.first()) {
+            _ if handle => 0,
             (Some(None), _) => return None,
             (Some(Some(TextureUse::Unit(unit))), _) => unit,
             (
@@ -1297,42 +1316,47 @@ impl Checker<'_> {
         // targets of their own). NV_gpu_program5 2.X.4.4: sampling through a
         // texture array variable counts as sampling every unit it binds.
         let target_span = args[0].span().to(args[1].span());
-        let array_units = match (through_variable, args.first()) {
-            (
-                true,
-                Some(Arg::Operand(ast::Operand {
-                    path:
-                        Path {
-                            head: PathHead::Name(id),
-                            ..
-                        },
-                    ..
-                })),
-            ) => self
-                .textures
-                .get(&id.name)
-                .map(|(units, _)| units.clone())
-                .filter(|u| u.len() > 1),
-            _ => None,
-        };
-        let through_array = array_units.is_some();
-        for used in array_units.unwrap_or_else(|| vec![unit]) {
-            match self.texture_targets.get(&used).copied() {
-                Some((t, first, first_through_array)) if t != target => {
-                    let mut d = Diagnostic::error("E0444", format!("texture unit {used} is used with two targets"))
+        // A handle names a texture of its own, not a unit (NV_bindless_texture:
+        // its "target ... must match the target specified by the <texTarget>
+        // grammar rule or else the result is undefined").
+        if !handle {
+            let array_units = match (through_variable, args.first()) {
+                (
+                    true,
+                    Some(Arg::Operand(ast::Operand {
+                        path:
+                            Path {
+                                head: PathHead::Name(id),
+                                ..
+                            },
+                        ..
+                    })),
+                ) => self
+                    .textures
+                    .get(&id.name)
+                    .map(|(units, _)| units.clone())
+                    .filter(|u| u.len() > 1),
+                _ => None,
+            };
+            let through_array = array_units.is_some();
+            for used in array_units.unwrap_or_else(|| vec![unit]) {
+                match self.texture_targets.get(&used).copied() {
+                    Some((t, first, first_through_array)) if t != target => {
+                        let mut d = Diagnostic::error("E0444", format!("texture unit {used} is used with two targets"))
                         .primary(target_span, format!("used as {} here", target.name()))
                         .secondary(first, format!("used as {} here", t.name()))
                         .note("section 2.X.4.4: \"A program will fail to load if it attempts to sample from multiple texture targets (including the SHADOW pseudo-targets) on the same texture image unit.\"");
-                    if through_array || first_through_array {
-                        d = d.note(format!("NV_gpu_program5 2.X.4.4: \"sampling using a texture variable declared as an array is treated as though all texture image units bound to the variable were accessed\"; the array binds unit {used}"));
+                        if through_array || first_through_array {
+                            d = d.note(format!("NV_gpu_program5 2.X.4.4: \"sampling using a texture variable declared as an array is treated as though all texture image units bound to the variable were accessed\"; the array binds unit {used}"));
+                        }
+                        self.error(d);
+                        return None;
                     }
-                    self.error(d);
-                    return None;
-                }
-                Some(_) => {}
-                None => {
-                    self.texture_targets
-                        .insert(used, (target, target_span, through_array));
+                    Some(_) => {}
+                    None => {
+                        self.texture_targets
+                            .insert(used, (target, target_span, through_array));
+                    }
                 }
             }
         }
@@ -1404,9 +1428,26 @@ impl Checker<'_> {
                 component,
                 variable_offset: matches!(args.get(2), Some(Arg::VariableOffset(..))),
                 unit_select,
+                handle,
             },
             unit_index,
         ))
+    }
+
+    /// NV_bindless_texture's `handle(a.x)` needs its option (2.X.5.Y: "If
+    /// a program ... specifies the option "NV_bindless_texture", the
+    /// grammar edits described in section 2.X.2 will apply").
+    pub(super) fn texture_handle_allowed(&mut self, span: Span) -> Option<()> {
+        if !self.dialect.has(crate::isa::Features::BINDLESS_TEXTURE) {
+            self.unavailable(
+                "a texture handle",
+                span,
+                |d| d.has(crate::isa::Features::BINDLESS_TEXTURE),
+                "NV_bindless_texture 2.X.5.Y: `handle(a.x)` (<textureUseV>, <imageUnit>) exists with `OPTION NV_bindless_texture;`",
+            );
+            return None;
+        }
+        Some(())
     }
 
     /// NV_gpu_program5 2.X.8.Z, IPAC/IPAO/IPAS: "A program will fail to

@@ -266,6 +266,9 @@ impl Features {
     /// LDC instruction; part of every NV_gpu_program5 header
     /// (NV_gpu_program5, "Dependencies on NV_parameter_buffer_object2").
     pub const PARAMETER_BUFFERS2: Features = Features(1 << 26);
+    /// `OPTION NV_bindless_texture;`: textures named by a handle,
+    /// `handle(a.x)`, in the texture instructions.
+    pub const BINDLESS_TEXTURE: Features = Features(1 << 29);
     /// Any of the older NV headers, whose registers are fixed names
     /// rather than declarations.
     pub const NV_LEGACY: Features =
@@ -312,7 +315,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 27] = [
+        const NAMES: [(Features, &str); 28] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -340,6 +343,7 @@ impl fmt::Debug for Features {
             (Features::THREAD_SHUFFLE, "THREAD_SHUFFLE"),
             (Features::THREAD_GROUP, "THREAD_GROUP"),
             (Features::PARAMETER_BUFFERS2, "PARAMETER_BUFFERS2"),
+            (Features::BINDLESS_TEXTURE, "BINDLESS_TEXTURE"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -958,6 +962,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
     OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },
+    OptionInfo { name: "NV_bindless_texture", headers: NV5, features: Features::BINDLESS_TEXTURE, requires: None, exclusive: None, spec: "NV_bindless_texture, \"Interactions with NV_gpu_program4, NV_gpu_program5\", 2.X.5.Y", summary: "textures named by a handle, `handle(a.x)`, in the texture instructions (a descriptor array per target indexed by the handle); image handles are not lowered yet (E1120)" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },
 ];
 

@@ -988,6 +988,8 @@ fn signature(info: &OpInfo) -> String {
         Shape::Tex => inputs.push("texImageUnit, texTarget".into()),
         Shape::Txd => inputs.push("texImageUnit, texTarget".into()),
         Shape::Swz => inputs.push("extendedSwizzle".into()),
+        // EXT_shader_image_load_store: the image and its target.
+        Shape::Image => inputs.push("imageUnit, imageTarget".into()),
         Shape::Call => inputs.push("label".into()),
         Shape::If | Shape::FlowCc => inputs.push("(ccTest)".into()),
         // The memory operand: a byte offset into a STORAGE or SHARED

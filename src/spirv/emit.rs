@@ -26,6 +26,12 @@ pub(crate) enum Comp {
     U64,
 }
 
+impl Comp {
+    /// How many kinds there are (the length of the type cache,
+    /// `Lowerer::value_types`).
+    pub(crate) const COUNT: usize = Comp::U64 as usize + 1;
+}
+
 impl From<DataType> for Comp {
     fn from(ty: DataType) -> Comp {
         match ty {

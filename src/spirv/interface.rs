@@ -184,6 +184,8 @@ pub(crate) struct Io {
     pub subroutine_block: Option<Word>,
     /// `texture[n]` descriptors (binding 32 + n), by n (texture.rs).
     pub textures: BTreeMap<u32, super::texture::TextureUnit>,
+    /// NV_bindless_texture's arrays, by target name (texture.rs).
+    pub bindless: BTreeMap<&'static str, super::texture::TextureUnit>,
     /// `image[n]` storage images, by n (image.rs).
     pub images: BTreeMap<u32, super::image::ImageUnit>,
     /// A tessellation control program's InvocationId input.

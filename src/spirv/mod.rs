@@ -792,7 +792,7 @@ pub(crate) struct Lowerer<'a> {
     /// size (0 = not made yet): asked for by nearly every emitted
     /// instruction, where even the Fx-hashed `types` lookup was 4 % of a
     /// large compile (docs/performance.md).
-    pub value_types: [[Word; 4]; 4],
+    pub value_types: [[Word; 4]; emit::Comp::COUNT],
     pub consts: emit::ConstCache,
     /// How each used variable is stored.
     pub storage: HashMap<VarId, Storage>,
@@ -870,7 +870,7 @@ impl<'a> Lowerer<'a> {
             b,
             glsl_set,
             types: Default::default(),
-            value_types: [[0; 4]; 4],
+            value_types: [[0; 4]; emit::Comp::COUNT],
             consts: Default::default(),
             storage: HashMap::default(),
             io: Io::default(),

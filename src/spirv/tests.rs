@@ -2647,3 +2647,58 @@ fn image_instructions_validate() {
         assert_eq!(codes, ["E0900"], "{t}");
     }
 }
+
+/// NV_bindless_texture: a handle in place of the texture unit in every
+/// texture instruction and target compiles, in every target environment,
+/// to one 16-element descriptor array per target at binding 96 + target
+/// read with constant indices, reflected under
+/// `bindless_textures` and not as texture units.
+#[test]
+fn texture_handles_validate() {
+    let cases = [
+        ("TEX", "1D"),
+        ("TEX", "2D"),
+        ("TXB", "3D"),
+        ("TXL", "CUBE"),
+        ("TEX", "RECT"),
+        ("TEX", "SHADOW1D"),
+        ("TXP", "SHADOW2D"),
+        ("TEX", "SHADOWRECT"),
+        ("TEX", "ARRAY1D"),
+        ("TXL", "ARRAY2D"),
+        ("TEX", "SHADOWCUBE"),
+        ("TEX", "SHADOWARRAY1D"),
+        ("TEX", "SHADOWARRAY2D"),
+        ("TXF", "BUFFER"),
+        ("TEX", "ARRAYCUBE"),
+        ("TXQ", "2D"),
+        ("TXG", "2D"),
+        ("LOD", "2D"),
+    ];
+    for (op, target) in cases {
+        let coord = if op == "TXF" || op == "TXQ" {
+            "c"
+        } else {
+            "fragment.texcoord[0]"
+        };
+        let src = format!(
+            "!!NVfp5.0\nOPTION NV_bindless_texture;\nUINT TEMP h;\nINT TEMP c;\nTEMP r;\nMOV.U h, {{3, 1, 0, 0}};\nMOV.S c, 0;\n{op} r, {coord}, handle(h.y), {target};\nMOV result.color, r;\nEND\n"
+        );
+        for env in ENVS {
+            let compiled = crate::compile(&src, &options(env))
+                .unwrap_or_else(|d| panic!("{env:?}: {}", d.render("t.fp", &src, false)));
+            let r = &compiled.reflection;
+            assert!(r.textures.is_empty(), "{src}");
+            let k = crate::ir::TexTarget::ALL
+                .iter()
+                .position(|t| t.name() == target)
+                .unwrap() as u32;
+            assert_eq!(r.bindless_textures.len(), 1, "{src}");
+            let b = &r.bindless_textures[0];
+            assert_eq!(
+                (b.binding, b.count, b.target.as_str()),
+                (96 + k, 16, target)
+            );
+        }
+    }
+}

@@ -56,6 +56,18 @@ pub(crate) struct TextureUnit {
     pub sampled_ty: Option<Word>,
 }
 
+/// The elements of each bindless texture array: the handles a program can
+/// name per target (docs/interface.md, "Bindless textures").
+pub const BINDLESS_ARRAY_LEN: u32 = 16;
+
+/// A descriptor the program uses: a texture unit, or the bindless array of
+/// one target (by `TexTarget as u32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Slot {
+    Unit(u32),
+    Handle(u32),
+}
+
 /// How a target's image is declared and how Table X.17 reads its
 /// coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,16 +142,21 @@ struct UnitUse {
 
 /// The units used by the reachable subroutines, in the order of the
 /// program text (so "the first instruction" is the first one written).
-fn unit_uses(program: &Program, analysis: &Analysis) -> LResult<BTreeMap<u32, UnitUse>> {
-    fn walk(block: &Block, out: &mut BTreeMap<u32, UnitUse>) -> LResult<()> {
+fn unit_uses(program: &Program, analysis: &Analysis) -> LResult<BTreeMap<Slot, UnitUse>> {
+    fn walk(block: &Block, out: &mut BTreeMap<Slot, UnitUse>) -> LResult<()> {
         for stmt in block {
             match stmt {
                 Stmt::Inst(inst) => {
                     let Some(tex) = &inst.tex else { continue };
                     // TXQ reads no texels, LOD only levels' sizes.
                     let reads = !matches!(inst.op, Opcode::Txq | Opcode::Lod);
-                    for &unit in tex.units() {
-                        let u = out.entry(unit).or_insert(UnitUse {
+                    let slots: Vec<Slot> = if tex.handle {
+                        vec![Slot::Handle(tex.target as u32)]
+                    } else {
+                        tex.units().iter().map(|&u| Slot::Unit(u)).collect()
+                    };
+                    for slot in slots {
+                        let u = out.entry(slot).or_insert(UnitUse {
                             target: tex.target,
                             ty: None,
                         });
@@ -147,7 +164,7 @@ fn unit_uses(program: &Program, analysis: &Analysis) -> LResult<BTreeMap<u32, Un
                             // Section 2.X.4.4: one target per unit; the
                             // checker rejects anything else (E0444).
                             return Err(LowerError::internal_at(
-                                format!("texture unit {unit} used with two targets"),
+                                format!("texture unit {} used with two targets", tex.unit),
                                 inst.span,
                             ));
                         }
@@ -186,7 +203,7 @@ impl Lowerer<'_> {
     pub(crate) fn declare_textures(&mut self, analysis: &Analysis) -> LResult<()> {
         let stage_layout = self.options.stage_layout(self.program.stage);
         let set = stage_layout.set;
-        for (unit, u) in unit_uses(self.program, analysis)? {
+        for (slot, u) in unit_uses(self.program, analysis)? {
             let layout = layout(u.target);
             // Depth comparisons return floats (section 3.8.14); any other
             // unit is typed by the first instruction that reads it. A unit
@@ -220,12 +237,21 @@ impl Lowerer<'_> {
             let sampled_ty =
                 (u.target != TexTarget::Buffer).then(|| self.b.type_sampled_image(image_ty));
             let pointee = sampled_ty.unwrap_or(image_ty);
-            let var = self.global_variable(
-                pointee,
-                StorageClass::UniformConstant,
-                None,
-                &format!("texture{unit}"),
-            );
+            let (declared, name, binding) = match slot {
+                Slot::Unit(unit) => (
+                    pointee,
+                    format!("texture{unit}"),
+                    stage_layout.texture_binding(unit),
+                ),
+                // NV_bindless_texture: an array per target, read with
+                // constant indices (`texture`).
+                Slot::Handle(t) => (
+                    self.t_array(pointee, BINDLESS_ARRAY_LEN),
+                    format!("bindless_{}", u.target.name()),
+                    stage_layout.bindless_binding(t),
+                ),
+            };
+            let var = self.global_variable(declared, StorageClass::UniformConstant, None, &name);
             self.b.decorate(
                 var,
                 Decoration::DescriptorSet,
@@ -234,18 +260,19 @@ impl Lowerer<'_> {
             self.b.decorate(
                 var,
                 Decoration::Binding,
-                [SpvOperand::LiteralBit32(stage_layout.texture_binding(unit))],
+                [SpvOperand::LiteralBit32(binding)],
             );
-            self.io.textures.insert(
-                unit,
-                TextureUnit {
-                    var,
-                    target: u.target,
-                    comp,
-                    image_ty,
-                    sampled_ty,
-                },
-            );
+            let unit = TextureUnit {
+                var,
+                target: u.target,
+                comp,
+                image_ty,
+                sampled_ty,
+            };
+            match slot {
+                Slot::Unit(n) => self.io.textures.insert(n, unit),
+                Slot::Handle(_) => self.io.bindless.insert(u.target.name(), unit),
+            };
         }
         Ok(())
     }
@@ -259,18 +286,75 @@ impl Lowerer<'_> {
         if let Some(select) = &tex.unit_select {
             return self.texture_from_array(inst, s, select);
         }
+        // A handle (NV_bindless_texture) is the last source; the rest are
+        // the instruction's. Every element of the target's array is read
+        // with a constant index and the handle selects among the results:
+        // correct whatever the handles of other invocations are (no
+        // NonUniform indexing, which Vulkan 1.0 lacks), and implicit levels
+        // of detail keep their derivatives (docs/interface.md, "Bindless
+        // textures").
+        if let (true, Some((handle, rest))) = (tex.handle, s.split_last()) {
+            let array = self
+                .io
+                .bindless
+                .get(tex.target.name())
+                .copied()
+                .ok_or_else(|| {
+                    LowerError::internal_at(
+                        format!("no bindless {} array was declared", tex.target.name()),
+                        inst.span,
+                    )
+                })?;
+            let handle = self.cast(handle.value, Comp::U32)?;
+            let extract = if handle.n == 1 {
+                handle
+            } else {
+                self.extract(handle, 0)?
+            };
+            let mut selected: Option<Val> = None;
+            for element in 0..BINDLESS_ARRAY_LEN {
+                let mut unit = array;
+                let index = self.c_u32(element);
+                let pointee = unit.sampled_ty.unwrap_or(unit.image_ty);
+                unit.var =
+                    self.access(StorageClass::UniformConstant, pointee, array.var, &[index])?;
+                let value = self.texture_of(inst, tex, unit, rest)?;
+                selected = Some(match selected {
+                    None => value,
+                    Some(before) => {
+                        // Past the array: its last element, as a handle
+                        // names no element there (undefined in the spec).
+                        let k = self.konst(Comp::U32, &[element]);
+                        let test = if element == BINDLESS_ARRAY_LEN - 1 {
+                            Op::UGreaterThanEqual
+                        } else {
+                            Op::IEqual
+                        };
+                        let hit = self.cmp(test, extract, k)?;
+                        let hit = self.splat(hit, value.n)?;
+                        self.sel(hit, value, before)?
+                    }
+                });
+            }
+            return selected.ok_or_else(|| LowerError::internal("an empty bindless array"));
+        }
         let unit = self.io.textures.get(&tex.unit).copied().ok_or_else(|| {
             LowerError::internal_at(
                 format!("texture unit {} was not declared", tex.unit),
                 inst.span,
             )
         })?;
-        if unit.target != tex.target {
-            return Err(LowerError::internal_at(
-                format!("texture unit {} used with two targets", tex.unit),
-                inst.span,
-            ));
-        }
+        self.texture_of(inst, tex, unit, s)
+    }
+
+    /// A texture instruction's value from `unit`.
+    fn texture_of(
+        &mut self,
+        inst: &Instruction,
+        tex: &crate::ir::TexAccess,
+        unit: TextureUnit,
+        s: &[Loaded],
+    ) -> LResult<Val> {
         let operand = |i: usize| {
             s.get(i).map(|l| l.value).ok_or_else(|| {
                 LowerError::internal_at(format!("{} without operand {i}", inst.op), inst.span)
@@ -396,13 +480,13 @@ impl Lowerer<'_> {
     /// The image of a unit: OpImage of the combined image sampler, or the
     /// texel buffer itself.
     fn load_image(&mut self, unit: TextureUnit) -> LResult<Word> {
-        match unit.sampled_ty {
+        Ok(match unit.sampled_ty {
             Some(_) => {
                 let sampled = self.load_sampled(unit)?;
-                Ok(self.b.image(unit.image_ty, None, sampled)?)
+                self.b.image(unit.image_ty, None, sampled)?
             }
-            None => Ok(self.b.load(unit.image_ty, None, unit.var, None, [])?),
-        }
+            None => self.b.load(unit.image_ty, None, unit.var, None, [])?,
+        })
     }
 
     /// An instruction with a result, id operands and optional image

@@ -530,13 +530,16 @@ pub enum Arg {
     /// `offset(a)`: NV_gpu_program5's texel offset from an operand
     /// (`<texOffsetVar>`); boxed, as rare.
     VariableOffset(Box<Operand>, Span),
+    /// `handle(a.x)`: NV_bindless_texture's texture or image named by a
+    /// handle read from an operand; boxed, as rare.
+    Handle(Box<Operand>, Span),
 }
 
 impl Arg {
     pub fn span(&self) -> Span {
         match self {
             Arg::Operand(o) => o.span,
-            Arg::Offset(_, s) | Arg::VariableOffset(_, s) => *s,
+            Arg::Offset(_, s) | Arg::VariableOffset(_, s) | Arg::Handle(_, s) => *s,
         }
     }
 }

@@ -87,6 +87,10 @@ pub enum Tok<'a> {
     /// NV_gpu_program5's `offset` of `<texOffsetVar> ::= "offset" "("
     /// <instOperandV> ")"`: the word, after a comma and before `(`.
     OffsetKw,
+    /// NV_bindless_texture's `handle` of `<textureUseV> ::= "handle" "("
+    /// <addrUseS> ")"` (and `<imageUnit>`): the word, after a comma and
+    /// before `(`.
+    HandleKw,
 
     // Reserved binding roots.
     Fragment,
@@ -195,6 +199,7 @@ impl Tok<'_> {
             Tok::Minus => "-",
             Tok::Equals => "=",
             Tok::OffsetKw => "offset",
+            Tok::HandleKw => "handle",
         }
     }
 }
@@ -632,6 +637,8 @@ impl<'a> Lexer<'a> {
                     // Only there is `offset (` not an operand: an operand
                     // is never followed by `(` inside an argument list.
                     Tok::OffsetKw
+                } else if word == "handle" && self.after_comma && self.next_is(b'(') {
+                    Tok::HandleKw
                 } else {
                     Tok::Word(word)
                 }

@@ -233,3 +233,69 @@ END
         .map(i)
     );
 }
+
+/// A 1D array (the layer from z, EXT_shader_image_load_store issue 36: "the
+/// third (z) component selects the layer"), 16-bit unsigned texels of a
+/// buffer image (U16: zero-extended loads, stores keep the low 16 bits) and
+/// a unit only written by a formatted STOREIM (format Unknown: the value is
+/// converted to the bound RGBA8 UNORM image's format).
+#[test]
+fn array_1d_layers_16_bit_texels_and_formatted_stores() {
+    let src = "!!NVcp5.0
+GROUP_SIZE 1;
+UINT TEMP r;
+LOADIM.U32 r, {2, 7, 1, 0}, image[0], ARRAY1D;
+STOREIM.U32 image[0], r, {0, 0, 0, 0}, ARRAY1D;
+LOADIM.U16 r, {1, 0, 0, 0}, image[1], BUFFER;
+ADD.U r.x, r.x, 65537;
+STOREIM.U16 image[1], r, {2, 0, 0, 0}, BUFFER;
+STOREIM.F image[2], {1.0, 0.0, 0.2, 0.6}, {1, 0, 0, 0}, 2D;
+END
+";
+    // Texel x of layer l of the 3x2 array holds 10 l + x.
+    let array: Vec<u32> = (0..2)
+        .flat_map(|l| (0..3).map(move |x| 10 * l + x))
+        .collect();
+    // 16-bit texels 0x8001, 0x0002, 0x7777, 0x0004.
+    let shorts = vec![0x0002_8001, 0x0004_7777];
+    let Some(out) = run(
+        src,
+        vec![
+            image(
+                0,
+                TextureKind::Array1D,
+                vk::Format::R32_UINT,
+                [3, 1, 1],
+                2,
+                array,
+            ),
+            image(
+                1,
+                TextureKind::Buffer,
+                vk::Format::R16_UINT,
+                [4, 1, 1],
+                1,
+                shorts,
+            ),
+            image(
+                2,
+                TextureKind::D2,
+                vk::Format::R8G8B8A8_UNORM,
+                [2, 1, 1],
+                1,
+                vec![0; 2],
+            ),
+        ],
+    ) else {
+        return;
+    };
+    // (x, y, z) = (2, 7, 1): texel 2 of layer 1 (y ignored) = 12, stored
+    // at texel 0 of layer 0.
+    assert_eq!(out[0], [12, 1, 2, 10, 11, 12]);
+    // Texel 1 (2, zero-extended) + 65537 = 0x10003: its low 16 bits, 3,
+    // stored at texel 2; the others unchanged.
+    assert_eq!(out[1], [0x0002_8001, 0x0004_0003]);
+    // 1.0, 0.0, 0.2, 0.6 as UNORM8: 255, 0, round(51.0) = 51,
+    // round(153.0) = 153, at texel 1.
+    assert_eq!(out[2], [0, u32::from_le_bytes([255, 0, 51, 153])]);
+}

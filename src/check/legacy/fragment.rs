@@ -894,6 +894,7 @@ mod tests {
                     .map(|a| match a {
                         Arg::Operand(o) => path_text(&o.path),
                         Arg::Offset(..) | Arg::VariableOffset(..) => "offset".to_string(),
+                        Arg::Handle(..) => "handle".to_string(),
                     })
                     .collect();
                 format!("{} {}", i.opcode.name, args.join(", "))

@@ -89,6 +89,9 @@ pub struct Texture {
     /// The binding, when not the default 32 + `unit` (a binding layout with
     /// another texture binding base, docs/interface.md).
     pub binding: Option<u32>,
+    /// The element of the binding's descriptor array (0 but for
+    /// NV_bindless_texture's arrays, docs/interface.md "Bindless textures").
+    pub element: u32,
 }
 
 /// Words per texel of the formats the harness uploads.
@@ -138,6 +141,7 @@ impl Texture {
             levels,
             sampler: SamplerDesc::default(),
             binding: None,
+            element: 0,
         }
     }
 
@@ -149,6 +153,14 @@ impl Texture {
     /// The same texture at another binding.
     pub fn at_binding(mut self, binding: u32) -> Texture {
         self.binding = Some(binding);
+        self
+    }
+
+    /// The same texture as element `element` of the descriptor array at
+    /// `binding`.
+    pub fn at_element(mut self, binding: u32, element: u32) -> Texture {
+        self.binding = Some(binding);
+        self.element = element;
         self
     }
 
@@ -487,7 +499,8 @@ impl Scope<'_> {
         buffers: &[(u32, &HostBuffer)],
         textures: &[Texture],
     ) -> Result<(vk::DescriptorSetLayout, vk::DescriptorSet)> {
-        let mut units: Vec<u32> = textures.iter().map(|t| t.unit).collect();
+        let mut units: Vec<(u32, u32)> =
+            textures.iter().map(|t| (t.binding(), t.element)).collect();
         units.sort_unstable();
         if units.windows(2).any(|w| w[0] == w[1]) {
             return Err(HarnessError::Job("a texture unit is listed twice".into()));
@@ -515,11 +528,16 @@ impl Scope<'_> {
             })
             .collect();
         for (t, b) in textures.iter().zip(&bound) {
+            // The elements of one array share its binding.
+            if let Some(array) = bindings.iter_mut().find(|x| x.binding == t.binding()) {
+                array.descriptor_count = array.descriptor_count.max(t.element + 1);
+                continue;
+            }
             bindings.push(
                 vk::DescriptorSetLayoutBinding::default()
                     .binding(t.binding())
                     .descriptor_type(ty_of(b))
-                    .descriptor_count(1)
+                    .descriptor_count(t.element + 1)
                     .stage_flags(stage),
             );
         }
@@ -610,6 +628,7 @@ impl Scope<'_> {
             let w = vk::WriteDescriptorSet::default()
                 .dst_set(ds)
                 .dst_binding(t.binding())
+                .dst_array_element(t.element)
                 .descriptor_type(ty_of(b));
             writes.push(match b {
                 Bound::Image(..) => w.image_info(&image_infos[i]),
