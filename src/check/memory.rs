@@ -222,6 +222,9 @@ impl Checker<'_> {
         info: &'static OpInfo,
         inst: &ast::Instruction,
     ) -> Option<Flat> {
+        if info.opcode == crate::isa::Opcode::Atomctr {
+            return self.counter_instruction(info, inst);
+        }
         let space = if info.shape == Shape::SharedMemory {
             &SHARED_SPACE
         } else if info.opcode == crate::isa::Opcode::Ldc {

@@ -370,9 +370,9 @@ impl Chunk {
                 });
             }
             DeclKind::Texture { name, size: s, .. } => add(name, SymbolKind::Texture, size(s)),
-            DeclKind::Storage { name, size: s, .. } | DeclKind::Shared { name, size: s, .. } => {
-                add(name, SymbolKind::Buffer, size(s))
-            }
+            DeclKind::Storage { name, size: s, .. }
+            | DeclKind::Shared { name, size: s, .. }
+            | DeclKind::Counter { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
             DeclKind::PrimitiveIn(_)
             | DeclKind::PrimitiveOut(_)
             | DeclKind::VerticesOut(_)

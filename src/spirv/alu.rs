@@ -360,6 +360,12 @@ impl Lowerer<'_> {
                 self.apply_modifiers(modifiers, base, false)?.value.into()
             }
             Opcode::Atomb | Opcode::Atoms => self.memory_atomic(inst, v(0))?.into(),
+            // NV_shader_atomic_counters 2.X.8.Z, ATOMCTR: INCR, DECR or GET
+            // on the counter's word; no operand.
+            Opcode::Atomctr => {
+                let none = self.konst(Comp::U32, &[0, 0, 0, 0]);
+                self.memory_atomic(inst, none)?.into()
+            }
             Opcode::Btc => self.op(Op::BitCount, &[v(0)])?.into(),
             // FindILsb and FindUMsb give -1 (all ones) for zero, as BTFL and
             // unsigned BTFM want; FindSMsb is signed BTFM exactly ("the most

@@ -68,6 +68,8 @@ pub enum Tok<'a> {
     StorageDecl,
     /// NV_parameter_buffer_object2's `CBUFFER` declaration.
     CBuffer,
+    /// NV_shader_atomic_counters' `COUNTER` declaration.
+    Counter,
     /// NV_compute_program5's `SHARED` declaration.
     SharedDecl,
     /// NV_compute_program5's `SHARED_MEMORY` declaration.
@@ -151,6 +153,7 @@ impl Tok<'_> {
             Tok::TextureDecl => "TEXTURE",
             Tok::StorageDecl => "STORAGE",
             Tok::CBuffer => "CBUFFER",
+            Tok::Counter => "COUNTER",
             Tok::SharedDecl => "SHARED",
             Tok::SharedMemory => "SHARED_MEMORY",
             Tok::Define => "DEFINE",
@@ -443,6 +446,7 @@ impl<'a> Lexer<'a> {
             "TEXTURE" => Tok::TextureDecl,
             "STORAGE" => Tok::StorageDecl,
             "CBUFFER" => Tok::CBuffer,
+            "COUNTER" => Tok::Counter,
             "SHARED" => Tok::SharedDecl,
             "SHARED_MEMORY" => Tok::SharedMemory,
             _ => return None,
