@@ -669,3 +669,70 @@ END
     assert_eq!(out[1], [42, 6]);
     assert_eq!(out[2], [0, 0, 9]);
 }
+
+/// NV_shader_atomic_float's F32 ADD and EXCH on a storage buffer (ATOMB;
+/// "Dependencies on NV_shader_atomic_float" of
+/// NV_shader_storage_buffer_object), eight invocations. sum starts at 1.0
+/// and each adds 0.5 (every partial sum is exact): the returns are 1.0,
+/// 1.5, … 4.5 in some order and it ends at 5.0. EXCH of 2.5 into a word
+/// holding -7.25: one invocation gets -7.25, the others 2.5, and it ends
+/// at 2.5.
+#[test]
+fn storage_buffer_float_atomics_add_and_exchange() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_float;
+GROUP_SIZE 8;
+STORAGE acc = program.storage[0];
+STORAGE out = program.storage[1];
+UINT TEMP a;
+TEMP t;
+MOV.U a.x, invocation.localindex;
+SHL.U a.y, a.x, {2}.x;
+ATOMB.ADD.F32 t.x, {0.5, 0, 0, 0}, acc[0];
+ATOMB.EXCH.F32 t.y, {2.5, 0, 0, 0}, acc[4];
+STB.F32 t.x, out[a.y];
+STB.F32 t.y, out[a.y + 32];
+END
+";
+    let f = f32::to_bits;
+    let start = vec![f(1.0), f(-7.25)];
+    // One invocation in the interpreter: ADD returns 1.0 and leaves 1.5;
+    // EXCH returns -7.25 and leaves 2.5.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, start.clone());
+    inputs.storage.insert(1, vec![0; 16]);
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0], [f(1.5), f(2.5)]);
+    assert_eq!(run.storage[&1][0], f(1.0));
+    assert_eq!(run.storage[&1][8], f(-7.25));
+    for env in [nvp4c::TargetEnv::Vulkan1_0, nvp4c::TargetEnv::Vulkan1_3] {
+        let mut options = nvp4c::Options::default();
+        options.target_env = env;
+        let spirv = nvp4c::compile(src, &options)
+            .unwrap_or_else(|d| panic!("{}", d.render("t.cp", src, false)))
+            .spirv;
+        let Some(device) = harness::device_or_skip() else {
+            return;
+        };
+        let job = ComputeJob::new(
+            [1, 1, 1],
+            vec![(storage(0), start.clone()), (storage(1), vec![0; 16])],
+        );
+        let out = device
+            .run_compute(&spirv, &job)
+            .unwrap_or_else(|e| panic!("{env:?}: {e}"));
+        assert_eq!(out[0], [f(5.0), f(2.5)], "{env:?}");
+        let mut sums: Vec<f32> = out[1][..8].iter().map(|&b| f32::from_bits(b)).collect();
+        sums.sort_by(f32::total_cmp);
+        assert_eq!(sums, [1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5], "{env:?}");
+        let mut exchanged: Vec<f32> = out[1][8..].iter().map(|&b| f32::from_bits(b)).collect();
+        exchanged.sort_by(f32::total_cmp);
+        assert_eq!(
+            exchanged,
+            [-7.25, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5],
+            "{env:?}"
+        );
+    }
+}
