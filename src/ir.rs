@@ -512,6 +512,10 @@ pub enum VarKind {
     /// the first byte (`program.buffer[a][16..31]` starts at 16), the
     /// variable's elements are bytes, `vec4` is false.
     ConstantBuffer(BufferBinding),
+    /// COUNTER (NV_shader_atomic_counters 2.X.3.Y): element `first + e` of
+    /// the atomic counter buffer `program.counter[buffer]`, one unsigned
+    /// word each, read and written only by ATOMCTR; `vec4` is false.
+    Counter(BufferBinding),
 }
 
 /// Which color of a color binding.
@@ -1990,6 +1994,13 @@ pub enum AtomicOp {
     IWrap,
     /// `DWRAP`: `(old == 0 || old > op0.x) ? op0.x : old - 1` (U32 only).
     DWrap,
+    /// ATOMCTR's `INCR` (NV_shader_atomic_counters 2.X.8.Z, ATOMCTR):
+    /// increments, returns the value before.
+    Incr,
+    /// ATOMCTR's `DECR`: decrements, returns the value after.
+    Decr,
+    /// ATOMCTR's `GET`: reads the counter, stores nothing.
+    Get,
 }
 
 impl AtomicOp {
@@ -2006,6 +2017,9 @@ impl AtomicOp {
             AtomicOp::CSwap => "CSWAP",
             AtomicOp::IWrap => "IWRAP",
             AtomicOp::DWrap => "DWRAP",
+            AtomicOp::Incr => "INCR",
+            AtomicOp::Decr => "DECR",
+            AtomicOp::Get => "GET",
         }
     }
 }

@@ -446,6 +446,9 @@ pub enum Opcode {
     /// `ATOMIM`: atomic operation on an image
     /// (EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, ATOMIM).
     Atomim,
+    /// `ATOMCTR`: atomic counter operation (NV_shader_atomic_counters
+    /// 2.X.8.Z, ATOMCTR).
+    Atomctr,
     /// `ATOMS`: atomic operation on compute shared memory
     /// (NV_compute_program5 2.X.8.Z, ATOMS).
     Atoms,
@@ -1008,6 +1011,10 @@ pub const fn requires_of(op: Opcode) -> Features {
         // NV_parameter_buffer_object2 program option, the following rules
         // are added": <VECTORop> ::= "LDC" (implied by the NV5 headers).
         Opcode::Ldc => Features::PARAMETER_BUFFERS2,
+        // NV_shader_atomic_counters 2.X.6: "If a program specifies the
+        // "NV_shader_atomic_counters" option, it may use ... the ATOMCTR
+        // instruction".
+        Opcode::Atomctr => Features::ATOMIC_COUNTERS,
         // NV_shader_thread_shuffle 2.X.6: "If this option is not specified,
         // a program will fail to compile if it uses those instructions."
         Opcode::Shfdown | Opcode::Shfidx | Opcode::Shfup | Opcode::Shfxor => {
@@ -1148,6 +1155,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        -   -   "C" -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
     op!(Atomb   "ATOMB"   Memory       [V]          RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, ATOMB" "atomic operation on storage buffer memory"),
     op!(Atomim  "ATOMIM"  Image        [V, VS]      RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, ATOMIM" "atomic operation on an image"),
+    op!(Atomctr "ATOMCTR" Memory       []           RS  U ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_atomic_counters 2.X.8.Z, ATOMCTR" "atomic counter operation"),
     op!(Atoms   "ATOMS"   SharedMemory [V]          RS  U COMP | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, ATOMS" "atomic operation on shared memory"),
     op!(Bar     "BAR"     Barrier      []           RN  F COMP | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, BAR" "work group execution barrier"),
     op!(Bfe     "BFE"     Alu          [V, V]       RV  S ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, BFE" "bitfield extract"),

@@ -189,6 +189,11 @@ impl StageLayout {
             .saturating_add(64)
             .saturating_add(target)
     }
+    /// The binding of NV_shader_atomic_counters' `program.counter[a]`:
+    /// after the four `program.storage` bindings (68 + *a* by default).
+    pub fn counter_binding(&self, a: u32) -> u32 {
+        self.storage_binding(crate::check::MAX_STORAGE_BINDINGS.saturating_add(a))
+    }
     /// The specialization of `program.env[n]` / `program.local[n]`, if any.
     pub fn specialization(&self, param: Param) -> Option<&Specialization> {
         self.specialize.iter().find(|s| s.param == param)

@@ -566,6 +566,10 @@ pub enum DescriptorType {
     CombinedImageSampler,
     /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`.
     UniformTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_BUFFER`: `program.storage[a]`
+    /// (NV_shader_storage_buffer_object) and `program.counter[a]`
+    /// (NV_shader_atomic_counters).
+    StorageBuffer,
 }
 
 /// The SPIR-V execution model of the entry point.
@@ -831,6 +835,10 @@ enum BlockKind {
     Buffer(u32),
     /// `program.subroutine` (ARB_shader_subroutine, NV_gpu_program5 edits).
     Subroutine,
+    /// `program.storage[a]`.
+    Storage(u32),
+    /// `program.counter[a]`.
+    Counter(u32),
 }
 
 impl BlockKind {
@@ -841,10 +849,22 @@ impl BlockKind {
             BlockKind::State => "state".to_string(),
             BlockKind::Buffer(b) => format!("program.buffer[{b}]"),
             BlockKind::Subroutine => "program.subroutine".to_string(),
+            BlockKind::Storage(a) => format!("program.storage[{a}]"),
+            BlockKind::Counter(a) => format!("program.counter[{a}]"),
         }
     }
     /// The block at uniform binding `binding` of `layout`.
     fn at_binding(layout: &StageLayout, binding: u32) -> Option<BlockKind> {
+        // Storage and counter buffers (docs/interface.md, "Storage
+        // buffers", "Atomic counters") lie past the texture units.
+        let max = crate::check::MAX_STORAGE_BINDINGS;
+        if let Some(a) = binding.checked_sub(layout.storage_binding(0)) {
+            return Some(if a < max {
+                BlockKind::Storage(a)
+            } else {
+                BlockKind::Counter(a - max)
+            });
+        }
         match binding.checked_sub(layout.uniform_binding)? {
             0 => Some(BlockKind::Env),
             1 => Some(BlockKind::Local),
@@ -1006,6 +1026,13 @@ fn resolve_cg(program: &Program, cg: Option<&CgComments>) -> Vec<ResolvedCg> {
                     }
                 }
                 Resource::TexUnit(n) => targets.push((Target::Texture(n), None)),
+                Resource::Counter { buffer, element } => targets.push((
+                    Target::Block {
+                        block: BlockKind::Counter(buffer),
+                        element,
+                    },
+                    None,
+                )),
                 Resource::Attrib(b) => targets.push((Target::Attrib(b), None)),
                 Resource::Result(b) => targets.push((Target::Result(b), None)),
                 Resource::None => {}
@@ -1017,6 +1044,22 @@ fn resolve_cg(program: &Program, cg: Option<&CgComments>) -> Vec<ResolvedCg> {
             }
         })
         .collect()
+}
+
+/// The counters (variable, counter index in its buffer) some ATOMCTR
+/// reaches.
+fn counters_used(program: &Program) -> BTreeSet<(crate::ir::VarId, u32)> {
+    let mut used = BTreeSet::new();
+    for sub in &program.subroutines {
+        crate::spirv::walk_stmts(&sub.body, &mut |stmt| {
+            if let Stmt::Inst(inst) = stmt {
+                if let (Some(m), crate::isa::Opcode::Atomctr) = (&inst.memory, inst.op) {
+                    used.insert((m.var, m.offset / 4));
+                }
+            }
+        });
+    }
+    used
 }
 
 /// The members of a block struct as the module declares them.
@@ -1087,7 +1130,8 @@ fn block_parameters(
             }
         }
     };
-    for v in &program.variables {
+    let counters_used = counters_used(program);
+    for (index, v) in program.variables.iter().enumerate() {
         let name = |k: usize| match (&v.name, v.array_len) {
             (Some(n), Some(_)) => Some(format!("{n}[{k}]")),
             (Some(n), None) => Some(n.clone()),
@@ -1115,6 +1159,25 @@ fn block_parameters(
                         }
                         _ => {}
                     }
+                }
+            }
+            // COUNTER variables: the counters ATOMCTR reaches (an array
+            // bound to a whole buffer has thousands).
+            VarKind::Counter(b) if kind == BlockKind::Counter(b.buffer) => {
+                let id = crate::ir::VarId(index as u32);
+                for k in 0..v.len() {
+                    let element = b.first.saturating_add(k);
+                    if !counters_used.contains(&(id, element)) {
+                        continue;
+                    }
+                    add(
+                        element,
+                        Target::Block {
+                            block: kind,
+                            element,
+                        },
+                        name(k as usize),
+                    );
                 }
             }
             // BUFFER4 arrays: element `first + k` of the buffer.
@@ -1163,19 +1226,30 @@ fn uniform_block(ctx: &Context<'_>, var: &module::GlobalVar) -> Option<UniformBl
     let members = block_members(facts, block);
     // Parameter blocks are one array of vec4 (docs/interface.md); their
     // elements are the program's parameters.
-    let parameters = match members.as_slice() {
-        [BlockMember {
-            offset,
-            array_length: Some(len),
-            array_stride: Some(stride),
-            ..
-        }] => block_parameters(ctx, kind, *offset, *stride, *len),
+    let parameters = match (members.as_slice(), kind) {
+        (
+            [BlockMember {
+                offset,
+                array_length: Some(len),
+                array_stride: Some(stride),
+                ..
+            }],
+            _,
+        ) => block_parameters(ctx, kind, *offset, *stride, *len),
+        // An atomic counter buffer's runtime array: its counters are the
+        // COUNTER variables' elements (docs/interface.md, "Atomic counters").
+        ([BlockMember { offset, .. }], BlockKind::Counter(_)) => {
+            block_parameters(ctx, kind, *offset, 4, u32::MAX)
+        }
         _ => Vec::new(),
     };
     Some(UniformBlock {
         name: facts.name(block).unwrap_or("").to_string(),
         binding_name: kind.binding_name(),
-        descriptor_type: DescriptorType::UniformBuffer,
+        descriptor_type: match kind {
+            BlockKind::Storage(_) | BlockKind::Counter(_) => DescriptorType::StorageBuffer,
+            _ => DescriptorType::UniformBuffer,
+        },
         set,
         binding,
         size: facts.size(block, None),

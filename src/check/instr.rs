@@ -2381,6 +2381,19 @@ impl Checker<'_> {
                     );
                     return None;
                 }
+                if let VarKind::Counter(_) = v.kind {
+                    let vspan = v.span;
+                    self.error(
+                        Diagnostic::error(
+                            "E1174",
+                            "a COUNTER variable is read by an instruction other than ATOMCTR",
+                        )
+                        .primary(o.path.span, "only ATOMCTR takes it")
+                        .secondary(vspan, "declared here")
+                        .note(super::counter::USE_RULE),
+                    );
+                    return None;
+                }
                 if let VarKind::ConstantBuffer(_) = v.kind {
                     let vspan = v.span;
                     self.error(

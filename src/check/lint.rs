@@ -131,6 +131,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             VarKind::Result(_) => "result",
             VarKind::Buffer(_) | VarKind::ConstantBuffer(_) => "buffer",
             VarKind::Storage(_) => "storage buffer",
+            VarKind::Counter(_) => "atomic counter",
             VarKind::Shared(_) => "shared memory",
         };
         c.error(

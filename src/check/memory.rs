@@ -222,6 +222,9 @@ impl Checker<'_> {
         info: &'static OpInfo,
         inst: &ast::Instruction,
     ) -> Option<Flat> {
+        if info.opcode == crate::isa::Opcode::Atomctr {
+            return self.counter_instruction(info, inst);
+        }
         let space = if info.shape == Shape::SharedMemory {
             &SHARED_SPACE
         } else if info.opcode == crate::isa::Opcode::Ldc {
@@ -331,23 +334,26 @@ impl Checker<'_> {
                 return None;
             };
             // Table X.Y: atomics are scalar; IWRAP and DWRAP on U32 only,
-            // the others on U32 and S32, and ATOMS's table adds F32 to ADD
-            // and EXCH (NV_compute_program5 2.X.8.Z, ATOMS; "If
+            // the others on U32 and S32, and NV_shader_atomic_float adds F32
+            // to ADD and EXCH, on ATOMS (NV_compute_program5, "If
             // NV_shader_atomic_float is not supported, the ADD and EXCH
             // atomic operations in the ATOMS instruction do not support the
-            // "F32" storage modifier": nvp4c lowers them without it, ADD
-            // as a compare-and-swap loop).
+            // "F32" storage modifier") and ATOMB alike
+            // (NV_shader_storage_buffer_object, "Dependencies on
+            // NV_shader_atomic_float": the same words). nvp4c supports it
+            // in every target environment, ADD as a compare-and-swap loop
+            // and EXCH on the bits (docs/interface.md, "Storage buffers").
             let allowed = components == 1
                 && match op {
                     AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
-                    AtomicOp::Add | AtomicOp::Exch => ty != DataType::Float || space.shared,
+                    AtomicOp::Add | AtomicOp::Exch => true,
                     _ => ty != DataType::Float,
                 };
             if !allowed {
                 let (what, rule) = if space.shared {
                     ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (U64: 64-bit storage is not lowered), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32")
                 } else {
-                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (F32 atomics need NV_shader_atomic_float, 64-bit ones NV_shader_atomic_int64: not lowered)")
+                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (NV_shader_atomic_float), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (64-bit ones, NV_shader_atomic_int64: not lowered)")
                 };
                 self.error(
                     Diagnostic::error(

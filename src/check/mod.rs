@@ -8,6 +8,7 @@
 
 pub(crate) mod bindings;
 mod convert;
+mod counter;
 mod dialect;
 mod flow;
 mod image;
@@ -33,6 +34,7 @@ use crate::Options;
 use bindings::{decode, Binding};
 use rustc_hash::FxHashMap as HashMap;
 
+pub use memory::MAX_STORAGE_BINDINGS;
 pub use program_type::MAX_PATCH_VERTICES;
 pub use suggest::did_you_mean;
 
@@ -873,6 +875,9 @@ impl<'o> Checker<'o> {
             DeclKind::Storage { name, size, init } => {
                 self.storage_declaration(d, name, size.as_ref(), init)
             }
+            DeclKind::Counter { name, size, init } => {
+                self.counter_declaration(d, name, size.as_ref(), init)
+            }
             DeclKind::Shared { name, size, init } => {
                 self.shared_declaration(d, name, size.as_ref(), init)
             }
@@ -923,6 +928,7 @@ impl<'o> Checker<'o> {
         let nv5 = |d: Dialect| d.has(Features::NV5);
         let storage = |d: Dialect| d.has(Features::STORAGE_BUFFER);
         let cbuffer = |d: Dialect| d.has(Features::PARAMETER_BUFFERS2);
+        let counters = |d: Dialect| d.has(Features::ATOMIC_COUNTERS);
         let fp1 = |d: Dialect| d.has(Features::NV_FP1);
         let (keyword, exists, rule): (&str, &dyn Fn(Dialect) -> bool, &str) = match &d.kind {
             DeclKind::Address { .. } => ("ADDRESS", &arb_address, "ARB_vertex_program 2.14.3.5: address registers are declared with the <ADDRESS_statement> of vertex programs"),
@@ -934,6 +940,7 @@ impl<'o> Checker<'o> {
             DeclKind::Shared { .. } => ("SHARED", &nv5, "NV_compute_program5 2.X.2: <SHARED_statement> is a statement of `!!NVcp5.0` programs"),
             DeclKind::Define { .. } => ("DEFINE", &fp1, "NV_fragment_program 3.11.3: <constantDefinition> is a statement of `!!FP1.0` programs"),
             DeclKind::Declare { .. } => ("DECLARE", &fp1, "NV_fragment_program 3.11.3: <localDeclaration> is a statement of `!!FP1.0` programs"),
+            DeclKind::Counter { .. } => ("COUNTER", &counters, "NV_shader_atomic_counters 2.X.6: \"If a program specifies the \"NV_shader_atomic_counters\" option, it may use the COUNTER statement to declare atomic counter variables\""),
             DeclKind::Storage { .. } => ("STORAGE", &storage, "NV_shader_storage_buffer_object 2.X.6: \"a program will fail to load if it contains ... \"STORAGE\" declarations\" without the NV_shader_storage_buffer option"),
             _ => ("", &|_| true, ""),
         };

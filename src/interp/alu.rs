@@ -860,7 +860,16 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         // interpreter runs one fragment, as if its neighbours saw the same
         // inputs, so every partial derivative is zero.
         O::Ddx | O::Ddy => map1(src(0), |_| defined(fb(0.0))),
-        O::Ldb | O::Ldc | O::Atomb | O::Stb | O::Lds | O::Atoms | O::Sts | O::Bar | O::Membar => {
+        O::Ldb
+        | O::Ldc
+        | O::Atomctr
+        | O::Atomb
+        | O::Stb
+        | O::Lds
+        | O::Atoms
+        | O::Sts
+        | O::Bar
+        | O::Membar => {
             return Err(InterpError::Internal {
                 what: format!(
                     "{} reached the ALU (the machine runs memory instructions)",

@@ -13,7 +13,7 @@ use super::{
     TraceWrite, UndefinedEvent,
 };
 use crate::ir::{
-    AttribBinding, Block, BufferBinding, CallOverflow, CcReg, CcTest, Clamp, Dest, Index,
+    AtomicOp, AttribBinding, Block, BufferBinding, CallOverflow, CcReg, CcTest, Clamp, Dest, Index,
     Instruction, KillCondition, Literal, Operand, ParamBinding, Program, Stmt, SubId,
     SubroutineEnd, VarId, VarKind, VarType,
 };
@@ -55,6 +55,9 @@ enum Storage {
     /// A CBUFFER variable: `program.buffer[a]` as bytes, read by LDC (its
     /// first byte is in the access's offset).
     ConstantBuffer(u32),
+    /// A COUNTER variable: the atomic counter buffer at this binding point
+    /// (its first counter is in the access's offset).
+    Counter(u32),
 }
 
 struct ResultSlot {
@@ -362,6 +365,7 @@ impl<'p> Machine<'p> {
                 VarKind::Storage(b) => Storage::Memory(*b),
                 VarKind::Shared(_) => Storage::Shared,
                 VarKind::ConstantBuffer(b) => Storage::ConstantBuffer(b.buffer),
+                VarKind::Counter(b) => Storage::Counter(b.buffer),
             };
             storage.push(s);
         }
@@ -380,6 +384,7 @@ impl<'p> Machine<'p> {
             cc: [[undefined_cc; 4]; 2],
             outcome: Outcome {
                 storage: inputs.storage.clone(),
+                counters: inputs.counters.clone(),
                 // NV_compute_program5 2.X.3.Y: "The contents of compute
                 // program shared memory are undefined when program
                 // execution for the local work group begins".
@@ -553,7 +558,10 @@ impl<'p> Machine<'p> {
                 .and_then(|s| self.results.get(*s))
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
-            Storage::Memory(_) | Storage::Shared | Storage::ConstantBuffer(_) => None,
+            Storage::Memory(_)
+            | Storage::Shared
+            | Storage::ConstantBuffer(_)
+            | Storage::Counter(_) => None,
         }
         .ok_or_else(|| {
             internal(
@@ -1880,6 +1888,8 @@ fn describe(inst: &Instruction) -> String {
 enum Target {
     Buffer(u32),
     Shared,
+    /// An atomic counter buffer.
+    Counter(u32),
 }
 
 /// NV_shader_storage_buffer_object's memory instructions on
@@ -1895,6 +1905,7 @@ impl Machine<'_> {
     fn memory_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
         let target = match self.storage[m.var.0 as usize] {
             Storage::Memory(binding) => Target::Buffer(binding),
+            Storage::Counter(binding) => Target::Counter(binding),
             Storage::Shared => Target::Shared,
             _ => {
                 return Err(internal(
@@ -1910,6 +1921,7 @@ impl Machine<'_> {
         let index = (byte / 4) as usize;
         let len = match target {
             Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
+            Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
             Target::Shared => self.outcome.shared.len() / 4,
         };
         let inside = byte <= u64::from(u32::MAX) && index + usize::from(m.components) <= len;
@@ -1920,6 +1932,7 @@ impl Machine<'_> {
     fn read_word(&self, target: Target, index: usize) -> (u32, bool) {
         match target {
             Target::Buffer(binding) => (self.outcome.storage[&binding][index], false),
+            Target::Counter(binding) => (self.outcome.counters[&binding][index], false),
             Target::Shared => {
                 let bytes = &self.outcome.shared[index * 4..index * 4 + 4];
                 let undefined = bytes.iter().any(Option::is_none);
@@ -1933,6 +1946,11 @@ impl Machine<'_> {
         match target {
             Target::Buffer(binding) => {
                 if let Some(words) = self.outcome.storage.get_mut(&binding) {
+                    words[index] = word;
+                }
+            }
+            Target::Counter(binding) => {
+                if let Some(words) = self.outcome.counters.get_mut(&binding) {
                     words[index] = word;
                 }
             }
@@ -2010,12 +2028,33 @@ impl Machine<'_> {
             }
             return Ok(v);
         };
-        let operand = srcs
-            .first()
-            .ok_or_else(|| internal("ATOMB without its operand", inst.span))?;
         if !inside {
             return Ok(Vec4::defined([0; 4]));
         }
+        if let AtomicOp::Incr | AtomicOp::Decr | AtomicOp::Get = op {
+            // NV_shader_atomic_counters 2.X.8.Z, ATOMCTR: INCR returns the
+            // value before, DECR the value after, GET stores nothing; the
+            // counter wraps. "The <y>, <z>, and <w> components of the
+            // result vector are undefined."
+            let (old, _) = self.read_word(target, index);
+            let result = match op {
+                AtomicOp::Incr => {
+                    self.write_word(target, index, old.wrapping_add(1));
+                    old
+                }
+                AtomicOp::Decr => {
+                    self.write_word(target, index, old.wrapping_sub(1));
+                    old.wrapping_sub(1)
+                }
+                _ => old,
+            };
+            let mut v = Vec4::defined([result; 4]);
+            v.undefined = 0b1110;
+            return Ok(v);
+        }
+        let operand = srcs
+            .first()
+            .ok_or_else(|| internal("ATOMB without its operand", inst.span))?;
         let (old, old_undefined) = self.read_word(target, index);
         let (x, y) = (operand.bits[0], operand.bits[1]);
         let signed = m.ty == DataType::Signed;
@@ -2039,6 +2078,9 @@ impl Machine<'_> {
             A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
             // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
             A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
+            A::Incr | A::Decr | A::Get => {
+                return Err(internal("ATOMCTR's modifier on ATOMB", inst.span))
+            }
         };
         if let Some(new) = new {
             self.write_word(target, index, new);

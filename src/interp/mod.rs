@@ -171,6 +171,10 @@ pub struct Inputs {
     /// edits): the SUBROUTINENUM each subroutine parameter holds, which
     /// selects what CALI calls; an unset one holds 0.
     pub subroutine: BTreeMap<u32, u32>,
+    /// NV_shader_atomic_counters' `program.counter[a]`: counter `b` is
+    /// word `b`; ATOMCTR reads and writes them, and the run's
+    /// [`Outcome::counters`] holds the result.
+    pub counters: BTreeMap<u32, Vec<u32>>,
     /// Attribute components whose value the spec leaves undefined (bit `i`:
     /// component `i`), by attribute name: e.g. a fragment attribute
     /// interpolated from a vertex result that was undefined. Reads of them
@@ -461,6 +465,9 @@ pub struct Outcome {
     /// The storage buffers after the run ([`Inputs::storage`] changed by
     /// STB and ATOMB; one invocation, so BAR has nothing to wait for).
     pub storage: BTreeMap<u32, Vec<u32>>,
+    /// The atomic counter buffers after the run ([`Inputs::counters`]
+    /// changed by ATOMCTR).
+    pub counters: BTreeMap<u32, Vec<u32>>,
     /// A compute program's shared memory after the run, one entry per
     /// byte of `SHARED_MEMORY`, `None` where never written (its contents
     /// are undefined at the start, NV_compute_program5 2.X.3.Y); the one

@@ -269,6 +269,12 @@ impl Features {
     /// `OPTION NV_bindless_texture;`: textures named by a handle,
     /// `handle(a.x)`, in the texture instructions.
     pub const BINDLESS_TEXTURE: Features = Features(1 << 29);
+    /// `OPTION NV_shader_atomic_counters;`: COUNTER declarations and the
+    /// ATOMCTR instruction.
+    pub const ATOMIC_COUNTERS: Features = Features(1 << 27);
+    /// `OPTION NV_shader_atomic_float;`: F32 ADD and EXCH atomics (which
+    /// ATOMB and ATOMS have whenever the extension is supported).
+    pub const ATOMIC_FLOAT: Features = Features(1 << 28);
     /// Any of the older NV headers, whose registers are fixed names
     /// rather than declarations.
     pub const NV_LEGACY: Features =
@@ -315,7 +321,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 28] = [
+        const NAMES: [(Features, &str); 30] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -344,6 +350,8 @@ impl fmt::Debug for Features {
             (Features::THREAD_GROUP, "THREAD_GROUP"),
             (Features::PARAMETER_BUFFERS2, "PARAMETER_BUFFERS2"),
             (Features::BINDLESS_TEXTURE, "BINDLESS_TEXTURE"),
+            (Features::ATOMIC_COUNTERS, "ATOMIC_COUNTERS"),
+            (Features::ATOMIC_FLOAT, "ATOMIC_FLOAT"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -959,6 +967,8 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_fragment_program2", headers: ARB_FP, features: Features::NV_FP2, requires: None, exclusive: None, spec: "NV_fragment_program2", summary: "NV_fragment_program plus IF/LOOP/REP/BRK, subroutines, NRM DIV DP2 DP2A TXL and fragment.facing" },
     OptionInfo { name: "NV_position_invariant", headers: NV_VP11, features: Features::POSITION_INVARIANT, requires: None, exclusive: None, spec: "NV_vertex_program1_1 2.14.B", summary: "the position is computed as the fixed-function pipeline does; the program does not write o[HPOS]" },
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
+    OptionInfo { name: "NV_shader_atomic_counters", headers: NV5, features: Features::ATOMIC_COUNTERS, requires: None, exclusive: None, spec: "NV_shader_atomic_counters 2.X.6", summary: "COUNTER declarations (program.counter[a][b]) and the ATOMCTR instruction (INCR, DECR, GET) on atomic counter buffers" },
+    OptionInfo { name: "NV_shader_atomic_float", headers: NV5, features: Features::ATOMIC_FLOAT, requires: None, exclusive: None, spec: "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\"", summary: "F32 with the ADD and EXCH atomics (ATOMB and ATOMS have them without the option, as their specifications say; ATOM and ATOMIM are not lowered)" },
     OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
     OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },

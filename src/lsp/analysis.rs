@@ -372,9 +372,9 @@ impl Chunk {
             DeclKind::Texture { name, size: s, .. } | DeclKind::Image { name, size: s, .. } => {
                 add(name, SymbolKind::Texture, size(s))
             }
-            DeclKind::Storage { name, size: s, .. } | DeclKind::Shared { name, size: s, .. } => {
-                add(name, SymbolKind::Buffer, size(s))
-            }
+            DeclKind::Storage { name, size: s, .. }
+            | DeclKind::Shared { name, size: s, .. }
+            | DeclKind::Counter { name, size: s, .. } => add(name, SymbolKind::Buffer, size(s)),
             // ARB_shader_subroutine: a subroutine variable is a program
             // (subroutine) parameter; a SUBROUTINETYPE names labels.
             DeclKind::Subroutine { name, size: s, .. } => add(name, SymbolKind::Param, size(s)),

@@ -51,6 +51,12 @@ pub(super) enum Resource {
     },
     /// `texunit 0`.
     TexUnit(u32),
+    /// `counter[0][3]`: counter 3 of `program.counter[0]`
+    /// (NV_shader_atomic_counters).
+    Counter {
+        buffer: u32,
+        element: u32,
+    },
     /// `TEX0`, `ATTR3`, `HPOS`, `COL`: an input or output binding.
     Attrib(AttribBinding),
     Result(ResultBinding),
@@ -109,6 +115,16 @@ impl CgVar {
                 .trim()
                 .parse()
                 .map_or(Resource::None, Resource::TexUnit);
+        }
+        if let Some(rest) = r.strip_prefix("counter[") {
+            let indices = rest
+                .strip_suffix(']')
+                .and_then(|s| s.split_once("]["))
+                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+            return indices.map_or(Resource::None, |(buffer, element)| Resource::Counter {
+                buffer,
+                element,
+            });
         }
         if let Some(param) = parse_param(r) {
             return param;

@@ -385,6 +385,12 @@ impl Lowerer<'_> {
             Opcode::Atomb | Opcode::Atoms => self.memory_atomic(inst, v(0))?.into(),
             Opcode::Loadim => self.image_load(inst, v(0))?.into(),
             Opcode::Atomim => self.image_atomic(inst, v(0), v(1))?.into(),
+            // NV_shader_atomic_counters 2.X.8.Z, ATOMCTR: INCR, DECR or GET
+            // on the counter's word; no operand.
+            Opcode::Atomctr => {
+                let none = self.konst(Comp::U32, &[0, 0, 0, 0]);
+                self.memory_atomic(inst, none)?.into()
+            }
             Opcode::Btc => self.op(Op::BitCount, &[v(0)])?.into(),
             // FindILsb and FindUMsb give -1 (all ones) for zero, as BTFL and
             // unsigned BTFM want; FindSMsb is signed BTFM exactly ("the most

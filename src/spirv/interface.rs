@@ -192,6 +192,8 @@ pub(crate) struct Io {
     pub invocation_id: Option<Word>,
     /// `program.storage[a]` buffers, by a (memory.rs).
     pub storage: BTreeMap<u32, super::memory::StorageBuffer>,
+    /// `program.counter[a]` atomic counter buffers, by a (memory.rs).
+    pub counters: BTreeMap<u32, super::memory::StorageBuffer>,
     /// The work group's shared memory (`SHARED_MEMORY`), when a SHARED
     /// variable exists (memory.rs).
     pub shared: Option<super::memory::SharedMemory>,
@@ -251,7 +253,7 @@ impl Lowerer<'_> {
             let var = program.var(id);
             match &var.kind {
                 // Declared by binding point (memory.rs).
-                VarKind::Storage(_) | VarKind::Shared(_) => {}
+                VarKind::Storage(_) | VarKind::Shared(_) | VarKind::Counter(_) => {}
                 // LDC's bytes: the block covers the highest byte it reads
                 // (docs/interface.md, "Parameter buffers").
                 VarKind::ConstantBuffer(binding) => {

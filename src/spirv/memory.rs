@@ -98,14 +98,19 @@ impl Memory {
 }
 
 impl Lowerer<'_> {
-    /// Declares a storage buffer for every binding a STORAGE variable names.
+    /// Declares a storage buffer for every binding a STORAGE variable names,
+    /// and one for every atomic counter buffer a COUNTER variable names
+    /// (the same `uint data[]` block: docs/interface.md, "Atomic
+    /// counters").
     pub(crate) fn declare_storage_buffers(&mut self) -> LResult<()> {
-        let mut bindings: Vec<u32> = self
+        // (is a counter buffer, binding point)
+        let mut bindings: Vec<(bool, u32)> = self
             .program
             .variables
             .iter()
             .filter_map(|v| match v.kind {
-                VarKind::Storage(b) => Some(b),
+                VarKind::Storage(b) => Some((false, b)),
+                VarKind::Counter(b) => Some((true, b.buffer)),
                 _ => None,
             })
             .collect();
@@ -121,7 +126,7 @@ impl Lowerer<'_> {
             StorageClass::Uniform
         };
         let layout = self.options.stage_layout(self.program.stage).clone();
-        for b in bindings {
+        for (counter, b) in bindings {
             let uint = self.t(Comp::U32, 1);
             let array_id = self.b.id();
             let array = self.b.type_runtime_array_id(Some(array_id), uint);
@@ -147,9 +152,14 @@ impl Lowerer<'_> {
                 Decoration::Offset,
                 [rspirv::dr::Operand::LiteralBit32(0)],
             );
-            self.b.name(st, format!("Storage{b}"));
+            let (block_name, var_name, binding) = if counter {
+                ("Counters", "program_counter", layout.counter_binding(b))
+            } else {
+                ("Storage", "program_storage", layout.storage_binding(b))
+            };
+            self.b.name(st, format!("{block_name}{b}"));
             self.b.member_name(st, 0, "data");
-            let var = self.global_variable(st, class, None, &format!("program_storage{b}"));
+            let var = self.global_variable(st, class, None, &format!("{var_name}{b}"));
             self.b.decorate(
                 var,
                 Decoration::DescriptorSet,
@@ -158,9 +168,14 @@ impl Lowerer<'_> {
             self.b.decorate(
                 var,
                 Decoration::Binding,
-                [rspirv::dr::Operand::LiteralBit32(layout.storage_binding(b))],
+                [rspirv::dr::Operand::LiteralBit32(binding)],
             );
-            self.io.storage.insert(b, StorageBuffer { var, class });
+            let buffers = if counter {
+                &mut self.io.counters
+            } else {
+                &mut self.io.storage
+            };
+            buffers.insert(b, StorageBuffer { var, class });
         }
         Ok(())
     }
@@ -204,6 +219,15 @@ impl Lowerer<'_> {
                 .shared
                 .map(Memory::Shared)
                 .ok_or_else(|| LowerError::internal("shared memory was not declared")),
+            VarKind::Counter(b) => self
+                .io
+                .counters
+                .get(&b.buffer)
+                .copied()
+                .map(Memory::Buffer)
+                .ok_or_else(|| {
+                    LowerError::internal(format!("program.counter[{}] was not declared", b.buffer))
+                }),
             VarKind::ConstantBuffer(b) => {
                 match (
                     self.io.buffers.get(&b.buffer),
@@ -435,10 +459,33 @@ impl Lowerer<'_> {
             // F32 EXCH exchanges the bits.
             AtomicOp::Exch => Some(Op::AtomicExchange),
             AtomicOp::CSwap | AtomicOp::IWrap | AtomicOp::DWrap => None,
+            // ATOMCTR (NV_shader_atomic_counters 2.X.8.Z): no operand.
+            AtomicOp::Incr | AtomicOp::Decr | AtomicOp::Get => None,
         };
         let x = self.cast(x, pointee)?;
         let y = self.cast(y, pointee)?;
         let old = match (op, native) {
+            (AtomicOp::Incr, _) => {
+                self.b
+                    .value(Op::AtomicIIncrement, word_ty, None, [p, scope, relaxed])?
+            }
+            // DECR "returns decremented value": the word before, less 1.
+            (AtomicOp::Decr, _) => {
+                let old = self
+                    .b
+                    .value(Op::AtomicIDecrement, word_ty, None, [p, scope, relaxed])?;
+                let one = self.konst(pointee, &[1]);
+                let old = Val {
+                    id: old,
+                    comp: pointee,
+                    n: 1,
+                };
+                self.op(Op::ISub, &[old, one])?.id
+            }
+            (AtomicOp::Get, _) => {
+                self.b
+                    .value(Op::AtomicLoad, word_ty, None, [p, scope, relaxed])?
+            }
             (_, Some(spv)) => self
                 .b
                 .value(spv, word_ty, None, [p, scope, relaxed, x.id])?,

@@ -254,6 +254,12 @@ pub enum DeclKind {
         size: Option<ArraySize>,
         init: Init,
     },
+    /// NV_shader_atomic_counters' `COUNTER name[] = { program.counter[a] };`.
+    Counter {
+        name: Ident,
+        size: Option<ArraySize>,
+        init: Init,
+    },
     PrimitiveIn(Ident),
     PrimitiveOut(Ident),
     VerticesOut(IntLit),

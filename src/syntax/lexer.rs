@@ -70,6 +70,8 @@ pub enum Tok<'a> {
     CBuffer,
     /// EXT_shader_image_load_store's `IMAGE` declaration (NV_gpu_program5).
     ImageDecl,
+    /// NV_shader_atomic_counters' `COUNTER` declaration.
+    Counter,
     /// NV_compute_program5's `SHARED` declaration.
     SharedDecl,
     /// NV_compute_program5's `SHARED_MEMORY` declaration.
@@ -167,6 +169,7 @@ impl Tok<'_> {
             Tok::StorageDecl => "STORAGE",
             Tok::CBuffer => "CBUFFER",
             Tok::ImageDecl => "IMAGE",
+            Tok::Counter => "COUNTER",
             Tok::SharedDecl => "SHARED",
             Tok::SharedMemory => "SHARED_MEMORY",
             Tok::Define => "DEFINE",
@@ -480,6 +483,7 @@ impl<'a> Lexer<'a> {
             "STORAGE" => Tok::StorageDecl,
             "CBUFFER" => Tok::CBuffer,
             "IMAGE" => Tok::ImageDecl,
+            "COUNTER" => Tok::Counter,
             "SHARED" => Tok::SharedDecl,
             "SHARED_MEMORY" => Tok::SharedMemory,
             _ => return None,

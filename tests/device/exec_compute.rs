@@ -595,3 +595,144 @@ END
         assert_eq!(out[1], [4, 18], "{barrier}");
     }
 }
+
+/// NV_shader_atomic_counters' ATOMCTR on `program.counter[a]` (storage
+/// buffers at 68 + a, docs/interface.md, "Atomic counters"), four
+/// invocations. Counter buffer 0 = [42, 10], buffer 1 = [0, 0, 5].
+/// * INCR on counter[1][2] "returns non-incremented value": the four get
+///   5, 6, 7, 8 in some order; it ends at 9.
+/// * DECR on counter[0][1] "returns decremented value": 9, 8, 7, 6 in some
+///   order; it ends at 6.
+/// * GET on counter[0][0]: 42 for all, nothing written.
+/// * INCR on counter[1][7], past buffer 1's three words: "reads from the
+///   binding return zero and writes to the binding have no effect": 0.
+#[test]
+fn atomic_counters_increment_decrement_and_get() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_counters;
+GROUP_SIZE 4;
+COUNTER up = program.counter[1][2];
+COUNTER down[] = { program.counter[0][0..1] };
+COUNTER far = program.counter[1][7];
+STORAGE out = program.storage[0];
+UINT TEMP a, t;
+MOV.U a.x, invocation.localindex;
+SHL.U a.y, a.x, {2}.x;
+ATOMCTR.INCR.U t.x, up;
+ATOMCTR.DECR.U t.y, down[1];
+ATOMCTR.GET.U t.z, down[0];
+ATOMCTR.INCR.U t.w, far;
+STB.U32 t.x, out[a.y];
+STB.U32 t.y, out[a.y + 16];
+STB.U32 t.z, out[a.y + 32];
+STB.U32 t.w, out[a.y + 48];
+END
+";
+    let counter = |a: u32| storage(4 + a);
+    // One invocation in the interpreter: INCR returns 5, DECR 9, GET 42.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, vec![0; 16]);
+    inputs.counters.insert(0, vec![42, 10]);
+    inputs.counters.insert(1, vec![0, 0, 5]);
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(
+        run.storage[&0][..],
+        [5, 0, 0, 0, 9, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0]
+    );
+    assert_eq!(run.counters[&0], [42, 9]);
+    assert_eq!(run.counters[&1], [0, 0, 6]);
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new(
+        [1, 1, 1],
+        vec![
+            (storage(0), vec![0; 16]),
+            (counter(0), vec![42, 10]),
+            (counter(1), vec![0, 0, 5]),
+        ],
+    );
+    let out = device
+        .run_compute(&compile(src), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let sorted = |r: std::ops::Range<usize>| {
+        let mut v = out[0][r].to_vec();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(0..4), [5, 6, 7, 8]);
+    assert_eq!(sorted(4..8), [6, 7, 8, 9]);
+    assert_eq!(out[0][8..12], [42; 4]);
+    assert_eq!(out[0][12..16], [0; 4]);
+    assert_eq!(out[1], [42, 6]);
+    assert_eq!(out[2], [0, 0, 9]);
+}
+
+/// NV_shader_atomic_float's F32 ADD and EXCH on a storage buffer (ATOMB;
+/// "Dependencies on NV_shader_atomic_float" of
+/// NV_shader_storage_buffer_object), eight invocations. sum starts at 1.0
+/// and each adds 0.5 (every partial sum is exact): the returns are 1.0,
+/// 1.5, … 4.5 in some order and it ends at 5.0. EXCH of 2.5 into a word
+/// holding -7.25: one invocation gets -7.25, the others 2.5, and it ends
+/// at 2.5.
+#[test]
+fn storage_buffer_float_atomics_add_and_exchange() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_float;
+GROUP_SIZE 8;
+STORAGE acc = program.storage[0];
+STORAGE out = program.storage[1];
+UINT TEMP a;
+TEMP t;
+MOV.U a.x, invocation.localindex;
+SHL.U a.y, a.x, {2}.x;
+ATOMB.ADD.F32 t.x, {0.5, 0, 0, 0}, acc[0];
+ATOMB.EXCH.F32 t.y, {2.5, 0, 0, 0}, acc[4];
+STB.F32 t.x, out[a.y];
+STB.F32 t.y, out[a.y + 32];
+END
+";
+    let f = f32::to_bits;
+    let start = vec![f(1.0), f(-7.25)];
+    // One invocation in the interpreter: ADD returns 1.0 and leaves 1.5;
+    // EXCH returns -7.25 and leaves 2.5.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, start.clone());
+    inputs.storage.insert(1, vec![0; 16]);
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0], [f(1.5), f(2.5)]);
+    assert_eq!(run.storage[&1][0], f(1.0));
+    assert_eq!(run.storage[&1][8], f(-7.25));
+    for env in [nvp4c::TargetEnv::Vulkan1_0, nvp4c::TargetEnv::Vulkan1_3] {
+        let mut options = nvp4c::Options::default();
+        options.target_env = env;
+        let spirv = nvp4c::compile(src, &options)
+            .unwrap_or_else(|d| panic!("{}", d.render("t.cp", src, false)))
+            .spirv;
+        let Some(device) = harness::device_or_skip() else {
+            return;
+        };
+        let job = ComputeJob::new(
+            [1, 1, 1],
+            vec![(storage(0), start.clone()), (storage(1), vec![0; 16])],
+        );
+        let out = device
+            .run_compute(&spirv, &job)
+            .unwrap_or_else(|e| panic!("{env:?}: {e}"));
+        assert_eq!(out[0], [f(5.0), f(2.5)], "{env:?}");
+        let mut sums: Vec<f32> = out[1][..8].iter().map(|&b| f32::from_bits(b)).collect();
+        sums.sort_by(f32::total_cmp);
+        assert_eq!(sums, [1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5], "{env:?}");
+        let mut exchanged: Vec<f32> = out[1][8..].iter().map(|&b| f32::from_bits(b)).collect();
+        exchanged.sort_by(f32::total_cmp);
+        assert_eq!(
+            exchanged,
+            [-7.25, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5],
+            "{env:?}"
+        );
+    }
+}

@@ -182,7 +182,7 @@ enum Coverage {
     OnEdge,
     NotMeaningful,
     Inside {
-        inputs: Inputs,
+        inputs: Box<Inputs>,
         z: f64,
     },
 }
@@ -289,7 +289,10 @@ fn fragment_inputs(
         "fragment.position".into(),
         interp::floats([px as f32, (h - py) as f32, z as f32, inv_w as f32]),
     );
-    Ok(Coverage::Inside { inputs, z })
+    Ok(Coverage::Inside {
+        inputs: Box::new(inputs),
+        z,
+    })
 }
 
 fn shade(
@@ -302,7 +305,7 @@ fn shade(
     let (mut inputs, z) = match fragment_inputs(plan, d, vp, (x, y), options)? {
         Coverage::Outside => return Ok(Shaded::Outside),
         Coverage::NotMeaningful | Coverage::OnEdge => return Ok(Shaded::NotMeaningful),
-        Coverage::Inside { inputs, z } => (inputs, z),
+        Coverage::Inside { inputs, z } => (*inputs, z),
     };
     let bits =
         |m: &BTreeMap<u32, [f32; 4]>| m.iter().map(|(&k, v)| (k, interp::floats(*v))).collect();
@@ -397,7 +400,7 @@ pub fn rasterisation_tie(
                         d.line
                     ))
                 }
-                Ok(Coverage::Inside { inputs, .. }) => last = Some((d, inputs)),
+                Ok(Coverage::Inside { inputs, .. }) => last = Some((d, *inputs)),
                 _ => {}
             }
         }
