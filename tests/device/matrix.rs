@@ -17,7 +17,7 @@ use crate::harness;
 use crate::harness::{FragmentJob, Input, Kind};
 use nvp4c::interp;
 use nvp4c::isa::{
-    Column, DataType, Opcode, OperandKind, ResultKind, Shape, TypeRule, INSTRUCTIONS,
+    Column, DataType, OpInfo, Opcode, OperandKind, ResultKind, Shape, TypeRule, INSTRUCTIONS,
 };
 
 const CASES: usize = 64;
@@ -95,6 +95,37 @@ struct Variant {
     cc: bool,
 }
 
+/// The ALU instructions the matrix runs on temporaries; the others have
+/// execution tests of their own.
+fn in_matrix(info: &OpInfo) -> bool {
+    if info.shape != Shape::Alu && info.shape != Shape::Swz {
+        return false;
+    }
+    // Derivatives depend on the neighbouring pixels, and IPAC/IPAO/IPAS
+    // interpolate a fragment attribute, never a temporary (E1130): both
+    // are tested on rasterised primitives (exec_derivatives.rs,
+    // exec_texture.rs). CVT takes two storage modifiers instead of a data
+    // type, and PK64 and UP64 a LONG register (E1161), while the matrix's
+    // temporaries are 32-bit: exec_nv5_64bit.rs.
+    if matches!(
+        info.opcode,
+        Opcode::Ddx
+            | Opcode::Ddy
+            | Opcode::Ipac
+            | Opcode::Ipao
+            | Opcode::Ipas
+            | Opcode::Cvt
+            | Opcode::Pk64
+            | Opcode::Up64
+    ) {
+        return false;
+    }
+    // A thread-group instruction on the device sees the other fragments
+    // of its subgroup, the interpreter only its own (docs/semantics.md,
+    // "Thread groups"): exec_nv5_thread_group.rs.
+    !info.reads_other_invocations()
+}
+
 fn variants() -> Vec<Variant> {
     let mut out = Vec::new();
     // NV_gpu_program4 programs, and NV_gpu_program5 ones for the
@@ -103,24 +134,7 @@ fn variants() -> Vec<Variant> {
     for info in INSTRUCTIONS.iter().filter(|i| nv_column(i).is_some()) {
         let (column, header) = nv_column(info).unwrap_or((Column::Nv4, "!!NVfp4.0"));
         let m = info.in_column(column).unwrap_or_default();
-        if info.shape != Shape::Alu && info.shape != Shape::Swz {
-            continue;
-        }
-        // Derivatives depend on the neighbouring pixels, and IPAC/IPAO/IPAS
-        // interpolate a fragment attribute, never a temporary (E1130): both
-        // are tested on rasterised primitives (exec_derivatives.rs,
-        // exec_texture.rs).
-        if matches!(
-            info.opcode,
-            Opcode::Ddx | Opcode::Ddy | Opcode::Ipac | Opcode::Ipao | Opcode::Ipas
-        ) {
-            continue;
-        }
-        // A thread-group instruction on the device sees the other
-        // fragments of its subgroup, the interpreter only its own
-        // (docs/semantics.md, "Thread groups"):
-        // tests/device/exec_nv5_thread_group.rs.
-        if info.reads_other_invocations() {
+        if !in_matrix(info) {
             continue;
         }
         let mut types = Vec::new();
@@ -403,15 +417,10 @@ fn every_instruction_type_clamp_and_cc_update_matches_the_spec() {
 #[test]
 fn the_matrix_covers_every_alu_instruction_and_data_type() {
     let v = variants();
-    for info in INSTRUCTIONS.iter().filter(|i| {
-        matches!(i.shape, Shape::Alu | Shape::Swz)
-            && !matches!(
-                i.opcode,
-                Opcode::Ddx | Opcode::Ddy | Opcode::Ipac | Opcode::Ipao | Opcode::Ipas
-            )
-            && !i.reads_other_invocations()
-            && nv_column(i).is_some()
-    }) {
+    for info in INSTRUCTIONS
+        .iter()
+        .filter(|i| in_matrix(i) && nv_column(i).is_some())
+    {
         let m = nv_column(info)
             .and_then(|(c, _)| info.in_column(c))
             .unwrap_or_default();
