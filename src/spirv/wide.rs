@@ -302,15 +302,27 @@ impl Lowerer<'_> {
                 return self.directed(r, above, below, c.rounding);
             }
             (_, DataType::Float) => {
-                let n = self.cvt_operand_int(x, from)?;
                 let comp = if to.bits == 64 { Comp::F64 } else { Comp::F32 };
                 let (op, limit) = if from.ty == DataType::Signed {
                     (Op::ConvertSToF, F64_2_POW_63)
                 } else {
                     (Op::ConvertUToF, F64_2_POW_64)
                 };
+                // A 32-bit or narrower operand is converted from its 32-bit
+                // value, not from the 64-bit extension `n` (the same float:
+                // the extension keeps the value). lavapipe (Mesa 22.3)
+                // miscompiles a float comparison of the conversion of an
+                // OpSConvert-extended value: `x < 0.0` is false for a
+                // negative one (docs/conformance.md, "Device deviations";
+                // tests/conformance/cvt-int-to-float-compared.nvtest).
+                let operand = if from.bits == 64 {
+                    self.cast(x, Comp::sized(from.ty, true))?
+                } else {
+                    self.narrow_int(x, from)?
+                };
+                let n = self.resize(operand, Comp::sized(from.ty, true))?;
                 let ty = self.t(comp, 4);
-                let id = self.emit(op, ty, &[n.id])?;
+                let id = self.emit(op, ty, &[operand.id])?;
                 let r = Val { id, comp, n: 4 };
                 // Whether the nearest float is above or below the integer:
                 // converted back (exact, the float being integral) unless
