@@ -134,7 +134,11 @@ impl Lowerer<'_> {
             let bits64 = inst.precision64
                 || inst.op == Opcode::Up64
                 || inst.convert.is_some_and(|c| c.from.bits == 64);
-            let mut loaded = self.load_operand_sized(src, kind.is_scalar(), bits64)?;
+            let mut loaded = if self.i2f64_reads_32_bit_register(inst, src) {
+                self.i2f64_operand_of_32_bit_register(src, kind.is_scalar())?
+            } else {
+                self.load_operand_sized(src, kind.is_scalar(), bits64)?
+            };
             if inst.fixed && loaded.value.comp == Comp::F32 {
                 loaded.value = self.round_to_fixed(loaded.value)?;
             }

@@ -16,7 +16,7 @@ use super::alu::{greater_than, set_on_comparison};
 use super::emit::{Comp, LResult, Val};
 use super::operand::Loaded;
 use super::{LowerError, Lowerer};
-use crate::ir::{Conversion, Instruction, Rounding, StorageType};
+use crate::ir::{Conversion, Instruction, Operand, Rounding, StorageType};
 use crate::isa::{DataType, Opcode};
 
 /// 1.0 as an f64.
@@ -145,6 +145,8 @@ impl Lowerer<'_> {
                 };
                 self.op(op, &[v(0), amount])?
             }
+            // Already converted when loaded (`i2f64_operand_of_32_bit_register`).
+            Opcode::I2f if v(0).comp == Comp::F64 => v(0),
             Opcode::I2f => {
                 let op = if ty == DataType::Unsigned {
                     Op::ConvertUToF
@@ -302,15 +304,27 @@ impl Lowerer<'_> {
                 return self.directed(r, above, below, c.rounding);
             }
             (_, DataType::Float) => {
-                let n = self.cvt_operand_int(x, from)?;
                 let comp = if to.bits == 64 { Comp::F64 } else { Comp::F32 };
                 let (op, limit) = if from.ty == DataType::Signed {
                     (Op::ConvertSToF, F64_2_POW_63)
                 } else {
                     (Op::ConvertUToF, F64_2_POW_64)
                 };
+                // A 32-bit or narrower operand is converted from its 32-bit
+                // value, not from the 64-bit extension `n` (the same float:
+                // the extension keeps the value). lavapipe (Mesa 22.3)
+                // miscompiles a float comparison of the conversion of an
+                // OpSConvert-extended value: `x < 0.0` is false for a
+                // negative one (docs/conformance.md, "Device deviations";
+                // tests/conformance/cvt-int-to-float-compared.nvtest).
+                let operand = if from.bits == 64 {
+                    self.cast(x, Comp::sized(from.ty, true))?
+                } else {
+                    self.narrow_int(x, from)?
+                };
+                let n = self.resize(operand, Comp::sized(from.ty, true))?;
                 let ty = self.t(comp, 4);
-                let id = self.emit(op, ty, &[n.id])?;
+                let id = self.emit(op, ty, &[operand.id])?;
                 let r = Val { id, comp, n: 4 };
                 // Whether the nearest float is above or below the integer:
                 // converted back (exact, the float being integral) unless
@@ -363,6 +377,62 @@ impl Lowerer<'_> {
             }
         };
         self.narrow_int(r, to)
+    }
+
+    /// Whether I2F.S64 / I2F.U64's operand `src` is better converted by
+    /// [`Self::i2f64_operand_of_32_bit_register`]: a 32-bit register, and
+    /// modifiers that commute with the conversion (an unsigned negation at
+    /// 64 bits wraps, so it does not).
+    pub(crate) fn i2f64_reads_32_bit_register(&self, inst: &Instruction, src: &Operand) -> bool {
+        inst.precision64
+            && inst.op == Opcode::I2f
+            && !self.program.long_storage(src.var)
+            && (src.ty == DataType::Signed || !(src.negate || (src.abs && src.negate_abs)))
+    }
+
+    /// I2F's 64-bit operand from a 32-bit register, already converted to
+    /// f64: the register's 32-bit value converted, then the operand's
+    /// modifiers applied to the float. The same value as converting the
+    /// promoted ("sign-extended", 2.X.4.1), modified integer -- an i32 or
+    /// u32 is exact in an f64, so negation and absolute value commute with
+    /// the conversion. Converting the sign-extended value instead makes
+    /// lavapipe (Mesa 22.3) evaluate a float comparison of the result
+    /// wrongly, as for CVT (`cvt`; docs/conformance.md, "Device
+    /// deviations").
+    pub(crate) fn i2f64_operand_of_32_bit_register(
+        &mut self,
+        src: &Operand,
+        scalar: bool,
+    ) -> LResult<Loaded> {
+        let plain = Operand {
+            negate: false,
+            abs: false,
+            negate_abs: false,
+            ..src.clone()
+        };
+        let x = self.load_operand_sized(&plain, scalar, false)?.value;
+        let op = if src.ty == DataType::Unsigned {
+            Op::ConvertUToF
+        } else {
+            Op::ConvertSToF
+        };
+        let mut f = self.convert(op, x, Comp::F64)?;
+        if src.negate {
+            f = self.negate(f)?;
+        }
+        // "For unsigned integer operands, the absolute value operation has
+        // no effect."
+        if src.abs && src.ty == DataType::Signed {
+            f = self.glsl(GLOp::FAbs, &[f])?;
+        }
+        if src.abs && src.negate_abs {
+            f = self.negate(f)?;
+        }
+        Ok(Loaded {
+            value: f,
+            base: f,
+            negated: false,
+        })
     }
 
     /// An integer CVT operand at 64 bits: the register's value narrowed to
