@@ -15,6 +15,7 @@
 //! are refused at load time.
 
 use super::flow::Flat;
+use super::memory::atomic_modifier;
 use super::program_type::{TextureUse, IMAGE_UNITS};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -55,22 +56,6 @@ fn image_format(text: &str) -> Option<ImageFormat> {
         ty,
         bits,
         components,
-    })
-}
-
-fn atomic_modifier(text: &str) -> Option<AtomicOp> {
-    Some(match text {
-        "ADD" => AtomicOp::Add,
-        "MIN" => AtomicOp::Min,
-        "MAX" => AtomicOp::Max,
-        "AND" => AtomicOp::And,
-        "OR" => AtomicOp::Or,
-        "XOR" => AtomicOp::Xor,
-        "EXCH" => AtomicOp::Exch,
-        "CSWAP" => AtomicOp::CSwap,
-        "IWRAP" => AtomicOp::IWrap,
-        "DWRAP" => AtomicOp::DWrap,
-        _ => return None,
     })
 }
 

@@ -137,7 +137,9 @@ fn storage_modifier(
     }
 }
 
-fn atomic_modifier(text: &str) -> Option<AtomicOp> {
+/// An atomic modifier of ATOM/ATOMB/ATOMS (and ATOMIM, whose Table X.4
+/// names the same operations).
+pub(super) fn atomic_modifier(text: &str) -> Option<AtomicOp> {
     Some(match text {
         "ADD" => AtomicOp::Add,
         "MIN" => AtomicOp::Min,
