@@ -20,6 +20,23 @@ fn storage(a: u32) -> u32 {
     64 + a
 }
 
+/// Runs `src` on the device over `groups` work groups with these storage
+/// buffers (binding, words), and returns each buffer's words after the run;
+/// `None` when there is no device.
+fn run_on_device(
+    src: &str,
+    groups: [u32; 3],
+    buffers: Vec<(u32, Vec<u32>)>,
+) -> Option<Vec<Vec<u32>>> {
+    let device = harness::device_or_skip()?;
+    let job = ComputeJob::new(groups, buffers);
+    Some(
+        device
+            .run_compute(&compile(src), &job)
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
+
 #[test]
 fn a_work_group_counts_with_atomics_and_sees_the_total_after_bar() {
     // One work group of 8 invocations. Each adds 1 to counts[0] with
@@ -42,16 +59,13 @@ LDB.U32 t, counts[0];
 STB.U32 t.x, out[a.y + 32];
 END
 ";
-    let Some(device) = harness::device_or_skip() else {
-        return;
-    };
-    let job = ComputeJob::new(
+    let Some(out) = run_on_device(
+        src,
         [1, 1, 1],
         vec![(storage(0), vec![0]), (storage(1), vec![0; 16])],
-    );
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
+    ) else {
+        return;
+    };
     assert_eq!(out[0], [8]);
     let mut tickets = out[1][..8].to_vec();
     tickets.sort();
@@ -88,13 +102,9 @@ MAD.U w.x, v.x, {100}.x, w.x;
 STB.U32 w.x, out[a.x + 4];
 END
 ";
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [3, 1, 1], vec![(storage(0), vec![u32::MAX; 24])]) else {
         return;
     };
-    let job = ComputeJob::new([3, 1, 1], vec![(storage(0), vec![u32::MAX; 24])]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     let mut want = vec![0u32; 24];
     for g in 0..3u32 {
         for ly in 0..2u32 {
@@ -159,13 +169,9 @@ END
     let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
     assert_eq!(run.storage[&0], want, "interpreter");
     // The device.
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [1, 1, 1], vec![(storage(0), start.to_vec())]) else {
         return;
     };
-    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), start.to_vec())]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out[0], want, "device");
 }
 
@@ -195,13 +201,9 @@ LDS.U32 t, slots[a.z];
 STB.U32 t, out[a.y];
 END
 ";
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [1, 1, 1], vec![(storage(0), vec![u32::MAX; 64])]) else {
         return;
     };
-    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 64])]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     let want: Vec<u32> = (0..64u32).map(|i| ((i + 1) % 64).pow(2)).collect();
     assert_eq!(want[..2], [1, 4]);
     assert_eq!(want[62..], [3969, 0]);
@@ -260,13 +262,9 @@ STB.U32 t.x, out[2064];
 ENDIF;
 END
 ";
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [1, 1, 1], vec![(storage(0), vec![u32::MAX; 520])]) else {
         return;
     };
-    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 520])]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     let out = &out[0];
     let per = |k: usize| -> Vec<u32> { (0..64).map(|i| out[8 * i + k]).collect() };
     // Final values: the group size, the largest 3·i, the smallest i + 1.
@@ -337,13 +335,9 @@ SHL.U a.w, a.x, 3;
 STB.F32X2 x, out[a.w];
 END
 ";
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [1, 1, 1], vec![(storage(0), vec![u32::MAX; 16])]) else {
         return;
     };
-    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 16])]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     let got: Vec<f32> = out[0].iter().map(|&b| f32::from_bits(b)).collect();
     let value = |i: u32| 0.5 * i as f32 + 0.25;
     let mut want = Vec::new();
@@ -404,13 +398,9 @@ STB.U32X4 t, out[1024];
 ENDIF;
 END
 ";
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [1, 1, 1], vec![(storage(0), vec![u32::MAX; 260])]) else {
         return;
     };
-    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 260])]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     let out = &out[0];
     let per = |k: usize| -> Vec<u32> { (0..64).map(|i| out[4 * i + k]).collect() };
     assert_eq!(out[256..258], [4, 6]);
@@ -486,13 +476,9 @@ END
     assert_eq!(run.shared.len(), 16);
     assert_eq!(run.shared[..4], [Some(3), Some(0), Some(0), Some(0)]);
     // The device.
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [1, 1, 1], vec![(storage(0), vec![u32::MAX; 12])]) else {
         return;
     };
-    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), vec![u32::MAX; 12])]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out[0], want, "device");
 }
 
@@ -526,13 +512,9 @@ END
     inputs.storage.insert(0, start.to_vec());
     let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
     assert_eq!(run.storage[&0], want, "interpreter");
-    let Some(device) = harness::device_or_skip() else {
+    let Some(out) = run_on_device(src, [1, 1, 1], vec![(storage(0), start.to_vec())]) else {
         return;
     };
-    let job = ComputeJob::new([1, 1, 1], vec![(storage(0), start.to_vec())]);
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out[0], want, "device");
 }
 
@@ -643,20 +625,17 @@ END
     );
     assert_eq!(run.counters[&0], [42, 9]);
     assert_eq!(run.counters[&1], [0, 0, 6]);
-    let Some(device) = harness::device_or_skip() else {
-        return;
-    };
-    let job = ComputeJob::new(
+    let Some(out) = run_on_device(
+        src,
         [1, 1, 1],
         vec![
             (storage(0), vec![0; 16]),
             (counter(0), vec![42, 10]),
             (counter(1), vec![0, 0, 5]),
         ],
-    );
-    let out = device
-        .run_compute(&compile(src), &job)
-        .unwrap_or_else(|e| panic!("{e}"));
+    ) else {
+        return;
+    };
     let sorted = |r: std::ops::Range<usize>| {
         let mut v = out[0][r].to_vec();
         v.sort();
