@@ -2250,6 +2250,53 @@ fn pruned_recursion_and_nested_flow_validate() {
 
 // ---- thread groups (NV_gpu_program5 2.X.8.Z, TGALL/TGANY/TGEQ) ----------
 
+/// The capabilities a module declares.
+fn capabilities(m: &dr::Module) -> Vec<rspirv::spirv::Capability> {
+    m.capabilities
+        .iter()
+        .map(|i| i.operands[0].unwrap_capability())
+        .collect()
+}
+
+/// Compiles `src` for every environment. From Vulkan 1.1 on it must give a
+/// module with `count` instructions `op`; those modules are returned for
+/// further checks. For Vulkan 1.0 it must fail with E1140 alone, on the
+/// text `opcode` when one is given: never a module.
+fn subgroup_modules(
+    src: &str,
+    op: rspirv::spirv::Op,
+    count: usize,
+    opcode: Option<&str>,
+) -> Vec<dr::Module> {
+    let mut modules = Vec::new();
+    for env in ENVS {
+        match crate::compile(src, &options(env)) {
+            Ok(c) => {
+                assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
+                let m = module(&c.spirv);
+                let n = m
+                    .functions
+                    .iter()
+                    .flat_map(|f| f.all_inst_iter())
+                    .filter(|i| i.class.opcode == op)
+                    .count();
+                assert_eq!(n, count, "{src}: {op:?}");
+                modules.push(m);
+            }
+            Err(d) => {
+                assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
+                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                assert_eq!(codes, ["E1140"], "{src}");
+                if let Some(opcode) = opcode {
+                    let span = d.iter().next().unwrap().primary_span().unwrap();
+                    assert_eq!(&src[span.start as usize..span.end as usize], opcode);
+                }
+            }
+        }
+    }
+    modules
+}
+
 /// Each thread-group vote, in each data type, is a subgroup vote that
 /// validates from Vulkan 1.1 on; compiled for Vulkan 1.0 it is E1140 on its
 /// opcode, never a module.
@@ -2277,42 +2324,17 @@ fn thread_group_votes_validate_from_vulkan_1_1_and_are_e1140_before() {
                 let src = format!(
                     "{head}{kind}TEMP t;\nMOV{ty} t, {{1, 0, 2, 0}};\n{op}{ty}.CC t, t;\n{store}END\n"
                 );
-                for env in ENVS {
-                    let options = options(env);
-                    match crate::compile(&src, &options) {
-                        Ok(c) => {
-                            assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
-                            let m = module(&c.spirv);
-                            let caps: Vec<_> = m
-                                .capabilities
-                                .iter()
-                                .map(|i| i.operands[0].unwrap_capability())
-                                .collect();
-                            assert!(
-                                caps.contains(&rspirv::spirv::Capability::GroupNonUniformVote),
-                                "{src}"
-                            );
-                            let vote = match op {
-                                "TGALL" => rspirv::spirv::Op::GroupNonUniformAll,
-                                "TGANY" => rspirv::spirv::Op::GroupNonUniformAny,
-                                _ => rspirv::spirv::Op::GroupNonUniformAllEqual,
-                            };
-                            let votes = m
-                                .functions
-                                .iter()
-                                .flat_map(|f| f.all_inst_iter())
-                                .filter(|i| i.class.opcode == vote)
-                                .count();
-                            assert_eq!(votes, 4, "{src}: one vote per component");
-                        }
-                        Err(d) => {
-                            assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
-                            let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-                            assert_eq!(codes, ["E1140"], "{src}");
-                            let span = d.iter().next().unwrap().primary_span().unwrap();
-                            assert_eq!(&src[span.start as usize..span.end as usize], op);
-                        }
-                    }
+                let vote = match op {
+                    "TGALL" => rspirv::spirv::Op::GroupNonUniformAll,
+                    "TGANY" => rspirv::spirv::Op::GroupNonUniformAny,
+                    _ => rspirv::spirv::Op::GroupNonUniformAllEqual,
+                };
+                // One vote per component.
+                for m in subgroup_modules(&src, vote, 4, Some(op)) {
+                    assert!(
+                        capabilities(&m).contains(&rspirv::spirv::Capability::GroupNonUniformVote),
+                        "{src}"
+                    );
                 }
             }
         }
@@ -2331,38 +2353,13 @@ fn thread_shuffles_validate_from_vulkan_1_1_and_are_e1140_before() {
                     "{header}\nOPTION NV_shader_thread_shuffle;\n{kind}OUTPUT o = result.{};\n{kind}TEMP t;\nMOV{ty} t, {{1, 0, 2, 0}};\n{op}{ty} t, t, {{3}}.x, {{0x1c1f}}.x;\nMOV{ty} o, t;\nEND\n",
                     if header == "!!NVfp5.0" { "color" } else { "texcoord[0]" }
                 );
-                for env in ENVS {
-                    match crate::compile(&src, &options(env)) {
-                        Ok(c) => {
-                            assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
-                            let m = module(&c.spirv);
-                            let caps: Vec<_> = m
-                                .capabilities
-                                .iter()
-                                .map(|i| i.operands[0].unwrap_capability())
-                                .collect();
-                            assert!(
-                                caps.contains(&rspirv::spirv::Capability::GroupNonUniformShuffle),
-                                "{src}"
-                            );
-                            let shuffles = m
-                                .functions
-                                .iter()
-                                .flat_map(|f| f.all_inst_iter())
-                                .filter(|i| {
-                                    i.class.opcode == rspirv::spirv::Op::GroupNonUniformShuffle
-                                })
-                                .count();
-                            assert_eq!(shuffles, 1, "{src}");
-                        }
-                        Err(d) => {
-                            assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
-                            let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-                            assert_eq!(codes, ["E1140"], "{src}");
-                            let span = d.iter().next().unwrap().primary_span().unwrap();
-                            assert_eq!(&src[span.start as usize..span.end as usize], op);
-                        }
-                    }
+                let shuffle = rspirv::spirv::Op::GroupNonUniformShuffle;
+                for m in subgroup_modules(&src, shuffle, 1, Some(op)) {
+                    assert!(
+                        capabilities(&m)
+                            .contains(&rspirv::spirv::Capability::GroupNonUniformShuffle),
+                        "{src}"
+                    );
                 }
             }
         }
@@ -2377,26 +2374,7 @@ fn thread_group_ballot_validates_from_vulkan_1_1_and_is_e1140_before() {
         let src = format!(
             "!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT OUTPUT o = result.color;\n{kind}TEMP t;\nUINT TEMP b;\nMOV{ty} t, {{1, 0, 2, 0}};\nTGBALLOT{ty}.CC b, t;\nMOV.U o, b;\nEND\n"
         );
-        for env in ENVS {
-            match crate::compile(&src, &options(env)) {
-                Ok(c) => {
-                    assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
-                    let m = module(&c.spirv);
-                    let ballots = m
-                        .functions
-                        .iter()
-                        .flat_map(|f| f.all_inst_iter())
-                        .filter(|i| i.class.opcode == rspirv::spirv::Op::GroupNonUniformBallot)
-                        .count();
-                    assert_eq!(ballots, 4, "{src}");
-                }
-                Err(d) => {
-                    assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
-                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-                    assert_eq!(codes, ["E1140"], "{src}");
-                }
-            }
-        }
+        subgroup_modules(&src, rspirv::spirv::Op::GroupNonUniformBallot, 4, None);
     }
 }
 
@@ -2415,26 +2393,7 @@ fn quad_swizzles_validate_from_vulkan_1_1_and_are_e1140_before() {
         let src = format!(
             "!!NVfp5.0\nOPTION NV_shader_thread_group;\nTEMP t;\n{op}.F t, fragment.position, fragment.color;\nMOV result.color, t;\nEND\n"
         );
-        for env in ENVS {
-            match crate::compile(&src, &options(env)) {
-                Ok(c) => {
-                    assert!(env >= TargetEnv::Vulkan1_1, "{src} compiled for {env:?}");
-                    let m = module(&c.spirv);
-                    let n = m
-                        .functions
-                        .iter()
-                        .flat_map(|f| f.all_inst_iter())
-                        .filter(|i| i.class.opcode == spv)
-                        .count();
-                    assert_eq!(n, 1, "{src}");
-                }
-                Err(d) => {
-                    assert_eq!(env, TargetEnv::Vulkan1_0, "{src}: {d:?}");
-                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-                    assert_eq!(codes, ["E1140"], "{src}");
-                }
-            }
-        }
+        subgroup_modules(&src, spv, 1, None);
     }
 }
 
