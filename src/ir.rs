@@ -1724,6 +1724,21 @@ impl Instruction {
             .chain(unit_index)
             .chain(handle)
     }
+
+    /// Whether the result has 64-bit components: a `.F64`/`.S64`/`.U64`
+    /// instruction, PK64, CVT to a 64-bit type, and a load with a 64-bit
+    /// storage modifier (NV_gpu_program5 2.X.4.5: "result.x =
+    /// ((float64_t *)address)[0]"). Written as it is to a LONG variable,
+    /// converted for a 32-bit one (section 2.X.4.1).
+    pub fn result64(&self) -> bool {
+        self.precision64
+            || self.op == crate::isa::Opcode::Pk64
+            || self.convert.is_some_and(|c| c.to.bits == 64)
+            || self
+                .memory
+                .as_ref()
+                .is_some_and(|m| m.bits == 64 && m.atomic.is_none())
+    }
 }
 
 /// A storage modifier of CVT (NV_gpu_program5 2.X.4.1): a base type and a
@@ -1737,6 +1752,11 @@ pub struct StorageType {
 }
 
 impl StorageType {
+    /// Whether this is `F16` (CVT's 16-bit float, NV_gpu_program5 2.X.8.Z).
+    pub fn is_half(self) -> bool {
+        self.ty == crate::isa::DataType::Float && self.bits == 16
+    }
+
     /// The modifier as written (`S16`).
     ///
     /// ```
@@ -1817,12 +1837,12 @@ pub struct MemoryAccess {
     pub offset: u32,
     /// A byte offset read from a register, added to `offset`.
     pub address: Option<Operand>,
-    /// The storage modifier's data type (`F32`, `S32`, `U32`).
+    /// The storage modifier's data type (`F32`, `S32`, `U32`, `F16`, ...).
     pub ty: crate::isa::DataType,
     /// Its component count: 1, 2 (`X2`) or 4 (`X4`).
     pub components: u8,
-    /// Its component size in bits: 32, or 8 and 16 for LDC's `S8`, `U8`,
-    /// `S16`, `U16` (NV_parameter_buffer_object2 2.X.4.5).
+    /// Its component size in bits: 8, 16, 32 or 64 (NV_gpu_program5
+    /// 2.X.4.5; 16 with `ty` Float is NV_gpu_program5_mem_extended's F16).
     pub bits: u8,
     /// ATOMB's operation.
     pub atomic: Option<AtomicOp>,

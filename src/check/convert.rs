@@ -130,24 +130,23 @@ impl Checker<'_> {
             self.cvt_modifier_error(span, "SSAT on CVT to an integer type".into());
             ok = false;
         }
-        // What nvp4c does not lower yet (E0900): 16-bit floats, and
-        // condition codes of the results the 32-bit flags cannot describe.
-        let half = [to, from]
-            .into_iter()
-            .find(|s| s.ty == DataType::Float && s.bits == 16);
-        if half.is_some() || (cc_update.is_some() && to.bits == 64) {
+        // What nvp4c does not lower yet (E0900): condition codes of the
+        // results the 32-bit flags cannot describe (64 bits, or an F16's
+        // encoding in a float register), and SAT/SSAT on an F16 result.
+        let not_yet = if cc_update.is_some() && to.bits == 64 {
+            Some("a condition code update from a 64-bit result")
+        } else if cc_update.is_some() && to.is_half() {
+            Some("a condition code update from an F16 result")
+        } else if clamp.is_some() && to.is_half() {
+            Some("SAT or SSAT on an F16 result")
+        } else {
+            None
+        };
+        if let Some(what) = not_yet {
             self.error(
-                Diagnostic::error(
-                    "E0900",
-                    if half.is_some() {
-                        "not supported yet: CVT to or from F16".to_string()
-                    } else {
-                        "not supported yet: a condition code update from a 64-bit result"
-                            .to_string()
-                    },
-                )
-                .primary(inst.opcode.span, "valid, but not lowered to SPIR-V yet")
-                .note("README.md's support table lists what of CVT is lowered"),
+                Diagnostic::error("E0900", format!("not supported yet: {what}"))
+                    .primary(inst.opcode.span, "valid, but not lowered to SPIR-V yet")
+                    .note("README.md's support table lists what of CVT is lowered"),
             );
             ok = false;
         }
@@ -174,6 +173,20 @@ impl Checker<'_> {
             false,
         );
         let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), to.ty, false, info);
+        // An F16 lives in the low 16 bits of a 32-bit register's component;
+        // nvp4c keeps LONG registers' components as 64-bit values, and
+        // does not lower F16 encodings in them yet.
+        let long = |c: &Self, v: ir::VarId| c.var(v).precision == ir::Precision::Long;
+        let long_half = (from.is_half() && src.as_ref().is_some_and(|o| long(self, o.var)))
+            || (to.is_half() && dst.as_ref().is_some_and(|d| long(self, d.var)));
+        if long_half {
+            self.error(
+                Diagnostic::error("E0900", "not supported yet: CVT's F16 in a LONG register")
+                    .primary(inst.span, "valid, but not lowered to SPIR-V yet")
+                    .note("README.md's support table lists what of CVT is lowered; docs/semantics.md, \"CVT\""),
+            );
+            ok = false;
+        }
         if !ok {
             return None;
         }

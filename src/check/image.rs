@@ -15,7 +15,7 @@
 //! are refused at load time.
 
 use super::flow::Flat;
-use super::memory::atomic_modifier;
+use super::memory::{atomic_modifier, storage_modifier, StorageOrigin};
 use super::program_type::{TextureUse, IMAGE_UNITS};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -36,26 +36,14 @@ const MODIFIER_RULE: &str = "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.
 
 const ATOMIC_RULE: &str = "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, ATOMIM, Table X.4: ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32; IWRAP and DWRAP on U32";
 
-/// A storage modifier of Table X.3 (`F32X4`, `S16`, `U8`, …).
+/// A storage modifier of Table X.3 (`F32X4`, `S16`, `U8`, …): those of
+/// [`STORAGE_MODIFIERS`] that NV_gpu_program4 had (no 64-bit ones).
 fn image_format(text: &str) -> Option<ImageFormat> {
-    let ty = match text.as_bytes().first()? {
-        b'F' => DataType::Float,
-        b'S' => DataType::Signed,
-        b'U' => DataType::Unsigned,
-        _ => return None,
-    };
-    let (bits, components) = match &text[1..] {
-        "32X4" => (32, 4),
-        "32X2" => (32, 2),
-        "32" => (32, 1),
-        "16" if ty != DataType::Float => (16, 1),
-        "8" if ty != DataType::Float => (8, 1),
-        _ => return None,
-    };
+    let m = storage_modifier(text).filter(|m| m.origin == StorageOrigin::Base)?;
     Some(ImageFormat {
-        ty,
-        bits,
-        components,
+        ty: m.ty,
+        bits: m.bits,
+        components: m.components,
     })
 }
 
@@ -214,6 +202,19 @@ impl Checker<'_> {
                     ok = false;
                 }
                 mods.format = Some((f, m.span));
+            } else if let Some(s) = storage_modifier(text)
+                .filter(|s| s.origin == StorageOrigin::MemExtended && info.opcode != Opcode::Atomim)
+            {
+                // NV_gpu_program5_mem_extended's formats on LOADIM and
+                // STOREIM (16-bit float and 8/16-bit vector images).
+                if self.storage_modifier_allowed(info, s, m.span) {
+                    self.error(
+                        Diagnostic::error("E0900", format!("`.{text}` on {}", info.name))
+                            .primary(m.span, "valid, but not lowered to SPIR-V yet")
+                            .note("NV_gpu_program5_mem_extended: LOADIM and STOREIM with F16 and 8/16-bit vector formats; README.md's support table lists what is lowered"),
+                    );
+                }
+                ok = false;
             } else if let (Opcode::Atomim, Some(a)) = (info.opcode, atomic_modifier(text)) {
                 if mods.atomic.is_some() {
                     self.error(

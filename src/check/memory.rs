@@ -16,7 +16,7 @@ use super::flow::Flat;
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::ir::{self, AtomicOp, CcReg, MemoryAccess, VarKind, VarType, Variable};
-use crate::isa::{DataType, OpInfo, OperandKind, ResultKind, Shape, TypeRule};
+use crate::isa::{DataType, Features, OpInfo, OperandKind, ResultKind, Shape, TypeRule};
 use crate::span::Span;
 use crate::syntax::ast::{self, Arg, Ident, IndexExpr, Init, InitItem, PathHead, PathPart, Root};
 
@@ -72,7 +72,7 @@ const STORAGE_SPACE: Space = Space {
     modifier_code: "E1107",
     atomic_code: "E1107",
     operand_rule: STORAGE_RULE,
-    modifier_rule: "NV_shader_storage_buffer_object 2.X.8.Z: LDB and STB take one storage modifier (F32, S32, U32 and their X2/X4 forms), ATOMB one atomic modifier (ADD, MIN, MAX, AND, OR, XOR, EXCH, CSWAP) and one storage modifier; LDB and ATOMB may update a condition code",
+    modifier_rule: "NV_shader_storage_buffer_object 2.X.8.Z: LDB and STB take one storage modifier (NV_gpu_program5 2.X.4.1: F32, S32, U32, F64, S64, U64 and their X2/X4 forms, S8, U8, S16, U16; NV_gpu_program5_mem_extended: F16 and the 8/16-bit X2/X4 forms), ATOMB one atomic modifier (ADD, MIN, MAX, AND, OR, XOR, EXCH, CSWAP) and one storage modifier; LDB and ATOMB may update a condition code",
 };
 
 const SHARED_SPACE: Space = Space {
@@ -82,7 +82,7 @@ const SHARED_SPACE: Space = Space {
     modifier_code: "E1156",
     atomic_code: "E1157",
     operand_rule: SHARED_RULE,
-    modifier_rule: "NV_compute_program5 2.X.8.Z, LDS/STS/ATOMS: \"LDS supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5); ATOMS takes one atomic modifier too; LDS and ATOMS may update a condition code (Table X.13: C)",
+    modifier_rule: "NV_compute_program5 2.X.8.Z, LDS/STS/ATOMS: \"LDS supports no base data type modifiers, but requires exactly one storage modifier\" (NV_gpu_program5 2.X.4.1: F32, S32, U32, F64, S64, U64 and their X2/X4 forms, S8, U8, S16, U16; NV_gpu_program5_mem_extended: F16 and the 8/16-bit X2/X4 forms); ATOMS takes one atomic modifier too; LDS and ATOMS may update a condition code (Table X.13: C)",
 };
 
 const CONSTANT_SPACE: Space = Space {
@@ -92,50 +92,110 @@ const CONSTANT_SPACE: Space = Space {
     modifier_code: "E1172",
     atomic_code: "E1172",
     operand_rule: CBUFFER_RULE,
-    modifier_rule: "NV_parameter_buffer_object2 2.X.4.1 and 2.X.8.Z, LDC: \"LDC supports no base data type modifiers, but requires exactly one storage modifier\" (F32, F32X2, F32X4, S8, S16, S32, S32X2, S32X4, U8, U16, U32, U32X2, U32X4); Table X.13: C and S, so LDC may update a condition code and clamp a float result (SAT, SSAT)",
+    modifier_rule: "NV_parameter_buffer_object2 2.X.4.1 and 2.X.8.Z, LDC: \"LDC supports no base data type modifiers, but requires exactly one storage modifier\" (F32, F32X2, F32X4, S8, S16, S32, S32X2, S32X4, U8, U16, U32, U32X2, U32X4; NV_gpu_program5 adds the 64-bit ones, NV_gpu_program5_mem_extended F16 and the 8/16-bit X2/X4 forms); Table X.13: C and S, so LDC may update a condition code and clamp a float result (SAT, SSAT)",
 };
 
 pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Parameter buffer variables declared using \"CBUFFER\" may not be used as an operand in any instruction other than LDC, while \"BUFFER\" and \"BUFFER4\" variables may not be used with LDC\"; 2.X.8.Z, LDC: \"a program will fail to load if any other type of operand is used in an LDC instruction\"";
 
 pub(super) const STORAGE_RULE: &str = "NV_shader_storage_buffer_object 2.X.3.Y: a STORAGE variable is bound to `program.storage[a]` (Table X.2); it is used only as the memory operand of LDB, STB and ATOMB";
 
-/// A storage modifier of section 2.X.4.5: base type, size in bits, count.
-/// `constant`: LDC's, which adds S8, U8, S16 and U16
-/// (NV_parameter_buffer_object2 2.X.4.1).
-fn storage_modifier(
-    text: &str,
-    constant: bool,
-) -> Option<Result<(DataType, u8, u8), &'static str>> {
-    let (ty, rest) = match text.as_bytes().first()? {
-        b'F' => (DataType::Float, &text[1..]),
-        b'S' => (DataType::Signed, &text[1..]),
-        b'U' => (DataType::Unsigned, &text[1..]),
-        _ => return None,
-    };
-    let (size, count) = match rest.split_once('X') {
-        Some((s, c)) => (s, c),
-        None => (rest, "1"),
-    };
-    let count = match count {
-        "1" => 1,
-        "2" => 2,
-        "4" => 4,
-        _ => return None,
-    };
-    match size {
-        "32" => Some(Ok((ty, 32, count))),
-        "8" | "16" if constant && count == 1 && ty != DataType::Float => {
-            Some(Ok((ty, size.parse().ok()?, 1)))
-        }
-        // NV_parameter_buffer_object2 2.X.4.1 lists no 8- or 16-bit
-        // vectors and no 8- or 16-bit floats: not storage modifiers of LDC.
-        "8" | "16" if constant => None,
-        "8" | "16" | "64" => Some(Err(
-            "8-, 16- and 64-bit storage modifiers are not lowered yet (README, \"Headers and options\")",
-        )),
-        _ => None,
-    }
+/// Which extension a storage modifier comes from, which decides the
+/// programs that may use it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StorageOrigin {
+    /// NV_gpu_program4 / NV_parameter_buffer_object2 2.X.4.1: F32, S32,
+    /// U32 and their X2/X4 forms, and the scalar S8, S16, U8, U16.
+    Base,
+    /// NV_gpu_program5 2.X.4.1: F64, S64, U64 and their X2/X4 forms.
+    Wide,
+    /// NV_gpu_program5_mem_extended Table X.14: F16, F16X2, F16X4 and the
+    /// 8- and 16-bit integer vectors, with `OPTION
+    /// NV_gpu_program5_mem_extended` only.
+    MemExtended,
 }
+
+/// One storage modifier of a load or store (NV_gpu_program5 2.X.4.5,
+/// BufferMemoryLoad / BufferMemoryStore): the components' base type, their
+/// size in bits, and how many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StorageModifier {
+    pub name: &'static str,
+    pub ty: DataType,
+    pub bits: u8,
+    pub components: u8,
+    pub origin: StorageOrigin,
+}
+
+/// Every storage modifier of the load and store instructions (LDC, LDB,
+/// STB, LDS, STS; ATOMB and ATOMS take the scalar 32-bit ones of their
+/// Table X.Y; LOADIM/STOREIM the ones of their Table X.3): NV_gpu_program5
+/// 2.X.4.1's list for loads and stores, extended by
+/// NV_gpu_program5_mem_extended's Table X.14.
+pub(crate) static STORAGE_MODIFIERS: &[StorageModifier] = {
+    use DataType::{Float as F, Signed as S, Unsigned as U};
+    use StorageOrigin::{Base, MemExtended as Ext, Wide};
+    const fn m(
+        name: &'static str,
+        ty: DataType,
+        bits: u8,
+        components: u8,
+        origin: StorageOrigin,
+    ) -> StorageModifier {
+        StorageModifier {
+            name,
+            ty,
+            bits,
+            components,
+            origin,
+        }
+    }
+    &[
+        m("F32", F, 32, 1, Base),
+        m("F32X2", F, 32, 2, Base),
+        m("F32X4", F, 32, 4, Base),
+        m("S32", S, 32, 1, Base),
+        m("S32X2", S, 32, 2, Base),
+        m("S32X4", S, 32, 4, Base),
+        m("U32", U, 32, 1, Base),
+        m("U32X2", U, 32, 2, Base),
+        m("U32X4", U, 32, 4, Base),
+        m("S8", S, 8, 1, Base),
+        m("U8", U, 8, 1, Base),
+        m("S16", S, 16, 1, Base),
+        m("U16", U, 16, 1, Base),
+        m("F64", F, 64, 1, Wide),
+        m("F64X2", F, 64, 2, Wide),
+        m("F64X4", F, 64, 4, Wide),
+        m("S64", S, 64, 1, Wide),
+        m("S64X2", S, 64, 2, Wide),
+        m("S64X4", S, 64, 4, Wide),
+        m("U64", U, 64, 1, Wide),
+        m("U64X2", U, 64, 2, Wide),
+        m("U64X4", U, 64, 4, Wide),
+        m("F16", F, 16, 1, Ext),
+        m("F16X2", F, 16, 2, Ext),
+        m("F16X4", F, 16, 4, Ext),
+        m("S8X2", S, 8, 2, Ext),
+        m("S8X4", S, 8, 4, Ext),
+        m("S16X2", S, 16, 2, Ext),
+        m("S16X4", S, 16, 4, Ext),
+        m("U8X2", U, 8, 2, Ext),
+        m("U8X4", U, 8, 4, Ext),
+        m("U16X2", U, 16, 2, Ext),
+        m("U16X4", U, 16, 4, Ext),
+    ]
+};
+
+/// The storage modifier named `text` (of [`STORAGE_MODIFIERS`]); whether
+/// the program and instruction may use it is
+/// [`Checker::storage_modifier_allowed`]'s question.
+pub(crate) fn storage_modifier(text: &str) -> Option<&'static StorageModifier> {
+    STORAGE_MODIFIERS.iter().find(|m| m.name == text)
+}
+
+const MEM_EXTENDED_RULE: &str = "NV_gpu_program5_mem_extended 2.X.6: \"If a program specifies the \"NV_gpu_program5_mem_extended\" option, it may use the \"F16\", \"F16X2\", \"F16X4\", \"S8X2\", \"S8X4\", \"S16X2\", \"S16X4\", \"U8X2\", \"U8X4\", \"U16X2\", and \"U16X4\" storage modifiers on instructions loading values from memory or storing values to memory (LDC, LOAD, STORE, LOADIM, STOREIM, LDB, STB, LDS, STS).\"";
+
+const WIDE_RULE: &str = "NV_gpu_program5 2.X.4.1: \"For load and store operations, the \"F32\", \"F32X2\", \"F32X4\", \"F64\", \"F64X2\", \"F64X4\", ... \"U64\", \"U64X2\", and \"U64X4\" storage modifiers control how data are loaded from or stored to memory\"; NV_parameter_buffer_object2 2.X.4.1 (without NV_gpu_program5) lists only F32, S8, S16, S32, U8, U16, U32 and the 32-bit X2/X4 forms";
 
 /// An atomic modifier of ATOM/ATOMB/ATOMS (and ATOMIM, whose Table X.4
 /// names the same operations).
@@ -156,6 +216,42 @@ pub(super) fn atomic_modifier(text: &str) -> Option<AtomicOp> {
 }
 
 impl Checker<'_> {
+    /// Whether this program may use the storage modifier `s` (E1250 and
+    /// E1251 when not); which instructions take it is their own rule.
+    pub(super) fn storage_modifier_allowed(
+        &mut self,
+        info: &OpInfo,
+        s: &StorageModifier,
+        span: Span,
+    ) -> bool {
+        let (code, message, label, rule) = match s.origin {
+            StorageOrigin::Base => return true,
+            StorageOrigin::Wide if self.dialect.has(Features::NV5) => return true,
+            StorageOrigin::MemExtended if self.dialect.has(Features::MEM_EXTENDED) => return true,
+            StorageOrigin::Wide => (
+                "E1251",
+                format!("`.{}` on {} outside NV_gpu_program5", s.name, info.name),
+                "64-bit storage modifiers need a `!!NV…5.0` header",
+                WIDE_RULE,
+            ),
+            StorageOrigin::MemExtended => (
+                "E1250",
+                format!(
+                    "`.{}` on {} without `OPTION NV_gpu_program5_mem_extended;`",
+                    s.name, info.name
+                ),
+                "add `OPTION NV_gpu_program5_mem_extended;` (a `!!NV…5.0` header's option)",
+                MEM_EXTENDED_RULE,
+            ),
+        };
+        self.error(
+            Diagnostic::error(code, message)
+                .primary(span, label)
+                .note(rule),
+        );
+        false
+    }
+
     /// `STORAGE name = program.storage[a];`.
     pub(super) fn storage_declaration(
         &mut self,
@@ -253,24 +349,15 @@ impl Checker<'_> {
             };
         for m in &inst.modifiers {
             let text = m.name.as_str();
-            if let Some(s) = storage_modifier(text, space.constant) {
-                match s {
-                    Ok(s) if storage.is_none() => {
-                        storage = Some(s);
-                        storage_span = m.span;
-                    }
-                    Ok(_) => {
-                        modifier_error(self, space.modifier_code, m.span, format!("{} has more than one storage modifier", info.name), "NV_gpu_program5 2.X.8.Z and NV_compute_program5 2.X.8.Z: the memory instructions require exactly one storage modifier");
-                        ok = false;
-                    }
-                    Err(why) => {
-                        self.error(
-                            Diagnostic::error("E0900", format!("`.{text}` on {}", info.name))
-                                .primary(m.span, "not supported yet")
-                                .note(why),
-                        );
-                        ok = false;
-                    }
+            if let Some(s) = storage_modifier(text) {
+                if storage.is_some() {
+                    modifier_error(self, space.modifier_code, m.span, format!("{} has more than one storage modifier", info.name), "NV_gpu_program5 2.X.8.Z and NV_compute_program5 2.X.8.Z: the memory instructions require exactly one storage modifier");
+                    ok = false;
+                } else if self.storage_modifier_allowed(info, s, m.span) {
+                    storage = Some((s.ty, s.bits, s.components));
+                    storage_span = m.span;
+                } else {
+                    ok = false;
                 }
             } else if let (true, Some(a)) = (atomic_instruction, atomic_modifier(text)) {
                 if atomic.is_none() {
@@ -345,7 +432,18 @@ impl Checker<'_> {
             // NV_shader_atomic_float": the same words). nvp4c supports it
             // in every target environment, ADD as a compare-and-swap loop
             // and EXCH on the bits (docs/interface.md, "Storage buffers").
+            // NV_gpu_program5 Table X.Y adds U64 to ADD, EXCH and CSWAP
+            // (NV_shader_atomic_int64 the rest): not lowered yet.
+            if bits == 64 && components == 1 && ty != DataType::Float {
+                self.error(
+                    Diagnostic::error("E0900", format!("`.{}` 64-bit atomics", info.name))
+                        .primary(storage_span, "valid, but not lowered to SPIR-V yet")
+                        .note("NV_gpu_program5 Table X.Y: U64 with ADD, EXCH and CSWAP; README.md's support table lists what is lowered"),
+                );
+                return None;
+            }
             let allowed = components == 1
+                && bits == 32
                 && match op {
                     AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
                     AtomicOp::Add | AtomicOp::Exch => true,
@@ -372,6 +470,18 @@ impl Checker<'_> {
                 return None;
             }
         }
+        // The 32-bit flags describe no 64-bit result (as CVT's, E0900).
+        if let (Some(_), 64) = (cc_update, bits) {
+            self.error(
+                Diagnostic::error(
+                    "E0900",
+                    "not supported yet: a condition code update from a 64-bit result",
+                )
+                .primary(storage_span, "valid, but not lowered to SPIR-V yet")
+                .note("README.md's support table lists what of the 64-bit storage modifiers is lowered"),
+            );
+            return None;
+        }
         if let (Some((_, span)), false) = (clamp, ty == DataType::Float) {
             self.error(
                 Diagnostic::error("E0406", format!("{} clamps an integer result", info.name))
@@ -395,7 +505,7 @@ impl Checker<'_> {
             // checked once SHARED_MEMORY is known.
             self.shared_uses.push(SharedUse {
                 span: mem.span,
-                end: Some(u64::from(offset) + 4 * u64::from(components)),
+                end: Some(u64::from(offset) + u64::from(bits / 8) * u64::from(components)),
                 instruction: true,
             });
         }

@@ -15,7 +15,7 @@ mod image;
 mod instr;
 mod legacy;
 mod lint;
-mod memory;
+pub(crate) mod memory;
 mod program_type;
 mod rules;
 mod subroutine;

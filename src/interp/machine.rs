@@ -5,6 +5,7 @@
 //! nesting can overflow the host stack.
 
 use super::alu::{self, AddFlags};
+use super::half;
 use super::names::{attribute_aliases, attribute_name, per_vertex_name, result_name, state_name};
 use super::value::{self, Vec4};
 use super::wide::{self, Wide4};
@@ -635,6 +636,31 @@ fn operand_modifiers(op: &Operand, raw: &Vec4) -> Vec4 {
     }
 }
 
+/// [`operand_modifiers`] at 64 bits: the swizzle, then negation and
+/// absolute value at the operand's 64-bit type.
+fn operand_modifiers64(op: &Operand, raw: &Wide4) -> Wide4 {
+    let mut v = Wide4::default();
+    for c in 0..4 {
+        let k = usize::from(op.swizzle.0[c] & 3);
+        v.bits[c] = raw.bits[k];
+        if raw.undefined & (1 << k) != 0 {
+            v.undefined |= 1 << c;
+        }
+    }
+    for b in v.bits.iter_mut() {
+        if op.negate {
+            *b = wide::negate(*b, op.ty);
+        }
+        if op.abs {
+            *b = wide::absolute(*b, op.ty);
+        }
+        if op.negate_abs {
+            *b = wide::negate(*b, op.ty);
+        }
+    }
+    v
+}
+
 impl<'p> Machine<'p> {
     /// Loads an operand of a 64-bit instruction (or UP64's): a LONG
     /// variable's components as they are, another's promoted from the
@@ -659,26 +685,7 @@ impl<'p> Machine<'p> {
             }
             _ => wide::promote(self.fetch(op.var, &op.index, op.ty, op.span)?, op.ty),
         };
-        let mut v = Wide4::default();
-        for c in 0..4 {
-            let k = usize::from(op.swizzle.0[c] & 3);
-            v.bits[c] = raw.bits[k];
-            if raw.undefined & (1 << k) != 0 {
-                v.undefined |= 1 << c;
-            }
-        }
-        for b in v.bits.iter_mut() {
-            if op.negate {
-                *b = wide::negate(*b, op.ty);
-            }
-            if op.abs {
-                *b = wide::absolute(*b, op.ty);
-            }
-            if op.negate_abs {
-                *b = wide::negate(*b, op.ty);
-            }
-        }
-        Ok(v)
+        Ok(operand_modifiers64(op, &raw))
     }
 
     /// Writes a 64-bit result: as it is to a LONG variable, converted to
@@ -733,17 +740,51 @@ impl<'p> Machine<'p> {
         let (Some(c), Some(src)) = (inst.convert, inst.srcs.first()) else {
             return Err(internal("CVT without its conversion or operand", inst.span));
         };
-        let x = if c.from.bits == 64 {
-            self.load64(src)?
+        let f32_type = crate::ir::StorageType {
+            ty: DataType::Float,
+            bits: 32,
+        };
+        let (x, c) = if c.from.bits == 64 {
+            (self.load64(src)?, c)
+        } else if c.from.is_half() {
+            // The register's low 16 bits, as the f32 they encode (exact;
+            // src/spirv/wide.rs, `cvt`).
+            let mut v = self.load(src)?;
+            for b in v.bits.iter_mut() {
+                *b = half::half_to_f32(*b as u16).to_bits();
+            }
+            (
+                wide::promote(v, DataType::Float),
+                crate::ir::Conversion {
+                    from: f32_type,
+                    ..c
+                },
+            )
         } else {
-            wide::promote(self.load(src)?, c.from.ty)
+            (wide::promote(self.load(src)?, c.from.ty), c)
         };
         let mut out = Wide4 {
             bits: [0; 4],
             undefined: x.undefined,
         };
         for (k, (o, &b)) in out.bits.iter_mut().zip(&x.bits).enumerate() {
-            let (r, undefined) = wide::convert(c, b);
+            let (r, undefined) = if c.to.is_half() {
+                // Rounded once: from the float, or from an integer's f32.
+                let (f, undefined) = if c.from.ty == DataType::Float {
+                    (b, false)
+                } else {
+                    let exact = crate::ir::Conversion {
+                        to: f32_type,
+                        rounding: crate::ir::Rounding::Round,
+                        ..c
+                    };
+                    wide::convert(exact, b)
+                };
+                let h = half::f64_to_half(f64::from_bits(f), c.rounding);
+                (f64::from(f32::from_bits(u32::from(h))).to_bits(), undefined)
+            } else {
+                wide::convert(c, b)
+            };
             *o = r;
             if undefined {
                 out.undefined |= 1 << k;
@@ -757,6 +798,8 @@ impl<'p> Machine<'p> {
     fn exec_instruction64(&mut self, inst: &Instruction) -> Result<()> {
         let mut value = if inst.op == Opcode::Cvt {
             self.cvt(inst)?
+        } else if let Some(m) = &inst.memory {
+            self.memory_load(inst, m)?
         } else if inst.op == Opcode::Pk64 {
             let src = inst
                 .srcs
@@ -953,8 +996,7 @@ impl<'p> Machine<'p> {
     }
 
     fn exec_instruction(&mut self, inst: &Instruction) -> Result<()> {
-        let result64 = inst.convert.is_some_and(|c| c.to.bits == 64);
-        if inst.precision64 || inst.op == Opcode::Pk64 || result64 {
+        if inst.result64() {
             return self.exec_instruction64(inst);
         }
         let mut srcs = Vec::with_capacity(inst.srcs.len());
@@ -975,7 +1017,9 @@ impl<'p> Machine<'p> {
             srcs.push(v);
         }
         let eval = match &inst.memory {
-            Some(m) if inst.op == Opcode::Ldc => alu::Eval::plain(self.constant_load(inst, m)?),
+            Some(m) if m.atomic.is_none() => {
+                alu::Eval::plain(wide::demote(self.memory_load(inst, m)?, inst.dst.ty))
+            }
             Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
             // UP64's operand is 64-bit (a LONG variable, E1161).
             None if inst.op == Opcode::Up64 => {
@@ -1665,7 +1709,11 @@ impl<'p> Machine<'p> {
                 self.trace_flow(*span, || format!("EMIT: vertex {n} of primitive {p}"));
             }
             Stmt::Store { value, memory, .. } => {
-                let v = self.load(value)?;
+                let v = if memory.bits == 64 {
+                    self.load64(value)?
+                } else {
+                    wide::promote(self.load(value)?, value.ty)
+                };
                 self.memory_store(memory, v)?;
             }
             // Refused by `Machine::new` (`uses_texture`).
@@ -1882,14 +1930,34 @@ fn describe(inst: &Instruction) -> String {
     s
 }
 
-/// Where a memory access goes: a storage buffer (by binding) or shared
-/// memory.
+/// Where a memory access goes: a storage buffer (by binding), shared
+/// memory, an atomic counter buffer or (LDC) a parameter buffer.
 #[derive(Clone, Copy)]
 enum Target {
     Buffer(u32),
     Shared,
     /// An atomic counter buffer.
     Counter(u32),
+    /// A parameter buffer ([`Inputs::buffers`]): read only, its missing
+    /// words undefined rather than zero.
+    Constant(u32),
+}
+
+/// The bytes one access covers (NV_gpu_program5 2.X.4.5: component size
+/// times count).
+fn access_bytes(m: &crate::ir::MemoryAccess) -> usize {
+    usize::from(m.bits) / 8 * usize::from(m.components)
+}
+
+/// One access's place: its target, its first byte (rounded down to its
+/// size, at most a word, as the backend does: an unaligned address is
+/// undefined, NV_gpu_program5_mem_extended 2.X.4.5), and whether the words
+/// it touches are inside the memory.
+#[derive(Clone, Copy)]
+struct Place {
+    target: Target,
+    byte: usize,
+    inside: bool,
 }
 
 /// NV_shader_storage_buffer_object's memory instructions on
@@ -1898,18 +1966,19 @@ enum Target {
 /// NV_compute_program5's on [`Outcome::shared`]: the one invocation's work
 /// group's shared memory, bytes that are undefined until written; a
 /// register offset beyond SHARED_MEMORY reads zero and writes nothing, as
-/// the backend does (docs/semantics.md, "Shared memory").
+/// the backend does (docs/semantics.md, "Shared memory"). LDC reads
+/// [`Inputs::buffers`] the same way.
 impl Machine<'_> {
-    /// The target of an access, its word index, and whether its words are
-    /// inside the memory.
-    fn memory_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
+    /// Where an access goes.
+    fn memory_place(&mut self, m: &crate::ir::MemoryAccess) -> Result<Place> {
         let target = match self.storage[m.var.0 as usize] {
             Storage::Memory(binding) => Target::Buffer(binding),
             Storage::Counter(binding) => Target::Counter(binding),
             Storage::Shared => Target::Shared,
+            Storage::ConstantBuffer(binding) => Target::Constant(binding),
             _ => {
                 return Err(internal(
-                    "a memory access to a non-STORAGE, non-SHARED variable",
+                    "a memory access to a non-STORAGE, non-SHARED, non-CBUFFER variable",
                     m.address.as_ref().map_or(Span::default(), |a| a.span),
                 ))
             }
@@ -1918,14 +1987,23 @@ impl Machine<'_> {
         if let Some(a) = &m.address {
             byte += u64::from(self.load(a)?.bits[0]);
         }
-        let index = (byte / 4) as usize;
+        let bytes = access_bytes(m);
+        let align = bytes.min(4) as u64;
+        let aligned = byte / align * align;
+        let words = bytes.div_ceil(4);
         let len = match target {
             Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
             Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
             Target::Shared => self.outcome.shared.len() / 4,
+            Target::Constant(binding) => self.inputs.buffers.get(&binding).map_or(0, Vec::len),
         };
-        let inside = byte <= u64::from(u32::MAX) && index + usize::from(m.components) <= len;
-        Ok((target, index, inside))
+        let index = (aligned / 4) as usize;
+        let inside = byte <= u64::from(u32::MAX) && index + words <= len;
+        Ok(Place {
+            target,
+            byte: aligned as usize,
+            inside,
+        })
     }
 
     /// Word `index` (inside), and whether any of its bytes is undefined.
@@ -1933,12 +2011,26 @@ impl Machine<'_> {
         match target {
             Target::Buffer(binding) => (self.outcome.storage[&binding][index], false),
             Target::Counter(binding) => (self.outcome.counters[&binding][index], false),
+            Target::Constant(binding) => (self.inputs.buffers[&binding][index], false),
             Target::Shared => {
                 let bytes = &self.outcome.shared[index * 4..index * 4 + 4];
                 let undefined = bytes.iter().any(Option::is_none);
                 let word = u32::from_le_bytes(std::array::from_fn(|i| bytes[i].unwrap_or(0)));
                 (word, undefined)
             }
+        }
+    }
+
+    /// Byte `at` of the memory (`None`: undefined, or a parameter buffer
+    /// word beyond the given ones).
+    fn read_byte(&self, target: Target, at: usize) -> Option<u8> {
+        match target {
+            Target::Shared => self.outcome.shared.get(at).copied().flatten(),
+            Target::Constant(binding) => {
+                let word = self.inputs.buffers.get(&binding)?.get(at / 4)?;
+                Some(word.to_le_bytes()[at % 4])
+            }
+            _ => Some(self.read_word(target, at / 4).0.to_le_bytes()[at % 4]),
         }
     }
 
@@ -1959,52 +2051,75 @@ impl Machine<'_> {
                     self.outcome.shared[index * 4 + i] = Some(b);
                 }
             }
+            Target::Constant(_) => {}
         }
     }
 
-    /// LDC (NV_parameter_buffer_object2 2.X.4.5, BufferMemoryLoad): the
-    /// components the storage modifier names from the parameter buffer's
-    /// words ([`Inputs::buffers`], little-endian bytes), zeros in the
-    /// others, then the operand's swizzle and modifiers. The spec leaves
-    /// unaligned offsets undefined (nvp4c rounds down to the component
-    /// size, as the device does) and so a read past the given buffer
-    /// ("not large enough to hold element <b>"): such components are
-    /// undefined.
-    fn constant_load(&mut self, inst: &Instruction, m: &crate::ir::MemoryAccess) -> Result<Vec4> {
-        let Storage::ConstantBuffer(binding) = self.storage[m.var.0 as usize] else {
-            return Err(internal("LDC from a non-CBUFFER variable", inst.span));
-        };
-        let mut byte = u64::from(m.offset);
-        if let Some(a) = &m.address {
-            byte += u64::from(self.load(a)?.bits[0]);
+    /// Byte `at` set to `value`, the other bytes of its word kept.
+    fn write_byte(&mut self, target: Target, at: usize, value: u8) {
+        if let Target::Shared = target {
+            self.outcome.shared[at] = Some(value);
+            return;
         }
-        let words = self.inputs.buffers.get(&binding);
-        let word = |k: u64| -> Option<u32> {
-            let k = usize::try_from(k).ok()?;
-            words.and_then(|w| w.get(k)).copied()
-        };
-        let mut v = Vec4::defined([0; 4]);
-        for c in 0..u64::from(m.components) {
-            let bits = u64::from(m.bits);
-            let at = (byte / (bits / 8)) * (bits / 8) + c * 4;
-            let Some(w) = word(at / 4) else {
-                v.undefined |= 1 << c;
-                continue;
-            };
-            let shift = (at % 4) * 8;
-            v.bits[c as usize] = match (m.bits, m.ty) {
-                (8, DataType::Signed) => i32::from((w >> shift) as u8 as i8) as u32,
-                (8, _) => (w >> shift) & 0xff,
-                (16, DataType::Signed) => i32::from((w >> shift) as u16 as i16) as u32,
-                (16, _) => (w >> shift) & 0xffff,
-                _ => w,
-            };
+        let (word, _) = self.read_word(target, at / 4);
+        let mut bytes = word.to_le_bytes();
+        bytes[at % 4] = value;
+        self.write_word(target, at / 4, u32::from_le_bytes(bytes));
+    }
+
+    /// LDB, LDS and LDC (NV_gpu_program5 2.X.4.5, BufferMemoryLoad, with
+    /// NV_gpu_program5_mem_extended's modifiers): the storage modifier's
+    /// components at 64 bits (a 64-bit one as it is; a 32-bit one, an 8-
+    /// or 16-bit integer sign- or zero-extended and an F16 as an f32, in
+    /// the low 32 bits), zeros in the others and outside a storage buffer
+    /// or shared memory; for LDC, then the operand's swizzle and modifiers
+    /// (2.X.8.Z, LDC). A parameter buffer word beyond the given ones is
+    /// undefined ("not large enough to hold element <b>").
+    fn memory_load(&mut self, inst: &Instruction, m: &crate::ir::MemoryAccess) -> Result<Wide4> {
+        let place = self.memory_place(m)?;
+        let constant = matches!(place.target, Target::Constant(_));
+        let mut v = Wide4::default();
+        if place.inside || constant {
+            let size = usize::from(m.bits) / 8;
+            for c in 0..usize::from(m.components) {
+                let mut raw = 0u64;
+                for i in (0..size).rev() {
+                    match self.read_byte(place.target, place.byte + c * size + i) {
+                        Some(b) => raw = raw << 8 | u64::from(b),
+                        None => v.undefined |= 1 << c,
+                    }
+                }
+                v.bits[c] = match (m.bits, m.ty) {
+                    (8, DataType::Signed) => raw as u8 as i8 as i32 as u32 as u64,
+                    (16, DataType::Signed) => raw as u16 as i16 as i32 as u32 as u64,
+                    (16, DataType::Float) => u64::from(half::half_to_f32(raw as u16).to_bits()),
+                    _ => raw,
+                };
+            }
         }
-        let modifiers = inst
-            .srcs
-            .first()
-            .ok_or_else(|| internal("LDC without its operand", inst.span))?;
-        Ok(operand_modifiers(modifiers, &v))
+        // A 32-bit or narrower result in a 64-bit value: [`wide::demote`]
+        // of it is the 32-bit result again.
+        if m.bits != 64 {
+            let narrow = Vec4 {
+                bits: v.bits.map(|b| b as u32),
+                undefined: v.undefined,
+            };
+            v = wide::promote(narrow, m.ty);
+        }
+        if inst.op == Opcode::Ldc {
+            let modifiers = inst
+                .srcs
+                .first()
+                .ok_or_else(|| internal("LDC without its operand", inst.span))?;
+            if m.bits != 64 {
+                // 32-bit modifiers on the 32-bit value (a 32-bit
+                // negation wraps as the instruction's does).
+                let narrow = wide::demote(v, m.ty);
+                return Ok(wide::promote(operand_modifiers(modifiers, &narrow), m.ty));
+            }
+            return Ok(operand_modifiers64(modifiers, &v));
+        }
+        Ok(v)
     }
 
     fn memory_instruction(
@@ -2013,20 +2128,10 @@ impl Machine<'_> {
         m: &crate::ir::MemoryAccess,
         srcs: &[Vec4],
     ) -> Result<Vec4> {
-        let (target, index, inside) = self.memory_words(m)?;
+        let place = self.memory_place(m)?;
+        let (target, index, inside) = (place.target, place.byte / 4, place.inside);
         let Some(op) = m.atomic else {
-            // LDB/LDS: the words, zeros beyond `components` or the memory.
-            let mut v = Vec4::defined([0; 4]);
-            if inside {
-                for c in 0..usize::from(m.components) {
-                    let (word, undefined) = self.read_word(target, index + c);
-                    v.bits[c] = word;
-                    if undefined {
-                        v.undefined |= 1 << c;
-                    }
-                }
-            }
-            return Ok(v);
+            return Err(internal("a load as an atomic", inst.span));
         };
         if !inside {
             return Ok(Vec4::defined([0; 4]));
@@ -2094,11 +2199,27 @@ impl Machine<'_> {
         Ok(v)
     }
 
-    fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {
-        let (target, index, inside) = self.memory_words(m)?;
-        if inside {
-            for c in 0..usize::from(m.components) {
-                self.write_word(target, index + c, v.bits[c]);
+    /// STB and STS (BufferMemoryStore): the storage modifier's components
+    /// of `v` (64-bit components; a 32-bit operand promoted), little-endian,
+    /// an F16 rounded to nearest (even); nothing outside the memory.
+    fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Wide4) -> Result<()> {
+        let place = self.memory_place(m)?;
+        if !place.inside {
+            return Ok(());
+        }
+        let size = usize::from(m.bits) / 8;
+        for c in 0..usize::from(m.components) {
+            let raw = match (m.bits, m.ty) {
+                (64, _) => v.bits[c],
+                (16, DataType::Float) => u64::from(half::f64_to_half(
+                    f64::from_bits(v.bits[c]),
+                    crate::ir::Rounding::Round,
+                )),
+                // The 32-bit value's low bits.
+                _ => wide::demote(v, m.ty).bits[c] as u64,
+            };
+            for (i, b) in raw.to_le_bytes().into_iter().take(size).enumerate() {
+                self.write_byte(place.target, place.byte + c * size + i, b);
             }
         }
         Ok(())

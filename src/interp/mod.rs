@@ -111,6 +111,7 @@
 
 mod alu;
 mod fixed_function;
+mod half;
 mod machine;
 mod names;
 mod value;

@@ -275,6 +275,10 @@ impl Features {
     /// `OPTION NV_shader_atomic_float;`: F32 ADD and EXCH atomics (which
     /// ATOMB and ATOMS have whenever the extension is supported).
     pub const ATOMIC_FLOAT: Features = Features(1 << 28);
+    /// `OPTION NV_gpu_program5_mem_extended;`: the F16, F16X2, F16X4 and
+    /// 8- and 16-bit integer vector storage modifiers on the load and
+    /// store instructions (NV_gpu_program5_mem_extended 2.X.6).
+    pub const MEM_EXTENDED: Features = Features(1 << 30);
     /// Any of the older NV headers, whose registers are fixed names
     /// rather than declarations.
     pub const NV_LEGACY: Features =
@@ -321,7 +325,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 30] = [
+        const NAMES: [(Features, &str); 31] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -352,6 +356,7 @@ impl fmt::Debug for Features {
             (Features::BINDLESS_TEXTURE, "BINDLESS_TEXTURE"),
             (Features::ATOMIC_COUNTERS, "ATOMIC_COUNTERS"),
             (Features::ATOMIC_FLOAT, "ATOMIC_FLOAT"),
+            (Features::MEM_EXTENDED, "MEM_EXTENDED"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -969,6 +974,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
     OptionInfo { name: "NV_shader_atomic_counters", headers: NV5, features: Features::ATOMIC_COUNTERS, requires: None, exclusive: None, spec: "NV_shader_atomic_counters 2.X.6", summary: "COUNTER declarations (program.counter[a][b]) and the ATOMCTR instruction (INCR, DECR, GET) on atomic counter buffers" },
     OptionInfo { name: "NV_shader_atomic_float", headers: NV5, features: Features::ATOMIC_FLOAT, requires: None, exclusive: None, spec: "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\"", summary: "F32 with the ADD and EXCH atomics (ATOMB and ATOMS have them without the option, as their specifications say; ATOM and ATOMIM are not lowered)" },
+    OptionInfo { name: "NV_gpu_program5_mem_extended", headers: NV5, features: Features::MEM_EXTENDED, requires: None, exclusive: None, spec: "NV_gpu_program5_mem_extended 2.X.6", summary: "the F16, F16X2, F16X4, S8X2, S8X4, S16X2, S16X4, U8X2, U8X4, U16X2 and U16X4 storage modifiers on LDC, LDB, STB, LDS and STS (LOADIM and STOREIM: not lowered, E0900)" },
     OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
     OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },

@@ -158,9 +158,7 @@ impl Lowerer<'_> {
         if inst.fixed && value.comp == Comp::F32 {
             value = self.round_to_fixed(value)?;
         }
-        let result64 = inst.precision64
-            || inst.op == Opcode::Pk64
-            || inst.convert.is_some_and(|c| c.to.bits == 64);
+        let result64 = inst.result64();
         if value.n != 4 || value.comp != Comp::sized(result_type, result64) {
             return Err(LowerError::internal_at(
                 format!(

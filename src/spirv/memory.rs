@@ -46,6 +46,17 @@ use crate::ir::{AtomicOp, BarrierKind, Instruction, MemoryAccess, Operand, VarKi
 use crate::isa::{DataType, Stage};
 use crate::spirv::emit::Comp as C;
 
+/// The bytes one access covers: component size times count.
+fn access_bytes(m: &MemoryAccess) -> u32 {
+    u32::from(m.bits) / 8 * u32::from(m.components)
+}
+
+/// The words one access reads or writes (an access narrower than a word
+/// lies within one).
+fn access_words(m: &MemoryAccess) -> u32 {
+    access_bytes(m).div_ceil(4)
+}
+
 /// One storage buffer variable of the module.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StorageBuffer {
@@ -246,10 +257,10 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The word index of the access (byte offset / 4) and whether its
-    /// `components` words lie inside the buffer (or shared memory).
+    /// The index of the first word of the access and whether its
+    /// [`access_words`] words lie inside the buffer (or shared memory).
     fn word_index(&mut self, m: &MemoryAccess, buffer: Memory) -> LResult<(Val, Val)> {
-        let byte = self.byte_address(m)?;
+        let byte = self.aligned_address(m)?;
         let two = self.konst(Comp::U32, &[2]);
         let index = self.op(Op::ShiftRightLogical, &[byte, two])?;
         let len = match buffer {
@@ -267,7 +278,7 @@ impl Lowerer<'_> {
         };
         // The last word read or written must be below the length (and the
         // sum must not wrap).
-        let last_offset = self.konst(Comp::U32, &[u32::from(m.components) - 1]);
+        let last_offset = self.konst(Comp::U32, &[access_words(m) - 1]);
         let last = self.op(Op::IAdd, &[index, last_offset])?;
         let no_wrap = self.cmp(Op::UGreaterThanEqual, last, index)?;
         let inside = self.cmp(Op::ULessThan, last, len)?;
@@ -283,6 +294,35 @@ impl Lowerer<'_> {
             byte = self.op(Op::IAdd, &[byte, a])?;
         }
         Ok(byte)
+    }
+
+    /// The byte offset rounded down to the access's alignment (its size,
+    /// at most a word): NV_gpu_program5_mem_extended 2.X.4.5, "The
+    /// address ... must be aligned to the fetch size corresponding to the
+    /// storage opcode modifier ... If an offset is not correctly aligned,
+    /// the values returned by a buffer memory load will be undefined";
+    /// nvp4c rounds down, so an access never straddles words it does not
+    /// cover whole.
+    fn aligned_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        let size = access_bytes(m).min(4);
+        if m.address.is_none() {
+            return Ok(self.konst(Comp::U32, &[m.offset & !(size - 1)]));
+        }
+        let byte = self.byte_address(m)?;
+        let mask = self.konst(Comp::U32, &[!(size - 1)]);
+        self.op(Op::BitwiseAnd, &[byte, mask])
+    }
+
+    /// Where within its word an access narrower than a word starts, in
+    /// bits (0 for the others).
+    fn sub_word_shift(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        if access_bytes(m) >= 4 {
+            return Ok(self.konst(Comp::U32, &[0]));
+        }
+        let byte = self.aligned_address(m)?;
+        let three = self.konst(Comp::U32, &[3]);
+        let within = self.op(Op::BitwiseAnd, &[byte, three])?;
+        self.op(Op::ShiftLeftLogical, &[within, three])
     }
 
     fn address_value(&mut self, a: &Operand) -> LResult<Val> {
@@ -317,8 +357,12 @@ impl Lowerer<'_> {
         }
     }
 
-    /// LDB: the words, zero where the access lies outside the buffer, as a
-    /// vector of the storage modifier's type.
+    /// LDB, LDS and LDC: BufferMemoryLoad (NV_gpu_program5 2.X.4.5,
+    /// NV_gpu_program5_mem_extended): the storage modifier's components
+    /// from the words the access covers, zeros in the others and where
+    /// the access lies outside the memory; 64-bit components for a 64-bit
+    /// modifier, 32-bit ones otherwise (an 8- or 16-bit integer sign- or
+    /// zero-extended, an F16 converted to f32).
     pub(crate) fn memory_load(&mut self, inst: &Instruction) -> LResult<Val> {
         let m = inst
             .memory
@@ -326,74 +370,167 @@ impl Lowerer<'_> {
             .ok_or_else(|| LowerError::internal_at("LDB without its memory access", inst.span))?;
         let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
-        // Out of range: read word 0 of a guaranteed-present element... no:
-        // the index is replaced by 0 only to form a pointer; the value is
-        // then discarded by the select. An empty buffer has no word 0, so
-        // the load runs only inside the bounds check.
-        let zero = self.konst(Comp::U32, &[0]);
-        let result_ty = self.t(Comp::U32, 4);
-        let words_var = self.function_variable_init(result_ty, Some("ldb"), None)?;
-        let zeros = self.konst(Comp::U32, &[0, 0, 0, 0]);
-        self.store(words_var, zeros)?;
-        let components = u32::from(m.components);
-        self.guarded_by(Some(ok), |l| {
-            let mut parts = Vec::with_capacity(4);
-            for c in 0..4 {
-                if c < components {
-                    let k = l.konst(Comp::U32, &[c]);
-                    let i = l.op(Op::IAdd, &[index, k])?;
-                    let p = l.word_pointer(buffer, i)?;
-                    parts.push(l.load(p, Comp::U32, 1)?);
-                } else {
-                    parts.push(zero);
-                }
-            }
-            let v = l.construct(&parts)?;
-            l.store(words_var, v)
-        })?;
-        let words = self.load(words_var, Comp::U32, 4)?;
-        if m.bits >= 32 {
-            return self.cast(words, Comp::from(m.ty));
-        }
-        // LDC.S8/U8/S16/U16 (NV_parameter_buffer_object2 2.X.4.5): the
-        // byte or half-word at the offset within its word (little-endian;
-        // a 16-bit offset is "a multiple of two", rounded down as the
-        // other sizes are), sign- or zero-extended into x.
-        let byte = self.byte_address(m)?;
-        let within = self.konst(Comp::U32, &[if m.bits == 8 { 3 } else { 2 }]);
-        let within = self.op(Op::BitwiseAnd, &[byte, within])?;
-        let three = self.konst(Comp::U32, &[3]);
-        let shift = self.op(Op::ShiftLeftLogical, &[within, three])?;
-        let count = self.konst(Comp::U32, &[u32::from(m.bits)]);
-        let x = self.extract(words, 0)?;
-        let field = if m.ty == DataType::Signed {
-            let x = self.cast(x, Comp::I32)?;
-            self.op(Op::BitFieldSExtract, &[x, shift, count])?
+        let shift = self.sub_word_shift(m)?;
+        let comp = Comp::sized(m.ty, m.bits == 64);
+        let result_ty = self.t(comp, 4);
+        let result_var = self.function_variable_init(result_ty, Some("ldb"), None)?;
+        let zeros = if m.bits == 64 {
+            self.splat_const64(comp, 0, 4)
         } else {
-            self.op(Op::BitFieldUExtract, &[x, shift, count])?
+            self.splat_const(comp, 0, 4)
         };
-        let zero = self.konst(field.comp, &[0]);
-        self.construct(&[field, zero, zero, zero])
-    }
-
-    /// STB: the first `components` components of the value, inside the
-    /// buffer only.
-    pub(crate) fn lower_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
-        let buffer = self.memory_of(m)?;
-        let v = self.load_operand(value, false)?.value;
-        let bits = self.cast(v, Comp::U32)?;
-        let (index, ok) = self.word_index(m, buffer)?;
-        let components = u32::from(m.components);
+        self.store(result_var, zeros)?;
+        // An empty buffer has no word 0: the words are read only inside
+        // the bounds check.
         self.guarded_by(Some(ok), |l| {
-            for c in 0..components {
-                let k = l.konst(Comp::U32, &[c]);
+            let mut words = Vec::with_capacity(8);
+            for w in 0..access_words(m) {
+                let k = l.konst(Comp::U32, &[w]);
                 let i = l.op(Op::IAdd, &[index, k])?;
                 let p = l.word_pointer(buffer, i)?;
-                let word = l.extract(bits, c)?;
-                l.store(p, word)?;
+                words.push(l.load(p, Comp::U32, 1)?);
+            }
+            let v = l.decode_words(m, &words, shift)?;
+            l.store(result_var, v)
+        })?;
+        self.load(result_var, comp, 4)
+    }
+
+    /// The four result components of a load from its words (little-endian,
+    /// as every Vulkan device; `shift`: where a sub-word access starts in
+    /// its word).
+    fn decode_words(&mut self, m: &MemoryAccess, words: &[Val], shift: Val) -> LResult<Val> {
+        let zero = self.konst(Comp::U32, &[0]);
+        let word = |w: usize| words.get(w).copied().unwrap_or(zero);
+        match m.bits {
+            32 => {
+                let v = self.construct(&[word(0), word(1), word(2), word(3)])?;
+                self.cast(v, Comp::from(m.ty))
+            }
+            // x, y from words 0-3, z, w from words 4-7, each the low word
+            // first (PK64's order).
+            64 => {
+                let low = self.construct(&[word(0), word(1), word(2), word(3)])?;
+                let high = self.construct(&[word(4), word(5), word(6), word(7)])?;
+                let low = self.pack64(low, m.ty)?;
+                let high = self.pack64(high, m.ty)?;
+                self.shuffle(low, high, &[0, 1, 4, 5])
+            }
+            _ => {
+                let size = u32::from(m.bits) / 8;
+                let count = self.konst(Comp::U32, &[u32::from(m.bits)]);
+                let signed = m.ty == DataType::Signed;
+                let field_zero = if signed {
+                    self.konst(Comp::I32, &[0])
+                } else {
+                    zero
+                };
+                let mut parts = Vec::with_capacity(4);
+                for c in 0..4 {
+                    if c >= u32::from(m.components) {
+                        parts.push(field_zero);
+                        continue;
+                    }
+                    let at = c * size;
+                    let within = self.konst(Comp::U32, &[(at % 4) * 8]);
+                    let offset = self.op(Op::IAdd, &[shift, within])?;
+                    let w = word((at / 4) as usize);
+                    parts.push(if signed {
+                        let w = self.cast(w, Comp::I32)?;
+                        self.op(Op::BitFieldSExtract, &[w, offset, count])?
+                    } else {
+                        self.op(Op::BitFieldUExtract, &[w, offset, count])?
+                    });
+                }
+                let v = self.construct(&parts)?;
+                if m.ty == DataType::Float {
+                    self.half_to_float(v)
+                } else {
+                    Ok(v)
+                }
+            }
+        }
+    }
+
+    /// STB and STS: BufferMemoryStore (NV_gpu_program5 2.X.4.5,
+    /// NV_gpu_program5_mem_extended): the storage modifier's components of
+    /// the value, inside the memory only. Whole words are stored; a store
+    /// narrower than a word changes only its bytes, by an atomic AND that
+    /// clears them and an atomic OR that sets them, so that invocations
+    /// storing to the other bytes of the word at the same time keep theirs.
+    pub(crate) fn lower_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
+        let buffer = self.memory_of(m)?;
+        let v = self.load_operand_sized(value, false, m.bits == 64)?.value;
+        let words = self.encode_words(m, v)?;
+        let (index, ok) = self.word_index(m, buffer)?;
+        let partial = access_bytes(m) < 4;
+        let shift = self.sub_word_shift(m)?;
+        self.guarded_by(Some(ok), |l| {
+            if partial {
+                let p = l.word_pointer(buffer, index)?;
+                let ones = l.konst(Comp::U32, &[(1u32 << (access_bytes(m) * 8)) - 1]);
+                let mask = l.op(Op::ShiftLeftLogical, &[ones, shift])?;
+                let keep = l.op(Op::Not, &[mask])?;
+                let bits = l.op(Op::ShiftLeftLogical, &[words[0], shift])?;
+                let uint = l.t(Comp::U32, 1);
+                let scope = l.c_u32(buffer.scope() as u32);
+                let relaxed = l.c_u32(0);
+                l.b.value(Op::AtomicAnd, uint, None, [p, scope, relaxed, keep.id])?;
+                l.b.value(Op::AtomicOr, uint, None, [p, scope, relaxed, bits.id])?;
+                return Ok(());
+            }
+            for (w, word) in (0u32..).zip(&words) {
+                let k = l.konst(Comp::U32, &[w]);
+                let i = l.op(Op::IAdd, &[index, k])?;
+                let p = l.word_pointer(buffer, i)?;
+                l.store(p, *word)?;
             }
             Ok(())
         })
+    }
+
+    /// The words a store writes: [`access_words`] of them, a narrower
+    /// access's bytes in the low bits of one.
+    fn encode_words(&mut self, m: &MemoryAccess, v: Val) -> LResult<Vec<Val>> {
+        let n = access_words(m) as usize;
+        let mut words = Vec::with_capacity(n);
+        match m.bits {
+            32 => {
+                let bits = self.cast(v, Comp::U32)?;
+                for c in 0..n as u32 {
+                    words.push(self.extract(bits, c)?);
+                }
+            }
+            64 => {
+                let low = self.unpack64(v, DataType::Unsigned)?;
+                let zw = self.shuffle(v, v, &[2, 3, 2, 3])?;
+                let high = self.unpack64(zw, DataType::Unsigned)?;
+                for c in 0..n as u32 {
+                    words.push(self.extract(if c < 4 { low } else { high }, c % 4)?);
+                }
+            }
+            _ => {
+                // "((float16_t *)address)[0] = operand.x": the nearest
+                // 16-bit float; integers keep their low bits.
+                let fields = if m.ty == DataType::Float {
+                    self.float_to_half(v, crate::ir::Rounding::Round)?
+                } else {
+                    self.cast(v, Comp::U32)?
+                };
+                let size = u32::from(m.bits) / 8;
+                let count = self.konst(Comp::U32, &[u32::from(m.bits)]);
+                let zero = self.konst(Comp::U32, &[0]);
+                words.resize(n, zero);
+                for c in 0..u32::from(m.components) {
+                    let at = c * size;
+                    let field = self.extract(fields, c)?;
+                    let offset = self.konst(Comp::U32, &[(at % 4) * 8]);
+                    let w = (at / 4) as usize;
+                    words[w] = self.op(Op::BitFieldInsert, &[words[w], field, offset, count])?;
+                }
+            }
+        }
+        Ok(words)
     }
 
     /// ATOMB: the word before the operation (0 outside the buffer, where

@@ -35,6 +35,7 @@ mod emit;
 mod fixed_function;
 mod flow;
 mod geometry;
+mod half;
 mod image;
 pub use geometry::MAX_VERTEX_STREAMS;
 mod interface;

@@ -2661,3 +2661,43 @@ fn texture_handles_validate() {
         }
     }
 }
+
+/// Every storage modifier of the load/store table on LDB, STB, LDS, STS
+/// (compute) and LDC (fragment), with constant and register offsets,
+/// compiles to a module valid in every target environment: 8/16-bit and
+/// F16 accesses are word accesses and bit operations, 64-bit ones Int64
+/// and Float64 values, so no 8- or 16-bit storage capability is needed.
+#[test]
+fn every_storage_modifier_validates_in_every_env() {
+    use crate::check::memory::STORAGE_MODIFIERS;
+    let mut compute = String::new();
+    let mut fragment = String::new();
+    for m in STORAGE_MODIFIERS {
+        let reg = match (m.ty, m.bits) {
+            (_, 64) => "d",
+            (crate::isa::DataType::Float, _) => "f",
+            (crate::isa::DataType::Signed, _) => "s",
+            _ => "u",
+        };
+        compute.push_str(&format!(
+            "LDB.{0} {reg}, sbo[a.x + 8];\nSTB.{0} {reg}, sbo[16];\nLDS.{0} {reg}, shv[32];\nSTS.{0} {reg}, shv[a.x];\n",
+            m.name
+        ));
+        fragment.push_str(&format!(
+            "LDC.{0} {reg}, cb[i.x + 8];\nSTB.{0} {reg}, sbo[a.x];\nLDC.{0} {reg}, cb[2];\nSTB.{0} {reg}, sbo[8];\n",
+            m.name
+        ));
+    }
+    let compute = format!(
+        "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_gpu_program5_mem_extended;\nGROUP_SIZE 1;\nSHARED_MEMORY 64;\nSHARED shv[] = {{ program.sharedmem }};\nSTORAGE sbo = program.storage[0];\nINT TEMP s;\nUINT TEMP u, a;\nTEMP f;\nLONG TEMP d;\nMOV.U a, invocation.localid;\nMOV.S s, 0;\nMOV.U u, 0;\nMOV f, 0;\nMOV.U64 d, 0;\n{compute}END\n"
+    );
+    let fragment = format!(
+        "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_gpu_program5_mem_extended;\nCBUFFER cb[] = {{ program.buffer[0] }};\nSTORAGE sbo = program.storage[0];\nINT TEMP s, i;\nUINT TEMP u, a;\nTEMP f;\nLONG TEMP d;\nFLR.U a, fragment.texcoord[0];\nFLR.S i, fragment.texcoord[0];\n{fragment}MOV result.color, f;\nEND\n"
+    );
+    for env in ENVS {
+        for (name, src) in [("t.cp", &compute), ("t.fp", &fragment)] {
+            crate::compile(src, &options(env))
+                .unwrap_or_else(|d| panic!("{env:?}: {}", d.render(name, src, false)));
+        }
+    }
+}

@@ -291,6 +291,40 @@ impl Lowerer<'_> {
     /// size. src/interp/wide.rs computes the same.
     pub(crate) fn cvt(&mut self, c: Conversion, x: Val) -> LResult<Val> {
         let (to, from) = (c.to, c.from);
+        // F16: "a floating-point type, but whose sixteen least significant
+        // bits describe a 16-bit floating-point value" (2.X.8.Z, CVT). An
+        // F16 operand is its f32 value (exact); an F16 result is rounded
+        // once, from the operand's float or from an integer's f32 (exact
+        // below 2^24, and every larger magnitude overflows a 16-bit float
+        // in any rounding), and its encoding is the register's low bits.
+        let f32_type = StorageType {
+            ty: DataType::Float,
+            bits: 32,
+        };
+        if from.is_half() {
+            let f = self.half_to_float(x)?;
+            return self.cvt(
+                Conversion {
+                    from: f32_type,
+                    ..c
+                },
+                f,
+            );
+        }
+        if to.is_half() {
+            let f = if from.ty == DataType::Float {
+                x
+            } else {
+                let exact = Conversion {
+                    to: f32_type,
+                    rounding: Rounding::Round,
+                    ..c
+                };
+                self.cvt(exact, x)?
+            };
+            let h = self.float_to_half(f, c.rounding)?;
+            return self.cast(h, Comp::F32);
+        }
         let r = match (from.ty, to.ty) {
             (DataType::Float, DataType::Float) => {
                 let v = self.resize(x, Comp::F64)?;

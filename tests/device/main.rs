@@ -29,6 +29,7 @@ mod exec_nv5_bindless;
 mod exec_nv5_bits;
 mod exec_nv5_images;
 mod exec_nv5_samples;
+mod exec_nv5_storage;
 mod exec_nv5_subroutines;
 mod exec_nv5_thread_group;
 mod exec_options;
