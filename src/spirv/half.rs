@@ -144,6 +144,8 @@ impl Lowerer<'_> {
                 }
             }
         };
+        // An integer below 2^12: exact in an f32.
+        let r = self.resize(r, Comp::F32)?;
         let r = self.convert(Op::ConvertFToU, r, Comp::U32)?;
         // ((e + 14) << 10) + r: a normal's exponent field is e + 15 and r
         // carries its implicit 2^10; a denormal has e = -14 and r < 2^10.

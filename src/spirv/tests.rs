@@ -2701,3 +2701,35 @@ fn every_storage_modifier_validates_in_every_env() {
         }
     }
 }
+
+/// CVT to and from F16 from and to every other storage type, in each
+/// rounding mode, validates in every target environment (no Float16
+/// capability: src/spirv/half.rs).
+#[test]
+fn cvt_with_f16_validates_in_every_env() {
+    let mut body = String::new();
+    for other in [
+        "F32", "F64", "S8", "S16", "S32", "S64", "U8", "U16", "U32", "U64",
+    ] {
+        let (operand, result) = match other {
+            "F64" | "S64" | "U64" => ("d", "d"),
+            o if o.starts_with('S') => ("s", "s"),
+            o if o.starts_with('U') => ("u", "u"),
+            _ => ("f", "f"),
+        };
+        for rounding in ["", ".ROUND", ".CEIL", ".FLR", ".TRUNC"] {
+            body.push_str(&format!(
+                "CVT.F16.{other}{rounding} h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\n"
+            ));
+        }
+    }
+    let src = format!(
+        "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE sbo = program.storage[0];\nTEMP f, h;\nINT TEMP s;\nUINT TEMP u;\nLONG TEMP d;\nMOV f, fragment.texcoord[0];\nFLR.S s, f;\nFLR.U u, f;\nMOV.F64 d, f;\n{body}STB.S32X4 s, sbo[0];\nSTB.U32X4 u, sbo[16];\nSTB.F64X4 d, sbo[32];\nADD result.color, f, h;\nEND\n"
+    );
+    for env in ENVS {
+        let compiled = crate::compile(&src, &options(env))
+            .unwrap_or_else(|e| panic!("{env:?}: {}", e.render("t.fp", &src, false)));
+        let caps = capabilities(&module(&compiled.spirv));
+        assert!(!caps.contains(&spirv::Capability::Float16), "{env:?}");
+    }
+}

@@ -490,3 +490,75 @@ fn cvt_rounds_inexact_floats_by_its_rounding_modifier() {
         [F_ONE, 0, F_QUARTER, F_ONE],
     );
 }
+
+/// CVT to F16 (NV_gpu_program5 2.X.8.Z, CVT: "whose sixteen least
+/// significant bits describe a 16-bit floating-point value"), read back as
+/// the register's bits: 0x0000hhhh.
+fn check_f16(body: &str, want: [u32; 4]) {
+    check(
+        "UINT",
+        &format!("TEMP h;\n{body}\nMOV.U o, h;"),
+        [0; 4],
+        want,
+    );
+}
+
+#[test]
+fn cvt_to_f16_rounds_by_its_rounding_modifier() {
+    // f32(1/3) = 0x3EAAAAAB lies between the f16s 0x3555 (0.333251953) and
+    // 0x3556 (0.333496094), nearer the first; 65520 is the tie between
+    // 65504 (0x7BFF, odd mantissa) and 2^16 (overflow: infinity, 0x7C00);
+    // 1e-8 lies between +0 and 2^-24 (0x0001), below their midpoint 2^-25.
+    let values = "{0.33333333, -0.33333333, 65520, 0.00000001}";
+    check_f16(
+        &format!("CVT.F16.F32 h, {values};"),
+        [0x3555, 0xB555, 0x7C00, 0],
+    );
+    check_f16(
+        &format!("CVT.F16.F32.CEIL h, {values};"),
+        [0x3556, 0xB555, 0x7C00, 1],
+    );
+    check_f16(
+        &format!("CVT.F16.F32.FLR h, {values};"),
+        [0x3555, 0xB556, 0x7BFF, 0],
+    );
+    check_f16(
+        &format!("CVT.F16.F32.TRUNC h, {values};"),
+        [0x3555, 0xB555, 0x7BFF, 0],
+    );
+    // Integers: -3 = -1.5 * 2^1 (0xC200); 65519 is below the 65520 tie
+    // (0x7BFF); 70000 overflows; 2049 is the tie between 2048 (0x6800,
+    // even) and 2050 (f16 spacing 2 above 2048).
+    check_f16(
+        "INT TEMP i;\nMOV.S i, {-3, 65519, 70000, 2049};\nCVT.F16.S32 h, i;",
+        [0xC200, 0x7BFF, 0x7C00, 0x6800],
+    );
+    // F64 1 + 2^-11 + 2^-40 is just above the midpoint of 1.0 (0x3C00) and
+    // 1 + 2^-10 (0x3C01): rounded once it is 0x3C01; through an f32 (which
+    // drops the 2^-40) it would be the tie, to even 0x3C00.
+    check_f16(
+        "ADD.F64 d, {1.00048828125, 1.00048828125, -1.00048828125, -1.00048828125}, {TINY, TINY, -TINY, -TINY};\nCVT.F16.F64 h, d;",
+        [0x3C01, 0x3C01, 0xBC01, 0xBC01],
+    );
+}
+
+#[test]
+fn cvt_from_f16_reads_the_low_16_bits_exactly() {
+    // 0x3555 = +1.0101010101b * 2^-2 = 1365/4096 (f32 exponent 125,
+    // mantissa 0x155 << 13); 0xC000 = -2; 0x7BFF = 65504; 0x0001 = 2^-24
+    // (a denormal: 0x33800000 as an f32). The high 16 bits are ignored.
+    check(
+        "FLOAT",
+        "TEMP h;\nMOV.U h, {13653, 49152, 31743, 65537};\nCVT.F32.F16 o, h;",
+        [0; 4],
+        [0x3EAA_A000, 0xC000_0000, 0x477F_E000, 0x3380_0000],
+    );
+    // F16 to S32 rounds as CVT from any float: -2.5 (0xC100) by FLR is -3,
+    // 1.5 (0x3E00) by CEIL 2.
+    check(
+        "INT",
+        "TEMP h;\nMOV.U h, {49408, 15872, 49408, 15872};\nCVT.S32.F16.FLR o.xy, h;\nCVT.S32.F16.CEIL o.zw, h;",
+        [0; 4],
+        [(-3i32) as u32, 1, (-2i32) as u32, 2],
+    );
+}
