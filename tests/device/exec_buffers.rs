@@ -331,3 +331,124 @@ END
         }
     }
 }
+
+/// LDC with NV_gpu_program5's 64-bit and NV_gpu_program5_mem_extended's
+/// storage modifiers (`OPTION NV_gpu_program5_mem_extended`): S8X4 sign
+/// extension, F16X2 and F16 widened to f32 (then the operand's negation
+/// and swizzle), U16X4, and a U64 above 2^32 in a LONG register. Words:
+///
+/// | word | value | bytes / halves (low first) |
+/// |------|-------|----------------------------|
+/// | 0 | 0x807F01FF | FF 01 7F 80 |
+/// | 1 | 0x3C00B555 | F16 −1365/4096, 1.0 |
+/// | 2 | 0xC0004100 | F16 2.5, −2.0 |
+/// | 3 | 0x80007FFF | FF 7F 00 80 |
+/// | 4, 5 | 2^32 + 2 | U64, low word first |
+#[test]
+fn ldc_with_mem_extended_and_64_bit_storage_modifiers() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+OPTION NV_gpu_program5_mem_extended;
+CBUFFER cb[] = { program.buffer[0] };
+INT TEMP a;
+TEMP f;
+LONG TEMP d;
+UINT OUTPUT o0 = result.color[0];
+INT OUTPUT o1 = result.color[1];
+OUTPUT o2 = result.color[2];
+UINT OUTPUT o3 = result.color[3];
+FLR.S a, fragment.texcoord[0];
+LDC.S8X4 o1, cb[a.x];
+LDC.F16X2 f, cb[a.y];
+MOV o2.xy, f;
+LDC.F16 o2.zw, -cb[a.y + 2].x;
+LDC.U64 d, cb[16];
+ADD.U64 d, d, d;
+UP64.U o3, d;
+LDC.U16X4 o0, cb[8];
+END
+";
+    let words: [u32; 8] = [
+        0x807F_01FF,
+        0x3C00_B555,
+        0xC000_4100,
+        0x8000_7FFF,
+        2,
+        1,
+        0,
+        0,
+    ];
+    // (a.x, a.y) per case: the byte offsets of the S8X4 and F16X2 reads.
+    let cases: [[f32; 2]; 2] = [[0.0, 4.0], [12.0, 8.0]];
+    let common = |o1: [i32; 4], o2: [u32; 4]| {
+        [
+            // U16X4 at byte 8: the halves of words 2 and 3.
+            [0x4100, 0xC000, 0x7FFF, 0x8000],
+            o1.map(|v| v as u32),
+            o2,
+            // 2 * (2^32 + 2) = 2^33 + 4, unpacked low word first.
+            [4, 2, 0, 0],
+        ]
+    };
+    let expected = [
+        // S8X4 at byte 0: FF 01 7F 80; F16X2 at byte 4: -1365/4096
+        // (0xBEAAA000), 1.0; F16 at byte 6 is 1.0, negated.
+        common(
+            [-1, 1, 127, -128],
+            [0xBEAA_A000, 0x3F80_0000, 0xBF80_0000, 0xBF80_0000],
+        ),
+        // S8X4 at byte 12: FF 7F 00 80; F16X2 at byte 8: 2.5, -2.0; F16
+        // at byte 10 is -2.0, negated.
+        common(
+            [-1, 127, 0, -128],
+            [0x4020_0000, 0xC000_0000, 0x4000_0000, 0x4000_0000],
+        ),
+    ];
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    for (case, a) in cases.iter().enumerate() {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs
+            .set(
+                "fragment.texcoord[0]",
+                [a[0], a[1], 0.0, 0.0].map(f32::to_bits),
+            )
+            .unwrap();
+        inputs.buffers.insert(0, words.to_vec());
+        let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+        for (loc, want) in expected[case].iter().enumerate() {
+            let got = run.result(&format!("result.color[{loc}]")).unwrap();
+            assert_eq!(got.bits, *want, "interpreter, case {case}, color[{loc}]");
+            assert_eq!(got.undefined, 0, "interpreter, case {case}, color[{loc}]");
+        }
+    }
+    for env in ENVS {
+        let spirv = compile(src, env);
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let job = FragmentJob {
+            buffers: vec![(
+                0,
+                words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
+            )],
+            ..FragmentJob::new(
+                cases
+                    .iter()
+                    .map(|a| vec![Input::float(5, [a[0], a[1], 0.0, 0.0])])
+                    .collect(),
+            )
+        };
+        let out = dev
+            .run_fragment(&spirv, &job)
+            .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
+        for (case, want) in expected.iter().enumerate() {
+            for (loc, w) in want.iter().enumerate() {
+                assert_eq!(
+                    out.color(case, loc as u32),
+                    *w,
+                    "case {case}, color[{loc}] ({env:?})"
+                );
+            }
+        }
+    }
+}

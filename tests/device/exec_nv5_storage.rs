@@ -302,3 +302,49 @@ STB.U32X2 u, dst[48];
     let shared = "SHARED_MEMORY 24;\nSHARED sh[] = { program.sharedmem };\n";
     check_with(shared, body, &SRC, &[0xAAAA_AAAA; 14], &want);
 }
+
+#[test]
+fn narrow_stores_of_neighbouring_invocations_keep_each_others_bytes() {
+    // 16 invocations: invocation i stores the byte 0x10 + i at byte i of
+    // words 0..3 (STB.U8) and the half 0x100 + i at half i of words 4..11
+    // (STS.U16; after BAR every invocation copies the same 32 bytes of
+    // shared memory to words 4..11), at the same time. A word-wide
+    // read-modify-write would lose some of them; each store changes only
+    // its own bytes, so every word holds its four bytes or two halves.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 16;
+SHARED_MEMORY 32;
+SHARED sh[] = { program.sharedmem };
+STORAGE dst = program.storage[0];
+UINT TEMP i, v, b;
+MOV.U i, invocation.localindex;
+ADD.U v, i, 16;
+STB.U8 v, dst[i.x];
+ADD.U v, i, 256;
+SHL.U b, i, 1;
+STS.U16 v, sh[b.x];
+BAR;
+LDS.U32X4 v, sh[0];
+STB.U32X4 v, dst[16];
+LDS.U32X4 v, sh[16];
+STB.U32X4 v, dst[32];
+END
+";
+    let spirv = match nvp4c::compile(src, &nvp4c::Options::default()) {
+        Ok(c) => c.spirv,
+        Err(d) => panic!("{}", d.render("t.cp", src, false)),
+    };
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = ComputeJob::new([1, 1, 1], vec![(64, vec![0xAAAA_AAAA; 12])]);
+    let got = device
+        .run_compute(&spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<u32> = (0..4u32)
+        .map(|w| u32::from_le_bytes([0, 1, 2, 3].map(|k| 0x10 + 4 * w as u8 + k)))
+        .chain((0..8u32).map(|w| (0x100 + 2 * w) | (0x100 + 2 * w + 1) << 16))
+        .collect();
+    assert_words("device", &got[0], &want);
+}
