@@ -15,7 +15,7 @@
 //! are refused at load time.
 
 use super::flow::Flat;
-use super::memory::{atomic_modifier, storage_modifier, StorageOrigin};
+use super::memory::{atomic_modifier, storage_modifier, StorageModifier, StorageOrigin};
 use super::program_type::{TextureUse, IMAGE_UNITS};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -32,19 +32,23 @@ pub(super) struct UnitUse {
     formatted: Option<(DataType, Span)>,
 }
 
-const MODIFIER_RULE: &str = "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z: \"LOADIM supports no base data type modifiers, but requires exactly one storage modifier\" (F32X4 S32X4 U32X4 F32X2 S32X2 U32X2 F32 S32 U32 S16 U16 S8 U8, Table X.3); \"STOREIM supports an optional base data type or storage modifier\"; \"ATOMIM supports no base data type modifiers, but requires exactly one storage and one atomic modifier\"; COH and VOL mark LOADIM and STOREIM coherent and volatile; LOADIM and ATOMIM may update a condition code";
+const MODIFIER_RULE: &str = "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z: \"LOADIM supports no base data type modifiers, but requires exactly one storage modifier\" (F32X4 S32X4 U32X4 F32X2 S32X2 U32X2 F32 S32 U32 S16 U16 S8 U8, Table X.3; with NV_gpu_program5_mem_extended F16, F16X2, F16X4 and the 8/16-bit X2/X4 forms); \"STOREIM supports an optional base data type or storage modifier\"; \"ATOMIM supports no base data type modifiers, but requires exactly one storage and one atomic modifier\"; COH and VOL mark LOADIM and STOREIM coherent and volatile; LOADIM and ATOMIM may update a condition code";
 
 const ATOMIC_RULE: &str = "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, ATOMIM, Table X.4: ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP on U32 and S32; IWRAP and DWRAP on U32";
 
-/// A storage modifier of Table X.3 (`F32X4`, `S16`, `U8`, …): those of
-/// [`STORAGE_MODIFIERS`] that NV_gpu_program4 had (no 64-bit ones).
-fn image_format(text: &str) -> Option<ImageFormat> {
-    let m = storage_modifier(text).filter(|m| m.origin == StorageOrigin::Base)?;
-    Some(ImageFormat {
-        ty: m.ty,
-        bits: m.bits,
-        components: m.components,
-    })
+/// A storage modifier of Table X.3 (`F32X4`, `S16`, `U8`, …) and those
+/// NV_gpu_program5_mem_extended adds to LOADIM and STOREIM (`F16X4`,
+/// `S8X2`, …): the rows of [`STORAGE_MODIFIERS`] but the 64-bit ones.
+fn image_format(text: &str) -> Option<(&'static StorageModifier, ImageFormat)> {
+    let m = storage_modifier(text).filter(|m| m.origin != StorageOrigin::Wide)?;
+    Some((
+        m,
+        ImageFormat {
+            ty: m.ty,
+            bits: m.bits,
+            components: m.components,
+        },
+    ))
 }
 
 /// The modifiers of one image instruction.
@@ -192,7 +196,12 @@ impl Checker<'_> {
         }
         for m in &inst.modifiers {
             let text = m.name.as_str();
-            if let Some(f) = image_format(text) {
+            if let Some((s, f)) = image_format(text) {
+                // NV_gpu_program5_mem_extended's need its option (E1250).
+                if !self.storage_modifier_allowed(info, s, m.span) {
+                    ok = false;
+                    continue;
+                }
                 if mods.format.is_some() || mods.data_type.is_some() {
                     bad(
                         self,
@@ -202,19 +211,6 @@ impl Checker<'_> {
                     ok = false;
                 }
                 mods.format = Some((f, m.span));
-            } else if let Some(s) = storage_modifier(text)
-                .filter(|s| s.origin == StorageOrigin::MemExtended && info.opcode != Opcode::Atomim)
-            {
-                // NV_gpu_program5_mem_extended's formats on LOADIM and
-                // STOREIM (16-bit float and 8/16-bit vector images).
-                if self.storage_modifier_allowed(info, s, m.span) {
-                    self.error(
-                        Diagnostic::error("E0900", format!("`.{text}` on {}", info.name))
-                            .primary(m.span, "valid, but not lowered to SPIR-V yet")
-                            .note("NV_gpu_program5_mem_extended: LOADIM and STOREIM with F16 and 8/16-bit vector formats; README.md's support table lists what is lowered"),
-                    );
-                }
-                ok = false;
             } else if let (Opcode::Atomim, Some(a)) = (info.opcode, atomic_modifier(text)) {
                 if mods.atomic.is_some() {
                     self.error(

@@ -66,6 +66,19 @@ pub(crate) fn spirv_format(f: ImageFormat) -> (SpvFormat, bool) {
         (F, 32, 2) => (SpvFormat::Rg32f, true),
         (S, 32, 2) => (SpvFormat::Rg32i, true),
         (U, 32, 2) => (SpvFormat::Rg32ui, true),
+        // NV_gpu_program5_mem_extended: 16-bit floats and 8/16-bit
+        // integer vectors; only the four-component ones are core formats.
+        (F, 16, 4) => (SpvFormat::Rgba16f, false),
+        (F, 16, 2) => (SpvFormat::Rg16f, true),
+        (F, 16, _) => (SpvFormat::R16f, true),
+        (S, 16, 4) => (SpvFormat::Rgba16i, false),
+        (U, 16, 4) => (SpvFormat::Rgba16ui, false),
+        (S, 8, 4) => (SpvFormat::Rgba8i, false),
+        (U, 8, 4) => (SpvFormat::Rgba8ui, false),
+        (S, 16, 2) => (SpvFormat::Rg16i, true),
+        (U, 16, 2) => (SpvFormat::Rg16ui, true),
+        (S, 8, 2) => (SpvFormat::Rg8i, true),
+        (U, 8, 2) => (SpvFormat::Rg8ui, true),
         (F, _, _) => (SpvFormat::R32f, false),
         (S, 32, _) => (SpvFormat::R32i, false),
         (U, 32, _) => (SpvFormat::R32ui, false),
@@ -291,8 +304,9 @@ impl Lowerer<'_> {
     }
 
     /// STOREIM: the value, inside the image only. An unformatted store of
-    /// `S8`, `U8`, `S16`, `U16` keeps the low 8 or 16 bits ("all bits but
-    /// the least significant eight or sixteen are dropped"), sign-extended
+    /// `S8`, `U8`, `S16`, `U16` (and NV_gpu_program5_mem_extended's X2/X4
+    /// forms) keeps each component's low 8 or 16 bits ("all bits but the
+    /// least significant eight or sixteen are dropped"), sign-extended
     /// for the signed ones so the 8- or 16-bit format holds exactly them
     /// (Vulkan leaves an out-of-range integer undefined).
     pub(crate) fn image_store(
@@ -305,21 +319,17 @@ impl Lowerer<'_> {
         let v = self.load_operand(value, false)?.value;
         let c = self.load_operand(coord, false)?.value;
         let mut v = self.cast(v, unit.comp)?;
-        if let Some(f) = a.format.filter(|f| f.bits < 32) {
+        if let Some(f) = a.format.filter(|f| f.bits < 32 && f.ty != DataType::Float) {
+            // Each stored component's low bits (the others are not
+            // stored: the format has none of them).
             let offset = self.konst(Comp::U32, &[0]);
             let count = self.konst(Comp::U32, &[u32::from(f.bits)]);
-            let x = self.extract(v, 0)?;
             let op = if f.ty == DataType::Signed {
                 Op::BitFieldSExtract
             } else {
                 Op::BitFieldUExtract
             };
-            let low = self.op(op, &[x, offset, count])?;
-            let rest = self.konst(unit.comp, &[0, 0, 1]);
-            let y = self.extract(rest, 0)?;
-            let z = self.extract(rest, 1)?;
-            let w = self.extract(rest, 2)?;
-            v = self.construct(&[low, y, z, w])?;
+            v = self.op(op, &[v, offset, count])?;
         }
         let (ijk, inside) = self.image_coordinates(unit, c)?;
         self.guarded_by(Some(inside), |l| {

@@ -2663,7 +2663,8 @@ fn texture_handles_validate() {
 }
 
 /// Every storage modifier of the load/store table on LDB, STB, LDS, STS
-/// (compute) and LDC (fragment), with constant and register offsets,
+/// (compute), LDC (fragment) and, but the 64-bit ones, LOADIM/STOREIM,
+/// with constant and register offsets,
 /// compiles to a module valid in every target environment: 8/16-bit and
 /// F16 accesses are word accesses and bit operations, 64-bit ones Int64
 /// and Float64 values, so no 8- or 16-bit storage capability is needed.
@@ -2694,8 +2695,34 @@ fn every_storage_modifier_validates_in_every_env() {
     let fragment = format!(
         "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_gpu_program5_mem_extended;\nCBUFFER cb[] = {{ program.buffer[0] }};\nSTORAGE sbo = program.storage[0];\nINT TEMP s, i;\nUINT TEMP u, a;\nTEMP f;\nLONG TEMP d;\nFLR.U a, fragment.texcoord[0];\nFLR.S i, fragment.texcoord[0];\n{fragment}MOV result.color, f;\nEND\n"
     );
+    // LOADIM and STOREIM: every modifier but the 64-bit ones, one image
+    // unit each (a unit has one format), eight units a program.
+    let image_modifiers: Vec<_> = STORAGE_MODIFIERS.iter().filter(|m| m.bits != 64).collect();
+    let mut programs = vec![("t.cp", compute), ("t.fp", fragment)];
+    for chunk in image_modifiers.chunks(8) {
+        let mut images = String::new();
+        let mut body = String::new();
+        for (unit, m) in chunk.iter().enumerate() {
+            let reg = match m.ty {
+                crate::isa::DataType::Float => "f",
+                crate::isa::DataType::Signed => "s",
+                crate::isa::DataType::Unsigned => "u",
+            };
+            images.push_str(&format!("IMAGE img{unit} = image[{unit}];\n"));
+            body.push_str(&format!(
+                "LOADIM.{0} {reg}, c, img{unit}, 2D;\nSTOREIM.{0} img{unit}, {reg}, c.yxzw, 2D;\n",
+                m.name
+            ));
+        }
+        programs.push((
+            "t.cp",
+            format!(
+                "!!NVcp5.0\nOPTION NV_gpu_program5_mem_extended;\nGROUP_SIZE 1;\n{images}INT TEMP s, c;\nUINT TEMP u;\nTEMP f;\nMOV.S c, invocation.localid;\n{body}END\n"
+            ),
+        ));
+    }
     for env in ENVS {
-        for (name, src) in [("t.cp", &compute), ("t.fp", &fragment)] {
+        for (name, src) in &programs {
             crate::compile(src, &options(env))
                 .unwrap_or_else(|d| panic!("{env:?}: {}", d.render(name, src, false)));
         }

@@ -299,3 +299,77 @@ END
     // round(153.0) = 153, at texel 1.
     assert_eq!(out[2], [0, u32::from_le_bytes([255, 0, 51, 153])]);
 }
+
+/// NV_gpu_program5_mem_extended's storage modifiers on LOADIM and STOREIM
+/// (images declared rgba16f and rg8i, docs/interface.md, "Images"): F16X4
+/// loads widen each half to f32 (0x3555 = 1365/4096, 0xC000 = -2, 0x7BFF =
+/// 65504, 0x0001 = 2^-24), F16X4 stores of exactly representable values
+/// write their encodings; S8X2 loads sign-extend (0x80 = -128; z, w are 0
+/// and 1 as for any two-component format) and S8X2 stores keep each
+/// component's low byte.
+#[test]
+fn image_f16x4_and_s8x2_with_mem_extended() {
+    let src = "!!NVcp5.0
+OPTION NV_gpu_program5_mem_extended;
+GROUP_SIZE 1;
+IMAGE half4 = image[0];
+IMAGE res = image[1];
+IMAGE bytes = image[2];
+IMAGE ints = image[3];
+TEMP f;
+INT TEMP s;
+LOADIM.F16X4 f, {0, 0, 0, 0}, half4, 2D;
+STOREIM.F32X4 res, f, {0, 0, 0, 0}, 2D;
+STOREIM.F16X4 half4, {1.5, -0.25, 3, 1024}, {1, 0, 0, 0}, 2D;
+LOADIM.S8X2 s, {1, 0, 0, 0}, bytes, BUFFER;
+STOREIM.S32X4 ints, s, {0, 0, 0, 0}, 2D;
+STOREIM.S8X2 bytes, {300, -129, 0, 0}, {2, 0, 0, 0}, BUFFER;
+END
+";
+    let Some(out) = run(
+        src,
+        vec![
+            image(
+                0,
+                TextureKind::D2,
+                vk::Format::R16G16B16A16_SFLOAT,
+                [2, 1, 1],
+                1,
+                vec![0xC000_3555, 0x0001_7BFF, 0, 0],
+            ),
+            image(
+                1,
+                TextureKind::D2,
+                vk::Format::R32G32B32A32_SFLOAT,
+                [1, 1, 1],
+                1,
+                vec![0; 4],
+            ),
+            image(
+                2,
+                TextureKind::Buffer,
+                vk::Format::R8G8_SINT,
+                [4, 1, 1],
+                1,
+                vec![0x807F_0201, 0x0403_0201],
+            ),
+            image(
+                3,
+                TextureKind::D2,
+                vk::Format::R32G32B32A32_SINT,
+                [1, 1, 1],
+                1,
+                vec![0; 4],
+            ),
+        ],
+    ) else {
+        return;
+    };
+    // Texel 1: halves 1.5 = 0x3E00, -0.25 = 0xB400, 3 = 0x4200, 1024 = 0x6400.
+    assert_eq!(out[0], [0xC000_3555, 0x0001_7BFF, 0xB400_3E00, 0x6400_4200]);
+    assert_eq!(out[1], [0x3EAA_A000, 0xC000_0000, 0x477F_E000, 0x3380_0000]);
+    // Texel 2 (bytes 4, 5): 300's low byte 0x2C, -129's 0x7F.
+    assert_eq!(out[2], [0x807F_0201, 0x0403_7F2C]);
+    // Texel 1 (bytes 2, 3): 0x7F, 0x80.
+    assert_eq!(out[3], [127, (-128i32) as u32, 0, 1]);
+}
