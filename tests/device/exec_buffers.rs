@@ -201,6 +201,60 @@ END
     }
 }
 
+/// Runs the fragment program `src` with `program.buffer[0]` = `words` and
+/// `fragment.texcoord[0]` = (a[0], a[1], 0, 0) per case, in the
+/// interpreter and on the device in every env of [`ENVS`]; each case must
+/// write `expected[case][n]` to `result.color[n]`.
+fn check_ldc(src: &str, words: &[u32], cases: &[[f32; 2]], expected: &[[[u32; 4]; 4]]) {
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    for (case, a) in cases.iter().enumerate() {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs
+            .set(
+                "fragment.texcoord[0]",
+                [a[0], a[1], 0.0, 0.0].map(f32::to_bits),
+            )
+            .unwrap();
+        inputs.buffers.insert(0, words.to_vec());
+        let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+        for (loc, want) in expected[case].iter().enumerate() {
+            let got = run.result(&format!("result.color[{loc}]")).unwrap();
+            assert_eq!(got.bits, *want, "interpreter, case {case}, color[{loc}]");
+            assert_eq!(got.undefined, 0, "interpreter, case {case}, color[{loc}]");
+        }
+    }
+    for env in ENVS {
+        let spirv = compile(src, env);
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let job = FragmentJob {
+            buffers: vec![(
+                0,
+                words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
+            )],
+            ..FragmentJob::new(
+                cases
+                    .iter()
+                    .map(|a| vec![Input::float(5, [a[0], a[1], 0.0, 0.0])])
+                    .collect(),
+            )
+        };
+        let out = dev
+            .run_fragment(&spirv, &job)
+            .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
+        for (case, want) in expected.iter().enumerate() {
+            for (loc, w) in want.iter().enumerate() {
+                assert_eq!(
+                    out.color(case, loc as u32),
+                    *w,
+                    "case {case}, color[{loc}] ({env:?})"
+                );
+            }
+        }
+    }
+}
+
 /// NV_parameter_buffer_object2's LDC on CBUFFER variables (bytes of
 /// `program.buffer[0]`), as `!!NVfp5.0` has it without the OPTION: every
 /// storage size, sign extension, a sub-range's base added to the index, a
@@ -281,55 +335,7 @@ END
         // -14; S16 at bytes 2..3 = 0x4433 = 17459; U8 at byte 3 = 0x44 = 68.
         common([words[4], words[5], words[6], words[7]], [-14, 17459, 68]),
     ];
-    // The interpreter.
-    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
-    for (case, a) in cases.iter().enumerate() {
-        let mut inputs = nvp4c::interp::Inputs::default();
-        inputs
-            .set(
-                "fragment.texcoord[0]",
-                [a[0], a[1], 0.0, 0.0].map(f32::to_bits),
-            )
-            .unwrap();
-        inputs.buffers.insert(0, words.to_vec());
-        let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
-        for (loc, want) in expected[case].iter().enumerate() {
-            let got = run.result(&format!("result.color[{loc}]")).unwrap();
-            assert_eq!(got.bits, *want, "interpreter, case {case}, color[{loc}]");
-            assert_eq!(got.undefined, 0, "interpreter, case {case}, color[{loc}]");
-        }
-    }
-    // The device.
-    for env in ENVS {
-        let spirv = compile(src, env);
-        let Some(dev) = harness::device_or_skip() else {
-            return;
-        };
-        let job = FragmentJob {
-            buffers: vec![(
-                0,
-                words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
-            )],
-            ..FragmentJob::new(
-                cases
-                    .iter()
-                    .map(|a| vec![Input::float(5, [a[0], a[1], 0.0, 0.0])])
-                    .collect(),
-            )
-        };
-        let out = dev
-            .run_fragment(&spirv, &job)
-            .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
-        for (case, want) in expected.iter().enumerate() {
-            for (loc, w) in want.iter().enumerate() {
-                assert_eq!(
-                    out.color(case, loc as u32),
-                    *w,
-                    "case {case}, color[{loc}] ({env:?})"
-                );
-            }
-        }
-    }
+    check_ldc(src, &words, &cases, &expected);
 }
 
 /// LDC with NV_gpu_program5's 64-bit and NV_gpu_program5_mem_extended's
@@ -404,51 +410,45 @@ END
             [0x4020_0000, 0xC000_0000, 0x4000_0000, 0x4000_0000],
         ),
     ];
-    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
-    for (case, a) in cases.iter().enumerate() {
-        let mut inputs = nvp4c::interp::Inputs::default();
-        inputs
-            .set(
-                "fragment.texcoord[0]",
-                [a[0], a[1], 0.0, 0.0].map(f32::to_bits),
-            )
-            .unwrap();
-        inputs.buffers.insert(0, words.to_vec());
-        let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
-        for (loc, want) in expected[case].iter().enumerate() {
-            let got = run.result(&format!("result.color[{loc}]")).unwrap();
-            assert_eq!(got.bits, *want, "interpreter, case {case}, color[{loc}]");
-            assert_eq!(got.undefined, 0, "interpreter, case {case}, color[{loc}]");
-        }
-    }
-    for env in ENVS {
-        let spirv = compile(src, env);
-        let Some(dev) = harness::device_or_skip() else {
-            return;
-        };
-        let job = FragmentJob {
-            buffers: vec![(
-                0,
-                words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
-            )],
-            ..FragmentJob::new(
-                cases
-                    .iter()
-                    .map(|a| vec![Input::float(5, [a[0], a[1], 0.0, 0.0])])
-                    .collect(),
-            )
-        };
-        let out = dev
-            .run_fragment(&spirv, &job)
-            .unwrap_or_else(|e| panic!("run failed ({env:?}): {e}"));
-        for (case, want) in expected.iter().enumerate() {
-            for (loc, w) in want.iter().enumerate() {
-                assert_eq!(
-                    out.color(case, loc as u32),
-                    *w,
-                    "case {case}, color[{loc}] ({env:?})"
-                );
-            }
-        }
-    }
+    check_ldc(src, &words, &cases, &expected);
+}
+
+/// LDC with 64-bit storage modifiers and the operand's modifiers, which
+/// apply to the loaded 64-bit values (2.X.8.Z, LDC), and SAT, which clamps
+/// them at 64 bits: words 0, 1 hold the f64 −(2^40 + 0.5)
+/// (0xC270000000000800), words 2, 3 the f64 0.75 (0x3FE8000000000000).
+#[test]
+fn ldc_f64_with_operand_modifiers_and_sat() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+CBUFFER cb[] = { program.buffer[0] };
+INT TEMP a;
+LONG TEMP d, e;
+OUTPUT o0 = result.color[0];
+UINT OUTPUT o1 = result.color[1];
+OUTPUT o2 = result.color[2];
+OUTPUT o3 = result.color[3];
+FLR.S a, fragment.texcoord[0];
+LDC.F64X2 d, -|cb[a.x]|;
+ADD.F64 d, d, {1099511627776, 1099511627776, 1099511627776, 1099511627776};
+MOV o0, d;
+LDC.U64 e, cb[a.x];
+UP64.U o1, e;
+LDC.F64X2.SAT o2, cb[a.x];
+LDC.F64 o3, cb[a.x + 8].x;
+END
+";
+    let words = [0x0000_0800, 0xC270_0000, 0, 0x3FE8_0000];
+    let expected = [[
+        // -|x| + 2^40 at 64 bits: -0.5 exactly; -0.75 + 2^40 rounds to the
+        // f32 2^40 only when written; z, w: -|0| + 2^40.
+        [0xBF00_0000, 0x5380_0000, 0x5380_0000, 0x5380_0000],
+        // The same bits as U64, unpacked low word first; y is 0.
+        [0x0000_0800, 0xC270_0000, 0, 0],
+        // SAT at 64 bits: 0, 0.75, and the zeros.
+        [0, 0x3F40_0000, 0, 0],
+        // F64 at byte 8: 0.75, smeared by `.x`.
+        [0x3F40_0000; 4],
+    ]];
+    check_ldc(src, &words, &[[0.0, 0.0]], &expected);
 }
