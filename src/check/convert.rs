@@ -132,13 +132,11 @@ impl Checker<'_> {
         }
         // What nvp4c does not lower yet (E0900): condition codes of the
         // results the 32-bit flags cannot describe (64 bits, or an F16's
-        // encoding in a float register), and SAT/SSAT on an F16 result.
+        // encoding in a float register).
         let not_yet = if cc_update.is_some() && to.bits == 64 {
             Some("a condition code update from a 64-bit result")
         } else if cc_update.is_some() && to.is_half() {
             Some("a condition code update from an F16 result")
-        } else if clamp.is_some() && to.is_half() {
-            Some("SAT or SSAT on an F16 result")
         } else {
             None
         };

@@ -780,7 +780,13 @@ impl<'p> Machine<'p> {
                     };
                     wide::convert(exact, b)
                 };
-                let h = half::f64_to_half(f64::from_bits(f), c.rounding);
+                // SAT/SSAT before rounding (src/spirv/wide.rs, `cvt`).
+                let mut f = f64::from_bits(f);
+                if let Some(clamp) = inst.clamp {
+                    let lo = if clamp == Clamp::Sat { 0.0 } else { -1.0 };
+                    f = if f.is_nan() { lo } else { f.clamp(lo, 1.0) };
+                }
+                let h = half::f64_to_half(f, c.rounding);
                 (f64::from(f32::from_bits(u32::from(h))).to_bits(), undefined)
             } else {
                 wide::convert(c, b)
@@ -1043,7 +1049,9 @@ impl<'p> Machine<'p> {
         }
         // Section 2.X.4.1: SAT/SSAT clamp floating-point results before
         // the condition code and destination updates.
-        if let (Some(clamp), DataType::Float) = (inst.clamp, inst.dst.ty) {
+        // (CVT to F16 clamps before rounding: `cvt`.)
+        let half_result = inst.convert.is_some_and(|c| c.to.is_half());
+        if let (Some(clamp), DataType::Float, false) = (inst.clamp, inst.dst.ty, half_result) {
             let lo = match clamp {
                 Clamp::Sat => 0.0,
                 Clamp::Ssat => -1.0,

@@ -172,7 +172,12 @@ impl Lowerer<'_> {
         // Section 2.X.4.1: clamping applies to floating-point results,
         // before the condition code update and the write. NMin / NMax take
         // a NaN to the lower bound.
-        if let Some(clamp) = inst.clamp.filter(|_| result_type == DataType::Float) {
+        // (CVT to F16 clamps before rounding: `cvt`.)
+        let half_result = inst.convert.is_some_and(|c| c.to.is_half());
+        if let Some(clamp) = inst
+            .clamp
+            .filter(|_| result_type == DataType::Float && !half_result)
+        {
             let (lo, hi) = match (clamp, value.comp) {
                 (Clamp::Sat, Comp::F64) => (self.splat_const64(Comp::F64, 0, 4), None),
                 (Clamp::Ssat, Comp::F64) => {
@@ -604,7 +609,7 @@ impl Lowerer<'_> {
                 let c = inst.convert.ok_or_else(|| {
                     LowerError::internal_at("CVT without its conversion", inst.span)
                 })?;
-                self.cvt(c, v(0))?.into()
+                self.cvt(c, v(0), inst.clamp)?.into()
             }
             Opcode::Up64 => self.unpack64(v(0), ty)?.into(),
             _ => {

@@ -2746,7 +2746,7 @@ fn cvt_with_f16_validates_in_every_env() {
         };
         for rounding in ["", ".ROUND", ".CEIL", ".FLR", ".TRUNC"] {
             body.push_str(&format!(
-                "CVT.F16.{other}{rounding} h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\n"
+                "CVT.F16.{other}{rounding} h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\nCVT.F16.{other}{rounding}.SSAT h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\n"
             ));
         }
     }

@@ -16,7 +16,7 @@ use super::alu::{greater_than, set_on_comparison};
 use super::emit::{Comp, LResult, Val};
 use super::operand::Loaded;
 use super::{LowerError, Lowerer};
-use crate::ir::{Conversion, Instruction, Operand, Rounding, StorageType};
+use crate::ir::{Clamp, Conversion, Instruction, Operand, Rounding, StorageType};
 use crate::isa::{DataType, Opcode};
 
 /// 1.0 as an f64.
@@ -289,7 +289,11 @@ impl Lowerer<'_> {
     /// type at 64 bits (a 64-bit modifier) or 32 bits (a narrow integer
     /// sign- or zero-extended); `write_dest` converts it to the register's
     /// size. src/interp/wide.rs computes the same.
-    pub(crate) fn cvt(&mut self, c: Conversion, x: Val) -> LResult<Val> {
+    /// `clamp`: SAT or SSAT of an F16 result, applied to the float before
+    /// it is rounded (the same value as clamping the rounded one: the
+    /// bounds are F16 values and rounding is monotonic); other results'
+    /// clamps are the caller's.
+    pub(crate) fn cvt(&mut self, c: Conversion, x: Val, clamp: Option<Clamp>) -> LResult<Val> {
         let (to, from) = (c.to, c.from);
         // F16: "a floating-point type, but whose sixteen least significant
         // bits describe a 16-bit floating-point value" (2.X.8.Z, CVT). An
@@ -309,6 +313,7 @@ impl Lowerer<'_> {
                     ..c
                 },
                 f,
+                clamp,
             );
         }
         if to.is_half() {
@@ -320,7 +325,32 @@ impl Lowerer<'_> {
                     rounding: Rounding::Round,
                     ..c
                 };
-                self.cvt(exact, x)?
+                self.cvt(exact, x, None)?
+            };
+            let f = match clamp {
+                Some(clamp) => {
+                    let (lo, one) = match (clamp, f.comp) {
+                        (Clamp::Sat, Comp::F64) => (0, F64_ONE),
+                        (Clamp::Ssat, Comp::F64) => (F64_ONE | 1 << 63, F64_ONE),
+                        (Clamp::Sat, _) => (0, 0x3f80_0000),
+                        (Clamp::Ssat, _) => (0xbf80_0000, 0x3f80_0000),
+                    };
+                    let (lo, hi) = if f.comp == Comp::F64 {
+                        (
+                            self.splat_const64(Comp::F64, lo, 4),
+                            self.splat_const64(Comp::F64, one, 4),
+                        )
+                    } else {
+                        (
+                            self.splat_const(Comp::F32, lo as u32, 4),
+                            self.splat_const(Comp::F32, one as u32, 4),
+                        )
+                    };
+                    // NMax takes a NaN to the lower bound, as every clamp.
+                    let f = self.glsl(GLOp::NMax, &[f, lo])?;
+                    self.glsl(GLOp::NMin, &[f, hi])?
+                }
+                None => f,
             };
             let h = self.float_to_half(f, c.rounding)?;
             return self.cast(h, Comp::F32);

@@ -526,6 +526,17 @@ fn cvt_to_f16_rounds_by_its_rounding_modifier() {
         &format!("CVT.F16.F32.TRUNC h, {values};"),
         [0x3555, 0xB555, 0x7BFF, 0],
     );
+    // SAT and SSAT clamp before the rounding: 1.5 -> 1.0 (0x3C00), -0.25
+    // -> 0 or -0.25 (0xB400), 0.5 (0x3800), -2 -> -1.0 (0xBC00) with SSAT;
+    // 70000 would overflow, clamped it is 1.0.
+    check_f16(
+        "CVT.F16.F32.SAT h, {1.5, -0.25, 0.5, 70000};",
+        [0x3C00, 0, 0x3800, 0x3C00],
+    );
+    check_f16(
+        "CVT.F16.F32.SSAT h, {1.5, -0.25, -2, 70000};",
+        [0x3C00, 0xB400, 0xBC00, 0x3C00],
+    );
     // Integers: -3 = -1.5 * 2^1 (0xC200); 65519 is below the 65520 tie
     // (0x7BFF); 70000 overflows; 2049 is the tie between 2048 (0x6800,
     // even) and 2050 (f16 spacing 2 above 2048).
