@@ -894,12 +894,16 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         | O::Txl
         | O::Txp
         | O::Txq
-        | O::Lod
-        | O::Loadim
-        | O::Storeim
-        | O::Atomim => {
+        | O::Lod => {
             return Err(InterpError::Unsupported {
                 what: format!("texture instruction {}", info.name),
+                span: inst.span,
+            })
+        }
+        // The machine runs them on its images (`interp::image`).
+        O::Loadim | O::Storeim | O::Atomim => {
+            return Err(InterpError::Internal {
+                what: format!("{} reached the arithmetic", info.name),
                 span: inst.span,
             })
         }

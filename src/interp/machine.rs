@@ -158,7 +158,9 @@ pub(super) struct Machine<'p> {
     storage: Vec<Storage>,
     results: Vec<ResultSlot>,
     cc: [[CcComp; 4]; 2],
-    outcome: Outcome,
+    pub(super) outcome: Outcome,
+    /// The texel layout of each image unit (`image::unit_formats`).
+    pub(super) image_formats: BTreeMap<u32, Option<crate::ir::ImageFormat>>,
     primitive: u32,
     /// The call stack (section 2.X.8.Z CAL: `callStackDepth`).
     stack: Vec<StackEntry>,
@@ -171,28 +173,18 @@ pub(super) struct Machine<'p> {
 /// give (0,0,0,0) ([`crate::isa::Dialect::relative_reads_outside_are_zero`]).
 const OUTSIDE: u32 = u32::MAX;
 
-fn internal(what: impl Into<String>, span: Span) -> InterpError {
+pub(super) fn internal(what: impl Into<String>, span: Span) -> InterpError {
     InterpError::Internal {
         what: what.into(),
         span,
     }
 }
 
-/// The first texture or image instruction of a block: the interpreter
-/// models neither textures nor images (docs/semantics.md, "Images").
+/// The first texture instruction of a block: the interpreter models no
+/// textures (docs/semantics.md, "Textures"; images are modelled:
+/// `interp::image`).
 fn uses_texture(block: &Block) -> Option<(String, Span)> {
     block.iter().find_map(|s| match s {
-        Stmt::ImageStore { span, .. } => Some((
-            "image instruction STOREIM (images are not modelled)".into(),
-            *span,
-        )),
-        Stmt::Inst(i) if i.image.is_some() => Some((
-            format!(
-                "image instruction {} (images are not modelled)",
-                i.op.name()
-            ),
-            i.span,
-        )),
         Stmt::Inst(i)
             if i.tex.is_some()
                 || matches!(
@@ -385,6 +377,7 @@ impl<'p> Machine<'p> {
             outcome: Outcome {
                 storage: inputs.storage.clone(),
                 counters: inputs.counters.clone(),
+                images: inputs.images.clone(),
                 // NV_compute_program5 2.X.3.Y: "The contents of compute
                 // program shared memory are undefined when program
                 // execution for the local work group begins".
@@ -394,13 +387,14 @@ impl<'p> Machine<'p> {
                 ],
                 ..Outcome::default()
             },
+            image_formats: super::image::unit_formats(program),
             primitive: 0,
             stack: Vec::new(),
             exec_limited: program.branches_loop(),
         })
     }
 
-    fn undefined_event(&mut self, span: Span, what: String) {
+    pub(super) fn undefined_event(&mut self, span: Span, what: String) {
         // One event per statement (a loop repeats it), and few in all: the
         // first is what matters.
         if self.outcome.undefined.len() < 64
@@ -602,7 +596,7 @@ impl<'p> Machine<'p> {
 
     /// Loads an operand (section 2.X.4.2): the element, then the swizzle,
     /// the negation, the absolute value and the negation outside `|...|`.
-    fn load(&mut self, op: &Operand) -> Result<Vec4> {
+    pub(super) fn load(&mut self, op: &Operand) -> Result<Vec4> {
         let raw = self.fetch(op.var, &op.index, op.ty, op.span)?;
         Ok(operand_modifiers(op, &raw))
     }
@@ -977,6 +971,10 @@ impl<'p> Machine<'p> {
         let eval = match &inst.memory {
             Some(m) if inst.op == Opcode::Ldc => alu::Eval::plain(self.constant_load(inst, m)?),
             Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
+            None if inst.op == Opcode::Loadim => alu::Eval::plain(self.image_load(inst, &srcs[0])?),
+            None if inst.op == Opcode::Atomim => {
+                alu::Eval::plain(self.image_atomic(inst, &srcs[0], &srcs[1])?)
+            }
             // UP64's operand is 64-bit (a LONG variable, E1161).
             None if inst.op == Opcode::Up64 => {
                 alu::Eval::plain(wide::unpack64(self.load64(&inst.srcs[0])?))
@@ -1668,10 +1666,12 @@ impl<'p> Machine<'p> {
                 let v = self.load(value)?;
                 self.memory_store(memory, v)?;
             }
-            // Refused by `Machine::new` (`uses_texture`).
-            Stmt::ImageStore { span, .. } => {
-                return Err(internal("STOREIM reached the machine", *span))
-            }
+            Stmt::ImageStore {
+                value,
+                coord,
+                image,
+                span,
+            } => self.image_store(image, value, coord, *span)?,
             // One invocation: nothing to wait for (BAR), and its own
             // memory transactions are already in program order (MEMBAR).
             Stmt::Barrier { .. } => {}
@@ -2057,31 +2057,8 @@ impl Machine<'_> {
             .ok_or_else(|| internal("ATOMB without its operand", inst.span))?;
         let (old, old_undefined) = self.read_word(target, index);
         let (x, y) = (operand.bits[0], operand.bits[1]);
-        let signed = m.ty == DataType::Signed;
         use crate::ir::AtomicOp as A;
-        let float = |b: u32| f32::from_bits(b);
-        let new = match op {
-            // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
-            A::Add if m.ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
-            A::Add => Some(old.wrapping_add(x)),
-            A::Min if signed => Some((old as i32).min(x as i32) as u32),
-            A::Min => Some(old.min(x)),
-            A::Max if signed => Some((old as i32).max(x as i32) as u32),
-            A::Max => Some(old.max(x)),
-            A::And => Some(old & x),
-            A::Or => Some(old | x),
-            A::Xor => Some(old ^ x),
-            A::Exch => Some(x),
-            // "if (result == tmp0.x) writeval = tmp0.y; else no store"
-            A::CSwap => (old == x).then_some(y),
-            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
-            A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
-            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
-            A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
-            A::Incr | A::Decr | A::Get => {
-                return Err(internal("ATOMCTR's modifier on ATOMB", inst.span))
-            }
-        };
+        let new = atomic_update(op, m.ty, old, x, y).map_err(|what| internal(what, inst.span))?;
         if let Some(new) = new {
             self.write_word(target, index, new);
         }
@@ -2103,4 +2080,41 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// What ATOMB, ATOMS and ATOMIM store for `op` on the old value `old` with
+/// the operand's `x` and `y` (NV_gpu_program5 Table X.Y, ATOM;
+/// NV_compute_program5, ATOMS; EXT_shader_image_load_store Table X.4):
+/// `None` where nothing is stored (a failed CSWAP); an error for
+/// ATOMCTR's operations, which have their own rules.
+pub(super) fn atomic_update(
+    op: AtomicOp,
+    ty: DataType,
+    old: u32,
+    x: u32,
+    y: u32,
+) -> std::result::Result<Option<u32>, &'static str> {
+    use crate::ir::AtomicOp as A;
+    let signed = ty == DataType::Signed;
+    let float = |b: u32| f32::from_bits(b);
+    Ok(match op {
+        // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
+        A::Add if ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
+        A::Add => Some(old.wrapping_add(x)),
+        A::Min if signed => Some((old as i32).min(x as i32) as u32),
+        A::Min => Some(old.min(x)),
+        A::Max if signed => Some((old as i32).max(x as i32) as u32),
+        A::Max => Some(old.max(x)),
+        A::And => Some(old & x),
+        A::Or => Some(old | x),
+        A::Xor => Some(old ^ x),
+        A::Exch => Some(x),
+        // "if (result == tmp0.x) writeval = tmp0.y; else no store"
+        A::CSwap => (old == x).then_some(y),
+        // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+        A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
+        // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+        A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
+        A::Incr | A::Decr | A::Get => return Err("ATOMCTR's operation on ATOMB, ATOMS or ATOMIM"),
+    })
 }
