@@ -754,6 +754,26 @@ impl<'a> Scope<'a> {
         width: u32,
         height: u32,
     ) -> Result<(vk::Image, vk::ImageView)> {
+        self.image_samples(
+            format,
+            usage,
+            aspect,
+            width,
+            height,
+            vk::SampleCountFlags::TYPE_1,
+        )
+    }
+
+    /// [`Scope::image`] with `samples` samples per pixel.
+    pub fn image_samples(
+        &mut self,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+        aspect: vk::ImageAspectFlags,
+        width: u32,
+        height: u32,
+        samples: vk::SampleCountFlags,
+    ) -> Result<(vk::Image, vk::ImageView)> {
         let image = unsafe {
             self.dev().create_image(
                 &vk::ImageCreateInfo::default()
@@ -766,7 +786,7 @@ impl<'a> Scope<'a> {
                     })
                     .mip_levels(1)
                     .array_layers(1)
-                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .samples(samples)
                     .tiling(vk::ImageTiling::OPTIMAL)
                     .usage(usage)
                     .sharing_mode(vk::SharingMode::EXCLUSIVE)
