@@ -436,7 +436,11 @@ impl Checker<'_> {
             );
             return None;
         }
-        if inst.cc_mask.is_some() {
+        // NV_gpu_program4 2.X.2: a result (<instResult>) may take a
+        // condition code mask, ATOM's too (NV_gpu_program5 issue 16:
+        // "ATOM.ADD.U32 not_junk (FL), address, 1;" discards the result;
+        // the memory operation still happens). A store has no result.
+        if inst.cc_mask.is_some() && store {
             self.no_cc_mask(inst, info)?;
         }
         let expected = if atomic_instruction { 3 } else { 2 };

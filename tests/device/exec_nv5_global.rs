@@ -225,3 +225,31 @@ END
         assert_eq!(device, expected, "device");
     }
 }
+
+#[test]
+fn an_atom_whose_result_is_masked_off_still_updates_memory() {
+    // NV_gpu_program5 issue 16: "the result will always be discarded if a
+    // conditional write mask of "(FL)" is used" -- the register keeps its
+    // value, while the atomic operation on memory still happens.
+    let src = "!!NVcp5.0
+GROUP_SIZE 1;
+LONG TEMP base, a;
+TEMP o;
+PK64.U base, program.env[0];
+MOV.U o, 0x55;
+ATOM.ADD.U32 o (FL), 5, base.x;
+ADD.U64 a.x, base.x, 16;
+STORE.U32X4 o, a.x;
+END
+";
+    let mut words = vec![0xDEAD_BEEFu32; 8];
+    words[0] = 10;
+    let mut expected = words.clone();
+    expected[0] = 15; // 10 + 5
+    expected[4..8].copy_from_slice(&[0x55; 4]); // o untouched
+    let (device, interpreted) = run(src, &words);
+    assert_eq!(interpreted, expected, "interpreter");
+    if let Some(device) = device {
+        assert_eq!(device, expected, "device");
+    }
+}
