@@ -861,6 +861,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         // inputs, so every partial derivative is zero.
         O::Ddx | O::Ddy => map1(src(0), |_| defined(fb(0.0))),
         O::Ldb
+        | O::Load
+        | O::Store
+        | O::Atom
         | O::Ldc
         | O::Atomctr
         | O::Atomb

@@ -58,6 +58,8 @@ enum Storage {
     /// A COUNTER variable: the atomic counter buffer at this binding point
     /// (its first counter is in the access's offset).
     Counter(u32),
+    /// The GPU address space of LOAD, STORE and ATOM ([`Inputs::global`]).
+    Global,
 }
 
 struct ResultSlot {
@@ -358,6 +360,7 @@ impl<'p> Machine<'p> {
                 VarKind::Shared(_) => Storage::Shared,
                 VarKind::ConstantBuffer(b) => Storage::ConstantBuffer(b.buffer),
                 VarKind::Counter(b) => Storage::Counter(b.buffer),
+                VarKind::GlobalMemory => Storage::Global,
             };
             storage.push(s);
         }
@@ -378,6 +381,7 @@ impl<'p> Machine<'p> {
                 storage: inputs.storage.clone(),
                 counters: inputs.counters.clone(),
                 images: inputs.images.clone(),
+                global: inputs.global.clone(),
                 // NV_compute_program5 2.X.3.Y: "The contents of compute
                 // program shared memory are undefined when program
                 // execution for the local work group begins".
@@ -553,6 +557,7 @@ impl<'p> Machine<'p> {
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
             Storage::Memory(_)
+            | Storage::Global
             | Storage::Shared
             | Storage::ConstantBuffer(_)
             | Storage::Counter(_) => None,
@@ -1890,6 +1895,8 @@ enum Target {
     Shared,
     /// An atomic counter buffer.
     Counter(u32),
+    /// The region of [`Outcome::global`] that starts at this address.
+    Global(u64),
 }
 
 /// NV_shader_storage_buffer_object's memory instructions on
@@ -1907,6 +1914,7 @@ impl Machine<'_> {
             Storage::Memory(binding) => Target::Buffer(binding),
             Storage::Counter(binding) => Target::Counter(binding),
             Storage::Shared => Target::Shared,
+            Storage::Global => return self.global_words(m),
             _ => {
                 return Err(internal(
                     "a memory access to a non-STORAGE, non-SHARED variable",
@@ -1923,6 +1931,7 @@ impl Machine<'_> {
             Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
             Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
             Target::Shared => self.outcome.shared.len() / 4,
+            Target::Global(_) => 0,
         };
         let inside = byte <= u64::from(u32::MAX) && index + usize::from(m.components) <= len;
         Ok((target, index, inside))
@@ -1933,6 +1942,7 @@ impl Machine<'_> {
         match target {
             Target::Buffer(binding) => (self.outcome.storage[&binding][index], false),
             Target::Counter(binding) => (self.outcome.counters[&binding][index], false),
+            Target::Global(base) => (self.outcome.global[&base][index], false),
             Target::Shared => {
                 let bytes = &self.outcome.shared[index * 4..index * 4 + 4];
                 let undefined = bytes.iter().any(Option::is_none);
@@ -1951,6 +1961,11 @@ impl Machine<'_> {
             }
             Target::Counter(binding) => {
                 if let Some(words) = self.outcome.counters.get_mut(&binding) {
+                    words[index] = word;
+                }
+            }
+            Target::Global(base) => {
+                if let Some(words) = self.outcome.global.get_mut(&base) {
                     words[index] = word;
                 }
             }
@@ -2014,6 +2029,14 @@ impl Machine<'_> {
         srcs: &[Vec4],
     ) -> Result<Vec4> {
         let (target, index, inside) = self.memory_words(m)?;
+        if !inside && matches!(target, Target::Global(_)) {
+            // NV_gpu_program5 2.X.4.5: "the results of the operation are
+            // undefined" (global_words reported it); nothing is written.
+            return Ok(Vec4 {
+                bits: [0; 4],
+                undefined: 0xf,
+            });
+        }
         let Some(op) = m.atomic else {
             // LDB/LDS: the words, zeros beyond `components` or the memory.
             let mut v = Vec4::defined([0; 4]);
@@ -2069,6 +2092,52 @@ impl Machine<'_> {
             v.undefined = 0xf;
         }
         Ok(v)
+    }
+
+    /// LOAD, STORE and ATOM (NV_gpu_program5 2.X.4.5): the region of
+    /// [`Outcome::global`] holding the address, the word index in it, and
+    /// whether all the access's words lie inside it. An address of no
+    /// region ("does not correspond to a buffer object made resident"),
+    /// one not aligned to the access size ("the values returned ... will
+    /// be undefined, and the effects of a buffer memory store will also
+    /// be undefined") or an undefined one is an undefined event.
+    fn global_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| internal("a GPU memory access without its address", Span::default()))?;
+        let span = a.span;
+        let address = self.load64(a)?;
+        let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
+        let size = 4 * u64::from(m.components);
+        let region = self
+            .outcome
+            .global
+            .range(..=addr)
+            .next_back()
+            .map(|(&base, words)| (base, words.len() as u64));
+        let found = region.filter(|&(base, len)| {
+            base % 4 == 0 && (addr - base) / 4 + u64::from(m.components) <= len
+        });
+        let problem = if undefined {
+            Some(format!("the GPU address {addr:#x} is undefined"))
+        } else if addr % size != 0 {
+            Some(format!(
+                "the GPU address {addr:#x} is not a multiple of the access size, {size} bytes (2.X.4.5)"
+            ))
+        } else if found.is_none() {
+            Some(format!(
+                "the GPU address {addr:#x} ({size} bytes) is outside every buffer given (2.X.4.5: \"does not correspond to a buffer object made resident\")"
+            ))
+        } else {
+            None
+        };
+        if let Some(what) = problem {
+            self.undefined_event(span, what);
+            return Ok((Target::Global(0), 0, false));
+        }
+        let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
+        Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
     }
 
     fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {

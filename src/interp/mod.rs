@@ -182,6 +182,12 @@ pub struct Inputs {
     /// LOADIM, STOREIM and ATOMIM read and write them, and the run's
     /// [`Outcome::images`] holds the result.
     pub images: BTreeMap<u32, Image>,
+    /// The GPU memory of LOAD, STORE and ATOM (NV_shader_buffer_load,
+    /// NV_shader_buffer_store): buffers by the GPU address of their first
+    /// byte (a multiple of 4), as 32-bit words (address `base + 4·w` is
+    /// word `w`); the run's [`Outcome::global`] holds them afterwards. An
+    /// access outside all of them is undefined (an [`UndefinedEvent`]).
+    pub global: BTreeMap<u64, Vec<u32>>,
     /// Attribute components whose value the spec leaves undefined (bit `i`:
     /// component `i`), by attribute name: e.g. a fragment attribute
     /// interpolated from a vertex result that was undefined. Reads of them
@@ -478,6 +484,9 @@ pub struct Outcome {
     /// The image units after the run ([`Inputs::images`] changed by
     /// STOREIM and ATOMIM).
     pub images: BTreeMap<u32, Image>,
+    /// The GPU memory after the run ([`Inputs::global`] changed by STORE
+    /// and ATOM).
+    pub global: BTreeMap<u64, Vec<u32>>,
     /// A compute program's shared memory after the run, one entry per
     /// byte of `SHARED_MEMORY`, `None` where never written (its contents
     /// are undefined at the start, NV_compute_program5 2.X.3.Y); the one
