@@ -434,9 +434,9 @@ impl Checker<'_> {
                     };
             if !allowed {
                 let (what, rule) = if space.shared {
-                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (U64: 64-bit storage is not lowered), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32")
+                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32, MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (U64, S64, F64, F16X2 and F16X4: the atomic extensions, E1240-E1243)")
                 } else {
-                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (NV_shader_atomic_float), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (64-bit ones, NV_shader_atomic_int64: not lowered)")
+                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (NV_shader_atomic_float), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (U64, S64, F64, F16X2 and F16X4: the atomic extensions, E1240-E1243)")
                 };
                 self.error(
                     Diagnostic::error(
