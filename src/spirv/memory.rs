@@ -587,15 +587,11 @@ impl Lowerer<'_> {
         operand: Val,
     ) -> LResult<Val> {
         let (index, ok) = self.word_index(m, buffer)?;
-        let words = u32::from(m.components) / 2;
-        let floats = self.cast(operand, Comp::F32)?;
+        let packed = self.pack_half_pairs(operand, m.components)?;
         let uint = self.t(Comp::U32, 1);
         let zero = self.c_u32(0);
-        let mut packed = Vec::new();
         let mut results = Vec::new();
-        for w in 0..words {
-            let pair = self.shuffle(floats, floats, &[2 * w, 2 * w + 1])?;
-            packed.push(self.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[pair])?);
+        for _ in &packed {
             results.push(self.function_variable_init(uint, Some("atomb_halves"), Some(zero))?);
         }
         self.guarded_by(Some(ok), |l| {
@@ -604,41 +600,37 @@ impl Lowerer<'_> {
                 let k = l.konst(Comp::U32, &[w as u32]);
                 let i = l.op(Op::IAdd, &[index, k])?;
                 let p = l.word_pointer(buffer, i)?;
-                let old = if op == AtomicOp::Exch {
-                    l.atomic_word(p, Comp::U32, scope, op, DataType::Unsigned, x, x)?
-                } else {
-                    let id = l.atomic_cas_loop(p, scope, Comp::U32, &mut |l, old| {
-                        let a = l.unpack_halves(old)?;
-                        let b = l.unpack_halves(x)?;
-                        let r = match op {
-                            AtomicOp::Add => l.op(Op::FAdd, &[a, b])?,
-                            // "writeval = min(tmp0.x, result)", as MIN
-                            // computes it: (tmp0 > tmp1) ? tmp1 : tmp0.
-                            AtomicOp::Min => {
-                                let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
-                                l.sel(gt, a, b)?
-                            }
-                            _ => {
-                                let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
-                                l.sel(gt, b, a)?
-                            }
-                        };
-                        let uint = l.t(Comp::U32, 1);
-                        l.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[r])
-                    })?;
-                    Val {
-                        id,
-                        comp: Comp::U32,
-                        n: 1,
-                    }
-                };
+                let old = l.atomic_halves_word(p, scope, op, x)?;
                 l.store(result, old)?;
             }
             Ok(())
         })?;
-        let mut parts = Vec::new();
+        let mut words = Vec::new();
         for &result in &results {
-            let word = self.load(result, Comp::U32, 1)?;
+            words.push(self.load(result, Comp::U32, 1)?);
+        }
+        self.unpack_half_words(&words)
+    }
+
+    /// The first `components` (2 or 4) components of `operand` rounded to
+    /// halves and packed two to a word, x low (PackHalf2x16: NV_shader_
+    /// atomic_fp16_vector's operand of F16X2 and F16X4).
+    pub(crate) fn pack_half_pairs(&mut self, operand: Val, components: u8) -> LResult<Vec<Val>> {
+        let floats = self.cast(operand, Comp::F32)?;
+        let uint = self.t(Comp::U32, 1);
+        let mut packed = Vec::new();
+        for w in 0..u32::from(components) / 2 {
+            let pair = self.shuffle(floats, floats, &[2 * w, 2 * w + 1])?;
+            packed.push(self.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[pair])?);
+        }
+        Ok(packed)
+    }
+
+    /// The result of an F16X2/F16X4 atomic: the halves of the old words
+    /// as f32, x y (z w), zero beyond.
+    pub(crate) fn unpack_half_words(&mut self, words: &[Val]) -> LResult<Val> {
+        let mut parts = Vec::new();
+        for &word in words {
             let pair = self.unpack_halves(word)?;
             parts.push(self.extract(pair, 0)?);
             parts.push(self.extract(pair, 1)?);
@@ -646,6 +638,46 @@ impl Lowerer<'_> {
         let zero = self.konst(Comp::F32, &[0]);
         parts.resize(4, zero);
         self.construct(&parts)
+    }
+
+    /// One F16X2 atomic (NV_shader_atomic_fp16_vector: ADD, MIN, MAX,
+    /// EXCH) on the word of two halves `p` points to, with the packed
+    /// operand `x` ([`Lowerer::pack_half_pairs`]); gives the old word.
+    /// Shared by every atomic instruction on memory.
+    pub(crate) fn atomic_halves_word(
+        &mut self,
+        p: Word,
+        scope: Word,
+        op: AtomicOp,
+        x: Val,
+    ) -> LResult<Val> {
+        if op == AtomicOp::Exch {
+            return self.atomic_word(p, Comp::U32, scope, op, DataType::Unsigned, x, x);
+        }
+        let id = self.atomic_cas_loop(p, scope, Comp::U32, &mut |l, old| {
+            let a = l.unpack_halves(old)?;
+            let b = l.unpack_halves(x)?;
+            let r = match op {
+                AtomicOp::Add => l.op(Op::FAdd, &[a, b])?,
+                // "writeval = min(tmp0.x, result)", as MIN computes it:
+                // (tmp0 > tmp1) ? tmp1 : tmp0.
+                AtomicOp::Min => {
+                    let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+                    l.sel(gt, a, b)?
+                }
+                _ => {
+                    let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+                    l.sel(gt, b, a)?
+                }
+            };
+            let uint = l.t(Comp::U32, 1);
+            l.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[r])
+        })?;
+        Ok(Val {
+            id,
+            comp: Comp::U32,
+            n: 1,
+        })
     }
 
     /// The two halves of a word as f32, x from the low 16 bits. Each is
