@@ -691,7 +691,14 @@ pub fn reflect(
     for var in facts.globals() {
         match var.class {
             StorageClass::Uniform | StorageClass::StorageBuffer => {
-                if let Some(block) = uniform_block(&ctx, &var) {
+                // A storage buffer's 64-bit view (64-bit atomics,
+                // docs/interface.md "Storage buffers") is a second variable
+                // at the buffer's binding: one descriptor, listed once.
+                if let Some(block) = uniform_block(&ctx, &var).filter(|b| {
+                    !uniform_blocks
+                        .iter()
+                        .any(|o: &UniformBlock| (o.set, o.binding) == (b.set, b.binding))
+                }) {
                     uniform_blocks.push(block);
                 }
             }

@@ -15,7 +15,7 @@
 //! are refused at load time.
 
 use super::flow::Flat;
-use super::memory::atomic_modifier;
+use super::memory::{atomic_extension_storage, atomic_modifier};
 use super::program_type::{TextureUse, IMAGE_UNITS};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -202,6 +202,8 @@ impl Checker<'_> {
                 }
             }
         }
+        // A storage modifier of the atomic extensions on ATOMIM.
+        let mut extension = None;
         for m in &inst.modifiers {
             let text = m.name.as_str();
             if let Some(f) = image_format(text) {
@@ -214,6 +216,10 @@ impl Checker<'_> {
                     ok = false;
                 }
                 mods.format = Some((f, m.span));
+            } else if let (Opcode::Atomim, Some(storage)) =
+                (info.opcode, atomic_extension_storage(text))
+            {
+                extension = Some((storage, text, m.span));
             } else if let (Opcode::Atomim, Some(a)) = (info.opcode, atomic_modifier(text)) {
                 if mods.atomic.is_some() {
                     self.error(
@@ -261,6 +267,10 @@ impl Checker<'_> {
         if !ok {
             return None;
         }
+        if let Some((storage, text, span)) = extension {
+            self.image_atomic_extension(mods.atomic, storage, text, span);
+            return None;
+        }
         if info.opcode != Opcode::Storeim && mods.format.is_none() {
             self.error(
                 Diagnostic::error("E1195", format!("{} needs a storage modifier", info.name))
@@ -299,6 +309,49 @@ impl Checker<'_> {
             }
         }
         Some(mods)
+    }
+
+    /// ATOMIM with a storage modifier of the atomic extensions, which
+    /// nvp4c refuses: 64-bit ones are in no ATOMIM table (E1244), and the
+    /// F16X2 and F16X4 of NV_shader_atomic_fp16_vector (which need the
+    /// option: E1242) name 16-bit float images, on which Vulkan has no
+    /// atomics (E1245).
+    fn image_atomic_extension(
+        &mut self,
+        op: Option<AtomicOp>,
+        storage: (DataType, u8, u8),
+        text: &str,
+        span: Span,
+    ) {
+        if storage.1 == 64 {
+            self.error(
+                Diagnostic::error("E1244", format!("ATOMIM does not take `.{text}`"))
+                    .primary(span, "not a storage modifier of image atomics")
+                    .note("NV_shader_atomic_int64 adds S64 and U64 to ATOM, ATOMB and ATOMS only, and NV_shader_atomic_float64 F64 to ATOM only (issue (1): \"Atomic operation on double-precision texture memory are not supported since OpenGL provides no pixel/texture formats with double-precision components\")")
+                    .note(ATOMIC_RULE),
+            );
+            return;
+        }
+        let Some(op) = op else {
+            self.error(
+                Diagnostic::error("E1196", "ATOMIM needs an atomic modifier")
+                    .primary(span, "e.g. `.ADD`")
+                    .note(ATOMIC_RULE),
+            );
+            return;
+        };
+        if self
+            .atomic_extension_rule("ATOMIM", op, storage, text, span)
+            .is_none()
+        {
+            return;
+        }
+        self.error(
+            Diagnostic::error("E1245", format!("`ATOMIM.{}.{text}` cannot be lowered to Vulkan", op.name()))
+                .primary(span, "an atomic on a 16-bit float image")
+                .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X2 and F16X4 ATOMIM operate on images of formats rg16f and rgba16f")
+                .note("Vulkan's image atomics take R32_UINT and R32_SINT images (VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT; R64 with VK_EXT_shader_image_atomic_int64, float formats with VK_EXT_shader_atomic_float), never 16-bit float ones; the same operations are lowered on storage buffers and shared memory (ATOMB, ATOMS)"),
+        );
     }
 
     /// `<imageUnit>`: `image[n]` or an IMAGE variable (`img`, `img[n]`).

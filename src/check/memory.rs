@@ -160,6 +160,55 @@ fn storage_modifier(
     }
 }
 
+/// The storage modifiers the atomic extensions add to the atomic memory
+/// instructions, as (base type, component bits, components): `U64`, `S64`
+/// (NV_gpu_program5 Table X.Y and NV_shader_atomic_int64), `F64`
+/// (NV_shader_atomic_float64), `F16X2` and `F16X4`
+/// (NV_shader_atomic_fp16_vector). None of them is a storage modifier of
+/// the loads and stores nvp4c lowers.
+pub(super) fn atomic_extension_storage(text: &str) -> Option<(DataType, u8, u8)> {
+    Some(match text {
+        "U64" => (DataType::Unsigned, 64, 1),
+        "S64" => (DataType::Signed, 64, 1),
+        "F64" => (DataType::Float, 64, 1),
+        "F16X2" => (DataType::Float, 16, 2),
+        "F16X4" => (DataType::Float, 16, 4),
+        _ => return None,
+    })
+}
+
+const INT64_RULE: &str = "NV_shader_atomic_int64, \"Dependencies on NV_gpu_program5, NV_compute_program5, and NV_shader_storage_buffer_object\": \"If a program specifies the \"NV_shader_atomic_int64\" option, it may use the \"S64\" storage modifier with the atomic operations \"MIN', \"MAX\", \"AND\", \"OR\", \"XOR\", \"ADD\", \"EXCH\", and \"CSWAP\", and the \"U64\" storage modifier with the atomic operations \"MIN\", \"MAX\", \"AND\", \"OR\", and \"XOR\"\" (U64 ADD, EXCH and CSWAP are NV_gpu_program5's own, Table X.Y); \"No new support is provided for the IWRAP and DWRAP atomic operations.\"";
+const FLOAT64_RULE: &str = "NV_shader_atomic_float64, \"Dependencies on NV_gpu_program5\": \"If a program specifies the \"NV_shader_atomic_float64\" option, it may use \"F64\" storage modifier with the \"ATOM\" opcode to perform atomic double-precision floating-point add or exchange operations\"; issue (2): no MIN, MAX, CSWAP or bit-wise operations";
+const FP16_VECTOR_RULE: &str = "NV_shader_atomic_fp16_vector, \"Dependencies on NV_gpu_program5\" and the sections after it: if \"OPTION NV_shader_atomic_fp16_vector\" is specified, \"F16X2\" and \"F16X4\" should be allowed as storage modifiers to the ATOM, ATOMB, ATOMS and ATOMIM instructions \"for the atomic operations \"ADD\", \"MIN\", \"MAX\" and \"EXCH\"\"";
+
+/// Which option a storage modifier of [`atomic_extension_storage`] needs
+/// with atomic operation `op` (`None`: none, NV_gpu_program5's own U64
+/// ADD, EXCH and CSWAP), its code and rule; `Err` with the rule when no
+/// option allows the pair.
+pub(super) fn atomic_extension_option(
+    op: AtomicOp,
+    (ty, bits, _): (DataType, u8, u8),
+) -> Result<Option<(&'static str, &'static str, &'static str)>, &'static str> {
+    use AtomicOp as A;
+    match (bits, ty, op) {
+        (64, DataType::Float, A::Add | A::Exch) => {
+            Ok(Some(("NV_shader_atomic_float64", "E1241", FLOAT64_RULE)))
+        }
+        (64, DataType::Float, _) => Err(FLOAT64_RULE),
+        (64, DataType::Unsigned, A::Add | A::Exch | A::CSwap) => Ok(None),
+        (64, _, A::Add | A::Min | A::Max | A::And | A::Or | A::Xor | A::Exch | A::CSwap) => {
+            Ok(Some(("NV_shader_atomic_int64", "E1240", INT64_RULE)))
+        }
+        (64, ..) => Err(INT64_RULE),
+        (_, _, A::Add | A::Min | A::Max | A::Exch) => Ok(Some((
+            "NV_shader_atomic_fp16_vector",
+            "E1242",
+            FP16_VECTOR_RULE,
+        ))),
+        _ => Err(FP16_VECTOR_RULE),
+    }
+}
+
 /// An atomic modifier of ATOM/ATOMB/ATOMS (and ATOMIM, whose Table X.4
 /// names the same operations).
 pub(super) fn atomic_modifier(text: &str) -> Option<AtomicOp> {
@@ -265,6 +314,7 @@ impl Checker<'_> {
         let mut storage: Option<(DataType, u8, u8)> = None;
         let mut clamp = None;
         let mut storage_span = inst.opcode.span;
+        let mut storage_text = "";
         let mut atomic = None;
         let mut cc_update = None;
         let mut volatile = false;
@@ -279,11 +329,16 @@ impl Checker<'_> {
             };
         for m in &inst.modifiers {
             let text = m.name.as_str();
-            if let Some(s) = storage_modifier(text, space.constant) {
+            let extension = atomic_extension_storage(text).filter(|_| atomic_instruction);
+            if let Some(s) = extension
+                .map(Ok)
+                .or_else(|| storage_modifier(text, space.constant))
+            {
                 match s {
                     Ok(s) if storage.is_none() => {
                         storage = Some(s);
                         storage_span = m.span;
+                        storage_text = text;
                     }
                     Ok(_) => {
                         modifier_error(self, space.modifier_code, m.span, format!("{} has more than one storage modifier", info.name), "NV_gpu_program5 2.X.8.Z and NV_compute_program5 2.X.8.Z: the memory instructions require exactly one storage modifier");
@@ -381,17 +436,43 @@ impl Checker<'_> {
             // NV_shader_atomic_float": the same words). nvp4c supports it
             // in every target environment, ADD as a compare-and-swap loop
             // and EXCH on the bits (docs/interface.md, "Storage buffers").
-            let allowed = components == 1
-                && match op {
-                    AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
-                    AtomicOp::Add | AtomicOp::Exch => true,
-                    _ => ty != DataType::Float,
-                };
+            if bits != 32 {
+                self.atomic_extension_rule(
+                    info.name,
+                    op,
+                    (ty, bits, components),
+                    storage_text,
+                    storage_span,
+                )?;
+                if space.shared && bits == 64 {
+                    self.error(
+                        Diagnostic::error("E0900", format!("`{}.{}.{storage_text}` on shared memory", info.name, op.name()))
+                            .primary(storage_span, "64-bit atomics on shared memory are not lowered yet")
+                            .note("shared memory is one array of 32-bit words (docs/interface.md, \"Shared memory\"); a 64-bit atomic needs a 64-bit view of it, which Vulkan gives only with VK_KHR_workgroup_memory_explicit_layout (README, support table)"),
+                    );
+                    return None;
+                }
+                if let (Some(_), 64) = (cc_update, bits) {
+                    self.error(
+                        Diagnostic::error("E0900", "not supported yet: a condition code update from a 64-bit result (section 2.X.4.3 on 64-bit values)")
+                            .primary(inst.opcode.span, "valid, but not lowered to SPIR-V yet")
+                            .note("README.md's support table lists what of NV_gpu_program5's 64-bit types is lowered"),
+                    );
+                    return None;
+                }
+            }
+            let allowed = bits != 32
+                || components == 1
+                    && match op {
+                        AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
+                        AtomicOp::Add | AtomicOp::Exch => true,
+                        _ => ty != DataType::Float,
+                    };
             if !allowed {
                 let (what, rule) = if space.shared {
-                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (U64: 64-bit storage is not lowered), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32")
+                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32, MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (U64, S64, F64, F16X2 and F16X4: the atomic extensions, E1240-E1243)")
                 } else {
-                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (NV_shader_atomic_float), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (64-bit ones, NV_shader_atomic_int64: not lowered)")
+                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (NV_shader_atomic_float), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (U64, S64, F64, F16X2 and F16X4: the atomic extensions, E1240-E1243)")
                 };
                 self.error(
                     Diagnostic::error(
@@ -408,7 +489,7 @@ impl Checker<'_> {
                 return None;
             }
             if space.global
-                && ty == DataType::Float
+                && (ty, bits) == (DataType::Float, 32)
                 && !self
                     .dialect
                     .features
@@ -459,7 +540,7 @@ impl Checker<'_> {
             // checked once SHARED_MEMORY is known.
             self.shared_uses.push(SharedUse {
                 span: mem.span,
-                end: Some(u64::from(offset) + 4 * u64::from(components)),
+                end: Some(u64::from(offset) + u64::from(bits) / 8 * u64::from(components)),
                 instruction: true,
             });
         }
@@ -504,7 +585,9 @@ impl Checker<'_> {
             clamp: clamp.map(|(c, _)| c),
             cc_update,
             mul_mode: None,
-            precision64: false,
+            // A 64-bit atomic reads its operand and writes its result as
+            // 64-bit values (section 2.X.4.1), as the 64-bit instructions do.
+            precision64: bits == 64,
             convert: None,
             dst,
             srcs,
@@ -570,6 +653,50 @@ impl Checker<'_> {
             }),
         };
         Some((var, 0, Some(address), None))
+    }
+
+    /// The rules of the atomic extensions for a storage modifier of
+    /// [`atomic_extension_storage`] on atomic instruction `name`: the
+    /// option the pair needs (E1240-E1242), or no option allowing it
+    /// (E1243). Shared by every atomic instruction on memory.
+    pub(super) fn atomic_extension_rule(
+        &mut self,
+        name: &str,
+        op: AtomicOp,
+        storage: (DataType, u8, u8),
+        modifier: &str,
+        span: Span,
+    ) -> Option<()> {
+        match atomic_extension_option(op, storage) {
+            Ok(None) => Some(()),
+            Ok(Some((option, _, _))) if self.has_option(option) => Some(()),
+            Ok(Some((option, code, rule))) => {
+                self.error(
+                    Diagnostic::error(
+                        code,
+                        format!("`{name}.{}.{modifier}` needs `OPTION {option};`", op.name()),
+                    )
+                    .primary(span, format!("a storage modifier of {option}"))
+                    .note(rule)
+                    .note(format!("add `OPTION {option};` after the header")),
+                );
+                None
+            }
+            Err(rule) => {
+                self.error(
+                    Diagnostic::error(
+                        "E1243",
+                        format!("{name}.{} does not take `.{modifier}`", op.name()),
+                    )
+                    .primary(
+                        span,
+                        "no atomic extension has this operation on this storage modifier",
+                    )
+                    .note(rule),
+                );
+                None
+            }
+        }
     }
 
     /// `name`, `name[n]`, `name[R.x]`, `name[R.x + n]`: a STORAGE (or

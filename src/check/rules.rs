@@ -59,7 +59,7 @@ impl Checker<'_> {
         self.binding_rules(p);
     }
 
-    fn has_option(&self, name: &str) -> bool {
+    pub(super) fn has_option(&self, name: &str) -> bool {
         self.options_seen.iter().any(|(n, _)| n == name)
     }
 

@@ -767,7 +767,10 @@ impl<'p> Machine<'p> {
             for s in &inst.srcs {
                 srcs.push(self.load64(s)?);
             }
-            wide::evaluate64(inst, &srcs)?
+            match &inst.memory {
+                Some(m) => self.memory_atomic64(inst, m, &srcs)?,
+                None => wide::evaluate64(inst, &srcs)?,
+            }
         };
         if let (Some(clamp), DataType::Float) = (inst.clamp, inst.dst.ty) {
             wide::clamp64(&mut value, if clamp == Clamp::Sat { 0.0 } else { -1.0 });
@@ -1926,14 +1929,21 @@ impl Machine<'_> {
         if let Some(a) = &m.address {
             byte += u64::from(self.load(a)?.bits[0]);
         }
-        let index = (byte / 4) as usize;
+        let mut index = (byte / 4) as usize;
+        if m.bits == 64 {
+            // Rounded down to a multiple of 8 bytes, as the backend does.
+            index &= !1;
+        }
+        // A word per 32-bit component, two per 64-bit one, one per pair of
+        // halves (F16X2, F16X4).
+        let words = (usize::from(m.components) * usize::from(m.bits) / 32).max(1);
         let len = match target {
             Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
             Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
             Target::Shared => self.outcome.shared.len() / 4,
             Target::Global(_) => 0,
         };
-        let inside = byte <= u64::from(u32::MAX) && index + usize::from(m.components) <= len;
+        let inside = byte <= u64::from(u32::MAX) && index + words <= len;
         Ok((target, index, inside))
     }
 
@@ -2078,6 +2088,9 @@ impl Machine<'_> {
         let operand = srcs
             .first()
             .ok_or_else(|| internal("ATOMB without its operand", inst.span))?;
+        if m.bits == 16 {
+            return Ok(self.atomic_halves(target, index, m, op, operand));
+        }
         let (old, old_undefined) = self.read_word(target, index);
         let (x, y) = (operand.bits[0], operand.bits[1]);
         use crate::ir::AtomicOp as A;
@@ -2109,16 +2122,17 @@ impl Machine<'_> {
         let span = a.span;
         let address = self.load64(a)?;
         let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
-        let size = 4 * u64::from(m.components);
+        // The access's bytes: a 64-bit component is two words, a pair of
+        // halves (F16X2, F16X4) one.
+        let size = (u64::from(m.components) * u64::from(m.bits) / 8).max(4);
         let region = self
             .outcome
             .global
             .range(..=addr)
             .next_back()
             .map(|(&base, words)| (base, words.len() as u64));
-        let found = region.filter(|&(base, len)| {
-            base % 4 == 0 && (addr - base) / 4 + u64::from(m.components) <= len
-        });
+        let found =
+            region.filter(|&(base, len)| base % 4 == 0 && (addr - base) / 4 + size / 4 <= len);
         let problem = if undefined {
             Some(format!("the GPU address {addr:#x} is undefined"))
         } else if addr % size != 0 {
@@ -2138,6 +2152,116 @@ impl Machine<'_> {
         }
         let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
         Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
+    }
+
+    /// F16X2 and F16X4 (NV_shader_atomic_fp16_vector) on the words from
+    /// `index`, each holding two halves (x in the low 16 bits): the
+    /// operand rounded to halves, then per half `mem + op`, `min`, `max`
+    /// (as MIN and MAX compute them: `(tmp0 > tmp1) ? ...`) rounded to the
+    /// nearest half, or the operand (EXCH). Gives the halves before, as
+    /// f32, zero beyond X2.
+    fn atomic_halves(
+        &mut self,
+        target: Target,
+        index: usize,
+        m: &crate::ir::MemoryAccess,
+        op: AtomicOp,
+        operand: &Vec4,
+    ) -> Vec4 {
+        use super::value::{f16_bits_to_f32, f32_to_f16_bits};
+        let mut v = Vec4::defined([0; 4]);
+        for w in 0..usize::from(m.components) / 2 {
+            let (old, old_undefined) = self.read_word(target, index + w);
+            let mut new = 0;
+            for h in 0..2 {
+                let c = 2 * w + h;
+                let mem = f16_bits_to_f32((old >> (16 * h)) as u16);
+                let x = f16_bits_to_f32(f32_to_f16_bits(operand.f(c)));
+                let r = match op {
+                    // Rounded to f32 and then to f16: the correctly
+                    // rounded f16 sum (f32 has 24 >= 2*11 + 2 bits).
+                    AtomicOp::Add => mem + x,
+                    AtomicOp::Min if x > mem => mem,
+                    AtomicOp::Max if x > mem => x,
+                    AtomicOp::Min => x,
+                    AtomicOp::Max => mem,
+                    _ => x,
+                };
+                new |= u32::from(f32_to_f16_bits(r)) << (16 * h);
+                v.bits[c] = mem.to_bits();
+                if old_undefined || operand.is_undefined(c) {
+                    v.undefined |= 1 << c;
+                }
+            }
+            self.write_word(target, index + w, new);
+        }
+        v
+    }
+
+    /// A 64-bit atomic (NV_gpu_program5 Table X.Y U64 ADD, EXCH, CSWAP;
+    /// NV_shader_atomic_int64; NV_shader_atomic_float64's F64 ADD and
+    /// EXCH) on the two words from `index`, low word first; the value
+    /// before, zero outside the memory.
+    fn memory_atomic64(
+        &mut self,
+        inst: &Instruction,
+        m: &crate::ir::MemoryAccess,
+        srcs: &[wide::Wide4],
+    ) -> Result<wide::Wide4> {
+        let (target, index, inside) = self.memory_words(m)?;
+        let mut out = wide::Wide4::default();
+        if !inside {
+            out.bits = [0; 4];
+            out.undefined = 0;
+            return Ok(out);
+        }
+        let (Some(op), Some(operand)) = (m.atomic, srcs.first()) else {
+            return Err(internal(
+                "a 64-bit memory access that is not an atomic",
+                inst.span,
+            ));
+        };
+        let (lo, lo_undefined) = self.read_word(target, index);
+        let (hi, hi_undefined) = self.read_word(target, index + 1);
+        let old = u64::from(lo) | u64::from(hi) << 32;
+        let (x, y) = (operand.bits[0], operand.bits[1]);
+        let signed = m.ty == DataType::Signed;
+        let new = match op {
+            AtomicOp::Add if m.ty == DataType::Float => {
+                Some((f64::from_bits(old) + f64::from_bits(x)).to_bits())
+            }
+            AtomicOp::Add => Some(old.wrapping_add(x)),
+            AtomicOp::Min if signed => Some((old as i64).min(x as i64) as u64),
+            AtomicOp::Min => Some(old.min(x)),
+            AtomicOp::Max if signed => Some((old as i64).max(x as i64) as u64),
+            AtomicOp::Max => Some(old.max(x)),
+            AtomicOp::And => Some(old & x),
+            AtomicOp::Or => Some(old | x),
+            AtomicOp::Xor => Some(old ^ x),
+            AtomicOp::Exch => Some(x),
+            // "if (result == tmp0.x) writeval = tmp0.y; else no store"
+            AtomicOp::CSwap => (old == x).then_some(y),
+            _ => {
+                return Err(internal(
+                    format!("{} on a 64-bit word (the checker refuses it)", op.name()),
+                    inst.span,
+                ))
+            }
+        };
+        if let Some(new) = new {
+            self.write_word(target, index, new as u32);
+            self.write_word(target, index + 1, (new >> 32) as u32);
+        }
+        out.bits = [old; 4];
+        out.undefined = 0;
+        if lo_undefined
+            || hi_undefined
+            || operand.undefined & 1 != 0
+            || (op == AtomicOp::CSwap && operand.undefined & 2 != 0)
+        {
+            out.undefined = 0xf;
+        }
+        Ok(out)
     }
 
     fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {

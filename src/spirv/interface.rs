@@ -192,6 +192,10 @@ pub(crate) struct Io {
     pub invocation_id: Option<Word>,
     /// `program.storage[a]` buffers, by a (memory.rs).
     pub storage: BTreeMap<u32, super::memory::StorageBuffer>,
+    /// The 64-bit views of `program.storage[a]` (`uint64_t data[]` at the
+    /// same binding), by a, declared by the first 64-bit atomic on the
+    /// buffer (memory.rs).
+    pub storage64: BTreeMap<u32, Word>,
     /// `program.counter[a]` atomic counter buffers, by a (memory.rs).
     pub counters: BTreeMap<u32, super::memory::StorageBuffer>,
     /// The work group's shared memory (`SHARED_MEMORY`), when a SHARED

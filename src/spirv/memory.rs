@@ -55,7 +55,7 @@
 //! * ATOM is an atomic on that word at Device scope, Relaxed, through
 //!   [`Lowerer::atomic_word`], the same operations as ATOMB.
 
-use rspirv::spirv::{Decoration, Op, Scope, StorageClass, Word};
+use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op, Scope, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val};
 use super::{LowerError, Lowerer};
@@ -112,6 +112,33 @@ impl Memory {
             Memory::Shared(_) => Scope::Workgroup,
         }
     }
+}
+
+/// IWRAP and DWRAP's new word from the old one and the operand `x`
+/// (NV_gpu_program5 2.X.8.Z, ATOM), inside a compare-and-swap loop.
+fn wrap(l: &mut Lowerer<'_>, op: AtomicOp, old: Val, x: Val) -> LResult<Val> {
+    let one = l.konst(Comp::U32, &[1]);
+    let zero = l.konst(Comp::U32, &[0]);
+    if op == AtomicOp::IWrap {
+        // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+        let inc = l.op(Op::IAdd, &[old, one])?;
+        let wrap = l.cmp(Op::UGreaterThanEqual, old, x)?;
+        l.sel(wrap, zero, inc)
+    } else {
+        // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+        let dec = l.op(Op::ISub, &[old, one])?;
+        let is_zero = l.cmp(Op::IEqual, old, zero)?;
+        let above = l.cmp(Op::UGreaterThan, old, x)?;
+        let wrap = l.or(is_zero, above)?;
+        l.sel(wrap, x, dec)
+    }
+}
+
+/// The 32-bit words an access covers: a word per 32-bit component, two
+/// per 64-bit one, one per pair of F16X2/F16X4 halves, and the one word
+/// holding LDC's 8- and 16-bit scalars.
+fn memory_words(m: &MemoryAccess) -> u32 {
+    (u32::from(m.components) * u32::from(m.bits) / 32).max(1)
 }
 
 impl Lowerer<'_> {
@@ -268,7 +295,13 @@ impl Lowerer<'_> {
     fn word_index(&mut self, m: &MemoryAccess, buffer: Memory) -> LResult<(Val, Val)> {
         let byte = self.byte_address(m)?;
         let two = self.konst(Comp::U32, &[2]);
-        let index = self.op(Op::ShiftRightLogical, &[byte, two])?;
+        let mut index = self.op(Op::ShiftRightLogical, &[byte, two])?;
+        if m.bits == 64 {
+            // A 64-bit access rounds its offset down to a multiple of 8,
+            // as 32-bit ones do to 4: an even word.
+            let even = self.konst(Comp::U32, &[!1]);
+            index = self.op(Op::BitwiseAnd, &[index, even])?;
+        }
         let len = match buffer {
             Memory::Buffer(b) => {
                 let uint = self.t(Comp::U32, 1);
@@ -284,7 +317,7 @@ impl Lowerer<'_> {
         };
         // The last word read or written must be below the length (and the
         // sum must not wrap).
-        let last_offset = self.konst(Comp::U32, &[u32::from(m.components) - 1]);
+        let last_offset = self.konst(Comp::U32, &[memory_words(m) - 1]);
         let last = self.op(Op::IAdd, &[index, last_offset])?;
         let no_wrap = self.cmp(Op::UGreaterThanEqual, last, index)?;
         let inside = self.cmp(Op::ULessThan, last, len)?;
@@ -342,18 +375,67 @@ impl Lowerer<'_> {
     /// LOAD, STORE, ATOM: the address operand at 64 bits as a
     /// `PhysicalStorageBuffer` pointer to `n` words (a `uint` for 1).
     fn gpu_address_pointer(&mut self, m: &MemoryAccess, n: u32) -> LResult<Word> {
+        let address = self.gpu_address(m)?;
+        let pointee = self.t(Comp::U32, n);
+        let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
+        self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
+    }
+
+    /// LOAD's, STORE's and ATOM's address operand at 64 bits: "Operands
+    /// represented with fewer bits than used to perform the instruction
+    /// will be promoted" (2.X.4.1).
+    fn gpu_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
         let a = m
             .address
             .as_ref()
             .ok_or_else(|| LowerError::internal("a GPU memory access without its address"))?;
-        // "Operands represented with fewer bits than used to perform the
-        // instruction will be promoted" (2.X.4.1): the address is 64 bits.
         let v = self.load_operand_sized(a, true, true)?.value;
         let x = self.extract(v, 0)?;
-        let address = self.cast(x, Comp::U64)?;
-        let pointee = self.t(Comp::U32, n);
+        self.cast(x, Comp::U64)
+    }
+
+    /// A pointer to the scalar of `comp` (a 32- or 64-bit word) `offset`
+    /// bytes past ATOM's GPU address.
+    fn gpu_word_pointer(&mut self, m: &MemoryAccess, comp: Comp, offset: u64) -> LResult<Word> {
+        let mut address = self.gpu_address(m)?;
+        if offset != 0 {
+            let k = self.splat_const64(Comp::U64, offset, 1);
+            address = self.op(Op::IAdd, &[address, k])?;
+        }
+        let pointee = self.t(comp, 1);
         let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
         self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
+    }
+
+    /// ATOM with a 64-bit storage modifier (NV_gpu_program5's U64 ADD,
+    /// EXCH, CSWAP; NV_shader_atomic_int64; NV_shader_atomic_float64) or
+    /// F16X2/F16X4 (NV_shader_atomic_fp16_vector) at a GPU address: the
+    /// same operations as on a storage buffer, on pointers to the words.
+    fn gpu_address_atomic_wide(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        operand: Val,
+    ) -> LResult<Val> {
+        let scope = self.c_u32(Scope::Device as u32);
+        if m.bits == 64 {
+            // SPIR-V 2.16.1: 64-bit integer atomics need Int64Atomics
+            // (Vulkan: shaderBufferInt64Atomics).
+            self.capability(rspirv::spirv::Capability::Int64Atomics);
+            let bits = self.cast(operand, Comp::U64)?;
+            let x = self.extract(bits, 0)?;
+            let y = self.extract(bits, 1)?;
+            let p = self.gpu_word_pointer(m, Comp::U64, 0)?;
+            let old = self.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+            return self.cast(old, Comp::sized(m.ty, true));
+        }
+        let packed = self.pack_half_pairs(operand, m.components)?;
+        let mut words = Vec::new();
+        for (w, &x) in packed.iter().enumerate() {
+            let p = self.gpu_word_pointer(m, Comp::U32, 4 * w as u64)?;
+            words.push(self.atomic_halves_word(p, scope, op, x)?);
+        }
+        self.unpack_half_words(&words)
     }
 
     /// The memory operands of a LOAD or STORE of `n` words: `Aligned` to
@@ -509,6 +591,19 @@ impl Lowerer<'_> {
         let op = m
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
+        // The atomic extensions' 64-bit and half-vector forms.
+        match (self.at_gpu_address(m), m.bits) {
+            (_, 32) => {}
+            (true, _) => return self.gpu_address_atomic_wide(m, op, operand),
+            (false, 64) => {
+                let buffer = self.memory_of(m)?;
+                return self.memory_atomic64(m, op, buffer, operand);
+            }
+            (false, _) => {
+                let buffer = self.memory_of(m)?;
+                return self.memory_atomic_halves(m, op, buffer, operand);
+            }
+        }
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
         let y = self.extract(bits, 1)?;
@@ -534,6 +629,239 @@ impl Lowerer<'_> {
         })?;
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
+    }
+
+    /// ATOMB with a 64-bit storage modifier (NV_gpu_program5 Table X.Y:
+    /// U64 ADD, EXCH and CSWAP; NV_shader_atomic_int64: S64 and U64 MIN,
+    /// MAX, AND, OR, XOR; NV_shader_atomic_float64: F64 ADD and EXCH): one
+    /// 64-bit atomic on the buffer's 64-bit view (docs/interface.md,
+    /// "Storage buffers"), on the eight bytes at the offset rounded down
+    /// to a multiple of 8. `operand` has 64-bit components. Gives the
+    /// value before the operation (0 outside the buffer, where nothing is
+    /// written), a scalar of the storage type.
+    fn memory_atomic64(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        buffer: Memory,
+        operand: Val,
+    ) -> LResult<Val> {
+        let VarKind::Storage(binding) = self.program.var(m.var).kind else {
+            return Err(LowerError::internal(
+                "a 64-bit atomic on shared memory (the checker refuses it: E0900)",
+            ));
+        };
+        // SPIR-V 2.16.1: 64-bit integer atomics need Int64Atomics
+        // (Vulkan: shaderBufferInt64Atomics).
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let (index, ok) = self.word_index(m, buffer)?;
+        let one = self.konst(Comp::U32, &[1]);
+        let index64 = self.op(Op::ShiftRightLogical, &[index, one])?;
+        let bits = self.cast(operand, Comp::U64)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let ulong = self.t(Comp::U64, 1);
+        let zero = self.splat_const64(Comp::U64, 0, 1);
+        let result_var = self.function_variable_init(ulong, Some("atomb64"), Some(zero.id))?;
+        let view = self.storage64_view(binding)?;
+        self.guarded_by(Some(ok), |l| {
+            let zero = l.c_i32(0);
+            let p = l.access(buffer.class(), ulong, view, &[zero, index64.id])?;
+            let scope = l.c_u32(buffer.scope() as u32);
+            let old = l.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+            l.store(result_var, old)
+        })?;
+        let old = self.load(result_var, Comp::U64, 1)?;
+        self.cast(old, Comp::sized(m.ty, true))
+    }
+
+    /// The 64-bit view of `program.storage[binding]`: a second variable
+    /// `Storage64N { uint64_t data[]; }` (ArrayStride 8) at the buffer's
+    /// descriptor set and binding, which Vulkan allows ("multiple shader
+    /// variables [may be] assigned the same descriptor set and binding
+    /// values" when they are compatible with its descriptor type).
+    fn storage64_view(&mut self, binding: u32) -> LResult<Word> {
+        if let Some(&var) = self.io.storage64.get(&binding) {
+            return Ok(var);
+        }
+        let class = self
+            .io
+            .storage
+            .get(&binding)
+            .ok_or_else(|| {
+                LowerError::internal(format!("program.storage[{binding}] was not declared"))
+            })?
+            .class;
+        let layout = self.options.stage_layout(self.program.stage).clone();
+        let ulong = self.t(Comp::U64, 1);
+        let array_id = self.b.id();
+        let array = self.b.type_runtime_array_id(Some(array_id), ulong);
+        self.b.decorate(
+            array,
+            Decoration::ArrayStride,
+            [rspirv::dr::Operand::LiteralBit32(8)],
+        );
+        let struct_id = self.b.id();
+        let st = self.b.type_struct_id(Some(struct_id), [array]);
+        let block = if class == StorageClass::StorageBuffer {
+            Decoration::Block
+        } else {
+            Decoration::BufferBlock
+        };
+        self.b.decorate(st, block, []);
+        self.b.member_decorate(
+            st,
+            0,
+            Decoration::Offset,
+            [rspirv::dr::Operand::LiteralBit32(0)],
+        );
+        self.b.name(st, format!("Storage64_{binding}"));
+        self.b.member_name(st, 0, "data");
+        let var = self.global_variable(st, class, None, &format!("program_storage64_{binding}"));
+        self.b.decorate(
+            var,
+            Decoration::DescriptorSet,
+            [rspirv::dr::Operand::LiteralBit32(layout.set)],
+        );
+        self.b.decorate(
+            var,
+            Decoration::Binding,
+            [rspirv::dr::Operand::LiteralBit32(
+                layout.storage_binding(binding),
+            )],
+        );
+        self.io.storage64.insert(binding, var);
+        Ok(var)
+    }
+
+    /// ATOMB and ATOMS with F16X2 or F16X4 (NV_shader_atomic_fp16_vector):
+    /// each 32-bit word holds two halves, x in the low 16 bits (as PK2H
+    /// packs them). "Atomicity is only guaranteed on a per-component
+    /// basis", and issue (2): "The initial implementation of this extension
+    /// will only atomically update pairs of components", so F16X4 is one
+    /// atomic per word. The operand is rounded to halves
+    /// (PackHalf2x16); EXCH exchanges the packed word, ADD, MIN and MAX
+    /// are compare-and-swap loops that unpack both, compute in f32 and
+    /// round the result to the nearest half. A sum of two halves rounded
+    /// to f32 and then to f16 is the correctly rounded f16 sum: f32's 24
+    /// bits are at least 2·11 + 2, so the double rounding is innocuous.
+    /// Gives the halves before the operation as f32 (zero outside the
+    /// memory and in the components beyond X2).
+    fn memory_atomic_halves(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        buffer: Memory,
+        operand: Val,
+    ) -> LResult<Val> {
+        let (index, ok) = self.word_index(m, buffer)?;
+        let packed = self.pack_half_pairs(operand, m.components)?;
+        let uint = self.t(Comp::U32, 1);
+        let zero = self.c_u32(0);
+        let mut results = Vec::new();
+        for _ in &packed {
+            results.push(self.function_variable_init(uint, Some("atomb_halves"), Some(zero))?);
+        }
+        self.guarded_by(Some(ok), |l| {
+            let scope = l.c_u32(buffer.scope() as u32);
+            for (w, (&x, &result)) in packed.iter().zip(&results).enumerate() {
+                let k = l.konst(Comp::U32, &[w as u32]);
+                let i = l.op(Op::IAdd, &[index, k])?;
+                let p = l.word_pointer(buffer, i)?;
+                let old = l.atomic_halves_word(p, scope, op, x)?;
+                l.store(result, old)?;
+            }
+            Ok(())
+        })?;
+        let mut words = Vec::new();
+        for &result in &results {
+            words.push(self.load(result, Comp::U32, 1)?);
+        }
+        self.unpack_half_words(&words)
+    }
+
+    /// The first `components` (2 or 4) components of `operand` rounded to
+    /// halves and packed two to a word, x low (PackHalf2x16: NV_shader_
+    /// atomic_fp16_vector's operand of F16X2 and F16X4).
+    pub(crate) fn pack_half_pairs(&mut self, operand: Val, components: u8) -> LResult<Vec<Val>> {
+        let floats = self.cast(operand, Comp::F32)?;
+        let uint = self.t(Comp::U32, 1);
+        let mut packed = Vec::new();
+        for w in 0..u32::from(components) / 2 {
+            let pair = self.shuffle(floats, floats, &[2 * w, 2 * w + 1])?;
+            packed.push(self.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[pair])?);
+        }
+        Ok(packed)
+    }
+
+    /// The result of an F16X2/F16X4 atomic: the halves of the old words
+    /// as f32, x y (z w), zero beyond.
+    pub(crate) fn unpack_half_words(&mut self, words: &[Val]) -> LResult<Val> {
+        let mut parts = Vec::new();
+        for &word in words {
+            let pair = self.unpack_halves(word)?;
+            parts.push(self.extract(pair, 0)?);
+            parts.push(self.extract(pair, 1)?);
+        }
+        let zero = self.konst(Comp::F32, &[0]);
+        parts.resize(4, zero);
+        self.construct(&parts)
+    }
+
+    /// One F16X2 atomic (NV_shader_atomic_fp16_vector: ADD, MIN, MAX,
+    /// EXCH) on the word of two halves `p` points to, with the packed
+    /// operand `x` ([`Lowerer::pack_half_pairs`]); gives the old word.
+    /// Shared by every atomic instruction on memory.
+    pub(crate) fn atomic_halves_word(
+        &mut self,
+        p: Word,
+        scope: Word,
+        op: AtomicOp,
+        x: Val,
+    ) -> LResult<Val> {
+        if op == AtomicOp::Exch {
+            return self.atomic_word(p, Comp::U32, scope, op, DataType::Unsigned, x, x);
+        }
+        let id = self.atomic_cas_loop(p, scope, Comp::U32, &mut |l, old| {
+            let a = l.unpack_halves(old)?;
+            let b = l.unpack_halves(x)?;
+            let r = match op {
+                AtomicOp::Add => l.op(Op::FAdd, &[a, b])?,
+                // "writeval = min(tmp0.x, result)", as MIN computes it:
+                // (tmp0 > tmp1) ? tmp1 : tmp0.
+                AtomicOp::Min => {
+                    let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+                    l.sel(gt, a, b)?
+                }
+                _ => {
+                    let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+                    l.sel(gt, b, a)?
+                }
+            };
+            let uint = l.t(Comp::U32, 1);
+            l.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[r])
+        })?;
+        Ok(Val {
+            id,
+            comp: Comp::U32,
+            n: 1,
+        })
+    }
+
+    /// The two halves of a word as f32, x from the low 16 bits. Each is
+    /// the x of an UnpackHalf2x16 (the high one shifted down first):
+    /// lavapipe (Mesa 22.3) folds the y of UnpackHalf2x16 on a constant
+    /// word, an operand such as `{0.5, 3, 0, 0}` packed, to 0.
+    fn unpack_halves(&mut self, word: Val) -> LResult<Val> {
+        let vec2 = self.t(Comp::F32, 2);
+        let sixteen = self.konst(Comp::U32, &[16]);
+        let high = self.op(Op::ShiftRightLogical, &[word, sixteen])?;
+        let mut parts = Vec::new();
+        for w in [word, high] {
+            let pair = self.glsl_typed(GLOp::UnpackHalf2x16, vec2, Comp::F32, 2, &[w])?;
+            parts.push(self.extract(pair, 0)?);
+        }
+        self.construct(&parts)
     }
 
     /// One atomic operation (NV_gpu_program5 Table X.Y, ATOM; the same
@@ -607,7 +935,24 @@ impl Lowerer<'_> {
             // has no float atomics): a compare-and-swap loop (on unsigned
             // words: IWRAP and DWRAP take U32 only, F32 ADD is on shared
             // memory's words).
-            _ if pointee == Comp::U32 => self.atomic_cas_loop(p, scope, op, x)?,
+            (AtomicOp::IWrap | AtomicOp::DWrap, _) if pointee == Comp::U32 => {
+                self.atomic_cas_loop(p, scope, pointee, &mut |l, old| wrap(l, op, old, x))?
+            }
+            // F32 and (NV_shader_atomic_float64) F64 ADD: "writeval =
+            // tmp0.x + result" on the words' bits.
+            (AtomicOp::Add, _) if float && matches!(pointee, Comp::U32 | Comp::U64) => {
+                let fcomp = if pointee.is_64() {
+                    Comp::F64
+                } else {
+                    Comp::F32
+                };
+                self.atomic_cas_loop(p, scope, pointee, &mut |l, old| {
+                    let a = l.cast(old, fcomp)?;
+                    let b = l.cast(x, fcomp)?;
+                    let sum = l.op(Op::FAdd, &[a, b])?;
+                    l.cast(sum, pointee)
+                })?
+            }
             _ => {
                 return Err(LowerError::internal(format!(
                     "{} on a {pointee:?} word",
@@ -615,23 +960,35 @@ impl Lowerer<'_> {
                 )))
             }
         };
+        let bits = if pointee.is_64() {
+            Comp::U64
+        } else {
+            Comp::U32
+        };
         self.cast(
             Val {
                 id: old,
                 comp: pointee,
                 n: 1,
             },
-            Comp::U32,
+            bits,
         )
     }
 
     /// The spec's read-compute-write for an operation without a SPIR-V
-    /// atomic: read the word, compute the new value from it and `x`, and
+    /// atomic: read the word (of unsigned type `word`, 32 or 64 bits),
+    /// compute the new value from it with `new`, and
     /// OpAtomicCompareExchange it in; another invocation's write in between
     /// makes the exchange fail and the loop retry with the word it found.
     /// The result is the word the successful exchange replaced.
-    fn atomic_cas_loop(&mut self, p: Word, scope: Word, op: AtomicOp, x: Val) -> LResult<Word> {
-        let uint = self.t(Comp::U32, 1);
+    pub(crate) fn atomic_cas_loop(
+        &mut self,
+        p: Word,
+        scope: Word,
+        word: Comp,
+        new: &mut dyn FnMut(&mut Self, Val) -> LResult<Val>,
+    ) -> LResult<Word> {
+        let uint = self.t(word, 1);
         let relaxed = self.c_u32(0);
         let header = self.b.id();
         let body = self.b.id();
@@ -648,42 +1005,16 @@ impl Lowerer<'_> {
             .value(Op::AtomicLoad, uint, None, [p, scope, relaxed])?;
         let old = Val {
             id: old,
-            comp: Comp::U32,
+            comp: word,
             n: 1,
         };
-        let new = match op {
-            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
-            AtomicOp::IWrap => {
-                let one = self.konst(Comp::U32, &[1]);
-                let zero = self.konst(Comp::U32, &[0]);
-                let inc = self.op(Op::IAdd, &[old, one])?;
-                let wrap = self.cmp(Op::UGreaterThanEqual, old, x)?;
-                self.sel(wrap, zero, inc)?
-            }
-            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
-            AtomicOp::DWrap => {
-                let one = self.konst(Comp::U32, &[1]);
-                let zero = self.konst(Comp::U32, &[0]);
-                let dec = self.op(Op::ISub, &[old, one])?;
-                let is_zero = self.cmp(Op::IEqual, old, zero)?;
-                let above = self.cmp(Op::UGreaterThan, old, x)?;
-                let wrap = self.or(is_zero, above)?;
-                self.sel(wrap, x, dec)?
-            }
-            // ATOMS.ADD.F32: "writeval = tmp0.x + result".
-            _ => {
-                let a = self.cast(old, Comp::F32)?;
-                let b = self.cast(x, Comp::F32)?;
-                let sum = self.op(Op::FAdd, &[a, b])?;
-                self.cast(sum, Comp::U32)?
-            }
-        };
+        let new = new(self, old)?;
         let found = self
             .b
             .atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, new.id, old.id)?;
         let found_val = Val {
             id: found,
-            comp: Comp::U32,
+            comp: word,
             n: 1,
         };
         let done = self.cmp(Op::IEqual, found_val, old)?;

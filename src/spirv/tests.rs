@@ -2716,3 +2716,95 @@ fn gpu_address_accesses_are_physical_storage_buffer_pointers_from_vulkan_1_2() {
         }
     }
 }
+
+/// Every atomic operation with every storage modifier of the atomic
+/// extensions, on ATOMB and ATOMS, with and without the options: what
+/// NV_shader_atomic_int64, NV_shader_atomic_float64 and
+/// NV_shader_atomic_fp16_vector allow compiles to a valid module in every
+/// environment (with Int64Atomics exactly for the 64-bit ones); the rest
+/// gives the one code of its rule.
+#[test]
+fn atomic_extension_operations_compile_or_give_their_code() {
+    use crate::ir::AtomicOp as A;
+    const OPS: [A; 10] = [
+        A::Add,
+        A::Min,
+        A::Max,
+        A::And,
+        A::Or,
+        A::Xor,
+        A::Exch,
+        A::CSwap,
+        A::IWrap,
+        A::DWrap,
+    ];
+    for shared in [false, true] {
+        for modifier in ["U64", "S64", "F64", "F16X2", "F16X4"] {
+            for op in OPS {
+                for with_option in [false, true] {
+                    let option = match modifier {
+                        "U64" | "S64" => "NV_shader_atomic_int64",
+                        "F64" => "NV_shader_atomic_float64",
+                        _ => "NV_shader_atomic_fp16_vector",
+                    };
+                    let name = op.name();
+                    let (inst, mem) = if shared {
+                        ("ATOMS", "s[8]")
+                    } else {
+                        ("ATOMB", "b[8]")
+                    };
+                    let src = format!(
+                        "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\n{}GROUP_SIZE 1;\nSHARED_MEMORY 32;\nSHARED s = program.sharedmem[0];\nSTORAGE b = program.storage[0];\nLONG TEMP d;\nTEMP r;\n{inst}.{name}.{modifier} r, {{1, 2, 3, 4}}, {mem};\nSTB.F32X4 r, b[0];\nEND\n",
+                        if with_option { format!("OPTION {option};\n") } else { String::new() },
+                    );
+                    let wide = modifier.ends_with("64");
+                    let allowed = match (modifier, op) {
+                        (_, A::IWrap | A::DWrap) => false,
+                        ("F64", A::Add | A::Exch) => true,
+                        ("F64", _) => false,
+                        ("U64" | "S64", _) => true,
+                        (_, A::Add | A::Min | A::Max | A::Exch) => true,
+                        _ => false,
+                    };
+                    let needs_option =
+                        !(modifier == "U64" && matches!(op, A::Add | A::Exch | A::CSwap));
+                    let want = if !allowed {
+                        Some("E1243")
+                    } else if needs_option && !with_option {
+                        Some(match modifier {
+                            "U64" | "S64" => "E1240",
+                            "F64" => "E1241",
+                            _ => "E1242",
+                        })
+                    } else if shared && wide {
+                        Some("E0900")
+                    } else {
+                        None
+                    };
+                    for env in ENVS {
+                        match (crate::compile(&src, &options(env)), want) {
+                            (Ok(c), None) => assert_eq!(
+                                has_capability(&c.spirv, spirv::Capability::Int64Atomics),
+                                wide,
+                                "{src}"
+                            ),
+                            (Err(d), Some(code)) => {
+                                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                                assert_eq!(codes, [code], "{src}");
+                            }
+                            (Ok(_), Some(code)) => panic!("{src} compiled, expected {code}"),
+                            (Err(d), None) => panic!("{src}: {d:?}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn has_capability(words: &[u32], cap: spirv::Capability) -> bool {
+    module(words)
+        .capabilities
+        .iter()
+        .any(|i| i.operands.first() == Some(&SpvOperand::Capability(cap)))
+}

@@ -25,6 +25,7 @@ mod exec_flow;
 mod exec_geometry;
 mod exec_layout;
 mod exec_nv5_64bit;
+mod exec_nv5_atomics64;
 mod exec_nv5_bindless;
 mod exec_nv5_bits;
 mod exec_nv5_global;

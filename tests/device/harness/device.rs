@@ -429,6 +429,10 @@ unsafe fn create(
         .scalar_block_layout(s12.scalar_block_layout == vk::TRUE)
         .uniform_buffer_standard_layout(s12.uniform_buffer_standard_layout == vk::TRUE)
         .vulkan_memory_model(s12.vulkan_memory_model == vk::TRUE)
+        // 64-bit atomics (Int64Atomics: NV_shader_atomic_int64,
+        // NV_shader_atomic_float64; docs/interface.md, "Storage buffers").
+        .shader_buffer_int64_atomics(s12.shader_buffer_int64_atomics == vk::TRUE)
+        .shader_shared_int64_atomics(s12.shader_shared_int64_atomics == vk::TRUE)
         // Storage buffer atomics at Device scope (ATOMB), which the
         // memory model feature otherwise forbids.
         .vulkan_memory_model_device_scope(s12.vulkan_memory_model_device_scope == vk::TRUE)
