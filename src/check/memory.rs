@@ -408,14 +408,6 @@ impl Checker<'_> {
                     storage_text,
                     storage_span,
                 )?;
-                if space.shared && bits == 64 {
-                    self.error(
-                        Diagnostic::error("E0900", format!("`{}.{}.{storage_text}` on shared memory", info.name, op.name()))
-                            .primary(storage_span, "64-bit atomics on shared memory are not lowered yet")
-                            .note("shared memory is one array of 32-bit words (docs/interface.md, \"Shared memory\"); a 64-bit atomic needs a 64-bit view of it, which Vulkan gives only with VK_KHR_workgroup_memory_explicit_layout (README, support table)"),
-                    );
-                    return None;
-                }
                 if let (Some(_), 64) = (cc_update, bits) {
                     self.error(
                         Diagnostic::error("E0900", "not supported yet: a condition code update from a 64-bit result (section 2.X.4.3 on 64-bit values)")

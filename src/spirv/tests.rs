@@ -2721,8 +2721,6 @@ fn atomic_extension_operations_compile_or_give_their_code() {
                             "F64" => "E1241",
                             _ => "E1242",
                         })
-                    } else if shared && wide {
-                        Some("E0900")
                     } else {
                         None
                     };

@@ -390,3 +390,167 @@ END
     ];
     assert_eq!(hex(&out[0]), hex(&want));
 }
+
+#[test]
+fn shared_memory_with_64_bit_atomics_keeps_each_32_bit_word_apart() {
+    // A 64-bit ATOMS makes shared memory an array of 64-bit elements
+    // (docs/interface.md, "Shared memory"), so every 32-bit access below
+    // works on half of one: a carry out of a word must not reach its
+    // neighbour. Buffer 0 is copied in (STS), the atomics run, and shared
+    // memory is copied back (LDS):
+    // q0 = 2^33 - 1     ADD.U64 1          -> 2^33
+    // q1 = -2^33        MIN.S64 7          -> stays
+    // q2 = 0xffffffff_00000000 XOR.U64 0x1_00000001 -> 0xfffffffe_00000001
+    // q3 = 1.0          ADD.F64 2^-40      -> 0x3ff00000_00001000
+    // w8 = 0xffffffff   ADD.U32 1          -> 0 (no carry into w9)
+    // w9 = 0x12345678   MIN.S32 -5         -> -5 = 0xfffffffb
+    // w10 = 3           IWRAP.U32 3        -> 0 (3 >= 3)
+    // w11 = 7           CSWAP.U32 (7, 99)  -> 99
+    // w12 = 1.5         ADD.F32 2.25       -> 3.75 = 0x40700000
+    // w13 = (1.0, 2048) ADD.F16X2 (2^-11, 3) -> (1.0, 2052) as in the fp16 tests
+    // w14, w15 = STS.U32X2 (0xaaaa5555, 0x0badf00d); MAX.U32 0xaaaa5556 on w14
+    // Old values to buffer 1: the four 64-bit ones (UP64), w8..w11's, w12's
+    // as f32, w13's halves as f32, 0, then w14's.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_int64;
+OPTION NV_shader_atomic_float64;
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 1;
+SHARED_MEMORY 64;
+SHARED s = program.sharedmem[0];
+STORAGE b = program.storage[0];
+STORAGE out = program.storage[1];
+LONG TEMP d, e;
+UINT TEMP u, v;
+TEMP i;
+FLOAT TEMP f, h;
+LDB.U32X4 u, b[0];
+STS.U32X4 u, s[0];
+LDB.U32X4 u, b[16];
+STS.U32X4 u, s[16];
+LDB.U32X4 u, b[32];
+STS.U32X4 u, s[32];
+LDB.U32X2 u, b[48];
+STS.U32X2 u, s[48];
+MOV.U u, {2863289685, 195948557, 0, 0};
+STS.U32X2 u, s[56];
+PK64.U d, {1, 0, 7, 0};
+ATOMS.ADD.U64 e.x, d.x, s[0];
+ATOMS.MIN.S64 e.y, d.y, s[8];
+UP64.U u, e.xyxy;
+STB.U32X4 u, out[0];
+PK64.U d, {1, 1, 0, 1030750208};
+ATOMS.XOR.U64 e.x, d.x, s[16];
+ATOMS.ADD.F64 e.y, d.y, s[24];
+UP64.U u, e.xyxy;
+STB.U32X4 u, out[16];
+ATOMS.ADD.U32 v.x, 1, s[32];
+ATOMS.MIN.S32 i.x, -5, s[36];
+MOV.U v.y, i.x;
+ATOMS.IWRAP.U32 v.z, 3, s[40];
+ATOMS.CSWAP.U32 v.w, {7, 99, 0, 0}, s[44];
+STB.U32X4 v, out[32];
+ATOMS.ADD.F32 f.x, 2.25, s[48];
+ATOMS.ADD.F16X2 h, {0.00048828125, 3, 0, 0}, s[52];
+MOV.F f.yz, h.xxyw;
+MOV.F f.w, 0;
+STB.F32X4 f, out[48];
+ATOMS.MAX.U32 v.x, 2863289686, s[56];
+STB.U32 v.x, out[64];
+LDS.U32X4 u, s[0];
+STB.U32X4 u, b[0];
+LDS.U32X4 u, s[16];
+STB.U32X4 u, b[16];
+LDS.U32X4 u, s[32];
+STB.U32X4 u, b[32];
+LDS.U32X4 u, s[48];
+STB.U32X4 u, b[48];
+END
+";
+    let mut start = flat(&[
+        (1 << 33) - 1,
+        (-(1i64 << 33)) as u64,
+        0xffff_ffff_0000_0000,
+        0x3ff0_0000_0000_0000,
+    ]);
+    start.extend([
+        0xffff_ffff,
+        0x1234_5678,
+        3,
+        7,
+        0x3fc0_0000,
+        halves(0x3c00, 0x6800),
+        0,
+        0,
+    ]);
+    let mut want = flat(&[
+        1 << 33,
+        (-(1i64 << 33)) as u64,
+        0xffff_fffe_0000_0001,
+        0x3ff0_0000_0000_1000,
+    ]);
+    want.extend([
+        0,
+        0xffff_fffb,
+        0,
+        99,
+        0x4070_0000,
+        halves(0x3c00, 0x6802),
+        0xaaaa_5556,
+        0x0bad_f00d,
+    ]);
+    let mut want_out = flat(&[
+        (1 << 33) - 1,
+        (-(1i64 << 33)) as u64,
+        0xffff_ffff_0000_0000,
+        0x3ff0_0000_0000_0000,
+    ]);
+    want_out.extend([
+        0xffff_ffff,
+        0x1234_5678,
+        3,
+        7,
+        0x3fc0_0000,
+        F_ONE,
+        F_2048,
+        0,
+        0xaaaa_5555,
+    ]);
+    check(src, &start, want_out.len(), &want, &want_out);
+}
+
+#[test]
+fn many_invocations_update_both_halves_of_a_shared_64_bit_element() {
+    // 64 invocations: after zeroing shared memory and a BAR, each adds
+    // 2^31 + 1 to q0 (ADD.U64: 64 · (2^31 + 1) = 2^37 + 64, the low word
+    // overflowing 32 times: 0x20_00000040) and, with ATOMS.ADD.U32, 1 to
+    // word 2 and 2 to word 3, the two halves of one 64-bit element: 64 and
+    // 128, neither losing the other's updates. After a second BAR each
+    // copies words 0..3 to the buffer (all copy the same values).
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_int64;
+GROUP_SIZE 64;
+SHARED_MEMORY 16;
+SHARED s = program.sharedmem[0];
+STORAGE b = program.storage[0];
+LONG TEMP d, e;
+UINT TEMP u;
+MOV.U u, 0;
+STS.U32X4 u, s[0];
+BAR;
+PK64.U d, {2147483649, 0, 0, 0};
+ATOMS.ADD.U64 e.x, d.x, s[0];
+ATOMS.ADD.U32 u.x, 1, s[8];
+ATOMS.ADD.U32 u.y, 2, s[12];
+BAR;
+LDS.U32X4 u, s[0];
+STB.U32X4 u, b[0];
+END
+";
+    let Some(out) = run_on_device(src, 1, vec![(storage(0), vec![0; 4])]) else {
+        return;
+    };
+    assert_eq!(hex(&out[0]), hex(&[0x40, 0x20, 64, 128]));
+}
