@@ -516,6 +516,13 @@ pub enum VarKind {
     /// the atomic counter buffer `program.counter[buffer]`, one unsigned
     /// word each, read and written only by ATOMCTR; `vec4` is false.
     Counter(BufferBinding),
+    /// The flat 64-bit GPU address space of NV_shader_buffer_load and
+    /// NV_shader_buffer_store ("buffer object memory" at "the GPU address
+    /// ... specified as an instruction operand", NV_gpu_program5 2.X.4.5):
+    /// the one memory LOAD, STORE and ATOM access, whose address is the
+    /// [`MemoryAccess::address`] operand. Not declared by the program: the
+    /// checker adds one unnamed variable of this kind at its first use.
+    GlobalMemory,
 }
 
 /// Which color of a color binding.
@@ -1808,14 +1815,18 @@ pub struct Conversion {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MemoryAccess {
-    /// The STORAGE variable ([`VarKind::Storage`]) or the SHARED one
-    /// ([`VarKind::Shared`]); which of the two says what memory it is.
+    /// The STORAGE variable ([`VarKind::Storage`]), the SHARED one
+    /// ([`VarKind::Shared`]), or the GPU address space
+    /// ([`VarKind::GlobalMemory`]); which says what memory it is.
     pub var: VarId,
     /// The constant byte offset: from the start of the storage buffer, or
     /// of the work group's shared memory (a SHARED variable's first byte
-    /// is already added in).
+    /// is already added in); 0 for a GPU address.
     pub offset: u32,
-    /// A byte offset read from a register, added to `offset`.
+    /// A byte offset read from a register, added to `offset`; for
+    /// [`VarKind::GlobalMemory`], the GPU address itself (an unsigned
+    /// integer scalar: a LONG register's 64-bit component, or a 32-bit
+    /// one zero-extended).
     pub address: Option<Operand>,
     /// The storage modifier's data type (`F32`, `S32`, `U32`).
     pub ty: crate::isa::DataType,
@@ -1826,6 +1837,9 @@ pub struct MemoryAccess {
     pub bits: u8,
     /// ATOMB's operation.
     pub atomic: Option<AtomicOp>,
+    /// LOAD's and STORE's `COH` or `VOL` (NV_gpu_program5 Table X.14):
+    /// every access reaches the memory itself, seen by other invocations.
+    pub volatile: bool,
 }
 
 /// What an image instruction (LOADIM, STOREIM, ATOMIM;

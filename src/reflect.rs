@@ -83,6 +83,14 @@ pub struct Reflection {
     pub geometry: Option<GeometryLayout>,
     /// How much of each implementation-dependent limit the program uses.
     pub limits: LimitsUsed,
+    /// The Vulkan device features the module's SPIR-V capabilities need
+    /// enabled at device creation (Vulkan's "SPIR-V Environment"
+    /// appendix), by their `VkPhysicalDevice*Features` member names,
+    /// sorted: `bufferDeviceAddress` for LOAD, STORE and ATOM
+    /// (docs/interface.md, "GPU addresses"), `shaderInt64` for 64-bit
+    /// integers, ... Left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub device_features: Vec<String>,
     /// The Cg header comments, when the program is Cg output.
     pub cg: Option<CgProgram>,
     /// A Direct3D 9 shader's version, constant table, registers and
@@ -753,6 +761,7 @@ pub fn reflect(
             vertices_out: g.vertices_out,
         }),
         limits: limits_used(program),
+        device_features: device_features(&facts),
         cg: cg.map(|c| CgProgram {
             profile: c.profile,
             program: c.program,
@@ -1748,6 +1757,57 @@ fn result_text(binding: &ResultBinding) -> String {
         R::PrimitiveId => "result.primid".to_string(),
         R::Patch(_) => crate::interp::result_name(binding),
     }
+}
+
+/// [`Reflection::device_features`]: the feature each declared capability
+/// needs (Vulkan 1.3, appendix "SPIR-V Environment", "Capabilities");
+/// capabilities every device has (Shader, ImageQuery, Sampled1D, ...) and
+/// those gated by properties rather than features (the GroupNonUniform
+/// ones: `subgroupSupportedOperations`) need none.
+fn device_features(facts: &ModuleFacts) -> Vec<String> {
+    use rspirv::spirv::Capability as C;
+    let mut features: Vec<String> = facts
+        .module
+        .capabilities
+        .iter()
+        .filter_map(|i| match i.operands.first() {
+            Some(rspirv::dr::Operand::Capability(c)) => Some(*c),
+            _ => None,
+        })
+        .filter_map(|c| {
+            Some(match c {
+                C::Geometry => "geometryShader",
+                C::Tessellation => "tessellationShader",
+                C::GeometryPointSize | C::TessellationPointSize => {
+                    "shaderTessellationAndGeometryPointSize"
+                }
+                C::GeometryStreams => "geometryStreams",
+                C::Float64 => "shaderFloat64",
+                C::Int64 => "shaderInt64",
+                C::Int16 => "shaderInt16",
+                C::Float16 => "shaderFloat16",
+                C::Int8 => "shaderInt8",
+                C::SampleRateShading => "sampleRateShading",
+                C::ClipDistance => "shaderClipDistance",
+                C::CullDistance => "shaderCullDistance",
+                C::ImageCubeArray | C::SampledCubeArray => "imageCubeArray",
+                C::ImageGatherExtended => "shaderImageGatherExtended",
+                C::StorageImageExtendedFormats => "shaderStorageImageExtendedFormats",
+                C::StorageImageReadWithoutFormat => "shaderStorageImageReadWithoutFormat",
+                C::StorageImageWriteWithoutFormat => "shaderStorageImageWriteWithoutFormat",
+                C::StorageImageMultisample => "shaderStorageImageMultisample",
+                C::MinLod => "shaderResourceMinLod",
+                C::PhysicalStorageBufferAddresses => "bufferDeviceAddress",
+                C::DemoteToHelperInvocation => "shaderDemoteToHelperInvocation",
+                C::VulkanMemoryModel => "vulkanMemoryModel",
+                _ => return None,
+            })
+        })
+        .map(str::to_string)
+        .collect();
+    features.sort();
+    features.dedup();
+    features
 }
 
 fn limits_used(program: &Program) -> LimitsUsed {

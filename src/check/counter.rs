@@ -262,6 +262,7 @@ impl Checker<'_> {
                 components: 1,
                 bits: 32,
                 atomic: Some(op),
+                volatile: false,
             }),
             span: inst.span,
         }))

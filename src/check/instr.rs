@@ -132,7 +132,12 @@ impl Checker<'_> {
                 .note(format!("{}: {}", info.section, info.min_env_why))
                 .note(format!(
                     "{need} is the oldest environment with it (library: `Options::target_env`); \
-                     docs/interface.md, \"Thread groups\", says what the device must support"
+                     docs/interface.md, \"{}\", says what the device must support",
+                    if info.shape == Shape::GlobalMemory {
+                        "GPU addresses"
+                    } else {
+                        "Thread groups"
+                    }
                 )),
             );
             return None;
@@ -140,7 +145,10 @@ impl Checker<'_> {
         // A modifier error does not hide the operands' errors: they are
         // checked as the instruction's default data type and without type
         // checks (as under `.NTC`), so none of them stems from the modifier.
-        if matches!(info.shape, Shape::Memory | Shape::SharedMemory) {
+        if matches!(
+            info.shape,
+            Shape::Memory | Shape::SharedMemory | Shape::GlobalMemory
+        ) {
             // Storage and atomic modifiers instead of Table X.14's.
             return self.memory_instruction(info, inst);
         }
@@ -216,7 +224,9 @@ impl Checker<'_> {
                 })
             }
             Shape::AddressStack => self.address_stack(info, inst),
-            Shape::Memory | Shape::SharedMemory => self.memory_instruction(info, inst),
+            Shape::Memory | Shape::SharedMemory | Shape::GlobalMemory => {
+                self.memory_instruction(info, inst)
+            }
             Shape::Image => self.image_instruction(info, inst),
             Shape::Barrier => {
                 self.expect_args(inst, 0, info)?;
@@ -2858,6 +2868,11 @@ fn usage(info: &OpInfo) -> String {
             format!("`{}.U32 result, shared[offset]`", info.name)
         }
         Shape::SharedMemory => format!("`{}.ADD.U32 result, value, shared[offset]`", info.name),
+        Shape::GlobalMemory => match info.opcode {
+            Opcode::Load => format!("`{}.U32 result, address.x`", info.name),
+            Opcode::Store => format!("`{}.U32 value, address.x`", info.name),
+            _ => format!("`{}.ADD.U32 result, value, address.x`", info.name),
+        },
         Shape::Barrier => format!("`{}`", info.name),
         Shape::MemoryBarrier => {
             format!("`{}` (`{}.CTA` in compute programs)", info.name, info.name)

@@ -133,6 +133,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             VarKind::Storage(_) => "storage buffer",
             VarKind::Counter(_) => "atomic counter",
             VarKind::Shared(_) => "shared memory",
+            VarKind::GlobalMemory => "GPU memory",
         };
         c.error(
             Diagnostic::warning("W0002", format!("{what} `{name}` is never used"))

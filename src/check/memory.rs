@@ -52,6 +52,9 @@ pub(super) struct SharedUse {
 /// LDS/STS/ATOMS and LDC.
 struct Space {
     shared: bool,
+    /// NV_shader_buffer_load/store's GPU addresses (LOAD, STORE, ATOM):
+    /// the operand is an address, not a memory variable.
+    global: bool,
     /// LDC's parameter buffer (CBUFFER), with its 8- and 16-bit storage
     /// modifiers and ordinary operand modifiers (swizzle, negate, abs).
     constant: bool,
@@ -67,6 +70,7 @@ struct Space {
 
 const STORAGE_SPACE: Space = Space {
     shared: false,
+    global: false,
     constant: false,
     operand_code: "E1106",
     modifier_code: "E1107",
@@ -77,6 +81,7 @@ const STORAGE_SPACE: Space = Space {
 
 const SHARED_SPACE: Space = Space {
     shared: true,
+    global: false,
     constant: false,
     operand_code: "E1155",
     modifier_code: "E1156",
@@ -87,6 +92,7 @@ const SHARED_SPACE: Space = Space {
 
 const CONSTANT_SPACE: Space = Space {
     shared: false,
+    global: false,
     constant: true,
     operand_code: "E1171",
     modifier_code: "E1172",
@@ -94,6 +100,23 @@ const CONSTANT_SPACE: Space = Space {
     operand_rule: CBUFFER_RULE,
     modifier_rule: "NV_parameter_buffer_object2 2.X.4.1 and 2.X.8.Z, LDC: \"LDC supports no base data type modifiers, but requires exactly one storage modifier\" (F32, F32X2, F32X4, S8, S16, S32, S32X2, S32X4, U8, U16, U32, U32X2, U32X4); Table X.13: C and S, so LDC may update a condition code and clamp a float result (SAT, SSAT)",
 };
+
+/// LOAD, STORE and ATOM (NV_gpu_program5 2.X.8.Z; NV_shader_buffer_load,
+/// NV_shader_buffer_store), codes E1227-E1230.
+const GLOBAL_SPACE: Space = Space {
+    shared: false,
+    global: true,
+    constant: false,
+    operand_code: "E1227",
+    modifier_code: "E1228",
+    atomic_code: "E1229",
+    operand_rule: GLOBAL_RULE,
+    modifier_rule: "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: each \"supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5); ATOM takes one atomic modifier too; Table X.13: LOAD may update a condition code and clamp (C, S), ATOM may update one (C), STORE neither; COH and VOL (Table X.14) only \"Make LOAD and STORE operations\" coherent and volatile",
+};
+
+const GLOBAL_RULE: &str = "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: the address is \"the single unsigned integer scalar operand\" of LOAD and the second operand of STORE and ATOM, \"always interpreted as an unsigned integer scalar\" (Table X.13: \"su\"), e.g. `addr.x` of a LONG register holding a GPU address; 2.X.4.5: \"the GPU address is specified as an instruction operand\"";
+
+const ATOMIC_FLOAT_RULE: &str = "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\": \"If NV_gpu_program5 is supported and \"OPTION NV_shader_atomic_float\" is specified in an assembly program, \"F32\" should be allowed as a storage modifier to the ATOM instruction for the atomic operations \"ADD\" and \"EXCH\"\" (NV_gpu_program5 revision 3: \"Remove F32 support from ATOM.ADD\")";
 
 pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Parameter buffer variables declared using \"CBUFFER\" may not be used as an operand in any instruction other than LDC, while \"BUFFER\" and \"BUFFER4\" variables may not be used with LDC\"; 2.X.8.Z, LDC: \"a program will fail to load if any other type of operand is used in an LDC instruction\"";
 
@@ -276,7 +299,9 @@ impl Checker<'_> {
         if info.opcode == crate::isa::Opcode::Atomctr {
             return self.counter_instruction(info, inst);
         }
-        let space = if info.shape == Shape::SharedMemory {
+        let space = if info.shape == Shape::GlobalMemory {
+            &GLOBAL_SPACE
+        } else if info.shape == Shape::SharedMemory {
             &SHARED_SPACE
         } else if info.opcode == crate::isa::Opcode::Ldc {
             &CONSTANT_SPACE
@@ -292,6 +317,7 @@ impl Checker<'_> {
         let mut storage_text = "";
         let mut atomic = None;
         let mut cc_update = None;
+        let mut volatile = false;
         let mut ok = true;
         let modifier_error =
             |c: &mut Self, code: &'static str, span: Span, message: String, note: &str| {
@@ -342,9 +368,19 @@ impl Checker<'_> {
                 }
             } else if matches!(text, "CC" | "CC0" | "CC1") && !store {
                 cc_update = Some(CcReg(u8::from(text == "CC1")));
-            } else if matches!(text, "SAT" | "SSAT") && space.constant && clamp.is_none() {
-                // Table X.13: LDC takes S; section 2.X.4.1: clamping only
-                // of floating-point results (checked below).
+            } else if matches!(text, "COH" | "VOL") && space.global && !atomic_instruction {
+                // NV_gpu_program5 2.X.4.1: COH "controls whether the
+                // operation uses a coherent level of the cache hierarchy";
+                // VOL: "will always read or write the underlying memory".
+                // Both become SPIR-V's Volatile memory operand
+                // (docs/interface.md, "GPU addresses").
+                volatile = true;
+            } else if matches!(text, "SAT" | "SSAT")
+                && (space.constant || info.opcode == crate::isa::Opcode::Load)
+                && clamp.is_none()
+            {
+                // Table X.13: LDC and LOAD take S; section 2.X.4.1:
+                // clamping only of floating-point results (checked below).
                 clamp = Some((
                     if text == "SAT" {
                         ir::Clamp::Sat
@@ -444,6 +480,26 @@ impl Checker<'_> {
                 );
                 return None;
             }
+            if space.global
+                && ty == DataType::Float
+                && !self
+                    .dialect
+                    .features
+                    .contains(crate::isa::Features::ATOMIC_FLOAT)
+            {
+                self.error(
+                    Diagnostic::error(
+                        "E1230",
+                        format!(
+                            "`ATOM.{}.F32` needs `OPTION NV_shader_atomic_float;`",
+                            op.name()
+                        ),
+                    )
+                    .primary(storage_span, "F32 on ATOM only with the option")
+                    .note(ATOMIC_FLOAT_RULE),
+                );
+                return None;
+            }
         }
         if let (Some((_, span)), false) = (clamp, ty == DataType::Float) {
             self.error(
@@ -453,7 +509,11 @@ impl Checker<'_> {
             );
             return None;
         }
-        if inst.cc_mask.is_some() {
+        // NV_gpu_program4 2.X.2: a result (<instResult>) may take a
+        // condition code mask, ATOM's too (NV_gpu_program5 issue 16:
+        // "ATOM.ADD.U32 not_junk (FL), address, 1;" discards the result;
+        // the memory operation still happens). A store has no result.
+        if inst.cc_mask.is_some() && store {
             self.no_cc_mask(inst, info)?;
         }
         let expected = if atomic_instruction { 3 } else { 2 };
@@ -461,7 +521,11 @@ impl Checker<'_> {
         let Some(Arg::Operand(mem)) = inst.args.last() else {
             return None;
         };
-        let (var, offset, address, modifiers) = self.memory_operand(mem, space, ty)?;
+        let (var, offset, address, modifiers) = if space.global {
+            self.global_address(mem)?
+        } else {
+            self.memory_operand(mem, space, ty)?
+        };
         if space.shared {
             // 2.X.7.Y: "if uses these instructions with an offset that
             // would access memory beyond the declared shared memory size";
@@ -480,6 +544,7 @@ impl Checker<'_> {
             components,
             bits,
             atomic,
+            volatile,
         };
         if store {
             let Arg::Operand(value) = &inst.args[0] else {
@@ -568,6 +633,62 @@ impl Checker<'_> {
                 None
             }
         }
+    }
+
+    /// LOAD's, STORE's and ATOM's address: an unsigned integer scalar
+    /// operand (Table X.13: "su"), on the program's one
+    /// [`VarKind::GlobalMemory`] variable. A memory variable there (a
+    /// STORAGE, SHARED, CBUFFER or COUNTER name) is E1227: those belong to
+    /// LDB, LDS, LDC and ATOMCTR.
+    #[allow(clippy::type_complexity)]
+    fn global_address(
+        &mut self,
+        o: &ast::Operand,
+    ) -> Option<(ir::VarId, u32, Option<ir::Operand>, Option<ir::Operand>)> {
+        if let PathHead::Name(id) = &o.path.head {
+            let kind = self
+                .names
+                .get(&id.name)
+                .map(|sym| &self.vars[sym.var.0 as usize].kind);
+            let memory = match kind {
+                Some(VarKind::Storage(_)) => Some("a STORAGE variable (LDB, STB, ATOMB)"),
+                Some(VarKind::Shared(_)) => Some("a SHARED variable (LDS, STS, ATOMS)"),
+                Some(VarKind::ConstantBuffer(_)) => Some("a CBUFFER variable (LDC)"),
+                Some(VarKind::Counter(_)) => Some("a COUNTER variable (ATOMCTR)"),
+                _ => None,
+            };
+            if let Some(what) = memory {
+                self.error(
+                    Diagnostic::error("E1227", format!("the GPU address operand is {what}"))
+                        .primary(o.span, "expected an unsigned integer scalar holding a GPU address, e.g. `addr.x`")
+                        .note(GLOBAL_RULE),
+                );
+                return None;
+            }
+        }
+        let address = self.source(
+            o,
+            OperandKind::Scalar(TypeRule::Unsigned),
+            DataType::Unsigned,
+            false,
+        )?;
+        let var = match self
+            .vars
+            .iter()
+            .position(|v| matches!(v.kind, VarKind::GlobalMemory))
+        {
+            Some(i) => ir::VarId(i as u32),
+            None => self.add_var(Variable {
+                name: None,
+                span: o.span,
+                kind: VarKind::GlobalMemory,
+                ty: VarType::Typeless,
+                precision: ir::Precision::Default,
+                array_len: None,
+                interpolation: ir::Interpolation::default(),
+            }),
+        };
+        Some((var, 0, Some(address), None))
     }
 
     /// `name`, `name[n]`, `name[R.x]`, `name[R.x + n]`: a STORAGE (or

@@ -58,6 +58,8 @@ enum Storage {
     /// A COUNTER variable: the atomic counter buffer at this binding point
     /// (its first counter is in the access's offset).
     Counter(u32),
+    /// The GPU address space of LOAD, STORE and ATOM ([`Inputs::global`]).
+    Global,
 }
 
 struct ResultSlot {
@@ -158,7 +160,9 @@ pub(super) struct Machine<'p> {
     storage: Vec<Storage>,
     results: Vec<ResultSlot>,
     cc: [[CcComp; 4]; 2],
-    outcome: Outcome,
+    pub(super) outcome: Outcome,
+    /// The texel layout of each image unit (`image::unit_formats`).
+    pub(super) image_formats: BTreeMap<u32, Option<crate::ir::ImageFormat>>,
     primitive: u32,
     /// The call stack (section 2.X.8.Z CAL: `callStackDepth`).
     stack: Vec<StackEntry>,
@@ -171,28 +175,18 @@ pub(super) struct Machine<'p> {
 /// give (0,0,0,0) ([`crate::isa::Dialect::relative_reads_outside_are_zero`]).
 const OUTSIDE: u32 = u32::MAX;
 
-fn internal(what: impl Into<String>, span: Span) -> InterpError {
+pub(super) fn internal(what: impl Into<String>, span: Span) -> InterpError {
     InterpError::Internal {
         what: what.into(),
         span,
     }
 }
 
-/// The first texture or image instruction of a block: the interpreter
-/// models neither textures nor images (docs/semantics.md, "Images").
+/// The first texture instruction of a block: the interpreter models no
+/// textures (docs/semantics.md, "Textures"; images are modelled:
+/// `interp::image`).
 fn uses_texture(block: &Block) -> Option<(String, Span)> {
     block.iter().find_map(|s| match s {
-        Stmt::ImageStore { span, .. } => Some((
-            "image instruction STOREIM (images are not modelled)".into(),
-            *span,
-        )),
-        Stmt::Inst(i) if i.image.is_some() => Some((
-            format!(
-                "image instruction {} (images are not modelled)",
-                i.op.name()
-            ),
-            i.span,
-        )),
         Stmt::Inst(i)
             if i.tex.is_some()
                 || matches!(
@@ -366,6 +360,7 @@ impl<'p> Machine<'p> {
                 VarKind::Shared(_) => Storage::Shared,
                 VarKind::ConstantBuffer(b) => Storage::ConstantBuffer(b.buffer),
                 VarKind::Counter(b) => Storage::Counter(b.buffer),
+                VarKind::GlobalMemory => Storage::Global,
             };
             storage.push(s);
         }
@@ -385,6 +380,8 @@ impl<'p> Machine<'p> {
             outcome: Outcome {
                 storage: inputs.storage.clone(),
                 counters: inputs.counters.clone(),
+                images: inputs.images.clone(),
+                global: inputs.global.clone(),
                 // NV_compute_program5 2.X.3.Y: "The contents of compute
                 // program shared memory are undefined when program
                 // execution for the local work group begins".
@@ -394,13 +391,14 @@ impl<'p> Machine<'p> {
                 ],
                 ..Outcome::default()
             },
+            image_formats: super::image::unit_formats(program),
             primitive: 0,
             stack: Vec::new(),
             exec_limited: program.branches_loop(),
         })
     }
 
-    fn undefined_event(&mut self, span: Span, what: String) {
+    pub(super) fn undefined_event(&mut self, span: Span, what: String) {
         // One event per statement (a loop repeats it), and few in all: the
         // first is what matters.
         if self.outcome.undefined.len() < 64
@@ -559,6 +557,7 @@ impl<'p> Machine<'p> {
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
             Storage::Memory(_)
+            | Storage::Global
             | Storage::Shared
             | Storage::ConstantBuffer(_)
             | Storage::Counter(_) => None,
@@ -602,7 +601,7 @@ impl<'p> Machine<'p> {
 
     /// Loads an operand (section 2.X.4.2): the element, then the swizzle,
     /// the negation, the absolute value and the negation outside `|...|`.
-    fn load(&mut self, op: &Operand) -> Result<Vec4> {
+    pub(super) fn load(&mut self, op: &Operand) -> Result<Vec4> {
         let raw = self.fetch(op.var, &op.index, op.ty, op.span)?;
         Ok(operand_modifiers(op, &raw))
     }
@@ -980,6 +979,10 @@ impl<'p> Machine<'p> {
         let eval = match &inst.memory {
             Some(m) if inst.op == Opcode::Ldc => alu::Eval::plain(self.constant_load(inst, m)?),
             Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
+            None if inst.op == Opcode::Loadim => alu::Eval::plain(self.image_load(inst, &srcs[0])?),
+            None if inst.op == Opcode::Atomim => {
+                alu::Eval::plain(self.image_atomic(inst, &srcs[0], &srcs[1])?)
+            }
             // UP64's operand is 64-bit (a LONG variable, E1161).
             None if inst.op == Opcode::Up64 => {
                 alu::Eval::plain(wide::unpack64(self.load64(&inst.srcs[0])?))
@@ -1671,10 +1674,12 @@ impl<'p> Machine<'p> {
                 let v = self.load(value)?;
                 self.memory_store(memory, v)?;
             }
-            // Refused by `Machine::new` (`uses_texture`).
-            Stmt::ImageStore { span, .. } => {
-                return Err(internal("STOREIM reached the machine", *span))
-            }
+            Stmt::ImageStore {
+                value,
+                coord,
+                image,
+                span,
+            } => self.image_store(image, value, coord, *span)?,
             // One invocation: nothing to wait for (BAR), and its own
             // memory transactions are already in program order (MEMBAR).
             Stmt::Barrier { .. } => {}
@@ -1893,6 +1898,8 @@ enum Target {
     Shared,
     /// An atomic counter buffer.
     Counter(u32),
+    /// The region of [`Outcome::global`] that starts at this address.
+    Global(u64),
 }
 
 /// NV_shader_storage_buffer_object's memory instructions on
@@ -1910,6 +1917,7 @@ impl Machine<'_> {
             Storage::Memory(binding) => Target::Buffer(binding),
             Storage::Counter(binding) => Target::Counter(binding),
             Storage::Shared => Target::Shared,
+            Storage::Global => return self.global_words(m),
             _ => {
                 return Err(internal(
                     "a memory access to a non-STORAGE, non-SHARED variable",
@@ -1926,13 +1934,12 @@ impl Machine<'_> {
             // Rounded down to a multiple of 8 bytes, as the backend does.
             index &= !1;
         }
-        // A word per 32-bit component, two per 64-bit one, one per pair of
-        // halves (F16X2, F16X4).
-        let words = (usize::from(m.components) * usize::from(m.bits) / 32).max(1);
+        let words = access_words(m);
         let len = match target {
             Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
             Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
             Target::Shared => self.outcome.shared.len() / 4,
+            Target::Global(_) => 0,
         };
         let inside = byte <= u64::from(u32::MAX) && index + words <= len;
         Ok((target, index, inside))
@@ -1943,6 +1950,7 @@ impl Machine<'_> {
         match target {
             Target::Buffer(binding) => (self.outcome.storage[&binding][index], false),
             Target::Counter(binding) => (self.outcome.counters[&binding][index], false),
+            Target::Global(base) => (self.outcome.global[&base][index], false),
             Target::Shared => {
                 let bytes = &self.outcome.shared[index * 4..index * 4 + 4];
                 let undefined = bytes.iter().any(Option::is_none);
@@ -1961,6 +1969,11 @@ impl Machine<'_> {
             }
             Target::Counter(binding) => {
                 if let Some(words) = self.outcome.counters.get_mut(&binding) {
+                    words[index] = word;
+                }
+            }
+            Target::Global(base) => {
+                if let Some(words) = self.outcome.global.get_mut(&base) {
                     words[index] = word;
                 }
             }
@@ -2024,6 +2037,14 @@ impl Machine<'_> {
         srcs: &[Vec4],
     ) -> Result<Vec4> {
         let (target, index, inside) = self.memory_words(m)?;
+        if !inside && matches!(target, Target::Global(_)) {
+            // NV_gpu_program5 2.X.4.5: "the results of the operation are
+            // undefined" (global_words reported it); nothing is written.
+            return Ok(Vec4 {
+                bits: [0; 4],
+                undefined: 0xf,
+            });
+        }
         let Some(op) = m.atomic else {
             // LDB/LDS: the words, zeros beyond `components` or the memory.
             let mut v = Vec4::defined([0; 4]);
@@ -2070,31 +2091,8 @@ impl Machine<'_> {
         }
         let (old, old_undefined) = self.read_word(target, index);
         let (x, y) = (operand.bits[0], operand.bits[1]);
-        let signed = m.ty == DataType::Signed;
         use crate::ir::AtomicOp as A;
-        let float = |b: u32| f32::from_bits(b);
-        let new = match op {
-            // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
-            A::Add if m.ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
-            A::Add => Some(old.wrapping_add(x)),
-            A::Min if signed => Some((old as i32).min(x as i32) as u32),
-            A::Min => Some(old.min(x)),
-            A::Max if signed => Some((old as i32).max(x as i32) as u32),
-            A::Max => Some(old.max(x)),
-            A::And => Some(old & x),
-            A::Or => Some(old | x),
-            A::Xor => Some(old ^ x),
-            A::Exch => Some(x),
-            // "if (result == tmp0.x) writeval = tmp0.y; else no store"
-            A::CSwap => (old == x).then_some(y),
-            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
-            A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
-            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
-            A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
-            A::Incr | A::Decr | A::Get => {
-                return Err(internal("ATOMCTR's modifier on ATOMB", inst.span))
-            }
-        };
+        let new = atomic_update(op, m.ty, old, x, y).map_err(|what| internal(what, inst.span))?;
         if let Some(new) = new {
             self.write_word(target, index, new);
         }
@@ -2164,8 +2162,14 @@ impl Machine<'_> {
         let (target, index, inside) = self.memory_words(m)?;
         let mut out = wide::Wide4::default();
         if !inside {
+            // Outside a storage buffer or shared memory: 0; at a GPU
+            // address of no buffer, undefined (global_words reported it).
             out.bits = [0; 4];
-            out.undefined = 0;
+            out.undefined = if matches!(target, Target::Global(_)) {
+                0xf
+            } else {
+                0
+            };
             return Ok(out);
         }
         let (Some(op), Some(operand)) = (m.atomic, srcs.first()) else {
@@ -2217,6 +2221,52 @@ impl Machine<'_> {
         Ok(out)
     }
 
+    /// LOAD, STORE and ATOM (NV_gpu_program5 2.X.4.5): the region of
+    /// [`Outcome::global`] holding the address, the word index in it, and
+    /// whether all the access's words lie inside it. An address of no
+    /// region ("does not correspond to a buffer object made resident"),
+    /// one not aligned to the access size ("the values returned ... will
+    /// be undefined, and the effects of a buffer memory store will also
+    /// be undefined") or an undefined one is an undefined event.
+    fn global_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| internal("a GPU memory access without its address", Span::default()))?;
+        let span = a.span;
+        let address = self.load64(a)?;
+        let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
+        let size = 4 * access_words(m) as u64;
+        let region = self
+            .outcome
+            .global
+            .range(..=addr)
+            .next_back()
+            .map(|(&base, words)| (base, words.len() as u64));
+        let found = region.filter(|&(base, len)| {
+            base % 4 == 0 && (addr - base) / 4 + access_words(m) as u64 <= len
+        });
+        let problem = if undefined {
+            Some(format!("the GPU address {addr:#x} is undefined"))
+        } else if addr % size != 0 {
+            Some(format!(
+                "the GPU address {addr:#x} is not a multiple of the access size, {size} bytes (2.X.4.5)"
+            ))
+        } else if found.is_none() {
+            Some(format!(
+                "the GPU address {addr:#x} ({size} bytes) is outside every buffer given (2.X.4.5: \"does not correspond to a buffer object made resident\")"
+            ))
+        } else {
+            None
+        };
+        if let Some(what) = problem {
+            self.undefined_event(span, what);
+            return Ok((Target::Global(0), 0, false));
+        }
+        let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
+        Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
+    }
+
     fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {
         let (target, index, inside) = self.memory_words(m)?;
         if inside {
@@ -2226,4 +2276,47 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// What ATOMB, ATOMS and ATOMIM store for `op` on the old value `old` with
+/// the operand's `x` and `y` (NV_gpu_program5 Table X.Y, ATOM;
+/// NV_compute_program5, ATOMS; EXT_shader_image_load_store Table X.4):
+/// `None` where nothing is stored (a failed CSWAP); an error for
+/// ATOMCTR's operations, which have their own rules.
+/// The 32-bit words an access covers: a word per 32-bit component, two
+/// per 64-bit one, one per pair of halves (F16X2, F16X4).
+fn access_words(m: &crate::ir::MemoryAccess) -> usize {
+    (usize::from(m.components) * usize::from(m.bits) / 32).max(1)
+}
+
+pub(super) fn atomic_update(
+    op: AtomicOp,
+    ty: DataType,
+    old: u32,
+    x: u32,
+    y: u32,
+) -> std::result::Result<Option<u32>, &'static str> {
+    use crate::ir::AtomicOp as A;
+    let signed = ty == DataType::Signed;
+    let float = |b: u32| f32::from_bits(b);
+    Ok(match op {
+        // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
+        A::Add if ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
+        A::Add => Some(old.wrapping_add(x)),
+        A::Min if signed => Some((old as i32).min(x as i32) as u32),
+        A::Min => Some(old.min(x)),
+        A::Max if signed => Some((old as i32).max(x as i32) as u32),
+        A::Max => Some(old.max(x)),
+        A::And => Some(old & x),
+        A::Or => Some(old | x),
+        A::Xor => Some(old ^ x),
+        A::Exch => Some(x),
+        // "if (result == tmp0.x) writeval = tmp0.y; else no store"
+        A::CSwap => (old == x).then_some(y),
+        // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+        A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
+        // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+        A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
+        A::Incr | A::Decr | A::Get => return Err("ATOMCTR's operation on ATOMB, ATOMS or ATOMIM"),
+    })
 }

@@ -257,7 +257,10 @@ impl Lowerer<'_> {
             let var = program.var(id);
             match &var.kind {
                 // Declared by binding point (memory.rs).
-                VarKind::Storage(_) | VarKind::Shared(_) | VarKind::Counter(_) => {}
+                VarKind::Storage(_)
+                | VarKind::Shared(_)
+                | VarKind::Counter(_)
+                | VarKind::GlobalMemory => {}
                 // LDC's bytes: the block covers the highest byte it reads
                 // (docs/interface.md, "Parameter buffers").
                 VarKind::ConstantBuffer(binding) => {

@@ -37,6 +37,23 @@
 //! * ATOMS is an atomic at Workgroup scope (the spec's "no other write to
 //!   the memory accessed will occur between the time it is read and
 //!   written" concerns only the work group that shares it).
+//!
+//! NV_shader_buffer_load / NV_shader_buffer_store's LOAD, STORE and ATOM,
+//! as docs/interface.md ("GPU addresses") states them:
+//!
+//! * The address operand, read at 64 bits (a LONG register's component as
+//!   it is, a 32-bit one zero-extended, 2.X.4.1), becomes a
+//!   `PhysicalStorageBuffer` pointer by `OpConvertUToPtr` (addressing
+//!   model PhysicalStorageBuffer64, SPIR-V 1.5: the checker requires
+//!   vulkan1.2, E1140), to a `uint` or `uvecN` of the storage modifier's
+//!   `N` components.
+//! * Loads and stores carry `Aligned` with the access size (4, 8 or 16
+//!   bytes: 2.X.4.5, "must be aligned to the fetch size"; an unaligned
+//!   address is undefined there and in Vulkan), and `Volatile` for COH and
+//!   VOL. There is no bounds check: 2.X.4.5 leaves an address outside a
+//!   resident buffer undefined, as Vulkan does one outside a buffer.
+//! * ATOM is an atomic on that word at Device scope, Relaxed, through
+//!   [`Lowerer::atomic_word`], the same operations as ATOMB.
 
 use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op, Scope, StorageClass, Word};
 
@@ -525,6 +542,140 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether the access is LOAD's, STORE's or ATOM's: at a GPU address.
+    fn at_gpu_address(&self, m: &MemoryAccess) -> bool {
+        matches!(self.program.var(m.var).kind, VarKind::GlobalMemory)
+    }
+
+    /// LOAD, STORE, ATOM: the address operand at 64 bits as a
+    /// `PhysicalStorageBuffer` pointer to `n` words (a `uint` for 1).
+    fn gpu_address_pointer(&mut self, m: &MemoryAccess, n: u32) -> LResult<Word> {
+        self.gpu_address_pointer_to(m, 0, Comp::U32, n)
+    }
+
+    /// The address operand plus `bytes` at 64 bits as a
+    /// `PhysicalStorageBuffer` pointer to `n` components `comp`.
+    fn gpu_address_pointer_to(
+        &mut self,
+        m: &MemoryAccess,
+        bytes: u64,
+        comp: Comp,
+        n: u32,
+    ) -> LResult<Word> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| LowerError::internal("a GPU memory access without its address"))?;
+        // "Operands represented with fewer bits than used to perform the
+        // instruction will be promoted" (2.X.4.1): the address is 64 bits.
+        let v = self.load_operand_sized(a, true, true)?.value;
+        let x = self.extract(v, 0)?;
+        let mut address = self.cast(x, Comp::U64)?;
+        if bytes != 0 {
+            let k = self.splat_const64(Comp::U64, bytes, 1);
+            address = self.op(Op::IAdd, &[address, k])?;
+        }
+        let pointee = self.t(comp, n);
+        let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
+        self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
+    }
+
+    /// ATOM with `U64`, `S64` or `F64` (NV_gpu_program5 Table X.Y and the
+    /// atomic extensions): one 64-bit atomic at the GPU address, at Device
+    /// scope, as on a storage buffer's 64-bit view.
+    fn gpu_address_atomic64(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        operand: Val,
+    ) -> LResult<Val> {
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let bits = self.cast(operand, Comp::U64)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let p = self.gpu_address_pointer_to(m, 0, Comp::U64, 1)?;
+        let scope = self.c_u32(Scope::Device as u32);
+        let old = self.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+        self.cast(old, Comp::sized(m.ty, true))
+    }
+
+    /// ATOM with `F16X2` or `F16X4` (NV_shader_atomic_fp16_vector): one
+    /// atomic per word of two halves at the GPU address (and the word
+    /// after it), as on a storage buffer.
+    fn gpu_address_atomic_halves(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        operand: Val,
+    ) -> LResult<Val> {
+        let packed = self.pack_half_pairs(operand, m.components)?;
+        let scope = self.c_u32(Scope::Device as u32);
+        let mut words = Vec::new();
+        for (w, &x) in packed.iter().enumerate() {
+            let p = self.gpu_address_pointer_to(m, 4 * w as u64, Comp::U32, 1)?;
+            words.push(self.atomic_halves_word(p, scope, op, x)?);
+        }
+        self.unpack_half_words(&words)
+    }
+
+    /// The memory operands of a LOAD or STORE of `n` words: `Aligned` to
+    /// the access size, and `Volatile` for COH and VOL.
+    fn gpu_access_operands(
+        m: &MemoryAccess,
+        n: u32,
+    ) -> (rspirv::spirv::MemoryAccess, [rspirv::dr::Operand; 1]) {
+        use rspirv::spirv::MemoryAccess as A;
+        let flags = if m.volatile {
+            A::ALIGNED | A::VOLATILE
+        } else {
+            A::ALIGNED
+        };
+        (flags, [rspirv::dr::Operand::LiteralBit32(4 * n)])
+    }
+
+    /// LOAD (NV_gpu_program5 2.X.4.5, BufferMemoryLoad): the storage
+    /// modifier's components from the GPU address, zeros in the others.
+    fn gpu_address_load(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        let n = u32::from(m.components);
+        let p = self.gpu_address_pointer(m, n)?;
+        let (flags, extra) = Self::gpu_access_operands(m, n);
+        let ty = self.t(Comp::U32, n);
+        let id = self.b.load(ty, None, p, Some(flags), extra)?;
+        let words = Val {
+            id,
+            comp: Comp::U32,
+            n,
+        };
+        let v = if n == 4 {
+            words
+        } else {
+            let zero = self.konst(Comp::U32, &[0]);
+            let mut parts = Vec::with_capacity(4);
+            for c in 0..4 {
+                parts.push(if c < n { self.extract(words, c)? } else { zero });
+            }
+            self.construct(&parts)?
+        };
+        self.cast(v, Comp::from(m.ty))
+    }
+
+    /// STORE (BufferMemoryStore): the first `components` components of
+    /// the value at the GPU address.
+    fn gpu_address_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
+        let n = u32::from(m.components);
+        let v = self.load_operand(value, false)?.value;
+        let bits = self.cast(v, Comp::U32)?;
+        let words = match n {
+            1 => self.extract(bits, 0)?,
+            4 => bits,
+            _ => self.shuffle(bits, bits, &(0..n).collect::<Vec<_>>())?,
+        };
+        let p = self.gpu_address_pointer(m, n)?;
+        let (flags, extra) = Self::gpu_access_operands(m, n);
+        self.b.store(p, words.id, Some(flags), extra)?;
+        Ok(())
+    }
+
     /// LDB: the words, zero where the access lies outside the buffer, as a
     /// vector of the storage modifier's type.
     pub(crate) fn memory_load(&mut self, inst: &Instruction) -> LResult<Val> {
@@ -532,6 +683,9 @@ impl Lowerer<'_> {
             .memory
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LDB without its memory access", inst.span))?;
+        if self.at_gpu_address(m) {
+            return self.gpu_address_load(m);
+        }
         let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
         // Out of range: read word 0 of a guaranteed-present element... no:
@@ -586,6 +740,9 @@ impl Lowerer<'_> {
     /// STB: the first `components` components of the value, inside the
     /// buffer only.
     pub(crate) fn lower_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
+        if self.at_gpu_address(m) {
+            return self.gpu_address_store(value, m);
+        }
         let buffer = self.memory_of(m)?;
         let v = self.load_operand(value, false)?.value;
         let bits = self.cast(v, Comp::U32)?;
@@ -611,16 +768,32 @@ impl Lowerer<'_> {
         let op = m
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
-        let buffer = self.memory_of(m)?;
-        match m.bits {
-            64 => return self.memory_atomic64(m, op, buffer, operand),
-            16 => return self.memory_atomic_halves(m, op, buffer, operand),
+        match (m.bits, self.at_gpu_address(m)) {
+            (64, true) => return self.gpu_address_atomic64(m, op, operand),
+            (16, true) => return self.gpu_address_atomic_halves(m, op, operand),
+            (64, false) => {
+                let buffer = self.memory_of(m)?;
+                return self.memory_atomic64(m, op, buffer, operand);
+            }
+            (16, false) => {
+                let buffer = self.memory_of(m)?;
+                return self.memory_atomic_halves(m, op, buffer, operand);
+            }
             _ => {}
         }
-        let (index, ok) = self.word_index(m, buffer)?;
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
         let y = self.extract(bits, 1)?;
+        if self.at_gpu_address(m) {
+            // ATOM: "no other write to the memory accessed will occur
+            // between the time it is read and written" by any invocation.
+            let p = self.gpu_address_pointer(m, 1)?;
+            let scope = self.c_u32(Scope::Device as u32);
+            let old = self.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
+            return self.cast(old, Comp::from(m.ty));
+        }
+        let buffer = self.memory_of(m)?;
+        let (index, ok) = self.word_index(m, buffer)?;
         let uint = self.t(Comp::U32, 1);
         let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
         let zero = self.konst(Comp::U32, &[0]);

@@ -863,7 +863,19 @@ impl<'a> Lowerer<'a> {
         let (major, minor) = options.target_env.spirv_version();
         b.set_version(major, minor);
         let glsl_set = b.ext_inst_import("GLSL.std.450");
-        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        // LOAD, STORE and ATOM address memory by GPU address: pointers made
+        // from 64-bit integers (memory.rs; docs/interface.md, "GPU
+        // addresses").
+        let gpu_addresses = program
+            .variables
+            .iter()
+            .any(|v| matches!(v.kind, crate::ir::VarKind::GlobalMemory));
+        let addressing = if gpu_addresses {
+            spirv::AddressingModel::PhysicalStorageBuffer64
+        } else {
+            spirv::AddressingModel::Logical
+        };
+        b.memory_model(addressing, spirv::MemoryModel::GLSL450);
         let mut l = Lowerer {
             program,
             options,
@@ -894,6 +906,9 @@ impl<'a> Lowerer<'a> {
             subgroup_inputs: None,
         };
         l.capability(spirv::Capability::Shader);
+        if gpu_addresses {
+            l.capability(spirv::Capability::PhysicalStorageBufferAddresses);
+        }
         if program.stage == Stage::Geometry {
             l.capability(spirv::Capability::Geometry);
         }

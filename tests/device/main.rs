@@ -28,6 +28,7 @@ mod exec_nv5_64bit;
 mod exec_nv5_atomics64;
 mod exec_nv5_bindless;
 mod exec_nv5_bits;
+mod exec_nv5_global;
 mod exec_nv5_images;
 mod exec_nv5_samples;
 mod exec_nv5_subroutines;

@@ -30,6 +30,18 @@ pub struct StorageImage {
     pub words: Vec<u32>,
 }
 
+/// A buffer a compute run reaches by GPU address (LOAD, STORE, ATOM;
+/// docs/interface.md, "GPU addresses"): made with SHADER_DEVICE_ADDRESS
+/// usage, its `vkGetBufferDeviceAddress` written to `program.env[env]` as
+/// x = low 32 bits, y = high 32 bits (what PK64 packs into a LONG
+/// register), and read back after the run.
+#[derive(Clone, Debug)]
+pub struct AddressedBuffer {
+    pub words: Vec<u32>,
+    /// The `program.env` element that receives its address.
+    pub env: u32,
+}
+
 /// A compute dispatch.
 #[derive(Clone, Debug)]
 pub struct ComputeJob {
@@ -41,6 +53,11 @@ pub struct ComputeJob {
     pub images: Vec<StorageImage>,
     /// Their descriptor set (default 0, a compute program's).
     pub descriptor_set: u32,
+    /// `program.env[i]` (binding 0 of the set, a uniform buffer), raw
+    /// bits; bound when it or `addressed` is not empty.
+    pub env: Vec<[u32; 4]>,
+    /// Buffers reached by GPU address, read back too.
+    pub addressed: Vec<AddressedBuffer>,
 }
 
 impl ComputeJob {
@@ -50,6 +67,8 @@ impl ComputeJob {
             storage,
             images: Vec::new(),
             descriptor_set: 0,
+            env: Vec::new(),
+            addressed: Vec::new(),
         }
     }
 }
@@ -68,6 +87,23 @@ impl Device {
         spirv: &[u32],
         job: &ComputeJob,
     ) -> Result<(Vec<Words>, Vec<Words>)> {
+        let (storage, images, _) = self.run_compute_all(spirv, job)?;
+        Ok((storage, images))
+    }
+
+    /// [`Device::run_compute_images`], also returning each buffer of
+    /// [`ComputeJob::addressed`] after the run, in the job's order.
+    pub fn run_compute_all(
+        &self,
+        spirv: &[u32],
+        job: &ComputeJob,
+    ) -> Result<(Vec<Words>, Vec<Words>, Vec<Words>)> {
+        if !job.addressed.is_empty() && !self.buffer_device_address() {
+            return Err(HarnessError::Job(
+                "buffers reached by GPU address need bufferDeviceAddress, which the device lacks"
+                    .into(),
+            ));
+        }
         if job.groups.iter().any(|&g| g == 0 || g > 1024) {
             return Err(HarnessError::Job(format!(
                 "{:?} work groups; each dimension is 1..=1024",
@@ -94,6 +130,37 @@ impl Device {
                     )
                 })
                 .collect();
+            // GPU addresses: the buffers, then their addresses in env.
+            let mut env = job.env.clone();
+            let mut addressed = Vec::new();
+            for a in &job.addressed {
+                let buf = s.buffer(
+                    a.words.len() as u64 * 4,
+                    vk::BufferUsageFlags::STORAGE_BUFFER
+                        | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS,
+                    &a.words,
+                )?;
+                let address = s.device_address(&buf);
+                let i = a.env as usize;
+                if env.len() <= i {
+                    env.resize(i + 1, [0; 4]);
+                }
+                env[i][0] = address as u32;
+                env[i][1] = (address >> 32) as u32;
+                addressed.push(buf);
+            }
+            if !env.is_empty() {
+                let words: Vec<u32> = env.iter().flatten().copied().collect();
+                let buf = s.buffer(
+                    words.len() as u64 * 4,
+                    vk::BufferUsageFlags::UNIFORM_BUFFER,
+                    &words,
+                )?;
+                descriptors.push((
+                    0,
+                    Descriptor::Buffer(vk::DescriptorType::UNIFORM_BUFFER, buf.buffer),
+                ));
+            }
             let mut images = Vec::new();
             for image in &job.images {
                 let bound = s.storage_image(image)?;
@@ -158,7 +225,16 @@ impl Device {
                     w
                 })
                 .collect();
-            Ok((storage, images))
+            let addressed = addressed
+                .iter()
+                .zip(&job.addressed)
+                .map(|(b, a)| {
+                    let mut w = b.read_words();
+                    w.truncate(a.words.len());
+                    w
+                })
+                .collect();
+            Ok((storage, images, addressed))
         })
     }
 }
