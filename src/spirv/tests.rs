@@ -2726,11 +2726,24 @@ fn atomic_extension_operations_compile_or_give_their_code() {
                     };
                     for env in ENVS {
                         match (crate::compile(&src, &options(env)), want) {
-                            (Ok(c), None) => assert_eq!(
-                                has_capability(&c.spirv, spirv::Capability::Int64Atomics),
-                                wide,
-                                "{src}"
-                            ),
+                            (Ok(c), None) => {
+                                assert_eq!(
+                                    has_capability(&c.spirv, spirv::Capability::Int64Atomics),
+                                    wide,
+                                    "{src}"
+                                );
+                                // Reflection names the feature the memory needs.
+                                let feature = if shared {
+                                    "shaderSharedInt64Atomics"
+                                } else {
+                                    "shaderBufferInt64Atomics"
+                                };
+                                assert_eq!(
+                                    c.reflection.device_features.iter().any(|f| f == feature),
+                                    wide,
+                                    "{src}"
+                                );
+                            }
                             (Err(d), Some(code)) => {
                                 let codes: Vec<_> = d.iter().map(|d| d.code).collect();
                                 assert_eq!(codes, [code], "{src}");
