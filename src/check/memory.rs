@@ -480,8 +480,11 @@ impl Checker<'_> {
                 );
                 return None;
             }
+            // F32 only: F64 and the halves are the atomic extensions'
+            // (their options checked above, E1241/E1242).
             if space.global
                 && ty == DataType::Float
+                && bits == 32
                 && !self
                     .dialect
                     .features
