@@ -1759,6 +1759,48 @@ fn result_text(binding: &ResultBinding) -> String {
     }
 }
 
+/// Int64Atomics needs a feature per kind of memory its 64-bit atomics
+/// reach (Vulkan 1.3, appendix "SPIR-V Environment"): Workgroup memory
+/// `shaderSharedInt64Atomics` (64-bit ATOMS), buffer memory
+/// `shaderBufferInt64Atomics` (ATOMB, ATOM). The reflection reads only
+/// declarations, so it goes by the pointer types to 64-bit integers the
+/// module declares in each class, which nvp4c makes for those atomics.
+fn int64_atomic_features(module: &rspirv::dr::Module) -> Vec<&'static str> {
+    use rspirv::dr::Operand as O;
+    use rspirv::spirv::{Capability, Op, StorageClass as S};
+    let declared = module
+        .capabilities
+        .iter()
+        .any(|i| i.operands.first() == Some(&O::Capability(Capability::Int64Atomics)));
+    if !declared {
+        return Vec::new();
+    }
+    let types = &module.types_global_values;
+    let is_int64 = |ty: &Word| {
+        types.iter().any(|i| {
+            i.result_id == Some(*ty)
+                && i.class.opcode == Op::TypeInt
+                && i.operands.first() == Some(&O::LiteralBit32(64))
+        })
+    };
+    let mut features = Vec::new();
+    for i in types.iter().filter(|i| i.class.opcode == Op::TypePointer) {
+        if let [O::StorageClass(class), O::IdRef(pointee)] = i.operands.as_slice() {
+            if !is_int64(pointee) {
+                continue;
+            }
+            match class {
+                S::Workgroup => features.push("shaderSharedInt64Atomics"),
+                S::StorageBuffer | S::Uniform | S::PhysicalStorageBuffer => {
+                    features.push("shaderBufferInt64Atomics")
+                }
+                _ => {}
+            }
+        }
+    }
+    features
+}
+
 /// [`Reflection::device_features`]: the feature each declared capability
 /// needs (Vulkan 1.3, appendix "SPIR-V Environment", "Capabilities");
 /// capabilities every device has (Shader, ImageQuery, Sampled1D, ...) and
@@ -1805,6 +1847,11 @@ fn device_features(facts: &ModuleFacts) -> Vec<String> {
         })
         .map(str::to_string)
         .collect();
+    features.extend(
+        int64_atomic_features(&facts.module)
+            .iter()
+            .map(|f| f.to_string()),
+    );
     features.sort();
     features.dedup();
     features

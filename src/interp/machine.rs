@@ -1934,9 +1934,7 @@ impl Machine<'_> {
             // Rounded down to a multiple of 8 bytes, as the backend does.
             index &= !1;
         }
-        // A word per 32-bit component, two per 64-bit one, one per pair of
-        // halves (F16X2, F16X4).
-        let words = (usize::from(m.components) * usize::from(m.bits) / 32).max(1);
+        let words = access_words(m);
         let len = match target {
             Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
             Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
@@ -2107,53 +2105,6 @@ impl Machine<'_> {
         Ok(v)
     }
 
-    /// LOAD, STORE and ATOM (NV_gpu_program5 2.X.4.5): the region of
-    /// [`Outcome::global`] holding the address, the word index in it, and
-    /// whether all the access's words lie inside it. An address of no
-    /// region ("does not correspond to a buffer object made resident"),
-    /// one not aligned to the access size ("the values returned ... will
-    /// be undefined, and the effects of a buffer memory store will also
-    /// be undefined") or an undefined one is an undefined event.
-    fn global_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
-        let a = m
-            .address
-            .as_ref()
-            .ok_or_else(|| internal("a GPU memory access without its address", Span::default()))?;
-        let span = a.span;
-        let address = self.load64(a)?;
-        let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
-        // The access's bytes: a 64-bit component is two words, a pair of
-        // halves (F16X2, F16X4) one.
-        let size = (u64::from(m.components) * u64::from(m.bits) / 8).max(4);
-        let region = self
-            .outcome
-            .global
-            .range(..=addr)
-            .next_back()
-            .map(|(&base, words)| (base, words.len() as u64));
-        let found =
-            region.filter(|&(base, len)| base % 4 == 0 && (addr - base) / 4 + size / 4 <= len);
-        let problem = if undefined {
-            Some(format!("the GPU address {addr:#x} is undefined"))
-        } else if addr % size != 0 {
-            Some(format!(
-                "the GPU address {addr:#x} is not a multiple of the access size, {size} bytes (2.X.4.5)"
-            ))
-        } else if found.is_none() {
-            Some(format!(
-                "the GPU address {addr:#x} ({size} bytes) is outside every buffer given (2.X.4.5: \"does not correspond to a buffer object made resident\")"
-            ))
-        } else {
-            None
-        };
-        if let Some(what) = problem {
-            self.undefined_event(span, what);
-            return Ok((Target::Global(0), 0, false));
-        }
-        let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
-        Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
-    }
-
     /// F16X2 and F16X4 (NV_shader_atomic_fp16_vector) on the words from
     /// `index`, each holding two halves (x in the low 16 bits): the
     /// operand rounded to halves, then per half `mem + op`, `min`, `max`
@@ -2211,8 +2162,14 @@ impl Machine<'_> {
         let (target, index, inside) = self.memory_words(m)?;
         let mut out = wide::Wide4::default();
         if !inside {
+            // Outside a storage buffer or shared memory: 0; at a GPU
+            // address of no buffer, undefined (global_words reported it).
             out.bits = [0; 4];
-            out.undefined = 0;
+            out.undefined = if matches!(target, Target::Global(_)) {
+                0xf
+            } else {
+                0
+            };
             return Ok(out);
         }
         let (Some(op), Some(operand)) = (m.atomic, srcs.first()) else {
@@ -2264,6 +2221,52 @@ impl Machine<'_> {
         Ok(out)
     }
 
+    /// LOAD, STORE and ATOM (NV_gpu_program5 2.X.4.5): the region of
+    /// [`Outcome::global`] holding the address, the word index in it, and
+    /// whether all the access's words lie inside it. An address of no
+    /// region ("does not correspond to a buffer object made resident"),
+    /// one not aligned to the access size ("the values returned ... will
+    /// be undefined, and the effects of a buffer memory store will also
+    /// be undefined") or an undefined one is an undefined event.
+    fn global_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| internal("a GPU memory access without its address", Span::default()))?;
+        let span = a.span;
+        let address = self.load64(a)?;
+        let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
+        let size = 4 * access_words(m) as u64;
+        let region = self
+            .outcome
+            .global
+            .range(..=addr)
+            .next_back()
+            .map(|(&base, words)| (base, words.len() as u64));
+        let found = region.filter(|&(base, len)| {
+            base % 4 == 0 && (addr - base) / 4 + access_words(m) as u64 <= len
+        });
+        let problem = if undefined {
+            Some(format!("the GPU address {addr:#x} is undefined"))
+        } else if addr % size != 0 {
+            Some(format!(
+                "the GPU address {addr:#x} is not a multiple of the access size, {size} bytes (2.X.4.5)"
+            ))
+        } else if found.is_none() {
+            Some(format!(
+                "the GPU address {addr:#x} ({size} bytes) is outside every buffer given (2.X.4.5: \"does not correspond to a buffer object made resident\")"
+            ))
+        } else {
+            None
+        };
+        if let Some(what) = problem {
+            self.undefined_event(span, what);
+            return Ok((Target::Global(0), 0, false));
+        }
+        let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
+        Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
+    }
+
     fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {
         let (target, index, inside) = self.memory_words(m)?;
         if inside {
@@ -2280,6 +2283,12 @@ impl Machine<'_> {
 /// NV_compute_program5, ATOMS; EXT_shader_image_load_store Table X.4):
 /// `None` where nothing is stored (a failed CSWAP); an error for
 /// ATOMCTR's operations, which have their own rules.
+/// The 32-bit words an access covers: a word per 32-bit component, two
+/// per 64-bit one, one per pair of halves (F16X2, F16X4).
+fn access_words(m: &crate::ir::MemoryAccess) -> usize {
+    (usize::from(m.components) * usize::from(m.bits) / 32).max(1)
+}
+
 pub(super) fn atomic_update(
     op: AtomicOp,
     ty: DataType,

@@ -59,8 +59,8 @@ use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op, Scope, StorageClass, W
 
 use super::emit::{Comp, LResult, Val};
 use super::{LowerError, Lowerer};
-use crate::ir::{AtomicOp, BarrierKind, Instruction, MemoryAccess, Operand, VarKind};
-use crate::isa::{DataType, Stage};
+use crate::ir::{AtomicOp, BarrierKind, Instruction, MemoryAccess, Operand, Stmt, VarKind};
+use crate::isa::{DataType, Opcode, Stage};
 use crate::spirv::emit::Comp as C;
 
 /// One storage buffer variable of the module.
@@ -77,6 +77,11 @@ pub(crate) struct SharedMemory {
     /// The words wholly inside the declared `SHARED_MEMORY` bytes (the
     /// bound of a register-addressed access).
     pub words: u32,
+    /// The array is of 64-bit elements, two words each, low word first:
+    /// the program has a 64-bit ATOMS, which needs a 64-bit pointer, and
+    /// Vulkan core gives Workgroup memory one type. Every word access then
+    /// reads or updates its half of an element.
+    pub wide: bool,
 }
 
 /// Where one access goes: a storage buffer, shared memory, or (LDC) a
@@ -131,6 +136,85 @@ fn wrap(l: &mut Lowerer<'_>, op: AtomicOp, old: Val, x: Val) -> LResult<Val> {
         let above = l.cmp(Op::UGreaterThan, old, x)?;
         let wrap = l.or(is_zero, above)?;
         l.sel(wrap, x, dec)
+    }
+}
+
+/// An F16X2 atomic's new word from the old one and the packed operand
+/// `x`: per half the sum, MIN or MAX (as MIN and MAX compute them:
+/// `(tmp0 > tmp1) ? ...`) rounded to the nearest half, or `x` (EXCH).
+fn new_halves(l: &mut Lowerer<'_>, op: AtomicOp, old: Val, x: Val) -> LResult<Val> {
+    if op == AtomicOp::Exch {
+        return Ok(x);
+    }
+    let a = l.unpack_halves(old)?;
+    let b = l.unpack_halves(x)?;
+    let r = match op {
+        AtomicOp::Add => l.op(Op::FAdd, &[a, b])?,
+        // "writeval = min(tmp0.x, result)": (tmp0 > tmp1) ? tmp1 : tmp0.
+        AtomicOp::Min => {
+            let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+            l.sel(gt, a, b)?
+        }
+        _ => {
+            let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+            l.sel(gt, b, a)?
+        }
+    };
+    let uint = l.t(Comp::U32, 1);
+    l.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[r])
+}
+
+/// A 32-bit atomic's new word from the old one and the operand's `x`
+/// and `y` (NV_gpu_program5 2.X.8.Z, ATOM's pseudocode), for the
+/// compare-and-swap loops of wide shared memory; CSWAP's miss writes the
+/// old word back, which is no change.
+fn new_word(
+    l: &mut Lowerer<'_>,
+    op: AtomicOp,
+    ty: DataType,
+    old: Val,
+    x: Val,
+    y: Val,
+) -> LResult<Val> {
+    let signed = ty == DataType::Signed;
+    let pick = |l: &mut Lowerer<'_>, cmp: Op| -> LResult<Val> {
+        let (a, b) = if signed {
+            (l.cast(x, Comp::I32)?, l.cast(old, Comp::I32)?)
+        } else {
+            (x, old)
+        };
+        let c = l.cmp(cmp, a, b)?;
+        l.sel(c, x, old)
+    };
+    match op {
+        AtomicOp::Add if ty == DataType::Float => {
+            let a = l.cast(old, Comp::F32)?;
+            let b = l.cast(x, Comp::F32)?;
+            let sum = l.op(Op::FAdd, &[a, b])?;
+            l.cast(sum, Comp::U32)
+        }
+        AtomicOp::Add => l.op(Op::IAdd, &[old, x]),
+        AtomicOp::Min => pick(l, if signed { Op::SLessThan } else { Op::ULessThan }),
+        AtomicOp::Max => pick(
+            l,
+            if signed {
+                Op::SGreaterThan
+            } else {
+                Op::UGreaterThan
+            },
+        ),
+        AtomicOp::And => l.op(Op::BitwiseAnd, &[old, x]),
+        AtomicOp::Or => l.op(Op::BitwiseOr, &[old, x]),
+        AtomicOp::Xor => l.op(Op::BitwiseXor, &[old, x]),
+        AtomicOp::Exch => Ok(x),
+        AtomicOp::CSwap => {
+            let hit = l.cmp(Op::IEqual, old, x)?;
+            l.sel(hit, y, old)
+        }
+        AtomicOp::IWrap | AtomicOp::DWrap => wrap(l, op, old, x),
+        AtomicOp::Incr | AtomicOp::Decr | AtomicOp::Get => {
+            Err(LowerError::internal("ATOMCTR's operation on shared memory"))
+        }
     }
 }
 
@@ -237,14 +321,105 @@ impl Lowerer<'_> {
             return;
         }
         let bytes = self.program.compute.as_ref().map_or(0, |c| c.shared_memory);
-        let len = bytes.div_ceil(4).max(1);
-        let uint = self.t(Comp::U32, 1);
-        let array = self.t_array(uint, len);
+        let mut wide = false;
+        for sub in &self.program.subroutines {
+            super::walk_stmts(&sub.body, &mut |stmt| {
+                if let Stmt::Inst(i) = stmt {
+                    wide |=
+                        i.op == Opcode::Atoms && i.memory.as_ref().is_some_and(|m| m.bits == 64);
+                }
+            });
+        }
+        let (element, len) = if wide {
+            (Comp::U64, bytes.div_ceil(8).max(1))
+        } else {
+            (Comp::U32, bytes.div_ceil(4).max(1))
+        };
+        let element = self.t(element, 1);
+        let array = self.t_array(element, len);
         let var = self.global_variable(array, StorageClass::Workgroup, None, "program_sharedmem");
         self.io.shared = Some(SharedMemory {
             var,
             words: bytes / 4,
+            wide,
         });
+    }
+
+    /// Shared memory of 64-bit elements ([`SharedMemory::wide`]): the
+    /// pointer to the element holding word `index`, and the shift of the
+    /// word's half in it (0 or 32, as a 64-bit value).
+    fn shared_half(&mut self, s: SharedMemory, index: Val) -> LResult<(Word, Val)> {
+        let one = self.konst(Comp::U32, &[1]);
+        let element = self.op(Op::ShiftRightLogical, &[index, one])?;
+        let half = self.op(Op::BitwiseAnd, &[index, one])?;
+        let five = self.konst(Comp::U32, &[5]);
+        let shift = self.op(Op::ShiftLeftLogical, &[half, five])?;
+        let shift = self.resize(shift, Comp::U64)?;
+        let ulong = self.t(Comp::U64, 1);
+        let p = self.access(StorageClass::Workgroup, ulong, s.var, &[element.id])?;
+        Ok((p, shift))
+    }
+
+    /// Word `index` of memory: a plain load (on wide shared memory, of its
+    /// element, then its half).
+    fn load_word(&mut self, memory: Memory, index: Val) -> LResult<Val> {
+        let Memory::Shared(s @ SharedMemory { wide: true, .. }) = memory else {
+            let p = self.word_pointer(memory, index)?;
+            return self.load(p, Comp::U32, 1);
+        };
+        let (p, shift) = self.shared_half(s, index)?;
+        let element = self.load(p, Comp::U64, 1)?;
+        let word = self.op(Op::ShiftRightLogical, &[element, shift])?;
+        self.resize(word, Comp::U32)
+    }
+
+    /// Stores component `c` of `words` at word `index` of memory. On wide
+    /// shared memory this replaces its half of the element with a
+    /// compare-and-swap loop, so that another invocation's store to the
+    /// other half is not lost.
+    fn store_word(&mut self, memory: Memory, index: Val, words: Val, c: u32) -> LResult<()> {
+        if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = memory {
+            let word = self.extract(words, c)?;
+            self.update_shared_word(s, index, &mut |_, _| Ok(word))?;
+            return Ok(());
+        }
+        let p = self.word_pointer(memory, index)?;
+        let word = self.extract(words, c)?;
+        self.store(p, word)
+    }
+
+    /// Replaces word `index` of wide shared memory by `new(old word)`
+    /// atomically (a 64-bit compare-and-swap loop on its element, at
+    /// Workgroup scope, leaving the other half as it finds it); gives the
+    /// old word.
+    fn update_shared_word(
+        &mut self,
+        s: SharedMemory,
+        index: Val,
+        new: &mut dyn FnMut(&mut Self, Val) -> LResult<Val>,
+    ) -> LResult<Val> {
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let (p, shift) = self.shared_half(s, index)?;
+        let scope = self.c_u32(Scope::Workgroup as u32);
+        let low_mask = self.splat_const64(Comp::U64, 0xffff_ffff, 1);
+        let mask = self.op(Op::ShiftLeftLogical, &[low_mask, shift])?;
+        let keep = self.op(Op::Not, &[mask])?;
+        let found = self.atomic_cas_loop(p, scope, Comp::U64, &mut |l, element| {
+            let old = l.op(Op::ShiftRightLogical, &[element, shift])?;
+            let old = l.resize(old, Comp::U32)?;
+            let word = new(l, old)?;
+            let word = l.resize(word, Comp::U64)?;
+            let word = l.op(Op::ShiftLeftLogical, &[word, shift])?;
+            let kept = l.op(Op::BitwiseAnd, &[element, keep])?;
+            l.op(Op::BitwiseOr, &[kept, word])
+        })?;
+        let found = Val {
+            id: found,
+            comp: Comp::U64,
+            n: 1,
+        };
+        let old = self.op(Op::ShiftRightLogical, &[found, shift])?;
+        self.resize(old, Comp::U32)
     }
 
     fn memory_of(&self, m: &MemoryAccess) -> LResult<Memory> {
@@ -375,64 +550,69 @@ impl Lowerer<'_> {
     /// LOAD, STORE, ATOM: the address operand at 64 bits as a
     /// `PhysicalStorageBuffer` pointer to `n` words (a `uint` for 1).
     fn gpu_address_pointer(&mut self, m: &MemoryAccess, n: u32) -> LResult<Word> {
-        let address = self.gpu_address(m)?;
-        let pointee = self.t(Comp::U32, n);
-        let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
-        self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
+        self.gpu_address_pointer_to(m, 0, Comp::U32, n)
     }
 
-    /// LOAD's, STORE's and ATOM's address operand at 64 bits: "Operands
-    /// represented with fewer bits than used to perform the instruction
-    /// will be promoted" (2.X.4.1).
-    fn gpu_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
+    /// The address operand plus `bytes` at 64 bits as a
+    /// `PhysicalStorageBuffer` pointer to `n` components `comp`.
+    fn gpu_address_pointer_to(
+        &mut self,
+        m: &MemoryAccess,
+        bytes: u64,
+        comp: Comp,
+        n: u32,
+    ) -> LResult<Word> {
         let a = m
             .address
             .as_ref()
             .ok_or_else(|| LowerError::internal("a GPU memory access without its address"))?;
+        // "Operands represented with fewer bits than used to perform the
+        // instruction will be promoted" (2.X.4.1): the address is 64 bits.
         let v = self.load_operand_sized(a, true, true)?.value;
         let x = self.extract(v, 0)?;
-        self.cast(x, Comp::U64)
-    }
-
-    /// A pointer to the scalar of `comp` (a 32- or 64-bit word) `offset`
-    /// bytes past ATOM's GPU address.
-    fn gpu_word_pointer(&mut self, m: &MemoryAccess, comp: Comp, offset: u64) -> LResult<Word> {
-        let mut address = self.gpu_address(m)?;
-        if offset != 0 {
-            let k = self.splat_const64(Comp::U64, offset, 1);
+        let mut address = self.cast(x, Comp::U64)?;
+        if bytes != 0 {
+            let k = self.splat_const64(Comp::U64, bytes, 1);
             address = self.op(Op::IAdd, &[address, k])?;
         }
-        let pointee = self.t(comp, 1);
+        let pointee = self.t(comp, n);
         let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
         self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
     }
 
-    /// ATOM with a 64-bit storage modifier (NV_gpu_program5's U64 ADD,
-    /// EXCH, CSWAP; NV_shader_atomic_int64; NV_shader_atomic_float64) or
-    /// F16X2/F16X4 (NV_shader_atomic_fp16_vector) at a GPU address: the
-    /// same operations as on a storage buffer, on pointers to the words.
-    fn gpu_address_atomic_wide(
+    /// ATOM with `U64`, `S64` or `F64` (NV_gpu_program5 Table X.Y and the
+    /// atomic extensions): one 64-bit atomic at the GPU address, at Device
+    /// scope, as on a storage buffer's 64-bit view.
+    fn gpu_address_atomic64(
         &mut self,
         m: &MemoryAccess,
         op: AtomicOp,
         operand: Val,
     ) -> LResult<Val> {
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let bits = self.cast(operand, Comp::U64)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let p = self.gpu_address_pointer_to(m, 0, Comp::U64, 1)?;
         let scope = self.c_u32(Scope::Device as u32);
-        if m.bits == 64 {
-            // SPIR-V 2.16.1: 64-bit integer atomics need Int64Atomics
-            // (Vulkan: shaderBufferInt64Atomics).
-            self.capability(rspirv::spirv::Capability::Int64Atomics);
-            let bits = self.cast(operand, Comp::U64)?;
-            let x = self.extract(bits, 0)?;
-            let y = self.extract(bits, 1)?;
-            let p = self.gpu_word_pointer(m, Comp::U64, 0)?;
-            let old = self.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
-            return self.cast(old, Comp::sized(m.ty, true));
-        }
+        let old = self.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+        self.cast(old, Comp::sized(m.ty, true))
+    }
+
+    /// ATOM with `F16X2` or `F16X4` (NV_shader_atomic_fp16_vector): one
+    /// atomic per word of two halves at the GPU address (and the word
+    /// after it), as on a storage buffer.
+    fn gpu_address_atomic_halves(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        operand: Val,
+    ) -> LResult<Val> {
         let packed = self.pack_half_pairs(operand, m.components)?;
+        let scope = self.c_u32(Scope::Device as u32);
         let mut words = Vec::new();
         for (w, &x) in packed.iter().enumerate() {
-            let p = self.gpu_word_pointer(m, Comp::U32, 4 * w as u64)?;
+            let p = self.gpu_address_pointer_to(m, 4 * w as u64, Comp::U32, 1)?;
             words.push(self.atomic_halves_word(p, scope, op, x)?);
         }
         self.unpack_half_words(&words)
@@ -524,8 +704,7 @@ impl Lowerer<'_> {
                 if c < components {
                     let k = l.konst(Comp::U32, &[c]);
                     let i = l.op(Op::IAdd, &[index, k])?;
-                    let p = l.word_pointer(buffer, i)?;
-                    parts.push(l.load(p, Comp::U32, 1)?);
+                    parts.push(l.load_word(buffer, i)?);
                 } else {
                     parts.push(zero);
                 }
@@ -573,9 +752,7 @@ impl Lowerer<'_> {
             for c in 0..components {
                 let k = l.konst(Comp::U32, &[c]);
                 let i = l.op(Op::IAdd, &[index, k])?;
-                let p = l.word_pointer(buffer, i)?;
-                let word = l.extract(bits, c)?;
-                l.store(p, word)?;
+                l.store_word(buffer, i, bits, c)?;
             }
             Ok(())
         })
@@ -591,18 +768,18 @@ impl Lowerer<'_> {
         let op = m
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
-        // The atomic extensions' 64-bit and half-vector forms.
-        match (self.at_gpu_address(m), m.bits) {
-            (_, 32) => {}
-            (true, _) => return self.gpu_address_atomic_wide(m, op, operand),
-            (false, 64) => {
+        match (m.bits, self.at_gpu_address(m)) {
+            (64, true) => return self.gpu_address_atomic64(m, op, operand),
+            (16, true) => return self.gpu_address_atomic_halves(m, op, operand),
+            (64, false) => {
                 let buffer = self.memory_of(m)?;
                 return self.memory_atomic64(m, op, buffer, operand);
             }
-            (false, _) => {
+            (16, false) => {
                 let buffer = self.memory_of(m)?;
                 return self.memory_atomic_halves(m, op, buffer, operand);
             }
+            _ => {}
         }
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
@@ -622,9 +799,13 @@ impl Lowerer<'_> {
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result_var, zero)?;
         self.guarded_by(Some(ok), |l| {
-            let p = l.word_pointer(buffer, index)?;
-            let scope = l.c_u32(buffer.scope() as u32);
-            let old = l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
+            let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
+                l.update_shared_word(s, index, &mut |l, old| new_word(l, op, m.ty, old, x, y))?
+            } else {
+                let p = l.word_pointer(buffer, index)?;
+                let scope = l.c_u32(buffer.scope() as u32);
+                l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?
+            };
             l.store(result_var, old)
         })?;
         let old = self.load(result_var, Comp::U32, 1)?;
@@ -646,13 +827,8 @@ impl Lowerer<'_> {
         buffer: Memory,
         operand: Val,
     ) -> LResult<Val> {
-        let VarKind::Storage(binding) = self.program.var(m.var).kind else {
-            return Err(LowerError::internal(
-                "a 64-bit atomic on shared memory (the checker refuses it: E0900)",
-            ));
-        };
         // SPIR-V 2.16.1: 64-bit integer atomics need Int64Atomics
-        // (Vulkan: shaderBufferInt64Atomics).
+        // (Vulkan: shaderBufferInt64Atomics, shaderSharedInt64Atomics).
         self.capability(rspirv::spirv::Capability::Int64Atomics);
         let (index, ok) = self.word_index(m, buffer)?;
         let one = self.konst(Comp::U32, &[1]);
@@ -663,10 +839,22 @@ impl Lowerer<'_> {
         let ulong = self.t(Comp::U64, 1);
         let zero = self.splat_const64(Comp::U64, 0, 1);
         let result_var = self.function_variable_init(ulong, Some("atomb64"), Some(zero.id))?;
-        let view = self.storage64_view(binding)?;
+        // A storage buffer's 64-bit view, or shared memory of 64-bit
+        // elements ([`SharedMemory::wide`]).
+        let binding = match self.program.var(m.var).kind {
+            VarKind::Storage(binding) => Some(binding),
+            _ => None,
+        };
+        let (view, first) = match (buffer, binding) {
+            (Memory::Shared(s), _) if s.wide => (s.var, None),
+            (Memory::Buffer(_), Some(binding)) => {
+                (self.storage64_view(binding)?, Some(self.c_i32(0)))
+            }
+            _ => return Err(LowerError::internal("a 64-bit atomic on 32-bit memory")),
+        };
         self.guarded_by(Some(ok), |l| {
-            let zero = l.c_i32(0);
-            let p = l.access(buffer.class(), ulong, view, &[zero, index64.id])?;
+            let indices: Vec<Word> = first.into_iter().chain([index64.id]).collect();
+            let p = l.access(buffer.class(), ulong, view, &indices)?;
             let scope = l.c_u32(buffer.scope() as u32);
             let old = l.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
             l.store(result_var, old)
@@ -767,8 +955,12 @@ impl Lowerer<'_> {
             for (w, (&x, &result)) in packed.iter().zip(&results).enumerate() {
                 let k = l.konst(Comp::U32, &[w as u32]);
                 let i = l.op(Op::IAdd, &[index, k])?;
-                let p = l.word_pointer(buffer, i)?;
-                let old = l.atomic_halves_word(p, scope, op, x)?;
+                let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
+                    l.update_shared_word(s, i, &mut |l, old| new_halves(l, op, old, x))?
+                } else {
+                    let p = l.word_pointer(buffer, i)?;
+                    l.atomic_halves_word(p, scope, op, x)?
+                };
                 l.store(result, old)?;
             }
             Ok(())
@@ -822,25 +1014,8 @@ impl Lowerer<'_> {
         if op == AtomicOp::Exch {
             return self.atomic_word(p, Comp::U32, scope, op, DataType::Unsigned, x, x);
         }
-        let id = self.atomic_cas_loop(p, scope, Comp::U32, &mut |l, old| {
-            let a = l.unpack_halves(old)?;
-            let b = l.unpack_halves(x)?;
-            let r = match op {
-                AtomicOp::Add => l.op(Op::FAdd, &[a, b])?,
-                // "writeval = min(tmp0.x, result)", as MIN computes it:
-                // (tmp0 > tmp1) ? tmp1 : tmp0.
-                AtomicOp::Min => {
-                    let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
-                    l.sel(gt, a, b)?
-                }
-                _ => {
-                    let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
-                    l.sel(gt, b, a)?
-                }
-            };
-            let uint = l.t(Comp::U32, 1);
-            l.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[r])
-        })?;
+        let id =
+            self.atomic_cas_loop(p, scope, Comp::U32, &mut |l, old| new_halves(l, op, old, x))?;
         Ok(Val {
             id,
             comp: Comp::U32,

@@ -39,7 +39,8 @@ impl Lowerer<'_> {
         let v = |i: usize| s[i].value;
         Ok(match inst.op {
             Opcode::Mov => v(0),
-            // 64-bit ATOMB (memory.rs): the value before, a scalar.
+            // 64-bit ATOMB, ATOMS, ATOM (memory.rs): the value before, a
+            // scalar.
             Opcode::Atomb | Opcode::Atoms | Opcode::Atom => self.memory_atomic(inst, v(0))?,
             Opcode::Abs => match ty {
                 DataType::Float => self.glsl(GLOp::FAbs, &[v(0)])?,

@@ -390,3 +390,265 @@ END
     ];
     assert_eq!(hex(&out[0]), hex(&want));
 }
+
+#[test]
+fn shared_memory_with_64_bit_atomics_keeps_each_32_bit_word_apart() {
+    // A 64-bit ATOMS makes shared memory an array of 64-bit elements
+    // (docs/interface.md, "Shared memory"), so every 32-bit access below
+    // works on half of one: a carry out of a word must not reach its
+    // neighbour. Buffer 0 is copied in (STS), the atomics run, and shared
+    // memory is copied back (LDS):
+    // q0 = 2^33 - 1     ADD.U64 1          -> 2^33
+    // q1 = -2^33        MIN.S64 7          -> stays
+    // q2 = 0xffffffff_00000000 XOR.U64 0x1_00000001 -> 0xfffffffe_00000001
+    // q3 = 1.0          ADD.F64 2^-40      -> 0x3ff00000_00001000
+    // w8 = 0xffffffff   ADD.U32 1          -> 0 (no carry into w9)
+    // w9 = 0x12345678   MIN.S32 -5         -> -5 = 0xfffffffb
+    // w10 = 3           IWRAP.U32 3        -> 0 (3 >= 3)
+    // w11 = 7           CSWAP.U32 (7, 99)  -> 99
+    // w12 = 1.5         ADD.F32 2.25       -> 3.75 = 0x40700000
+    // w13 = (1.0, 2048) ADD.F16X2 (2^-11, 3) -> (1.0, 2052) as in the fp16 tests
+    // w14, w15 = STS.U32X2 (0xaaaa5555, 0x0badf00d); MAX.U32 0xaaaa5556 on w14
+    // Old values to buffer 1: the four 64-bit ones (UP64), w8..w11's, w12's
+    // as f32, w13's halves as f32, 0, then w14's.
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_int64;
+OPTION NV_shader_atomic_float64;
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 1;
+SHARED_MEMORY 64;
+SHARED s = program.sharedmem[0];
+STORAGE b = program.storage[0];
+STORAGE out = program.storage[1];
+LONG TEMP d, e;
+UINT TEMP u, v;
+TEMP i;
+FLOAT TEMP f, h;
+LDB.U32X4 u, b[0];
+STS.U32X4 u, s[0];
+LDB.U32X4 u, b[16];
+STS.U32X4 u, s[16];
+LDB.U32X4 u, b[32];
+STS.U32X4 u, s[32];
+LDB.U32X2 u, b[48];
+STS.U32X2 u, s[48];
+MOV.U u, {2863289685, 195948557, 0, 0};
+STS.U32X2 u, s[56];
+PK64.U d, {1, 0, 7, 0};
+ATOMS.ADD.U64 e.x, d.x, s[0];
+ATOMS.MIN.S64 e.y, d.y, s[8];
+UP64.U u, e.xyxy;
+STB.U32X4 u, out[0];
+PK64.U d, {1, 1, 0, 1030750208};
+ATOMS.XOR.U64 e.x, d.x, s[16];
+ATOMS.ADD.F64 e.y, d.y, s[24];
+UP64.U u, e.xyxy;
+STB.U32X4 u, out[16];
+ATOMS.ADD.U32 v.x, 1, s[32];
+ATOMS.MIN.S32 i.x, -5, s[36];
+MOV.U v.y, i.x;
+ATOMS.IWRAP.U32 v.z, 3, s[40];
+ATOMS.CSWAP.U32 v.w, {7, 99, 0, 0}, s[44];
+STB.U32X4 v, out[32];
+ATOMS.ADD.F32 f.x, 2.25, s[48];
+ATOMS.ADD.F16X2 h, {0.00048828125, 3, 0, 0}, s[52];
+MOV.F f.yz, h.xxyw;
+MOV.F f.w, 0;
+STB.F32X4 f, out[48];
+ATOMS.MAX.U32 v.x, 2863289686, s[56];
+STB.U32 v.x, out[64];
+LDS.U32X4 u, s[0];
+STB.U32X4 u, b[0];
+LDS.U32X4 u, s[16];
+STB.U32X4 u, b[16];
+LDS.U32X4 u, s[32];
+STB.U32X4 u, b[32];
+LDS.U32X4 u, s[48];
+STB.U32X4 u, b[48];
+END
+";
+    let mut start = flat(&[
+        (1 << 33) - 1,
+        (-(1i64 << 33)) as u64,
+        0xffff_ffff_0000_0000,
+        0x3ff0_0000_0000_0000,
+    ]);
+    start.extend([
+        0xffff_ffff,
+        0x1234_5678,
+        3,
+        7,
+        0x3fc0_0000,
+        halves(0x3c00, 0x6800),
+        0,
+        0,
+    ]);
+    let mut want = flat(&[
+        1 << 33,
+        (-(1i64 << 33)) as u64,
+        0xffff_fffe_0000_0001,
+        0x3ff0_0000_0000_1000,
+    ]);
+    want.extend([
+        0,
+        0xffff_fffb,
+        0,
+        99,
+        0x4070_0000,
+        halves(0x3c00, 0x6802),
+        0xaaaa_5556,
+        0x0bad_f00d,
+    ]);
+    let mut want_out = flat(&[
+        (1 << 33) - 1,
+        (-(1i64 << 33)) as u64,
+        0xffff_ffff_0000_0000,
+        0x3ff0_0000_0000_0000,
+    ]);
+    want_out.extend([
+        0xffff_ffff,
+        0x1234_5678,
+        3,
+        7,
+        0x3fc0_0000,
+        F_ONE,
+        F_2048,
+        0,
+        0xaaaa_5555,
+    ]);
+    check(src, &start, want_out.len(), &want, &want_out);
+}
+
+#[test]
+fn many_invocations_update_both_halves_of_a_shared_64_bit_element() {
+    // 64 invocations: after zeroing shared memory and a BAR, each adds
+    // 2^31 + 1 to q0 (ADD.U64: 64 · (2^31 + 1) = 2^37 + 64, the low word
+    // overflowing 32 times: 0x20_00000040) and, with ATOMS.ADD.U32, 1 to
+    // word 2 and 2 to word 3, the two halves of one 64-bit element: 64 and
+    // 128, neither losing the other's updates. After a second BAR each
+    // copies words 0..3 to the buffer (all copy the same values).
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_int64;
+GROUP_SIZE 64;
+SHARED_MEMORY 16;
+SHARED s = program.sharedmem[0];
+STORAGE b = program.storage[0];
+LONG TEMP d, e;
+UINT TEMP u;
+MOV.U u, 0;
+STS.U32X4 u, s[0];
+BAR;
+PK64.U d, {2147483649, 0, 0, 0};
+ATOMS.ADD.U64 e.x, d.x, s[0];
+ATOMS.ADD.U32 u.x, 1, s[8];
+ATOMS.ADD.U32 u.y, 2, s[12];
+BAR;
+LDS.U32X4 u, s[0];
+STB.U32X4 u, b[0];
+END
+";
+    let Some(out) = run_on_device(src, 1, vec![(storage(0), vec![0; 4])]) else {
+        return;
+    };
+    assert_eq!(hex(&out[0]), hex(&[0x40, 0x20, 64, 128]));
+}
+
+#[test]
+fn atom_at_a_gpu_address_takes_the_64_bit_and_half_vector_forms() {
+    // ATOM (NV_gpu_program5 2.X.8.Z) reaches a buffer by GPU address
+    // (tests/device/exec_nv5_global.rs: program.env[0] holds it), with the
+    // same storage modifiers as ATOMB:
+    // q0 (bytes 0..8) = 2^33 - 1   ADD.U64 1                  -> 2^33
+    // q1 (8..16) = 0x12345678_9abcdef0 OR.S64 0x80000000_00000001 -> 0x92345678_9abcdef1
+    // q2 (16..24) = 2^53           ADD.F64 3.0                -> 2^53 + 4 (tie to even)
+    // q3 (24..32) = 0x7_00000009   CSWAP.U64 (0x7_00000009, 0xaaaaaaaa_bbbbbbbb) -> stored
+    // w8 (32) = (1.0, 2048)        ADD.F16X2 (2^-11, 3)       -> (1.0, 2052)
+    // w10, w11 (40) = (1, -1, 0.5, 65504) MAX.F16X4 (2, -3, 0.25, 1) -> (2, -1, 0.5, 65504)
+    // Old values: the 64-bit ones through UP64 at bytes 64 and 80, the
+    // halves as f32 at 96 (X2) and 112 (X4); 0xdeadbeef elsewhere stays.
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_int64;
+OPTION NV_shader_atomic_float64;
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 1;
+LONG TEMP base, a, d, e;
+UINT TEMP u;
+FLOAT TEMP h, g;
+PK64.U base, program.env[0];
+PK64.U d, {1, 0, 1, 2147483648};
+ATOM.ADD.U64 e.x, d.x, base.x;
+ADD.U64 a.x, base.x, 8;
+ATOM.OR.S64 e.y, d.y, a.x;
+UP64.U u, e.xyxy;
+ADD.U64 a.x, base.x, 64;
+STORE.U32X4 u, a.x;
+PK64.U d, {0, 1074266112, 0, 0};
+ADD.U64 a.x, base.x, 16;
+ATOM.ADD.F64 e.x, d.x, a.x;
+PK64.U d, {9, 7, 3149642683, 2863311530};
+ADD.U64 a.x, base.x, 24;
+ATOM.CSWAP.U64 e.y, d, a.x;
+UP64.U u, e.xyxy;
+ADD.U64 a.x, base.x, 80;
+STORE.U32X4 u, a.x;
+ADD.U64 a.x, base.x, 32;
+ATOM.ADD.F16X2 h, {0.00048828125, 3, 0, 0}, a.x;
+ADD.U64 a.x, base.x, 40;
+ATOM.MAX.F16X4 g, {2, -3, 0.25, 1}, a.x;
+ADD.U64 a.x, base.x, 96;
+STORE.F32X2 h, a.x;
+ADD.U64 a.x, base.x, 112;
+STORE.F32X4 g, a.x;
+END
+";
+    const TWO_53_HIGH: u32 = 0x4340_0000;
+    let mut words = vec![0xdead_beefu32; 32];
+    words[..12].copy_from_slice(&[
+        0xffff_ffff,
+        1,
+        0x9abc_def0,
+        0x1234_5678,
+        0,
+        TWO_53_HIGH,
+        9,
+        7,
+        halves(0x3c00, 0x6800),
+        0xdead_beef,
+        halves(0x3c00, 0xbc00),
+        halves(0x3800, 0x7bff),
+    ]);
+    let mut expected = words.clone();
+    expected[..12].copy_from_slice(&[
+        0,
+        2,
+        0x9abc_def1,
+        0x9234_5678,
+        2,
+        TWO_53_HIGH,
+        0xbbbb_bbbb,
+        0xaaaa_aaaa,
+        halves(0x3c00, 0x6802),
+        0xdead_beef,
+        halves(0x4000, 0xbc00),
+        halves(0x3800, 0x7bff),
+    ]);
+    expected[16..24].copy_from_slice(&[
+        0xffff_ffff,
+        1,
+        0x9abc_def0,
+        0x1234_5678,
+        0,
+        TWO_53_HIGH,
+        9,
+        7,
+    ]);
+    expected[24..26].copy_from_slice(&[F_ONE, F_2048]);
+    expected[28..32].copy_from_slice(&[F_ONE, F_NEG_ONE, F_HALF, F_65504]);
+    let (device, interpreted) = crate::exec_nv5_global::run(src, &words);
+    assert_eq!(hex(&interpreted), hex(&expected), "interpreter");
+    if let Some(device) = device {
+        assert_eq!(hex(&device), hex(&expected), "device");
+    }
+}
