@@ -636,24 +636,17 @@ impl<'o> Checker<'o> {
                         (p, &d.kind),
                         (_, DeclKind::Temp { .. }) | (Precision::Short, DeclKind::Output { .. })
                     ) || (long_outputs && matches!(d.kind, DeclKind::Output { .. }));
-                    // NV_gpu_program5 issue on 64-bit inputs: "The LONG
-                    // modifier can only be used vertex program inputs" (and
-                    // TEMPs, 2.X.3.1). Valid, but 64-bit vertex input
-                    // formats are not mapped yet.
-                    if p == Precision::Long
+                    // NV_gpu_program5 2.X.3.1: "The "LONG" modifier is
+                    // supported only for declarations of temporary variables
+                    // ("TEMP"), and attribute variables ("ATTRIB") in vertex
+                    // programs" (VertexAttribL*; docs/interface.md, "64-bit
+                    // vertex attributes"). `rules.rs` checks the Locations
+                    // such an attribute takes.
+                    let long_vertex_attrib = p == Precision::Long
                         && matches!(d.kind, DeclKind::Attrib { .. })
                         && self.stage == Stage::Vertex
-                        && self.dialect.has(Features::NV5)
-                    {
-                        self.error(
-                            Diagnostic::error("E0900", "LONG ATTRIB (64-bit vertex attributes) is not lowered yet")
-                                .primary(span, "a 64-bit vertex attribute")
-                                .secondary(d.keyword, "declaration")
-                                .note("NV_gpu_program5 allows LONG on vertex program inputs (read with VertexAttribL*); nvp4c does not map them to 64-bit Vulkan vertex formats yet: pass the value as two 32-bit attributes and rebuild it with PK64, as the spec's issue on 64-bit attributes shows"),
-                        );
-                        m.precision = Some((p, span));
-                        continue;
-                    }
+                        && self.dialect.has(Features::NV5);
+                    let allowed = allowed || long_vertex_attrib;
                     if !allowed {
                         let rule = if self.dialect.has(Features::NV5) && p == Precision::Long {
                             "NV_gpu_program5: \"The LONG modifier can only be used vertex program inputs, and can not be used for inputs of any program type or outputs of any program type\" (and on TEMP declarations, 2.X.3.1)"

@@ -263,6 +263,23 @@ impl<'p> Machine<'p> {
                     Storage::Temp64(vec![Wide4::UNWRITTEN; len])
                 }
                 VarKind::Temp => Storage::Temp(vec![temp_initial; len]),
+                // A LONG vertex attribute: its 64-bit components as given,
+                // read like a LONG temporary (never written: ATTRIB).
+                VarKind::Attrib(bindings) if program.long_storage(VarId(storage.len() as u32)) => {
+                    Storage::Temp64(
+                        bindings
+                            .iter()
+                            .map(|b| Wide4 {
+                                bits: attribute_names(program.stage, b)
+                                    .iter()
+                                    .find_map(|n| inputs.attribs64.get(n))
+                                    .copied()
+                                    .unwrap_or([0; 4]),
+                                undefined: 0,
+                            })
+                            .collect(),
+                    )
+                }
                 VarKind::Attrib(bindings) => {
                     let per_vertex = bindings
                         .iter()
@@ -1751,6 +1768,13 @@ fn taken_text(op: &str, taken: bool, conditional: bool) -> String {
 }
 
 /// The value of one attribute binding for input vertex `vertex`.
+/// The input names of an attribute binding: its own, then its aliases.
+fn attribute_names(stage: Stage, binding: &AttribBinding) -> Vec<String> {
+    let mut v = vec![attribute_name(stage, binding)];
+    v.extend(attribute_aliases(stage, binding));
+    v
+}
+
 fn attribute_value(
     program: &Program,
     inputs: &Inputs,
@@ -1793,11 +1817,7 @@ fn attribute_value(
                 binding: *binding,
             },
         )],
-        b => {
-            let mut v = vec![attribute_name(program.stage, b)];
-            v.extend(attribute_aliases(program.stage, b));
-            v
-        }
+        b => attribute_names(program.stage, b),
     };
     let bits = names
         .iter()

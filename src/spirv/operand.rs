@@ -779,6 +779,28 @@ impl Lowerer<'_> {
                 let s = self.load(p, slot.comp, 1)?;
                 self.widen(s, component)?
             }
+            // Locations n and n + 1 as one u64vec4 (or dvec4, i64vec4:
+            // the type the read asks for), each uvec4 bitcast to two 64-bit
+            // components, low word first as in the vertex buffer.
+            IoShape::Long64 => {
+                let wide = if comp.is_64() { comp } else { Comp::U64 };
+                let uvec4 = self.t(Comp::U32, 4);
+                let mut halves = Vec::with_capacity(2);
+                for half in 0..2 {
+                    let i = self.c_i32(half);
+                    let p = self.access(slot.class, uvec4, slot.var, &[i])?;
+                    let words = self.load(p, Comp::U32, 4)?;
+                    let ty = self.t(wide, 2);
+                    let id = self.emit(Op::Bitcast, ty, &[words.id])?;
+                    halves.push(Val {
+                        id,
+                        comp: wide,
+                        n: 2,
+                    });
+                }
+                let v = self.shuffle(halves[0], halves[1], &[0, 1, 2, 3])?;
+                return self.resize(v, comp);
+            }
             IoShape::Vec3 => {
                 let p = self.slot_pointer(slot, slot.comp, 3, &prefix)?;
                 let v = self.load(p, slot.comp, 3)?;
@@ -988,7 +1010,8 @@ impl Lowerer<'_> {
             | IoShape::Helper
             | IoShape::Vec3
             | IoShape::GroupSize
-            | IoShape::FogCoord => {
+            | IoShape::FogCoord
+            | IoShape::Long64 => {
                 return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };
