@@ -387,20 +387,30 @@ impl<'o> Checker<'o> {
         if self.options.target_env >= need {
             return;
         }
-        let VarKind::Attrib(bindings) = &v.kind else {
-            return;
-        };
-        let Some(t) = bindings.iter().find_map(|b| match b {
-            ir::AttribBinding::Thread(t) if *t != ir::ThreadAttrib::Helper => Some(*t),
+        let name = match &v.kind {
+            VarKind::Attrib(bindings) => bindings.iter().find_map(|b| match b {
+                ir::AttribBinding::Thread(t) if *t != ir::ThreadAttrib::Helper => {
+                    Some(t.name().to_string())
+                }
+                _ => None,
+            }),
+            // 2.X.3.3's `state.thread.warpsize`: the SubgroupSize built-in.
+            VarKind::Param(bindings) => bindings.iter().find_map(|b| match b {
+                ir::ParamBinding::State(item) if item.path == ["thread", "warpsize"] => {
+                    Some("state.thread.warpsize".to_string())
+                }
+                _ => None,
+            }),
             _ => None,
-        }) else {
+        };
+        let Some(name) = name else {
             return;
         };
         let need = need.name();
         self.error(
             Diagnostic::error(
                 "E1140",
-                format!("the `{}` binding needs `--target-env {need}` or newer", t.name()),
+                format!("the `{name}` binding needs `--target-env {need}` or newer"),
             )
             .primary(
                 v.span,
@@ -409,7 +419,7 @@ impl<'o> Checker<'o> {
                     self.options.target_env.name()
                 ),
             )
-            .note("NV_shader_thread_group 2.X.3.2: the thread id and masks are those of the thread group, SPIR-V 1.3's SubgroupLocalInvocationId and Subgroup*Mask built-ins (GroupNonUniform, GroupNonUniformBallot)")
+            .note("NV_shader_thread_group 2.X.3.2 and 2.X.3.3: the thread id, the masks and the warp size are those of the thread group, SPIR-V 1.3's SubgroupLocalInvocationId, Subgroup*Mask and SubgroupSize built-ins (GroupNonUniform, GroupNonUniformBallot)")
             .note(format!(
                 "{need} is the oldest environment with them (library: `Options::target_env`); \
                  docs/interface.md, \"Thread groups\", says what the device must support"

@@ -333,11 +333,18 @@ impl<'p> Machine<'p> {
                                 ParamValue::Bits(inputs.local.get(n).copied().unwrap_or([0; 4]))
                             }
                             ParamBinding::State(item) => ParamValue::Bits(
-                                inputs
-                                    .state
-                                    .get(&state_name(item))
-                                    .copied()
-                                    .unwrap_or([0; 4]),
+                                inputs.state.get(&state_name(item)).copied().unwrap_or(
+                                    // NV_shader_thread_group 2.X.3.3: the
+                                    // run's thread group is the spec's
+                                    // 32-thread warp (as its thread masks,
+                                    // `ThreadAttrib::single_thread_value`),
+                                    // unless the inputs say otherwise.
+                                    if item.path == ["thread", "warpsize"] {
+                                        [32, 0, 0, 0]
+                                    } else {
+                                        [0; 4]
+                                    },
+                                ),
                             ),
                             ParamBinding::Subroutine(n) => ParamValue::Bits([
                                 inputs.subroutine.get(n).copied().unwrap_or(0),

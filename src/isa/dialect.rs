@@ -259,8 +259,8 @@ impl Features {
     pub const NV_FP1: Features = Features(1 << 23);
     /// `OPTION NV_shader_thread_shuffle;`: SHFIDX, SHFUP, SHFDOWN, SHFXOR.
     pub const THREAD_SHUFFLE: Features = Features(1 << 24);
-    /// `OPTION NV_shader_thread_group;`: TGBALLOT (and the thread bindings
-    /// and QSWZ instructions, not lowered yet).
+    /// `OPTION NV_shader_thread_group;`: TGBALLOT, the QSWZ instructions,
+    /// the thread bindings and `state.thread.*`.
     pub const THREAD_GROUP: Features = Features(1 << 25);
     /// `OPTION NV_parameter_buffer_object2;`: CBUFFER declarations and the
     /// LDC instruction; part of every NV_gpu_program5 header
@@ -969,7 +969,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
     OptionInfo { name: "NV_shader_atomic_counters", headers: NV5, features: Features::ATOMIC_COUNTERS, requires: None, exclusive: None, spec: "NV_shader_atomic_counters 2.X.6", summary: "COUNTER declarations (program.counter[a][b]) and the ATOMCTR instruction (INCR, DECR, GET) on atomic counter buffers" },
     OptionInfo { name: "NV_shader_atomic_float", headers: NV5, features: Features::ATOMIC_FLOAT, requires: None, exclusive: None, spec: "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\"", summary: "F32 with the ADD and EXCH atomics (ATOMB and ATOMS have them without the option, as their specifications say; ATOM and ATOMIM are not lowered)" },
-    OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
+    OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "TGBALLOT (a subgroup ballot) and QSWZ0-3/QSWZX/QSWZY (quad broadcast/swap), the thread bindings (threadid and the masks: subgroup built-ins; helperthread), state.thread.warpsize (SubgroupSize) from --target-env vulkan1.1, and state.thread.warpspersm/smcount (State block rows 408, 409); warpid and smid are E1141" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
     OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },
     OptionInfo { name: "NV_bindless_texture", headers: NV5, features: Features::BINDLESS_TEXTURE, requires: None, exclusive: None, spec: "NV_bindless_texture, \"Interactions with NV_gpu_program4, NV_gpu_program5\", 2.X.5.Y", summary: "textures named by a handle, `handle(a.x)`, in the texture instructions (a descriptor array per target indexed by the handle); image handles are not lowered yet (E1120)" },

@@ -58,6 +58,10 @@ pub(crate) enum ParamSource {
     BufferElement { buffer: u32, element: u32 },
     /// `program.subroutine[n]`, read from the `ProgramSubroutine` block.
     Subroutine(u32),
+    /// NV_shader_thread_group 2.X.3.3's `state.thread.warpsize`: the
+    /// SubgroupSize built-in, (size, 0, 0, 0) (docs/interface.md, "Thread
+    /// groups").
+    WarpSize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -287,6 +291,9 @@ impl Lowerer<'_> {
                                 block: ParamBlock::Local,
                                 element: *n,
                             },
+                            ParamBinding::State(item) if item.path == ["thread", "warpsize"] => {
+                                ParamSource::WarpSize
+                            }
                             ParamBinding::State(item) => {
                                 let read = state_read(&item.path)
                                     .map_err(|what| LowerError::unsupported(what, var.span))?;

@@ -2,7 +2,7 @@
 //! 2.X.4.3): array elements with absolute or relative addressing, swizzle,
 //! negate and absolute value, write masks and type conversion of results.
 
-use rspirv::spirv::{GlslStd450Op as GLOp, Op, StorageClass, Word};
+use rspirv::spirv::{Capability, GlslStd450Op as GLOp, Op, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val, F32_NEG_ONE, F32_ONE};
 use super::interface::{IoShape, IoSlot, ParamBlock, ParamSource, Storage};
@@ -454,6 +454,15 @@ impl Lowerer<'_> {
             ParamSource::BufferElement { buffer, element } => {
                 let e = Element::Fixed(element);
                 self.load_buffer(buffer, 0, true, e, comp)
+            }
+            // The thread group is the subgroup (docs/interface.md, "Thread
+            // groups"); y, z and w, which 2.X.3.3 leaves undefined, are 0.
+            ParamSource::WarpSize => {
+                self.capability(Capability::GroupNonUniform);
+                let (_, size) = self.subgroup_inputs();
+                let s = self.load(size, Comp::U32, 1)?;
+                let v = self.widen(s, 0)?;
+                self.cast(v, comp)
             }
             ParamSource::Subroutine(element) => {
                 let var = self.io.subroutine_block.ok_or_else(|| {
