@@ -1918,11 +1918,20 @@ impl ImageTarget {
             .find(|(_, t)| *t == self)
             .map_or("?", |(n, _)| n)
     }
-    /// [`ImageTarget::coordinate_components`] as a component mask.
+    /// Whether the target is multisampled (2DMS, ARRAY2DMS): the
+    /// coordinate's w is the sample number (EXT_shader_image_load_store
+    /// Table X.5).
+    pub fn multisampled(self) -> bool {
+        matches!(self, ImageTarget::T2DMS | ImageTarget::Array2DMS)
+    }
+    /// The components of the coordinate vector an access reads: those of
+    /// [`ImageTarget::coordinate_components`], and w, the sample, for a
+    /// multisample target.
     pub fn coordinate_mask(self) -> u8 {
+        let sample = if self.multisampled() { 1 << 3 } else { 0 };
         self.coordinate_components()
             .iter()
-            .fold(0, |m, &c| m | (1 << c))
+            .fold(sample, |m, &c| m | (1 << c))
     }
     /// Which components of the coordinate vector select the texel
     /// (EXT_shader_image_load_store Table X.5: i, j, k, then the layer or

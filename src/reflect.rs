@@ -315,8 +315,15 @@ pub struct InterfaceVariable {
     pub component_type: ComponentType,
     /// 1 to 4.
     pub components: u32,
-    /// For arrays (ClipDistance).
+    /// For arrays (ClipDistance; a LONG vertex attribute's two Locations).
     pub array_length: Option<u32>,
+    /// A vertex program input's Vulkan vertex format, e.g.
+    /// `R32G32B32A32_SFLOAT`, for each Location it takes (a LONG
+    /// attribute: `R32G32B32A32_UINT` at Locations n and n + 1;
+    /// docs/interface.md, "Vertex attributes"); `None` for other
+    /// variables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertex_format: Option<String>,
     /// How a varying (a vertex or geometry output, a geometry or fragment
     /// input) is interpolated; `None` for built-ins, vertex inputs and
     /// fragment outputs.
@@ -1671,12 +1678,28 @@ fn slot_variable(
         Target::Result(b) if output => slot.is_some() && result_slot(stage, b) == slot,
         _ => false,
     });
+    // The renderer's VkVertexInputAttributeDescription::format: 32-bit
+    // components of the input's numeric type (Vulkan's "Vertex Input
+    // Extraction": the format's numeric type must match the input's).
+    let vertex_format = (stage == Stage::Vertex && !output && location.is_some()).then(|| {
+        let channels = ["R32", "G32", "B32", "A32"];
+        let suffix = match component_type {
+            ComponentType::Float => "SFLOAT",
+            ComponentType::Int => "SINT",
+            ComponentType::Uint | ComponentType::Bool => "UINT",
+        };
+        format!(
+            "{}_{suffix}",
+            channels[..(components as usize).clamp(1, 4)].concat()
+        )
+    });
     InterfaceVariable {
         location,
         built_in: builtin.and_then(BuiltIn::from_spirv),
         component_type,
         components,
         array_length,
+        vertex_format,
         interpolation,
         centroid: false,
         invariant: false,

@@ -10,9 +10,11 @@
 //!   which the program does not name, so the interpreter keeps the four
 //!   32-bit components of the data type (an RGBA32 view of it).
 //! * [`Image::extent`] is the size along each coordinate the target uses
-//!   (Table X.5, in [`crate::ir::ImageTarget::coordinate_components`]'s order): a
+//!   (Table X.5, in [`ImageTarget::coordinate_components`]'s order): a
 //!   cube's third extent is its 6 faces, a cube array's 6 × its cubes, an
-//!   ARRAY1D's second extent its layers.
+//!   ARRAY1D's second extent its layers. A multisample target (2DMS,
+//!   ARRAY2DMS) takes the sample number from the coordinate's w, below
+//!   [`Image::samples`]; a texel's samples are consecutive.
 //! * "Invalid image loads will return zero. Invalid image stores will have
 //!   no effect. Invalid image atomics will not update any texture bound to
 //!   the image unit and will return zero" (section 3.9.X): a coordinate
@@ -24,7 +26,9 @@ use std::collections::BTreeMap;
 
 use super::machine::{atomic_update, Machine};
 use super::{InterpError, Vec4};
-use crate::ir::{Block, ImageAccess, ImageFormat, Instruction, Operand, Program, Stmt};
+use crate::ir::{
+    Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand, Program, Stmt,
+};
 use crate::isa::DataType;
 use crate::span::Span;
 
@@ -39,9 +43,12 @@ use crate::span::Span;
 pub struct Image {
     /// The size along each coordinate of the target (module documentation).
     pub extent: [u32; 3],
-    /// The texels, little-endian, texel `(i, j, k)` at
-    /// `((k × extent[1] + j) × extent[0] + i) × texel size`.
+    /// The texels, little-endian, sample `s` of texel `(i, j, k)` at
+    /// `(((k × extent[1] + j) × extent[0] + i) × samples + s) × texel size`.
     pub bytes: Vec<u8>,
+    /// Samples per texel of a multisample image (2DMS, ARRAY2DMS); 0 and 1
+    /// both mean one.
+    pub samples: u32,
 }
 
 impl Image {
@@ -51,6 +58,7 @@ impl Image {
         Image {
             extent,
             bytes: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            samples: 1,
         }
     }
 
@@ -138,7 +146,9 @@ impl Machine<'_> {
     /// (Table X.5), and whether the coordinate is undefined.
     fn texel(&self, a: &ImageAccess, coord: &Vec4, layout: Layout) -> (Texel, bool) {
         let comps = a.target.coordinate_components();
-        let undefined = comps.iter().any(|&c| coord.is_undefined(c));
+        let multisample = matches!(a.target, ImageTarget::T2DMS | ImageTarget::Array2DMS);
+        let undefined =
+            comps.iter().any(|&c| coord.is_undefined(c)) || multisample && coord.is_undefined(3);
         let Some(image) = self.outcome.images.get(&a.unit) else {
             return (Texel::Outside, undefined);
         };
@@ -151,8 +161,17 @@ impl Machine<'_> {
             }
             at[n] = u64::from(v);
         }
+        let samples = u64::from(image.samples.max(1));
+        let sample = match a.target {
+            // Table X.5: the sample number is w.
+            ImageTarget::T2DMS | ImageTarget::Array2DMS => u64::from(coord.bits[3]),
+            _ => 0,
+        };
+        if sample >= samples {
+            return (Texel::Outside, undefined);
+        }
         let [w, h, _] = image.extent.map(u64::from);
-        let index = (at[2] * h + at[1]) * w + at[0];
+        let index = ((at[2] * h + at[1]) * w + at[0]) * samples + sample;
         let byte = usize::try_from(index).unwrap_or(usize::MAX);
         (Texel::At(byte.saturating_mul(layout.bytes())), undefined)
     }

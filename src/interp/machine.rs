@@ -257,6 +257,23 @@ impl<'p> Machine<'p> {
                     Storage::Temp64(vec![Wide4::UNWRITTEN; len])
                 }
                 VarKind::Temp => Storage::Temp(vec![temp_initial; len]),
+                // A LONG vertex attribute: its 64-bit components as given,
+                // read like a LONG temporary (never written: ATTRIB).
+                VarKind::Attrib(bindings) if program.long_storage(VarId(storage.len() as u32)) => {
+                    Storage::Temp64(
+                        bindings
+                            .iter()
+                            .map(|b| Wide4 {
+                                bits: attribute_names(program.stage, b)
+                                    .iter()
+                                    .find_map(|n| inputs.attribs64.get(n))
+                                    .copied()
+                                    .unwrap_or([0; 4]),
+                                undefined: 0,
+                            })
+                            .collect(),
+                    )
+                }
                 VarKind::Attrib(bindings) => {
                     let per_vertex = bindings
                         .iter()
@@ -310,11 +327,18 @@ impl<'p> Machine<'p> {
                                 ParamValue::Bits(inputs.local.get(n).copied().unwrap_or([0; 4]))
                             }
                             ParamBinding::State(item) => ParamValue::Bits(
-                                inputs
-                                    .state
-                                    .get(&state_name(item))
-                                    .copied()
-                                    .unwrap_or([0; 4]),
+                                inputs.state.get(&state_name(item)).copied().unwrap_or(
+                                    // NV_shader_thread_group 2.X.3.3: the
+                                    // run's thread group is the spec's
+                                    // 32-thread warp (as its thread masks,
+                                    // `ThreadAttrib::single_thread_value`),
+                                    // unless the inputs say otherwise.
+                                    if item.path == ["thread", "warpsize"] {
+                                        [32, 0, 0, 0]
+                                    } else {
+                                        [0; 4]
+                                    },
+                                ),
                             ),
                             ParamBinding::Subroutine(n) => ParamValue::Bits([
                                 inputs.subroutine.get(n).copied().unwrap_or(0),
@@ -1759,6 +1783,13 @@ fn taken_text(op: &str, taken: bool, conditional: bool) -> String {
 }
 
 /// The value of one attribute binding for input vertex `vertex`.
+/// The input names of an attribute binding: its own, then its aliases.
+fn attribute_names(stage: Stage, binding: &AttribBinding) -> Vec<String> {
+    let mut v = vec![attribute_name(stage, binding)];
+    v.extend(attribute_aliases(stage, binding));
+    v
+}
+
 fn attribute_value(
     program: &Program,
     inputs: &Inputs,
@@ -1801,11 +1832,7 @@ fn attribute_value(
                 binding: *binding,
             },
         )],
-        b => {
-            let mut v = vec![attribute_name(program.stage, b)];
-            v.extend(attribute_aliases(program.stage, b));
-            v
-        }
+        b => attribute_names(program.stage, b),
     };
     let bits = names
         .iter()

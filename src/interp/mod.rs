@@ -155,6 +155,11 @@ use std::fmt;
 pub struct Inputs {
     /// Attribute bindings by name.
     pub attribs: BTreeMap<String, [u32; 4]>,
+    /// The 64-bit components of the attributes a vertex program declares
+    /// `LONG ATTRIB` (NV_gpu_program5 2.X.3.1, set with VertexAttribL*), by
+    /// attribute name: raw bits, read as the instruction's type. An
+    /// attribute missing here reads zero bits.
+    pub attribs64: BTreeMap<String, [u64; 4]>,
     /// `program.env[n]`.
     pub env: BTreeMap<u32, [u32; 4]>,
     /// `program.local[n]`.

@@ -10,7 +10,9 @@
 //!   only stored to without a storage modifier (a formatted STOREIM) has
 //!   format Unknown (capability StorageImageWriteWithoutFormat).
 //! * The coordinates are the target's components of the signed operand
-//!   (Table X.5: ARRAY1D's layer is z).
+//!   (Table X.5: ARRAY1D's layer is z); 2DMS and ARRAY2DMS take the
+//!   sample number from w, as the `Sample` image operand (multisampled
+//!   storage images: capability StorageImageMultisample).
 //! * "Invalid image loads will return zero. Invalid image stores will have
 //!   no effect. Invalid image atomics will not update any texture bound to
 //!   the image unit and will return zero" (section 3.9.X): every access
@@ -24,7 +26,8 @@ use std::collections::BTreeMap;
 
 use rspirv::dr::Operand as SpvOperand;
 use rspirv::spirv::{
-    Capability, Decoration, Dim, ImageFormat as SpvFormat, Op, Scope, StorageClass, Word,
+    Capability, Decoration, Dim, ImageFormat as SpvFormat, ImageOperands, Op, Scope, StorageClass,
+    Word,
 };
 
 use super::emit::{Comp, LResult, Val};
@@ -42,6 +45,27 @@ pub(crate) struct ImageUnit {
     /// The sampled type's component (texels are read and written as it).
     pub comp: Comp,
     pub target: ImageTarget,
+}
+
+/// Where an access goes (`Lowerer::image_coordinates`).
+struct TexelAt {
+    /// The texel coordinates (and layer or face).
+    ijk: Val,
+    /// Whether they, and the sample, lie inside the image.
+    inside: Val,
+    /// A multisample target's sample number (w of the operand).
+    sample: Option<Val>,
+}
+
+impl TexelAt {
+    /// The image operand words of OpImageRead / OpImageWrite: `Sample`
+    /// and the sample for a multisample image, none otherwise.
+    fn sample_operand(&self) -> Vec<Word> {
+        match self.sample {
+            Some(s) => vec![ImageOperands::SAMPLE.bits(), s.id],
+            None => Vec::new(),
+        }
+    }
 }
 
 /// How the program uses one unit (the checker made every use agree:
@@ -155,10 +179,25 @@ impl Lowerer<'_> {
             }
             // The bounds checks query the size.
             self.capability(Capability::ImageQuery);
+            let multisampled = u.target.multisampled();
+            if multisampled {
+                // Both need the `shaderStorageImageMultisample` feature.
+                self.capability(Capability::StorageImageMultisample);
+                if arrayed {
+                    self.capability(Capability::ImageMSArray);
+                }
+            }
             let scalar = self.t(comp, 1);
-            let image_ty =
-                self.b
-                    .type_image(scalar, dim, 0, u32::from(arrayed), 0, 2, format, None);
+            let image_ty = self.b.type_image(
+                scalar,
+                dim,
+                0,
+                u32::from(arrayed),
+                u32::from(multisampled),
+                2,
+                format,
+                None,
+            );
             let var = self.global_variable(
                 image_ty,
                 StorageClass::UniformConstant,
@@ -200,8 +239,9 @@ impl Lowerer<'_> {
     /// operand, and whether they lie inside the image: every coordinate,
     /// read as unsigned (a negative one is far outside), below the size;
     /// a cube's face (z) below 6, a cube array's layer-face below 6 × its
-    /// cubes.
-    fn image_coordinates(&mut self, unit: ImageUnit, coord: Val) -> LResult<(Val, Val)> {
+    /// cubes; a multisample target's sample number (w) below its samples
+    /// (the sample is then the access's `Sample` operand).
+    fn image_coordinates(&mut self, unit: ImageUnit, coord: Val) -> LResult<TexelAt> {
         let comps = unit.target.coordinate_components();
         let coord = self.cast(coord, Comp::I32)?;
         let ijk = if let [c] = comps {
@@ -245,7 +285,7 @@ impl Lowerer<'_> {
         let at = self.cast(ijk, Comp::U32)?;
         let size = self.cast(size, Comp::U32)?;
         let below = self.cmp(Op::ULessThan, at, size)?;
-        let inside = if n == 1 {
+        let mut inside = if n == 1 {
             below
         } else {
             let bool_ty = self.t(Comp::Bool, 1);
@@ -256,7 +296,28 @@ impl Lowerer<'_> {
                 n: 1,
             }
         };
-        Ok((ijk, inside))
+        let sample = if unit.target.multisampled() {
+            let sample = self.extract(coord, 3)?;
+            let int = self.t(Comp::I32, 1);
+            let samples = self.emit(Op::ImageQuerySamples, int, &[image])?;
+            let samples = Val {
+                id: samples,
+                comp: Comp::I32,
+                n: 1,
+            };
+            let s = self.cast(sample, Comp::U32)?;
+            let samples = self.cast(samples, Comp::U32)?;
+            let below = self.cmp(Op::ULessThan, s, samples)?;
+            inside = self.op(Op::LogicalAnd, &[inside, below])?;
+            Some(sample)
+        } else {
+            None
+        };
+        Ok(TexelAt {
+            ijk,
+            inside,
+            sample,
+        })
     }
 
     /// LOADIM: the texel as four components of the storage modifier's type
@@ -269,14 +330,16 @@ impl Lowerer<'_> {
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LOADIM without its image", inst.span))?;
         let unit = self.image_unit(a)?;
-        let (ijk, inside) = self.image_coordinates(unit, coord)?;
+        let at = self.image_coordinates(unit, coord)?;
         let vec4 = self.t(unit.comp, 4);
         let result = self.function_variable_init(vec4, Some("loadim"), None)?;
         let zeros = self.konst(unit.comp, &[0; 4]);
         self.store(result, zeros)?;
-        self.guarded_by(Some(inside), |l| {
+        self.guarded_by(Some(at.inside), |l| {
             let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            let texel = l.emit(Op::ImageRead, vec4, &[image, ijk.id])?;
+            let mut words = vec![image, at.ijk.id];
+            words.extend(at.sample_operand());
+            let texel = l.emit(Op::ImageRead, vec4, &words)?;
             l.store(
                 result,
                 Val {
@@ -321,10 +384,12 @@ impl Lowerer<'_> {
             let w = self.extract(rest, 2)?;
             v = self.construct(&[low, y, z, w])?;
         }
-        let (ijk, inside) = self.image_coordinates(unit, c)?;
-        self.guarded_by(Some(inside), |l| {
+        let at = self.image_coordinates(unit, c)?;
+        self.guarded_by(Some(at.inside), |l| {
             let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            l.b.inst(Op::ImageWrite, None, None, [image, ijk.id, v.id])?;
+            let mut words = vec![image, at.ijk.id, v.id];
+            words.extend(at.sample_operand());
+            l.b.inst(Op::ImageWrite, None, None, words)?;
             Ok(())
         })
     }
@@ -345,7 +410,7 @@ impl Lowerer<'_> {
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMIM without its operation", inst.span))?;
         let unit = self.image_unit(a)?;
-        let (ijk, inside) = self.image_coordinates(unit, coord)?;
+        let at = self.image_coordinates(unit, coord)?;
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
         let y = self.extract(bits, 1)?;
@@ -353,11 +418,19 @@ impl Lowerer<'_> {
         let result = self.function_variable_init(uint, Some("atomim"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result, zero)?;
-        self.guarded_by(Some(inside), |l| {
+        self.guarded_by(Some(at.inside), |l| {
             let scalar = l.t(unit.comp, 1);
             let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
-            let sample = l.c_u32(0);
-            let p = l.emit(Op::ImageTexelPointer, ptr_ty, &[unit.var, ijk.id, sample])?;
+            // "Sample ... must be 0" unless the image is multisampled.
+            let sample = match at.sample {
+                Some(s) => s.id,
+                None => l.c_u32(0),
+            };
+            let p = l.emit(
+                Op::ImageTexelPointer,
+                ptr_ty,
+                &[unit.var, at.ijk.id, sample],
+            )?;
             let scope = l.c_u32(Scope::Device as u32);
             let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
             l.store(result, old)

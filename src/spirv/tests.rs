@@ -2598,12 +2598,28 @@ fn image_instructions_validate() {
             }
         }
     }
-    // The multisample targets are refused.
-    for t in ["2DMS", "ARRAY2DMS"] {
-        let src = src_of(&format!("LOADIM.U32 r, c, image[0], {t};\n"));
-        let d = crate::compile(&src, &options(TargetEnv::Vulkan1_0)).expect_err(t);
-        let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["E0900"], "{t}");
+    // The multisample targets: multisampled images (StorageImageMultisample,
+    // ImageMSArray for the array) read with the Sample operand.
+    for (t, ty, array_cap) in [
+        ("2DMS", "uimage2DMS", false),
+        ("ARRAY2DMS", "uimage2DMSArray", true),
+    ] {
+        let src = src_of(&format!(
+            "LOADIM.U32 r, c, image[0], {t};\nSTOREIM.U32 image[0], r, c, {t};\nATOMIM.ADD.U32 r.x, 1, c, image[0], {t};\n"
+        ));
+        for env in ENVS {
+            let compiled = crate::compile(&src, &options(env))
+                .unwrap_or_else(|d| panic!("{t}: {}", d.render("t.cp", &src, false)));
+            let m = module(&compiled.spirv);
+            let has = |c: spirv::Capability| {
+                m.capabilities.iter().any(
+                    |i| matches!(i.operands.first(), Some(dr::Operand::Capability(x)) if *x == c),
+                )
+            };
+            assert!(has(spirv::Capability::StorageImageMultisample), "{t}");
+            assert_eq!(has(spirv::Capability::ImageMSArray), array_cap, "{t}");
+            assert_eq!(compiled.reflection.images[0].ty, ty, "{t}");
+        }
     }
 }
 

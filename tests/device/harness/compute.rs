@@ -28,6 +28,12 @@ pub struct StorageImage {
     pub layers: u32,
     /// The texels' bytes, as little-endian words.
     pub words: Vec<u32>,
+    /// Samples per texel (1: a single-sample image). A multisample image
+    /// (2D or 2D array; the device's `shaderStorageImageMultisample`)
+    /// starts cleared to zero and is not read back (Vulkan copies no
+    /// multisample image to a buffer): `words` must be empty, and a
+    /// program reads it back through LOADIM.
+    pub samples: u32,
 }
 
 /// A buffer a compute run reaches by GPU address (LOAD, STORE, ATOM;
@@ -246,6 +252,8 @@ struct BoundImage {
     descriptor: Descriptor,
     image: Option<(vk::Image, vk::BufferImageCopy)>,
     staging: HostBuffer,
+    /// A multisample image: cleared instead of uploaded, not downloaded.
+    multisample: bool,
 }
 
 impl BoundImage {
@@ -309,15 +317,28 @@ impl BoundImage {
                 vk::PipelineStageFlags::TRANSFER,
             ),
         );
-        unsafe {
-            dev.cmd_copy_buffer_to_image(
-                cb,
-                self.staging.buffer,
-                image,
-                vk::ImageLayout::GENERAL,
-                &[region],
-            )
-        };
+        if self.multisample {
+            let zero = vk::ClearColorValue { uint32: [0; 4] };
+            unsafe {
+                dev.cmd_clear_color_image(
+                    cb,
+                    image,
+                    vk::ImageLayout::GENERAL,
+                    &zero,
+                    &[Self::range()],
+                )
+            };
+        } else {
+            unsafe {
+                dev.cmd_copy_buffer_to_image(
+                    cb,
+                    self.staging.buffer,
+                    image,
+                    vk::ImageLayout::GENERAL,
+                    &[region],
+                )
+            };
+        }
         Self::barrier(
             dev,
             cb,
@@ -336,7 +357,7 @@ impl BoundImage {
 
     /// Copies the image back into the staging buffer, after the dispatch.
     fn download(&self, dev: &ash::Device, cb: vk::CommandBuffer) {
-        let Some((image, region)) = self.image else {
+        let Some((image, region)) = self.image.filter(|_| !self.multisample) else {
             return;
         };
         Self::barrier(
@@ -392,7 +413,17 @@ impl Scope<'_> {
                 descriptor: Descriptor::StorageTexelBuffer(view),
                 image: None,
                 staging,
+                multisample: false,
             });
+        }
+        let multisample = i.samples > 1;
+        if multisample
+            && (!i.words.is_empty() || !matches!(i.kind, TextureKind::D2 | TextureKind::Array2D))
+        {
+            return Err(HarnessError::Job(
+                "a multisample storage image is 2D or 2D array and starts cleared (no words)"
+                    .into(),
+            ));
         }
         let (image_type, view_type) = match i.kind {
             TextureKind::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
@@ -419,7 +450,7 @@ impl Scope<'_> {
                     .extent(extent)
                     .mip_levels(1)
                     .array_layers(i.layers)
-                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .samples(vk::SampleCountFlags::from_raw(i.samples.max(1)))
                     .tiling(vk::ImageTiling::OPTIMAL)
                     .usage(
                         vk::ImageUsageFlags::STORAGE
@@ -448,10 +479,13 @@ impl Scope<'_> {
         }
         .vk("vkCreateImageView")?;
         self.own(Object::ImageView(view));
+        // A multisample image has no staging contents (one word keeps the
+        // buffer valid).
+        let staging_words: &[u32] = if multisample { &[0] } else { &i.words };
         let staging = self.buffer(
             0,
             vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
-            &i.words,
+            staging_words,
         )?;
         let region = vk::BufferImageCopy {
             buffer_offset: 0,
@@ -470,6 +504,7 @@ impl Scope<'_> {
             descriptor: Descriptor::StorageImage(view),
             image: Some((image, region)),
             staging,
+            multisample,
         })
     }
 }

@@ -419,6 +419,8 @@ unsafe fn create(
         // storage formats, and units only written by formatted stores.
         shader_storage_image_extended_formats: s.shader_storage_image_extended_formats,
         shader_storage_image_write_without_format: s.shader_storage_image_write_without_format,
+        // 2DMS / ARRAY2DMS image units (StorageImageMultisample).
+        shader_storage_image_multisample: s.shader_storage_image_multisample,
         ..Default::default()
     };
     let mut e11 = vk::PhysicalDeviceVulkan11Features::default()
