@@ -33,7 +33,7 @@ const INTERP_BASE: u64 = 0x0000_0001_2345_6780;
 /// Runs `src` (one invocation) with `words` reached by GPU address through
 /// `program.env[0]`, on the device (`None` without one) and in the
 /// interpreter; returns (device words, interpreter words).
-pub(crate) fn run(src: &str, words: &[u32]) -> (Option<Vec<u32>>, Vec<u32>) {
+fn run(src: &str, words: &[u32]) -> (Option<Vec<u32>>, Vec<u32>) {
     let mut options = nvp4c::Options::default();
     options.target_env = nvp4c::TargetEnv::Vulkan1_2;
     let (program, _) = nvp4c::check(src, &options).unwrap_or_else(|d| panic!("{d:?}"));
@@ -247,6 +247,85 @@ END
     let mut expected = words.clone();
     expected[0] = 15; // 10 + 5
     expected[4..8].copy_from_slice(&[0x55; 4]); // o untouched
+    let (device, interpreted) = run(src, &words);
+    assert_eq!(interpreted, expected, "interpreter");
+    if let Some(device) = device {
+        assert_eq!(device, expected, "device");
+    }
+}
+
+/// ATOM with the storage modifiers of the atomic extensions at a GPU
+/// address: U64 ADD (NV_gpu_program5 has it without an option) carrying
+/// into the high word, S64 CSWAP (NV_shader_atomic_int64), F64 ADD
+/// (NV_shader_atomic_float64) and F16X2 ADD / F16X4 MAX
+/// (NV_shader_atomic_fp16_vector), each returning the value before.
+#[test]
+fn wide_and_half_vector_atomics_at_a_gpu_address() {
+    // Words 0-1: a 64-bit integer; 2-3: an f64; 4: two halves; 6-7: four
+    // halves. The old values are stored at words 8-13 (64-bit ones) and
+    // 16-23 (the halves as floats).
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_int64;
+OPTION NV_shader_atomic_float64;
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 1;
+LONG TEMP base, a, d, r;
+TEMP t, h;
+PK64.U base, program.env[0];
+PK64.U d, {1, 0, 0, 0};
+ATOM.ADD.U64 r.x, d, base.x;
+UP64.U t, r;
+ADD.U64 a.x, base.x, 32;
+STORE.U32X2 t, a.x;
+PK64.S d, {0, 2, -5, -1};
+ATOM.CSWAP.S64 r.x, d, base.x;
+UP64.U t, r;
+ADD.U64 a.x, base.x, 40;
+STORE.U32X2 t, a.x;
+PK64.U d, {0, 1070596096, 0, 0};
+ADD.U64 a.x, base.x, 8;
+ATOM.ADD.F64 r.x, d, a.x;
+UP64.U t, r;
+ADD.U64 a.x, base.x, 48;
+STORE.U32X2 t, a.x;
+ADD.U64 a.x, base.x, 16;
+ATOM.ADD.F16X2 h, {0.5, 3.0, 0, 0}, a.x;
+ADD.U64 a.x, base.x, 64;
+STORE.F32X4 h, a.x;
+ADD.U64 a.x, base.x, 24;
+ATOM.MAX.F16X4 h, {0.5, 8.0, 3.0, -1.0}, a.x;
+ADD.U64 a.x, base.x, 80;
+STORE.F32X4 h, a.x;
+END
+";
+    // f16: 1.0 = 0x3C00, 2.0 = 0x4000, 3.0 = 0x4200, 4.0 = 0x4400.
+    let mut words = vec![0u32; 24];
+    words[..8].copy_from_slice(&[
+        0xFFFF_FFFF,
+        1, // 0x1_FFFF_FFFF
+        0,
+        0x3FF8_0000, // 1.5
+        0x4000_3C00, // (1.0, 2.0)
+        0,
+        0x4000_3C00, // (1.0, 2.0)
+        0x4400_4200, // (3.0, 4.0)
+    ]);
+    let mut expected = words.clone();
+    // ADD.U64: 0x1_FFFF_FFFF + 1 = 0x2_0000_0000; then CSWAP.S64 finds
+    // 0x2_0000_0000 equal to d.x and stores d.y = -5.
+    expected[0] = 0xFFFF_FFFB;
+    expected[1] = 0xFFFF_FFFF;
+    // ADD.F64: 1.5 + 0.25 (0x3FD0_0000_0000_0000) = 1.75.
+    expected[3] = 0x3FFC_0000;
+    // ADD.F16X2: (1.0 + 0.5, 2.0 + 3.0) = (1.5 = 0x3E00, 5.0 = 0x4500).
+    expected[4] = 0x4500_3E00;
+    // MAX.F16X4: (max(1, 0.5), max(2, 8), max(3, 3), max(4, -1)) =
+    // (1, 8 = 0x4800, 3, 4).
+    expected[6] = 0x4800_3C00;
+    // The old values: ADD's 0x1_FFFF_FFFF, CSWAP's 0x2_0000_0000, the f64
+    // 1.5, the halves (1, 2) as floats, then (1, 2, 3, 4).
+    expected[8..14].copy_from_slice(&[0xFFFF_FFFF, 1, 0, 2, 0, 0x3FF8_0000]);
+    expected[16..24].copy_from_slice(&[f(1.0), f(2.0), 0, 0, f(1.0), f(2.0), f(3.0), f(4.0)]);
     let (device, interpreted) = run(src, &words);
     assert_eq!(interpreted, expected, "interpreter");
     if let Some(device) = device {
