@@ -483,7 +483,8 @@ impl Checker<'_> {
             // F32 only: F64 and the halves are the atomic extensions'
             // (their options checked above, E1241/E1242).
             if space.global
-                && (ty, bits) == (DataType::Float, 32)
+                && ty == DataType::Float
+                && bits == 32
                 && !self
                     .dialect
                     .features
@@ -593,6 +594,50 @@ impl Checker<'_> {
         }))
     }
 
+    /// The rules of the atomic extensions for a storage modifier of
+    /// [`atomic_extension_storage`] on atomic instruction `name`: the
+    /// option the pair needs (E1240-E1242), or no option allowing it
+    /// (E1243). Shared by every atomic instruction on memory.
+    pub(super) fn atomic_extension_rule(
+        &mut self,
+        name: &str,
+        op: AtomicOp,
+        storage: (DataType, u8, u8),
+        modifier: &str,
+        span: Span,
+    ) -> Option<()> {
+        match atomic_extension_option(op, storage) {
+            Ok(None) => Some(()),
+            Ok(Some((option, _, _))) if self.has_option(option) => Some(()),
+            Ok(Some((option, code, rule))) => {
+                self.error(
+                    Diagnostic::error(
+                        code,
+                        format!("`{name}.{}.{modifier}` needs `OPTION {option};`", op.name()),
+                    )
+                    .primary(span, format!("a storage modifier of {option}"))
+                    .note(rule)
+                    .note(format!("add `OPTION {option};` after the header")),
+                );
+                None
+            }
+            Err(rule) => {
+                self.error(
+                    Diagnostic::error(
+                        "E1243",
+                        format!("{name}.{} does not take `.{modifier}`", op.name()),
+                    )
+                    .primary(
+                        span,
+                        "no atomic extension has this operation on this storage modifier",
+                    )
+                    .note(rule),
+                );
+                None
+            }
+        }
+    }
+
     /// LOAD's, STORE's and ATOM's address: an unsigned integer scalar
     /// operand (Table X.13: "su"), on the program's one
     /// [`VarKind::GlobalMemory`] variable. A memory variable there (a
@@ -647,50 +692,6 @@ impl Checker<'_> {
             }),
         };
         Some((var, 0, Some(address), None))
-    }
-
-    /// The rules of the atomic extensions for a storage modifier of
-    /// [`atomic_extension_storage`] on atomic instruction `name`: the
-    /// option the pair needs (E1240-E1242), or no option allowing it
-    /// (E1243). Shared by every atomic instruction on memory.
-    pub(super) fn atomic_extension_rule(
-        &mut self,
-        name: &str,
-        op: AtomicOp,
-        storage: (DataType, u8, u8),
-        modifier: &str,
-        span: Span,
-    ) -> Option<()> {
-        match atomic_extension_option(op, storage) {
-            Ok(None) => Some(()),
-            Ok(Some((option, _, _))) if self.has_option(option) => Some(()),
-            Ok(Some((option, code, rule))) => {
-                self.error(
-                    Diagnostic::error(
-                        code,
-                        format!("`{name}.{}.{modifier}` needs `OPTION {option};`", op.name()),
-                    )
-                    .primary(span, format!("a storage modifier of {option}"))
-                    .note(rule)
-                    .note(format!("add `OPTION {option};` after the header")),
-                );
-                None
-            }
-            Err(rule) => {
-                self.error(
-                    Diagnostic::error(
-                        "E1243",
-                        format!("{name}.{} does not take `.{modifier}`", op.name()),
-                    )
-                    .primary(
-                        span,
-                        "no atomic extension has this operation on this storage modifier",
-                    )
-                    .note(rule),
-                );
-                None
-            }
-        }
     }
 
     /// `name`, `name[n]`, `name[R.x]`, `name[R.x + n]`: a STORAGE (or

@@ -2105,51 +2105,6 @@ impl Machine<'_> {
         Ok(v)
     }
 
-    /// LOAD, STORE and ATOM (NV_gpu_program5 2.X.4.5): the region of
-    /// [`Outcome::global`] holding the address, the word index in it, and
-    /// whether all the access's words lie inside it. An address of no
-    /// region ("does not correspond to a buffer object made resident"),
-    /// one not aligned to the access size ("the values returned ... will
-    /// be undefined, and the effects of a buffer memory store will also
-    /// be undefined") or an undefined one is an undefined event.
-    fn global_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
-        let a = m
-            .address
-            .as_ref()
-            .ok_or_else(|| internal("a GPU memory access without its address", Span::default()))?;
-        let span = a.span;
-        let address = self.load64(a)?;
-        let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
-        let size = 4 * access_words(m) as u64;
-        let region = self
-            .outcome
-            .global
-            .range(..=addr)
-            .next_back()
-            .map(|(&base, words)| (base, words.len() as u64));
-        let found =
-            region.filter(|&(base, len)| base % 4 == 0 && (addr - base) / 4 + size / 4 <= len);
-        let problem = if undefined {
-            Some(format!("the GPU address {addr:#x} is undefined"))
-        } else if addr % size != 0 {
-            Some(format!(
-                "the GPU address {addr:#x} is not a multiple of the access size, {size} bytes (2.X.4.5)"
-            ))
-        } else if found.is_none() {
-            Some(format!(
-                "the GPU address {addr:#x} ({size} bytes) is outside every buffer given (2.X.4.5: \"does not correspond to a buffer object made resident\")"
-            ))
-        } else {
-            None
-        };
-        if let Some(what) = problem {
-            self.undefined_event(span, what);
-            return Ok((Target::Global(0), 0, false));
-        }
-        let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
-        Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
-    }
-
     /// F16X2 and F16X4 (NV_shader_atomic_fp16_vector) on the words from
     /// `index`, each holding two halves (x in the low 16 bits): the
     /// operand rounded to halves, then per half `mem + op`, `min`, `max`
@@ -2264,6 +2219,52 @@ impl Machine<'_> {
             out.undefined = 0xf;
         }
         Ok(out)
+    }
+
+    /// LOAD, STORE and ATOM (NV_gpu_program5 2.X.4.5): the region of
+    /// [`Outcome::global`] holding the address, the word index in it, and
+    /// whether all the access's words lie inside it. An address of no
+    /// region ("does not correspond to a buffer object made resident"),
+    /// one not aligned to the access size ("the values returned ... will
+    /// be undefined, and the effects of a buffer memory store will also
+    /// be undefined") or an undefined one is an undefined event.
+    fn global_words(&mut self, m: &crate::ir::MemoryAccess) -> Result<(Target, usize, bool)> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| internal("a GPU memory access without its address", Span::default()))?;
+        let span = a.span;
+        let address = self.load64(a)?;
+        let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
+        let size = 4 * access_words(m) as u64;
+        let region = self
+            .outcome
+            .global
+            .range(..=addr)
+            .next_back()
+            .map(|(&base, words)| (base, words.len() as u64));
+        let found = region.filter(|&(base, len)| {
+            base % 4 == 0 && (addr - base) / 4 + access_words(m) as u64 <= len
+        });
+        let problem = if undefined {
+            Some(format!("the GPU address {addr:#x} is undefined"))
+        } else if addr % size != 0 {
+            Some(format!(
+                "the GPU address {addr:#x} is not a multiple of the access size, {size} bytes (2.X.4.5)"
+            ))
+        } else if found.is_none() {
+            Some(format!(
+                "the GPU address {addr:#x} ({size} bytes) is outside every buffer given (2.X.4.5: \"does not correspond to a buffer object made resident\")"
+            ))
+        } else {
+            None
+        };
+        if let Some(what) = problem {
+            self.undefined_event(span, what);
+            return Ok((Target::Global(0), 0, false));
+        }
+        let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
+        Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
     }
 
     fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {

@@ -550,64 +550,69 @@ impl Lowerer<'_> {
     /// LOAD, STORE, ATOM: the address operand at 64 bits as a
     /// `PhysicalStorageBuffer` pointer to `n` words (a `uint` for 1).
     fn gpu_address_pointer(&mut self, m: &MemoryAccess, n: u32) -> LResult<Word> {
-        let address = self.gpu_address(m)?;
-        let pointee = self.t(Comp::U32, n);
-        let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
-        self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
+        self.gpu_address_pointer_to(m, 0, Comp::U32, n)
     }
 
-    /// LOAD's, STORE's and ATOM's address operand at 64 bits: "Operands
-    /// represented with fewer bits than used to perform the instruction
-    /// will be promoted" (2.X.4.1).
-    fn gpu_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
+    /// The address operand plus `bytes` at 64 bits as a
+    /// `PhysicalStorageBuffer` pointer to `n` components `comp`.
+    fn gpu_address_pointer_to(
+        &mut self,
+        m: &MemoryAccess,
+        bytes: u64,
+        comp: Comp,
+        n: u32,
+    ) -> LResult<Word> {
         let a = m
             .address
             .as_ref()
             .ok_or_else(|| LowerError::internal("a GPU memory access without its address"))?;
+        // "Operands represented with fewer bits than used to perform the
+        // instruction will be promoted" (2.X.4.1): the address is 64 bits.
         let v = self.load_operand_sized(a, true, true)?.value;
         let x = self.extract(v, 0)?;
-        self.cast(x, Comp::U64)
-    }
-
-    /// A pointer to the scalar of `comp` (a 32- or 64-bit word) `offset`
-    /// bytes past ATOM's GPU address.
-    fn gpu_word_pointer(&mut self, m: &MemoryAccess, comp: Comp, offset: u64) -> LResult<Word> {
-        let mut address = self.gpu_address(m)?;
-        if offset != 0 {
-            let k = self.splat_const64(Comp::U64, offset, 1);
+        let mut address = self.cast(x, Comp::U64)?;
+        if bytes != 0 {
+            let k = self.splat_const64(Comp::U64, bytes, 1);
             address = self.op(Op::IAdd, &[address, k])?;
         }
-        let pointee = self.t(comp, 1);
+        let pointee = self.t(comp, n);
         let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
         self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
     }
 
-    /// ATOM with a 64-bit storage modifier (NV_gpu_program5's U64 ADD,
-    /// EXCH, CSWAP; NV_shader_atomic_int64; NV_shader_atomic_float64) or
-    /// F16X2/F16X4 (NV_shader_atomic_fp16_vector) at a GPU address: the
-    /// same operations as on a storage buffer, on pointers to the words.
-    fn gpu_address_atomic_wide(
+    /// ATOM with `U64`, `S64` or `F64` (NV_gpu_program5 Table X.Y and the
+    /// atomic extensions): one 64-bit atomic at the GPU address, at Device
+    /// scope, as on a storage buffer's 64-bit view.
+    fn gpu_address_atomic64(
         &mut self,
         m: &MemoryAccess,
         op: AtomicOp,
         operand: Val,
     ) -> LResult<Val> {
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let bits = self.cast(operand, Comp::U64)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let p = self.gpu_address_pointer_to(m, 0, Comp::U64, 1)?;
         let scope = self.c_u32(Scope::Device as u32);
-        if m.bits == 64 {
-            // SPIR-V 2.16.1: 64-bit integer atomics need Int64Atomics
-            // (Vulkan: shaderBufferInt64Atomics).
-            self.capability(rspirv::spirv::Capability::Int64Atomics);
-            let bits = self.cast(operand, Comp::U64)?;
-            let x = self.extract(bits, 0)?;
-            let y = self.extract(bits, 1)?;
-            let p = self.gpu_word_pointer(m, Comp::U64, 0)?;
-            let old = self.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
-            return self.cast(old, Comp::sized(m.ty, true));
-        }
+        let old = self.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+        self.cast(old, Comp::sized(m.ty, true))
+    }
+
+    /// ATOM with `F16X2` or `F16X4` (NV_shader_atomic_fp16_vector): one
+    /// atomic per word of two halves at the GPU address (and the word
+    /// after it), as on a storage buffer.
+    fn gpu_address_atomic_halves(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        operand: Val,
+    ) -> LResult<Val> {
         let packed = self.pack_half_pairs(operand, m.components)?;
+        let scope = self.c_u32(Scope::Device as u32);
         let mut words = Vec::new();
         for (w, &x) in packed.iter().enumerate() {
-            let p = self.gpu_word_pointer(m, Comp::U32, 4 * w as u64)?;
+            let p = self.gpu_address_pointer_to(m, 4 * w as u64, Comp::U32, 1)?;
             words.push(self.atomic_halves_word(p, scope, op, x)?);
         }
         self.unpack_half_words(&words)
@@ -763,18 +768,18 @@ impl Lowerer<'_> {
         let op = m
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
-        // The atomic extensions' 64-bit and half-vector forms.
-        match (self.at_gpu_address(m), m.bits) {
-            (_, 32) => {}
-            (true, _) => return self.gpu_address_atomic_wide(m, op, operand),
-            (false, 64) => {
+        match (m.bits, self.at_gpu_address(m)) {
+            (64, true) => return self.gpu_address_atomic64(m, op, operand),
+            (16, true) => return self.gpu_address_atomic_halves(m, op, operand),
+            (64, false) => {
                 let buffer = self.memory_of(m)?;
                 return self.memory_atomic64(m, op, buffer, operand);
             }
-            (false, _) => {
+            (16, false) => {
                 let buffer = self.memory_of(m)?;
                 return self.memory_atomic_halves(m, op, buffer, operand);
             }
+            _ => {}
         }
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;

@@ -2662,61 +2662,6 @@ fn texture_handles_validate() {
     }
 }
 
-/// LOAD, STORE and ATOM (NV_gpu_program5 2.X.8.Z) at GPU addresses: from
-/// Vulkan 1.2 on, PhysicalStorageBuffer pointers made by OpConvertUToPtr
-/// (addressing model PhysicalStorageBuffer64), loads and stores Aligned to
-/// the access size, Volatile for COH/VOL; below it E1140 on each opcode,
-/// never a module (docs/interface.md, "GPU addresses").
-#[test]
-fn gpu_address_accesses_are_physical_storage_buffer_pointers_from_vulkan_1_2() {
-    use rspirv::dr::Operand as O;
-    use rspirv::spirv::{AddressingModel, Capability, MemoryAccess, Op};
-    let src = "!!NVcp5.0\nGROUP_SIZE 1;\nLONG TEMP a;\nTEMP t;\nPK64.U a, program.env[0];\n\
-               LOAD.F32X2.VOL t, a.x;\nSTORE.U32X4 t, a.x;\nATOM.CSWAP.S32 t.x, t, a.x;\nEND\n";
-    for env in ENVS {
-        match crate::compile(src, &options(env)) {
-            Ok(c) => {
-                assert!(env >= TargetEnv::Vulkan1_2, "compiled for {env:?}");
-                let m = module(&c.spirv);
-                let model = m.memory_model.as_ref().unwrap();
-                assert_eq!(
-                    model.operands[0],
-                    O::AddressingModel(AddressingModel::PhysicalStorageBuffer64)
-                );
-                assert!(capabilities(&m).contains(&Capability::PhysicalStorageBufferAddresses));
-                let insts: Vec<_> = m.functions.iter().flat_map(|f| f.all_inst_iter()).collect();
-                let count = |op| insts.iter().filter(|i| i.class.opcode == op).count();
-                assert_eq!(count(Op::ConvertUToPtr), 3);
-                assert_eq!(count(Op::AtomicCompareExchange), 1);
-                // The memory operands of the pointer accesses: (access, alignment).
-                let accesses: Vec<(MemoryAccess, u32)> = insts
-                    .iter()
-                    .filter_map(|i| match (i.class.opcode, i.operands.as_slice()) {
-                        (Op::Load, [_, O::MemoryAccess(a), O::LiteralBit32(n)])
-                        | (Op::Store, [_, _, O::MemoryAccess(a), O::LiteralBit32(n)]) => {
-                            Some((*a, *n))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                assert_eq!(
-                    accesses,
-                    [
-                        (MemoryAccess::ALIGNED | MemoryAccess::VOLATILE, 8),
-                        (MemoryAccess::ALIGNED, 16)
-                    ]
-                );
-            }
-            Err(d) => {
-                assert!(env < TargetEnv::Vulkan1_2, "{env:?}: {d:?}");
-                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-                assert_eq!(codes, ["E1140"; 3]);
-                assert!(d.iter().all(|d| d.message.contains("vulkan1.2")));
-            }
-        }
-    }
-}
-
 /// Every atomic operation with every storage modifier of the atomic
 /// extensions, on ATOMB and ATOMS, with and without the options: what
 /// NV_shader_atomic_int64, NV_shader_atomic_float64 and
@@ -2808,6 +2753,61 @@ fn atomic_extension_operations_compile_or_give_their_code() {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// LOAD, STORE and ATOM (NV_gpu_program5 2.X.8.Z) at GPU addresses: from
+/// Vulkan 1.2 on, PhysicalStorageBuffer pointers made by OpConvertUToPtr
+/// (addressing model PhysicalStorageBuffer64), loads and stores Aligned to
+/// the access size, Volatile for COH/VOL; below it E1140 on each opcode,
+/// never a module (docs/interface.md, "GPU addresses").
+#[test]
+fn gpu_address_accesses_are_physical_storage_buffer_pointers_from_vulkan_1_2() {
+    use rspirv::dr::Operand as O;
+    use rspirv::spirv::{AddressingModel, Capability, MemoryAccess, Op};
+    let src = "!!NVcp5.0\nGROUP_SIZE 1;\nLONG TEMP a;\nTEMP t;\nPK64.U a, program.env[0];\n\
+               LOAD.F32X2.VOL t, a.x;\nSTORE.U32X4 t, a.x;\nATOM.CSWAP.S32 t.x, t, a.x;\nEND\n";
+    for env in ENVS {
+        match crate::compile(src, &options(env)) {
+            Ok(c) => {
+                assert!(env >= TargetEnv::Vulkan1_2, "compiled for {env:?}");
+                let m = module(&c.spirv);
+                let model = m.memory_model.as_ref().unwrap();
+                assert_eq!(
+                    model.operands[0],
+                    O::AddressingModel(AddressingModel::PhysicalStorageBuffer64)
+                );
+                assert!(capabilities(&m).contains(&Capability::PhysicalStorageBufferAddresses));
+                let insts: Vec<_> = m.functions.iter().flat_map(|f| f.all_inst_iter()).collect();
+                let count = |op| insts.iter().filter(|i| i.class.opcode == op).count();
+                assert_eq!(count(Op::ConvertUToPtr), 3);
+                assert_eq!(count(Op::AtomicCompareExchange), 1);
+                // The memory operands of the pointer accesses: (access, alignment).
+                let accesses: Vec<(MemoryAccess, u32)> = insts
+                    .iter()
+                    .filter_map(|i| match (i.class.opcode, i.operands.as_slice()) {
+                        (Op::Load, [_, O::MemoryAccess(a), O::LiteralBit32(n)])
+                        | (Op::Store, [_, _, O::MemoryAccess(a), O::LiteralBit32(n)]) => {
+                            Some((*a, *n))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(
+                    accesses,
+                    [
+                        (MemoryAccess::ALIGNED | MemoryAccess::VOLATILE, 8),
+                        (MemoryAccess::ALIGNED, 16)
+                    ]
+                );
+            }
+            Err(d) => {
+                assert!(env < TargetEnv::Vulkan1_2, "{env:?}: {d:?}");
+                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                assert_eq!(codes, ["E1140"; 3]);
+                assert!(d.iter().all(|d| d.message.contains("vulkan1.2")));
             }
         }
     }

@@ -554,3 +554,101 @@ END
     };
     assert_eq!(hex(&out[0]), hex(&[0x40, 0x20, 64, 128]));
 }
+
+#[test]
+fn atom_at_a_gpu_address_takes_the_64_bit_and_half_vector_forms() {
+    // ATOM (NV_gpu_program5 2.X.8.Z) reaches a buffer by GPU address
+    // (tests/device/exec_nv5_global.rs: program.env[0] holds it), with the
+    // same storage modifiers as ATOMB:
+    // q0 (bytes 0..8) = 2^33 - 1   ADD.U64 1                  -> 2^33
+    // q1 (8..16) = 0x12345678_9abcdef0 OR.S64 0x80000000_00000001 -> 0x92345678_9abcdef1
+    // q2 (16..24) = 2^53           ADD.F64 3.0                -> 2^53 + 4 (tie to even)
+    // q3 (24..32) = 0x7_00000009   CSWAP.U64 (0x7_00000009, 0xaaaaaaaa_bbbbbbbb) -> stored
+    // w8 (32) = (1.0, 2048)        ADD.F16X2 (2^-11, 3)       -> (1.0, 2052)
+    // w10, w11 (40) = (1, -1, 0.5, 65504) MAX.F16X4 (2, -3, 0.25, 1) -> (2, -1, 0.5, 65504)
+    // Old values: the 64-bit ones through UP64 at bytes 64 and 80, the
+    // halves as f32 at 96 (X2) and 112 (X4); 0xdeadbeef elsewhere stays.
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_int64;
+OPTION NV_shader_atomic_float64;
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 1;
+LONG TEMP base, a, d, e;
+UINT TEMP u;
+FLOAT TEMP h, g;
+PK64.U base, program.env[0];
+PK64.U d, {1, 0, 1, 2147483648};
+ATOM.ADD.U64 e.x, d.x, base.x;
+ADD.U64 a.x, base.x, 8;
+ATOM.OR.S64 e.y, d.y, a.x;
+UP64.U u, e.xyxy;
+ADD.U64 a.x, base.x, 64;
+STORE.U32X4 u, a.x;
+PK64.U d, {0, 1074266112, 0, 0};
+ADD.U64 a.x, base.x, 16;
+ATOM.ADD.F64 e.x, d.x, a.x;
+PK64.U d, {9, 7, 3149642683, 2863311530};
+ADD.U64 a.x, base.x, 24;
+ATOM.CSWAP.U64 e.y, d, a.x;
+UP64.U u, e.xyxy;
+ADD.U64 a.x, base.x, 80;
+STORE.U32X4 u, a.x;
+ADD.U64 a.x, base.x, 32;
+ATOM.ADD.F16X2 h, {0.00048828125, 3, 0, 0}, a.x;
+ADD.U64 a.x, base.x, 40;
+ATOM.MAX.F16X4 g, {2, -3, 0.25, 1}, a.x;
+ADD.U64 a.x, base.x, 96;
+STORE.F32X2 h, a.x;
+ADD.U64 a.x, base.x, 112;
+STORE.F32X4 g, a.x;
+END
+";
+    const TWO_53_HIGH: u32 = 0x4340_0000;
+    let mut words = vec![0xdead_beefu32; 32];
+    words[..12].copy_from_slice(&[
+        0xffff_ffff,
+        1,
+        0x9abc_def0,
+        0x1234_5678,
+        0,
+        TWO_53_HIGH,
+        9,
+        7,
+        halves(0x3c00, 0x6800),
+        0xdead_beef,
+        halves(0x3c00, 0xbc00),
+        halves(0x3800, 0x7bff),
+    ]);
+    let mut expected = words.clone();
+    expected[..12].copy_from_slice(&[
+        0,
+        2,
+        0x9abc_def1,
+        0x9234_5678,
+        2,
+        TWO_53_HIGH,
+        0xbbbb_bbbb,
+        0xaaaa_aaaa,
+        halves(0x3c00, 0x6802),
+        0xdead_beef,
+        halves(0x4000, 0xbc00),
+        halves(0x3800, 0x7bff),
+    ]);
+    expected[16..24].copy_from_slice(&[
+        0xffff_ffff,
+        1,
+        0x9abc_def0,
+        0x1234_5678,
+        0,
+        TWO_53_HIGH,
+        9,
+        7,
+    ]);
+    expected[24..26].copy_from_slice(&[F_ONE, F_2048]);
+    expected[28..32].copy_from_slice(&[F_ONE, F_NEG_ONE, F_HALF, F_65504]);
+    let (device, interpreted) = crate::exec_nv5_global::run(src, &words);
+    assert_eq!(hex(&interpreted), hex(&expected), "interpreter");
+    if let Some(device) = device {
+        assert_eq!(hex(&device), hex(&expected), "device");
+    }
+}

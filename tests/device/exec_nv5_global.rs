@@ -33,7 +33,7 @@ const INTERP_BASE: u64 = 0x0000_0001_2345_6780;
 /// Runs `src` (one invocation) with `words` reached by GPU address through
 /// `program.env[0]`, on the device (`None` without one) and in the
 /// interpreter; returns (device words, interpreter words).
-fn run(src: &str, words: &[u32]) -> (Option<Vec<u32>>, Vec<u32>) {
+pub(crate) fn run(src: &str, words: &[u32]) -> (Option<Vec<u32>>, Vec<u32>) {
     let mut options = nvp4c::Options::default();
     options.target_env = nvp4c::TargetEnv::Vulkan1_2;
     let (program, _) = nvp4c::check(src, &options).unwrap_or_else(|d| panic!("{d:?}"));
