@@ -254,7 +254,7 @@ impl Checker<'_> {
             srcs: Vec::new(),
             ext_swizzle: None,
             tex: None,
-            memory: Some(MemoryAccess {
+            memory: Some(Box::new(MemoryAccess {
                 var,
                 offset,
                 address: None,
@@ -262,7 +262,7 @@ impl Checker<'_> {
                 components: 1,
                 bits: 32,
                 atomic: Some(op),
-            }),
+            })),
             span: inst.span,
         }))
     }

@@ -752,9 +752,9 @@ fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
     fn index(ix: &Index, out: &mut BTreeSet<VarId>) {
         match ix {
             Index::Relative { address, .. } => operand(address, out),
-            Index::PerVertex { vertex, element } => {
-                index(vertex, out);
-                index(element, out);
+            Index::PerVertex(per_vertex) => {
+                index(&per_vertex.vertex, out);
+                index(&per_vertex.element, out);
             }
             Index::None | Index::Absolute(_) => {}
         }
