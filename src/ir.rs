@@ -1371,12 +1371,19 @@ pub enum Index {
     /// A geometry program's per-vertex attribute variable (bound to
     /// `vertex.<binding>` without a vertex number): `name[v]` or, for an
     /// array, `name[v][n]` (NV_geometry_program4 section 2.X.3.2).
-    PerVertex {
-        /// The input vertex `v`.
-        vertex: Box<Index>,
-        /// The array element `n`, or [`Index::None`].
-        element: Box<Index>,
-    },
+    ///
+    /// Both indices in one box, so an [`Index`] (in every operand and
+    /// destination) is 16 bytes (docs/performance.md, "Session 6").
+    PerVertex(Box<PerVertexIndex>),
+}
+
+/// The two indices of [`Index::PerVertex`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerVertexIndex {
+    /// The input vertex `v`.
+    pub vertex: Index,
+    /// The array element `n`, or [`Index::None`].
+    pub element: Index,
 }
 
 /// A source operand (section 2.X.4.2): load, swizzle, negate, then absolute
@@ -1445,7 +1452,7 @@ pub struct Dest {
 /// use nvp4c::ir::{ExtSwizzleSel, Stmt};
 /// let (program, _) = nvp4c::check("!!NVfp4.0\nSWZ result.color, fragment.color, x, -y, 0, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
 /// let Stmt::Inst(swz) = &program.sub(program.entry).body[0] else { panic!() };
-/// let sel = swz.ext_swizzle.unwrap();
+/// let sel = *swz.ext_swizzle.as_deref().unwrap();
 /// assert_eq!(sel.map(|c| c.sel), [ExtSwizzleSel::Component(0), ExtSwizzleSel::Component(1), ExtSwizzleSel::Zero, ExtSwizzleSel::One]);
 /// assert!(sel[1].negate);
 /// ```
@@ -1682,15 +1689,18 @@ pub struct Instruction {
     pub dst: Dest,
     /// The source operands, in order.
     pub srcs: Vec<Operand>,
+    // The parts only a few opcodes have are boxed: every statement of a
+    // block is as large as its largest variant, an instruction, and most
+    // instructions are arithmetic (docs/performance.md, "Session 6").
     /// SWZ only.
-    pub ext_swizzle: Option<[ExtSwizzleComp; 4]>,
+    pub ext_swizzle: Option<Box<[ExtSwizzleComp; 4]>>,
     /// Texture instructions only.
-    pub tex: Option<TexAccess>,
+    pub tex: Option<Box<TexAccess>>,
     /// Memory instructions only (LDB, ATOMB): what they access.
-    pub memory: Option<MemoryAccess>,
+    pub memory: Option<Box<MemoryAccess>>,
     /// Image instructions only (LOADIM, ATOMIM): the image unit, target
     /// and format.
-    pub image: Option<ImageAccess>,
+    pub image: Option<Box<ImageAccess>>,
     /// The whole instruction.
     pub span: Span,
 }
@@ -2344,7 +2354,7 @@ impl Stmt {
     /// The memory a statement accesses (LDB, ATOMB, STB).
     pub fn memory(&self) -> Option<&MemoryAccess> {
         match self {
-            Stmt::Inst(i) => i.memory.as_ref(),
+            Stmt::Inst(i) => i.memory.as_deref(),
             Stmt::Store { memory, .. } => Some(memory),
             _ => None,
         }

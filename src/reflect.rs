@@ -1414,7 +1414,7 @@ fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
     fn walk(block: &[Stmt], out: &mut BTreeMap<u32, ImageUse>) {
         for s in block {
             let (access, reads, writes) = match s {
-                Stmt::Inst(i) => match &i.image {
+                Stmt::Inst(i) => match i.image.as_deref() {
                     Some(a) => (a, true, a.atomic.is_some()),
                     None => continue,
                 },

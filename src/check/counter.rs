@@ -254,7 +254,7 @@ impl Checker<'_> {
             srcs: Vec::new(),
             ext_swizzle: None,
             tex: None,
-            memory: Some(MemoryAccess {
+            memory: Some(Box::new(MemoryAccess {
                 var,
                 offset,
                 address: None,
@@ -263,7 +263,7 @@ impl Checker<'_> {
                 bits: 32,
                 atomic: Some(op),
                 volatile: false,
-            }),
+            })),
             span: inst.span,
         }))
     }

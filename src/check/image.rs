@@ -146,7 +146,7 @@ impl Checker<'_> {
             ext_swizzle: None,
             tex: None,
             memory: None,
-            image: Some(image),
+            image: Some(Box::new(image)),
             span: inst.span,
         }))
     }

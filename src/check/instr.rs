@@ -916,13 +916,16 @@ impl Checker<'_> {
         };
         let result_ty = info.result_type(mods.ty).unwrap_or(mods.ty);
         let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), result_ty, mods.ntc, info);
-        let mut srcs = Vec::new();
         let mut ok = dst.is_some();
         let operand_count = if info.shape == Shape::Swz {
             1
         } else {
             info.inputs.len()
         };
+        // Exactly as many as are read: a `Vec` grown by pushes keeps room
+        // for four, and the operands are most of a big program's IR
+        // (docs/performance.md, "Session 6").
+        let mut srcs = Vec::with_capacity(operand_count);
         for (i, kind) in info.inputs.iter().take(operand_count).enumerate() {
             match &inst.args[1 + i] {
                 Arg::Operand(o) => {
@@ -1059,10 +1062,10 @@ impl Checker<'_> {
             convert: None,
             dst,
             srcs,
-            ext_swizzle,
+            ext_swizzle: ext_swizzle.map(Box::new),
             memory: None,
             image: None,
-            tex,
+            tex: tex.map(Box::new),
             span: inst.span,
         })
     }
@@ -2140,10 +2143,7 @@ impl Checker<'_> {
                 (Index::None, &parts[1..])
             };
             return Some((
-                Index::PerVertex {
-                    vertex: Box::new(vertex),
-                    element: Box::new(element),
-                },
+                Index::PerVertex(Box::new(ir::PerVertexIndex { vertex, element })),
                 rest,
             ));
         }

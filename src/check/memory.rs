@@ -588,7 +588,7 @@ impl Checker<'_> {
             srcs,
             ext_swizzle: None,
             tex: None,
-            memory: Some(memory),
+            memory: Some(Box::new(memory)),
             image: None,
             span: inst.span,
         }))

@@ -830,7 +830,7 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         }
         O::Swz => {
             let a = src(0);
-            let Some(sel) = inst.ext_swizzle else {
+            let Some(sel) = inst.ext_swizzle.as_deref() else {
                 return Err(InterpError::Internal {
                     what: "SWZ without its extended swizzle".into(),
                     span: inst.span,

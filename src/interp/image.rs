@@ -83,7 +83,7 @@ pub(super) fn unit_formats(program: &Program) -> BTreeMap<u32, Option<ImageForma
     fn walk(block: &Block, out: &mut BTreeMap<u32, Option<ImageFormat>>) {
         for stmt in block {
             let access = match stmt {
-                Stmt::Inst(i) => i.image.as_ref(),
+                Stmt::Inst(i) => i.image.as_deref(),
                 Stmt::ImageStore { image, .. } => Some(image),
                 _ => None,
             };
@@ -308,7 +308,7 @@ impl Machine<'_> {
 }
 
 fn image_access(inst: &Instruction) -> Result<&ImageAccess, InterpError> {
-    inst.image.as_ref().ok_or_else(|| {
+    inst.image.as_deref().ok_or_else(|| {
         super::machine::internal("an image instruction without its image", inst.span)
     })
 }

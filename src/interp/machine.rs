@@ -513,7 +513,7 @@ impl<'p> Machine<'p> {
             per_vertex: true, ..
         } = &self.storage[i]
         {
-            let Index::PerVertex { vertex, element } = index else {
+            let Index::PerVertex(per_vertex) = index else {
                 return Err(internal(
                     format!(
                         "per-vertex attribute `{}` read without a vertex number",
@@ -525,8 +525,8 @@ impl<'p> Machine<'p> {
             let Storage::Attrib { vertices, .. } = self.storage[i] else {
                 return Err(internal("storage changed", span));
             };
-            let (v, v_undefined) = self.element(vertices, vertex, id, span)?;
-            let (e, e_undefined) = self.element(len, element, id, span)?;
+            let (v, v_undefined) = self.element(vertices, &per_vertex.vertex, id, span)?;
+            let (e, e_undefined) = self.element(len, &per_vertex.element, id, span)?;
             let Storage::Attrib { values, .. } = &self.storage[i] else {
                 return Err(internal("storage changed", span));
             };

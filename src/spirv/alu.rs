@@ -1041,7 +1041,7 @@ impl Lowerer<'_> {
     /// SWZ: each component selected from the operand, 0 or 1, optionally
     /// negated (section 2.X.8.Z, SWZ).
     fn swz(&mut self, inst: &Instruction, v: Val) -> LResult<Val> {
-        let Some(sel) = inst.ext_swizzle else {
+        let Some(&sel) = inst.ext_swizzle.as_deref() else {
             return Err(LowerError::internal_at(
                 "SWZ without its extended swizzle",
                 inst.span,

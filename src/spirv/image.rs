@@ -120,7 +120,7 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32,
     fn walk(block: &Block, out: &mut BTreeMap<u32, UnitUse>) {
         for stmt in block {
             let access = match stmt {
-                Stmt::Inst(i) => i.image.as_ref().map(|a| (a, i.ty)),
+                Stmt::Inst(i) => i.image.as_deref().map(|a| (a, i.ty)),
                 Stmt::ImageStore { image, value, .. } => Some((image, value.ty)),
                 _ => None,
             };

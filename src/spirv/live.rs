@@ -333,9 +333,9 @@ impl Liveness {
     fn index(&mut self, index: &Index) {
         match index {
             Index::Relative { address, .. } => self.operand(address),
-            Index::PerVertex { vertex, element } => {
-                self.index(vertex);
-                self.index(element);
+            Index::PerVertex(per_vertex) => {
+                self.index(&per_vertex.vertex);
+                self.index(&per_vertex.element);
             }
             Index::None | Index::Absolute(_) => {}
         }

@@ -81,9 +81,13 @@ impl Lowerer<'_> {
         let comp = Comp::sized(op.ty, self.program.long_storage(op.var));
         let vector = match &op.index {
             // A geometry program's per-vertex array (geometry.rs).
-            Index::PerVertex { vertex, element } => {
-                self.load_per_vertex(op.var, vertex, element, comp, op.span)?
-            }
+            Index::PerVertex(per_vertex) => self.load_per_vertex(
+                op.var,
+                &per_vertex.vertex,
+                &per_vertex.element,
+                comp,
+                op.span,
+            )?,
             index => {
                 let element = self.element(op.var, index, op.span)?;
                 let v = self.load_element(op.var, element, comp, op.span)?;

@@ -240,7 +240,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
         }),
         dst: dest(dst, result_ty),
         srcs: operands,
-        ext_swizzle: (op == Opcode::Swz).then_some([
+        ext_swizzle: (op == Opcode::Swz).then_some(Box::new([
             ExtSwizzleComp {
                 negate: false,
                 sel: ExtSwizzleSel::Component(3),
@@ -257,7 +257,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
                 negate: true,
                 sel: ExtSwizzleSel::Component(0),
             },
-        ]),
+        ])),
         tex: None,
         memory: None,
         image: None,
@@ -1325,7 +1325,7 @@ fn unsupported_features_are_reported_not_panicked() {
     let mut p = P::new(Stage::Fragment);
     let x = p.temp();
     let mut tex = inst(Opcode::Tex, DataType::Float, x, &[x]);
-    tex.tex = Some(TexAccess::fixed(0, TexTarget::T2D));
+    tex.tex = Some(Box::new(TexAccess::fixed(0, TexTarget::T2D)));
     p.push(Stmt::Inst(tex));
     // Textures are lowered now (texture.rs has their tests).
     p.assert_valid();
