@@ -509,12 +509,10 @@ impl Lowerer<'_> {
         let op = m
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
-        let bits = self.cast(operand, Comp::U32)?;
-        let x = self.extract(bits, 0)?;
-        let y = self.extract(bits, 1)?;
         if self.at_gpu_address(m) {
             // ATOM: "no other write to the memory accessed will occur
             // between the time it is read and written" by any invocation.
+            let (x, y) = self.atomic_operand_words(operand)?;
             let p = self.gpu_address_pointer(m, 1)?;
             let scope = self.c_u32(Scope::Device as u32);
             let old = self.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
@@ -522,6 +520,7 @@ impl Lowerer<'_> {
         }
         let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
+        let (x, y) = self.atomic_operand_words(operand)?;
         let uint = self.t(Comp::U32, 1);
         let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
@@ -534,6 +533,13 @@ impl Lowerer<'_> {
         })?;
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
+    }
+
+    /// The x and y of an atomic's operand as bits: the value, and CSWAP's
+    /// new value.
+    fn atomic_operand_words(&mut self, operand: Val) -> LResult<(Val, Val)> {
+        let bits = self.cast(operand, Comp::U32)?;
+        Ok((self.extract(bits, 0)?, self.extract(bits, 1)?))
     }
 
     /// One atomic operation (NV_gpu_program5 Table X.Y, ATOM; the same
