@@ -111,7 +111,7 @@ const GLOBAL_SPACE: Space = Space {
     modifier_code: "E1228",
     atomic_code: "E1229",
     operand_rule: GLOBAL_RULE,
-    modifier_rule: "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: each \"supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5); ATOM takes one atomic modifier too; Table X.13: LOAD may update a condition code and clamp (C, S), ATOM may update one (C), STORE neither; COH and VOL (Table X.14) only \"Make LOAD and STORE operations\" coherent and volatile",
+    modifier_rule: "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: each \"supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5; S8, U8, S16 and U16 on LOAD and STORE); ATOM takes one atomic modifier too; Table X.13: LOAD may update a condition code and clamp (C, S), ATOM may update one (C), STORE neither; COH and VOL (Table X.14) only \"Make LOAD and STORE operations\" coherent and volatile",
 };
 
 const GLOBAL_RULE: &str = "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: the address is \"the single unsigned integer scalar operand\" of LOAD and the second operand of STORE and ATOM, \"always interpreted as an unsigned integer scalar\" (Table X.13: \"su\"), e.g. `addr.x` of a LONG register holding a GPU address; 2.X.4.5: \"the GPU address is specified as an instruction operand\"";
@@ -123,8 +123,8 @@ pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Pa
 pub(super) const STORAGE_RULE: &str = "NV_shader_storage_buffer_object 2.X.3.Y: a STORAGE variable is bound to `program.storage[a]` (Table X.2); it is used only as the memory operand of LDB, STB and ATOMB";
 
 /// A storage modifier of section 2.X.4.5: base type, size in bits, count.
-/// `constant`: LDC's, which adds S8, U8, S16 and U16
-/// (NV_parameter_buffer_object2 2.X.4.1).
+/// `constant`: LDC's, LOAD's or STORE's, which add S8, U8, S16 and U16
+/// (NV_parameter_buffer_object2 2.X.4.1, NV_shader_buffer_load 2.X.2).
 fn storage_modifier(
     text: &str,
     constant: bool,
@@ -279,7 +279,12 @@ impl Checker<'_> {
             };
         for m in &inst.modifiers {
             let text = m.name.as_str();
-            if let Some(s) = storage_modifier(text, space.constant) {
+            // S8, U8, S16 and U16: LDC's (NV_parameter_buffer_object2
+            // 2.X.4.1), LOAD's (NV_shader_buffer_load 2.X.2) and STORE's
+            // (NV_gpu_program5 2.X.4.5: "The storage modifiers supported by
+            // stores are identical to those supported for loads").
+            let narrow = space.constant || (space.global && !atomic_instruction);
+            if let Some(s) = storage_modifier(text, narrow) {
                 match s {
                     Ok(s) if storage.is_none() => {
                         storage = Some(s);
