@@ -367,6 +367,17 @@ impl Checker<'_> {
             );
             return None;
         };
+        if space.global && bits == 64 {
+            // NV_gpu_program5 2.X.4.5's F64/S64/U64 forms and ATOM.*.U64
+            // (Table X.Y, NV_shader_atomic_int64): the GPU-address lowering
+            // moves 8-, 16- and 32-bit components only.
+            self.error(
+                Diagnostic::error("E0900", format!("64-bit storage modifier on {}", info.name))
+                    .primary(storage_span, "not supported yet")
+                    .note("64-bit loads, stores and atomics at GPU addresses are not lowered yet (docs/interface.md, \"GPU addresses\")"),
+            );
+            return None;
+        }
         if atomic_instruction {
             let Some(op) = atomic else {
                 self.error(
