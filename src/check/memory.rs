@@ -318,7 +318,11 @@ impl Checker<'_> {
                 }
             } else if matches!(text, "CC" | "CC0" | "CC1") && !store {
                 cc_update = Some(CcReg(u8::from(text == "CC1")));
-            } else if matches!(text, "COH" | "VOL") && space.global && !atomic_instruction {
+            } else if matches!(text, "COH" | "VOL")
+                && space.global
+                && !atomic_instruction
+                && self.dialect.features.contains(crate::isa::Features::NV5)
+            {
                 // NV_gpu_program5 2.X.4.1: COH "controls whether the
                 // operation uses a coherent level of the cache hierarchy";
                 // VOL: "will always read or write the underlying memory".

@@ -315,3 +315,46 @@ END
         assert_eq!(device, expected, "device");
     }
 }
+
+#[test]
+fn nv_gpu_program4_loads_with_the_option_read_a_32_bit_address() {
+    // NV_shader_buffer_load in an NV_gpu_program4 program: LOAD reads its
+    // address from a 32-bit register ("the single unsigned integer scalar
+    // operand"), zero-extended to 64 bits, so it reaches the first 4 GiB
+    // only. Vulkan does not place buffers there on request, so this runs
+    // in the interpreter (the buffer at 0x1000) and is compiled and
+    // validated for the device, not run on it.
+    let src = "!!NVfp4.0
+OPTION NV_shader_buffer_load;
+TEMP t, u;
+LOAD.F32X4 t, program.env[0].x;
+LOAD.S16 u, program.env[0].y;
+MOV t.w, u.x;
+MOV result.color, t;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_2;
+    let (program, _) = nvp4c::check(src, &options).unwrap_or_else(|d| panic!("{d:?}"));
+    let mut inputs = nvp4c::interp::Inputs::default();
+    // x: the address of the four floats; y: of the half-word 0xFFF6 (-10)
+    // in the high half of word 4 (byte 0x1012).
+    inputs.env.insert(0, [0x1000, 0x1012, 0, 0]);
+    inputs
+        .global
+        .insert(0x1000, vec![f(0.5), f(-1.0), f(2.0), f(9.0), 0xFFF6_1234]);
+    let outcome = nvp4c::interp::run(&program, &inputs, &Default::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(outcome.undefined.is_empty(), "{:?}", outcome.undefined);
+    // LOAD.S16 writes the integer -10 to u.x; MOV (a float MOV of a
+    // typeless register) moves its bits to t.w.
+    assert_eq!(
+        outcome.results["result.color"].bits,
+        [f(0.5), f(-1.0), f(2.0), (-10i32) as u32]
+    );
+    let compiled = nvp4c::compile(src, &options).unwrap_or_else(|d| panic!("{d:?}"));
+    assert!(compiled
+        .reflection
+        .device_features
+        .contains(&"bufferDeviceAddress".to_string()));
+}
