@@ -123,12 +123,9 @@ pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Pa
 pub(super) const STORAGE_RULE: &str = "NV_shader_storage_buffer_object 2.X.3.Y: a STORAGE variable is bound to `program.storage[a]` (Table X.2); it is used only as the memory operand of LDB, STB and ATOMB";
 
 /// A storage modifier of section 2.X.4.5: base type, size in bits, count.
-/// `constant`: LDC's, LOAD's or STORE's, which add S8, U8, S16 and U16
+/// `narrow`: LDC's, LOAD's or STORE's, which add S8, U8, S16 and U16
 /// (NV_parameter_buffer_object2 2.X.4.1, NV_shader_buffer_load 2.X.2).
-fn storage_modifier(
-    text: &str,
-    constant: bool,
-) -> Option<Result<(DataType, u8, u8), &'static str>> {
+fn storage_modifier(text: &str, narrow: bool) -> Option<Result<(DataType, u8, u8), &'static str>> {
     let (ty, rest) = match text.as_bytes().first()? {
         b'F' => (DataType::Float, &text[1..]),
         b'S' => (DataType::Signed, &text[1..]),
@@ -147,12 +144,13 @@ fn storage_modifier(
     };
     match size {
         "32" => Some(Ok((ty, 32, count))),
-        "8" | "16" if constant && count == 1 && ty != DataType::Float => {
+        "8" | "16" if narrow && count == 1 && ty != DataType::Float => {
             Some(Ok((ty, size.parse().ok()?, 1)))
         }
-        // NV_parameter_buffer_object2 2.X.4.1 lists no 8- or 16-bit
-        // vectors and no 8- or 16-bit floats: not storage modifiers of LDC.
-        "8" | "16" if constant => None,
+        // NV_parameter_buffer_object2 2.X.4.1 and NV_shader_buffer_load
+        // list no 8- or 16-bit vectors and no 8- or 16-bit floats: not
+        // storage modifiers of LDC, LOAD or STORE.
+        "8" | "16" if narrow => None,
         "8" | "16" | "64" => Some(Err(
             "8-, 16- and 64-bit storage modifiers are not lowered yet (README, \"Headers and options\")",
         )),
