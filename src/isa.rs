@@ -1027,6 +1027,10 @@ pub const fn requires_of(op: Opcode) -> Features {
         // NV_parameter_buffer_object2 program option, the following rules
         // are added": <VECTORop> ::= "LDC" (implied by the NV5 headers).
         Opcode::Ldc => Features::PARAMETER_BUFFERS2,
+        // NV_shader_buffer_load 2.X.2: "If a program specifies the
+        // NV_shader_buffer_load program option ... Append to <SCALARop>
+        // list: | "LOAD"" (implied by the NV5 headers).
+        Opcode::Load => Features::SHADER_BUFFER_LOAD,
         // NV_shader_atomic_counters 2.X.6: "If a program specifies the
         // "NV_shader_atomic_counters" option, it may use ... the ATOMCTR
         // instruction".
@@ -1236,7 +1240,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Lds     "LDS"     SharedMemory []           RV  U COMP | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, LDS" "load from shared memory"),
     op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
     op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
-    op!(Load    "LOAD"    GlobalMemory []           RV  U ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, LOAD" "load from a GPU address"),
+    op!(Load    "LOAD"    GlobalMemory []           RV  U ALL  | "CS"    "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, LOAD" "load from a GPU address"),
     op!(Loadim  "LOADIM"  Image        [VS]         RV  U ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, LOADIM" "image load"),
     op!(Lod     "LOD"     Tex          [VF]         RV  F ALL  | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program4_1 2.X.8.Z, LOD" "compute texture level of detail"),
     op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),

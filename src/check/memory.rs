@@ -111,7 +111,7 @@ const GLOBAL_SPACE: Space = Space {
     modifier_code: "E1228",
     atomic_code: "E1229",
     operand_rule: GLOBAL_RULE,
-    modifier_rule: "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: each \"supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5); ATOM takes one atomic modifier too; Table X.13: LOAD may update a condition code and clamp (C, S), ATOM may update one (C), STORE neither; COH and VOL (Table X.14) only \"Make LOAD and STORE operations\" coherent and volatile",
+    modifier_rule: "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: each \"supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5; S8, U8, S16 and U16 on LOAD and STORE); ATOM takes one atomic modifier too; Table X.13: LOAD may update a condition code and clamp (C, S), ATOM may update one (C), STORE neither; COH and VOL (Table X.14) only \"Make LOAD and STORE operations\" coherent and volatile",
 };
 
 const GLOBAL_RULE: &str = "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: the address is \"the single unsigned integer scalar operand\" of LOAD and the second operand of STORE and ATOM, \"always interpreted as an unsigned integer scalar\" (Table X.13: \"su\"), e.g. `addr.x` of a LONG register holding a GPU address; 2.X.4.5: \"the GPU address is specified as an instruction operand\"";
@@ -123,12 +123,9 @@ pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Pa
 pub(super) const STORAGE_RULE: &str = "NV_shader_storage_buffer_object 2.X.3.Y: a STORAGE variable is bound to `program.storage[a]` (Table X.2); it is used only as the memory operand of LDB, STB and ATOMB";
 
 /// A storage modifier of section 2.X.4.5: base type, size in bits, count.
-/// `constant`: LDC's, which adds S8, U8, S16 and U16
-/// (NV_parameter_buffer_object2 2.X.4.1).
-fn storage_modifier(
-    text: &str,
-    constant: bool,
-) -> Option<Result<(DataType, u8, u8), &'static str>> {
+/// `narrow`: LDC's, LOAD's or STORE's, which add S8, U8, S16 and U16
+/// (NV_parameter_buffer_object2 2.X.4.1, NV_shader_buffer_load 2.X.2).
+fn storage_modifier(text: &str, narrow: bool) -> Option<Result<(DataType, u8, u8), &'static str>> {
     let (ty, rest) = match text.as_bytes().first()? {
         b'F' => (DataType::Float, &text[1..]),
         b'S' => (DataType::Signed, &text[1..]),
@@ -147,12 +144,13 @@ fn storage_modifier(
     };
     match size {
         "32" => Some(Ok((ty, 32, count))),
-        "8" | "16" if constant && count == 1 && ty != DataType::Float => {
+        "8" | "16" if narrow && count == 1 && ty != DataType::Float => {
             Some(Ok((ty, size.parse().ok()?, 1)))
         }
-        // NV_parameter_buffer_object2 2.X.4.1 lists no 8- or 16-bit
-        // vectors and no 8- or 16-bit floats: not storage modifiers of LDC.
-        "8" | "16" if constant => None,
+        // NV_parameter_buffer_object2 2.X.4.1 and NV_shader_buffer_load
+        // list no 8- or 16-bit vectors and no 8- or 16-bit floats: not
+        // storage modifiers of LDC, LOAD or STORE.
+        "8" | "16" if narrow => None,
         "8" | "16" | "64" => Some(Err(
             "8-, 16- and 64-bit storage modifiers are not lowered yet (README, \"Headers and options\")",
         )),
@@ -329,11 +327,13 @@ impl Checker<'_> {
             };
         for m in &inst.modifiers {
             let text = m.name.as_str();
+            // S8, U8, S16 and U16: LDC's (NV_parameter_buffer_object2
+            // 2.X.4.1), LOAD's (NV_shader_buffer_load 2.X.2) and STORE's
+            // (NV_gpu_program5 2.X.4.5: "The storage modifiers supported by
+            // stores are identical to those supported for loads").
+            let narrow = space.constant || (space.global && !atomic_instruction);
             let extension = atomic_extension_storage(text).filter(|_| atomic_instruction);
-            if let Some(s) = extension
-                .map(Ok)
-                .or_else(|| storage_modifier(text, space.constant))
-            {
+            if let Some(s) = extension.map(Ok).or_else(|| storage_modifier(text, narrow)) {
                 match s {
                     Ok(s) if storage.is_none() => {
                         storage = Some(s);
@@ -368,7 +368,11 @@ impl Checker<'_> {
                 }
             } else if matches!(text, "CC" | "CC0" | "CC1") && !store {
                 cc_update = Some(CcReg(u8::from(text == "CC1")));
-            } else if matches!(text, "COH" | "VOL") && space.global && !atomic_instruction {
+            } else if matches!(text, "COH" | "VOL")
+                && space.global
+                && !atomic_instruction
+                && self.dialect.features.contains(crate::isa::Features::NV5)
+            {
                 // NV_gpu_program5 2.X.4.1: COH "controls whether the
                 // operation uses a coherent level of the cache hierarchy";
                 // VOL: "will always read or write the underlying memory".
@@ -417,6 +421,17 @@ impl Checker<'_> {
             );
             return None;
         };
+        if space.global && bits == 64 && !atomic_instruction {
+            // NV_gpu_program5 2.X.4.5's F64/S64/U64 forms of LOAD and STORE:
+            // the GPU-address lowering moves 8-, 16- and 32-bit components
+            // only (ATOM's 64-bit forms are the atomic extensions').
+            self.error(
+                Diagnostic::error("E0900", format!("64-bit storage modifier on {}", info.name))
+                    .primary(storage_span, "not supported yet")
+                    .note("64-bit loads and stores at GPU addresses are not lowered yet (docs/interface.md, \"GPU addresses\")"),
+            );
+            return None;
+        }
         if atomic_instruction {
             let Some(op) = atomic else {
                 self.error(

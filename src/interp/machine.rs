@@ -1917,6 +1917,19 @@ fn describe(inst: &Instruction) -> String {
     s
 }
 
+/// An 8- or 16-bit value at bit `shift` of `word`, sign- or zero-extended
+/// to 32 bits by `ty` (LDC's and LOAD's S8/U8/S16/U16, little-endian); a
+/// 32-bit access is the word.
+fn narrow_value(word: u32, shift: u32, bits: u8, ty: DataType) -> u32 {
+    match (bits, ty) {
+        (8, DataType::Signed) => i32::from((word >> shift) as u8 as i8) as u32,
+        (8, _) => (word >> shift) & 0xff,
+        (16, DataType::Signed) => i32::from((word >> shift) as u16 as i16) as u32,
+        (16, _) => (word >> shift) & 0xffff,
+        _ => word,
+    }
+}
+
 /// Where a memory access goes: a storage buffer (by binding) or shared
 /// memory.
 #[derive(Clone, Copy)]
@@ -1925,8 +1938,9 @@ enum Target {
     Shared,
     /// An atomic counter buffer.
     Counter(u32),
-    /// The region of [`Outcome::global`] that starts at this address.
-    Global(u64),
+    /// The region of [`Outcome::global`] that starts at this address, and
+    /// where an 8- or 16-bit access lies in its word (bits).
+    Global(u64, u32),
 }
 
 /// NV_shader_storage_buffer_object's memory instructions on
@@ -1966,7 +1980,7 @@ impl Machine<'_> {
             Target::Buffer(binding) => self.outcome.storage.get(&binding).map_or(0, Vec::len),
             Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
             Target::Shared => self.outcome.shared.len() / 4,
-            Target::Global(_) => 0,
+            Target::Global(..) => 0,
         };
         let inside = byte <= u64::from(u32::MAX) && index + words <= len;
         Ok((target, index, inside))
@@ -1977,7 +1991,7 @@ impl Machine<'_> {
         match target {
             Target::Buffer(binding) => (self.outcome.storage[&binding][index], false),
             Target::Counter(binding) => (self.outcome.counters[&binding][index], false),
-            Target::Global(base) => (self.outcome.global[&base][index], false),
+            Target::Global(base, _) => (self.outcome.global[&base][index], false),
             Target::Shared => {
                 let bytes = &self.outcome.shared[index * 4..index * 4 + 4];
                 let undefined = bytes.iter().any(Option::is_none);
@@ -1999,7 +2013,7 @@ impl Machine<'_> {
                     words[index] = word;
                 }
             }
-            Target::Global(base) => {
+            Target::Global(base, _) => {
                 if let Some(words) = self.outcome.global.get_mut(&base) {
                     words[index] = word;
                 }
@@ -2041,14 +2055,7 @@ impl Machine<'_> {
                 v.undefined |= 1 << c;
                 continue;
             };
-            let shift = (at % 4) * 8;
-            v.bits[c as usize] = match (m.bits, m.ty) {
-                (8, DataType::Signed) => i32::from((w >> shift) as u8 as i8) as u32,
-                (8, _) => (w >> shift) & 0xff,
-                (16, DataType::Signed) => i32::from((w >> shift) as u16 as i16) as u32,
-                (16, _) => (w >> shift) & 0xffff,
-                _ => w,
-            };
+            v.bits[c as usize] = narrow_value(w, (at % 4) as u32 * 8, m.bits, m.ty);
         }
         let modifiers = inst
             .srcs
@@ -2064,13 +2071,23 @@ impl Machine<'_> {
         srcs: &[Vec4],
     ) -> Result<Vec4> {
         let (target, index, inside) = self.memory_words(m)?;
-        if !inside && matches!(target, Target::Global(_)) {
+        if !inside && matches!(target, Target::Global(..)) {
             // NV_gpu_program5 2.X.4.5: "the results of the operation are
             // undefined" (global_words reported it); nothing is written.
             return Ok(Vec4 {
                 bits: [0; 4],
                 undefined: 0xf,
             });
+        }
+        if let (Target::Global(_, shift), None, true) = (target, m.atomic, m.bits < 32) {
+            // LOAD.S8/U8/S16/U16: the byte or half-word, extended into x.
+            let (word, _) = self.read_word(target, index);
+            return Ok(Vec4::defined([
+                narrow_value(word, shift, m.bits, m.ty),
+                0,
+                0,
+                0,
+            ]));
         }
         let Some(op) = m.atomic else {
             // LDB/LDS: the words, zeros beyond `components` or the memory.
@@ -2192,7 +2209,7 @@ impl Machine<'_> {
             // Outside a storage buffer or shared memory: 0; at a GPU
             // address of no buffer, undefined (global_words reported it).
             out.bits = [0; 4];
-            out.undefined = if matches!(target, Target::Global(_)) {
+            out.undefined = if matches!(target, Target::Global(..)) {
                 0xf
             } else {
                 0
@@ -2263,7 +2280,7 @@ impl Machine<'_> {
         let span = a.span;
         let address = self.load64(a)?;
         let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
-        let size = 4 * access_words(m) as u64;
+        let size = u64::from(m.bits) / 8 * u64::from(m.components);
         let region = self
             .outcome
             .global
@@ -2288,14 +2305,27 @@ impl Machine<'_> {
         };
         if let Some(what) = problem {
             self.undefined_event(span, what);
-            return Ok((Target::Global(0), 0, false));
+            return Ok((Target::Global(0, 0), 0, false));
         }
         let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
-        Ok((Target::Global(base), ((addr - base) / 4) as usize, true))
+        let shift = (addr % 4) as u32 * 8;
+        Ok((
+            Target::Global(base, shift),
+            ((addr - base) / 4) as usize,
+            true,
+        ))
     }
 
     fn memory_store(&mut self, m: &crate::ir::MemoryAccess, v: Vec4) -> Result<()> {
         let (target, index, inside) = self.memory_words(m)?;
+        if let (Target::Global(_, shift), true, true) = (target, inside, m.bits < 32) {
+            // STORE.S8/U8/S16/U16: x's low bits into their place in the word.
+            let (word, _) = self.read_word(target, index);
+            let mask = ((1u32 << m.bits) - 1) << shift;
+            let new = (word & !mask) | ((v.bits[0] << shift) & mask);
+            self.write_word(target, index, new);
+            return Ok(());
+        }
         if inside {
             for c in 0..usize::from(m.components) {
                 self.write_word(target, index + c, v.bits[c]);

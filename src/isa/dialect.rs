@@ -144,15 +144,20 @@ impl Header {
             // NV4 holds, and the NV5 feature adds to it. It "may use the
             // LDC opcode without needing to declare "OPTION
             // NV_parameter_buffer_object2"" ("Dependencies on
-            // NV_parameter_buffer_object2").
+            // NV_parameter_buffer_object2"), and "the LOAD opcode without
+            // needing to declare "OPTION NV_shader_buffer_load""
+            // ("Dependencies on NV_shader_buffer_load").
             Header::NvVp5
             | Header::NvTcp5
             | Header::NvTep5
             | Header::NvGp5
             | Header::NvFp5
-            | Header::NvCp5 => {
-                Features(Features::NV4.0 | Features::NV5.0 | Features::PARAMETER_BUFFERS2.0)
-            }
+            | Header::NvCp5 => Features(
+                Features::NV4.0
+                    | Features::NV5.0
+                    | Features::PARAMETER_BUFFERS2.0
+                    | Features::SHADER_BUFFER_LOAD.0,
+            ),
             // The older NV headers are the languages the ARB family was
             // built from: each is an ARB base plus what the matching NV
             // option has, restricted by its own column and fixed registers
@@ -272,6 +277,10 @@ impl Features {
     /// `OPTION NV_shader_atomic_counters;`: COUNTER declarations and the
     /// ATOMCTR instruction.
     pub const ATOMIC_COUNTERS: Features = Features(1 << 27);
+    /// `OPTION NV_shader_buffer_load;`: the LOAD instruction in
+    /// NV_gpu_program4 programs; part of every NV_gpu_program5 header
+    /// (NV_gpu_program5, "Dependencies on NV_shader_buffer_load").
+    pub const SHADER_BUFFER_LOAD: Features = Features(1 << 30);
     /// `OPTION NV_shader_atomic_float;`: F32 ADD and EXCH atomics (which
     /// ATOMB and ATOMS have whenever the extension is supported).
     pub const ATOMIC_FLOAT: Features = Features(1 << 28);
@@ -321,7 +330,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 30] = [
+        const NAMES: [(Features, &str); 31] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -352,6 +361,7 @@ impl fmt::Debug for Features {
             (Features::BINDLESS_TEXTURE, "BINDLESS_TEXTURE"),
             (Features::ATOMIC_COUNTERS, "ATOMIC_COUNTERS"),
             (Features::ATOMIC_FLOAT, "ATOMIC_FLOAT"),
+            (Features::SHADER_BUFFER_LOAD, "SHADER_BUFFER_LOAD"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -974,6 +984,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_shader_atomic_fp16_vector", headers: NV5, features: Features::NONE, requires: None, exclusive: None, spec: "NV_shader_atomic_fp16_vector, \"Dependencies on NV_compute_program5\" (ATOMB), \"Dependencies on NV_shader_storage_buffer_object\" (ATOMS), \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\" (ATOMIM)", summary: "F16X2 and F16X4 with the ADD, MIN, MAX and EXCH atomics on ATOMB, ATOMS and ATOM (compare-and-swap loops on each packed pair of halves); on ATOMIM not lowered (E1245: Vulkan has no atomics on 16-bit float images)" },
     OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "TGBALLOT (a subgroup ballot) and QSWZ0-3/QSWZX/QSWZY (quad broadcast/swap), the thread bindings (threadid and the masks: subgroup built-ins; helperthread), state.thread.warpsize (SubgroupSize) from --target-env vulkan1.1, and state.thread.warpspersm/smcount (State block rows 408, 409); warpid and smid are E1141" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
+    OptionInfo { name: "NV_shader_buffer_load", headers: NV4, features: Features::SHADER_BUFFER_LOAD, requires: None, exclusive: None, spec: "NV_shader_buffer_load 2.X.6", summary: "the LOAD instruction: a load from a GPU address (implied by the NV_gpu_program5 headers; --target-env vulkan1.2, docs/interface.md, \"GPU addresses\")" },
     OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },
     OptionInfo { name: "NV_bindless_texture", headers: NV5, features: Features::BINDLESS_TEXTURE, requires: None, exclusive: None, spec: "NV_bindless_texture, \"Interactions with NV_gpu_program4, NV_gpu_program5\", 2.X.5.Y", summary: "textures named by a handle, `handle(a.x)`, in the texture instructions (a descriptor array per target indexed by the handle); image handles are not lowered yet (E1120)" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },

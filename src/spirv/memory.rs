@@ -52,6 +52,8 @@
 //!   address is undefined there and in Vulkan), and `Volatile` for COH and
 //!   VOL. There is no bounds check: 2.X.4.5 leaves an address outside a
 //!   resident buffer undefined, as Vulkan does one outside a buffer.
+//! * S8/U8/S16/U16 LOAD and STORE go through the aligned word holding the
+//!   value: a load and an extract, or an atomic AND and OR.
 //! * ATOM is an atomic on that word at Device scope, Relaxed, through
 //!   [`Lowerer::atomic_word`], the same operations as ATOMB.
 
@@ -547,10 +549,28 @@ impl Lowerer<'_> {
         matches!(self.program.var(m.var).kind, VarKind::GlobalMemory)
     }
 
-    /// LOAD, STORE, ATOM: the address operand at 64 bits as a
-    /// `PhysicalStorageBuffer` pointer to `n` words (a `uint` for 1).
+    /// LOAD, STORE, ATOM: the address operand at 64 bits.
+    fn gpu_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| LowerError::internal("a GPU memory access without its address"))?;
+        // "Operands represented with fewer bits than used to perform the
+        // instruction will be promoted" (2.X.4.1): the address is 64 bits.
+        let v = self.load_operand_sized(a, true, true)?.value;
+        let x = self.extract(v, 0)?;
+        self.cast(x, Comp::U64)
+    }
+
+    /// The access's GPU address as a `PhysicalStorageBuffer` pointer to
+    /// `n` words (a `uint` for 1).
     fn gpu_address_pointer(&mut self, m: &MemoryAccess, n: u32) -> LResult<Word> {
-        self.gpu_address_pointer_to(m, 0, Comp::U32, n)
+        let address = self.gpu_address(m)?;
+        self.gpu_pointer(address, n)
+    }
+
+    fn gpu_pointer(&mut self, address: Val, n: u32) -> LResult<Word> {
+        self.gpu_pointer_to(address, Comp::U32, n)
     }
 
     /// The address operand plus `bytes` at 64 bits as a
@@ -562,19 +582,15 @@ impl Lowerer<'_> {
         comp: Comp,
         n: u32,
     ) -> LResult<Word> {
-        let a = m
-            .address
-            .as_ref()
-            .ok_or_else(|| LowerError::internal("a GPU memory access without its address"))?;
-        // "Operands represented with fewer bits than used to perform the
-        // instruction will be promoted" (2.X.4.1): the address is 64 bits.
-        let v = self.load_operand_sized(a, true, true)?.value;
-        let x = self.extract(v, 0)?;
-        let mut address = self.cast(x, Comp::U64)?;
+        let mut address = self.gpu_address(m)?;
         if bytes != 0 {
             let k = self.splat_const64(Comp::U64, bytes, 1);
             address = self.op(Op::IAdd, &[address, k])?;
         }
+        self.gpu_pointer_to(address, comp, n)
+    }
+
+    fn gpu_pointer_to(&mut self, address: Val, comp: Comp, n: u32) -> LResult<Word> {
         let pointee = self.t(comp, n);
         let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
         self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
@@ -633,9 +649,35 @@ impl Lowerer<'_> {
         (flags, [rspirv::dr::Operand::LiteralBit32(4 * n)])
     }
 
+    /// An 8- or 16-bit access's word: a pointer to the 32-bit word that
+    /// holds it (the address with its low two bits cleared), and the
+    /// address's low 32 bits (where in the word it lies).
+    fn gpu_narrow_word(&mut self, m: &MemoryAccess) -> LResult<(Word, Val)> {
+        let address = self.gpu_address(m)?;
+        let word_mask = self.splat_const64(Comp::U64, !3, 1);
+        let word_address = self.op(Op::BitwiseAnd, &[address, word_mask])?;
+        let p = self.gpu_pointer(word_address, 1)?;
+        let low = self.convert(Op::UConvert, address, Comp::U32)?;
+        Ok((p, low))
+    }
+
     /// LOAD (NV_gpu_program5 2.X.4.5, BufferMemoryLoad): the storage
     /// modifier's components from the GPU address, zeros in the others.
+    /// S8, U8, S16 and U16 read the aligned 32-bit word that holds the
+    /// value (no 8- or 16-bit storage feature needed) and extract it.
     fn gpu_address_load(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        if m.bits < 32 {
+            let (p, low) = self.gpu_narrow_word(m)?;
+            let (flags, extra) = Self::gpu_access_operands(m, 1);
+            let uint = self.t(Comp::U32, 1);
+            let id = self.b.load(uint, None, p, Some(flags), extra)?;
+            let word = Val {
+                id,
+                comp: Comp::U32,
+                n: 1,
+            };
+            return self.narrow_field(m, word, low);
+        }
         let n = u32::from(m.components);
         let p = self.gpu_address_pointer(m, n)?;
         let (flags, extra) = Self::gpu_access_operands(m, n);
@@ -660,11 +702,34 @@ impl Lowerer<'_> {
     }
 
     /// STORE (BufferMemoryStore): the first `components` components of
-    /// the value at the GPU address.
+    /// the value at the GPU address. S8, U8, S16 and U16 store x's low 8
+    /// or 16 bits ("((int8_t *)address)[0] = operand.x") into the word
+    /// that holds them by two Device-scope atomics, an AND clearing the
+    /// field and an OR setting it, so a store to another byte of the same
+    /// word by another invocation is not lost (no 8- or 16-bit storage
+    /// feature needed).
     fn gpu_address_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
         let n = u32::from(m.components);
         let v = self.load_operand(value, false)?.value;
         let bits = self.cast(v, Comp::U32)?;
+        if m.bits < 32 {
+            let (p, low) = self.gpu_narrow_word(m)?;
+            let shift = self.narrow_shift(m, low)?;
+            let ones = self.konst(Comp::U32, &[(1u32 << m.bits) - 1]);
+            let mask = self.op(Op::ShiftLeftLogical, &[ones, shift])?;
+            let keep = self.op(Op::Not, &[mask])?;
+            let x = self.extract(bits, 0)?;
+            let x = self.op(Op::BitwiseAnd, &[x, ones])?;
+            let field = self.op(Op::ShiftLeftLogical, &[x, shift])?;
+            let uint = self.t(Comp::U32, 1);
+            let scope = self.c_u32(Scope::Device as u32);
+            let relaxed = self.c_u32(0);
+            self.b
+                .value(Op::AtomicAnd, uint, None, [p, scope, relaxed, keep.id])?;
+            self.b
+                .value(Op::AtomicOr, uint, None, [p, scope, relaxed, field.id])?;
+            return Ok(());
+        }
         let words = match n {
             1 => self.extract(bits, 0)?,
             4 => bits,
@@ -716,17 +781,20 @@ impl Lowerer<'_> {
         if m.bits >= 32 {
             return self.cast(words, Comp::from(m.ty));
         }
-        // LDC.S8/U8/S16/U16 (NV_parameter_buffer_object2 2.X.4.5): the
-        // byte or half-word at the offset within its word (little-endian;
-        // a 16-bit offset is "a multiple of two", rounded down as the
-        // other sizes are), sign- or zero-extended into x.
         let byte = self.byte_address(m)?;
-        let within = self.konst(Comp::U32, &[if m.bits == 8 { 3 } else { 2 }]);
-        let within = self.op(Op::BitwiseAnd, &[byte, within])?;
-        let three = self.konst(Comp::U32, &[3]);
-        let shift = self.op(Op::ShiftLeftLogical, &[within, three])?;
+        self.narrow_field(m, words, byte)
+    }
+
+    /// An 8- or 16-bit load (LDC's S8/U8/S16/U16, NV_parameter_buffer_object2
+    /// 2.X.4.5; LOAD's, NV_shader_buffer_load 2.X.4.5) from the 32-bit
+    /// `word` holding it (x of `word`): the byte or half-word at `byte` (the access's
+    /// byte address, whose low bits place it: little-endian; a 16-bit
+    /// address is "a multiple of two", rounded down as the other sizes
+    /// are), sign- or zero-extended into x, zeros in y, z, w.
+    fn narrow_field(&mut self, m: &MemoryAccess, word: Val, byte: Val) -> LResult<Val> {
+        let shift = self.narrow_shift(m, byte)?;
         let count = self.konst(Comp::U32, &[u32::from(m.bits)]);
-        let x = self.extract(words, 0)?;
+        let x = self.extract(word, 0)?;
         let field = if m.ty == DataType::Signed {
             let x = self.cast(x, Comp::I32)?;
             self.op(Op::BitFieldSExtract, &[x, shift, count])?
@@ -735,6 +803,15 @@ impl Lowerer<'_> {
         };
         let zero = self.konst(field.comp, &[0]);
         self.construct(&[field, zero, zero, zero])
+    }
+
+    /// Where an 8- or 16-bit access lies in its word, in bits: 8 × the
+    /// byte address's low two bits (the lowest cleared for 16 bits).
+    fn narrow_shift(&mut self, m: &MemoryAccess, byte: Val) -> LResult<Val> {
+        let within = self.konst(Comp::U32, &[if m.bits == 8 { 3 } else { 2 }]);
+        let within = self.op(Op::BitwiseAnd, &[byte, within])?;
+        let three = self.konst(Comp::U32, &[3]);
+        self.op(Op::ShiftLeftLogical, &[within, three])
     }
 
     /// STB: the first `components` components of the value, inside the
@@ -781,12 +858,10 @@ impl Lowerer<'_> {
             }
             _ => {}
         }
-        let bits = self.cast(operand, Comp::U32)?;
-        let x = self.extract(bits, 0)?;
-        let y = self.extract(bits, 1)?;
         if self.at_gpu_address(m) {
             // ATOM: "no other write to the memory accessed will occur
             // between the time it is read and written" by any invocation.
+            let (x, y) = self.atomic_operand_words(operand)?;
             let p = self.gpu_address_pointer(m, 1)?;
             let scope = self.c_u32(Scope::Device as u32);
             let old = self.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
@@ -794,6 +869,7 @@ impl Lowerer<'_> {
         }
         let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
+        let (x, y) = self.atomic_operand_words(operand)?;
         let uint = self.t(Comp::U32, 1);
         let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
@@ -1037,6 +1113,13 @@ impl Lowerer<'_> {
             parts.push(self.extract(pair, 0)?);
         }
         self.construct(&parts)
+    }
+
+    /// The x and y of an atomic's operand as bits: the value, and CSWAP's
+    /// new value.
+    fn atomic_operand_words(&mut self, operand: Val) -> LResult<(Val, Val)> {
+        let bits = self.cast(operand, Comp::U32)?;
+        Ok((self.extract(bits, 0)?, self.extract(bits, 1)?))
     }
 
     /// One atomic operation (NV_gpu_program5 Table X.Y, ATOM; the same

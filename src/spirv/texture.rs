@@ -305,7 +305,19 @@ impl Lowerer<'_> {
                         inst.span,
                     )
                 })?;
-            let handle = self.cast(handle.value, Comp::U32)?;
+            // A LONG register holds a 64-bit handle (NV_bindless_texture's
+            // handles are 64-bit values): it is compared at 64 bits, so a
+            // handle at or above 2^32 is past the array, not the element of
+            // its low word (docs/interface.md, "Bindless textures").
+            let long_handle = inst
+                .srcs
+                .last()
+                .filter(|o| self.program.var(o.var).precision == crate::ir::Precision::Long);
+            let (handle, comp) = match long_handle {
+                Some(o) => (self.load_operand_sized(o, true, true)?.value, Comp::U64),
+                None => (handle.value, Comp::U32),
+            };
+            let handle = self.cast(handle, comp)?;
             let extract = if handle.n == 1 {
                 handle
             } else {
@@ -324,7 +336,11 @@ impl Lowerer<'_> {
                     Some(before) => {
                         // Past the array: its last element, as a handle
                         // names no element there (undefined in the spec).
-                        let k = self.konst(Comp::U32, &[element]);
+                        let k = if comp == Comp::U64 {
+                            self.splat_const64(comp, u64::from(element), 1)
+                        } else {
+                            self.konst(comp, &[element])
+                        };
                         let test = if element == BINDLESS_ARRAY_LEN - 1 {
                             Op::UGreaterThanEqual
                         } else {

@@ -332,3 +332,108 @@ END
         assert_eq!(device, expected, "device");
     }
 }
+
+#[test]
+fn eight_and_sixteen_bit_loads_and_stores_at_gpu_addresses() {
+    // 2.X.4.5: S8/U8/S16/U16 loads read one byte or half-word ("result.x =
+    // ((int8_t *)address)[0]"), sign- or zero-extended, the other
+    // components zero; stores write x's low 8 or 16 bits and leave the
+    // rest of the word as it was. Memory is little-endian.
+    let src = "!!NVcp5.0
+GROUP_SIZE 1;
+LONG TEMP base, a;
+TEMP o, p, t;
+PK64.U base, program.env[0];
+LOAD.U8 t, base.x;
+MOV.U o.x, t.x;
+ADD.U64 a.x, base.x, 2;
+LOAD.S8 t, a.x;
+MOV.U o.y, t.x;
+ADD.U64 a.x, base.x, 3;
+LOAD.U8 t, a.x;
+MOV.U o.z, t.x;
+ADD.U64 a.x, base.x, 6;
+LOAD.S16 t, a.x;
+MOV.U o.w, t.x;
+ADD.U64 a.x, base.x, 4;
+LOAD.U16 p, a.x;
+ADD.U64 a.x, base.x, 32;
+STORE.U32X4 o, a.x;
+ADD.U64 a.x, base.x, 48;
+STORE.U32X4 p, a.x;
+MOV.U t, 0x123456AB;
+ADD.U64 a.x, base.x, 9;
+STORE.U8 t, a.x;
+MOV.S t, -2;
+ADD.U64 a.x, base.x, 14;
+STORE.S16 t, a.x;
+MOV.U t, 0x100;
+ADD.U64 a.x, base.x, 16;
+STORE.U8 t, a.x;
+END
+";
+    let mut words = vec![0xDEAD_BEEFu32; 16];
+    words[0] = 0x80FF_7F01; // bytes 01 7F FF 80
+    words[1] = 0x8001_7FFE; // half-words 7FFE 8001
+    words[2] = 0x1122_3344;
+    words[3] = 0x5566_7788;
+    words[4] = 0xAAAA_AAAA;
+    let mut expected = words.clone();
+    // Loads: U8 at 0 = 0x01; S8 at 2 = 0xFF = -1; U8 at 3 = 0x80;
+    // S16 at 6 = 0x8001 = -32767; U16 at 4 = 0x7FFE with y, z, w zero.
+    expected[8..12].copy_from_slice(&[0x01, u32::MAX, 0x80, (-32767i32) as u32]);
+    expected[12..16].copy_from_slice(&[0x7FFE, 0, 0, 0]);
+    // Stores: U8 0xAB at byte 9 (word 2's second byte); S16 -2 = 0xFFFE
+    // at byte 14 (word 3's high half); U8 of 0x100 writes 0x00 at byte 16.
+    expected[2] = 0x1122_AB44;
+    expected[3] = 0xFFFE_7788;
+    expected[4] = 0xAAAA_AA00;
+    let (device, interpreted) = run(src, &words);
+    assert_eq!(interpreted, expected, "interpreter");
+    if let Some(device) = device {
+        assert_eq!(device, expected, "device");
+    }
+}
+
+#[test]
+fn nv_gpu_program4_loads_with_the_option_read_a_32_bit_address() {
+    // NV_shader_buffer_load in an NV_gpu_program4 program: LOAD reads its
+    // address from a 32-bit register ("the single unsigned integer scalar
+    // operand"), zero-extended to 64 bits, so it reaches the first 4 GiB
+    // only. Vulkan does not place buffers there on request, so this runs
+    // in the interpreter (the buffer at 0x1000) and is compiled and
+    // validated for the device, not run on it.
+    let src = "!!NVfp4.0
+OPTION NV_shader_buffer_load;
+TEMP t, u;
+LOAD.F32X4 t, program.env[0].x;
+LOAD.S16 u, program.env[0].y;
+MOV t.w, u.x;
+MOV result.color, t;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_2;
+    let (program, _) = nvp4c::check(src, &options).unwrap_or_else(|d| panic!("{d:?}"));
+    let mut inputs = nvp4c::interp::Inputs::default();
+    // x: the address of the four floats; y: of the half-word 0xFFF6 (-10)
+    // in the high half of word 4 (byte 0x1012).
+    inputs.env.insert(0, [0x1000, 0x1012, 0, 0]);
+    inputs
+        .global
+        .insert(0x1000, vec![f(0.5), f(-1.0), f(2.0), f(9.0), 0xFFF6_1234]);
+    let outcome = nvp4c::interp::run(&program, &inputs, &Default::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(outcome.undefined.is_empty(), "{:?}", outcome.undefined);
+    // LOAD.S16 writes the integer -10 to u.x; MOV (a float MOV of a
+    // typeless register) moves its bits to t.w.
+    assert_eq!(
+        outcome.results["result.color"].bits,
+        [f(0.5), f(-1.0), f(2.0), (-10i32) as u32]
+    );
+    let compiled = nvp4c::compile(src, &options).unwrap_or_else(|d| panic!("{d:?}"));
+    assert!(compiled
+        .reflection
+        .device_features
+        .contains(&"bufferDeviceAddress".to_string()));
+}
