@@ -1853,6 +1853,22 @@ pub struct ImageAccess {
     pub format: Option<ImageFormat>,
     /// ATOMIM's operation.
     pub atomic: Option<AtomicOp>,
+    /// An IMAGE array indexed with a register (`imgs[a.x + 1]`,
+    /// NV_gpu_program5 2.X.2 <imageVarName> <optArrayMem>): the units the
+    /// index picks among at run time (`unit` is the first) and the index,
+    /// a signed scalar (docs/semantics.md, "Images").
+    pub unit_select: Option<(UnitSelect, Operand)>,
+}
+
+impl ImageAccess {
+    /// Every unit the access may use: its unit, or all of a
+    /// register-indexed array's.
+    pub fn units(&self) -> &[u32] {
+        match &self.unit_select {
+            Some((select, _)) => &select.units,
+            None => std::slice::from_ref(&self.unit),
+        }
+    }
 }
 
 /// The image targets of LOADIM, STOREIM and ATOMIM (`<imageTarget>`).
@@ -2324,7 +2340,19 @@ impl Stmt {
             Stmt::ImageStore { coord, .. } => Some(coord),
             _ => None,
         };
-        list.iter().chain(one).chain(address).chain(coord)
+        // A register-indexed IMAGE array's index.
+        let image_index = match self {
+            Stmt::Inst(i) => i.image.as_ref(),
+            Stmt::ImageStore { image, .. } => Some(image),
+            _ => None,
+        }
+        .and_then(|a| a.unit_select.as_ref())
+        .map(|(_, index)| index);
+        list.iter()
+            .chain(one)
+            .chain(address)
+            .chain(coord)
+            .chain(image_index)
     }
 
     /// The memory a statement accesses (LDB, ATOMB, STB).

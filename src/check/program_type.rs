@@ -544,7 +544,7 @@ impl Checker<'_> {
                     offset,
                 },
                 span,
-            )] if kind.root != crate::syntax::ast::Root::Image => {
+            )] => {
                 let off = match offset.as_deref() {
                     None => 0i64,
                     Some((neg, lit)) => {
@@ -573,20 +573,6 @@ impl Checker<'_> {
                     }
                     _ => None,
                 }
-            }
-            [PathPart::Index(IndexExpr::Relative { .. }, span), ..] => {
-                self.error(
-                    Diagnostic::error(
-                        "E0900",
-                        format!("{word} array `{}` indexed with a register", id.name),
-                    )
-                    .primary(
-                        *span,
-                        format!("not supported yet: nvp4c selects {word} units statically"),
-                    )
-                    .note("docs/semantics.md lists what NV_gpu_program5 support is missing"),
-                );
-                None
             }
             _ => {
                 self.error(
