@@ -1815,8 +1815,15 @@ pub struct MemoryAccess {
     /// of the work group's shared memory (a SHARED variable's first byte
     /// is already added in).
     pub offset: u32,
-    /// A byte offset read from a register, added to `offset`.
+    /// A byte offset read from a register, added to `offset`; for a
+    /// COUNTER array indexed with a register (`ctrs[a.x + 1]`), the
+    /// element index instead (`counter_select`).
     pub address: Option<Operand>,
+    /// A COUNTER array indexed with a register: the index's constant part
+    /// and the array's length. The counter is element `address.x +
+    /// constant`, clamped into the array like every relatively addressed
+    /// array (docs/semantics.md), at byte `offset + 4 · element`.
+    pub counter_select: Option<(i32, u32)>,
     /// The storage modifier's data type (`F32`, `S32`, `U32`).
     pub ty: crate::isa::DataType,
     /// Its component count: 1, 2 (`X2`) or 4 (`X4`).

@@ -407,6 +407,7 @@ impl Checker<'_> {
             components,
             bits,
             atomic,
+            counter_select: None,
         };
         if store {
             let Arg::Operand(value) = &inst.args[0] else {

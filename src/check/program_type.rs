@@ -545,17 +545,7 @@ impl Checker<'_> {
                 },
                 span,
             )] => {
-                let off = match offset.as_deref() {
-                    None => 0i64,
-                    Some((neg, lit)) => {
-                        let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
-                        if *neg {
-                            -m
-                        } else {
-                            m
-                        }
-                    }
-                };
+                let off = super::instr::relative_offset(offset.as_deref());
                 match self.relative_index(
                     register,
                     component,
