@@ -1836,8 +1836,14 @@ pub struct MemoryAccess {
     /// A byte offset read from a register, added to `offset`; for
     /// [`VarKind::GlobalMemory`], the GPU address itself (an unsigned
     /// integer scalar: a LONG register's 64-bit component, or a 32-bit
-    /// one zero-extended).
+    /// one zero-extended); for a COUNTER array indexed with a register
+    /// (`ctrs[a.x + 1]`), the element index instead (`counter_select`).
     pub address: Option<Operand>,
+    /// A COUNTER array indexed with a register: the index's constant part
+    /// and the array's length. The counter is element `address.x +
+    /// constant`, clamped into the array like every relatively addressed
+    /// array (docs/semantics.md), at byte `offset + 4 · element`.
+    pub counter_select: Option<(i32, u32)>,
     /// The storage modifier's data type (`F32`, `S32`, `U32`).
     pub ty: crate::isa::DataType,
     /// Its component count: 1, 2 (`X2`) or 4 (`X4`).
@@ -1877,6 +1883,22 @@ pub struct ImageAccess {
     pub format: Option<ImageFormat>,
     /// ATOMIM's operation.
     pub atomic: Option<AtomicOp>,
+    /// An IMAGE array indexed with a register (`imgs[a.x + 1]`,
+    /// NV_gpu_program5 2.X.2 <imageVarName> <optArrayMem>): the units the
+    /// index picks among at run time (`unit` is the first) and the index,
+    /// a signed scalar (docs/semantics.md, "Images").
+    pub unit_select: Option<(UnitSelect, Operand)>,
+}
+
+impl ImageAccess {
+    /// Every unit the access may use: its unit, or all of a
+    /// register-indexed array's.
+    pub fn units(&self) -> &[u32] {
+        match &self.unit_select {
+            Some((select, _)) => &select.units,
+            None => std::slice::from_ref(&self.unit),
+        }
+    }
 }
 
 /// The image targets of LOADIM, STOREIM and ATOMIM (`<imageTarget>`).
@@ -2348,7 +2370,19 @@ impl Stmt {
             Stmt::ImageStore { coord, .. } => Some(coord),
             _ => None,
         };
-        list.iter().chain(one).chain(address).chain(coord)
+        // A register-indexed IMAGE array's index.
+        let image_index = match self {
+            Stmt::Inst(i) => i.image.as_deref(),
+            Stmt::ImageStore { image, .. } => Some(image),
+            _ => None,
+        }
+        .and_then(|a| a.unit_select.as_ref())
+        .map(|(_, index)| index);
+        list.iter()
+            .chain(one)
+            .chain(address)
+            .chain(coord)
+            .chain(image_index)
     }
 
     /// The memory a statement accesses (LDB, ATOMB, STB).

@@ -1426,16 +1426,18 @@ fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
                     continue;
                 }
             };
-            let e = out.entry(access.unit).or_insert(ImageUse {
-                target: access.target.name().to_string(),
-                reads: false,
-                writes: false,
-                format: None,
-            });
-            e.reads |= reads;
-            e.writes |= writes;
-            if let Some(f) = access.format {
-                e.format = Some(f.glsl_name());
+            for &unit in access.units() {
+                let e = out.entry(unit).or_insert(ImageUse {
+                    target: access.target.name().to_string(),
+                    reads: false,
+                    writes: false,
+                    format: None,
+                });
+                e.reads |= reads;
+                e.writes |= writes;
+                if let Some(f) = access.format {
+                    e.format = Some(f.glsl_name());
+                }
             }
         }
     }

@@ -98,12 +98,29 @@ impl Checker<'_> {
             (None, Some(t)) => t,
             (None, None) => info.default_type,
         };
-        self.image_use(unit, target, target_span, &mods, ty)?;
+        // NV_gpu_program5 2.X.2, <imageVarName> <optArrayMem>: an index
+        // from a register picks the unit at run time; every unit it may
+        // pick is used with this target and format (E1197, E1198).
+        let (unit, unit_select) = match unit {
+            TextureUse::Unit(n) => (n, None),
+            TextureUse::Selected {
+                units,
+                address,
+                offset,
+            } => (units[0], Some((ir::UnitSelect { units, offset }, address))),
+        };
+        let units = unit_select
+            .as_ref()
+            .map_or(vec![unit], |(s, _)| s.units.clone());
+        for u in units {
+            self.image_use(u, target, target_span, &mods, ty)?;
+        }
         let image = ImageAccess {
             unit,
             target,
             format: mods.format.map(|f| f.0),
             atomic: mods.atomic,
+            unit_select,
         };
         let signed = OperandKind::Vector(TypeRule::Signed);
         let value = OperandKind::Vector(TypeRule::Inherit);
@@ -354,8 +371,9 @@ impl Checker<'_> {
         );
     }
 
-    /// `<imageUnit>`: `image[n]` or an IMAGE variable (`img`, `img[n]`).
-    fn image_unit(&mut self, arg: &Arg, info: &OpInfo) -> Option<u32> {
+    /// `<imageUnit>`: `image[n]` or an IMAGE variable (`img`, `img[n]`,
+    /// `imgs[a.x + n]`): the unit, or the units a register picks among.
+    fn image_unit(&mut self, arg: &Arg, info: &OpInfo) -> Option<TextureUse> {
         let not_image = |c: &mut Self, span: Span| {
             c.error(
                 Diagnostic::error("E1192", format!("{} needs an image unit here", info.name))
@@ -384,12 +402,7 @@ impl Checker<'_> {
             return None;
         }
         if let Some(unit) = self.texture_variable_unit(&IMAGE_UNITS, o) {
-            return match unit {
-                Some(TextureUse::Unit(n)) => Some(n),
-                // Only texture arrays are indexed at run time; an image
-                // array indexed with a register was reported (E0900).
-                Some(TextureUse::Selected { .. }) | None => None,
-            };
+            return unit;
         }
         let PathHead::Root(Root::Image, _) = o.path.head else {
             not_image(self, o.span);
@@ -417,7 +430,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        Some(n as u32)
+        Some(TextureUse::Unit(n as u32))
     }
 
     /// `<imageTarget>`.

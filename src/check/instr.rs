@@ -2237,17 +2237,7 @@ impl Checker<'_> {
                 component,
                 offset,
             } => {
-                let off = match offset.as_deref() {
-                    None => 0i64,
-                    Some((neg, lit)) => {
-                        let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
-                        if *neg {
-                            -m
-                        } else {
-                            m
-                        }
-                    }
-                };
+                let off = super::instr::relative_offset(offset.as_deref());
                 self.relative_index(register, component, off, *span, n, name)?
             }
             IndexExpr::Word(w) => {
@@ -2926,5 +2916,21 @@ fn component_index(name: &str) -> Option<u8> {
         "z" | "b" => Some(2),
         "w" | "a" => Some(3),
         _ => None,
+    }
+}
+
+/// The constant of a relative index (`[A0.x - 3]`) as written, saturated
+/// to i64 (`relative_index` checks its range).
+pub(super) fn relative_offset(offset: Option<&(bool, crate::syntax::ast::IntLit)>) -> i64 {
+    match offset {
+        None => 0,
+        Some((neg, lit)) => {
+            let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
+            if *neg {
+                -m
+            } else {
+                m
+            }
+        }
     }
 }

@@ -563,6 +563,7 @@ impl Checker<'_> {
             bits,
             atomic,
             volatile,
+            counter_select: None,
         };
         if store {
             let Arg::Operand(value) = &inst.args[0] else {

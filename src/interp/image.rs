@@ -88,9 +88,11 @@ pub(super) fn unit_formats(program: &Program) -> BTreeMap<u32, Option<ImageForma
                 _ => None,
             };
             if let Some(a) = access {
-                let format = out.entry(a.unit).or_insert(None);
-                if a.format.is_some() {
-                    *format = a.format;
+                for &unit in a.units() {
+                    let format = out.entry(unit).or_insert(None);
+                    if a.format.is_some() {
+                        *format = a.format;
+                    }
                 }
             }
             for b in stmt.blocks() {
@@ -127,8 +129,27 @@ enum Texel {
 }
 
 impl Machine<'_> {
-    fn image_layout(&self, a: &ImageAccess, ty: DataType) -> Layout {
-        match self.image_formats.get(&a.unit).copied().flatten() {
+    /// The unit an access uses: its own, or the element of a
+    /// register-indexed IMAGE array the index's x (a signed integer, a
+    /// float truncated) plus the constant offset picks, clamped to the
+    /// array as the backend does (docs/semantics.md, "Images").
+    fn image_unit(&mut self, a: &ImageAccess) -> Result<u32, InterpError> {
+        let Some((select, index)) = &a.unit_select else {
+            return Ok(a.unit);
+        };
+        let v = self.load(index)?;
+        let x = if index.ty == DataType::Float {
+            v.f(0) as i32
+        } else {
+            v.bits[0] as i32
+        };
+        let last = select.units.len().saturating_sub(1) as i64;
+        let k = (i64::from(x) + i64::from(select.offset)).clamp(0, last) as usize;
+        Ok(select.units.get(k).copied().unwrap_or(a.unit))
+    }
+
+    fn image_layout(&self, unit: u32, ty: DataType) -> Layout {
+        match self.image_formats.get(&unit).copied().flatten() {
             Some(f) => Layout {
                 ty: f.ty,
                 bits: f.bits,
@@ -144,12 +165,12 @@ impl Machine<'_> {
 
     /// The texel the target's components of the signed coordinate select
     /// (Table X.5), and whether the coordinate is undefined.
-    fn texel(&self, a: &ImageAccess, coord: &Vec4, layout: Layout) -> (Texel, bool) {
+    fn texel(&self, a: &ImageAccess, unit: u32, coord: &Vec4, layout: Layout) -> (Texel, bool) {
         let comps = a.target.coordinate_components();
         let multisample = matches!(a.target, ImageTarget::T2DMS | ImageTarget::Array2DMS);
         let undefined =
             comps.iter().any(|&c| coord.is_undefined(c)) || multisample && coord.is_undefined(3);
-        let Some(image) = self.outcome.images.get(&a.unit) else {
+        let Some(image) = self.outcome.images.get(&unit) else {
             return (Texel::Outside, undefined);
         };
         let mut at = [0u64; 3];
@@ -213,8 +234,9 @@ impl Machine<'_> {
         coord: &Vec4,
     ) -> Result<Vec4, InterpError> {
         let a = image_access(inst)?;
-        let layout = self.image_layout(a, inst.ty);
-        let (texel, undefined) = self.texel(a, coord, layout);
+        let unit = self.image_unit(a)?;
+        let layout = self.image_layout(unit, inst.ty);
+        let (texel, undefined) = self.texel(a, unit, coord, layout);
         let mut v = Vec4::defined([0; 4]);
         if let Texel::At(byte) = texel {
             let one = if layout.ty == DataType::Float {
@@ -224,7 +246,7 @@ impl Machine<'_> {
             };
             v.bits[3] = one;
             for c in 0..usize::from(layout.components) {
-                match self.texel_component(a.unit, byte, layout, c) {
+                match self.texel_component(unit, byte, layout, c) {
                     Some(x) => v.bits[c] = x,
                     None => v.undefined |= 1 << c,
                 }
@@ -248,8 +270,9 @@ impl Machine<'_> {
     ) -> Result<(), InterpError> {
         let v = self.load(value)?;
         let c = self.load(coord)?;
-        let layout = self.image_layout(a, value.ty);
-        let (texel, undefined) = self.texel(a, &c, layout);
+        let unit = self.image_unit(a)?;
+        let layout = self.image_layout(unit, value.ty);
+        let (texel, undefined) = self.texel(a, unit, &c, layout);
         if undefined || v.undefined != 0 {
             self.undefined_event(
                 span,
@@ -258,7 +281,7 @@ impl Machine<'_> {
         }
         if let Texel::At(byte) = texel {
             for k in 0..usize::from(layout.components) {
-                self.write_texel_component(a.unit, byte, layout, k, v.bits[k]);
+                self.write_texel_component(unit, byte, layout, k, v.bits[k]);
             }
         }
         Ok(())
@@ -277,8 +300,9 @@ impl Machine<'_> {
         let op = a
             .atomic
             .ok_or_else(|| super::machine::internal("ATOMIM without its operation", inst.span))?;
-        let layout = self.image_layout(a, inst.ty);
-        let (texel, undefined) = self.texel(a, coord, layout);
+        let unit = self.image_unit(a)?;
+        let layout = self.image_layout(unit, inst.ty);
+        let (texel, undefined) = self.texel(a, unit, coord, layout);
         let Texel::At(byte) = texel else {
             let mut v = Vec4::defined([0; 4]);
             if undefined {
@@ -286,7 +310,7 @@ impl Machine<'_> {
             }
             return Ok(v);
         };
-        let Some(old) = self.texel_component(a.unit, byte, layout, 0) else {
+        let Some(old) = self.texel_component(unit, byte, layout, 0) else {
             let mut v = Vec4::defined([0; 4]);
             v.undefined = 0xf;
             return Ok(v);
@@ -294,7 +318,7 @@ impl Machine<'_> {
         let new = atomic_update(op, inst.ty, old, operand.bits[0], operand.bits[1])
             .map_err(|what| super::machine::internal(what, inst.span))?;
         if let Some(new) = new {
-            self.write_texel_component(a.unit, byte, layout, 0, new);
+            self.write_texel_component(unit, byte, layout, 0, new);
         }
         let mut v = Vec4::defined([old; 4]);
         if undefined

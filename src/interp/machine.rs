@@ -1967,8 +1967,16 @@ impl Machine<'_> {
             }
         };
         let mut byte = u64::from(m.offset);
-        if let Some(a) = &m.address {
-            byte += u64::from(self.load(a)?.bits[0]);
+        match (&m.address, m.counter_select) {
+            // A register-indexed COUNTER array: the element, clamped into
+            // the array as the device does (docs/semantics.md).
+            (Some(a), Some((constant, len))) => {
+                let x = i64::from(self.load(a)?.bits[0] as i32);
+                let element = (x + i64::from(constant)).clamp(0, i64::from(len.max(1)) - 1);
+                byte += 4 * element as u64;
+            }
+            (Some(a), None) => byte += u64::from(self.load(a)?.bits[0]),
+            (None, _) => {}
         }
         let mut index = (byte / 4) as usize;
         if m.bits == 64 {

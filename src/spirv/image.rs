@@ -125,13 +125,15 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32,
                 _ => None,
             };
             if let Some((a, ty)) = access {
-                let u = out.entry(a.unit).or_insert(UnitUse {
-                    target: a.target,
-                    format: None,
-                    ty,
-                });
-                if a.format.is_some() {
-                    u.format = a.format;
+                for &unit in a.units() {
+                    let u = out.entry(unit).or_insert(UnitUse {
+                        target: a.target,
+                        format: None,
+                        ty,
+                    });
+                    if a.format.is_some() {
+                        u.format = a.format;
+                    }
                 }
             }
             for b in stmt.blocks() {
@@ -227,12 +229,43 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    fn image_unit(&self, a: &ImageAccess) -> LResult<ImageUnit> {
+    fn image_unit(&self, unit: u32) -> LResult<ImageUnit> {
         self.io
             .images
-            .get(&a.unit)
+            .get(&unit)
             .copied()
-            .ok_or_else(|| LowerError::internal(format!("image unit {} was not declared", a.unit)))
+            .ok_or_else(|| LowerError::internal(format!("image unit {unit} was not declared")))
+    }
+
+    /// The units an access may use, each with the condition under which
+    /// it is the one: always for a fixed unit; for a register-indexed
+    /// IMAGE array, the array element the index names (clamped like a
+    /// texture array's, `array_unit_index`). Every unit's access is
+    /// emitted under its condition, so exactly one runs: storage image
+    /// arrays indexed at run time need `shaderStorageImageArrayDynamicIndexing`,
+    /// which lavapipe lacks (docs/interface.md, "Images").
+    fn image_units(&mut self, a: &ImageAccess) -> LResult<Vec<(ImageUnit, Option<Val>)>> {
+        let Some((select, index)) = &a.unit_select else {
+            return Ok(vec![(self.image_unit(a.unit)?, None)]);
+        };
+        let index = self.load_operand(index, true)?.value;
+        let index = self.array_unit_index(index, select)?;
+        let mut out = Vec::with_capacity(select.units.len());
+        for (k, &unit) in select.units.iter().enumerate() {
+            let k = self.konst(Comp::I32, &[k as u32]);
+            let here = self.cmp(Op::IEqual, index, k)?;
+            out.push((self.image_unit(unit)?, Some(here)));
+        }
+        Ok(out)
+    }
+
+    /// Whether an access of `unit` runs: inside the image, and (for a
+    /// register-indexed array) on the unit the index picks.
+    fn image_guard(&mut self, at: &TexelAt, pick: Option<Val>) -> LResult<Val> {
+        match pick {
+            Some(p) => self.op(Op::LogicalAnd, &[at.inside, p]),
+            None => Ok(at.inside),
+        }
     }
 
     /// The texel coordinates of the target (Table X.5) from the signed
@@ -329,27 +362,31 @@ impl Lowerer<'_> {
             .image
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LOADIM without its image", inst.span))?;
-        let unit = self.image_unit(a)?;
-        let at = self.image_coordinates(unit, coord)?;
-        let vec4 = self.t(unit.comp, 4);
+        let units = self.image_units(a)?;
+        let comp = units[0].0.comp;
+        let vec4 = self.t(comp, 4);
         let result = self.function_variable_init(vec4, Some("loadim"), None)?;
-        let zeros = self.konst(unit.comp, &[0; 4]);
+        let zeros = self.konst(comp, &[0; 4]);
         self.store(result, zeros)?;
-        self.guarded_by(Some(at.inside), |l| {
-            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            let mut words = vec![image, at.ijk.id];
-            words.extend(at.sample_operand());
-            let texel = l.emit(Op::ImageRead, vec4, &words)?;
-            l.store(
-                result,
-                Val {
-                    id: texel,
-                    comp: unit.comp,
-                    n: 4,
-                },
-            )
-        })?;
-        let v = self.load(result, unit.comp, 4)?;
+        for (unit, pick) in units {
+            let at = self.image_coordinates(unit, coord)?;
+            let guard = self.image_guard(&at, pick)?;
+            self.guarded_by(Some(guard), |l| {
+                let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+                let mut words = vec![image, at.ijk.id];
+                words.extend(at.sample_operand());
+                let texel = l.emit(Op::ImageRead, vec4, &words)?;
+                l.store(
+                    result,
+                    Val {
+                        id: texel,
+                        comp,
+                        n: 4,
+                    },
+                )
+            })?;
+        }
+        let v = self.load(result, comp, 4)?;
         self.cast(v, Comp::from(inst.ty))
     }
 
@@ -364,10 +401,11 @@ impl Lowerer<'_> {
         coord: &Operand,
         a: &ImageAccess,
     ) -> LResult<()> {
-        let unit = self.image_unit(a)?;
         let v = self.load_operand(value, false)?.value;
         let c = self.load_operand(coord, false)?.value;
-        let mut v = self.cast(v, unit.comp)?;
+        let units = self.image_units(a)?;
+        let comp = units[0].0.comp;
+        let mut v = self.cast(v, comp)?;
         if let Some(f) = a.format.filter(|f| f.bits < 32) {
             let offset = self.konst(Comp::U32, &[0]);
             let count = self.konst(Comp::U32, &[u32::from(f.bits)]);
@@ -378,20 +416,24 @@ impl Lowerer<'_> {
                 Op::BitFieldUExtract
             };
             let low = self.op(op, &[x, offset, count])?;
-            let rest = self.konst(unit.comp, &[0, 0, 1]);
+            let rest = self.konst(comp, &[0, 0, 1]);
             let y = self.extract(rest, 0)?;
             let z = self.extract(rest, 1)?;
             let w = self.extract(rest, 2)?;
             v = self.construct(&[low, y, z, w])?;
         }
-        let at = self.image_coordinates(unit, c)?;
-        self.guarded_by(Some(at.inside), |l| {
-            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            let mut words = vec![image, at.ijk.id, v.id];
-            words.extend(at.sample_operand());
-            l.b.inst(Op::ImageWrite, None, None, words)?;
-            Ok(())
-        })
+        for (unit, pick) in units {
+            let at = self.image_coordinates(unit, c)?;
+            let guard = self.image_guard(&at, pick)?;
+            self.guarded_by(Some(guard), |l| {
+                let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+                let mut words = vec![image, at.ijk.id, v.id];
+                words.extend(at.sample_operand());
+                l.b.inst(Op::ImageWrite, None, None, words)?;
+                Ok(())
+            })?;
+        }
+        Ok(())
     }
 
     /// ATOMIM: the texel before the operation (zero outside the image,
@@ -409,8 +451,7 @@ impl Lowerer<'_> {
         let op = a
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMIM without its operation", inst.span))?;
-        let unit = self.image_unit(a)?;
-        let at = self.image_coordinates(unit, coord)?;
+        let units = self.image_units(a)?;
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
         let y = self.extract(bits, 1)?;
@@ -418,23 +459,27 @@ impl Lowerer<'_> {
         let result = self.function_variable_init(uint, Some("atomim"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result, zero)?;
-        self.guarded_by(Some(at.inside), |l| {
-            let scalar = l.t(unit.comp, 1);
-            let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
-            // "Sample ... must be 0" unless the image is multisampled.
-            let sample = match at.sample {
-                Some(s) => s.id,
-                None => l.c_u32(0),
-            };
-            let p = l.emit(
-                Op::ImageTexelPointer,
-                ptr_ty,
-                &[unit.var, at.ijk.id, sample],
-            )?;
-            let scope = l.c_u32(Scope::Device as u32);
-            let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
-            l.store(result, old)
-        })?;
+        for (unit, pick) in units {
+            let at = self.image_coordinates(unit, coord)?;
+            let guard = self.image_guard(&at, pick)?;
+            self.guarded_by(Some(guard), |l| {
+                let scalar = l.t(unit.comp, 1);
+                let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
+                // "Sample ... must be 0" unless the image is multisampled.
+                let sample = match at.sample {
+                    Some(s) => s.id,
+                    None => l.c_u32(0),
+                };
+                let p = l.emit(
+                    Op::ImageTexelPointer,
+                    ptr_ty,
+                    &[unit.var, at.ijk.id, sample],
+                )?;
+                let scope = l.c_u32(Scope::Device as u32);
+                let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
+                l.store(result, old)
+            })?;
+        }
         let old = self.load(result, Comp::U32, 1)?;
         self.cast(old, Comp::from(inst.ty))
     }

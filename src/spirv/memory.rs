@@ -505,6 +505,22 @@ impl Lowerer<'_> {
     /// The access's byte offset: the constant part plus the register.
     fn byte_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
         let mut byte = self.konst(Comp::U32, &[m.offset]);
+        // A register-indexed COUNTER array: the element, clamped into the
+        // array (docs/semantics.md), times four bytes.
+        if let (Some(a), Some((constant, len))) = (&m.address, m.counter_select) {
+            let v = self.load_operand(a, true)?.value;
+            let x = self.extract(v, 0)?;
+            let x = self.cast(x, Comp::I32)?;
+            let constant = self.konst(Comp::I32, &[constant as u32]);
+            let element = self.op(Op::IAdd, &[x, constant])?;
+            let lo = self.konst(Comp::I32, &[0]);
+            let hi = self.konst(Comp::I32, &[len.saturating_sub(1)]);
+            let element = self.glsl(GLOp::SClamp, &[element, lo, hi])?;
+            let element = self.cast(element, Comp::U32)?;
+            let four = self.konst(Comp::U32, &[4]);
+            let bytes = self.op(Op::IMul, &[element, four])?;
+            return self.op(Op::IAdd, &[byte, bytes]);
+        }
         if let Some(a) = &m.address {
             let a = self.address_value(a)?;
             byte = self.op(Op::IAdd, &[byte, a])?;

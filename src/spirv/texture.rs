@@ -442,19 +442,19 @@ impl Lowerer<'_> {
     /// that) and needs no descriptor indexing. An index outside the array
     /// is undefined in the spec (issue 1); it is clamped, as relative
     /// addressing is (docs/semantics.md).
-    fn texture_from_array(
+    /// The element of a register-indexed texture or image array: the
+    /// index's x (a signed integer) plus the constant offset, clamped to
+    /// the array (docs/semantics.md: an index outside it uses the nearest
+    /// element, where the spec leaves it undefined).
+    pub(crate) fn array_unit_index(
         &mut self,
-        inst: &Instruction,
-        s: &[Loaded],
+        index: Val,
         select: &crate::ir::UnitSelect,
     ) -> LResult<Val> {
-        let (index, sources) = s.split_last().ok_or_else(|| {
-            LowerError::internal_at("a texture array without its index", inst.span)
-        })?;
-        let index = if index.value.n > 1 {
-            self.extract(index.value, 0)?
+        let index = if index.n > 1 {
+            self.extract(index, 0)?
         } else {
-            index.value
+            index
         };
         let index = match index.comp {
             Comp::F32 => self.convert(Op::ConvertFToS, index, Comp::I32)?,
@@ -464,7 +464,19 @@ impl Lowerer<'_> {
         let index = self.op(Op::IAdd, &[index, offset])?;
         let lo = self.konst(Comp::I32, &[0]);
         let hi = self.konst(Comp::I32, &[select.units.len().saturating_sub(1) as u32]);
-        let index = self.glsl(GLOp::SClamp, &[index, lo, hi])?;
+        self.glsl(GLOp::SClamp, &[index, lo, hi])
+    }
+
+    fn texture_from_array(
+        &mut self,
+        inst: &Instruction,
+        s: &[Loaded],
+        select: &crate::ir::UnitSelect,
+    ) -> LResult<Val> {
+        let (index, sources) = s.split_last().ok_or_else(|| {
+            LowerError::internal_at("a texture array without its index", inst.span)
+        })?;
+        let index = self.array_unit_index(index.value, select)?;
         let mut result: Option<Val> = None;
         for (k, &unit) in select.units.iter().enumerate() {
             let mut one = inst.clone();

@@ -416,3 +416,68 @@ END
         assert_eq!(out[2], [16, 12, 0, 0, 21, 22, 0, 11], "{who}");
     }
 }
+
+/// An IMAGE array indexed with a register (NV_gpu_program5 2.X.2,
+/// <imageVarName> <optArrayMem>): the index picks the unit at run time, for
+/// LOADIM, STOREIM and ATOMIM alike; every unit's access is emitted under
+/// its condition, so only the named unit is touched. Units 0, 1 and 2 are
+/// 2x1 R32UI images holding (10, 11), (20, 21), (30, 31); unit 3 receives
+/// the results.
+#[test]
+fn image_arrays_indexed_with_a_register_pick_the_unit_at_run_time() {
+    let src = "!!NVcp5.0
+GROUP_SIZE 1;
+IMAGE imgs[] = { image[0..2] };
+IMAGE res = image[3];
+INT TEMP k;
+UINT TEMP r, t;
+MOV.S k, {1, 2, 0, 5};
+LOADIM.U32 t, {0, 0, 0, 0}, imgs[k.x], 2D;
+MOV.U r.x, t.x;
+LOADIM.U32 t, {1, 0, 0, 0}, imgs[k.y], 2D;
+MOV.U r.y, t.x;
+LOADIM.U32 t, {1, 0, 0, 0}, imgs[k.x + 1], 2D;
+MOV.U r.z, t.x;
+ATOMIM.ADD.U32 r.w, {100, 0, 0, 0}, {1, 0, 0, 0}, imgs[k.z], 2D;
+STOREIM.U32X4 res, r, {0, 0, 0, 0}, 2D;
+STOREIM.U32 imgs[k.y], {77, 0, 0, 0}, {0, 0, 0, 0}, 2D;
+STOREIM.U32 imgs[k.w], {88, 0, 0, 0}, {1, 0, 0, 0}, 2D;
+END
+";
+    let unit = |n: u32, words: Vec<u32>| {
+        image(
+            n,
+            TextureKind::D2,
+            vk::Format::R32_UINT,
+            [2, 1, 1],
+            1,
+            words,
+        )
+    };
+    for (who, out) in run(
+        src,
+        vec![
+            unit(0, vec![10, 11]),
+            unit(1, vec![20, 21]),
+            unit(2, vec![30, 31]),
+            image(
+                3,
+                TextureKind::D2,
+                vk::Format::R32G32B32A32_UINT,
+                [1, 1, 1],
+                1,
+                vec![0xDEAD; 4],
+            ),
+        ],
+    ) {
+        // k = (1, 2, 0, 5). imgs[1] texel 0 = 20; imgs[2] texel 1 = 31;
+        // imgs[1 + 1] texel 1 = 31; ATOMIM.ADD on imgs[0] texel 1 returns 11
+        // and leaves 111. STOREIM 77 to imgs[2] texel 0; imgs[5] is past the
+        // array of 3, clamped to its last element (docs/semantics.md), so 88
+        // goes to imgs[2] texel 1. Units 0 and 1 are otherwise untouched.
+        assert_eq!(out[3], [20, 31, 31, 11], "{who}");
+        assert_eq!(out[0], [10, 111], "{who}");
+        assert_eq!(out[1], [20, 21], "{who}");
+        assert_eq!(out[2], [77, 88], "{who}");
+    }
+}
