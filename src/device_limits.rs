@@ -393,8 +393,10 @@ fn span_of_texture(program: &Program, unit: u32) -> Option<Span> {
 fn span_of_image(program: &Program, unit: u32) -> Option<Span> {
     fn walk(block: &[Stmt], unit: u32) -> Option<Span> {
         block.iter().find_map(|s| match s {
-            Stmt::Inst(i) if i.image.as_ref().is_some_and(|a| a.unit == unit) => Some(i.span),
-            Stmt::ImageStore { image, span, .. } if image.unit == unit => Some(*span),
+            Stmt::Inst(i) if i.image.as_ref().is_some_and(|a| a.units().contains(&unit)) => {
+                Some(i.span)
+            }
+            Stmt::ImageStore { image, span, .. } if image.units().contains(&unit) => Some(*span),
             _ => s.blocks().find_map(|b| walk(b, unit)),
         })
     }

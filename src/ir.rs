@@ -516,6 +516,13 @@ pub enum VarKind {
     /// the atomic counter buffer `program.counter[buffer]`, one unsigned
     /// word each, read and written only by ATOMCTR; `vec4` is false.
     Counter(BufferBinding),
+    /// The flat 64-bit GPU address space of NV_shader_buffer_load and
+    /// NV_shader_buffer_store ("buffer object memory" at "the GPU address
+    /// ... specified as an instruction operand", NV_gpu_program5 2.X.4.5):
+    /// the one memory LOAD, STORE and ATOM access, whose address is the
+    /// [`MemoryAccess::address`] operand. Not declared by the program: the
+    /// checker adds one unnamed variable of this kind at its first use.
+    GlobalMemory,
 }
 
 /// Which color of a color binding.
@@ -1364,12 +1371,19 @@ pub enum Index {
     /// A geometry program's per-vertex attribute variable (bound to
     /// `vertex.<binding>` without a vertex number): `name[v]` or, for an
     /// array, `name[v][n]` (NV_geometry_program4 section 2.X.3.2).
-    PerVertex {
-        /// The input vertex `v`.
-        vertex: Box<Index>,
-        /// The array element `n`, or [`Index::None`].
-        element: Box<Index>,
-    },
+    ///
+    /// Both indices in one box, so an [`Index`] (in every operand and
+    /// destination) is 16 bytes (docs/performance.md, "Session 6").
+    PerVertex(Box<PerVertexIndex>),
+}
+
+/// The two indices of [`Index::PerVertex`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerVertexIndex {
+    /// The input vertex `v`.
+    pub vertex: Index,
+    /// The array element `n`, or [`Index::None`].
+    pub element: Index,
 }
 
 /// A source operand (section 2.X.4.2): load, swizzle, negate, then absolute
@@ -1438,7 +1452,7 @@ pub struct Dest {
 /// use nvp4c::ir::{ExtSwizzleSel, Stmt};
 /// let (program, _) = nvp4c::check("!!NVfp4.0\nSWZ result.color, fragment.color, x, -y, 0, 1;\nEND\n", &nvp4c::Options::default()).unwrap();
 /// let Stmt::Inst(swz) = &program.sub(program.entry).body[0] else { panic!() };
-/// let sel = swz.ext_swizzle.unwrap();
+/// let sel = *swz.ext_swizzle.as_deref().unwrap();
 /// assert_eq!(sel.map(|c| c.sel), [ExtSwizzleSel::Component(0), ExtSwizzleSel::Component(1), ExtSwizzleSel::Zero, ExtSwizzleSel::One]);
 /// assert!(sel[1].negate);
 /// ```
@@ -1675,15 +1689,18 @@ pub struct Instruction {
     pub dst: Dest,
     /// The source operands, in order.
     pub srcs: Vec<Operand>,
+    // The parts only a few opcodes have are boxed: every statement of a
+    // block is as large as its largest variant, an instruction, and most
+    // instructions are arithmetic (docs/performance.md, "Session 6").
     /// SWZ only.
-    pub ext_swizzle: Option<[ExtSwizzleComp; 4]>,
+    pub ext_swizzle: Option<Box<[ExtSwizzleComp; 4]>>,
     /// Texture instructions only.
-    pub tex: Option<TexAccess>,
+    pub tex: Option<Box<TexAccess>>,
     /// Memory instructions only (LDB, ATOMB): what they access.
-    pub memory: Option<MemoryAccess>,
+    pub memory: Option<Box<MemoryAccess>>,
     /// Image instructions only (LOADIM, ATOMIM): the image unit, target
     /// and format.
-    pub image: Option<ImageAccess>,
+    pub image: Option<Box<ImageAccess>>,
     /// The whole instruction.
     pub span: Span,
 }
@@ -1828,15 +1845,25 @@ pub struct Conversion {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MemoryAccess {
-    /// The STORAGE variable ([`VarKind::Storage`]) or the SHARED one
-    /// ([`VarKind::Shared`]); which of the two says what memory it is.
+    /// The STORAGE variable ([`VarKind::Storage`]), the SHARED one
+    /// ([`VarKind::Shared`]), or the GPU address space
+    /// ([`VarKind::GlobalMemory`]); which says what memory it is.
     pub var: VarId,
     /// The constant byte offset: from the start of the storage buffer, or
     /// of the work group's shared memory (a SHARED variable's first byte
-    /// is already added in).
+    /// is already added in); 0 for a GPU address.
     pub offset: u32,
-    /// A byte offset read from a register, added to `offset`.
+    /// A byte offset read from a register, added to `offset`; for
+    /// [`VarKind::GlobalMemory`], the GPU address itself (an unsigned
+    /// integer scalar: a LONG register's 64-bit component, or a 32-bit
+    /// one zero-extended); for a COUNTER array indexed with a register
+    /// (`ctrs[a.x + 1]`), the element index instead (`counter_select`).
     pub address: Option<Operand>,
+    /// A COUNTER array indexed with a register: the index's constant part
+    /// and the array's length. The counter is element `address.x +
+    /// constant`, clamped into the array like every relatively addressed
+    /// array (docs/semantics.md), at byte `offset + 4 · element`.
+    pub counter_select: Option<(i32, u32)>,
     /// The storage modifier's data type (`F32`, `S32`, `U32`, `F16`, ...).
     pub ty: crate::isa::DataType,
     /// Its component count: 1, 2 (`X2`) or 4 (`X4`).
@@ -1846,6 +1873,9 @@ pub struct MemoryAccess {
     pub bits: u8,
     /// ATOMB's operation.
     pub atomic: Option<AtomicOp>,
+    /// LOAD's and STORE's `COH` or `VOL` (NV_gpu_program5 Table X.14):
+    /// every access reaches the memory itself, seen by other invocations.
+    pub volatile: bool,
 }
 
 /// What an image instruction (LOADIM, STOREIM, ATOMIM;
@@ -1873,6 +1903,22 @@ pub struct ImageAccess {
     pub format: Option<ImageFormat>,
     /// ATOMIM's operation.
     pub atomic: Option<AtomicOp>,
+    /// An IMAGE array indexed with a register (`imgs[a.x + 1]`,
+    /// NV_gpu_program5 2.X.2 <imageVarName> <optArrayMem>): the units the
+    /// index picks among at run time (`unit` is the first) and the index,
+    /// a signed scalar (docs/semantics.md, "Images").
+    pub unit_select: Option<(UnitSelect, Operand)>,
+}
+
+impl ImageAccess {
+    /// Every unit the access may use: its unit, or all of a
+    /// register-indexed array's.
+    pub fn units(&self) -> &[u32] {
+        match &self.unit_select {
+            Some((select, _)) => &select.units,
+            None => std::slice::from_ref(&self.unit),
+        }
+    }
 }
 
 /// The image targets of LOADIM, STOREIM and ATOMIM (`<imageTarget>`).
@@ -1924,11 +1970,20 @@ impl ImageTarget {
             .find(|(_, t)| *t == self)
             .map_or("?", |(n, _)| n)
     }
-    /// [`ImageTarget::coordinate_components`] as a component mask.
+    /// Whether the target is multisampled (2DMS, ARRAY2DMS): the
+    /// coordinate's w is the sample number (EXT_shader_image_load_store
+    /// Table X.5).
+    pub fn multisampled(self) -> bool {
+        matches!(self, ImageTarget::T2DMS | ImageTarget::Array2DMS)
+    }
+    /// The components of the coordinate vector an access reads: those of
+    /// [`ImageTarget::coordinate_components`], and w, the sample, for a
+    /// multisample target.
     pub fn coordinate_mask(self) -> u8 {
+        let sample = if self.multisampled() { 1 << 3 } else { 0 };
         self.coordinate_components()
             .iter()
-            .fold(0, |m, &c| m | (1 << c))
+            .fold(sample, |m, &c| m | (1 << c))
     }
     /// Which components of the coordinate vector select the texel
     /// (EXT_shader_image_load_store Table X.5: i, j, k, then the layer or
@@ -2335,13 +2390,25 @@ impl Stmt {
             Stmt::ImageStore { coord, .. } => Some(coord),
             _ => None,
         };
-        list.iter().chain(one).chain(address).chain(coord)
+        // A register-indexed IMAGE array's index.
+        let image_index = match self {
+            Stmt::Inst(i) => i.image.as_deref(),
+            Stmt::ImageStore { image, .. } => Some(image),
+            _ => None,
+        }
+        .and_then(|a| a.unit_select.as_ref())
+        .map(|(_, index)| index);
+        list.iter()
+            .chain(one)
+            .chain(address)
+            .chain(coord)
+            .chain(image_index)
     }
 
     /// The memory a statement accesses (LDB, ATOMB, STB).
     pub fn memory(&self) -> Option<&MemoryAccess> {
         match self {
-            Stmt::Inst(i) => i.memory.as_ref(),
+            Stmt::Inst(i) => i.memory.as_deref(),
             Stmt::Store { memory, .. } => Some(memory),
             _ => None,
         }

@@ -320,6 +320,13 @@ pub enum Shape {
     /// operand lists and modifiers as [`Shape::Memory`], on a SHARED
     /// variable (section 2.X.3.Y) instead of a STORAGE one.
     SharedMemory,
+    /// NV_shader_buffer_load / NV_shader_buffer_store's global memory
+    /// instructions: `LOAD result, address`, `STORE operandV, address`,
+    /// `ATOM result, operandV, address`, the same modifiers as
+    /// [`Shape::Memory`] on the flat GPU address space, the address an
+    /// unsigned integer scalar operand (Table X.13's "su"; 64 bits from a
+    /// LONG register) rather than a memory variable.
+    GlobalMemory,
     /// `BAR` (NV_compute_program5): no operands.
     Barrier,
     /// `MEMBAR` (NV_gpu_program5 2.X.8.Z): no operands, and in compute
@@ -440,6 +447,9 @@ pub enum Opcode {
     Arl,
     /// `ARR`: address register load, round (NV_vertex_program2_option 2.14.5.29).
     Arr,
+    /// `ATOM`: atomic operation on the memory at a GPU address
+    /// (NV_gpu_program5 2.X.8.Z, ATOM; NV_shader_buffer_store).
+    Atom,
     /// `ATOMB`: atomic operation on storage buffer memory
     /// (NV_shader_storage_buffer_object 2.X.8.Z, ATOMB).
     Atomb,
@@ -548,6 +558,9 @@ pub enum Opcode {
     Lg2,
     /// `LIT`: compute lighting coefficients (2.X.8.Z, LIT).
     Lit,
+    /// `LOAD`: load from a GPU address (NV_shader_buffer_load 2.X.8.Z,
+    /// LOAD; NV_gpu_program5 2.X.8.Z, LOAD).
+    Load,
     /// `LOADIM`: image load (EXT_shader_image_load_store, NV_gpu_program5
     /// 2.X.8.Z, LOADIM).
     Loadim,
@@ -658,6 +671,9 @@ pub enum Opcode {
     Ssg,
     /// `STB`: store to storage buffer memory (NV_shader_storage_buffer_object 2.X.8.Z, STB).
     Stb,
+    /// `STORE`: store to a GPU address (NV_gpu_program5 2.X.8.Z, STORE;
+    /// NV_shader_buffer_store).
+    Store,
     /// `STOREIM`: image store (EXT_shader_image_load_store,
     /// NV_gpu_program5 2.X.8.Z, STOREIM).
     Storeim,
@@ -1011,6 +1027,10 @@ pub const fn requires_of(op: Opcode) -> Features {
         // NV_parameter_buffer_object2 program option, the following rules
         // are added": <VECTORop> ::= "LDC" (implied by the NV5 headers).
         Opcode::Ldc => Features::PARAMETER_BUFFERS2,
+        // NV_shader_buffer_load 2.X.2: "If a program specifies the
+        // NV_shader_buffer_load program option ... Append to <SCALARop>
+        // list: | "LOAD"" (implied by the NV5 headers).
+        Opcode::Load => Features::SHADER_BUFFER_LOAD,
         // NV_shader_atomic_counters 2.X.6: "If a program specifies the
         // "NV_shader_atomic_counters" option, it may use ... the ATOMCTR
         // instruction".
@@ -1085,6 +1105,21 @@ const fn target_env_need(op: Opcode) -> (TargetEnv, &'static str) {
              (OpGroupNonUniformQuadBroadcast/QuadSwap, capability GroupNonUniformQuad), which \
              needs SPIR-V 1.3",
         ),
+        // NV_gpu_program5 2.X.4.5: "the GPU address is specified as an
+        // instruction operand"; SPIR-V reaches memory by address only
+        // through a PhysicalStorageBuffer pointer (OpConvertUToPtr,
+        // addressing model PhysicalStorageBuffer64), core in SPIR-V 1.5.
+        // nvp4c does not use SPV_KHR_physical_storage_buffer on SPIR-V 1.0
+        // or 1.3: Vulkan 1.2 made bufferDeviceAddress core, so one path
+        // serves every device that has it (docs/interface.md, "GPU
+        // addresses").
+        Opcode::Load | Opcode::Store | Opcode::Atom => (
+            TargetEnv::Vulkan1_2,
+            "it reads or writes \"buffer object memory\" at \"the GPU address ... specified as an \
+             instruction operand\" (2.X.4.5); its SPIR-V is an OpConvertUToPtr to a \
+             PhysicalStorageBuffer pointer (capability PhysicalStorageBufferAddresses, \
+             addressing model PhysicalStorageBuffer64), which needs SPIR-V 1.5",
+        ),
         _ => (TargetEnv::Vulkan1_0, ""),
     }
 }
@@ -1153,6 +1188,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Ara     "ARA"     Alu          [AD]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        -   -   "C" -        | "NV_vertex_program2_option 2.14.5.28, ARA" "address register add"),
     op!(Arl     "ARL"     Alu          [VF]         RA  F VERT | -       -        ""    "C"  "C"   -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.3, ARL" "address register load (floor)"),
     op!(Arr     "ARR"     Alu          [VF]         RA  F VERT | -       -        -     "C"  "C"   -     -        -        -   -   "C" -        | "NV_vertex_program2_option 2.14.5.29, ARR" "address register load (round)"),
+    op!(Atom    "ATOM"    GlobalMemory [V]          RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, ATOM" "atomic operation on the memory at a GPU address"),
     op!(Atomb   "ATOMB"   Memory       [V]          RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, ATOMB" "atomic operation on storage buffer memory"),
     op!(Atomim  "ATOMIM"  Image        [V, VS]      RS  U ALL  | -       "C"      -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, ATOMIM" "atomic operation on an image"),
     op!(Atomctr "ATOMCTR" Memory       []           RS  U ALL  | -       "IC"     -     -    -     -     -        -        -   -   -   -        | "NV_shader_atomic_counters 2.X.8.Z, ATOMCTR" "atomic counter operation"),
@@ -1204,6 +1240,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Lds     "LDS"     SharedMemory []           RV  U COMP | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, LDS" "load from shared memory"),
     op!(Lg2     "LG2"     Alu          [SS]         RS  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   -   -   "C" "RHCS"   | "2.X.8.Z, LG2" "logarithm base 2"),
     op!(Lit     "LIT"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSH"   ""    "C"  "CS"  "S"   "RHCS"   "RHCS"   ""  ""  "C" "RHCS"   | "2.X.8.Z, LIT" "compute lighting coefficients"),
+    op!(Load    "LOAD"    GlobalMemory []           RV  U ALL  | "CS"    "CS"     -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, LOAD" "load from a GPU address"),
     op!(Loadim  "LOADIM"  Image        [VS]         RV  U ALL  | -       "CS"     -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, LOADIM" "image load"),
     op!(Lod     "LOD"     Tex          [VF]         RV  F ALL  | -       "FCS"    -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program4_1 2.X.8.Z, LOD" "compute texture level of detail"),
     op!(Log     "LOG"     Alu          [SS]         RV  F VERT | -       -        ""    "C"  "CS"  -     -        -        ""  ""  "C" -        | "ARB_vertex_program 2.14.5.14, LOG" "logarithm base 2 (approximate)"),
@@ -1258,6 +1295,7 @@ pub static INSTRUCTIONS: &[OpInfo] = &[
     op!(Sne     "SNE"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, SNE" "set on not equal"),
     op!(Ssg     "SSG"     Alu          [V]          RV  F ALL  | "FCSH"  "FCSHD"  -     "C"  "CS"  -     -        -        -   -   "C" -        | "2.X.8.Z, SSG" "set sign"),
     op!(Stb     "STB"     Memory       [V]          RN  U ALL  | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_shader_storage_buffer_object 2.X.8.Z, STB" "store to storage buffer memory"),
+    op!(Store   "STORE"   GlobalMemory [V]          RN  U ALL  | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_gpu_program5 2.X.8.Z, STORE" "store to a GPU address"),
     op!(Storeim "STOREIM" Image        [V, VS]      RN  F ALL  | -       "FI"     -     -    -     -     -        -        -   -   -   -        | "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z, STOREIM" "image store"),
     op!(Str     "STR"     Alu          [V, V]       RV  F ALL  | "FICSH" "FICSHDL" -     "C"  "CS"  -     "RHXCS"  "RHXCS"  -   -   "C" "RHXCS"  | "2.X.8.Z, STR" "set on true"),
     op!(Sts     "STS"     SharedMemory [V]          RN  U COMP | -       ""       -     -    -     -     -        -        -   -   -   -        | "NV_compute_program5 2.X.8.Z, STS" "store to shared memory"),

@@ -558,7 +558,7 @@ fn elements_of(index: &Index) -> Elements {
         Index::None => Some([0].into()),
         Index::Absolute(n) => Some([*n].into()),
         Index::Relative { .. } => None,
-        Index::PerVertex { element, .. } => elements_of(element),
+        Index::PerVertex(per_vertex) => elements_of(&per_vertex.element),
     }
 }
 
@@ -586,11 +586,11 @@ fn walk(
                     operand(address, read);
                     break;
                 }
-                Index::PerVertex { vertex, element } => {
-                    if let Index::Relative { address, .. } = vertex.as_ref() {
+                Index::PerVertex(per_vertex) => {
+                    if let Index::Relative { address, .. } = &per_vertex.vertex {
                         operand(address, read);
                     }
-                    index = element;
+                    index = &per_vertex.element;
                 }
                 Index::None | Index::Absolute(_) => break,
             }

@@ -83,6 +83,14 @@ pub struct Reflection {
     pub geometry: Option<GeometryLayout>,
     /// How much of each implementation-dependent limit the program uses.
     pub limits: LimitsUsed,
+    /// The Vulkan device features the module's SPIR-V capabilities need
+    /// enabled at device creation (Vulkan's "SPIR-V Environment"
+    /// appendix), by their `VkPhysicalDevice*Features` member names,
+    /// sorted: `bufferDeviceAddress` for LOAD, STORE and ATOM
+    /// (docs/interface.md, "GPU addresses"), `shaderInt64` for 64-bit
+    /// integers, ... Left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub device_features: Vec<String>,
     /// The Cg header comments, when the program is Cg output.
     pub cg: Option<CgProgram>,
     /// A Direct3D 9 shader's version, constant table, registers and
@@ -307,8 +315,15 @@ pub struct InterfaceVariable {
     pub component_type: ComponentType,
     /// 1 to 4.
     pub components: u32,
-    /// For arrays (ClipDistance).
+    /// For arrays (ClipDistance; a LONG vertex attribute's two Locations).
     pub array_length: Option<u32>,
+    /// A vertex program input's Vulkan vertex format, e.g.
+    /// `R32G32B32A32_SFLOAT`, for each Location it takes (a LONG
+    /// attribute: `R32G32B32A32_UINT` at Locations n and n + 1;
+    /// docs/interface.md, "Vertex attributes"); `None` for other
+    /// variables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertex_format: Option<String>,
     /// How a varying (a vertex or geometry output, a geometry or fragment
     /// input) is interpolated; `None` for built-ins, vertex inputs and
     /// fragment outputs.
@@ -683,7 +698,14 @@ pub fn reflect(
     for var in facts.globals() {
         match var.class {
             StorageClass::Uniform | StorageClass::StorageBuffer => {
-                if let Some(block) = uniform_block(&ctx, &var) {
+                // A storage buffer's 64-bit view (64-bit atomics,
+                // docs/interface.md "Storage buffers") is a second variable
+                // at the buffer's binding: one descriptor, listed once.
+                if let Some(block) = uniform_block(&ctx, &var).filter(|b| {
+                    !uniform_blocks
+                        .iter()
+                        .any(|o: &UniformBlock| (o.set, o.binding) == (b.set, b.binding))
+                }) {
                     uniform_blocks.push(block);
                 }
             }
@@ -746,6 +768,7 @@ pub fn reflect(
             vertices_out: g.vertices_out,
         }),
         limits: limits_used(program),
+        device_features: device_features(&facts),
         cg: cg.map(|c| CgProgram {
             profile: c.profile,
             program: c.program,
@@ -1391,7 +1414,7 @@ fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
     fn walk(block: &[Stmt], out: &mut BTreeMap<u32, ImageUse>) {
         for s in block {
             let (access, reads, writes) = match s {
-                Stmt::Inst(i) => match &i.image {
+                Stmt::Inst(i) => match i.image.as_deref() {
                     Some(a) => (a, true, a.atomic.is_some()),
                     None => continue,
                 },
@@ -1403,16 +1426,18 @@ fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
                     continue;
                 }
             };
-            let e = out.entry(access.unit).or_insert(ImageUse {
-                target: access.target.name().to_string(),
-                reads: false,
-                writes: false,
-                format: None,
-            });
-            e.reads |= reads;
-            e.writes |= writes;
-            if let Some(f) = access.format {
-                e.format = Some(f.glsl_name());
+            for &unit in access.units() {
+                let e = out.entry(unit).or_insert(ImageUse {
+                    target: access.target.name().to_string(),
+                    reads: false,
+                    writes: false,
+                    format: None,
+                });
+                e.reads |= reads;
+                e.writes |= writes;
+                if let Some(f) = access.format {
+                    e.format = Some(f.glsl_name());
+                }
             }
         }
     }
@@ -1655,12 +1680,28 @@ fn slot_variable(
         Target::Result(b) if output => slot.is_some() && result_slot(stage, b) == slot,
         _ => false,
     });
+    // The renderer's VkVertexInputAttributeDescription::format: 32-bit
+    // components of the input's numeric type (Vulkan's "Vertex Input
+    // Extraction": the format's numeric type must match the input's).
+    let vertex_format = (stage == Stage::Vertex && !output && location.is_some()).then(|| {
+        let channels = ["R32", "G32", "B32", "A32"];
+        let suffix = match component_type {
+            ComponentType::Float => "SFLOAT",
+            ComponentType::Int => "SINT",
+            ComponentType::Uint | ComponentType::Bool => "UINT",
+        };
+        format!(
+            "{}_{suffix}",
+            channels[..(components as usize).clamp(1, 4)].concat()
+        )
+    });
     InterfaceVariable {
         location,
         built_in: builtin.and_then(BuiltIn::from_spirv),
         component_type,
         components,
         array_length,
+        vertex_format,
         interpolation,
         centroid: false,
         invariant: false,
@@ -1741,6 +1782,104 @@ fn result_text(binding: &ResultBinding) -> String {
         R::PrimitiveId => "result.primid".to_string(),
         R::Patch(_) => crate::interp::result_name(binding),
     }
+}
+
+/// Int64Atomics needs a feature per kind of memory its 64-bit atomics
+/// reach (Vulkan 1.3, appendix "SPIR-V Environment"): Workgroup memory
+/// `shaderSharedInt64Atomics` (64-bit ATOMS), buffer memory
+/// `shaderBufferInt64Atomics` (ATOMB, ATOM). The reflection reads only
+/// declarations, so it goes by the pointer types to 64-bit integers the
+/// module declares in each class, which nvp4c makes for those atomics.
+fn int64_atomic_features(module: &rspirv::dr::Module) -> Vec<&'static str> {
+    use rspirv::dr::Operand as O;
+    use rspirv::spirv::{Capability, Op, StorageClass as S};
+    let declared = module
+        .capabilities
+        .iter()
+        .any(|i| i.operands.first() == Some(&O::Capability(Capability::Int64Atomics)));
+    if !declared {
+        return Vec::new();
+    }
+    let types = &module.types_global_values;
+    let is_int64 = |ty: &Word| {
+        types.iter().any(|i| {
+            i.result_id == Some(*ty)
+                && i.class.opcode == Op::TypeInt
+                && i.operands.first() == Some(&O::LiteralBit32(64))
+        })
+    };
+    let mut features = Vec::new();
+    for i in types.iter().filter(|i| i.class.opcode == Op::TypePointer) {
+        if let [O::StorageClass(class), O::IdRef(pointee)] = i.operands.as_slice() {
+            if !is_int64(pointee) {
+                continue;
+            }
+            match class {
+                S::Workgroup => features.push("shaderSharedInt64Atomics"),
+                S::StorageBuffer | S::Uniform | S::PhysicalStorageBuffer => {
+                    features.push("shaderBufferInt64Atomics")
+                }
+                _ => {}
+            }
+        }
+    }
+    features
+}
+
+/// [`Reflection::device_features`]: the feature each declared capability
+/// needs (Vulkan 1.3, appendix "SPIR-V Environment", "Capabilities");
+/// capabilities every device has (Shader, ImageQuery, Sampled1D, ...) and
+/// those gated by properties rather than features (the GroupNonUniform
+/// ones: `subgroupSupportedOperations`) need none.
+fn device_features(facts: &ModuleFacts) -> Vec<String> {
+    use rspirv::spirv::Capability as C;
+    let mut features: Vec<String> = facts
+        .module
+        .capabilities
+        .iter()
+        .filter_map(|i| match i.operands.first() {
+            Some(rspirv::dr::Operand::Capability(c)) => Some(*c),
+            _ => None,
+        })
+        .filter_map(|c| {
+            Some(match c {
+                C::Geometry => "geometryShader",
+                C::Tessellation => "tessellationShader",
+                C::GeometryPointSize | C::TessellationPointSize => {
+                    "shaderTessellationAndGeometryPointSize"
+                }
+                C::GeometryStreams => "geometryStreams",
+                C::Float64 => "shaderFloat64",
+                C::Int64 => "shaderInt64",
+                C::Int16 => "shaderInt16",
+                C::Float16 => "shaderFloat16",
+                C::Int8 => "shaderInt8",
+                C::SampleRateShading => "sampleRateShading",
+                C::ClipDistance => "shaderClipDistance",
+                C::CullDistance => "shaderCullDistance",
+                C::ImageCubeArray | C::SampledCubeArray => "imageCubeArray",
+                C::ImageGatherExtended => "shaderImageGatherExtended",
+                C::StorageImageExtendedFormats => "shaderStorageImageExtendedFormats",
+                C::StorageImageReadWithoutFormat => "shaderStorageImageReadWithoutFormat",
+                C::StorageImageWriteWithoutFormat => "shaderStorageImageWriteWithoutFormat",
+                C::StorageImageMultisample => "shaderStorageImageMultisample",
+                C::MinLod => "shaderResourceMinLod",
+                C::PhysicalStorageBufferAddresses => "bufferDeviceAddress",
+                C::DemoteToHelperInvocation => "shaderDemoteToHelperInvocation",
+                C::VulkanMemoryModel => "vulkanMemoryModel",
+                _ => return None,
+            })
+        })
+        .map(str::to_string)
+        .collect();
+    features.extend(
+        int64_atomic_features(&facts.module)
+            .iter()
+            .map(|f| f.to_string()),
+    );
+    features.sort();
+    features.dedup();
+    features
 }
 
 fn limits_used(program: &Program) -> LimitsUsed {

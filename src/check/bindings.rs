@@ -42,10 +42,6 @@ enum Avail {
     ArbStage(Stage),
     /// An extension nvp4c does not implement (ARB_matrix_palette).
     Extension(&'static str),
-    /// A binding of an option nvp4c accepts but does not lower yet
-    /// (NV_shader_thread_group's thread bindings): E0900 with the option,
-    /// E0730 naming it without.
-    NotYet(Features),
 }
 
 impl Avail {
@@ -54,7 +50,7 @@ impl Avail {
             Avail::All => true,
             Avail::With(f) => d.has(f),
             Avail::ArbStage(s) => d.has(Features::NV4) || d.stage() == s,
-            Avail::Extension(_) | Avail::NotYet(_) => false,
+            Avail::Extension(_) => false,
         }
     }
 }
@@ -201,7 +197,7 @@ const STATE_ITEMS: &[Member] = &[
     Member("point",      Avail::ArbStage(Stage::Vertex), "ARB_vertex_program Table X.3.7: point state is a vertex program binding"),
     Member("texenv",     Avail::ArbStage(Stage::Fragment), "ARB_fragment_program 3.11.3.2: texture environment colors are a fragment program binding"),
     Member("depth",      Avail::ArbStage(Stage::Fragment), "ARB_fragment_program 3.11.3.2: the depth range is a fragment program binding"),
-    Member("thread",     Avail::NotYet(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.3: state.thread.warpsize, warpspersm, smcount: \"the total number of thread in a warp\", \"the maximum number of warp executing on a SM\", \"the number of SM on the GPU\""),
+    Member("thread",     Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.3: state.thread.warpsize, warpspersm, smcount: \"the total number of thread in a warp\", \"the maximum number of warp executing on a SM\", \"the number of SM on the GPU\""),
 ];
 
 #[rustfmt::skip]
@@ -363,15 +359,6 @@ impl<'p> Cursor<'p> {
             )
             .primary(self.span(), format!("a binding of {ext}"))
             .note(m.2),
-            Avail::NotYet(f) if dialect.has(f) => {
-                Diagnostic::error("E0900", format!("not supported yet: the binding {what}"))
-                    .primary(self.span(), "not lowered to SPIR-V yet")
-                    .note(m.2)
-                    .note("README.md's support table lists what nvp4c lowers")
-            }
-            Avail::NotYet(f) => {
-                super::dialect::unavailable(dialect, &what, self.span(), |d| d.has(f), m.2)
-            }
             avail => {
                 super::dialect::unavailable(dialect, &what, self.span(), |d| avail.exists(d), m.2)
             }
@@ -1237,6 +1224,11 @@ fn state_binding(
         }
         "point" => {
             let p = c.expect_member(&["size", "attenuation"], "state.point")?;
+            path.push(p.name.to_string());
+        }
+        // NV_shader_thread_group 2.X.3.3, Thread Group Property Bindings.
+        "thread" => {
+            let p = c.expect_member(&["warpsize", "warpspersm", "smcount"], "state.thread")?;
             path.push(p.name.to_string());
         }
         "texenv" => {

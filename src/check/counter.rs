@@ -237,7 +237,11 @@ impl Checker<'_> {
         let (Arg::Operand(dst_ast), Arg::Operand(ctr)) = (&inst.args[0], &inst.args[1]) else {
             return None;
         };
-        let (var, offset) = self.counter_operand(ctr)?;
+        let (var, offset, select) = self.counter_operand(ctr)?;
+        let (address, counter_select) = match select {
+            Some((address, constant, len)) => (Some(address), Some((constant, len))),
+            None => (None, None),
+        };
         let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), ty, false, info)?;
         Some(Flat::Inst(ir::Instruction {
             op: info.opcode,
@@ -254,22 +258,30 @@ impl Checker<'_> {
             srcs: Vec::new(),
             ext_swizzle: None,
             tex: None,
-            memory: Some(MemoryAccess {
+            memory: Some(Box::new(MemoryAccess {
                 var,
                 offset,
-                address: None,
+                address,
                 ty,
                 components: 1,
                 bits: 32,
                 atomic: Some(op),
-            }),
+                volatile: false,
+                counter_select,
+            })),
             span: inst.span,
         }))
     }
 
-    /// `ctr` or `ctr[n]` (<counterUseV>): the COUNTER variable and the byte
-    /// offset of its counter in the buffer.
-    fn counter_operand(&mut self, o: &ast::Operand) -> Option<(ir::VarId, u32)> {
+    /// `ctr`, `ctr[n]` or `ctrs[a.x + n]` (<counterUseV> ::=
+    /// <counterVarName> <optArrayMem>): the COUNTER variable, the byte
+    /// offset of its (first) counter in the buffer, and for a register
+    /// index the address operand, the constant and the array's length.
+    #[allow(clippy::type_complexity)]
+    fn counter_operand(
+        &mut self,
+        o: &ast::Operand,
+    ) -> Option<(ir::VarId, u32, Option<(ir::Operand, i32, u32)>)> {
         let bad = |c: &mut Self, span: Span, what: String| {
             c.error(
                 Diagnostic::error("E1174", what)
@@ -309,13 +321,23 @@ impl Checker<'_> {
                     return None;
                 }
             },
-            [PathPart::Index(IndexExpr::Relative { .. }, span)] => {
-                self.error(
-                    Diagnostic::error("E0900", "a relatively addressed counter")
-                        .primary(*span, "not supported yet")
-                        .note("NV_shader_atomic_counters <counterUseV> ::= <counterVarName> <optArrayMem> allows it; nvp4c lowers constant counter indices only (README, \"Headers and options\")"),
-                );
-                return None;
+            [PathPart::Index(
+                IndexExpr::Relative {
+                    register,
+                    component,
+                    offset,
+                },
+                span,
+            )] if is_array => {
+                let off = super::instr::relative_offset(offset.as_deref());
+                let name = id.name.clone();
+                let ir::Index::Relative { address, offset } =
+                    self.relative_index(register, component, off, *span, len, &name)?
+                else {
+                    return None;
+                };
+                let base = first.checked_mul(4)?;
+                return Some((sym.var, base, Some((*address, offset, len))));
             }
             _ => {
                 bad(
@@ -327,7 +349,7 @@ impl Checker<'_> {
             }
         };
         let word = first.checked_add(element)?;
-        Some((sym.var, word.checked_mul(4)?))
+        Some((sym.var, word.checked_mul(4)?, None))
     }
 }
 

@@ -15,7 +15,9 @@
 //! are refused at load time.
 
 use super::flow::Flat;
-use super::memory::{atomic_modifier, storage_modifier, StorageModifier, StorageOrigin};
+use super::memory::{
+    atomic_extension_storage, atomic_modifier, storage_modifier, StorageModifier, StorageOrigin,
+};
 use super::program_type::{TextureUse, IMAGE_UNITS};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -90,12 +92,29 @@ impl Checker<'_> {
             (None, Some(t)) => t,
             (None, None) => info.default_type,
         };
-        self.image_use(unit, target, target_span, &mods, ty)?;
+        // NV_gpu_program5 2.X.2, <imageVarName> <optArrayMem>: an index
+        // from a register picks the unit at run time; every unit it may
+        // pick is used with this target and format (E1197, E1198).
+        let (unit, unit_select) = match unit {
+            TextureUse::Unit(n) => (n, None),
+            TextureUse::Selected {
+                units,
+                address,
+                offset,
+            } => (units[0], Some((ir::UnitSelect { units, offset }, address))),
+        };
+        let units = unit_select
+            .as_ref()
+            .map_or(vec![unit], |(s, _)| s.units.clone());
+        for u in units {
+            self.image_use(u, target, target_span, &mods, ty)?;
+        }
         let image = ImageAccess {
             unit,
             target,
             format: mods.format.map(|f| f.0),
             atomic: mods.atomic,
+            unit_select,
         };
         let signed = OperandKind::Vector(TypeRule::Signed);
         let value = OperandKind::Vector(TypeRule::Inherit);
@@ -138,7 +157,7 @@ impl Checker<'_> {
             ext_swizzle: None,
             tex: None,
             memory: None,
-            image: Some(image),
+            image: Some(Box::new(image)),
             span: inst.span,
         }))
     }
@@ -194,9 +213,15 @@ impl Checker<'_> {
                 }
             }
         }
+        // A storage modifier of the atomic extensions on ATOMIM.
+        let mut extension = None;
         for m in &inst.modifiers {
             let text = m.name.as_str();
-            if let Some((s, f)) = image_format(text) {
+            // F16X2 and F16X4 on ATOMIM are the atomic extension's (E1245),
+            // not NV_gpu_program5_mem_extended's load/store formats.
+            if let (Opcode::Atomim, Some(storage)) = (info.opcode, atomic_extension_storage(text)) {
+                extension = Some((storage, text, m.span));
+            } else if let Some((s, f)) = image_format(text) {
                 // NV_gpu_program5_mem_extended's need its option (E1250).
                 if !self.storage_modifier_allowed(info, s, m.span) {
                     ok = false;
@@ -258,6 +283,10 @@ impl Checker<'_> {
         if !ok {
             return None;
         }
+        if let Some((storage, text, span)) = extension {
+            self.image_atomic_extension(mods.atomic, storage, text, span);
+            return None;
+        }
         if info.opcode != Opcode::Storeim && mods.format.is_none() {
             self.error(
                 Diagnostic::error("E1195", format!("{} needs a storage modifier", info.name))
@@ -298,8 +327,52 @@ impl Checker<'_> {
         Some(mods)
     }
 
-    /// `<imageUnit>`: `image[n]` or an IMAGE variable (`img`, `img[n]`).
-    fn image_unit(&mut self, arg: &Arg, info: &OpInfo) -> Option<u32> {
+    /// ATOMIM with a storage modifier of the atomic extensions, which
+    /// nvp4c refuses: 64-bit ones are in no ATOMIM table (E1244), and the
+    /// F16X2 and F16X4 of NV_shader_atomic_fp16_vector (which need the
+    /// option: E1242) name 16-bit float images, on which Vulkan has no
+    /// atomics (E1245).
+    fn image_atomic_extension(
+        &mut self,
+        op: Option<AtomicOp>,
+        storage: (DataType, u8, u8),
+        text: &str,
+        span: Span,
+    ) {
+        if storage.1 == 64 {
+            self.error(
+                Diagnostic::error("E1244", format!("ATOMIM does not take `.{text}`"))
+                    .primary(span, "not a storage modifier of image atomics")
+                    .note("NV_shader_atomic_int64 adds S64 and U64 to ATOM, ATOMB and ATOMS only, and NV_shader_atomic_float64 F64 to ATOM only (issue (1): \"Atomic operation on double-precision texture memory are not supported since OpenGL provides no pixel/texture formats with double-precision components\")")
+                    .note(ATOMIC_RULE),
+            );
+            return;
+        }
+        let Some(op) = op else {
+            self.error(
+                Diagnostic::error("E1196", "ATOMIM needs an atomic modifier")
+                    .primary(span, "e.g. `.ADD`")
+                    .note(ATOMIC_RULE),
+            );
+            return;
+        };
+        if self
+            .atomic_extension_rule("ATOMIM", op, storage, text, span)
+            .is_none()
+        {
+            return;
+        }
+        self.error(
+            Diagnostic::error("E1245", format!("`ATOMIM.{}.{text}` cannot be lowered to Vulkan", op.name()))
+                .primary(span, "an atomic on a 16-bit float image")
+                .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X2 and F16X4 ATOMIM operate on images of formats rg16f and rgba16f")
+                .note("Vulkan's image atomics take R32_UINT and R32_SINT images (VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT; R64 with VK_EXT_shader_image_atomic_int64, float formats with VK_EXT_shader_atomic_float), never 16-bit float ones; the same operations are lowered on storage buffers and shared memory (ATOMB, ATOMS)"),
+        );
+    }
+
+    /// `<imageUnit>`: `image[n]` or an IMAGE variable (`img`, `img[n]`,
+    /// `imgs[a.x + n]`): the unit, or the units a register picks among.
+    fn image_unit(&mut self, arg: &Arg, info: &OpInfo) -> Option<TextureUse> {
         let not_image = |c: &mut Self, span: Span| {
             c.error(
                 Diagnostic::error("E1192", format!("{} needs an image unit here", info.name))
@@ -328,12 +401,7 @@ impl Checker<'_> {
             return None;
         }
         if let Some(unit) = self.texture_variable_unit(&IMAGE_UNITS, o) {
-            return match unit {
-                Some(TextureUse::Unit(n)) => Some(n),
-                // Only texture arrays are indexed at run time; an image
-                // array indexed with a register was reported (E0900).
-                Some(TextureUse::Selected { .. }) | None => None,
-            };
+            return unit;
         }
         let PathHead::Root(Root::Image, _) = o.path.head else {
             not_image(self, o.span);
@@ -361,7 +429,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        Some(n as u32)
+        Some(TextureUse::Unit(n as u32))
     }
 
     /// `<imageTarget>`.
@@ -402,14 +470,6 @@ impl Checker<'_> {
             )));
             return None;
         };
-        if matches!(target, ImageTarget::T2DMS | ImageTarget::Array2DMS) {
-            self.error(
-                Diagnostic::error("E0900", format!("the {} image target", target.name()))
-                    .primary(arg.span(), "not supported yet")
-                    .note("multisample storage images need Vulkan's shaderStorageImageMultisample, which nvp4c's test device (lavapipe) does not offer, so they are not lowered (docs/semantics.md, \"Images\")"),
-            );
-            return None;
-        }
         Some(target)
     }
 

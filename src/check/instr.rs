@@ -132,7 +132,12 @@ impl Checker<'_> {
                 .note(format!("{}: {}", info.section, info.min_env_why))
                 .note(format!(
                     "{need} is the oldest environment with it (library: `Options::target_env`); \
-                     docs/interface.md, \"Thread groups\", says what the device must support"
+                     docs/interface.md, \"{}\", says what the device must support",
+                    if info.shape == Shape::GlobalMemory {
+                        "GPU addresses"
+                    } else {
+                        "Thread groups"
+                    }
                 )),
             );
             return None;
@@ -140,7 +145,10 @@ impl Checker<'_> {
         // A modifier error does not hide the operands' errors: they are
         // checked as the instruction's default data type and without type
         // checks (as under `.NTC`), so none of them stems from the modifier.
-        if matches!(info.shape, Shape::Memory | Shape::SharedMemory) {
+        if matches!(
+            info.shape,
+            Shape::Memory | Shape::SharedMemory | Shape::GlobalMemory
+        ) {
             // Storage and atomic modifiers instead of Table X.14's.
             return self.memory_instruction(info, inst);
         }
@@ -216,7 +224,9 @@ impl Checker<'_> {
                 })
             }
             Shape::AddressStack => self.address_stack(info, inst),
-            Shape::Memory | Shape::SharedMemory => self.memory_instruction(info, inst),
+            Shape::Memory | Shape::SharedMemory | Shape::GlobalMemory => {
+                self.memory_instruction(info, inst)
+            }
             Shape::Image => self.image_instruction(info, inst),
             Shape::Barrier => {
                 self.expect_args(inst, 0, info)?;
@@ -906,13 +916,16 @@ impl Checker<'_> {
         };
         let result_ty = info.result_type(mods.ty).unwrap_or(mods.ty);
         let dst = self.dest(dst_ast, inst.cc_mask.as_deref(), result_ty, mods.ntc, info);
-        let mut srcs = Vec::new();
         let mut ok = dst.is_some();
         let operand_count = if info.shape == Shape::Swz {
             1
         } else {
             info.inputs.len()
         };
+        // Exactly as many as are read: a `Vec` grown by pushes keeps room
+        // for four, and the operands are most of a big program's IR
+        // (docs/performance.md, "Session 6").
+        let mut srcs = Vec::with_capacity(operand_count);
         for (i, kind) in info.inputs.iter().take(operand_count).enumerate() {
             match &inst.args[1 + i] {
                 Arg::Operand(o) => {
@@ -1049,10 +1062,10 @@ impl Checker<'_> {
             convert: None,
             dst,
             srcs,
-            ext_swizzle,
+            ext_swizzle: ext_swizzle.map(Box::new),
             memory: None,
             image: None,
-            tex,
+            tex: tex.map(Box::new),
             span: inst.span,
         })
     }
@@ -2130,10 +2143,7 @@ impl Checker<'_> {
                 (Index::None, &parts[1..])
             };
             return Some((
-                Index::PerVertex {
-                    vertex: Box::new(vertex),
-                    element: Box::new(element),
-                },
+                Index::PerVertex(Box::new(ir::PerVertexIndex { vertex, element })),
                 rest,
             ));
         }
@@ -2227,17 +2237,7 @@ impl Checker<'_> {
                 component,
                 offset,
             } => {
-                let off = match offset.as_deref() {
-                    None => 0i64,
-                    Some((neg, lit)) => {
-                        let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
-                        if *neg {
-                            -m
-                        } else {
-                            m
-                        }
-                    }
-                };
+                let off = super::instr::relative_offset(offset.as_deref());
                 self.relative_index(register, component, off, *span, n, name)?
             }
             IndexExpr::Word(w) => {
@@ -2858,6 +2858,11 @@ fn usage(info: &OpInfo) -> String {
             format!("`{}.U32 result, shared[offset]`", info.name)
         }
         Shape::SharedMemory => format!("`{}.ADD.U32 result, value, shared[offset]`", info.name),
+        Shape::GlobalMemory => match info.opcode {
+            Opcode::Load => format!("`{}.U32 result, address.x`", info.name),
+            Opcode::Store => format!("`{}.U32 value, address.x`", info.name),
+            _ => format!("`{}.ADD.U32 result, value, address.x`", info.name),
+        },
         Shape::Barrier => format!("`{}`", info.name),
         Shape::MemoryBarrier => {
             format!("`{}` (`{}.CTA` in compute programs)", info.name, info.name)
@@ -2911,5 +2916,21 @@ fn component_index(name: &str) -> Option<u8> {
         "z" | "b" => Some(2),
         "w" | "a" => Some(3),
         _ => None,
+    }
+}
+
+/// The constant of a relative index (`[A0.x - 3]`) as written, saturated
+/// to i64 (`relative_index` checks its range).
+pub(super) fn relative_offset(offset: Option<&(bool, crate::syntax::ast::IntLit)>) -> i64 {
+    match offset {
+        None => 0,
+        Some((neg, lit)) => {
+            let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
+            if *neg {
+                -m
+            } else {
+                m
+            }
+        }
     }
 }

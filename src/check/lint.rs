@@ -133,6 +133,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             VarKind::Storage(_) => "storage buffer",
             VarKind::Counter(_) => "atomic counter",
             VarKind::Shared(_) => "shared memory",
+            VarKind::GlobalMemory => "GPU memory",
         };
         c.error(
             Diagnostic::warning("W0002", format!("{what} `{name}` is never used"))
@@ -273,6 +274,9 @@ impl Flow<'_> {
                         let n = image.format.map_or(4, |f| f.components);
                         self.read(value, (1u8 << n) - 1);
                         self.read(coord, image.target.coordinate_mask());
+                        if let Some((_, index)) = &image.unit_select {
+                            self.read(index, 0b0001);
+                        }
                     } else if let Stmt::Inst(i) = s {
                         for (k, o) in i.srcs.iter().enumerate() {
                             // ATOMB/ATOMS/ATOMIM read x (and y for CSWAP)
@@ -294,6 +298,11 @@ impl Flow<'_> {
                         }
                         if let Index::Relative { address, .. } = &i.dst.index {
                             self.read(address, 0b0001);
+                        }
+                        if let Some((_, index)) =
+                            i.image.as_ref().and_then(|a| a.unit_select.as_ref())
+                        {
+                            self.read(index, 0b0001);
                         }
                         *self.written.entry(i.dst.var).or_default() |= i.dst.mask.0;
                     } else {

@@ -52,6 +52,9 @@ pub(super) struct SharedUse {
 /// LDS/STS/ATOMS and LDC.
 struct Space {
     shared: bool,
+    /// NV_shader_buffer_load/store's GPU addresses (LOAD, STORE, ATOM):
+    /// the operand is an address, not a memory variable.
+    global: bool,
     /// LDC's parameter buffer (CBUFFER), with its 8- and 16-bit storage
     /// modifiers and ordinary operand modifiers (swizzle, negate, abs).
     constant: bool,
@@ -67,6 +70,7 @@ struct Space {
 
 const STORAGE_SPACE: Space = Space {
     shared: false,
+    global: false,
     constant: false,
     operand_code: "E1106",
     modifier_code: "E1107",
@@ -77,6 +81,7 @@ const STORAGE_SPACE: Space = Space {
 
 const SHARED_SPACE: Space = Space {
     shared: true,
+    global: false,
     constant: false,
     operand_code: "E1155",
     modifier_code: "E1156",
@@ -87,6 +92,7 @@ const SHARED_SPACE: Space = Space {
 
 const CONSTANT_SPACE: Space = Space {
     shared: false,
+    global: false,
     constant: true,
     operand_code: "E1171",
     modifier_code: "E1172",
@@ -94,6 +100,23 @@ const CONSTANT_SPACE: Space = Space {
     operand_rule: CBUFFER_RULE,
     modifier_rule: "NV_parameter_buffer_object2 2.X.4.1 and 2.X.8.Z, LDC: \"LDC supports no base data type modifiers, but requires exactly one storage modifier\" (F32, F32X2, F32X4, S8, S16, S32, S32X2, S32X4, U8, U16, U32, U32X2, U32X4; NV_gpu_program5 adds the 64-bit ones, NV_gpu_program5_mem_extended F16 and the 8/16-bit X2/X4 forms); Table X.13: C and S, so LDC may update a condition code and clamp a float result (SAT, SSAT)",
 };
+
+/// LOAD, STORE and ATOM (NV_gpu_program5 2.X.8.Z; NV_shader_buffer_load,
+/// NV_shader_buffer_store), codes E1227-E1230.
+const GLOBAL_SPACE: Space = Space {
+    shared: false,
+    global: true,
+    constant: false,
+    operand_code: "E1227",
+    modifier_code: "E1228",
+    atomic_code: "E1229",
+    operand_rule: GLOBAL_RULE,
+    modifier_rule: "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: each \"supports no base data type modifiers, but requires exactly one storage modifier\" (F32, S32, U32 and their X2/X4 forms, section 2.X.4.5; S8, U8, S16 and U16 on LOAD and STORE); ATOM takes one atomic modifier too; Table X.13: LOAD may update a condition code and clamp (C, S), ATOM may update one (C), STORE neither; COH and VOL (Table X.14) only \"Make LOAD and STORE operations\" coherent and volatile",
+};
+
+const GLOBAL_RULE: &str = "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: the address is \"the single unsigned integer scalar operand\" of LOAD and the second operand of STORE and ATOM, \"always interpreted as an unsigned integer scalar\" (Table X.13: \"su\"), e.g. `addr.x` of a LONG register holding a GPU address; 2.X.4.5: \"the GPU address is specified as an instruction operand\"";
+
+const ATOMIC_FLOAT_RULE: &str = "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\": \"If NV_gpu_program5 is supported and \"OPTION NV_shader_atomic_float\" is specified in an assembly program, \"F32\" should be allowed as a storage modifier to the ATOM instruction for the atomic operations \"ADD\" and \"EXCH\"\" (NV_gpu_program5 revision 3: \"Remove F32 support from ATOM.ADD\")";
 
 pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Parameter buffer variables declared using \"CBUFFER\" may not be used as an operand in any instruction other than LDC, while \"BUFFER\" and \"BUFFER4\" variables may not be used with LDC\"; 2.X.8.Z, LDC: \"a program will fail to load if any other type of operand is used in an LDC instruction\"";
 
@@ -196,6 +219,55 @@ pub(crate) fn storage_modifier(text: &str) -> Option<&'static StorageModifier> {
 const MEM_EXTENDED_RULE: &str = "NV_gpu_program5_mem_extended 2.X.6: \"If a program specifies the \"NV_gpu_program5_mem_extended\" option, it may use the \"F16\", \"F16X2\", \"F16X4\", \"S8X2\", \"S8X4\", \"S16X2\", \"S16X4\", \"U8X2\", \"U8X4\", \"U16X2\", and \"U16X4\" storage modifiers on instructions loading values from memory or storing values to memory (LDC, LOAD, STORE, LOADIM, STOREIM, LDB, STB, LDS, STS).\"";
 
 const WIDE_RULE: &str = "NV_gpu_program5 2.X.4.1: \"For load and store operations, the \"F32\", \"F32X2\", \"F32X4\", \"F64\", \"F64X2\", \"F64X4\", ... \"U64\", \"U64X2\", and \"U64X4\" storage modifiers control how data are loaded from or stored to memory\"; NV_parameter_buffer_object2 2.X.4.1 (without NV_gpu_program5) lists only F32, S8, S16, S32, U8, U16, U32 and the 32-bit X2/X4 forms";
+
+/// The storage modifiers the atomic extensions add to the atomic memory
+/// instructions, as (base type, component bits, components): `U64`, `S64`
+/// (NV_gpu_program5 Table X.Y and NV_shader_atomic_int64), `F64`
+/// (NV_shader_atomic_float64), `F16X2` and `F16X4`
+/// (NV_shader_atomic_fp16_vector). None of them is a storage modifier of
+/// the loads and stores nvp4c lowers.
+pub(super) fn atomic_extension_storage(text: &str) -> Option<(DataType, u8, u8)> {
+    Some(match text {
+        "U64" => (DataType::Unsigned, 64, 1),
+        "S64" => (DataType::Signed, 64, 1),
+        "F64" => (DataType::Float, 64, 1),
+        "F16X2" => (DataType::Float, 16, 2),
+        "F16X4" => (DataType::Float, 16, 4),
+        _ => return None,
+    })
+}
+
+const INT64_RULE: &str = "NV_shader_atomic_int64, \"Dependencies on NV_gpu_program5, NV_compute_program5, and NV_shader_storage_buffer_object\": \"If a program specifies the \"NV_shader_atomic_int64\" option, it may use the \"S64\" storage modifier with the atomic operations \"MIN', \"MAX\", \"AND\", \"OR\", \"XOR\", \"ADD\", \"EXCH\", and \"CSWAP\", and the \"U64\" storage modifier with the atomic operations \"MIN\", \"MAX\", \"AND\", \"OR\", and \"XOR\"\" (U64 ADD, EXCH and CSWAP are NV_gpu_program5's own, Table X.Y); \"No new support is provided for the IWRAP and DWRAP atomic operations.\"";
+const FLOAT64_RULE: &str = "NV_shader_atomic_float64, \"Dependencies on NV_gpu_program5\": \"If a program specifies the \"NV_shader_atomic_float64\" option, it may use \"F64\" storage modifier with the \"ATOM\" opcode to perform atomic double-precision floating-point add or exchange operations\"; issue (2): no MIN, MAX, CSWAP or bit-wise operations";
+const FP16_VECTOR_RULE: &str = "NV_shader_atomic_fp16_vector, \"Dependencies on NV_gpu_program5\" and the sections after it: if \"OPTION NV_shader_atomic_fp16_vector\" is specified, \"F16X2\" and \"F16X4\" should be allowed as storage modifiers to the ATOM, ATOMB, ATOMS and ATOMIM instructions \"for the atomic operations \"ADD\", \"MIN\", \"MAX\" and \"EXCH\"\"";
+
+/// Which option a storage modifier of [`atomic_extension_storage`] needs
+/// with atomic operation `op` (`None`: none, NV_gpu_program5's own U64
+/// ADD, EXCH and CSWAP), its code and rule; `Err` with the rule when no
+/// option allows the pair.
+pub(super) fn atomic_extension_option(
+    op: AtomicOp,
+    (ty, bits, _): (DataType, u8, u8),
+) -> Result<Option<(&'static str, &'static str, &'static str)>, &'static str> {
+    use AtomicOp as A;
+    match (bits, ty, op) {
+        (64, DataType::Float, A::Add | A::Exch) => {
+            Ok(Some(("NV_shader_atomic_float64", "E1241", FLOAT64_RULE)))
+        }
+        (64, DataType::Float, _) => Err(FLOAT64_RULE),
+        (64, DataType::Unsigned, A::Add | A::Exch | A::CSwap) => Ok(None),
+        (64, _, A::Add | A::Min | A::Max | A::And | A::Or | A::Xor | A::Exch | A::CSwap) => {
+            Ok(Some(("NV_shader_atomic_int64", "E1240", INT64_RULE)))
+        }
+        (64, ..) => Err(INT64_RULE),
+        (_, _, A::Add | A::Min | A::Max | A::Exch) => Ok(Some((
+            "NV_shader_atomic_fp16_vector",
+            "E1242",
+            FP16_VECTOR_RULE,
+        ))),
+        _ => Err(FP16_VECTOR_RULE),
+    }
+}
 
 /// An atomic modifier of ATOM/ATOMB/ATOMS (and ATOMIM, whose Table X.4
 /// names the same operations).
@@ -323,7 +395,9 @@ impl Checker<'_> {
         if info.opcode == crate::isa::Opcode::Atomctr {
             return self.counter_instruction(info, inst);
         }
-        let space = if info.shape == Shape::SharedMemory {
+        let space = if info.shape == Shape::GlobalMemory {
+            &GLOBAL_SPACE
+        } else if info.shape == Shape::SharedMemory {
             &SHARED_SPACE
         } else if info.opcode == crate::isa::Opcode::Ldc {
             &CONSTANT_SPACE
@@ -336,8 +410,11 @@ impl Checker<'_> {
         let mut storage: Option<(DataType, u8, u8)> = None;
         let mut clamp = None;
         let mut storage_span = inst.opcode.span;
+        let mut storage_text = "";
+        let mut storage_extension = false;
         let mut atomic = None;
         let mut cc_update = None;
+        let mut volatile = false;
         let mut ok = true;
         let modifier_error =
             |c: &mut Self, code: &'static str, span: Span, message: String, note: &str| {
@@ -349,15 +426,38 @@ impl Checker<'_> {
             };
         for m in &inst.modifiers {
             let text = m.name.as_str();
-            if let Some(s) = storage_modifier(text) {
+            // The atomic extensions' U64, S64, F64, F16X2 and F16X4 on an
+            // atomic instruction (E1240-E1243); every other storage modifier
+            // is a row of STORAGE_MODIFIERS (E1250/E1251 for the options).
+            let extension = atomic_extension_storage(text).filter(|_| atomic_instruction);
+            let table = storage_modifier(text);
+            if extension.is_some() || table.is_some() {
                 if storage.is_some() {
                     modifier_error(self, space.modifier_code, m.span, format!("{} has more than one storage modifier", info.name), "NV_gpu_program5 2.X.8.Z and NV_compute_program5 2.X.8.Z: the memory instructions require exactly one storage modifier");
                     ok = false;
-                } else if self.storage_modifier_allowed(info, s, m.span) {
-                    storage = Some((s.ty, s.bits, s.components));
+                } else if let Some(s) = extension {
+                    storage = Some(s);
                     storage_span = m.span;
-                } else {
-                    ok = false;
+                    storage_text = text;
+                    storage_extension = true;
+                } else if let Some(s) = table {
+                    if !self.storage_modifier_allowed(info, s, m.span) {
+                        ok = false;
+                    } else if space.global && !atomic_instruction && s.origin != StorageOrigin::Base
+                    {
+                        // LOAD and STORE lower the 32-bit modifiers and S8,
+                        // U8, S16, U16 (NV_shader_buffer_load 2.X.2) only.
+                        self.error(
+                            Diagnostic::error("E0900", format!("`.{text}` on {}", info.name))
+                                .primary(m.span, "not supported yet")
+                                .note("64-bit storage modifiers and NV_gpu_program5_mem_extended's at GPU addresses are not lowered yet (README, \"Headers and options\")"),
+                        );
+                        ok = false;
+                    } else {
+                        storage = Some((s.ty, s.bits, s.components));
+                        storage_span = m.span;
+                        storage_text = text;
+                    }
                 }
             } else if let (true, Some(a)) = (atomic_instruction, atomic_modifier(text)) {
                 if atomic.is_none() {
@@ -374,9 +474,23 @@ impl Checker<'_> {
                 }
             } else if matches!(text, "CC" | "CC0" | "CC1") && !store {
                 cc_update = Some(CcReg(u8::from(text == "CC1")));
-            } else if matches!(text, "SAT" | "SSAT") && space.constant && clamp.is_none() {
-                // Table X.13: LDC takes S; section 2.X.4.1: clamping only
-                // of floating-point results (checked below).
+            } else if matches!(text, "COH" | "VOL")
+                && space.global
+                && !atomic_instruction
+                && self.dialect.features.contains(crate::isa::Features::NV5)
+            {
+                // NV_gpu_program5 2.X.4.1: COH "controls whether the
+                // operation uses a coherent level of the cache hierarchy";
+                // VOL: "will always read or write the underlying memory".
+                // Both become SPIR-V's Volatile memory operand
+                // (docs/interface.md, "GPU addresses").
+                volatile = true;
+            } else if matches!(text, "SAT" | "SSAT")
+                && (space.constant || info.opcode == crate::isa::Opcode::Load)
+                && clamp.is_none()
+            {
+                // Table X.13: LDC and LOAD take S; section 2.X.4.1:
+                // clamping only of floating-point results (checked below).
                 clamp = Some((
                     if text == "SAT" {
                         ir::Clamp::Sat
@@ -413,6 +527,17 @@ impl Checker<'_> {
             );
             return None;
         };
+        if space.global && bits == 64 && !atomic_instruction {
+            // NV_gpu_program5 2.X.4.5's F64/S64/U64 forms of LOAD and STORE:
+            // the GPU-address lowering moves 8-, 16- and 32-bit components
+            // only (ATOM's 64-bit forms are the atomic extensions').
+            self.error(
+                Diagnostic::error("E0900", format!("64-bit storage modifier on {}", info.name))
+                    .primary(storage_span, "not supported yet")
+                    .note("64-bit loads and stores at GPU addresses are not lowered yet (docs/interface.md, \"GPU addresses\")"),
+            );
+            return None;
+        }
         if atomic_instruction {
             let Some(op) = atomic else {
                 self.error(
@@ -432,28 +557,28 @@ impl Checker<'_> {
             // NV_shader_atomic_float": the same words). nvp4c supports it
             // in every target environment, ADD as a compare-and-swap loop
             // and EXCH on the bits (docs/interface.md, "Storage buffers").
-            // NV_gpu_program5 Table X.Y adds U64 to ADD, EXCH and CSWAP
-            // (NV_shader_atomic_int64 the rest): not lowered yet.
-            if bits == 64 && components == 1 && ty != DataType::Float {
-                self.error(
-                    Diagnostic::error("E0900", format!("`.{}` 64-bit atomics", info.name))
-                        .primary(storage_span, "valid, but not lowered to SPIR-V yet")
-                        .note("NV_gpu_program5 Table X.Y: U64 with ADD, EXCH and CSWAP; README.md's support table lists what is lowered"),
-                );
-                return None;
+            if storage_extension {
+                self.atomic_extension_rule(
+                    info.name,
+                    op,
+                    (ty, bits, components),
+                    storage_text,
+                    storage_span,
+                )?;
             }
-            let allowed = components == 1
-                && bits == 32
-                && match op {
-                    AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
-                    AtomicOp::Add | AtomicOp::Exch => true,
-                    _ => ty != DataType::Float,
-                };
+            let allowed = storage_extension
+                || components == 1
+                    && bits == 32
+                    && match op {
+                        AtomicOp::IWrap | AtomicOp::DWrap => ty == DataType::Unsigned,
+                        AtomicOp::Add | AtomicOp::Exch => true,
+                        _ => ty != DataType::Float,
+                    };
             if !allowed {
                 let (what, rule) = if space.shared {
-                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (U64: 64-bit storage is not lowered), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32")
+                    ("not in Table X.Y for this atomic modifier", "NV_compute_program5 2.X.8.Z, ATOMS, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32, MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (U64, S64, F64, F16X2 and F16X4: the atomic extensions, E1240-E1243)")
                 } else {
-                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (NV_shader_atomic_float), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (64-bit ones, NV_shader_atomic_int64: not lowered)")
+                    ("not in Table X.Y for this atomic modifier", "NV_gpu_program5 2.X.8.Z, ATOM, Table X.Y: scalar only; ADD and EXCH on U32, S32 and F32 (NV_shader_atomic_float), MIN, MAX, AND, OR, XOR and CSWAP on U32 and S32, IWRAP and DWRAP on U32 (U64, S64, F64, F16X2 and F16X4: the atomic extensions, E1240-E1243)")
                 };
                 self.error(
                     Diagnostic::error(
@@ -466,6 +591,29 @@ impl Checker<'_> {
                     )
                     .primary(storage_span, what)
                     .note(rule),
+                );
+                return None;
+            }
+            // F32 only: F64 and the halves are the atomic extensions'
+            // (their options checked above, E1241/E1242).
+            if space.global
+                && ty == DataType::Float
+                && bits == 32
+                && !self
+                    .dialect
+                    .features
+                    .contains(crate::isa::Features::ATOMIC_FLOAT)
+            {
+                self.error(
+                    Diagnostic::error(
+                        "E1230",
+                        format!(
+                            "`ATOM.{}.F32` needs `OPTION NV_shader_atomic_float;`",
+                            op.name()
+                        ),
+                    )
+                    .primary(storage_span, "F32 on ATOM only with the option")
+                    .note(ATOMIC_FLOAT_RULE),
                 );
                 return None;
             }
@@ -490,7 +638,11 @@ impl Checker<'_> {
             );
             return None;
         }
-        if inst.cc_mask.is_some() {
+        // NV_gpu_program4 2.X.2: a result (<instResult>) may take a
+        // condition code mask, ATOM's too (NV_gpu_program5 issue 16:
+        // "ATOM.ADD.U32 not_junk (FL), address, 1;" discards the result;
+        // the memory operation still happens). A store has no result.
+        if inst.cc_mask.is_some() && store {
             self.no_cc_mask(inst, info)?;
         }
         let expected = if atomic_instruction { 3 } else { 2 };
@@ -498,7 +650,11 @@ impl Checker<'_> {
         let Some(Arg::Operand(mem)) = inst.args.last() else {
             return None;
         };
-        let (var, offset, address, modifiers) = self.memory_operand(mem, space, ty)?;
+        let (var, offset, address, modifiers) = if space.global {
+            self.global_address(mem)?
+        } else {
+            self.memory_operand(mem, space, ty)?
+        };
         if space.shared {
             // 2.X.7.Y: "if uses these instructions with an offset that
             // would access memory beyond the declared shared memory size";
@@ -517,6 +673,8 @@ impl Checker<'_> {
             components,
             bits,
             atomic,
+            volatile,
+            counter_select: None,
         };
         if store {
             let Arg::Operand(value) = &inst.args[0] else {
@@ -549,16 +707,118 @@ impl Checker<'_> {
             clamp: clamp.map(|(c, _)| c),
             cc_update,
             mul_mode: None,
-            precision64: false,
+            // A 64-bit atomic reads its operand and writes its result as
+            // 64-bit values (section 2.X.4.1), as the 64-bit instructions do.
+            precision64: bits == 64 && atomic_instruction,
             convert: None,
             dst,
             srcs,
             ext_swizzle: None,
             tex: None,
-            memory: Some(memory),
+            memory: Some(Box::new(memory)),
             image: None,
             span: inst.span,
         }))
+    }
+
+    /// The rules of the atomic extensions for a storage modifier of
+    /// [`atomic_extension_storage`] on atomic instruction `name`: the
+    /// option the pair needs (E1240-E1242), or no option allowing it
+    /// (E1243). Shared by every atomic instruction on memory.
+    pub(super) fn atomic_extension_rule(
+        &mut self,
+        name: &str,
+        op: AtomicOp,
+        storage: (DataType, u8, u8),
+        modifier: &str,
+        span: Span,
+    ) -> Option<()> {
+        match atomic_extension_option(op, storage) {
+            Ok(None) => Some(()),
+            Ok(Some((option, _, _))) if self.has_option(option) => Some(()),
+            Ok(Some((option, code, rule))) => {
+                self.error(
+                    Diagnostic::error(
+                        code,
+                        format!("`{name}.{}.{modifier}` needs `OPTION {option};`", op.name()),
+                    )
+                    .primary(span, format!("a storage modifier of {option}"))
+                    .note(rule)
+                    .note(format!("add `OPTION {option};` after the header")),
+                );
+                None
+            }
+            Err(rule) => {
+                self.error(
+                    Diagnostic::error(
+                        "E1243",
+                        format!("{name}.{} does not take `.{modifier}`", op.name()),
+                    )
+                    .primary(
+                        span,
+                        "no atomic extension has this operation on this storage modifier",
+                    )
+                    .note(rule),
+                );
+                None
+            }
+        }
+    }
+
+    /// LOAD's, STORE's and ATOM's address: an unsigned integer scalar
+    /// operand (Table X.13: "su"), on the program's one
+    /// [`VarKind::GlobalMemory`] variable. A memory variable there (a
+    /// STORAGE, SHARED, CBUFFER or COUNTER name) is E1227: those belong to
+    /// LDB, LDS, LDC and ATOMCTR.
+    #[allow(clippy::type_complexity)]
+    fn global_address(
+        &mut self,
+        o: &ast::Operand,
+    ) -> Option<(ir::VarId, u32, Option<ir::Operand>, Option<ir::Operand>)> {
+        if let PathHead::Name(id) = &o.path.head {
+            let kind = self
+                .names
+                .get(&id.name)
+                .map(|sym| &self.vars[sym.var.0 as usize].kind);
+            let memory = match kind {
+                Some(VarKind::Storage(_)) => Some("a STORAGE variable (LDB, STB, ATOMB)"),
+                Some(VarKind::Shared(_)) => Some("a SHARED variable (LDS, STS, ATOMS)"),
+                Some(VarKind::ConstantBuffer(_)) => Some("a CBUFFER variable (LDC)"),
+                Some(VarKind::Counter(_)) => Some("a COUNTER variable (ATOMCTR)"),
+                _ => None,
+            };
+            if let Some(what) = memory {
+                self.error(
+                    Diagnostic::error("E1227", format!("the GPU address operand is {what}"))
+                        .primary(o.span, "expected an unsigned integer scalar holding a GPU address, e.g. `addr.x`")
+                        .note(GLOBAL_RULE),
+                );
+                return None;
+            }
+        }
+        let address = self.source(
+            o,
+            OperandKind::Scalar(TypeRule::Unsigned),
+            DataType::Unsigned,
+            false,
+        )?;
+        let var = match self
+            .vars
+            .iter()
+            .position(|v| matches!(v.kind, VarKind::GlobalMemory))
+        {
+            Some(i) => ir::VarId(i as u32),
+            None => self.add_var(Variable {
+                name: None,
+                span: o.span,
+                kind: VarKind::GlobalMemory,
+                ty: VarType::Typeless,
+                precision: ir::Precision::Default,
+                array_len: None,
+                interpolation: ir::Interpolation::default(),
+            }),
+        };
+        Some((var, 0, Some(address), None))
     }
 
     /// `name`, `name[n]`, `name[R.x]`, `name[R.x + n]`: a STORAGE (or

@@ -387,20 +387,30 @@ impl<'o> Checker<'o> {
         if self.options.target_env >= need {
             return;
         }
-        let VarKind::Attrib(bindings) = &v.kind else {
-            return;
-        };
-        let Some(t) = bindings.iter().find_map(|b| match b {
-            ir::AttribBinding::Thread(t) if *t != ir::ThreadAttrib::Helper => Some(*t),
+        let name = match &v.kind {
+            VarKind::Attrib(bindings) => bindings.iter().find_map(|b| match b {
+                ir::AttribBinding::Thread(t) if *t != ir::ThreadAttrib::Helper => {
+                    Some(t.name().to_string())
+                }
+                _ => None,
+            }),
+            // 2.X.3.3's `state.thread.warpsize`: the SubgroupSize built-in.
+            VarKind::Param(bindings) => bindings.iter().find_map(|b| match b {
+                ir::ParamBinding::State(item) if item.path == ["thread", "warpsize"] => {
+                    Some("state.thread.warpsize".to_string())
+                }
+                _ => None,
+            }),
             _ => None,
-        }) else {
+        };
+        let Some(name) = name else {
             return;
         };
         let need = need.name();
         self.error(
             Diagnostic::error(
                 "E1140",
-                format!("the `{}` binding needs `--target-env {need}` or newer", t.name()),
+                format!("the `{name}` binding needs `--target-env {need}` or newer"),
             )
             .primary(
                 v.span,
@@ -409,7 +419,7 @@ impl<'o> Checker<'o> {
                     self.options.target_env.name()
                 ),
             )
-            .note("NV_shader_thread_group 2.X.3.2: the thread id and masks are those of the thread group, SPIR-V 1.3's SubgroupLocalInvocationId and Subgroup*Mask built-ins (GroupNonUniform, GroupNonUniformBallot)")
+            .note("NV_shader_thread_group 2.X.3.2 and 2.X.3.3: the thread id, the masks and the warp size are those of the thread group, SPIR-V 1.3's SubgroupLocalInvocationId, Subgroup*Mask and SubgroupSize built-ins (GroupNonUniform, GroupNonUniformBallot)")
             .note(format!(
                 "{need} is the oldest environment with them (library: `Options::target_env`); \
                  docs/interface.md, \"Thread groups\", says what the device must support"
@@ -636,24 +646,17 @@ impl<'o> Checker<'o> {
                         (p, &d.kind),
                         (_, DeclKind::Temp { .. }) | (Precision::Short, DeclKind::Output { .. })
                     ) || (long_outputs && matches!(d.kind, DeclKind::Output { .. }));
-                    // NV_gpu_program5 issue on 64-bit inputs: "The LONG
-                    // modifier can only be used vertex program inputs" (and
-                    // TEMPs, 2.X.3.1). Valid, but 64-bit vertex input
-                    // formats are not mapped yet.
-                    if p == Precision::Long
+                    // NV_gpu_program5 2.X.3.1: "The "LONG" modifier is
+                    // supported only for declarations of temporary variables
+                    // ("TEMP"), and attribute variables ("ATTRIB") in vertex
+                    // programs" (VertexAttribL*; docs/interface.md, "64-bit
+                    // vertex attributes"). `rules.rs` checks the Locations
+                    // such an attribute takes.
+                    let long_vertex_attrib = p == Precision::Long
                         && matches!(d.kind, DeclKind::Attrib { .. })
                         && self.stage == Stage::Vertex
-                        && self.dialect.has(Features::NV5)
-                    {
-                        self.error(
-                            Diagnostic::error("E0900", "LONG ATTRIB (64-bit vertex attributes) is not lowered yet")
-                                .primary(span, "a 64-bit vertex attribute")
-                                .secondary(d.keyword, "declaration")
-                                .note("NV_gpu_program5 allows LONG on vertex program inputs (read with VertexAttribL*); nvp4c does not map them to 64-bit Vulkan vertex formats yet: pass the value as two 32-bit attributes and rebuild it with PK64, as the spec's issue on 64-bit attributes shows"),
-                        );
-                        m.precision = Some((p, span));
-                        continue;
-                    }
+                        && self.dialect.has(Features::NV5);
+                    let allowed = allowed || long_vertex_attrib;
                     if !allowed {
                         let rule = if self.dialect.has(Features::NV5) && p == Precision::Long {
                             "NV_gpu_program5: \"The LONG modifier can only be used vertex program inputs, and can not be used for inputs of any program type or outputs of any program type\" (and on TEMP declarations, 2.X.3.1)"

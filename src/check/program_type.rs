@@ -544,18 +544,8 @@ impl Checker<'_> {
                     offset,
                 },
                 span,
-            )] if kind.root != crate::syntax::ast::Root::Image => {
-                let off = match offset.as_deref() {
-                    None => 0i64,
-                    Some((neg, lit)) => {
-                        let m = lit.value().unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
-                        if *neg {
-                            -m
-                        } else {
-                            m
-                        }
-                    }
-                };
+            )] => {
+                let off = super::instr::relative_offset(offset.as_deref());
                 match self.relative_index(
                     register,
                     component,
@@ -573,20 +563,6 @@ impl Checker<'_> {
                     }
                     _ => None,
                 }
-            }
-            [PathPart::Index(IndexExpr::Relative { .. }, span), ..] => {
-                self.error(
-                    Diagnostic::error(
-                        "E0900",
-                        format!("{word} array `{}` indexed with a register", id.name),
-                    )
-                    .primary(
-                        *span,
-                        format!("not supported yet: nvp4c selects {word} units statically"),
-                    )
-                    .note("docs/semantics.md lists what NV_gpu_program5 support is missing"),
-                );
-                None
             }
             _ => {
                 self.error(

@@ -59,7 +59,7 @@ impl Checker<'_> {
         self.binding_rules(p);
     }
 
-    fn has_option(&self, name: &str) -> bool {
+    pub(super) fn has_option(&self, name: &str) -> bool {
         self.options_seen.iter().any(|(n, _)| n == name)
     }
 
@@ -401,9 +401,73 @@ impl Checker<'_> {
         }
     }
 
+    /// NV_gpu_program5's LONG vertex attributes (2.X.3.1; read with
+    /// VertexAttribL*): 64-bit components come from vertex arrays, so the
+    /// binding is a generic attribute or one of its conventional aliases;
+    /// and four 64-bit components take two Vulkan Locations, n and n + 1
+    /// (docs/interface.md, "64-bit vertex attributes"), which no other
+    /// attribute the program binds may use.
+    fn long_attrib_rules(&mut self, p: &Program) {
+        use crate::spirv::{attrib_slot, InterfaceSlot};
+        // Each Location bound: whether LONG, where, and the binding's name.
+        let mut taken: BTreeMap<u32, (bool, Span, String)> = BTreeMap::new();
+        for (i, v) in p.variables.iter().enumerate() {
+            let VarKind::Attrib(bs) = &v.kind else {
+                continue;
+            };
+            let long = p.long_storage(VarId(i as u32));
+            for b in bs {
+                let name = crate::interp::attribute_name(Stage::Vertex, b);
+                let location = match attrib_slot(Stage::Vertex, b) {
+                    Some(InterfaceSlot::Location(l)) => l,
+                    _ if long => {
+                        self.error(
+                            Diagnostic::error("E1260", format!("LONG ATTRIB bound to `{name}`, which is no vertex array attribute"))
+                                .primary(v.span, "a LONG attribute")
+                                .note("NV_gpu_program5 issue (6): 64-bit vertex attribute components are specified with \"the VertexAttribL* and VertexAttribLPointer APIs\", which set generic attributes; `vertex.id` and `vertex.instance` are 32-bit integers the GL computes")
+                                .note("declare the attribute without LONG: a 64-bit instruction promotes a 32-bit operand (`MOV.S64 t, id;`, 2.X.4.1)"),
+                        );
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let spans = if long {
+                    vec![location, location.saturating_add(1)]
+                } else {
+                    vec![location]
+                };
+                for l in spans {
+                    match taken.get(&l) {
+                        // Another binding (or another size) at a Location a
+                        // LONG attribute takes; two 32-bit bindings of one
+                        // Location are E0220's aliasing rule.
+                        Some((other_long, span, other))
+                            if (long || *other_long) && (*other_long != long || *other != name) =>
+                        {
+                            self.error(
+                                Diagnostic::error("E1261", format!("`{name}` and `{other}` both use vertex input Location {l}"))
+                                    .primary(v.span, format!("{name} here"))
+                                    .secondary(*span, format!("{other} here"))
+                                    .note("a LONG vertex attribute's four 64-bit components take two Locations, n and n + 1 (Vulkan: a 64-bit four-component input \"consumes two consecutive locations\"; docs/interface.md, \"64-bit vertex attributes\")")
+                                    .note("bind the LONG attribute to `vertex.attrib[n]` with `vertex.attrib[n + 1]` unused, or pass the value as two 32-bit attributes and rebuild it with PK64 (NV_gpu_program5 issue (6))"),
+                            );
+                            // One report: the rest follows from it.
+                            return;
+                        }
+                        Some(_) => {}
+                        None => {
+                            taken.insert(l, (long, v.span, name.clone()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn binding_rules(&mut self, p: &Program) {
         match p.stage {
             Stage::Vertex => {
+                self.long_attrib_rules(p);
                 // NV_vertex_program4: conventional and generic attributes of
                 // one row of the aliasing table may not both be bound.
                 let mut generic: BTreeMap<u32, Span> = BTreeMap::new();

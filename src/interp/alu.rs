@@ -830,7 +830,7 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         }
         O::Swz => {
             let a = src(0);
-            let Some(sel) = inst.ext_swizzle else {
+            let Some(sel) = inst.ext_swizzle.as_deref() else {
                 return Err(InterpError::Internal {
                     what: "SWZ without its extended swizzle".into(),
                     span: inst.span,
@@ -861,6 +861,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         // inputs, so every partial derivative is zero.
         O::Ddx | O::Ddy => map1(src(0), |_| defined(fb(0.0))),
         O::Ldb
+        | O::Load
+        | O::Store
+        | O::Atom
         | O::Ldc
         | O::Atomctr
         | O::Atomb
@@ -894,12 +897,16 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
         | O::Txl
         | O::Txp
         | O::Txq
-        | O::Lod
-        | O::Loadim
-        | O::Storeim
-        | O::Atomim => {
+        | O::Lod => {
             return Err(InterpError::Unsupported {
                 what: format!("texture instruction {}", info.name),
+                span: inst.span,
+            })
+        }
+        // The machine runs them on its images (`interp::image`).
+        O::Loadim | O::Storeim | O::Atomim => {
+            return Err(InterpError::Internal {
+                what: format!("{} reached the arithmetic", info.name),
                 span: inst.span,
             })
         }

@@ -59,6 +59,8 @@ enum Storage {
     /// A COUNTER variable: the atomic counter buffer at this binding point
     /// (its first counter is in the access's offset).
     Counter(u32),
+    /// The GPU address space of LOAD, STORE and ATOM ([`Inputs::global`]).
+    Global,
 }
 
 struct ResultSlot {
@@ -159,7 +161,9 @@ pub(super) struct Machine<'p> {
     storage: Vec<Storage>,
     results: Vec<ResultSlot>,
     cc: [[CcComp; 4]; 2],
-    outcome: Outcome,
+    pub(super) outcome: Outcome,
+    /// The texel layout of each image unit (`image::unit_formats`).
+    pub(super) image_formats: BTreeMap<u32, Option<crate::ir::ImageFormat>>,
     primitive: u32,
     /// The call stack (section 2.X.8.Z CAL: `callStackDepth`).
     stack: Vec<StackEntry>,
@@ -172,28 +176,18 @@ pub(super) struct Machine<'p> {
 /// give (0,0,0,0) ([`crate::isa::Dialect::relative_reads_outside_are_zero`]).
 const OUTSIDE: u32 = u32::MAX;
 
-fn internal(what: impl Into<String>, span: Span) -> InterpError {
+pub(super) fn internal(what: impl Into<String>, span: Span) -> InterpError {
     InterpError::Internal {
         what: what.into(),
         span,
     }
 }
 
-/// The first texture or image instruction of a block: the interpreter
-/// models neither textures nor images (docs/semantics.md, "Images").
+/// The first texture instruction of a block: the interpreter models no
+/// textures (docs/semantics.md, "Textures"; images are modelled:
+/// `interp::image`).
 fn uses_texture(block: &Block) -> Option<(String, Span)> {
     block.iter().find_map(|s| match s {
-        Stmt::ImageStore { span, .. } => Some((
-            "image instruction STOREIM (images are not modelled)".into(),
-            *span,
-        )),
-        Stmt::Inst(i) if i.image.is_some() => Some((
-            format!(
-                "image instruction {} (images are not modelled)",
-                i.op.name()
-            ),
-            i.span,
-        )),
         Stmt::Inst(i)
             if i.tex.is_some()
                 || matches!(
@@ -264,6 +258,23 @@ impl<'p> Machine<'p> {
                     Storage::Temp64(vec![Wide4::UNWRITTEN; len])
                 }
                 VarKind::Temp => Storage::Temp(vec![temp_initial; len]),
+                // A LONG vertex attribute: its 64-bit components as given,
+                // read like a LONG temporary (never written: ATTRIB).
+                VarKind::Attrib(bindings) if program.long_storage(VarId(storage.len() as u32)) => {
+                    Storage::Temp64(
+                        bindings
+                            .iter()
+                            .map(|b| Wide4 {
+                                bits: attribute_names(program.stage, b)
+                                    .iter()
+                                    .find_map(|n| inputs.attribs64.get(n))
+                                    .copied()
+                                    .unwrap_or([0; 4]),
+                                undefined: 0,
+                            })
+                            .collect(),
+                    )
+                }
                 VarKind::Attrib(bindings) => {
                     let per_vertex = bindings
                         .iter()
@@ -317,11 +328,18 @@ impl<'p> Machine<'p> {
                                 ParamValue::Bits(inputs.local.get(n).copied().unwrap_or([0; 4]))
                             }
                             ParamBinding::State(item) => ParamValue::Bits(
-                                inputs
-                                    .state
-                                    .get(&state_name(item))
-                                    .copied()
-                                    .unwrap_or([0; 4]),
+                                inputs.state.get(&state_name(item)).copied().unwrap_or(
+                                    // NV_shader_thread_group 2.X.3.3: the
+                                    // run's thread group is the spec's
+                                    // 32-thread warp (as its thread masks,
+                                    // `ThreadAttrib::single_thread_value`),
+                                    // unless the inputs say otherwise.
+                                    if item.path == ["thread", "warpsize"] {
+                                        [32, 0, 0, 0]
+                                    } else {
+                                        [0; 4]
+                                    },
+                                ),
                             ),
                             ParamBinding::Subroutine(n) => ParamValue::Bits([
                                 inputs.subroutine.get(n).copied().unwrap_or(0),
@@ -367,6 +385,7 @@ impl<'p> Machine<'p> {
                 VarKind::Shared(_) => Storage::Shared,
                 VarKind::ConstantBuffer(b) => Storage::ConstantBuffer(b.buffer),
                 VarKind::Counter(b) => Storage::Counter(b.buffer),
+                VarKind::GlobalMemory => Storage::Global,
             };
             storage.push(s);
         }
@@ -386,6 +405,8 @@ impl<'p> Machine<'p> {
             outcome: Outcome {
                 storage: inputs.storage.clone(),
                 counters: inputs.counters.clone(),
+                images: inputs.images.clone(),
+                global: inputs.global.clone(),
                 // NV_compute_program5 2.X.3.Y: "The contents of compute
                 // program shared memory are undefined when program
                 // execution for the local work group begins".
@@ -395,13 +416,14 @@ impl<'p> Machine<'p> {
                 ],
                 ..Outcome::default()
             },
+            image_formats: super::image::unit_formats(program),
             primitive: 0,
             stack: Vec::new(),
             exec_limited: program.branches_loop(),
         })
     }
 
-    fn undefined_event(&mut self, span: Span, what: String) {
+    pub(super) fn undefined_event(&mut self, span: Span, what: String) {
         // One event per statement (a loop repeats it), and few in all: the
         // first is what matters.
         if self.outcome.undefined.len() < 64
@@ -492,7 +514,7 @@ impl<'p> Machine<'p> {
             per_vertex: true, ..
         } = &self.storage[i]
         {
-            let Index::PerVertex { vertex, element } = index else {
+            let Index::PerVertex(per_vertex) = index else {
                 return Err(internal(
                     format!(
                         "per-vertex attribute `{}` read without a vertex number",
@@ -504,8 +526,8 @@ impl<'p> Machine<'p> {
             let Storage::Attrib { vertices, .. } = self.storage[i] else {
                 return Err(internal("storage changed", span));
             };
-            let (v, v_undefined) = self.element(vertices, vertex, id, span)?;
-            let (e, e_undefined) = self.element(len, element, id, span)?;
+            let (v, v_undefined) = self.element(vertices, &per_vertex.vertex, id, span)?;
+            let (e, e_undefined) = self.element(len, &per_vertex.element, id, span)?;
             let Storage::Attrib { values, .. } = &self.storage[i] else {
                 return Err(internal("storage changed", span));
             };
@@ -560,6 +582,7 @@ impl<'p> Machine<'p> {
                 .map(|s| s.value),
             Storage::Buffer(b) => Some(self.buffer_element(b, e as u32)),
             Storage::Memory(_)
+            | Storage::Global
             | Storage::Shared
             | Storage::ConstantBuffer(_)
             | Storage::Counter(_) => None,
@@ -603,7 +626,7 @@ impl<'p> Machine<'p> {
 
     /// Loads an operand (section 2.X.4.2): the element, then the swizzle,
     /// the negation, the absolute value and the negation outside `|...|`.
-    fn load(&mut self, op: &Operand) -> Result<Vec4> {
+    pub(super) fn load(&mut self, op: &Operand) -> Result<Vec4> {
         let raw = self.fetch(op.var, &op.index, op.ty, op.span)?;
         Ok(operand_modifiers(op, &raw))
     }
@@ -804,7 +827,7 @@ impl<'p> Machine<'p> {
     fn exec_instruction64(&mut self, inst: &Instruction) -> Result<()> {
         let mut value = if inst.op == Opcode::Cvt {
             self.cvt(inst)?
-        } else if let Some(m) = &inst.memory {
+        } else if let Some(m) = inst.memory.as_ref().filter(|m| m.atomic.is_none()) {
             self.memory_load(inst, m)?
         } else if inst.op == Opcode::Pk64 {
             let src = inst
@@ -817,7 +840,10 @@ impl<'p> Machine<'p> {
             for s in &inst.srcs {
                 srcs.push(self.load64(s)?);
             }
-            wide::evaluate64(inst, &srcs)?
+            match &inst.memory {
+                Some(m) => self.memory_atomic64(inst, m, &srcs)?,
+                None => wide::evaluate64(inst, &srcs)?,
+            }
         };
         if let (Some(clamp), DataType::Float) = (inst.clamp, inst.dst.ty) {
             wide::clamp64(&mut value, if clamp == Clamp::Sat { 0.0 } else { -1.0 });
@@ -1027,6 +1053,10 @@ impl<'p> Machine<'p> {
                 alu::Eval::plain(wide::demote(self.memory_load(inst, m)?, inst.dst.ty))
             }
             Some(m) => alu::Eval::plain(self.memory_instruction(inst, m, &srcs)?),
+            None if inst.op == Opcode::Loadim => alu::Eval::plain(self.image_load(inst, &srcs[0])?),
+            None if inst.op == Opcode::Atomim => {
+                alu::Eval::plain(self.image_atomic(inst, &srcs[0], &srcs[1])?)
+            }
             // UP64's operand is 64-bit (a LONG variable, E1161).
             None if inst.op == Opcode::Up64 => {
                 alu::Eval::plain(wide::unpack64(self.load64(&inst.srcs[0])?))
@@ -1724,10 +1754,12 @@ impl<'p> Machine<'p> {
                 };
                 self.memory_store(memory, v)?;
             }
-            // Refused by `Machine::new` (`uses_texture`).
-            Stmt::ImageStore { span, .. } => {
-                return Err(internal("STOREIM reached the machine", *span))
-            }
+            Stmt::ImageStore {
+                value,
+                coord,
+                image,
+                span,
+            } => self.image_store(image, value, coord, *span)?,
             // One invocation: nothing to wait for (BAR), and its own
             // memory transactions are already in program order (MEMBAR).
             Stmt::Barrier { .. } => {}
@@ -1807,6 +1839,13 @@ fn taken_text(op: &str, taken: bool, conditional: bool) -> String {
 }
 
 /// The value of one attribute binding for input vertex `vertex`.
+/// The input names of an attribute binding: its own, then its aliases.
+fn attribute_names(stage: Stage, binding: &AttribBinding) -> Vec<String> {
+    let mut v = vec![attribute_name(stage, binding)];
+    v.extend(attribute_aliases(stage, binding));
+    v
+}
+
 fn attribute_value(
     program: &Program,
     inputs: &Inputs,
@@ -1849,11 +1888,7 @@ fn attribute_value(
                 binding: *binding,
             },
         )],
-        b => {
-            let mut v = vec![attribute_name(program.stage, b)];
-            v.extend(attribute_aliases(program.stage, b));
-            v
-        }
+        b => attribute_names(program.stage, b),
     };
     let bits = names
         .iter()
@@ -1949,12 +1984,19 @@ enum Target {
     /// A parameter buffer ([`Inputs::buffers`]): read only, its missing
     /// words undefined rather than zero.
     Constant(u32),
+    /// The region of [`Outcome::global`] that starts at this address.
+    Global(u64),
 }
 
 /// The bytes one access covers (NV_gpu_program5 2.X.4.5: component size
 /// times count).
 fn access_bytes(m: &crate::ir::MemoryAccess) -> usize {
     usize::from(m.bits) / 8 * usize::from(m.components)
+}
+
+/// The 32-bit words an access covers (a narrower access lies within one).
+fn access_words(m: &crate::ir::MemoryAccess) -> usize {
+    access_bytes(m).div_ceil(4)
 }
 
 /// One access's place: its target, its first byte (rounded down to its
@@ -1984,6 +2026,7 @@ impl Machine<'_> {
             Storage::Counter(binding) => Target::Counter(binding),
             Storage::Shared => Target::Shared,
             Storage::ConstantBuffer(binding) => Target::Constant(binding),
+            Storage::Global => return self.global_place(m),
             _ => {
                 return Err(internal(
                     "a memory access to a non-STORAGE, non-SHARED, non-CBUFFER variable",
@@ -1992,11 +2035,21 @@ impl Machine<'_> {
             }
         };
         let mut byte = u64::from(m.offset);
-        if let Some(a) = &m.address {
-            byte += u64::from(self.load(a)?.bits[0]);
+        match (&m.address, m.counter_select) {
+            // A register-indexed COUNTER array: the element, clamped into
+            // the array as the device does (docs/semantics.md).
+            (Some(a), Some((constant, len))) => {
+                let x = i64::from(self.load(a)?.bits[0] as i32);
+                let element = (x + i64::from(constant)).clamp(0, i64::from(len.max(1)) - 1);
+                byte += 4 * element as u64;
+            }
+            (Some(a), None) => byte += u64::from(self.load(a)?.bits[0]),
+            (None, _) => {}
         }
         let bytes = access_bytes(m);
-        let align = bytes.min(4) as u64;
+        // A 64-bit access rounds down to a multiple of 8 bytes, as the
+        // backend does; the others to their size, at most a word.
+        let align = if m.bits == 64 { 8 } else { bytes.min(4) as u64 };
         let aligned = byte / align * align;
         let words = bytes.div_ceil(4);
         let len = match target {
@@ -2004,6 +2057,7 @@ impl Machine<'_> {
             Target::Counter(binding) => self.outcome.counters.get(&binding).map_or(0, Vec::len),
             Target::Shared => self.outcome.shared.len() / 4,
             Target::Constant(binding) => self.inputs.buffers.get(&binding).map_or(0, Vec::len),
+            Target::Global(..) => 0,
         };
         let index = (aligned / 4) as usize;
         let inside = byte <= u64::from(u32::MAX) && index + words <= len;
@@ -2020,6 +2074,7 @@ impl Machine<'_> {
             Target::Buffer(binding) => (self.outcome.storage[&binding][index], false),
             Target::Counter(binding) => (self.outcome.counters[&binding][index], false),
             Target::Constant(binding) => (self.inputs.buffers[&binding][index], false),
+            Target::Global(base) => (self.outcome.global[&base][index], false),
             Target::Shared => {
                 let bytes = &self.outcome.shared[index * 4..index * 4 + 4];
                 let undefined = bytes.iter().any(Option::is_none);
@@ -2051,6 +2106,11 @@ impl Machine<'_> {
             }
             Target::Counter(binding) => {
                 if let Some(words) = self.outcome.counters.get_mut(&binding) {
+                    words[index] = word;
+                }
+            }
+            Target::Global(base) => {
+                if let Some(words) = self.outcome.global.get_mut(&base) {
                     words[index] = word;
                 }
             }
@@ -2087,6 +2147,12 @@ impl Machine<'_> {
         let place = self.memory_place(m)?;
         let constant = matches!(place.target, Target::Constant(_));
         let mut v = Wide4::default();
+        if !place.inside && matches!(place.target, Target::Global(..)) {
+            // NV_gpu_program5 2.X.4.5: "the values returned ... will be
+            // undefined" (global_place reported it).
+            v.undefined = 0xf;
+            return Ok(v);
+        }
         if place.inside || constant {
             let size = usize::from(m.bits) / 8;
             for c in 0..usize::from(m.components) {
@@ -2138,6 +2204,14 @@ impl Machine<'_> {
     ) -> Result<Vec4> {
         let place = self.memory_place(m)?;
         let (target, index, inside) = (place.target, place.byte / 4, place.inside);
+        if !inside && matches!(target, Target::Global(..)) {
+            // NV_gpu_program5 2.X.4.5: "the results of the operation are
+            // undefined" (global_place reported it); nothing is written.
+            return Ok(Vec4 {
+                bits: [0; 4],
+                undefined: 0xf,
+            });
+        }
         let Some(op) = m.atomic else {
             return Err(internal("a load as an atomic", inst.span));
         };
@@ -2168,33 +2242,13 @@ impl Machine<'_> {
         let operand = srcs
             .first()
             .ok_or_else(|| internal("ATOMB without its operand", inst.span))?;
+        if m.bits == 16 {
+            return Ok(self.atomic_halves(target, index, m, op, operand));
+        }
         let (old, old_undefined) = self.read_word(target, index);
         let (x, y) = (operand.bits[0], operand.bits[1]);
-        let signed = m.ty == DataType::Signed;
         use crate::ir::AtomicOp as A;
-        let float = |b: u32| f32::from_bits(b);
-        let new = match op {
-            // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
-            A::Add if m.ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
-            A::Add => Some(old.wrapping_add(x)),
-            A::Min if signed => Some((old as i32).min(x as i32) as u32),
-            A::Min => Some(old.min(x)),
-            A::Max if signed => Some((old as i32).max(x as i32) as u32),
-            A::Max => Some(old.max(x)),
-            A::And => Some(old & x),
-            A::Or => Some(old | x),
-            A::Xor => Some(old ^ x),
-            A::Exch => Some(x),
-            // "if (result == tmp0.x) writeval = tmp0.y; else no store"
-            A::CSwap => (old == x).then_some(y),
-            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
-            A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
-            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
-            A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
-            A::Incr | A::Decr | A::Get => {
-                return Err(internal("ATOMCTR's modifier on ATOMB", inst.span))
-            }
-        };
+        let new = atomic_update(op, m.ty, old, x, y).map_err(|what| internal(what, inst.span))?;
         if let Some(new) = new {
             self.write_word(target, index, new);
         }
@@ -2205,6 +2259,177 @@ impl Machine<'_> {
             v.undefined = 0xf;
         }
         Ok(v)
+    }
+
+    /// F16X2 and F16X4 (NV_shader_atomic_fp16_vector) on the words from
+    /// `index`, each holding two halves (x in the low 16 bits): the
+    /// operand rounded to halves, then per half `mem + op`, `min`, `max`
+    /// (as MIN and MAX compute them: `(tmp0 > tmp1) ? ...`) rounded to the
+    /// nearest half, or the operand (EXCH). Gives the halves before, as
+    /// f32, zero beyond X2.
+    fn atomic_halves(
+        &mut self,
+        target: Target,
+        index: usize,
+        m: &crate::ir::MemoryAccess,
+        op: AtomicOp,
+        operand: &Vec4,
+    ) -> Vec4 {
+        use super::value::{f16_bits_to_f32, f32_to_f16_bits};
+        let mut v = Vec4::defined([0; 4]);
+        for w in 0..usize::from(m.components) / 2 {
+            let (old, old_undefined) = self.read_word(target, index + w);
+            let mut new = 0;
+            for h in 0..2 {
+                let c = 2 * w + h;
+                let mem = f16_bits_to_f32((old >> (16 * h)) as u16);
+                let x = f16_bits_to_f32(f32_to_f16_bits(operand.f(c)));
+                let r = match op {
+                    // Rounded to f32 and then to f16: the correctly
+                    // rounded f16 sum (f32 has 24 >= 2*11 + 2 bits).
+                    AtomicOp::Add => mem + x,
+                    AtomicOp::Min if x > mem => mem,
+                    AtomicOp::Max if x > mem => x,
+                    AtomicOp::Min => x,
+                    AtomicOp::Max => mem,
+                    _ => x,
+                };
+                new |= u32::from(f32_to_f16_bits(r)) << (16 * h);
+                v.bits[c] = mem.to_bits();
+                if old_undefined || operand.is_undefined(c) {
+                    v.undefined |= 1 << c;
+                }
+            }
+            self.write_word(target, index + w, new);
+        }
+        v
+    }
+
+    /// A 64-bit atomic (NV_gpu_program5 Table X.Y U64 ADD, EXCH, CSWAP;
+    /// NV_shader_atomic_int64; NV_shader_atomic_float64's F64 ADD and
+    /// EXCH) on the two words from `index`, low word first; the value
+    /// before, zero outside the memory.
+    fn memory_atomic64(
+        &mut self,
+        inst: &Instruction,
+        m: &crate::ir::MemoryAccess,
+        srcs: &[wide::Wide4],
+    ) -> Result<wide::Wide4> {
+        let place = self.memory_place(m)?;
+        let (target, index, inside) = (place.target, place.byte / 4, place.inside);
+        let mut out = wide::Wide4::default();
+        if !inside {
+            // Outside a storage buffer or shared memory: 0; at a GPU
+            // address of no buffer, undefined (global_place reported it).
+            out.bits = [0; 4];
+            out.undefined = if matches!(target, Target::Global(..)) {
+                0xf
+            } else {
+                0
+            };
+            return Ok(out);
+        }
+        let (Some(op), Some(operand)) = (m.atomic, srcs.first()) else {
+            return Err(internal(
+                "a 64-bit memory access that is not an atomic",
+                inst.span,
+            ));
+        };
+        let (lo, lo_undefined) = self.read_word(target, index);
+        let (hi, hi_undefined) = self.read_word(target, index + 1);
+        let old = u64::from(lo) | u64::from(hi) << 32;
+        let (x, y) = (operand.bits[0], operand.bits[1]);
+        let signed = m.ty == DataType::Signed;
+        let new = match op {
+            AtomicOp::Add if m.ty == DataType::Float => {
+                Some((f64::from_bits(old) + f64::from_bits(x)).to_bits())
+            }
+            AtomicOp::Add => Some(old.wrapping_add(x)),
+            AtomicOp::Min if signed => Some((old as i64).min(x as i64) as u64),
+            AtomicOp::Min => Some(old.min(x)),
+            AtomicOp::Max if signed => Some((old as i64).max(x as i64) as u64),
+            AtomicOp::Max => Some(old.max(x)),
+            AtomicOp::And => Some(old & x),
+            AtomicOp::Or => Some(old | x),
+            AtomicOp::Xor => Some(old ^ x),
+            AtomicOp::Exch => Some(x),
+            // "if (result == tmp0.x) writeval = tmp0.y; else no store"
+            AtomicOp::CSwap => (old == x).then_some(y),
+            _ => {
+                return Err(internal(
+                    format!("{} on a 64-bit word (the checker refuses it)", op.name()),
+                    inst.span,
+                ))
+            }
+        };
+        if let Some(new) = new {
+            self.write_word(target, index, new as u32);
+            self.write_word(target, index + 1, (new >> 32) as u32);
+        }
+        out.bits = [old; 4];
+        out.undefined = 0;
+        if lo_undefined
+            || hi_undefined
+            || operand.undefined & 1 != 0
+            || (op == AtomicOp::CSwap && operand.undefined & 2 != 0)
+        {
+            out.undefined = 0xf;
+        }
+        Ok(out)
+    }
+
+    /// LOAD, STORE and ATOM (NV_gpu_program5 2.X.4.5): the region of
+    /// [`Outcome::global`] holding the address, the word index in it, and
+    /// whether all the access's words lie inside it. An address of no
+    /// region ("does not correspond to a buffer object made resident"),
+    /// one not aligned to the access size ("the values returned ... will
+    /// be undefined, and the effects of a buffer memory store will also
+    /// be undefined") or an undefined one is an undefined event.
+    fn global_place(&mut self, m: &crate::ir::MemoryAccess) -> Result<Place> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| internal("a GPU memory access without its address", Span::default()))?;
+        let span = a.span;
+        let address = self.load64(a)?;
+        let (addr, undefined) = (address.bits[0], address.undefined & 1 != 0);
+        let size = u64::from(m.bits) / 8 * u64::from(m.components);
+        let region = self
+            .outcome
+            .global
+            .range(..=addr)
+            .next_back()
+            .map(|(&base, words)| (base, words.len() as u64));
+        let found = region.filter(|&(base, len)| {
+            base % 4 == 0 && (addr - base) / 4 + access_words(m) as u64 <= len
+        });
+        let problem = if undefined {
+            Some(format!("the GPU address {addr:#x} is undefined"))
+        } else if addr % size != 0 {
+            Some(format!(
+                "the GPU address {addr:#x} is not a multiple of the access size, {size} bytes (2.X.4.5)"
+            ))
+        } else if found.is_none() {
+            Some(format!(
+                "the GPU address {addr:#x} ({size} bytes) is outside every buffer given (2.X.4.5: \"does not correspond to a buffer object made resident\")"
+            ))
+        } else {
+            None
+        };
+        if let Some(what) = problem {
+            self.undefined_event(span, what);
+            return Ok(Place {
+                target: Target::Global(0),
+                byte: 0,
+                inside: false,
+            });
+        }
+        let (base, _) = found.ok_or_else(|| internal("region vanished", span))?;
+        Ok(Place {
+            target: Target::Global(base),
+            byte: (addr - base) as usize,
+            inside: true,
+        })
     }
 
     /// STB and STS (BufferMemoryStore): the storage modifier's components
@@ -2232,4 +2457,41 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// What ATOMB, ATOMS and ATOMIM store for `op` on the old value `old` with
+/// the operand's `x` and `y` (NV_gpu_program5 Table X.Y, ATOM;
+/// NV_compute_program5, ATOMS; EXT_shader_image_load_store Table X.4):
+/// `None` where nothing is stored (a failed CSWAP); an error for
+/// ATOMCTR's operations, which have their own rules.
+pub(super) fn atomic_update(
+    op: AtomicOp,
+    ty: DataType,
+    old: u32,
+    x: u32,
+    y: u32,
+) -> std::result::Result<Option<u32>, &'static str> {
+    use crate::ir::AtomicOp as A;
+    let signed = ty == DataType::Signed;
+    let float = |b: u32| f32::from_bits(b);
+    Ok(match op {
+        // ATOMS.ADD.F32 (NV_compute_program5 Table X.Y): a float sum.
+        A::Add if ty == DataType::Float => Some((float(old) + float(x)).to_bits()),
+        A::Add => Some(old.wrapping_add(x)),
+        A::Min if signed => Some((old as i32).min(x as i32) as u32),
+        A::Min => Some(old.min(x)),
+        A::Max if signed => Some((old as i32).max(x as i32) as u32),
+        A::Max => Some(old.max(x)),
+        A::And => Some(old & x),
+        A::Or => Some(old | x),
+        A::Xor => Some(old ^ x),
+        A::Exch => Some(x),
+        // "if (result == tmp0.x) writeval = tmp0.y; else no store"
+        A::CSwap => (old == x).then_some(y),
+        // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+        A::IWrap => Some(if old >= x { 0 } else { old + 1 }),
+        // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+        A::DWrap => Some(if old == 0 || old > x { x } else { old - 1 }),
+        A::Incr | A::Decr | A::Get => return Err("ATOMCTR's operation on ATOMB, ATOMS or ATOMIM"),
+    })
 }

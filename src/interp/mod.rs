@@ -92,7 +92,8 @@
 //!   `program.local`, `state.*`); buffer words past the end of a given
 //!   buffer read as zero and undefined.
 //! * **Textures** are not modelled: a program containing a texture
-//!   instruction fails with [`InterpError::Unsupported`].
+//!   instruction fails with [`InterpError::Unsupported`]. **Images** are
+//!   ([`Inputs::images`]; docs/semantics.md, "Images").
 //! * **KIL** ends the invocation ("exit" in its pseudocode);
 //!   [`Outcome::killed`] is set and the results hold what was written
 //!   before it.
@@ -112,11 +113,13 @@
 mod alu;
 mod fixed_function;
 mod half;
+mod image;
 mod machine;
 mod names;
 mod value;
 mod wide;
 
+pub use image::Image;
 pub use names::{
     attribute_aliases, attribute_name, canonical_result_name, patch_suffix, per_vertex_name,
     result_name, state_name,
@@ -153,6 +156,11 @@ use std::fmt;
 pub struct Inputs {
     /// Attribute bindings by name.
     pub attribs: BTreeMap<String, [u32; 4]>,
+    /// The 64-bit components of the attributes a vertex program declares
+    /// `LONG ATTRIB` (NV_gpu_program5 2.X.3.1, set with VertexAttribL*), by
+    /// attribute name: raw bits, read as the instruction's type. An
+    /// attribute missing here reads zero bits.
+    pub attribs64: BTreeMap<String, [u64; 4]>,
     /// `program.env[n]`.
     pub env: BTreeMap<u32, [u32; 4]>,
     /// `program.local[n]`.
@@ -176,6 +184,16 @@ pub struct Inputs {
     /// word `b`; ATOMCTR reads and writes them, and the run's
     /// [`Outcome::counters`] holds the result.
     pub counters: BTreeMap<u32, Vec<u32>>,
+    /// EXT_shader_image_load_store's image units by unit number (`image[n]`):
+    /// LOADIM, STOREIM and ATOMIM read and write them, and the run's
+    /// [`Outcome::images`] holds the result.
+    pub images: BTreeMap<u32, Image>,
+    /// The GPU memory of LOAD, STORE and ATOM (NV_shader_buffer_load,
+    /// NV_shader_buffer_store): buffers by the GPU address of their first
+    /// byte (a multiple of 4), as 32-bit words (address `base + 4·w` is
+    /// word `w`); the run's [`Outcome::global`] holds them afterwards. An
+    /// access outside all of them is undefined (an [`UndefinedEvent`]).
+    pub global: BTreeMap<u64, Vec<u32>>,
     /// Attribute components whose value the spec leaves undefined (bit `i`:
     /// component `i`), by attribute name: e.g. a fragment attribute
     /// interpolated from a vertex result that was undefined. Reads of them
@@ -469,6 +487,12 @@ pub struct Outcome {
     /// The atomic counter buffers after the run ([`Inputs::counters`]
     /// changed by ATOMCTR).
     pub counters: BTreeMap<u32, Vec<u32>>,
+    /// The image units after the run ([`Inputs::images`] changed by
+    /// STOREIM and ATOMIM).
+    pub images: BTreeMap<u32, Image>,
+    /// The GPU memory after the run ([`Inputs::global`] changed by STORE
+    /// and ATOM).
+    pub global: BTreeMap<u64, Vec<u32>>,
     /// A compute program's shared memory after the run, one entry per
     /// byte of `SHARED_MEMORY`, `None` where never written (its contents
     /// are undefined at the start, NV_compute_program5 2.X.3.Y); the one

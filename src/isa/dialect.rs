@@ -144,15 +144,20 @@ impl Header {
             // NV4 holds, and the NV5 feature adds to it. It "may use the
             // LDC opcode without needing to declare "OPTION
             // NV_parameter_buffer_object2"" ("Dependencies on
-            // NV_parameter_buffer_object2").
+            // NV_parameter_buffer_object2"), and "the LOAD opcode without
+            // needing to declare "OPTION NV_shader_buffer_load""
+            // ("Dependencies on NV_shader_buffer_load").
             Header::NvVp5
             | Header::NvTcp5
             | Header::NvTep5
             | Header::NvGp5
             | Header::NvFp5
-            | Header::NvCp5 => {
-                Features(Features::NV4.0 | Features::NV5.0 | Features::PARAMETER_BUFFERS2.0)
-            }
+            | Header::NvCp5 => Features(
+                Features::NV4.0
+                    | Features::NV5.0
+                    | Features::PARAMETER_BUFFERS2.0
+                    | Features::SHADER_BUFFER_LOAD.0,
+            ),
             // The older NV headers are the languages the ARB family was
             // built from: each is an ARB base plus what the matching NV
             // option has, restricted by its own column and fixed registers
@@ -259,8 +264,8 @@ impl Features {
     pub const NV_FP1: Features = Features(1 << 23);
     /// `OPTION NV_shader_thread_shuffle;`: SHFIDX, SHFUP, SHFDOWN, SHFXOR.
     pub const THREAD_SHUFFLE: Features = Features(1 << 24);
-    /// `OPTION NV_shader_thread_group;`: TGBALLOT (and the thread bindings
-    /// and QSWZ instructions, not lowered yet).
+    /// `OPTION NV_shader_thread_group;`: TGBALLOT, the QSWZ instructions,
+    /// the thread bindings and `state.thread.*`.
     pub const THREAD_GROUP: Features = Features(1 << 25);
     /// `OPTION NV_parameter_buffer_object2;`: CBUFFER declarations and the
     /// LDC instruction; part of every NV_gpu_program5 header
@@ -272,13 +277,17 @@ impl Features {
     /// `OPTION NV_shader_atomic_counters;`: COUNTER declarations and the
     /// ATOMCTR instruction.
     pub const ATOMIC_COUNTERS: Features = Features(1 << 27);
+    /// `OPTION NV_shader_buffer_load;`: the LOAD instruction in
+    /// NV_gpu_program4 programs; part of every NV_gpu_program5 header
+    /// (NV_gpu_program5, "Dependencies on NV_shader_buffer_load").
+    pub const SHADER_BUFFER_LOAD: Features = Features(1 << 30);
     /// `OPTION NV_shader_atomic_float;`: F32 ADD and EXCH atomics (which
     /// ATOMB and ATOMS have whenever the extension is supported).
     pub const ATOMIC_FLOAT: Features = Features(1 << 28);
     /// `OPTION NV_gpu_program5_mem_extended;`: the F16, F16X2, F16X4 and
     /// 8- and 16-bit integer vector storage modifiers on the load and
     /// store instructions (NV_gpu_program5_mem_extended 2.X.6).
-    pub const MEM_EXTENDED: Features = Features(1 << 30);
+    pub const MEM_EXTENDED: Features = Features(1 << 31);
     /// Any of the older NV headers, whose registers are fixed names
     /// rather than declarations.
     pub const NV_LEGACY: Features =
@@ -325,7 +334,7 @@ impl std::ops::BitOrAssign for Features {
 
 impl fmt::Debug for Features {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [(Features, &str); 31] = [
+        const NAMES: [(Features, &str); 32] = [
             (Features::NV4, "NV4"),
             (Features::ARB_VP, "ARB_VP"),
             (Features::ARB_FP, "ARB_FP"),
@@ -357,6 +366,7 @@ impl fmt::Debug for Features {
             (Features::ATOMIC_COUNTERS, "ATOMIC_COUNTERS"),
             (Features::ATOMIC_FLOAT, "ATOMIC_FLOAT"),
             (Features::MEM_EXTENDED, "MEM_EXTENDED"),
+            (Features::SHADER_BUFFER_LOAD, "SHADER_BUFFER_LOAD"),
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -973,10 +983,14 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_position_invariant", headers: NV_VP11, features: Features::POSITION_INVARIANT, requires: None, exclusive: None, spec: "NV_vertex_program1_1 2.14.B", summary: "the position is computed as the fixed-function pipeline does; the program does not write o[HPOS]" },
     OptionInfo { name: "NV_shader_storage_buffer", headers: NV5, features: Features::STORAGE_BUFFER, requires: None, exclusive: None, spec: "NV_shader_storage_buffer_object 2.X.6", summary: "STORAGE declarations and the LDB, STB and ATOMB instructions on shader storage buffers" },
     OptionInfo { name: "NV_shader_atomic_counters", headers: NV5, features: Features::ATOMIC_COUNTERS, requires: None, exclusive: None, spec: "NV_shader_atomic_counters 2.X.6", summary: "COUNTER declarations (program.counter[a][b]) and the ATOMCTR instruction (INCR, DECR, GET) on atomic counter buffers" },
-    OptionInfo { name: "NV_shader_atomic_float", headers: NV5, features: Features::ATOMIC_FLOAT, requires: None, exclusive: None, spec: "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\"", summary: "F32 with the ADD and EXCH atomics (ATOMB and ATOMS have them without the option, as their specifications say; ATOM and ATOMIM are not lowered)" },
-    OptionInfo { name: "NV_gpu_program5_mem_extended", headers: NV5, features: Features::MEM_EXTENDED, requires: None, exclusive: None, spec: "NV_gpu_program5_mem_extended 2.X.6", summary: "the F16, F16X2, F16X4, S8X2, S8X4, S16X2, S16X4, U8X2, U8X4, U16X2 and U16X4 storage modifiers on LDC, LDB, STB, LDS, STS, LOADIM and STOREIM (LOAD and STORE are not lowered)" },
-    OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "the TGBALLOT instruction (a subgroup ballot, --target-env vulkan1.1); its thread bindings and QSWZ instructions are not lowered yet (E0900)" },
+    OptionInfo { name: "NV_shader_atomic_float", headers: NV5, features: Features::ATOMIC_FLOAT, requires: None, exclusive: None, spec: "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\"", summary: "F32 with the ADD and EXCH atomics: ATOM needs the option (E1230); ATOMB and ATOMS have them without it, as their specifications say" },
+    OptionInfo { name: "NV_gpu_program5_mem_extended", headers: NV5, features: Features::MEM_EXTENDED, requires: None, exclusive: None, spec: "NV_gpu_program5_mem_extended 2.X.6", summary: "the F16, F16X2, F16X4, S8X2, S8X4, S16X2, S16X4, U8X2, U8X4, U16X2 and U16X4 storage modifiers on LDC, LDB, STB, LDS, STS, LOADIM and STOREIM (on LOAD and STORE not lowered yet: E0900)" },
+    OptionInfo { name: "NV_shader_atomic_int64", headers: NV5, features: Features::NONE, requires: None, exclusive: None, spec: "NV_shader_atomic_int64, \"Dependencies on NV_gpu_program5, NV_compute_program5, and NV_shader_storage_buffer_object\"", summary: "S64 with the ADD, MIN, MAX, AND, OR, XOR, EXCH and CSWAP atomics and U64 with MIN, MAX, AND, OR and XOR (U64 ADD, EXCH and CSWAP need no option) on ATOMB, ATOMS and ATOM, as 64-bit SPIR-V atomics (Int64Atomics: shaderBufferInt64Atomics, shaderSharedInt64Atomics)" },
+    OptionInfo { name: "NV_shader_atomic_float64", headers: NV5, features: Features::NONE, requires: None, exclusive: None, spec: "NV_shader_atomic_float64, \"Dependencies on NV_gpu_program5\"", summary: "F64 with the ADD and EXCH atomics on ATOMB, ATOMS and ATOM (ADD as a 64-bit compare-and-swap loop, EXCH on the bits: Int64Atomics)" },
+    OptionInfo { name: "NV_shader_atomic_fp16_vector", headers: NV5, features: Features::NONE, requires: None, exclusive: None, spec: "NV_shader_atomic_fp16_vector, \"Dependencies on NV_compute_program5\" (ATOMB), \"Dependencies on NV_shader_storage_buffer_object\" (ATOMS), \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\" (ATOMIM)", summary: "F16X2 and F16X4 with the ADD, MIN, MAX and EXCH atomics on ATOMB, ATOMS and ATOM (compare-and-swap loops on each packed pair of halves); on ATOMIM not lowered (E1245: Vulkan has no atomics on 16-bit float images)" },
+    OptionInfo { name: "NV_shader_thread_group", headers: NV5, features: Features::THREAD_GROUP, requires: None, exclusive: None, spec: "NV_shader_thread_group 2.X.6", summary: "TGBALLOT (a subgroup ballot) and QSWZ0-3/QSWZX/QSWZY (quad broadcast/swap), the thread bindings (threadid and the masks: subgroup built-ins; helperthread), state.thread.warpsize (SubgroupSize) from --target-env vulkan1.1, and state.thread.warpspersm/smcount (State block rows 408, 409); warpid and smid are E1141" },
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
+    OptionInfo { name: "NV_shader_buffer_load", headers: NV4, features: Features::SHADER_BUFFER_LOAD, requires: None, exclusive: None, spec: "NV_shader_buffer_load 2.X.6", summary: "the LOAD instruction: a load from a GPU address (implied by the NV_gpu_program5 headers; --target-env vulkan1.2, docs/interface.md, \"GPU addresses\")" },
     OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },
     OptionInfo { name: "NV_bindless_texture", headers: NV5, features: Features::BINDLESS_TEXTURE, requires: None, exclusive: None, spec: "NV_bindless_texture, \"Interactions with NV_gpu_program4, NV_gpu_program5\", 2.X.5.Y", summary: "textures named by a handle, `handle(a.x)`, in the texture instructions (a descriptor array per target indexed by the handle); image handles are not lowered yet (E1120)" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },

@@ -996,6 +996,8 @@ fn signature(info: &OpInfo) -> String {
         // variable (Table X.13's "su" for the shared memory instructions).
         Shape::Memory => inputs.push("storageUse".into()),
         Shape::SharedMemory => inputs.push("sharedUse".into()),
+        // NV_gpu_program5 Table X.13: the GPU address, "su".
+        Shape::GlobalMemory => inputs.push("address".into()),
         _ => {}
     }
     if args.is_empty() {

@@ -79,6 +79,7 @@ impl Lowerer<'_> {
             | Shape::Txd
             | Shape::Memory
             | Shape::SharedMemory
+            | Shape::GlobalMemory
             | Shape::Image => {}
             _ => {
                 return Err(LowerError::internal_at(
@@ -377,7 +378,7 @@ impl Lowerer<'_> {
                 }
             }
             Opcode::Bfr => self.op(Op::BitReverse, &[v(0)])?.into(),
-            Opcode::Ldb | Opcode::Lds => self.memory_load(inst)?.into(),
+            Opcode::Ldb | Opcode::Lds | Opcode::Load => self.memory_load(inst)?.into(),
             // NV_parameter_buffer_object2 2.X.8.Z, LDC: "A final operand
             // vector is derived from the base operand vector by applying
             // swizzle, negation, and absolute value operand modifiers".
@@ -389,7 +390,7 @@ impl Lowerer<'_> {
                     .ok_or_else(|| LowerError::internal_at("LDC without its operand", inst.span))?;
                 self.apply_modifiers(modifiers, base, false)?.value.into()
             }
-            Opcode::Atomb | Opcode::Atoms => self.memory_atomic(inst, v(0))?.into(),
+            Opcode::Atomb | Opcode::Atoms | Opcode::Atom => self.memory_atomic(inst, v(0))?.into(),
             Opcode::Loadim => self.image_load(inst, v(0))?.into(),
             Opcode::Atomim => self.image_atomic(inst, v(0), v(1))?.into(),
             // NV_shader_atomic_counters 2.X.8.Z, ATOMCTR: INCR, DECR or GET
@@ -1043,7 +1044,7 @@ impl Lowerer<'_> {
     /// SWZ: each component selected from the operand, 0 or 1, optionally
     /// negated (section 2.X.8.Z, SWZ).
     fn swz(&mut self, inst: &Instruction, v: Val) -> LResult<Val> {
-        let Some(sel) = inst.ext_swizzle else {
+        let Some(&sel) = inst.ext_swizzle.as_deref() else {
             return Err(LowerError::internal_at(
                 "SWZ without its extended swizzle",
                 inst.span,

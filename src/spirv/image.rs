@@ -10,7 +10,9 @@
 //!   only stored to without a storage modifier (a formatted STOREIM) has
 //!   format Unknown (capability StorageImageWriteWithoutFormat).
 //! * The coordinates are the target's components of the signed operand
-//!   (Table X.5: ARRAY1D's layer is z).
+//!   (Table X.5: ARRAY1D's layer is z); 2DMS and ARRAY2DMS take the
+//!   sample number from w, as the `Sample` image operand (multisampled
+//!   storage images: capability StorageImageMultisample).
 //! * "Invalid image loads will return zero. Invalid image stores will have
 //!   no effect. Invalid image atomics will not update any texture bound to
 //!   the image unit and will return zero" (section 3.9.X): every access
@@ -24,7 +26,8 @@ use std::collections::BTreeMap;
 
 use rspirv::dr::Operand as SpvOperand;
 use rspirv::spirv::{
-    Capability, Decoration, Dim, ImageFormat as SpvFormat, Op, Scope, StorageClass, Word,
+    Capability, Decoration, Dim, ImageFormat as SpvFormat, ImageOperands, Op, Scope, StorageClass,
+    Word,
 };
 
 use super::emit::{Comp, LResult, Val};
@@ -42,6 +45,27 @@ pub(crate) struct ImageUnit {
     /// The sampled type's component (texels are read and written as it).
     pub comp: Comp,
     pub target: ImageTarget,
+}
+
+/// Where an access goes (`Lowerer::image_coordinates`).
+struct TexelAt {
+    /// The texel coordinates (and layer or face).
+    ijk: Val,
+    /// Whether they, and the sample, lie inside the image.
+    inside: Val,
+    /// A multisample target's sample number (w of the operand).
+    sample: Option<Val>,
+}
+
+impl TexelAt {
+    /// The image operand words of OpImageRead / OpImageWrite: `Sample`
+    /// and the sample for a multisample image, none otherwise.
+    fn sample_operand(&self) -> Vec<Word> {
+        match self.sample {
+            Some(s) => vec![ImageOperands::SAMPLE.bits(), s.id],
+            None => Vec::new(),
+        }
+    }
 }
 
 /// How the program uses one unit (the checker made every use agree:
@@ -109,18 +133,20 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32,
     fn walk(block: &Block, out: &mut BTreeMap<u32, UnitUse>) {
         for stmt in block {
             let access = match stmt {
-                Stmt::Inst(i) => i.image.as_ref().map(|a| (a, i.ty)),
+                Stmt::Inst(i) => i.image.as_deref().map(|a| (a, i.ty)),
                 Stmt::ImageStore { image, value, .. } => Some((image, value.ty)),
                 _ => None,
             };
             if let Some((a, ty)) = access {
-                let u = out.entry(a.unit).or_insert(UnitUse {
-                    target: a.target,
-                    format: None,
-                    ty,
-                });
-                if a.format.is_some() {
-                    u.format = a.format;
+                for &unit in a.units() {
+                    let u = out.entry(unit).or_insert(UnitUse {
+                        target: a.target,
+                        format: None,
+                        ty,
+                    });
+                    if a.format.is_some() {
+                        u.format = a.format;
+                    }
                 }
             }
             for b in stmt.blocks() {
@@ -168,10 +194,25 @@ impl Lowerer<'_> {
             }
             // The bounds checks query the size.
             self.capability(Capability::ImageQuery);
+            let multisampled = u.target.multisampled();
+            if multisampled {
+                // Both need the `shaderStorageImageMultisample` feature.
+                self.capability(Capability::StorageImageMultisample);
+                if arrayed {
+                    self.capability(Capability::ImageMSArray);
+                }
+            }
             let scalar = self.t(comp, 1);
-            let image_ty =
-                self.b
-                    .type_image(scalar, dim, 0, u32::from(arrayed), 0, 2, format, None);
+            let image_ty = self.b.type_image(
+                scalar,
+                dim,
+                0,
+                u32::from(arrayed),
+                u32::from(multisampled),
+                2,
+                format,
+                None,
+            );
             let var = self.global_variable(
                 image_ty,
                 StorageClass::UniformConstant,
@@ -201,20 +242,52 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    fn image_unit(&self, a: &ImageAccess) -> LResult<ImageUnit> {
+    fn image_unit(&self, unit: u32) -> LResult<ImageUnit> {
         self.io
             .images
-            .get(&a.unit)
+            .get(&unit)
             .copied()
-            .ok_or_else(|| LowerError::internal(format!("image unit {} was not declared", a.unit)))
+            .ok_or_else(|| LowerError::internal(format!("image unit {unit} was not declared")))
+    }
+
+    /// The units an access may use, each with the condition under which
+    /// it is the one: always for a fixed unit; for a register-indexed
+    /// IMAGE array, the array element the index names (clamped like a
+    /// texture array's, `array_unit_index`). Every unit's access is
+    /// emitted under its condition, so exactly one runs: storage image
+    /// arrays indexed at run time need `shaderStorageImageArrayDynamicIndexing`,
+    /// which lavapipe lacks (docs/interface.md, "Images").
+    fn image_units(&mut self, a: &ImageAccess) -> LResult<Vec<(ImageUnit, Option<Val>)>> {
+        let Some((select, index)) = &a.unit_select else {
+            return Ok(vec![(self.image_unit(a.unit)?, None)]);
+        };
+        let index = self.load_operand(index, true)?.value;
+        let index = self.array_unit_index(index, select)?;
+        let mut out = Vec::with_capacity(select.units.len());
+        for (k, &unit) in select.units.iter().enumerate() {
+            let k = self.konst(Comp::I32, &[k as u32]);
+            let here = self.cmp(Op::IEqual, index, k)?;
+            out.push((self.image_unit(unit)?, Some(here)));
+        }
+        Ok(out)
+    }
+
+    /// Whether an access of `unit` runs: inside the image, and (for a
+    /// register-indexed array) on the unit the index picks.
+    fn image_guard(&mut self, at: &TexelAt, pick: Option<Val>) -> LResult<Val> {
+        match pick {
+            Some(p) => self.op(Op::LogicalAnd, &[at.inside, p]),
+            None => Ok(at.inside),
+        }
     }
 
     /// The texel coordinates of the target (Table X.5) from the signed
     /// operand, and whether they lie inside the image: every coordinate,
     /// read as unsigned (a negative one is far outside), below the size;
     /// a cube's face (z) below 6, a cube array's layer-face below 6 × its
-    /// cubes.
-    fn image_coordinates(&mut self, unit: ImageUnit, coord: Val) -> LResult<(Val, Val)> {
+    /// cubes; a multisample target's sample number (w) below its samples
+    /// (the sample is then the access's `Sample` operand).
+    fn image_coordinates(&mut self, unit: ImageUnit, coord: Val) -> LResult<TexelAt> {
         let comps = unit.target.coordinate_components();
         let coord = self.cast(coord, Comp::I32)?;
         let ijk = if let [c] = comps {
@@ -258,7 +331,7 @@ impl Lowerer<'_> {
         let at = self.cast(ijk, Comp::U32)?;
         let size = self.cast(size, Comp::U32)?;
         let below = self.cmp(Op::ULessThan, at, size)?;
-        let inside = if n == 1 {
+        let mut inside = if n == 1 {
             below
         } else {
             let bool_ty = self.t(Comp::Bool, 1);
@@ -269,7 +342,28 @@ impl Lowerer<'_> {
                 n: 1,
             }
         };
-        Ok((ijk, inside))
+        let sample = if unit.target.multisampled() {
+            let sample = self.extract(coord, 3)?;
+            let int = self.t(Comp::I32, 1);
+            let samples = self.emit(Op::ImageQuerySamples, int, &[image])?;
+            let samples = Val {
+                id: samples,
+                comp: Comp::I32,
+                n: 1,
+            };
+            let s = self.cast(sample, Comp::U32)?;
+            let samples = self.cast(samples, Comp::U32)?;
+            let below = self.cmp(Op::ULessThan, s, samples)?;
+            inside = self.op(Op::LogicalAnd, &[inside, below])?;
+            Some(sample)
+        } else {
+            None
+        };
+        Ok(TexelAt {
+            ijk,
+            inside,
+            sample,
+        })
     }
 
     /// LOADIM: the texel as four components of the storage modifier's type
@@ -281,25 +375,31 @@ impl Lowerer<'_> {
             .image
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LOADIM without its image", inst.span))?;
-        let unit = self.image_unit(a)?;
-        let (ijk, inside) = self.image_coordinates(unit, coord)?;
-        let vec4 = self.t(unit.comp, 4);
+        let units = self.image_units(a)?;
+        let comp = units[0].0.comp;
+        let vec4 = self.t(comp, 4);
         let result = self.function_variable_init(vec4, Some("loadim"), None)?;
-        let zeros = self.konst(unit.comp, &[0; 4]);
+        let zeros = self.konst(comp, &[0; 4]);
         self.store(result, zeros)?;
-        self.guarded_by(Some(inside), |l| {
-            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            let texel = l.emit(Op::ImageRead, vec4, &[image, ijk.id])?;
-            l.store(
-                result,
-                Val {
-                    id: texel,
-                    comp: unit.comp,
-                    n: 4,
-                },
-            )
-        })?;
-        let v = self.load(result, unit.comp, 4)?;
+        for (unit, pick) in units {
+            let at = self.image_coordinates(unit, coord)?;
+            let guard = self.image_guard(&at, pick)?;
+            self.guarded_by(Some(guard), |l| {
+                let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+                let mut words = vec![image, at.ijk.id];
+                words.extend(at.sample_operand());
+                let texel = l.emit(Op::ImageRead, vec4, &words)?;
+                l.store(
+                    result,
+                    Val {
+                        id: texel,
+                        comp,
+                        n: 4,
+                    },
+                )
+            })?;
+        }
+        let v = self.load(result, comp, 4)?;
         self.cast(v, Comp::from(inst.ty))
     }
 
@@ -315,10 +415,11 @@ impl Lowerer<'_> {
         coord: &Operand,
         a: &ImageAccess,
     ) -> LResult<()> {
-        let unit = self.image_unit(a)?;
         let v = self.load_operand(value, false)?.value;
         let c = self.load_operand(coord, false)?.value;
-        let mut v = self.cast(v, unit.comp)?;
+        let units = self.image_units(a)?;
+        let comp = units[0].0.comp;
+        let mut v = self.cast(v, comp)?;
         if let Some(f) = a.format.filter(|f| f.bits < 32 && f.ty != DataType::Float) {
             // Each stored component's low bits (the others are not
             // stored: the format has none of them).
@@ -331,12 +432,18 @@ impl Lowerer<'_> {
             };
             v = self.op(op, &[v, offset, count])?;
         }
-        let (ijk, inside) = self.image_coordinates(unit, c)?;
-        self.guarded_by(Some(inside), |l| {
-            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            l.b.inst(Op::ImageWrite, None, None, [image, ijk.id, v.id])?;
-            Ok(())
-        })
+        for (unit, pick) in units {
+            let at = self.image_coordinates(unit, c)?;
+            let guard = self.image_guard(&at, pick)?;
+            self.guarded_by(Some(guard), |l| {
+                let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+                let mut words = vec![image, at.ijk.id, v.id];
+                words.extend(at.sample_operand());
+                l.b.inst(Op::ImageWrite, None, None, words)?;
+                Ok(())
+            })?;
+        }
+        Ok(())
     }
 
     /// ATOMIM: the texel before the operation (zero outside the image,
@@ -354,8 +461,7 @@ impl Lowerer<'_> {
         let op = a
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMIM without its operation", inst.span))?;
-        let unit = self.image_unit(a)?;
-        let (ijk, inside) = self.image_coordinates(unit, coord)?;
+        let units = self.image_units(a)?;
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
         let y = self.extract(bits, 1)?;
@@ -363,15 +469,27 @@ impl Lowerer<'_> {
         let result = self.function_variable_init(uint, Some("atomim"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result, zero)?;
-        self.guarded_by(Some(inside), |l| {
-            let scalar = l.t(unit.comp, 1);
-            let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
-            let sample = l.c_u32(0);
-            let p = l.emit(Op::ImageTexelPointer, ptr_ty, &[unit.var, ijk.id, sample])?;
-            let scope = l.c_u32(Scope::Device as u32);
-            let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
-            l.store(result, old)
-        })?;
+        for (unit, pick) in units {
+            let at = self.image_coordinates(unit, coord)?;
+            let guard = self.image_guard(&at, pick)?;
+            self.guarded_by(Some(guard), |l| {
+                let scalar = l.t(unit.comp, 1);
+                let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
+                // "Sample ... must be 0" unless the image is multisampled.
+                let sample = match at.sample {
+                    Some(s) => s.id,
+                    None => l.c_u32(0),
+                };
+                let p = l.emit(
+                    Op::ImageTexelPointer,
+                    ptr_ty,
+                    &[unit.var, at.ijk.id, sample],
+                )?;
+                let scope = l.c_u32(Scope::Device as u32);
+                let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
+                l.store(result, old)
+            })?;
+        }
         let old = self.load(result, Comp::U32, 1)?;
         self.cast(old, Comp::from(inst.ty))
     }

@@ -58,6 +58,10 @@ pub(crate) enum ParamSource {
     BufferElement { buffer: u32, element: u32 },
     /// `program.subroutine[n]`, read from the `ProgramSubroutine` block.
     Subroutine(u32),
+    /// NV_shader_thread_group 2.X.3.3's `state.thread.warpsize`: the
+    /// SubgroupSize built-in, (size, 0, 0, 0) (docs/interface.md, "Thread
+    /// groups").
+    WarpSize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,6 +128,11 @@ pub(crate) enum IoShape {
     Vec3,
     /// `invocation.groupsize`: GROUP_SIZE as a constant (w = 0); no variable.
     GroupSize,
+    /// A LONG vertex attribute (NV_gpu_program5 2.X.3.1): `uvec4[2]` at
+    /// Locations n and n + 1, the little-endian words of x, y then z, w,
+    /// read as four 64-bit components (docs/interface.md, "64-bit vertex
+    /// attributes").
+    Long64,
     /// The fog coordinate attribute: a four-component Location read as
     /// (f, 0, 0, 1), f in x (ARB_vertex_program Table X.2 and
     /// ARB_fragment_program Table 3.X: `vertex.fogcoord`,
@@ -192,6 +201,10 @@ pub(crate) struct Io {
     pub invocation_id: Option<Word>,
     /// `program.storage[a]` buffers, by a (memory.rs).
     pub storage: BTreeMap<u32, super::memory::StorageBuffer>,
+    /// The 64-bit views of `program.storage[a]` (`uint64_t data[]` at the
+    /// same binding), by a, declared by the first 64-bit atomic on the
+    /// buffer (memory.rs).
+    pub storage64: BTreeMap<u32, Word>,
     /// `program.counter[a]` atomic counter buffers, by a (memory.rs).
     pub counters: BTreeMap<u32, super::memory::StorageBuffer>,
     /// The work group's shared memory (`SHARED_MEMORY`), when a SHARED
@@ -253,7 +266,10 @@ impl Lowerer<'_> {
             let var = program.var(id);
             match &var.kind {
                 // Declared by binding point (memory.rs).
-                VarKind::Storage(_) | VarKind::Shared(_) | VarKind::Counter(_) => {}
+                VarKind::Storage(_)
+                | VarKind::Shared(_)
+                | VarKind::Counter(_)
+                | VarKind::GlobalMemory => {}
                 // LDC's bytes: the block covers the highest byte it reads
                 // (docs/interface.md, "Parameter buffers").
                 VarKind::ConstantBuffer(binding) => {
@@ -282,6 +298,9 @@ impl Lowerer<'_> {
                                 block: ParamBlock::Local,
                                 element: *n,
                             },
+                            ParamBinding::State(item) if item.path == ["thread", "warpsize"] => {
+                                ParamSource::WarpSize
+                            }
                             ParamBinding::State(item) => {
                                 let read = state_read(&item.path)
                                     .map_err(|what| LowerError::unsupported(what, var.span))?;
@@ -344,6 +363,12 @@ impl Lowerer<'_> {
                         .map(|b| attrib_spec(program.stage, b, var.ty))
                         .collect::<Result<Vec<_>, String>>()
                         .map_err(|what| LowerError::unsupported(what, var.span))?;
+                    if program.long_storage(id) {
+                        for spec in &mut specs {
+                            long_attrib(spec)
+                                .map_err(|what| LowerError::unsupported(what, var.span))?;
+                        }
+                    }
                     // Interpolation modifiers apply to the interpolated
                     // attributes only, not to the built-ins (the bindings
                     // marked "*" in NV_fragment_program4's table).
@@ -784,6 +809,10 @@ impl Lowerer<'_> {
             }
             let mut pointee = match info.shape {
                 IoShape::Vec4 | IoShape::FogCoord => self.t(info.comp, 4),
+                IoShape::Long64 => {
+                    let uvec4 = self.t(Comp::U32, 4);
+                    self.t_array(uvec4, 2)
+                }
                 IoShape::Vec3 => self.t(info.comp, 3),
                 IoShape::GroupSize => continue,
                 IoShape::Scalar { .. } | IoShape::Facing | IoShape::Helper => self.t(info.comp, 1),
@@ -1046,6 +1075,21 @@ fn location(output: bool, location: u32, ty: VarType) -> SlotSpec {
         vertex: VertexSel::None,
         patch: false,
     }
+}
+
+/// A vertex attribute slot made LONG: the bits of four 64-bit components
+/// in two `uvec4` Locations (docs/interface.md, "64-bit vertex
+/// attributes"), whatever the declared type (the instruction reading it
+/// names one, section 2.X.4.1). The checker refused LONG on built-ins
+/// (E1260) and on overlapping Locations (E1261).
+fn long_attrib(spec: &mut SlotSpec) -> Result<(), String> {
+    if !matches!(spec.key, IoKey::Location { output: false, .. }) || spec.shape != IoShape::Vec4 {
+        return Err("a LONG attribute that is no vertex array attribute".to_string());
+    }
+    spec.shape = IoShape::Long64;
+    spec.comp = Comp::U32;
+    spec.typed = true;
+    Ok(())
 }
 
 /// The fog coordinate input at `location`, read as (f, 0, 0, 1).

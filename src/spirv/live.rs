@@ -201,6 +201,9 @@ impl Liveness {
                 if let Some(a) = inst.memory.as_ref().and_then(|m| m.address.as_ref()) {
                     self.operand(a);
                 }
+                if let Some((_, index)) = inst.image.as_ref().and_then(|a| a.unit_select.as_ref()) {
+                    self.operand(index);
+                }
                 self.index(&inst.dst.index);
                 if self.var_live(inst.dst.var) {
                     self.access(inst.dst.var, inst.dst.ty);
@@ -305,10 +308,18 @@ impl Liveness {
                 }
                 true
             }
-            Stmt::ImageStore { value, coord, .. } => {
+            Stmt::ImageStore {
+                value,
+                coord,
+                image,
+                ..
+            } => {
                 self.effects |= self.record_ifs;
                 self.operand(value);
                 self.operand(coord);
+                if let Some((_, index)) = &image.unit_select {
+                    self.operand(index);
+                }
                 true
             }
         }
@@ -333,9 +344,9 @@ impl Liveness {
     fn index(&mut self, index: &Index) {
         match index {
             Index::Relative { address, .. } => self.operand(address),
-            Index::PerVertex { vertex, element } => {
-                self.index(vertex);
-                self.index(element);
+            Index::PerVertex(per_vertex) => {
+                self.index(&per_vertex.vertex);
+                self.index(&per_vertex.element);
             }
             Index::None | Index::Absolute(_) => {}
         }

@@ -37,13 +37,32 @@
 //! * ATOMS is an atomic at Workgroup scope (the spec's "no other write to
 //!   the memory accessed will occur between the time it is read and
 //!   written" concerns only the work group that shares it).
+//!
+//! NV_shader_buffer_load / NV_shader_buffer_store's LOAD, STORE and ATOM,
+//! as docs/interface.md ("GPU addresses") states them:
+//!
+//! * The address operand, read at 64 bits (a LONG register's component as
+//!   it is, a 32-bit one zero-extended, 2.X.4.1), becomes a
+//!   `PhysicalStorageBuffer` pointer by `OpConvertUToPtr` (addressing
+//!   model PhysicalStorageBuffer64, SPIR-V 1.5: the checker requires
+//!   vulkan1.2, E1140), to a `uint` or `uvecN` of the storage modifier's
+//!   `N` components.
+//! * Loads and stores carry `Aligned` with the access size (4, 8 or 16
+//!   bytes: 2.X.4.5, "must be aligned to the fetch size"; an unaligned
+//!   address is undefined there and in Vulkan), and `Volatile` for COH and
+//!   VOL. There is no bounds check: 2.X.4.5 leaves an address outside a
+//!   resident buffer undefined, as Vulkan does one outside a buffer.
+//! * S8/U8/S16/U16 LOAD and STORE go through the aligned word holding the
+//!   value: a load and an extract, or an atomic AND and OR.
+//! * ATOM is an atomic on that word at Device scope, Relaxed, through
+//!   [`Lowerer::atomic_word`], the same operations as ATOMB.
 
-use rspirv::spirv::{Decoration, Op, Scope, StorageClass, Word};
+use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op, Scope, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val};
 use super::{LowerError, Lowerer};
-use crate::ir::{AtomicOp, BarrierKind, Instruction, MemoryAccess, Operand, VarKind};
-use crate::isa::{DataType, Stage};
+use crate::ir::{AtomicOp, BarrierKind, Instruction, MemoryAccess, Operand, Stmt, VarKind};
+use crate::isa::{DataType, Opcode, Stage};
 use crate::spirv::emit::Comp as C;
 
 /// The bytes one access covers: component size times count.
@@ -71,6 +90,11 @@ pub(crate) struct SharedMemory {
     /// The words wholly inside the declared `SHARED_MEMORY` bytes (the
     /// bound of a register-addressed access).
     pub words: u32,
+    /// The array is of 64-bit elements, two words each, low word first:
+    /// the program has a 64-bit ATOMS, which needs a 64-bit pointer, and
+    /// Vulkan core gives Workgroup memory one type. Every word access then
+    /// reads or updates its half of an element.
+    pub wide: bool,
 }
 
 /// Where one access goes: a storage buffer, shared memory, or (LDC) a
@@ -104,6 +128,105 @@ impl Memory {
         match self {
             Memory::Buffer(_) | Memory::Constant { .. } => Scope::Device,
             Memory::Shared(_) => Scope::Workgroup,
+        }
+    }
+}
+
+/// IWRAP and DWRAP's new word from the old one and the operand `x`
+/// (NV_gpu_program5 2.X.8.Z, ATOM), inside a compare-and-swap loop.
+fn wrap(l: &mut Lowerer<'_>, op: AtomicOp, old: Val, x: Val) -> LResult<Val> {
+    let one = l.konst(Comp::U32, &[1]);
+    let zero = l.konst(Comp::U32, &[0]);
+    if op == AtomicOp::IWrap {
+        // "writeval = (result >= tmp0.x) ? 0 : result+1;"
+        let inc = l.op(Op::IAdd, &[old, one])?;
+        let wrap = l.cmp(Op::UGreaterThanEqual, old, x)?;
+        l.sel(wrap, zero, inc)
+    } else {
+        // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
+        let dec = l.op(Op::ISub, &[old, one])?;
+        let is_zero = l.cmp(Op::IEqual, old, zero)?;
+        let above = l.cmp(Op::UGreaterThan, old, x)?;
+        let wrap = l.or(is_zero, above)?;
+        l.sel(wrap, x, dec)
+    }
+}
+
+/// An F16X2 atomic's new word from the old one and the packed operand
+/// `x`: per half the sum, MIN or MAX (as MIN and MAX compute them:
+/// `(tmp0 > tmp1) ? ...`) rounded to the nearest half, or `x` (EXCH).
+fn new_halves(l: &mut Lowerer<'_>, op: AtomicOp, old: Val, x: Val) -> LResult<Val> {
+    if op == AtomicOp::Exch {
+        return Ok(x);
+    }
+    let a = l.unpack_halves(old)?;
+    let b = l.unpack_halves(x)?;
+    let r = match op {
+        AtomicOp::Add => l.op(Op::FAdd, &[a, b])?,
+        // "writeval = min(tmp0.x, result)": (tmp0 > tmp1) ? tmp1 : tmp0.
+        AtomicOp::Min => {
+            let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+            l.sel(gt, a, b)?
+        }
+        _ => {
+            let gt = l.cmp(Op::FOrdGreaterThan, b, a)?;
+            l.sel(gt, b, a)?
+        }
+    };
+    let uint = l.t(Comp::U32, 1);
+    l.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[r])
+}
+
+/// A 32-bit atomic's new word from the old one and the operand's `x`
+/// and `y` (NV_gpu_program5 2.X.8.Z, ATOM's pseudocode), for the
+/// compare-and-swap loops of wide shared memory; CSWAP's miss writes the
+/// old word back, which is no change.
+fn new_word(
+    l: &mut Lowerer<'_>,
+    op: AtomicOp,
+    ty: DataType,
+    old: Val,
+    x: Val,
+    y: Val,
+) -> LResult<Val> {
+    let signed = ty == DataType::Signed;
+    let pick = |l: &mut Lowerer<'_>, cmp: Op| -> LResult<Val> {
+        let (a, b) = if signed {
+            (l.cast(x, Comp::I32)?, l.cast(old, Comp::I32)?)
+        } else {
+            (x, old)
+        };
+        let c = l.cmp(cmp, a, b)?;
+        l.sel(c, x, old)
+    };
+    match op {
+        AtomicOp::Add if ty == DataType::Float => {
+            let a = l.cast(old, Comp::F32)?;
+            let b = l.cast(x, Comp::F32)?;
+            let sum = l.op(Op::FAdd, &[a, b])?;
+            l.cast(sum, Comp::U32)
+        }
+        AtomicOp::Add => l.op(Op::IAdd, &[old, x]),
+        AtomicOp::Min => pick(l, if signed { Op::SLessThan } else { Op::ULessThan }),
+        AtomicOp::Max => pick(
+            l,
+            if signed {
+                Op::SGreaterThan
+            } else {
+                Op::UGreaterThan
+            },
+        ),
+        AtomicOp::And => l.op(Op::BitwiseAnd, &[old, x]),
+        AtomicOp::Or => l.op(Op::BitwiseOr, &[old, x]),
+        AtomicOp::Xor => l.op(Op::BitwiseXor, &[old, x]),
+        AtomicOp::Exch => Ok(x),
+        AtomicOp::CSwap => {
+            let hit = l.cmp(Op::IEqual, old, x)?;
+            l.sel(hit, y, old)
+        }
+        AtomicOp::IWrap | AtomicOp::DWrap => wrap(l, op, old, x),
+        AtomicOp::Incr | AtomicOp::Decr | AtomicOp::Get => {
+            Err(LowerError::internal("ATOMCTR's operation on shared memory"))
         }
     }
 }
@@ -204,14 +327,105 @@ impl Lowerer<'_> {
             return;
         }
         let bytes = self.program.compute.as_ref().map_or(0, |c| c.shared_memory);
-        let len = bytes.div_ceil(4).max(1);
-        let uint = self.t(Comp::U32, 1);
-        let array = self.t_array(uint, len);
+        let mut wide = false;
+        for sub in &self.program.subroutines {
+            super::walk_stmts(&sub.body, &mut |stmt| {
+                if let Stmt::Inst(i) = stmt {
+                    wide |=
+                        i.op == Opcode::Atoms && i.memory.as_ref().is_some_and(|m| m.bits == 64);
+                }
+            });
+        }
+        let (element, len) = if wide {
+            (Comp::U64, bytes.div_ceil(8).max(1))
+        } else {
+            (Comp::U32, bytes.div_ceil(4).max(1))
+        };
+        let element = self.t(element, 1);
+        let array = self.t_array(element, len);
         let var = self.global_variable(array, StorageClass::Workgroup, None, "program_sharedmem");
         self.io.shared = Some(SharedMemory {
             var,
             words: bytes / 4,
+            wide,
         });
+    }
+
+    /// Shared memory of 64-bit elements ([`SharedMemory::wide`]): the
+    /// pointer to the element holding word `index`, and the shift of the
+    /// word's half in it (0 or 32, as a 64-bit value).
+    fn shared_half(&mut self, s: SharedMemory, index: Val) -> LResult<(Word, Val)> {
+        let one = self.konst(Comp::U32, &[1]);
+        let element = self.op(Op::ShiftRightLogical, &[index, one])?;
+        let half = self.op(Op::BitwiseAnd, &[index, one])?;
+        let five = self.konst(Comp::U32, &[5]);
+        let shift = self.op(Op::ShiftLeftLogical, &[half, five])?;
+        let shift = self.resize(shift, Comp::U64)?;
+        let ulong = self.t(Comp::U64, 1);
+        let p = self.access(StorageClass::Workgroup, ulong, s.var, &[element.id])?;
+        Ok((p, shift))
+    }
+
+    /// Word `index` of memory: a plain load (on wide shared memory, of its
+    /// element, then its half).
+    fn load_word(&mut self, memory: Memory, index: Val) -> LResult<Val> {
+        let Memory::Shared(s @ SharedMemory { wide: true, .. }) = memory else {
+            let p = self.word_pointer(memory, index)?;
+            return self.load(p, Comp::U32, 1);
+        };
+        let (p, shift) = self.shared_half(s, index)?;
+        let element = self.load(p, Comp::U64, 1)?;
+        let word = self.op(Op::ShiftRightLogical, &[element, shift])?;
+        self.resize(word, Comp::U32)
+    }
+
+    /// Stores component `c` of `words` at word `index` of memory. On wide
+    /// shared memory this replaces its half of the element with a
+    /// compare-and-swap loop, so that another invocation's store to the
+    /// other half is not lost.
+    fn store_word(&mut self, memory: Memory, index: Val, words: Val, c: u32) -> LResult<()> {
+        if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = memory {
+            let word = self.extract(words, c)?;
+            self.update_shared_word(s, index, &mut |_, _| Ok(word))?;
+            return Ok(());
+        }
+        let p = self.word_pointer(memory, index)?;
+        let word = self.extract(words, c)?;
+        self.store(p, word)
+    }
+
+    /// Replaces word `index` of wide shared memory by `new(old word)`
+    /// atomically (a 64-bit compare-and-swap loop on its element, at
+    /// Workgroup scope, leaving the other half as it finds it); gives the
+    /// old word.
+    fn update_shared_word(
+        &mut self,
+        s: SharedMemory,
+        index: Val,
+        new: &mut dyn FnMut(&mut Self, Val) -> LResult<Val>,
+    ) -> LResult<Val> {
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let (p, shift) = self.shared_half(s, index)?;
+        let scope = self.c_u32(Scope::Workgroup as u32);
+        let low_mask = self.splat_const64(Comp::U64, 0xffff_ffff, 1);
+        let mask = self.op(Op::ShiftLeftLogical, &[low_mask, shift])?;
+        let keep = self.op(Op::Not, &[mask])?;
+        let found = self.atomic_cas_loop(p, scope, Comp::U64, &mut |l, element| {
+            let old = l.op(Op::ShiftRightLogical, &[element, shift])?;
+            let old = l.resize(old, Comp::U32)?;
+            let word = new(l, old)?;
+            let word = l.resize(word, Comp::U64)?;
+            let word = l.op(Op::ShiftLeftLogical, &[word, shift])?;
+            let kept = l.op(Op::BitwiseAnd, &[element, keep])?;
+            l.op(Op::BitwiseOr, &[kept, word])
+        })?;
+        let found = Val {
+            id: found,
+            comp: Comp::U64,
+            n: 1,
+        };
+        let old = self.op(Op::ShiftRightLogical, &[found, shift])?;
+        self.resize(old, Comp::U32)
     }
 
     fn memory_of(&self, m: &MemoryAccess) -> LResult<Memory> {
@@ -262,7 +476,13 @@ impl Lowerer<'_> {
     fn word_index(&mut self, m: &MemoryAccess, buffer: Memory) -> LResult<(Val, Val)> {
         let byte = self.aligned_address(m)?;
         let two = self.konst(Comp::U32, &[2]);
-        let index = self.op(Op::ShiftRightLogical, &[byte, two])?;
+        let mut index = self.op(Op::ShiftRightLogical, &[byte, two])?;
+        if m.bits == 64 {
+            // A 64-bit access rounds its offset down to a multiple of 8,
+            // as 32-bit ones do to 4: an even word.
+            let even = self.konst(Comp::U32, &[!1]);
+            index = self.op(Op::BitwiseAnd, &[index, even])?;
+        }
         let len = match buffer {
             Memory::Buffer(b) => {
                 let uint = self.t(Comp::U32, 1);
@@ -289,6 +509,22 @@ impl Lowerer<'_> {
     /// The access's byte offset: the constant part plus the register.
     fn byte_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
         let mut byte = self.konst(Comp::U32, &[m.offset]);
+        // A register-indexed COUNTER array: the element, clamped into the
+        // array (docs/semantics.md), times four bytes.
+        if let (Some(a), Some((constant, len))) = (&m.address, m.counter_select) {
+            let v = self.load_operand(a, true)?.value;
+            let x = self.extract(v, 0)?;
+            let x = self.cast(x, Comp::I32)?;
+            let constant = self.konst(Comp::I32, &[constant as u32]);
+            let element = self.op(Op::IAdd, &[x, constant])?;
+            let lo = self.konst(Comp::I32, &[0]);
+            let hi = self.konst(Comp::I32, &[len.saturating_sub(1)]);
+            let element = self.glsl(GLOp::SClamp, &[element, lo, hi])?;
+            let element = self.cast(element, Comp::U32)?;
+            let four = self.konst(Comp::U32, &[4]);
+            let bytes = self.op(Op::IMul, &[element, four])?;
+            return self.op(Op::IAdd, &[byte, bytes]);
+        }
         if let Some(a) = &m.address {
             let a = self.address_value(a)?;
             byte = self.op(Op::IAdd, &[byte, a])?;
@@ -357,6 +593,204 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether the access is LOAD's, STORE's or ATOM's: at a GPU address.
+    fn at_gpu_address(&self, m: &MemoryAccess) -> bool {
+        matches!(self.program.var(m.var).kind, VarKind::GlobalMemory)
+    }
+
+    /// LOAD, STORE, ATOM: the address operand at 64 bits.
+    fn gpu_address(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        let a = m
+            .address
+            .as_ref()
+            .ok_or_else(|| LowerError::internal("a GPU memory access without its address"))?;
+        // "Operands represented with fewer bits than used to perform the
+        // instruction will be promoted" (2.X.4.1): the address is 64 bits.
+        let v = self.load_operand_sized(a, true, true)?.value;
+        let x = self.extract(v, 0)?;
+        self.cast(x, Comp::U64)
+    }
+
+    /// The access's GPU address as a `PhysicalStorageBuffer` pointer to
+    /// `n` words (a `uint` for 1).
+    fn gpu_address_pointer(&mut self, m: &MemoryAccess, n: u32) -> LResult<Word> {
+        let address = self.gpu_address(m)?;
+        self.gpu_pointer(address, n)
+    }
+
+    fn gpu_pointer(&mut self, address: Val, n: u32) -> LResult<Word> {
+        self.gpu_pointer_to(address, Comp::U32, n)
+    }
+
+    /// The address operand plus `bytes` at 64 bits as a
+    /// `PhysicalStorageBuffer` pointer to `n` components `comp`.
+    fn gpu_address_pointer_to(
+        &mut self,
+        m: &MemoryAccess,
+        bytes: u64,
+        comp: Comp,
+        n: u32,
+    ) -> LResult<Word> {
+        let mut address = self.gpu_address(m)?;
+        if bytes != 0 {
+            let k = self.splat_const64(Comp::U64, bytes, 1);
+            address = self.op(Op::IAdd, &[address, k])?;
+        }
+        self.gpu_pointer_to(address, comp, n)
+    }
+
+    fn gpu_pointer_to(&mut self, address: Val, comp: Comp, n: u32) -> LResult<Word> {
+        let pointee = self.t(comp, n);
+        let ptr_ty = self.t_ptr(StorageClass::PhysicalStorageBuffer, pointee);
+        self.emit(Op::ConvertUToPtr, ptr_ty, &[address.id])
+    }
+
+    /// ATOM with `U64`, `S64` or `F64` (NV_gpu_program5 Table X.Y and the
+    /// atomic extensions): one 64-bit atomic at the GPU address, at Device
+    /// scope, as on a storage buffer's 64-bit view.
+    fn gpu_address_atomic64(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        operand: Val,
+    ) -> LResult<Val> {
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let bits = self.cast(operand, Comp::U64)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let p = self.gpu_address_pointer_to(m, 0, Comp::U64, 1)?;
+        let scope = self.c_u32(Scope::Device as u32);
+        let old = self.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+        self.cast(old, Comp::sized(m.ty, true))
+    }
+
+    /// ATOM with `F16X2` or `F16X4` (NV_shader_atomic_fp16_vector): one
+    /// atomic per word of two halves at the GPU address (and the word
+    /// after it), as on a storage buffer.
+    fn gpu_address_atomic_halves(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        operand: Val,
+    ) -> LResult<Val> {
+        let packed = self.pack_half_pairs(operand, m.components)?;
+        let scope = self.c_u32(Scope::Device as u32);
+        let mut words = Vec::new();
+        for (w, &x) in packed.iter().enumerate() {
+            let p = self.gpu_address_pointer_to(m, 4 * w as u64, Comp::U32, 1)?;
+            words.push(self.atomic_halves_word(p, scope, op, x)?);
+        }
+        self.unpack_half_words(&words)
+    }
+
+    /// The memory operands of a LOAD or STORE of `n` words: `Aligned` to
+    /// the access size, and `Volatile` for COH and VOL.
+    fn gpu_access_operands(
+        m: &MemoryAccess,
+        n: u32,
+    ) -> (rspirv::spirv::MemoryAccess, [rspirv::dr::Operand; 1]) {
+        use rspirv::spirv::MemoryAccess as A;
+        let flags = if m.volatile {
+            A::ALIGNED | A::VOLATILE
+        } else {
+            A::ALIGNED
+        };
+        (flags, [rspirv::dr::Operand::LiteralBit32(4 * n)])
+    }
+
+    /// An 8- or 16-bit access's word: a pointer to the 32-bit word that
+    /// holds it (the address with its low two bits cleared), and the
+    /// address's low 32 bits (where in the word it lies).
+    fn gpu_narrow_word(&mut self, m: &MemoryAccess) -> LResult<(Word, Val)> {
+        let address = self.gpu_address(m)?;
+        let word_mask = self.splat_const64(Comp::U64, !3, 1);
+        let word_address = self.op(Op::BitwiseAnd, &[address, word_mask])?;
+        let p = self.gpu_pointer(word_address, 1)?;
+        let low = self.convert(Op::UConvert, address, Comp::U32)?;
+        Ok((p, low))
+    }
+
+    /// LOAD (NV_gpu_program5 2.X.4.5, BufferMemoryLoad): the storage
+    /// modifier's components from the GPU address, zeros in the others.
+    /// S8, U8, S16 and U16 read the aligned 32-bit word that holds the
+    /// value (no 8- or 16-bit storage feature needed) and extract it.
+    fn gpu_address_load(&mut self, m: &MemoryAccess) -> LResult<Val> {
+        if m.bits < 32 {
+            let (p, low) = self.gpu_narrow_word(m)?;
+            let (flags, extra) = Self::gpu_access_operands(m, 1);
+            let uint = self.t(Comp::U32, 1);
+            let id = self.b.load(uint, None, p, Some(flags), extra)?;
+            let word = Val {
+                id,
+                comp: Comp::U32,
+                n: 1,
+            };
+            let shift = self.narrow_shift(m, low)?;
+            return self.decode_words(m, &[word], shift);
+        }
+        let n = u32::from(m.components);
+        let p = self.gpu_address_pointer(m, n)?;
+        let (flags, extra) = Self::gpu_access_operands(m, n);
+        let ty = self.t(Comp::U32, n);
+        let id = self.b.load(ty, None, p, Some(flags), extra)?;
+        let words = Val {
+            id,
+            comp: Comp::U32,
+            n,
+        };
+        let v = if n == 4 {
+            words
+        } else {
+            let zero = self.konst(Comp::U32, &[0]);
+            let mut parts = Vec::with_capacity(4);
+            for c in 0..4 {
+                parts.push(if c < n { self.extract(words, c)? } else { zero });
+            }
+            self.construct(&parts)?
+        };
+        self.cast(v, Comp::from(m.ty))
+    }
+
+    /// STORE (BufferMemoryStore): the first `components` components of
+    /// the value at the GPU address. S8, U8, S16 and U16 store x's low 8
+    /// or 16 bits ("((int8_t *)address)[0] = operand.x") into the word
+    /// that holds them by two Device-scope atomics, an AND clearing the
+    /// field and an OR setting it, so a store to another byte of the same
+    /// word by another invocation is not lost (no 8- or 16-bit storage
+    /// feature needed).
+    fn gpu_address_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
+        let n = u32::from(m.components);
+        let v = self.load_operand(value, false)?.value;
+        let bits = self.cast(v, Comp::U32)?;
+        if m.bits < 32 {
+            let (p, low) = self.gpu_narrow_word(m)?;
+            let shift = self.narrow_shift(m, low)?;
+            let ones = self.konst(Comp::U32, &[(1u32 << m.bits) - 1]);
+            let mask = self.op(Op::ShiftLeftLogical, &[ones, shift])?;
+            let keep = self.op(Op::Not, &[mask])?;
+            let x = self.extract(bits, 0)?;
+            let x = self.op(Op::BitwiseAnd, &[x, ones])?;
+            let field = self.op(Op::ShiftLeftLogical, &[x, shift])?;
+            let uint = self.t(Comp::U32, 1);
+            let scope = self.c_u32(Scope::Device as u32);
+            let relaxed = self.c_u32(0);
+            self.b
+                .value(Op::AtomicAnd, uint, None, [p, scope, relaxed, keep.id])?;
+            self.b
+                .value(Op::AtomicOr, uint, None, [p, scope, relaxed, field.id])?;
+            return Ok(());
+        }
+        let words = match n {
+            1 => self.extract(bits, 0)?,
+            4 => bits,
+            _ => self.shuffle(bits, bits, &(0..n).collect::<Vec<_>>())?,
+        };
+        let p = self.gpu_address_pointer(m, n)?;
+        let (flags, extra) = Self::gpu_access_operands(m, n);
+        self.b.store(p, words.id, Some(flags), extra)?;
+        Ok(())
+    }
+
     /// LDB, LDS and LDC: BufferMemoryLoad (NV_gpu_program5 2.X.4.5,
     /// NV_gpu_program5_mem_extended): the storage modifier's components
     /// from the words the access covers, zeros in the others and where
@@ -368,6 +802,9 @@ impl Lowerer<'_> {
             .memory
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LDB without its memory access", inst.span))?;
+        if self.at_gpu_address(m) {
+            return self.gpu_address_load(m);
+        }
         let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
         let shift = self.sub_word_shift(m)?;
@@ -387,8 +824,7 @@ impl Lowerer<'_> {
             for w in 0..access_words(m) {
                 let k = l.konst(Comp::U32, &[w]);
                 let i = l.op(Op::IAdd, &[index, k])?;
-                let p = l.word_pointer(buffer, i)?;
-                words.push(l.load(p, Comp::U32, 1)?);
+                words.push(l.load_word(buffer, i)?);
             }
             let v = l.decode_words(m, &words, shift)?;
             l.store(result_var, v)
@@ -452,6 +888,15 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Where an 8- or 16-bit access lies in its word, in bits: 8 × the
+    /// byte address's low two bits (the lowest cleared for 16 bits).
+    fn narrow_shift(&mut self, m: &MemoryAccess, byte: Val) -> LResult<Val> {
+        let within = self.konst(Comp::U32, &[if m.bits == 8 { 3 } else { 2 }]);
+        let within = self.op(Op::BitwiseAnd, &[byte, within])?;
+        let three = self.konst(Comp::U32, &[3]);
+        self.op(Op::ShiftLeftLogical, &[within, three])
+    }
+
     /// STB and STS: BufferMemoryStore (NV_gpu_program5 2.X.4.5,
     /// NV_gpu_program5_mem_extended): the storage modifier's components of
     /// the value, inside the memory only. Whole words are stored; a store
@@ -459,6 +904,9 @@ impl Lowerer<'_> {
     /// clears them and an atomic OR that sets them, so that invocations
     /// storing to the other bytes of the word at the same time keep theirs.
     pub(crate) fn lower_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
+        if self.at_gpu_address(m) {
+            return self.gpu_address_store(value, m);
+        }
         let buffer = self.memory_of(m)?;
         let v = self.load_operand_sized(value, false, m.bits == 64)?.value;
         let words = self.encode_words(m, v)?;
@@ -467,11 +915,21 @@ impl Lowerer<'_> {
         let shift = self.sub_word_shift(m)?;
         self.guarded_by(Some(ok), |l| {
             if partial {
-                let p = l.word_pointer(buffer, index)?;
                 let ones = l.konst(Comp::U32, &[(1u32 << (access_bytes(m) * 8)) - 1]);
                 let mask = l.op(Op::ShiftLeftLogical, &[ones, shift])?;
                 let keep = l.op(Op::Not, &[mask])?;
                 let bits = l.op(Op::ShiftLeftLogical, &[words[0], shift])?;
+                // Shared memory of 64-bit elements (64-bit ATOMS): the
+                // word's bytes replaced in its element's compare-and-swap
+                // loop.
+                if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
+                    l.update_shared_word(s, index, &mut |l, old| {
+                        let kept = l.op(Op::BitwiseAnd, &[old, keep])?;
+                        l.op(Op::BitwiseOr, &[kept, bits])
+                    })?;
+                    return Ok(());
+                }
+                let p = l.word_pointer(buffer, index)?;
                 let uint = l.t(Comp::U32, 1);
                 let scope = l.c_u32(buffer.scope() as u32);
                 let relaxed = l.c_u32(0);
@@ -482,8 +940,7 @@ impl Lowerer<'_> {
             for (w, word) in (0u32..).zip(&words) {
                 let k = l.konst(Comp::U32, &[w]);
                 let i = l.op(Op::IAdd, &[index, k])?;
-                let p = l.word_pointer(buffer, i)?;
-                l.store(p, *word)?;
+                l.store_word(buffer, i, *word, 0)?;
             }
             Ok(())
         })
@@ -543,23 +1000,281 @@ impl Lowerer<'_> {
         let op = m
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMB without its operation", inst.span))?;
+        match (m.bits, self.at_gpu_address(m)) {
+            (64, true) => return self.gpu_address_atomic64(m, op, operand),
+            (16, true) => return self.gpu_address_atomic_halves(m, op, operand),
+            (64, false) => {
+                let buffer = self.memory_of(m)?;
+                return self.memory_atomic64(m, op, buffer, operand);
+            }
+            (16, false) => {
+                let buffer = self.memory_of(m)?;
+                return self.memory_atomic_halves(m, op, buffer, operand);
+            }
+            _ => {}
+        }
+        if self.at_gpu_address(m) {
+            // ATOM: "no other write to the memory accessed will occur
+            // between the time it is read and written" by any invocation.
+            let (x, y) = self.atomic_operand_words(operand)?;
+            let p = self.gpu_address_pointer(m, 1)?;
+            let scope = self.c_u32(Scope::Device as u32);
+            let old = self.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
+            return self.cast(old, Comp::from(m.ty));
+        }
         let buffer = self.memory_of(m)?;
         let (index, ok) = self.word_index(m, buffer)?;
-        let bits = self.cast(operand, Comp::U32)?;
-        let x = self.extract(bits, 0)?;
-        let y = self.extract(bits, 1)?;
+        let (x, y) = self.atomic_operand_words(operand)?;
         let uint = self.t(Comp::U32, 1);
         let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result_var, zero)?;
         self.guarded_by(Some(ok), |l| {
-            let p = l.word_pointer(buffer, index)?;
-            let scope = l.c_u32(buffer.scope() as u32);
-            let old = l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
+            let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
+                l.update_shared_word(s, index, &mut |l, old| new_word(l, op, m.ty, old, x, y))?
+            } else {
+                let p = l.word_pointer(buffer, index)?;
+                let scope = l.c_u32(buffer.scope() as u32);
+                l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?
+            };
             l.store(result_var, old)
         })?;
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
+    }
+
+    /// ATOMB with a 64-bit storage modifier (NV_gpu_program5 Table X.Y:
+    /// U64 ADD, EXCH and CSWAP; NV_shader_atomic_int64: S64 and U64 MIN,
+    /// MAX, AND, OR, XOR; NV_shader_atomic_float64: F64 ADD and EXCH): one
+    /// 64-bit atomic on the buffer's 64-bit view (docs/interface.md,
+    /// "Storage buffers"), on the eight bytes at the offset rounded down
+    /// to a multiple of 8. `operand` has 64-bit components. Gives the
+    /// value before the operation (0 outside the buffer, where nothing is
+    /// written), a scalar of the storage type.
+    fn memory_atomic64(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        buffer: Memory,
+        operand: Val,
+    ) -> LResult<Val> {
+        // SPIR-V 2.16.1: 64-bit integer atomics need Int64Atomics
+        // (Vulkan: shaderBufferInt64Atomics, shaderSharedInt64Atomics).
+        self.capability(rspirv::spirv::Capability::Int64Atomics);
+        let (index, ok) = self.word_index(m, buffer)?;
+        let one = self.konst(Comp::U32, &[1]);
+        let index64 = self.op(Op::ShiftRightLogical, &[index, one])?;
+        let bits = self.cast(operand, Comp::U64)?;
+        let x = self.extract(bits, 0)?;
+        let y = self.extract(bits, 1)?;
+        let ulong = self.t(Comp::U64, 1);
+        let zero = self.splat_const64(Comp::U64, 0, 1);
+        let result_var = self.function_variable_init(ulong, Some("atomb64"), Some(zero.id))?;
+        // A storage buffer's 64-bit view, or shared memory of 64-bit
+        // elements ([`SharedMemory::wide`]).
+        let binding = match self.program.var(m.var).kind {
+            VarKind::Storage(binding) => Some(binding),
+            _ => None,
+        };
+        let (view, first) = match (buffer, binding) {
+            (Memory::Shared(s), _) if s.wide => (s.var, None),
+            (Memory::Buffer(_), Some(binding)) => {
+                (self.storage64_view(binding)?, Some(self.c_i32(0)))
+            }
+            _ => return Err(LowerError::internal("a 64-bit atomic on 32-bit memory")),
+        };
+        self.guarded_by(Some(ok), |l| {
+            let indices: Vec<Word> = first.into_iter().chain([index64.id]).collect();
+            let p = l.access(buffer.class(), ulong, view, &indices)?;
+            let scope = l.c_u32(buffer.scope() as u32);
+            let old = l.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+            l.store(result_var, old)
+        })?;
+        let old = self.load(result_var, Comp::U64, 1)?;
+        self.cast(old, Comp::sized(m.ty, true))
+    }
+
+    /// The 64-bit view of `program.storage[binding]`: a second variable
+    /// `Storage64N { uint64_t data[]; }` (ArrayStride 8) at the buffer's
+    /// descriptor set and binding, which Vulkan allows ("multiple shader
+    /// variables [may be] assigned the same descriptor set and binding
+    /// values" when they are compatible with its descriptor type).
+    fn storage64_view(&mut self, binding: u32) -> LResult<Word> {
+        if let Some(&var) = self.io.storage64.get(&binding) {
+            return Ok(var);
+        }
+        let class = self
+            .io
+            .storage
+            .get(&binding)
+            .ok_or_else(|| {
+                LowerError::internal(format!("program.storage[{binding}] was not declared"))
+            })?
+            .class;
+        let layout = self.options.stage_layout(self.program.stage).clone();
+        let ulong = self.t(Comp::U64, 1);
+        let array_id = self.b.id();
+        let array = self.b.type_runtime_array_id(Some(array_id), ulong);
+        self.b.decorate(
+            array,
+            Decoration::ArrayStride,
+            [rspirv::dr::Operand::LiteralBit32(8)],
+        );
+        let struct_id = self.b.id();
+        let st = self.b.type_struct_id(Some(struct_id), [array]);
+        let block = if class == StorageClass::StorageBuffer {
+            Decoration::Block
+        } else {
+            Decoration::BufferBlock
+        };
+        self.b.decorate(st, block, []);
+        self.b.member_decorate(
+            st,
+            0,
+            Decoration::Offset,
+            [rspirv::dr::Operand::LiteralBit32(0)],
+        );
+        self.b.name(st, format!("Storage64_{binding}"));
+        self.b.member_name(st, 0, "data");
+        let var = self.global_variable(st, class, None, &format!("program_storage64_{binding}"));
+        self.b.decorate(
+            var,
+            Decoration::DescriptorSet,
+            [rspirv::dr::Operand::LiteralBit32(layout.set)],
+        );
+        self.b.decorate(
+            var,
+            Decoration::Binding,
+            [rspirv::dr::Operand::LiteralBit32(
+                layout.storage_binding(binding),
+            )],
+        );
+        self.io.storage64.insert(binding, var);
+        Ok(var)
+    }
+
+    /// ATOMB and ATOMS with F16X2 or F16X4 (NV_shader_atomic_fp16_vector):
+    /// each 32-bit word holds two halves, x in the low 16 bits (as PK2H
+    /// packs them). "Atomicity is only guaranteed on a per-component
+    /// basis", and issue (2): "The initial implementation of this extension
+    /// will only atomically update pairs of components", so F16X4 is one
+    /// atomic per word. The operand is rounded to halves
+    /// (PackHalf2x16); EXCH exchanges the packed word, ADD, MIN and MAX
+    /// are compare-and-swap loops that unpack both, compute in f32 and
+    /// round the result to the nearest half. A sum of two halves rounded
+    /// to f32 and then to f16 is the correctly rounded f16 sum: f32's 24
+    /// bits are at least 2·11 + 2, so the double rounding is innocuous.
+    /// Gives the halves before the operation as f32 (zero outside the
+    /// memory and in the components beyond X2).
+    fn memory_atomic_halves(
+        &mut self,
+        m: &MemoryAccess,
+        op: AtomicOp,
+        buffer: Memory,
+        operand: Val,
+    ) -> LResult<Val> {
+        let (index, ok) = self.word_index(m, buffer)?;
+        let packed = self.pack_half_pairs(operand, m.components)?;
+        let uint = self.t(Comp::U32, 1);
+        let zero = self.c_u32(0);
+        let mut results = Vec::new();
+        for _ in &packed {
+            results.push(self.function_variable_init(uint, Some("atomb_halves"), Some(zero))?);
+        }
+        self.guarded_by(Some(ok), |l| {
+            let scope = l.c_u32(buffer.scope() as u32);
+            for (w, (&x, &result)) in packed.iter().zip(&results).enumerate() {
+                let k = l.konst(Comp::U32, &[w as u32]);
+                let i = l.op(Op::IAdd, &[index, k])?;
+                let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
+                    l.update_shared_word(s, i, &mut |l, old| new_halves(l, op, old, x))?
+                } else {
+                    let p = l.word_pointer(buffer, i)?;
+                    l.atomic_halves_word(p, scope, op, x)?
+                };
+                l.store(result, old)?;
+            }
+            Ok(())
+        })?;
+        let mut words = Vec::new();
+        for &result in &results {
+            words.push(self.load(result, Comp::U32, 1)?);
+        }
+        self.unpack_half_words(&words)
+    }
+
+    /// The first `components` (2 or 4) components of `operand` rounded to
+    /// halves and packed two to a word, x low (PackHalf2x16: NV_shader_
+    /// atomic_fp16_vector's operand of F16X2 and F16X4).
+    pub(crate) fn pack_half_pairs(&mut self, operand: Val, components: u8) -> LResult<Vec<Val>> {
+        let floats = self.cast(operand, Comp::F32)?;
+        let uint = self.t(Comp::U32, 1);
+        let mut packed = Vec::new();
+        for w in 0..u32::from(components) / 2 {
+            let pair = self.shuffle(floats, floats, &[2 * w, 2 * w + 1])?;
+            packed.push(self.glsl_typed(GLOp::PackHalf2x16, uint, Comp::U32, 1, &[pair])?);
+        }
+        Ok(packed)
+    }
+
+    /// The result of an F16X2/F16X4 atomic: the halves of the old words
+    /// as f32, x y (z w), zero beyond.
+    pub(crate) fn unpack_half_words(&mut self, words: &[Val]) -> LResult<Val> {
+        let mut parts = Vec::new();
+        for &word in words {
+            let pair = self.unpack_halves(word)?;
+            parts.push(self.extract(pair, 0)?);
+            parts.push(self.extract(pair, 1)?);
+        }
+        let zero = self.konst(Comp::F32, &[0]);
+        parts.resize(4, zero);
+        self.construct(&parts)
+    }
+
+    /// One F16X2 atomic (NV_shader_atomic_fp16_vector: ADD, MIN, MAX,
+    /// EXCH) on the word of two halves `p` points to, with the packed
+    /// operand `x` ([`Lowerer::pack_half_pairs`]); gives the old word.
+    /// Shared by every atomic instruction on memory.
+    pub(crate) fn atomic_halves_word(
+        &mut self,
+        p: Word,
+        scope: Word,
+        op: AtomicOp,
+        x: Val,
+    ) -> LResult<Val> {
+        if op == AtomicOp::Exch {
+            return self.atomic_word(p, Comp::U32, scope, op, DataType::Unsigned, x, x);
+        }
+        let id =
+            self.atomic_cas_loop(p, scope, Comp::U32, &mut |l, old| new_halves(l, op, old, x))?;
+        Ok(Val {
+            id,
+            comp: Comp::U32,
+            n: 1,
+        })
+    }
+
+    /// The two halves of a word as f32, x from the low 16 bits. Each is
+    /// the x of an UnpackHalf2x16 (the high one shifted down first):
+    /// lavapipe (Mesa 22.3) folds the y of UnpackHalf2x16 on a constant
+    /// word, an operand such as `{0.5, 3, 0, 0}` packed, to 0.
+    fn unpack_halves(&mut self, word: Val) -> LResult<Val> {
+        let vec2 = self.t(Comp::F32, 2);
+        let sixteen = self.konst(Comp::U32, &[16]);
+        let high = self.op(Op::ShiftRightLogical, &[word, sixteen])?;
+        let mut parts = Vec::new();
+        for w in [word, high] {
+            let pair = self.glsl_typed(GLOp::UnpackHalf2x16, vec2, Comp::F32, 2, &[w])?;
+            parts.push(self.extract(pair, 0)?);
+        }
+        self.construct(&parts)
+    }
+
+    /// The x and y of an atomic's operand as bits: the value, and CSWAP's
+    /// new value.
+    fn atomic_operand_words(&mut self, operand: Val) -> LResult<(Val, Val)> {
+        let bits = self.cast(operand, Comp::U32)?;
+        Ok((self.extract(bits, 0)?, self.extract(bits, 1)?))
     }
 
     /// One atomic operation (NV_gpu_program5 Table X.Y, ATOM; the same
@@ -633,7 +1348,24 @@ impl Lowerer<'_> {
             // has no float atomics): a compare-and-swap loop (on unsigned
             // words: IWRAP and DWRAP take U32 only, F32 ADD is on shared
             // memory's words).
-            _ if pointee == Comp::U32 => self.atomic_cas_loop(p, scope, op, x)?,
+            (AtomicOp::IWrap | AtomicOp::DWrap, _) if pointee == Comp::U32 => {
+                self.atomic_cas_loop(p, scope, pointee, &mut |l, old| wrap(l, op, old, x))?
+            }
+            // F32 and (NV_shader_atomic_float64) F64 ADD: "writeval =
+            // tmp0.x + result" on the words' bits.
+            (AtomicOp::Add, _) if float && matches!(pointee, Comp::U32 | Comp::U64) => {
+                let fcomp = if pointee.is_64() {
+                    Comp::F64
+                } else {
+                    Comp::F32
+                };
+                self.atomic_cas_loop(p, scope, pointee, &mut |l, old| {
+                    let a = l.cast(old, fcomp)?;
+                    let b = l.cast(x, fcomp)?;
+                    let sum = l.op(Op::FAdd, &[a, b])?;
+                    l.cast(sum, pointee)
+                })?
+            }
             _ => {
                 return Err(LowerError::internal(format!(
                     "{} on a {pointee:?} word",
@@ -641,23 +1373,35 @@ impl Lowerer<'_> {
                 )))
             }
         };
+        let bits = if pointee.is_64() {
+            Comp::U64
+        } else {
+            Comp::U32
+        };
         self.cast(
             Val {
                 id: old,
                 comp: pointee,
                 n: 1,
             },
-            Comp::U32,
+            bits,
         )
     }
 
     /// The spec's read-compute-write for an operation without a SPIR-V
-    /// atomic: read the word, compute the new value from it and `x`, and
+    /// atomic: read the word (of unsigned type `word`, 32 or 64 bits),
+    /// compute the new value from it with `new`, and
     /// OpAtomicCompareExchange it in; another invocation's write in between
     /// makes the exchange fail and the loop retry with the word it found.
     /// The result is the word the successful exchange replaced.
-    fn atomic_cas_loop(&mut self, p: Word, scope: Word, op: AtomicOp, x: Val) -> LResult<Word> {
-        let uint = self.t(Comp::U32, 1);
+    pub(crate) fn atomic_cas_loop(
+        &mut self,
+        p: Word,
+        scope: Word,
+        word: Comp,
+        new: &mut dyn FnMut(&mut Self, Val) -> LResult<Val>,
+    ) -> LResult<Word> {
+        let uint = self.t(word, 1);
         let relaxed = self.c_u32(0);
         let header = self.b.id();
         let body = self.b.id();
@@ -674,42 +1418,16 @@ impl Lowerer<'_> {
             .value(Op::AtomicLoad, uint, None, [p, scope, relaxed])?;
         let old = Val {
             id: old,
-            comp: Comp::U32,
+            comp: word,
             n: 1,
         };
-        let new = match op {
-            // "writeval = (result >= tmp0.x) ? 0 : result+1;"
-            AtomicOp::IWrap => {
-                let one = self.konst(Comp::U32, &[1]);
-                let zero = self.konst(Comp::U32, &[0]);
-                let inc = self.op(Op::IAdd, &[old, one])?;
-                let wrap = self.cmp(Op::UGreaterThanEqual, old, x)?;
-                self.sel(wrap, zero, inc)?
-            }
-            // "writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result-1;"
-            AtomicOp::DWrap => {
-                let one = self.konst(Comp::U32, &[1]);
-                let zero = self.konst(Comp::U32, &[0]);
-                let dec = self.op(Op::ISub, &[old, one])?;
-                let is_zero = self.cmp(Op::IEqual, old, zero)?;
-                let above = self.cmp(Op::UGreaterThan, old, x)?;
-                let wrap = self.or(is_zero, above)?;
-                self.sel(wrap, x, dec)?
-            }
-            // ATOMS.ADD.F32: "writeval = tmp0.x + result".
-            _ => {
-                let a = self.cast(old, Comp::F32)?;
-                let b = self.cast(x, Comp::F32)?;
-                let sum = self.op(Op::FAdd, &[a, b])?;
-                self.cast(sum, Comp::U32)?
-            }
-        };
+        let new = new(self, old)?;
         let found = self
             .b
             .atomic_compare_exchange(uint, None, p, scope, relaxed, relaxed, new.id, old.id)?;
         let found_val = Val {
             id: found,
-            comp: Comp::U32,
+            comp: word,
             n: 1,
         };
         let done = self.cmp(Op::IEqual, found_val, old)?;

@@ -735,6 +735,19 @@ fn calls_of(block: &Block) -> Vec<Call> {
     out
 }
 
+/// About how many words one statement adds to its function's body and
+/// the decorations, rounded up: 64 and 6 for the generated Cg-style
+/// program of docs/performance.md (every operand an OpLoad and a swizzle,
+/// every write a load, a shuffle and a store; a NoContraction per rounded
+/// operation). The body of a function, which becomes the module in place
+/// (`words::Builder::assemble`), is reserved for this many per statement
+/// before it is lowered: a buffer that grows by doubling is copied at each
+/// step, and the allocator may keep the old copy's pages for a while; for
+/// a 10 MB program that was a fifth of the peak memory ("Session 6").
+/// Room reserved and never written costs address space, not memory; a
+/// body that needs more grows as before.
+const BODY_WORDS_PER_STATEMENT: usize = 80;
+
 /// Calls `f` on every statement of `block` and of the blocks nested in it.
 pub(crate) fn walk_stmts(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     for stmt in block {
@@ -753,9 +766,9 @@ fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
     fn index(ix: &Index, out: &mut BTreeSet<VarId>) {
         match ix {
             Index::Relative { address, .. } => operand(address, out),
-            Index::PerVertex { vertex, element } => {
-                index(vertex, out);
-                index(element, out);
+            Index::PerVertex(per_vertex) => {
+                index(&per_vertex.vertex, out);
+                index(&per_vertex.element, out);
             }
             Index::None | Index::Absolute(_) => {}
         }
@@ -864,7 +877,19 @@ impl<'a> Lowerer<'a> {
         let (major, minor) = options.target_env.spirv_version();
         b.set_version(major, minor);
         let glsl_set = b.ext_inst_import("GLSL.std.450");
-        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        // LOAD, STORE and ATOM address memory by GPU address: pointers made
+        // from 64-bit integers (memory.rs; docs/interface.md, "GPU
+        // addresses").
+        let gpu_addresses = program
+            .variables
+            .iter()
+            .any(|v| matches!(v.kind, crate::ir::VarKind::GlobalMemory));
+        let addressing = if gpu_addresses {
+            spirv::AddressingModel::PhysicalStorageBuffer64
+        } else {
+            spirv::AddressingModel::Logical
+        };
+        b.memory_model(addressing, spirv::MemoryModel::GLSL450);
         let mut l = Lowerer {
             program,
             options,
@@ -895,6 +920,9 @@ impl<'a> Lowerer<'a> {
             subgroup_inputs: None,
         };
         l.capability(spirv::Capability::Shader);
+        if gpu_addresses {
+            l.capability(spirv::Capability::PhysicalStorageBufferAddresses);
+        }
         if program.stage == Stage::Geometry {
             l.capability(spirv::Capability::Geometry);
         }
@@ -1064,6 +1092,9 @@ impl<'a> Lowerer<'a> {
         })?;
         let void = self.t_void();
         let fn_ty = self.t_void_fn();
+        let mut statements = 0;
+        walk_stmts(&subroutine.body, &mut |_| statements += 1);
+        self.b.reserve_body(statements * BODY_WORDS_PER_STATEMENT);
         self.b
             .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
         let name = match &subroutine.name {

@@ -2,7 +2,7 @@
 //! 2.X.4.3): array elements with absolute or relative addressing, swizzle,
 //! negate and absolute value, write masks and type conversion of results.
 
-use rspirv::spirv::{GlslStd450Op as GLOp, Op, StorageClass, Word};
+use rspirv::spirv::{Capability, GlslStd450Op as GLOp, Op, StorageClass, Word};
 
 use super::emit::{Comp, LResult, Val, F32_NEG_ONE, F32_ONE};
 use super::interface::{IoShape, IoSlot, ParamBlock, ParamSource, Storage};
@@ -81,9 +81,13 @@ impl Lowerer<'_> {
         let comp = Comp::sized(op.ty, self.program.long_storage(op.var));
         let vector = match &op.index {
             // A geometry program's per-vertex array (geometry.rs).
-            Index::PerVertex { vertex, element } => {
-                self.load_per_vertex(op.var, vertex, element, comp, op.span)?
-            }
+            Index::PerVertex(per_vertex) => self.load_per_vertex(
+                op.var,
+                &per_vertex.vertex,
+                &per_vertex.element,
+                comp,
+                op.span,
+            )?,
             index => {
                 let element = self.element(op.var, index, op.span)?;
                 let v = self.load_element(op.var, element, comp, op.span)?;
@@ -455,6 +459,15 @@ impl Lowerer<'_> {
                 let e = Element::Fixed(element);
                 self.load_buffer(buffer, 0, true, e, comp)
             }
+            // The thread group is the subgroup (docs/interface.md, "Thread
+            // groups"); y, z and w, which 2.X.3.3 leaves undefined, are 0.
+            ParamSource::WarpSize => {
+                self.capability(Capability::GroupNonUniform);
+                let (_, size) = self.subgroup_inputs();
+                let s = self.load(size, Comp::U32, 1)?;
+                let v = self.widen(s, 0)?;
+                self.cast(v, comp)
+            }
             ParamSource::Subroutine(element) => {
                 let var = self.io.subroutine_block.ok_or_else(|| {
                     LowerError::internal("the program.subroutine block was not declared")
@@ -779,6 +792,28 @@ impl Lowerer<'_> {
                 let s = self.load(p, slot.comp, 1)?;
                 self.widen(s, component)?
             }
+            // Locations n and n + 1 as one u64vec4 (or dvec4, i64vec4:
+            // the type the read asks for), each uvec4 bitcast to two 64-bit
+            // components, low word first as in the vertex buffer.
+            IoShape::Long64 => {
+                let wide = if comp.is_64() { comp } else { Comp::U64 };
+                let uvec4 = self.t(Comp::U32, 4);
+                let mut halves = Vec::with_capacity(2);
+                for half in 0..2 {
+                    let i = self.c_i32(half);
+                    let p = self.access(slot.class, uvec4, slot.var, &[i])?;
+                    let words = self.load(p, Comp::U32, 4)?;
+                    let ty = self.t(wide, 2);
+                    let id = self.emit(Op::Bitcast, ty, &[words.id])?;
+                    halves.push(Val {
+                        id,
+                        comp: wide,
+                        n: 2,
+                    });
+                }
+                let v = self.shuffle(halves[0], halves[1], &[0, 1, 2, 3])?;
+                return self.resize(v, comp);
+            }
             IoShape::Vec3 => {
                 let p = self.slot_pointer(slot, slot.comp, 3, &prefix)?;
                 let v = self.load(p, slot.comp, 3)?;
@@ -988,7 +1023,8 @@ impl Lowerer<'_> {
             | IoShape::Helper
             | IoShape::Vec3
             | IoShape::GroupSize
-            | IoShape::FogCoord => {
+            | IoShape::FogCoord
+            | IoShape::Long64 => {
                 return Err(LowerError::internal_at("a write to an attribute", span))
             }
         };

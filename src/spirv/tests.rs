@@ -240,7 +240,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
         }),
         dst: dest(dst, result_ty),
         srcs: operands,
-        ext_swizzle: (op == Opcode::Swz).then_some([
+        ext_swizzle: (op == Opcode::Swz).then_some(Box::new([
             ExtSwizzleComp {
                 negate: false,
                 sel: ExtSwizzleSel::Component(3),
@@ -257,7 +257,7 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
                 negate: true,
                 sel: ExtSwizzleSel::Component(0),
             },
-        ]),
+        ])),
         tex: None,
         memory: None,
         image: None,
@@ -1325,7 +1325,7 @@ fn unsupported_features_are_reported_not_panicked() {
     let mut p = P::new(Stage::Fragment);
     let x = p.temp();
     let mut tex = inst(Opcode::Tex, DataType::Float, x, &[x]);
-    tex.tex = Some(TexAccess::fixed(0, TexTarget::T2D));
+    tex.tex = Some(Box::new(TexAccess::fixed(0, TexTarget::T2D)));
     p.push(Stmt::Inst(tex));
     // Textures are lowered now (texture.rs has their tests).
     p.assert_valid();
@@ -2598,12 +2598,28 @@ fn image_instructions_validate() {
             }
         }
     }
-    // The multisample targets are refused.
-    for t in ["2DMS", "ARRAY2DMS"] {
-        let src = src_of(&format!("LOADIM.U32 r, c, image[0], {t};\n"));
-        let d = crate::compile(&src, &options(TargetEnv::Vulkan1_0)).expect_err(t);
-        let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["E0900"], "{t}");
+    // The multisample targets: multisampled images (StorageImageMultisample,
+    // ImageMSArray for the array) read with the Sample operand.
+    for (t, ty, array_cap) in [
+        ("2DMS", "uimage2DMS", false),
+        ("ARRAY2DMS", "uimage2DMSArray", true),
+    ] {
+        let src = src_of(&format!(
+            "LOADIM.U32 r, c, image[0], {t};\nSTOREIM.U32 image[0], r, c, {t};\nATOMIM.ADD.U32 r.x, 1, c, image[0], {t};\n"
+        ));
+        for env in ENVS {
+            let compiled = crate::compile(&src, &options(env))
+                .unwrap_or_else(|d| panic!("{t}: {}", d.render("t.cp", &src, false)));
+            let m = module(&compiled.spirv);
+            let has = |c: spirv::Capability| {
+                m.capabilities.iter().any(
+                    |i| matches!(i.operands.first(), Some(dr::Operand::Capability(x)) if *x == c),
+                )
+            };
+            assert!(has(spirv::Capability::StorageImageMultisample), "{t}");
+            assert_eq!(has(spirv::Capability::ImageMSArray), array_cap, "{t}");
+            assert_eq!(compiled.reflection.images[0].ty, ty, "{t}");
+        }
     }
 }
 
@@ -2729,6 +2745,102 @@ fn every_storage_modifier_validates_in_every_env() {
     }
 }
 
+/// Every atomic operation with every storage modifier of the atomic
+/// extensions, on ATOMB and ATOMS, with and without the options: what
+/// NV_shader_atomic_int64, NV_shader_atomic_float64 and
+/// NV_shader_atomic_fp16_vector allow compiles to a valid module in every
+/// environment (with Int64Atomics exactly for the 64-bit ones); the rest
+/// gives the one code of its rule.
+#[test]
+fn atomic_extension_operations_compile_or_give_their_code() {
+    use crate::ir::AtomicOp as A;
+    const OPS: [A; 10] = [
+        A::Add,
+        A::Min,
+        A::Max,
+        A::And,
+        A::Or,
+        A::Xor,
+        A::Exch,
+        A::CSwap,
+        A::IWrap,
+        A::DWrap,
+    ];
+    for shared in [false, true] {
+        for modifier in ["U64", "S64", "F64", "F16X2", "F16X4"] {
+            for op in OPS {
+                for with_option in [false, true] {
+                    let option = match modifier {
+                        "U64" | "S64" => "NV_shader_atomic_int64",
+                        "F64" => "NV_shader_atomic_float64",
+                        _ => "NV_shader_atomic_fp16_vector",
+                    };
+                    let name = op.name();
+                    let (inst, mem) = if shared {
+                        ("ATOMS", "s[8]")
+                    } else {
+                        ("ATOMB", "b[8]")
+                    };
+                    let src = format!(
+                        "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\n{}GROUP_SIZE 1;\nSHARED_MEMORY 32;\nSHARED s = program.sharedmem[0];\nSTORAGE b = program.storage[0];\nLONG TEMP d;\nTEMP r;\n{inst}.{name}.{modifier} r, {{1, 2, 3, 4}}, {mem};\nSTB.F32X4 r, b[0];\nEND\n",
+                        if with_option { format!("OPTION {option};\n") } else { String::new() },
+                    );
+                    let wide = modifier.ends_with("64");
+                    let allowed = match (modifier, op) {
+                        (_, A::IWrap | A::DWrap) => false,
+                        ("F64", A::Add | A::Exch) => true,
+                        ("F64", _) => false,
+                        ("U64" | "S64", _) => true,
+                        (_, A::Add | A::Min | A::Max | A::Exch) => true,
+                        _ => false,
+                    };
+                    let needs_option =
+                        !(modifier == "U64" && matches!(op, A::Add | A::Exch | A::CSwap));
+                    let want = if !allowed {
+                        Some("E1243")
+                    } else if needs_option && !with_option {
+                        Some(match modifier {
+                            "U64" | "S64" => "E1240",
+                            "F64" => "E1241",
+                            _ => "E1242",
+                        })
+                    } else {
+                        None
+                    };
+                    for env in ENVS {
+                        match (crate::compile(&src, &options(env)), want) {
+                            (Ok(c), None) => {
+                                assert_eq!(
+                                    has_capability(&c.spirv, spirv::Capability::Int64Atomics),
+                                    wide,
+                                    "{src}"
+                                );
+                                // Reflection names the feature the memory needs.
+                                let feature = if shared {
+                                    "shaderSharedInt64Atomics"
+                                } else {
+                                    "shaderBufferInt64Atomics"
+                                };
+                                assert_eq!(
+                                    c.reflection.device_features.iter().any(|f| f == feature),
+                                    wide,
+                                    "{src}"
+                                );
+                            }
+                            (Err(d), Some(code)) => {
+                                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                                assert_eq!(codes, [code], "{src}");
+                            }
+                            (Ok(_), Some(code)) => panic!("{src} compiled, expected {code}"),
+                            (Err(d), None) => panic!("{src}: {d:?}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// CVT to and from F16 from and to every other storage type, in each
 /// rounding mode, validates in every target environment (no Float16
 /// capability: src/spirv/half.rs).
@@ -2759,4 +2871,66 @@ fn cvt_with_f16_validates_in_every_env() {
         let caps = capabilities(&module(&compiled.spirv));
         assert!(!caps.contains(&spirv::Capability::Float16), "{env:?}");
     }
+}
+
+/// LOAD, STORE and ATOM (NV_gpu_program5 2.X.8.Z) at GPU addresses: from
+/// Vulkan 1.2 on, PhysicalStorageBuffer pointers made by OpConvertUToPtr
+/// (addressing model PhysicalStorageBuffer64), loads and stores Aligned to
+/// the access size, Volatile for COH/VOL; below it E1140 on each opcode,
+/// never a module (docs/interface.md, "GPU addresses").
+#[test]
+fn gpu_address_accesses_are_physical_storage_buffer_pointers_from_vulkan_1_2() {
+    use rspirv::dr::Operand as O;
+    use rspirv::spirv::{AddressingModel, Capability, MemoryAccess, Op};
+    let src = "!!NVcp5.0\nGROUP_SIZE 1;\nLONG TEMP a;\nTEMP t;\nPK64.U a, program.env[0];\n\
+               LOAD.F32X2.VOL t, a.x;\nSTORE.U32X4 t, a.x;\nATOM.CSWAP.S32 t.x, t, a.x;\nEND\n";
+    for env in ENVS {
+        match crate::compile(src, &options(env)) {
+            Ok(c) => {
+                assert!(env >= TargetEnv::Vulkan1_2, "compiled for {env:?}");
+                let m = module(&c.spirv);
+                let model = m.memory_model.as_ref().unwrap();
+                assert_eq!(
+                    model.operands[0],
+                    O::AddressingModel(AddressingModel::PhysicalStorageBuffer64)
+                );
+                assert!(capabilities(&m).contains(&Capability::PhysicalStorageBufferAddresses));
+                let insts: Vec<_> = m.functions.iter().flat_map(|f| f.all_inst_iter()).collect();
+                let count = |op| insts.iter().filter(|i| i.class.opcode == op).count();
+                assert_eq!(count(Op::ConvertUToPtr), 3);
+                assert_eq!(count(Op::AtomicCompareExchange), 1);
+                // The memory operands of the pointer accesses: (access, alignment).
+                let accesses: Vec<(MemoryAccess, u32)> = insts
+                    .iter()
+                    .filter_map(|i| match (i.class.opcode, i.operands.as_slice()) {
+                        (Op::Load, [_, O::MemoryAccess(a), O::LiteralBit32(n)])
+                        | (Op::Store, [_, _, O::MemoryAccess(a), O::LiteralBit32(n)]) => {
+                            Some((*a, *n))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(
+                    accesses,
+                    [
+                        (MemoryAccess::ALIGNED | MemoryAccess::VOLATILE, 8),
+                        (MemoryAccess::ALIGNED, 16)
+                    ]
+                );
+            }
+            Err(d) => {
+                assert!(env < TargetEnv::Vulkan1_2, "{env:?}: {d:?}");
+                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                assert_eq!(codes, ["E1140"; 3]);
+                assert!(d.iter().all(|d| d.message.contains("vulkan1.2")));
+            }
+        }
+    }
+}
+
+fn has_capability(words: &[u32], cap: spirv::Capability) -> bool {
+    module(words)
+        .capabilities
+        .iter()
+        .any(|i| i.operands.first() == Some(&SpvOperand::Capability(cap)))
 }

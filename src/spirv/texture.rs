@@ -305,7 +305,19 @@ impl Lowerer<'_> {
                         inst.span,
                     )
                 })?;
-            let handle = self.cast(handle.value, Comp::U32)?;
+            // A LONG register holds a 64-bit handle (NV_bindless_texture's
+            // handles are 64-bit values): it is compared at 64 bits, so a
+            // handle at or above 2^32 is past the array, not the element of
+            // its low word (docs/interface.md, "Bindless textures").
+            let long_handle = inst
+                .srcs
+                .last()
+                .filter(|o| self.program.var(o.var).precision == crate::ir::Precision::Long);
+            let (handle, comp) = match long_handle {
+                Some(o) => (self.load_operand_sized(o, true, true)?.value, Comp::U64),
+                None => (handle.value, Comp::U32),
+            };
+            let handle = self.cast(handle, comp)?;
             let extract = if handle.n == 1 {
                 handle
             } else {
@@ -324,7 +336,11 @@ impl Lowerer<'_> {
                     Some(before) => {
                         // Past the array: its last element, as a handle
                         // names no element there (undefined in the spec).
-                        let k = self.konst(Comp::U32, &[element]);
+                        let k = if comp == Comp::U64 {
+                            self.splat_const64(comp, u64::from(element), 1)
+                        } else {
+                            self.konst(comp, &[element])
+                        };
                         let test = if element == BINDLESS_ARRAY_LEN - 1 {
                             Op::UGreaterThanEqual
                         } else {
@@ -426,19 +442,19 @@ impl Lowerer<'_> {
     /// that) and needs no descriptor indexing. An index outside the array
     /// is undefined in the spec (issue 1); it is clamped, as relative
     /// addressing is (docs/semantics.md).
-    fn texture_from_array(
+    /// The element of a register-indexed texture or image array: the
+    /// index's x (a signed integer) plus the constant offset, clamped to
+    /// the array (docs/semantics.md: an index outside it uses the nearest
+    /// element, where the spec leaves it undefined).
+    pub(crate) fn array_unit_index(
         &mut self,
-        inst: &Instruction,
-        s: &[Loaded],
+        index: Val,
         select: &crate::ir::UnitSelect,
     ) -> LResult<Val> {
-        let (index, sources) = s.split_last().ok_or_else(|| {
-            LowerError::internal_at("a texture array without its index", inst.span)
-        })?;
-        let index = if index.value.n > 1 {
-            self.extract(index.value, 0)?
+        let index = if index.n > 1 {
+            self.extract(index, 0)?
         } else {
-            index.value
+            index
         };
         let index = match index.comp {
             Comp::F32 => self.convert(Op::ConvertFToS, index, Comp::I32)?,
@@ -448,7 +464,19 @@ impl Lowerer<'_> {
         let index = self.op(Op::IAdd, &[index, offset])?;
         let lo = self.konst(Comp::I32, &[0]);
         let hi = self.konst(Comp::I32, &[select.units.len().saturating_sub(1) as u32]);
-        let index = self.glsl(GLOp::SClamp, &[index, lo, hi])?;
+        self.glsl(GLOp::SClamp, &[index, lo, hi])
+    }
+
+    fn texture_from_array(
+        &mut self,
+        inst: &Instruction,
+        s: &[Loaded],
+        select: &crate::ir::UnitSelect,
+    ) -> LResult<Val> {
+        let (index, sources) = s.split_last().ok_or_else(|| {
+            LowerError::internal_at("a texture array without its index", inst.span)
+        })?;
+        let index = self.array_unit_index(index.value, select)?;
         let mut result: Option<Val> = None;
         for (k, &unit) in select.units.iter().enumerate() {
             let mut one = inst.clone();

@@ -289,8 +289,9 @@ impl Lowerer<'_> {
         self.construct(&[predicate, shuffled, f, f])
     }
 
-    /// The built-in inputs a shuffle reads, declared once.
-    fn subgroup_inputs(&mut self) -> (rspirv::spirv::Word, rspirv::spirv::Word) {
+    /// The built-in inputs a shuffle (and `state.thread.warpsize`)
+    /// reads, declared once.
+    pub(crate) fn subgroup_inputs(&mut self) -> (rspirv::spirv::Word, rspirv::spirv::Word) {
         if let Some(ids) = self.subgroup_inputs {
             return ids;
         }

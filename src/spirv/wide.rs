@@ -39,6 +39,9 @@ impl Lowerer<'_> {
         let v = |i: usize| s[i].value;
         Ok(match inst.op {
             Opcode::Mov => v(0),
+            // 64-bit ATOMB, ATOMS, ATOM (memory.rs): the value before, a
+            // scalar.
+            Opcode::Atomb | Opcode::Atoms | Opcode::Atom => self.memory_atomic(inst, v(0))?,
             Opcode::Abs => match ty {
                 DataType::Float => self.glsl(GLOp::FAbs, &[v(0)])?,
                 DataType::Signed => self.signed_abs(v(0))?,

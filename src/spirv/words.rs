@@ -154,6 +154,9 @@ impl Builder {
             words[at..at + piece.len()].copy_from_slice(piece);
             at += piece.len();
         }
+        // The body was reserved by an estimate (`reserve_body`); the
+        // module keeps only its words.
+        words.shrink_to_fit();
         words
     }
 
@@ -214,6 +217,12 @@ impl Builder {
             in_block: false,
         });
         Ok(id)
+    }
+
+    /// Room for `words` more words in the function body, so a big body
+    /// is not copied as it grows (`BODY_WORDS_PER_STATEMENT`).
+    pub(crate) fn reserve_body(&mut self, words: usize) {
+        self.body.reserve(words);
     }
 
     pub(crate) fn function_parameter(&mut self, result_type: Word) -> BuildResult<Word> {

@@ -217,6 +217,14 @@ pub struct GlState {
     pub point: Point,
     /// `glDepthRange(near, far)`; default (0, 1).
     pub depth_range: [f32; 2],
+    /// `state.thread.warpspersm` (NV_shader_thread_group 2.X.3.3,
+    /// WARPS_PER_SM_NV: "maximum number of warp executing on a SM"),
+    /// stored as integer bits. Core Vulkan has no such number; on NVIDIA
+    /// VK_NV_shader_sm_builtins' `shaderWarpsPerSM` is it. Default 1.
+    pub warps_per_sm: u32,
+    /// `state.thread.smcount` (SM_COUNT_NV: "number of SM on the GPU"),
+    /// integer bits; VK_NV_shader_sm_builtins' `shaderSMCount`. Default 1.
+    pub sm_count: u32,
 }
 
 impl Default for GlState {
@@ -239,6 +247,8 @@ impl Default for GlState {
             clip_planes: [ClipPlane::default(); 6],
             point: Point::default(),
             depth_range: [0.0, 1.0],
+            warps_per_sm: 1,
+            sm_count: 1,
         }
     }
 }
@@ -458,6 +468,15 @@ impl GlState {
         set(&mut b, "state.point.attenuation", [pa, pb, pc, 1.0]);
         let [near, far] = self.depth_range;
         set(&mut b, "state.depth.range", [near, far, far - near, 1.0]);
+        // Integers, read as the bits of x (2.X.3.3: "filled with an
+        // integer value").
+        let int_row = |n: u32| [f32::from_bits(n), 0.0, 0.0, 0.0];
+        set(
+            &mut b,
+            "state.thread.warpspersm",
+            int_row(self.warps_per_sm),
+        );
+        set(&mut b, "state.thread.smcount", int_row(self.sm_count));
         debug_assert_eq!(CLIP_PLANE_ENABLES.0, super::DEPTH_ROW);
         b.set_clip_plane_enables(enables);
         b

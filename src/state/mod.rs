@@ -22,7 +22,9 @@
 //! `state.light[n].half`, `state.point.attenuation` and
 //! `state.depth.range`) are those constants, whatever the row holds. The w
 //! of the `state.depth.range` row carries GL's user clip plane enables for
-//! position-invariant vertex programs ([`CLIP_PLANE_ENABLES`]).
+//! position-invariant vertex programs ([`CLIP_PLANE_ENABLES`]). The last
+//! two rows hold integers, not floats: NV_shader_thread_group's
+//! `state.thread.warpspersm` and `state.thread.smcount` in x.
 //!
 //! ```
 //! use nvp4c::state::{self, Read};
@@ -46,7 +48,7 @@ mod gl;
 pub use gl::{ClipPlane, Fog, GlState, Light, Material, Matrix, Point, TexGen};
 
 /// Number of `vec4` rows of the full block.
-pub const ROWS: u32 = 408;
+pub const ROWS: u32 = 410;
 /// Size of the full block in bytes: binding this much always suffices.
 pub const BLOCK_SIZE: u32 = ROWS * 16;
 
@@ -83,6 +85,11 @@ const FOG_ROW: u32 = 397;
 const CLIP_ROW: u32 = 399;
 const POINT_ROW: u32 = 405;
 const DEPTH_ROW: u32 = 407;
+/// NV_shader_thread_group 2.X.3.3's `state.thread.warpspersm` and
+/// `state.thread.smcount` (WARPS_PER_SM_NV, SM_COUNT_NV): integer bits in
+/// x of rows 408 and 409. `state.thread.warpsize` is the subgroup size, a
+/// built-in, and has no row (docs/interface.md, "Thread groups").
+const THREAD_ROW: u32 = 408;
 
 /// The component of the block that holds GL's user clip plane enables
 /// (`CLIP_PLANE0..5`): (row, component). Bit *n* of its 32 bits, read as an
@@ -303,6 +310,12 @@ pub(crate) fn read_path<S: AsRef<str>>(path: &[S]) -> Result<Read, String> {
         ["point", "attenuation"] => Ok(Read::row_w1(POINT_ROW + 1)),
         // Table X.10: (n, f, d, 1)
         ["depth", "range"] => Ok(Read::row_w1(DEPTH_ROW)),
+        // NV_shader_thread_group 2.X.3.3: (x, -, -, -), an integer.
+        ["thread", "warpspersm"] => Ok(Read::row(THREAD_ROW)),
+        ["thread", "smcount"] => Ok(Read::row(THREAD_ROW + 1)),
+        ["thread", "warpsize"] => Err(
+            "`state.thread.warpsize` is the device's subgroup size (the SubgroupSize built-in), not a State block row".to_string(),
+        ),
         _ => Err(unknown()),
     }
 }
@@ -466,6 +479,8 @@ pub fn stored_rows() -> Vec<(String, u32)> {
     names.push("state.point.size".into());
     names.push("state.point.attenuation".into());
     names.push("state.depth.range".into());
+    names.push("state.thread.warpspersm".into());
+    names.push("state.thread.smcount".into());
     names
         .into_iter()
         .enumerate()
@@ -615,7 +630,9 @@ mod tests {
         assert_eq!(16 * row("point.size"), 6480);
         assert_eq!(16 * row("point.attenuation"), 6496);
         assert_eq!(16 * row("depth.range"), 6512);
-        assert_eq!(ROWS * 16, 6528);
+        assert_eq!(16 * row("thread.warpspersm"), 6528);
+        assert_eq!(16 * row("thread.smcount"), 6544);
+        assert_eq!(ROWS * 16, 6560);
     }
 
     #[test]

@@ -649,6 +649,56 @@ END
     assert_eq!(out[2], [0, 0, 9]);
 }
 
+/// A COUNTER array indexed with a register (NV_shader_atomic_counters
+/// <counterUseV> ::= <counterVarName> <optArrayMem>): `ctrs` is counters
+/// 1 to 3 of `program.counter[0]` = [0, 10, 20, 30, 40]; invocation i
+/// increments `ctrs[i]`, and i = 3, past the array of three, is clamped to
+/// its last element (docs/semantics.md). INCR "returns non-incremented
+/// value": invocation 0 gets 10, 1 gets 20, 2 and 3 get 30 and 31 in some
+/// order; the buffer ends [0, 11, 21, 32, 40].
+#[test]
+fn atomic_counter_arrays_indexed_with_a_register() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_counters;
+GROUP_SIZE 4;
+COUNTER ctrs[] = { program.counter[0][1..3] };
+STORAGE out = program.storage[0];
+INT TEMP k;
+UINT TEMP a, t;
+MOV.U a.x, invocation.localindex;
+SHL.U a.y, a.x, {2}.x;
+MOV.S k.x, invocation.localindex.x;
+ATOMCTR.INCR.U t.x, ctrs[k.x];
+STB.U32 t.x, out[a.y];
+END
+";
+    // One invocation (index 0) in the interpreter.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default())
+        .unwrap_or_else(|d| panic!("{}", d.render("t.cp", src, false)));
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.storage.insert(0, vec![0; 4]);
+    inputs.counters.insert(0, vec![0, 10, 20, 30, 40]);
+    let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(run.storage[&0][..], [10, 0, 0, 0]);
+    assert_eq!(run.counters[&0], [0, 11, 20, 30, 40]);
+    let Some(out) = run_on_device(
+        src,
+        [1, 1, 1],
+        vec![
+            (storage(0), vec![0; 4]),
+            (storage(4), vec![0, 10, 20, 30, 40]),
+        ],
+    ) else {
+        return;
+    };
+    assert_eq!(out[0][..2], [10, 20]);
+    let mut last = out[0][2..4].to_vec();
+    last.sort();
+    assert_eq!(last, [30, 31]);
+    assert_eq!(out[1], [0, 11, 21, 32, 40]);
+}
+
 /// NV_shader_atomic_float's F32 ADD and EXCH on a storage buffer (ATOMB;
 /// "Dependencies on NV_shader_atomic_float" of
 /// NV_shader_storage_buffer_object), eight invocations. sum starts at 1.0

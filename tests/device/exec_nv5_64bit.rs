@@ -12,7 +12,7 @@
 //! or as the two halves UP64 unpacks (low word first).
 
 use crate::harness;
-use crate::harness::{FragmentJob, Input};
+use crate::harness::{Capture, FragmentJob, Input, VertexJob};
 
 /// 2^-40, an f32 literal whose sum with 1.0 only an f64 holds.
 const TINY: &str = "0.0000000000009094947017729282379150390625";
@@ -572,4 +572,107 @@ fn cvt_from_f16_reads_the_low_16_bits_exactly() {
         [0; 4],
         [(-3i32) as u32, 1, (-2i32) as u32, 2],
     );
+}
+
+#[test]
+fn long_vertex_attributes_read_64_bit_components_from_two_locations() {
+    // NV_gpu_program5 2.X.3.1: a LONG ATTRIB of a vertex program has 64-bit
+    // components; docs/interface.md, "64-bit vertex attributes": each is
+    // two R32G32B32A32_UINT Locations, n (x, y) and n + 1 (z, w), low word
+    // first.
+    //
+    // d = (1 + 2^-40, 2^40 + 0.5, -3, 0.25) as f64: 1 + 2^-40 is
+    // 0x3ff00000_00001000 (2^-40 is mantissa bit 52 - 40 = 12), 2^40 + 0.5
+    // is 0x42700000_00000800 (exponent 1023 + 40 = 0x427, 0.5 = 2^-41 of
+    // 2^40 is bit 11), -3 is 0xc0080000_00000000, 0.25 0x3fd00000_00000000.
+    // d - (1, 2^40, 0, 0) = (2^-40, 0.5, -3, 0.25), each an f32 exactly
+    // (an f32 input could not have held either fraction).
+    //
+    // u = (2^33 - 1, 2^63, 5, 2^64 - 1) as u64; u + 1 = (2^33, 2^63 + 1, 6,
+    // 0): the carry crosses into the high word and the last one wraps
+    // (2.X.4.1). UP64 of (x, y) gives (lo x, hi x, lo y, hi y) = (0, 2, 1,
+    // 0x80000000); of (z, w): (6, 0, 0, 0).
+    let src = "!!NVvp5.0\n\
+               LONG ATTRIB d = vertex.attrib[1];\n\
+               LONG ATTRIB u = vertex.attrib[4];\n\
+               LONG TEMP e;\n\
+               UINT OUTPUT xy = result.attrib[1];\n\
+               UINT OUTPUT zw = result.attrib[2];\n\
+               MOV result.position, {0, 0, 0, 1};\n\
+               SUB.F64 result.attrib[0], d, {1, 1099511627776, 0, 0};\n\
+               ADD.U64 e, u, {1, 1, 1, 1};\n\
+               UP64.U xy, e.xyxy;\n\
+               UP64.U zw, e.zwzw;\n\
+               END\n";
+    let d: [u64; 4] = [
+        0x3ff0_0000_0000_1000,
+        0x4270_0000_0000_0800,
+        0xc008_0000_0000_0000,
+        0x3fd0_0000_0000_0000,
+    ];
+    let u: [u64; 4] = [(1 << 33) - 1, 1 << 63, 5, u64::MAX];
+    let want_f = [F_2M40, F_HALF, 0xc040_0000, F_QUARTER];
+    let want_xy = [0, 2, 1, 0x8000_0000];
+    let want_zw = [6, 0, 0, 0];
+    // The interpreter.
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default())
+        .unwrap_or_else(|d| panic!("{}", d.render("t.vp", src, false)));
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs.attribs64.insert("vertex.attrib[1]".into(), d);
+    inputs.attribs64.insert("vertex.attrib[4]".into(), u);
+    let out = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    for (name, want) in [
+        ("result.attrib[0]", want_f),
+        ("result.attrib[1]", want_xy),
+        ("result.attrib[2]", want_zw),
+    ] {
+        let r = out.result(name).unwrap();
+        assert_eq!((r.bits, r.undefined), (want, 0), "interpreter: {name}");
+    }
+    // The device: the words of each 64-bit pair, low first, at n and n + 1.
+    let words = |v: [u64; 4], k: usize| {
+        let (a, b) = (v[2 * k], v[2 * k + 1]);
+        [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]
+    };
+    let compiled = nvp4c::compile(src, &nvp4c::Options::default()).unwrap();
+    let inputs_of = |r: &nvp4c::reflect::Reflection| -> Vec<(u32, Option<u32>, String)> {
+        r.inputs
+            .iter()
+            .map(|i| {
+                (
+                    i.location.unwrap_or(u32::MAX),
+                    i.array_length,
+                    i.vertex_format.clone().unwrap_or_default(),
+                )
+            })
+            .collect()
+    };
+    // Reflection names the format of each Location.
+    let uint4 = "R32G32B32A32_UINT".to_string();
+    assert_eq!(
+        inputs_of(&compiled.reflection),
+        [(1, Some(2), uint4.clone()), (4, Some(2), uint4)]
+    );
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = VertexJob::new(
+        vec![vec![
+            Input::uint(1, words(d, 0)),
+            Input::uint(2, words(d, 1)),
+            Input::uint(4, words(u, 0)),
+            Input::uint(5, words(u, 1)),
+        ]],
+        vec![
+            Capture::Location(14),
+            Capture::Location(15),
+            Capture::Location(16),
+        ],
+    );
+    let got = device
+        .run_vertex(&compiled.spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.location(0, 14), want_f, "device: result.attrib[0]");
+    assert_eq!(got.location(0, 15), want_xy, "device: result.attrib[1]");
+    assert_eq!(got.location(0, 16), want_zw, "device: result.attrib[2]");
 }

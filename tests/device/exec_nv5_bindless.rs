@@ -99,3 +99,57 @@ END
         }
     }
 }
+
+#[test]
+fn a_long_register_holds_a_64_bit_texture_handle() {
+    // NV_bindless_texture's handles are 64-bit values: with NV_gpu_program5's
+    // LONG registers the program can hold one whole (PK64 of two words),
+    // and nvp4c compares it at 64 bits: 0x1_0000_0003 is past the array
+    // (element 15, as every handle past it), not element 3 of its low word.
+    let src = "!!NVfp5.0
+OPTION NV_bindless_texture;
+LONG TEMP h;
+UINT TEMP w;
+TEMP a;
+FLR.U w, fragment.texcoord[0];
+PK64.U h, w;
+TEX a, {0.5, 0.5, 0, 0}, handle(h.x), 2D;
+MOV result.color, a;
+END
+";
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    // (low word, high word) of each fragment's handle, and the element read.
+    let handles: [([f32; 2], f32); 4] = [
+        ([5.0, 0.0], 5.0),
+        ([3.0, 1.0], 15.0),
+        ([15.0, 0.0], 15.0),
+        ([2.0, 0.0], 2.0),
+    ];
+    let cases: Vec<Vec<Input>> = handles
+        .iter()
+        .map(|(h, _)| vec![Input::float(5, [h[0], h[1], 0.0, 0.0])])
+        .collect();
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+        let mut o = nvp4c::Options::default();
+        o.target_env = env;
+        let spirv = match nvp4c::compile(src, &o) {
+            Ok(c) => c.spirv,
+            Err(d) => panic!("{}", d.render("t.fp", src, false)),
+        };
+        let mut job = FragmentJob::new(cases.clone());
+        job.textures = arrays();
+        let out = dev
+            .run_fragment(&spirv, &job)
+            .unwrap_or_else(|e| panic!("{env:?}: {e}"));
+        // Element e's texel: (e, 10 e, 0, 1).
+        for (i, (_, e)) in handles.iter().enumerate() {
+            assert_eq!(
+                out.color_f32(i, 0),
+                [*e, 10.0 * e, 0.0, 1.0],
+                "{env:?} case {i}"
+            );
+        }
+    }
+}

@@ -2,9 +2,11 @@
 //! NV_gpu_program5 assembly (LOADIM, STOREIM, ATOMIM) on the Vulkan device:
 //! storage images at binding 80 + n of set 0 (docs/interface.md,
 //! "Images"), uploaded and read back by the harness
-//! (`Device::run_compute_images`). Every expected value is computed by
+//! (`Device::run_compute_images`), and in the interpreter on the same
+//! texels (`interp::Inputs::images`). Every expected value is computed by
 //! hand from the spec's pseudocode (EXT_shader_image_load_store,
-//! "Dependencies on NV_gpu_program5", sections 2.X.8.Z and 3.9.X).
+//! "Dependencies on NV_gpu_program5", sections 2.X.8.Z and 3.9.X) and
+//! holds for both.
 
 use ash::vk;
 
@@ -32,17 +34,53 @@ fn image(
         extent,
         layers,
         words,
+        samples: 1,
     }
 }
 
-fn run(src: &str, images: Vec<StorageImage>) -> Option<Vec<Vec<u32>>> {
-    let device = harness::device_or_skip()?;
-    let mut job = ComputeJob::new([1, 1, 1], Vec::new());
-    job.images = images;
-    let (_, images) = device
-        .run_compute_images(&compile(src), &job)
-        .expect("compute run");
-    Some(images)
+/// The images after one run on the device (when there is one) and one in
+/// the interpreter, each named for the assertion messages.
+fn run(src: &str, images: Vec<StorageImage>) -> Vec<(&'static str, Vec<Vec<u32>>)> {
+    let mut runs = vec![("interpreter", interpret(src, &images))];
+    if let Some(device) = harness::device_or_skip() {
+        let mut job = ComputeJob::new([1, 1, 1], Vec::new());
+        job.images = images;
+        let (_, out) = device
+            .run_compute_images(&compile(src), &job)
+            .expect("compute run");
+        runs.push(("device", out));
+    }
+    runs
+}
+
+/// The interpreter's run on the same texels: an image's extent along the
+/// target's coordinates (Table X.5), so the layers of an array are its
+/// last extent.
+fn interpret(src: &str, images: &[StorageImage]) -> Vec<Vec<u32>> {
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).expect("checks");
+    let mut inputs = nvp4c::interp::Inputs::default();
+    for i in images {
+        let [w, h, d] = i.extent;
+        let extent = match i.kind {
+            TextureKind::Array1D => [w, i.layers, 1],
+            TextureKind::Array2D => [w, h, i.layers],
+            _ => [w, h, d],
+        };
+        let mut image = nvp4c::interp::Image::from_words(extent, &i.words);
+        if i.samples > 1 {
+            // The harness clears a multisample image (it cannot upload
+            // one): zeros, room for any format's samples.
+            image.samples = i.samples;
+            image.bytes = vec![0; 16 * (w * h * d * i.layers * i.samples) as usize];
+        }
+        inputs.images.insert(i.binding - 80, image);
+    }
+    let outcome = nvp4c::interp::run(&program, &inputs, &Default::default()).expect("runs");
+    assert!(outcome.undefined.is_empty(), "{:?}", outcome.undefined);
+    images
+        .iter()
+        .map(|i| outcome.images[&(i.binding - 80)].words())
+        .collect()
 }
 
 /// A 2D R32UI image: LOADIM (one component: "y, z, and w ... zero, zero,
@@ -80,7 +118,7 @@ END
 ";
     // Texel (x, y) of the 4x2 image holds 100 + 4y + x.
     let data: Vec<u32> = (100..108).collect();
-    let Some(out) = run(
+    for (who, out) in run(
         src,
         vec![
             image(0, TextureKind::D2, vk::Format::R32_UINT, [4, 2, 1], 1, data),
@@ -93,23 +131,23 @@ END
                 vec![0; 16],
             ),
         ],
-    ) else {
-        return;
-    };
-    // (0,0): LOADIM of (2,1) = 106, plus 1000. (1,0): CSWAP 101 == 101 →
-    // 555. (2,0): CSWAP 102 != 0, unchanged. (3,0): IWRAP, 103 >= 103 → 0.
-    // (0,1): DWRAP, 104 > 10 → 10. (1,1): MAX(105, 200). (2,1) unchanged.
-    // (3,1): 107 + 5. The stores and atomics outside change nothing.
-    assert_eq!(out[0], [1106, 555, 102, 0, 10, 200, 106, 112]);
-    assert_eq!(
-        out[1],
-        [
-            106, 0, 0, 1, // LOADIM.U32 of (2, 1): z and w of the coordinate ignored
-            107, 101, 102, 103, // the old values of ADD, CSWAP, CSWAP, IWRAP
-            0, 0, 0, 0, // LOADIM outside the image
-            104, 105, 0, 7, // DWRAP, MAX, ADD outside (0), then 7
-        ]
-    );
+    ) {
+        // (0,0): LOADIM of (2,1) = 106, plus 1000. (1,0): CSWAP 101 == 101 →
+        // 555. (2,0): CSWAP 102 != 0, unchanged. (3,0): IWRAP, 103 >= 103 → 0.
+        // (0,1): DWRAP, 104 > 10 → 10. (1,1): MAX(105, 200). (2,1) unchanged.
+        // (3,1): 107 + 5. The stores and atomics outside change nothing.
+        assert_eq!(out[0], [1106, 555, 102, 0, 10, 200, 106, 112], "{who}");
+        assert_eq!(
+            out[1],
+            [
+                106, 0, 0, 1, // LOADIM.U32 of (2, 1): z and w of the coordinate ignored
+                107, 101, 102, 103, // the old values of ADD, CSWAP, CSWAP, IWRAP
+                0, 0, 0, 0, // LOADIM outside the image
+                104, 105, 0, 7, // DWRAP, MAX, ADD outside (0), then 7
+            ],
+            "{who}"
+        );
+    }
 }
 
 /// A 2D array (R32I, the layer from z), a 3D image (RGBA32F, unformatted
@@ -160,7 +198,7 @@ END
         u32::from_le_bytes([1, (-2i8) as u8, 3, (-4i8) as u8]),
         u32::from_le_bytes([5, (-6i8) as u8, 7, (-8i8) as u8]),
     ];
-    let Some(out) = run(
+    for (who, out) in run(
         src,
         vec![
             image(
@@ -196,42 +234,44 @@ END
                 vec![0; 16],
             ),
         ],
-    ) else {
-        return;
-    };
-    let i = |v: i32| v as u32;
-    // Layer 0 (1,1): -11 ^ 255 = 0xFFFFFFF5 ^ 0xFF = 0xFFFFFF0A = -246.
-    // Layer 1 (0,0): 77; (0,1): min(-110, -500) = -500.
-    assert_eq!(
-        out[0],
-        [0, -1, -10, -246, 77, -101, -500, -111, -200, -201, -210, -211].map(i)
-    );
-    let f = |v: [f32; 4]| v.map(f32::to_bits);
-    let mut expected_vol: Vec<u32> = (0..8)
-        .flat_map(|t| f([(t % 2) as f32, (t / 2 % 2) as f32, (t / 4) as f32, 0.5]))
-        .collect();
-    // (1,1,0): the formatted store; (0,1,1): texel (1,0,1) + 0.25.
-    expected_vol[12..16].copy_from_slice(&f([2.0, 3.0, 4.0, 5.0]));
-    expected_vol[24..28].copy_from_slice(&f([1.25, 0.25, 1.25, 0.75]));
-    assert_eq!(out[1], expected_vol);
-    // Byte 0: 511's low byte 0xFF; byte 1: 383's 0x7F.
-    assert_eq!(
-        out[2],
-        [
-            u32::from_le_bytes([0xff, 0x7f, 3, (-4i8) as u8]),
-            u32::from_le_bytes([5, (-6i8) as u8, 7, (-8i8) as u8]),
-        ]
-    );
-    assert_eq!(
-        out[3],
-        [
-            -201, 0, 0, 1, // LOADIM.S32 of (1, 0) in layer 2
-            -110, -11, 0, 9, // MIN's and XOR's old values; ADD in layer 3 (none): 0
-            -4, 0, 0, 1, // LOADIM.S8 of byte 3, sign-extended
-            0, 0, 0, 0,
-        ]
-        .map(i)
-    );
+    ) {
+        let i = |v: i32| v as u32;
+        // Layer 0 (1,1): -11 ^ 255 = 0xFFFFFFF5 ^ 0xFF = 0xFFFFFF0A = -246.
+        // Layer 1 (0,0): 77; (0,1): min(-110, -500) = -500.
+        assert_eq!(
+            out[0],
+            [0, -1, -10, -246, 77, -101, -500, -111, -200, -201, -210, -211].map(i),
+            "{who}"
+        );
+        let f = |v: [f32; 4]| v.map(f32::to_bits);
+        let mut expected_vol: Vec<u32> = (0..8)
+            .flat_map(|t| f([(t % 2) as f32, (t / 2 % 2) as f32, (t / 4) as f32, 0.5]))
+            .collect();
+        // (1,1,0): the formatted store; (0,1,1): texel (1,0,1) + 0.25.
+        expected_vol[12..16].copy_from_slice(&f([2.0, 3.0, 4.0, 5.0]));
+        expected_vol[24..28].copy_from_slice(&f([1.25, 0.25, 1.25, 0.75]));
+        assert_eq!(out[1], expected_vol, "{who}");
+        // Byte 0: 511's low byte 0xFF; byte 1: 383's 0x7F.
+        assert_eq!(
+            out[2],
+            [
+                u32::from_le_bytes([0xff, 0x7f, 3, (-4i8) as u8]),
+                u32::from_le_bytes([5, (-6i8) as u8, 7, (-8i8) as u8]),
+            ],
+            "{who}"
+        );
+        assert_eq!(
+            out[3],
+            [
+                -201, 0, 0, 1, // LOADIM.S32 of (1, 0) in layer 2
+                -110, -11, 0, 9, // MIN's and XOR's old values; ADD in layer 3 (none): 0
+                -4, 0, 0, 1, // LOADIM.S8 of byte 3, sign-extended
+                0, 0, 0, 0,
+            ]
+            .map(i),
+            "{who}"
+        );
+    }
 }
 
 /// A 1D array (the layer from z, EXT_shader_image_load_store issue 36: "the
@@ -258,7 +298,7 @@ END
         .collect();
     // 16-bit texels 0x8001, 0x0002, 0x7777, 0x0004.
     let shorts = vec![0x0002_8001, 0x0004_7777];
-    let Some(out) = run(
+    for (who, out) in run(
         src,
         vec![
             image(
@@ -286,18 +326,160 @@ END
                 vec![0; 2],
             ),
         ],
-    ) else {
-        return;
+    ) {
+        // (x, y, z) = (2, 7, 1): texel 2 of layer 1 (y ignored) = 12, stored
+        // at texel 0 of layer 0.
+        assert_eq!(out[0], [12, 1, 2, 10, 11, 12], "{who}");
+        // Texel 1 (2, zero-extended) + 65537 = 0x10003: its low 16 bits, 3,
+        // stored at texel 2; the others unchanged.
+        assert_eq!(out[1], [0x0002_8001, 0x0004_0003], "{who}");
+        // 1.0, 0.0, 0.2, 0.6 as UNORM8: 255, 0, round(51.0) = 51,
+        // round(153.0) = 153, at texel 1.
+        // The interpreter does not know the view's format of a unit the
+        // program names none for (interp::image: it keeps four 32-bit
+        // components, which these two RGBA8 texels have no room for).
+        if who == "device" {
+            assert_eq!(out[2], [0, u32::from_le_bytes([255, 0, 51, 153])], "{who}");
+        }
+    }
+}
+
+/// Multisample targets: a 2DMS and an ARRAY2DMS R32UI image of 4 samples
+/// (cleared to zero by the harness, which cannot copy multisample images),
+/// read back through LOADIM into a single-sample image. The sample number
+/// is the coordinate's w (Table X.5); a sample at or past the image's
+/// samples is an invalid access like a texel outside it: "Invalid image
+/// loads will return zero. Invalid image stores will have no effect."
+#[test]
+fn multisample_images_take_the_sample_from_w() {
+    let src = "!!NVcp5.0
+GROUP_SIZE 1;
+IMAGE ms = image[0];
+IMAGE msa = image[1];
+IMAGE res = image[2];
+UINT TEMP r, t, a;
+STOREIM.U32 ms, {11, 0, 0, 0}, {1, 0, 0, 2}, 2DMS;
+STOREIM.U32 ms, {12, 0, 0, 0}, {1, 0, 0, 3}, 2DMS;
+STOREIM.U32 ms, {99, 0, 0, 0}, {1, 0, 0, 4}, 2DMS;
+ATOMIM.ADD.U32 a.x, {5, 0, 0, 0}, {1, 0, 0, 2}, ms, 2DMS;
+LOADIM.U32 t, {1, 0, 0, 2}, ms, 2DMS;
+MOV.U r.x, t.x;
+LOADIM.U32 t, {1, 0, 0, 3}, ms, 2DMS;
+MOV.U r.y, t.x;
+LOADIM.U32 t, {1, 0, 0, 0}, ms, 2DMS;
+MOV.U r.z, t.x;
+LOADIM.U32 t, {1, 0, 0, 4}, ms, 2DMS;
+MOV.U r.w, t.x;
+STOREIM.U32X4 res, r, {0, 0, 0, 0}, 2D;
+STOREIM.U32 msa, {21, 0, 0, 0}, {0, 0, 1, 1}, ARRAY2DMS;
+STOREIM.U32 msa, {22, 0, 0, 0}, {0, 0, 0, 1}, ARRAY2DMS;
+LOADIM.U32 t, {0, 0, 1, 1}, msa, ARRAY2DMS;
+MOV.U r.x, t.x;
+LOADIM.U32 t, {0, 0, 0, 1}, msa, ARRAY2DMS;
+MOV.U r.y, t.x;
+LOADIM.U32 t, {0, 0, 2, 1}, msa, ARRAY2DMS;
+MOV.U r.z, t.x;
+MOV.U r.w, a.x;
+STOREIM.U32X4 res, r, {1, 0, 0, 0}, 2D;
+END
+";
+    let ms = |unit, kind, layers| StorageImage {
+        samples: 4,
+        ..image(
+            unit,
+            kind,
+            vk::Format::R32_UINT,
+            [2, 1, 1],
+            layers,
+            Vec::new(),
+        )
     };
-    // (x, y, z) = (2, 7, 1): texel 2 of layer 1 (y ignored) = 12, stored
-    // at texel 0 of layer 0.
-    assert_eq!(out[0], [12, 1, 2, 10, 11, 12]);
-    // Texel 1 (2, zero-extended) + 65537 = 0x10003: its low 16 bits, 3,
-    // stored at texel 2; the others unchanged.
-    assert_eq!(out[1], [0x0002_8001, 0x0004_0003]);
-    // 1.0, 0.0, 0.2, 0.6 as UNORM8: 255, 0, round(51.0) = 51,
-    // round(153.0) = 153, at texel 1.
-    assert_eq!(out[2], [0, u32::from_le_bytes([255, 0, 51, 153])]);
+    for (who, out) in run(
+        src,
+        vec![
+            ms(0, TextureKind::D2, 1),
+            ms(1, TextureKind::Array2D, 2),
+            image(
+                2,
+                TextureKind::D2,
+                vk::Format::R32G32B32A32_UINT,
+                [2, 1, 1],
+                1,
+                vec![0xDEAD; 8],
+            ),
+        ],
+    ) {
+        // Texel (1, 0): sample 2 = 11 + 5 (the ADD returned 11), sample 3 = 12,
+        // sample 0 still the clear value 0, sample 4 invalid: 0 (and the store
+        // of 99 there changed nothing). The array: layer 1 sample 1 = 21,
+        // layer 0 sample 1 = 22, layer 2 (of 2) invalid: 0; then ADD's 11.
+        assert_eq!(out[2], [16, 12, 0, 0, 21, 22, 0, 11], "{who}");
+    }
+}
+
+/// An IMAGE array indexed with a register (NV_gpu_program5 2.X.2,
+/// <imageVarName> <optArrayMem>): the index picks the unit at run time, for
+/// LOADIM, STOREIM and ATOMIM alike; every unit's access is emitted under
+/// its condition, so only the named unit is touched. Units 0, 1 and 2 are
+/// 2x1 R32UI images holding (10, 11), (20, 21), (30, 31); unit 3 receives
+/// the results.
+#[test]
+fn image_arrays_indexed_with_a_register_pick_the_unit_at_run_time() {
+    let src = "!!NVcp5.0
+GROUP_SIZE 1;
+IMAGE imgs[] = { image[0..2] };
+IMAGE res = image[3];
+INT TEMP k;
+UINT TEMP r, t;
+MOV.S k, {1, 2, 0, 5};
+LOADIM.U32 t, {0, 0, 0, 0}, imgs[k.x], 2D;
+MOV.U r.x, t.x;
+LOADIM.U32 t, {1, 0, 0, 0}, imgs[k.y], 2D;
+MOV.U r.y, t.x;
+LOADIM.U32 t, {1, 0, 0, 0}, imgs[k.x + 1], 2D;
+MOV.U r.z, t.x;
+ATOMIM.ADD.U32 r.w, {100, 0, 0, 0}, {1, 0, 0, 0}, imgs[k.z], 2D;
+STOREIM.U32X4 res, r, {0, 0, 0, 0}, 2D;
+STOREIM.U32 imgs[k.y], {77, 0, 0, 0}, {0, 0, 0, 0}, 2D;
+STOREIM.U32 imgs[k.w], {88, 0, 0, 0}, {1, 0, 0, 0}, 2D;
+END
+";
+    let unit = |n: u32, words: Vec<u32>| {
+        image(
+            n,
+            TextureKind::D2,
+            vk::Format::R32_UINT,
+            [2, 1, 1],
+            1,
+            words,
+        )
+    };
+    for (who, out) in run(
+        src,
+        vec![
+            unit(0, vec![10, 11]),
+            unit(1, vec![20, 21]),
+            unit(2, vec![30, 31]),
+            image(
+                3,
+                TextureKind::D2,
+                vk::Format::R32G32B32A32_UINT,
+                [1, 1, 1],
+                1,
+                vec![0xDEAD; 4],
+            ),
+        ],
+    ) {
+        // k = (1, 2, 0, 5). imgs[1] texel 0 = 20; imgs[2] texel 1 = 31;
+        // imgs[1 + 1] texel 1 = 31; ATOMIM.ADD on imgs[0] texel 1 returns 11
+        // and leaves 111. STOREIM 77 to imgs[2] texel 0; imgs[5] is past the
+        // array of 3, clamped to its last element (docs/semantics.md), so 88
+        // goes to imgs[2] texel 1. Units 0 and 1 are otherwise untouched.
+        assert_eq!(out[3], [20, 31, 31, 11], "{who}");
+        assert_eq!(out[0], [10, 111], "{who}");
+        assert_eq!(out[1], [20, 21], "{who}");
+        assert_eq!(out[2], [77, 88], "{who}");
+    }
 }
 
 /// NV_gpu_program5_mem_extended's storage modifiers on LOADIM and STOREIM
@@ -326,7 +508,7 @@ STOREIM.S32X4 ints, s, {0, 0, 0, 0}, 2D;
 STOREIM.S8X2 bytes, {300, -129, 0, 0}, {2, 0, 0, 0}, BUFFER;
 END
 ";
-    let Some(out) = run(
+    for (who, out) in run(
         src,
         vec![
             image(
@@ -362,14 +544,21 @@ END
                 vec![0; 4],
             ),
         ],
-    ) else {
-        return;
-    };
-    // Texel 1: halves 1.5 = 0x3E00, -0.25 = 0xB400, 3 = 0x4200, 1024 = 0x6400.
-    assert_eq!(out[0], [0xC000_3555, 0x0001_7BFF, 0xB400_3E00, 0x6400_4200]);
-    assert_eq!(out[1], [0x3EAA_A000, 0xC000_0000, 0x477F_E000, 0x3380_0000]);
-    // Texel 2 (bytes 4, 5): 300's low byte 0x2C, -129's 0x7F.
-    assert_eq!(out[2], [0x807F_0201, 0x0403_7F2C]);
-    // Texel 1 (bytes 2, 3): 0x7F, 0x80.
-    assert_eq!(out[3], [127, (-128i32) as u32, 0, 1]);
+    ) {
+        // Texel 1: halves 1.5 = 0x3E00, -0.25 = 0xB400, 3 = 0x4200, 1024 = 0x6400.
+        assert_eq!(
+            out[0],
+            [0xC000_3555, 0x0001_7BFF, 0xB400_3E00, 0x6400_4200],
+            "{who}"
+        );
+        assert_eq!(
+            out[1],
+            [0x3EAA_A000, 0xC000_0000, 0x477F_E000, 0x3380_0000],
+            "{who}"
+        );
+        // Texel 2 (bytes 4, 5): 300's low byte 0x2C, -129's 0x7F.
+        assert_eq!(out[2], [0x807F_0201, 0x0403_7F2C], "{who}");
+        // Texel 1 (bytes 2, 3): 0x7F, 0x80.
+        assert_eq!(out[3], [127, (-128i32) as u32, 0, 1], "{who}");
+    }
 }

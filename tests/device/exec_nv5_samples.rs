@@ -3,12 +3,13 @@
 //! `result.samplemask` (2.X.2 <attribBasic>, <resultBasic>; 2.X.3.2), on
 //! the Vulkan device and in the interpreter.
 //!
-//! The harness renders single-sampled (one sample per pixel), so the
-//! values are the ones the spec gives without multisample buffers: sample
-//! 0, and a coverage mask whose bit zero "indicates if the center of the
-//! pixel corresponding to the fragment is covered" (set for every fragment
-//! drawn). Writing a mask without bit 0 leaves the pixel's one sample
-//! uncovered: the fragment writes nothing.
+//! The first two render single-sampled, so the values are the ones the
+//! spec gives without multisample buffers: sample 0, and a coverage mask
+//! whose bit zero "indicates if the center of the pixel corresponding to
+//! the fragment is covered" (set for every fragment drawn). Writing a mask
+//! without bit 0 leaves the pixel's one sample uncovered: the fragment
+//! writes nothing. The last two render four samples per pixel and read
+//! back their average (`FragmentJob::samples`).
 
 use crate::harness;
 use crate::harness::{FragmentJob, Input};
@@ -90,5 +91,71 @@ END
                 "device, case {case}: mask {case} covers no sample"
             );
         }
+    }
+}
+
+/// Four samples per pixel: `fragment.sampleid` makes the program run once
+/// per sample (Vulkan: an entry point reading SampleId shades per sample),
+/// each with its own id and a coverage mask holding its own bit (Vulkan's
+/// SampleMask input under sample shading). The harness resolves the four
+/// float samples to their average: ids (0 + 1 + 2 + 3) / 4 = 1.5, masks
+/// (1 + 2 + 4 + 8) / 4 = 3.75. The interpreter runs one sample (sample 0).
+#[test]
+fn each_of_four_samples_has_its_own_id_and_coverage_bit() {
+    let src = "!!NVfp5.0
+INT TEMP t;
+UINT TEMP u;
+MOV.S t.x, fragment.sampleid.x;
+MOV.U u.x, fragment.samplemask.x;
+I2F.S result.color.x, t.x;
+I2F.U result.color.y, u.x;
+MOV result.color.zw, 1;
+END
+";
+    let spirv = compile(src);
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = FragmentJob {
+        samples: 4,
+        ..FragmentJob::new((0..4).map(|_| vec![Input::float(5, [0.0; 4])]).collect())
+    };
+    let got = device
+        .run_fragment(&spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for case in 0..4 {
+        assert_eq!(got.f32(case), [1.5, 3.75, 1.0, 1.0], "device, case {case}");
+    }
+}
+
+/// Four samples per pixel, shaded once: `result.samplemask` (2.X.2
+/// `<resultBasic>`; the spec text adds no rule, so it is the SampleMask
+/// output of docs/interface.md, which Vulkan ANDs with the coverage) makes
+/// mask k write the samples of its set bits. White on a
+/// zero clear, resolved to the average: popcount(k) / 4 in every component
+/// (mask 0 writes nothing and leaves the clear value).
+#[test]
+fn a_result_sample_mask_writes_the_samples_of_its_bits() {
+    let src = "!!NVfp5.0
+FLAT UINT ATTRIB sel = fragment.texcoord[0];
+MOV result.color, 1;
+MOV.U result.samplemask.x, sel.x;
+END
+";
+    let spirv = compile(src);
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = FragmentJob {
+        samples: 4,
+        clear: [0; 4],
+        ..FragmentJob::new((0..16u32).map(|k| vec![Input::uint(5, [k; 4])]).collect())
+    };
+    let got = device
+        .run_fragment(&spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for k in 0..16u32 {
+        let covered = k.count_ones() as f32 / 4.0;
+        assert_eq!(got.f32(k as usize), [covered; 4], "device, mask {k:#06b}");
     }
 }

@@ -781,3 +781,75 @@ END
         assert_eq!(helper, 0, "case {case}: a covered fragment is no helper");
     }
 }
+
+#[test]
+fn thread_group_properties_are_the_subgroup_size_and_the_state_blocks_counts() {
+    // NV_shader_thread_group 2.X.3.3: each binding's x is "an integer
+    // value". warpsize, "the total number of thread in a warp", is the
+    // thread group's size, which is the subgroup's (docs/interface.md,
+    // "Thread groups"): the device's subgroupSize. warpspersm and smcount
+    // are what the renderer writes in State rows 408 and 409 (x, integer
+    // bits): 48 and 30 here, read through a PARAM array indexed with a
+    // register as well. y, z, w (undefined in the spec) read 0.
+    let src = "!!NVfp5.0
+OPTION NV_shader_thread_group;
+UINT OUTPUT o = result.color;
+PARAM counts[] = { state.thread.warpspersm, state.thread.smcount };
+INT TEMP k;
+TRUNC.S k.x, fragment.texcoord[0].x;
+MOV.U o.x, state.thread.warpsize.x;
+MOV.U o.y, counts[0].x;
+MOV.U o.z, counts[k.x].x;
+MOV.U o.w, state.thread.warpsize.y;
+END
+";
+    // The interpreter: the spec's 32-thread warp unless the inputs give
+    // another; the counts as given.
+    let vk11 = {
+        let mut o = nvp4c::Options::default();
+        o.target_env = nvp4c::TargetEnv::Vulkan1_1;
+        o
+    };
+    let (program, _) = nvp4c::check(src, &vk11).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs
+        .set("state.thread.warpspersm", [48, 0, 0, 0])
+        .unwrap();
+    inputs.set("state.thread.smcount", [30, 0, 0, 0]).unwrap();
+    inputs
+        .set("fragment.texcoord[0]", [1f32.to_bits(); 4])
+        .unwrap();
+    let out = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    assert_eq!(out.result("result.color").unwrap().bits, [32, 48, 30, 0]);
+    // Below vulkan1.1 SubgroupSize does not exist: E1140.
+    let codes: Vec<&str> = nvp4c::compile(src, &Default::default())
+        .err()
+        .map(|d| d.iter().map(|d| d.code).collect())
+        .unwrap_or_default();
+    assert_eq!(codes, ["E1140"]);
+    // GlState lays the counts out where the program reads them.
+    let gl = nvp4c::state::GlState {
+        warps_per_sm: 48,
+        sm_count: 30,
+        ..Default::default()
+    };
+    let block = gl.to_block();
+    let bits = |name: &str| block.get(name).unwrap().map(f32::to_bits);
+    assert_eq!(bits("state.thread.warpspersm"), [48, 0, 0, 0]);
+    assert_eq!(bits("state.thread.smcount"), [30, 0, 0, 0]);
+    let spirv = compile(src);
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let size = device.subgroups().size;
+    let mut job = FragmentJob::new((0..4).map(|_| vec![Input::float(5, [1.0; 4])]).collect());
+    job.state = vec![[0; 4]; harness::STATE_ROWS];
+    job.state[408] = [48, 0, 0, 0];
+    job.state[409] = [30, 0, 0, 0];
+    let got = device
+        .run_fragment(&spirv, &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for case in 0..4 {
+        assert_eq!(got.bits(case), [size, 48, 30, 0], "case {case}");
+    }
+}

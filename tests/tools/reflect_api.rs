@@ -294,3 +294,33 @@ fn state_rows_and_parameter_buffers_are_reflected_with_their_names() {
         ("program.buffer[2][5]", 5, 80)
     );
 }
+
+#[test]
+fn device_features_name_what_the_capabilities_need() {
+    // LOAD through a GPU address: PhysicalStorageBufferAddresses needs
+    // bufferDeviceAddress, the 64-bit address Int64 shaderInt64
+    // (docs/interface.md, "GPU addresses").
+    let src = "!!NVcp5.0
+GROUP_SIZE 1;
+LONG TEMP a;
+TEMP t;
+PK64.U a, program.env[0];
+LOAD.U32 t, a.x;
+STORE.U32 t, a.x;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.target_env = nvp4c::TargetEnv::Vulkan1_2;
+    let r = match nvp4c::compile(src, &options) {
+        Ok(c) => c.reflection,
+        Err(d) => panic!("{}", d.render("test", src, false)),
+    };
+    assert_eq!(r.device_features, ["bufferDeviceAddress", "shaderInt64"]);
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["device_features"][0], "bufferDeviceAddress");
+    // A program needing no feature leaves the field out.
+    let plain = reflect("!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n");
+    assert!(plain.device_features.is_empty());
+    let json = serde_json::to_value(&plain).unwrap();
+    assert!(json.get("device_features").is_none());
+}

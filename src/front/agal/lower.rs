@@ -710,7 +710,7 @@ impl Lowerer<'_> {
         };
         let mut st = self.instruction(op, DataType::Float, dst, vec![coord], line);
         if let Stmt::Inst(i) = &mut st {
-            i.tex = Some(access);
+            i.tex = Some(Box::new(access));
         }
         self.emit(st);
     }

@@ -2087,7 +2087,7 @@ impl Lower<'_> {
 
     fn sample(&mut self, op: Opcode, dst: Dest, srcs: Vec<Operand>, unit: u32) -> ir::Instruction {
         let mut i = self.inst(op, dst, srcs);
-        i.tex = Some(TexAccess::fixed(unit, self.target(unit)));
+        i.tex = Some(Box::new(TexAccess::fixed(unit, self.target(unit))));
         i
     }
 

@@ -28,6 +28,24 @@ pub struct StorageImage {
     pub layers: u32,
     /// The texels' bytes, as little-endian words.
     pub words: Vec<u32>,
+    /// Samples per texel (1: a single-sample image). A multisample image
+    /// (2D or 2D array; the device's `shaderStorageImageMultisample`)
+    /// starts cleared to zero and is not read back (Vulkan copies no
+    /// multisample image to a buffer): `words` must be empty, and a
+    /// program reads it back through LOADIM.
+    pub samples: u32,
+}
+
+/// A buffer a compute run reaches by GPU address (LOAD, STORE, ATOM;
+/// docs/interface.md, "GPU addresses"): made with SHADER_DEVICE_ADDRESS
+/// usage, its `vkGetBufferDeviceAddress` written to `program.env[env]` as
+/// x = low 32 bits, y = high 32 bits (what PK64 packs into a LONG
+/// register), and read back after the run.
+#[derive(Clone, Debug)]
+pub struct AddressedBuffer {
+    pub words: Vec<u32>,
+    /// The `program.env` element that receives its address.
+    pub env: u32,
 }
 
 /// A compute dispatch.
@@ -41,6 +59,11 @@ pub struct ComputeJob {
     pub images: Vec<StorageImage>,
     /// Their descriptor set (default 0, a compute program's).
     pub descriptor_set: u32,
+    /// `program.env[i]` (binding 0 of the set, a uniform buffer), raw
+    /// bits; bound when it or `addressed` is not empty.
+    pub env: Vec<[u32; 4]>,
+    /// Buffers reached by GPU address, read back too.
+    pub addressed: Vec<AddressedBuffer>,
 }
 
 impl ComputeJob {
@@ -50,6 +73,8 @@ impl ComputeJob {
             storage,
             images: Vec::new(),
             descriptor_set: 0,
+            env: Vec::new(),
+            addressed: Vec::new(),
         }
     }
 }
@@ -68,6 +93,23 @@ impl Device {
         spirv: &[u32],
         job: &ComputeJob,
     ) -> Result<(Vec<Words>, Vec<Words>)> {
+        let (storage, images, _) = self.run_compute_all(spirv, job)?;
+        Ok((storage, images))
+    }
+
+    /// [`Device::run_compute_images`], also returning each buffer of
+    /// [`ComputeJob::addressed`] after the run, in the job's order.
+    pub fn run_compute_all(
+        &self,
+        spirv: &[u32],
+        job: &ComputeJob,
+    ) -> Result<(Vec<Words>, Vec<Words>, Vec<Words>)> {
+        if !job.addressed.is_empty() && !self.buffer_device_address() {
+            return Err(HarnessError::Job(
+                "buffers reached by GPU address need bufferDeviceAddress, which the device lacks"
+                    .into(),
+            ));
+        }
         if job.groups.iter().any(|&g| g == 0 || g > 1024) {
             return Err(HarnessError::Job(format!(
                 "{:?} work groups; each dimension is 1..=1024",
@@ -94,6 +136,37 @@ impl Device {
                     )
                 })
                 .collect();
+            // GPU addresses: the buffers, then their addresses in env.
+            let mut env = job.env.clone();
+            let mut addressed = Vec::new();
+            for a in &job.addressed {
+                let buf = s.buffer(
+                    a.words.len() as u64 * 4,
+                    vk::BufferUsageFlags::STORAGE_BUFFER
+                        | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS,
+                    &a.words,
+                )?;
+                let address = s.device_address(&buf);
+                let i = a.env as usize;
+                if env.len() <= i {
+                    env.resize(i + 1, [0; 4]);
+                }
+                env[i][0] = address as u32;
+                env[i][1] = (address >> 32) as u32;
+                addressed.push(buf);
+            }
+            if !env.is_empty() {
+                let words: Vec<u32> = env.iter().flatten().copied().collect();
+                let buf = s.buffer(
+                    words.len() as u64 * 4,
+                    vk::BufferUsageFlags::UNIFORM_BUFFER,
+                    &words,
+                )?;
+                descriptors.push((
+                    0,
+                    Descriptor::Buffer(vk::DescriptorType::UNIFORM_BUFFER, buf.buffer),
+                ));
+            }
             let mut images = Vec::new();
             for image in &job.images {
                 let bound = s.storage_image(image)?;
@@ -158,7 +231,16 @@ impl Device {
                     w
                 })
                 .collect();
-            Ok((storage, images))
+            let addressed = addressed
+                .iter()
+                .zip(&job.addressed)
+                .map(|(b, a)| {
+                    let mut w = b.read_words();
+                    w.truncate(a.words.len());
+                    w
+                })
+                .collect();
+            Ok((storage, images, addressed))
         })
     }
 }
@@ -170,6 +252,8 @@ struct BoundImage {
     descriptor: Descriptor,
     image: Option<(vk::Image, vk::BufferImageCopy)>,
     staging: HostBuffer,
+    /// A multisample image: cleared instead of uploaded, not downloaded.
+    multisample: bool,
 }
 
 impl BoundImage {
@@ -233,15 +317,28 @@ impl BoundImage {
                 vk::PipelineStageFlags::TRANSFER,
             ),
         );
-        unsafe {
-            dev.cmd_copy_buffer_to_image(
-                cb,
-                self.staging.buffer,
-                image,
-                vk::ImageLayout::GENERAL,
-                &[region],
-            )
-        };
+        if self.multisample {
+            let zero = vk::ClearColorValue { uint32: [0; 4] };
+            unsafe {
+                dev.cmd_clear_color_image(
+                    cb,
+                    image,
+                    vk::ImageLayout::GENERAL,
+                    &zero,
+                    &[Self::range()],
+                )
+            };
+        } else {
+            unsafe {
+                dev.cmd_copy_buffer_to_image(
+                    cb,
+                    self.staging.buffer,
+                    image,
+                    vk::ImageLayout::GENERAL,
+                    &[region],
+                )
+            };
+        }
         Self::barrier(
             dev,
             cb,
@@ -260,7 +357,7 @@ impl BoundImage {
 
     /// Copies the image back into the staging buffer, after the dispatch.
     fn download(&self, dev: &ash::Device, cb: vk::CommandBuffer) {
-        let Some((image, region)) = self.image else {
+        let Some((image, region)) = self.image.filter(|_| !self.multisample) else {
             return;
         };
         Self::barrier(
@@ -316,7 +413,17 @@ impl Scope<'_> {
                 descriptor: Descriptor::StorageTexelBuffer(view),
                 image: None,
                 staging,
+                multisample: false,
             });
+        }
+        let multisample = i.samples > 1;
+        if multisample
+            && (!i.words.is_empty() || !matches!(i.kind, TextureKind::D2 | TextureKind::Array2D))
+        {
+            return Err(HarnessError::Job(
+                "a multisample storage image is 2D or 2D array and starts cleared (no words)"
+                    .into(),
+            ));
         }
         let (image_type, view_type) = match i.kind {
             TextureKind::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
@@ -343,7 +450,7 @@ impl Scope<'_> {
                     .extent(extent)
                     .mip_levels(1)
                     .array_layers(i.layers)
-                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .samples(vk::SampleCountFlags::from_raw(i.samples.max(1)))
                     .tiling(vk::ImageTiling::OPTIMAL)
                     .usage(
                         vk::ImageUsageFlags::STORAGE
@@ -372,10 +479,13 @@ impl Scope<'_> {
         }
         .vk("vkCreateImageView")?;
         self.own(Object::ImageView(view));
+        // A multisample image has no staging contents (one word keeps the
+        // buffer valid).
+        let staging_words: &[u32] = if multisample { &[0] } else { &i.words };
         let staging = self.buffer(
             0,
             vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
-            &i.words,
+            staging_words,
         )?;
         let region = vk::BufferImageCopy {
             buffer_offset: 0,
@@ -394,6 +504,7 @@ impl Scope<'_> {
             descriptor: Descriptor::StorageImage(view),
             image: Some((image, region)),
             staging,
+            multisample,
         })
     }
 }

@@ -58,6 +58,10 @@ pub(crate) struct Inner {
     pub(crate) xfb_max_bytes: u32,
     /// VK_EXT_depth_clip_control (with `depthClipControl`) is enabled.
     pub(crate) depth_clip_control: bool,
+    /// Vulkan 1.2's `bufferDeviceAddress` is enabled: buffers with
+    /// SHADER_DEVICE_ADDRESS usage, for LOAD/STORE/ATOM's GPU addresses
+    /// (docs/interface.md, "GPU addresses").
+    pub(crate) buffer_device_address: bool,
     /// Set once the device has been destroyed (`Device::close`).
     destroyed: bool,
 }
@@ -199,6 +203,12 @@ impl Device {
     /// their size, the stages that have subgroup operations and which
     /// operations. NV_gpu_program5's thread groups are these subgroups
     /// (docs/interface.md, "Thread groups").
+    /// Whether `bufferDeviceAddress` is enabled (modules using LOAD, STORE
+    /// or ATOM need it; reflection's `device_features` says so).
+    pub fn buffer_device_address(&self) -> bool {
+        lock(&self.inner).buffer_device_address
+    }
+
     pub fn subgroups(&self) -> Subgroups {
         let inner = lock(&self.inner);
         let mut sub = vk::PhysicalDeviceSubgroupProperties::default();
@@ -409,6 +419,8 @@ unsafe fn create(
         // storage formats, and units only written by formatted stores.
         shader_storage_image_extended_formats: s.shader_storage_image_extended_formats,
         shader_storage_image_write_without_format: s.shader_storage_image_write_without_format,
+        // 2DMS / ARRAY2DMS image units (StorageImageMultisample).
+        shader_storage_image_multisample: s.shader_storage_image_multisample,
         ..Default::default()
     };
     let mut e11 = vk::PhysicalDeviceVulkan11Features::default()
@@ -419,9 +431,16 @@ unsafe fn create(
         .scalar_block_layout(s12.scalar_block_layout == vk::TRUE)
         .uniform_buffer_standard_layout(s12.uniform_buffer_standard_layout == vk::TRUE)
         .vulkan_memory_model(s12.vulkan_memory_model == vk::TRUE)
+        // 64-bit atomics (Int64Atomics: NV_shader_atomic_int64,
+        // NV_shader_atomic_float64; docs/interface.md, "Storage buffers").
+        .shader_buffer_int64_atomics(s12.shader_buffer_int64_atomics == vk::TRUE)
+        .shader_shared_int64_atomics(s12.shader_shared_int64_atomics == vk::TRUE)
         // Storage buffer atomics at Device scope (ATOMB), which the
         // memory model feature otherwise forbids.
-        .vulkan_memory_model_device_scope(s12.vulkan_memory_model_device_scope == vk::TRUE);
+        .vulkan_memory_model_device_scope(s12.vulkan_memory_model_device_scope == vk::TRUE)
+        // LOAD, STORE and ATOM: PhysicalStorageBuffer pointers made from
+        // GPU addresses (docs/interface.md, "GPU addresses").
+        .buffer_device_address(s12.buffer_device_address == vk::TRUE);
     let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(true)
         .maintenance4(s13.maintenance4 == vk::TRUE)
@@ -503,6 +522,7 @@ unsafe fn create(
             xfb,
             xfb_max_bytes,
             depth_clip_control: use_clip_control,
+            buffer_device_address: s12.buffer_device_address == vk::TRUE,
             destroyed: false,
         },
         validation,
@@ -679,6 +699,17 @@ impl<'a> Scope<'a> {
         req: vk::MemoryRequirements,
         want: vk::MemoryPropertyFlags,
     ) -> Result<vk::DeviceMemory> {
+        self.allocate_with(req, want, vk::MemoryAllocateFlags::empty())
+    }
+
+    /// [`Scope::allocate`] with `VkMemoryAllocateFlagsInfo` flags
+    /// (DEVICE_ADDRESS for a buffer whose GPU address is taken).
+    fn allocate_with(
+        &mut self,
+        req: vk::MemoryRequirements,
+        want: vk::MemoryPropertyFlags,
+        flags: vk::MemoryAllocateFlags,
+    ) -> Result<vk::DeviceMemory> {
         let index = self
             .memory_type(req.memory_type_bits, want)
             .or_else(|| {
@@ -693,15 +724,14 @@ impl<'a> Scope<'a> {
                 call: "choosing a memory type",
                 result: vk::Result::ERROR_FEATURE_NOT_PRESENT,
             })?;
-        let memory = unsafe {
-            self.dev().allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(index),
-                None,
-            )
+        let mut flags_info = vk::MemoryAllocateFlagsInfo::default().flags(flags);
+        let mut info = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(index);
+        if !flags.is_empty() {
+            info = info.push_next(&mut flags_info);
         }
-        .vk("vkAllocateMemory")?;
+        let memory = unsafe { self.dev().allocate_memory(&info, None) }.vk("vkAllocateMemory")?;
         self.objects.push(Object::Memory(memory));
         Ok(memory)
     }
@@ -727,9 +757,17 @@ impl<'a> Scope<'a> {
         .vk("vkCreateBuffer")?;
         self.objects.push(Object::Buffer(buffer));
         let req = unsafe { self.dev().get_buffer_memory_requirements(buffer) };
-        let memory = self.allocate(
+        // A buffer whose GPU address is taken needs memory allocated for it
+        // (VUID-vkBindBufferMemory-bufferDeviceAddress-03339).
+        let flags = if usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS) {
+            vk::MemoryAllocateFlags::DEVICE_ADDRESS
+        } else {
+            vk::MemoryAllocateFlags::empty()
+        };
+        let memory = self.allocate_with(
             req,
             vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+            flags,
         )?;
         unsafe { self.dev().bind_buffer_memory(buffer, memory, 0) }.vk("vkBindBufferMemory")?;
         let ptr = unsafe {
@@ -745,6 +783,16 @@ impl<'a> Scope<'a> {
         Ok(HostBuffer { buffer, ptr, size })
     }
 
+    /// The GPU address of a buffer made with SHADER_DEVICE_ADDRESS usage
+    /// (`vkGetBufferDeviceAddress`), what LOAD, STORE and ATOM take.
+    pub fn device_address(&self, buffer: &HostBuffer) -> u64 {
+        unsafe {
+            self.dev().get_buffer_device_address(
+                &vk::BufferDeviceAddressInfo::default().buffer(buffer.buffer),
+            )
+        }
+    }
+
     /// A 2D single-sample image with a view, in device-local memory when possible.
     pub fn image(
         &mut self,
@@ -753,6 +801,26 @@ impl<'a> Scope<'a> {
         aspect: vk::ImageAspectFlags,
         width: u32,
         height: u32,
+    ) -> Result<(vk::Image, vk::ImageView)> {
+        self.image_samples(
+            format,
+            usage,
+            aspect,
+            width,
+            height,
+            vk::SampleCountFlags::TYPE_1,
+        )
+    }
+
+    /// [`Scope::image`] with `samples` samples per pixel.
+    pub fn image_samples(
+        &mut self,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+        aspect: vk::ImageAspectFlags,
+        width: u32,
+        height: u32,
+        samples: vk::SampleCountFlags,
     ) -> Result<(vk::Image, vk::ImageView)> {
         let image = unsafe {
             self.dev().create_image(
@@ -766,7 +834,7 @@ impl<'a> Scope<'a> {
                     })
                     .mip_levels(1)
                     .array_layers(1)
-                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .samples(samples)
                     .tiling(vk::ImageTiling::OPTIMAL)
                     .usage(usage)
                     .sharing_mode(vk::SharingMode::EXCLUSIVE)

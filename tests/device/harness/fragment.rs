@@ -29,7 +29,7 @@ pub struct FragmentJob {
     pub env: Vec<[u32; 4]>,
     /// `program.local[i]` (binding 1), raw bits; the rest are zero.
     pub local: Vec<[u32; 4]>,
-    /// Rows of nvp4c's `State` block (binding 2, 408 rows, docs/interface.md),
+    /// Rows of nvp4c's `State` block (binding 2, `nvp4c::state::ROWS` rows, docs/interface.md),
     /// raw bits; the rest are zero. Always bound.
     pub state: Vec<[u32; 4]>,
     /// `program.buffer[b]` contents (binding 3 + b), raw bits, as (b, uvec4s).
@@ -70,6 +70,11 @@ pub struct FragmentJob {
     /// The fragment program's entry point, push constants (stages
     /// FRAGMENT) and specialization constants (`specialization[2]`).
     pub pipeline: PipelineExtras,
+    /// Samples per pixel (1, the default, or 4). A multisampled run
+    /// resolves each colour attachment into the pixel read back: the
+    /// average of the samples for float outputs, sample 0 for integer ones
+    /// (Vulkan's resolve modes). No depth buffer with it.
+    pub samples: u32,
 }
 
 impl Default for FragmentJob {
@@ -91,6 +96,7 @@ impl Default for FragmentJob {
             descriptor_set: FRAGMENT_SET,
             textures: Vec::new(),
             pipeline: PipelineExtras::default(),
+            samples: 1,
         }
     }
 }
@@ -187,6 +193,16 @@ impl Device {
                 "output Location {loc}: colour outputs are Locations 0..=7"
             )));
         }
+        let samples = match job.samples {
+            1 => vk::SampleCountFlags::TYPE_1,
+            4 if !job.depth => vk::SampleCountFlags::TYPE_4,
+            n => {
+                return Err(HarnessError::Job(format!(
+                    "{n} samples{}: a fragment job takes 1, or 4 without depth",
+                    if job.depth { " with depth" } else { "" }
+                )))
+            }
+        };
         if outputs.is_empty() && !job.depth {
             return Err(HarnessError::Job("the job reads back nothing".into()));
         }
@@ -254,6 +270,7 @@ impl Device {
             descriptor_set: job.descriptor_set,
             stages: vk::ShaderStageFlags::FRAGMENT,
             pipeline: &job.pipeline,
+            samples,
         })?;
         // Pixels beyond the last case are dropped.
         let colors = pixels
@@ -308,9 +325,30 @@ impl Device {
             let count = outputs.keys().next_back().map_or(0, |&l| l + 1) as usize;
             let mut formats = vec![vk::Format::UNDEFINED; count];
             let mut images: Vec<(u32, vk::Image, vk::ImageView, HostBuffer)> = Vec::new();
+            // With several samples: per Location, the multisampled image
+            // drawn into (images then holds the resolved ones) and the
+            // resolve mode of its kind.
+            let multisampled = draw.samples != vk::SampleCountFlags::TYPE_1;
+            let mut sampled: Vec<(vk::Image, vk::ImageView, vk::ResolveModeFlags)> = Vec::new();
             let pixel_bytes = 16 * width as u64 * height as u64;
             for (&loc, &kind) in outputs {
                 formats[loc as usize] = kind.format();
+                if multisampled {
+                    let (image, view) = s.image_samples(
+                        kind.format(),
+                        vk::ImageUsageFlags::COLOR_ATTACHMENT,
+                        vk::ImageAspectFlags::COLOR,
+                        width,
+                        height,
+                        draw.samples,
+                    )?;
+                    let mode = if kind.format() == vk::Format::R32G32B32A32_SFLOAT {
+                        vk::ResolveModeFlags::AVERAGE
+                    } else {
+                        vk::ResolveModeFlags::SAMPLE_ZERO
+                    };
+                    sampled.push((image, view, mode));
+                }
                 let (image, view) = s.image(
                     kind.format(),
                     vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
@@ -439,7 +477,7 @@ impl Device {
                     .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
                     .line_width(1.0);
                 let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-                    .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+                    .rasterization_samples(draw.samples);
                 let with_depth = draw.depth_clear.is_some();
                 let depth_state = vk::PipelineDepthStencilStateCreateInfo::default()
                     .depth_test_enable(with_depth)
@@ -489,13 +527,20 @@ impl Device {
                 color: vk::ClearColorValue { uint32: draw.clear },
             };
             let mut color_attachments = vec![vk::RenderingAttachmentInfo::default(); count];
-            for &(loc, _, view, _) in &images {
-                color_attachments[loc as usize] = vk::RenderingAttachmentInfo::default()
-                    .image_view(view)
+            for (k, &(loc, _, view, _)) in images.iter().enumerate() {
+                let attachment = vk::RenderingAttachmentInfo::default()
                     .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
                     .load_op(vk::AttachmentLoadOp::CLEAR)
                     .store_op(vk::AttachmentStoreOp::STORE)
                     .clear_value(clear);
+                color_attachments[loc as usize] = match sampled.get(k) {
+                    Some(&(_, samples_view, mode)) => attachment
+                        .image_view(samples_view)
+                        .resolve_mode(mode)
+                        .resolve_image_view(view)
+                        .resolve_image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL),
+                    None => attachment.image_view(view),
+                };
             }
             let depth_attachment = depth.as_ref().map(|&(_, view, _)| {
                 vk::RenderingAttachmentInfo::default()
@@ -545,7 +590,11 @@ impl Device {
                 let depth_aspect = vk::ImageAspectFlags::DEPTH;
                 let top = vk::PipelineStageFlags::TOP_OF_PIPE;
                 let transfer = vk::PipelineStageFlags::TRANSFER;
-                for &(_, image, _, _) in &images {
+                let drawn = images
+                    .iter()
+                    .map(|i| i.1)
+                    .chain(sampled.iter().map(|m| m.0));
+                for image in drawn {
                     image_barrier(
                         dev,
                         cb,
@@ -702,6 +751,9 @@ pub(crate) struct Draw<'a> {
     pub stages: vk::ShaderStageFlags,
     /// Entry points, push constants and specialization constants.
     pub pipeline: &'a PipelineExtras,
+    /// Samples per pixel; above one, each colour attachment is resolved
+    /// (float: the average; integer: sample 0) into the image read back.
+    pub samples: vk::SampleCountFlags,
 }
 
 /// What a draw's pipeline needs beyond its modules and descriptor set, for

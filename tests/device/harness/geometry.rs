@@ -540,6 +540,7 @@ impl Device {
             descriptor_set: job.descriptor_set,
             stages: vk::ShaderStageFlags::ALL_GRAPHICS,
             pipeline: &job.pipeline,
+            samples: vk::SampleCountFlags::TYPE_1,
         })?;
         Ok(RasterOutput {
             width: job.width,

@@ -71,7 +71,7 @@ use std::fmt;
 use ash::vk;
 
 #[allow(unused_imports)]
-pub use compute::{ComputeJob, StorageImage};
+pub use compute::{AddressedBuffer, ComputeJob, StorageImage};
 #[allow(unused_imports)]
 pub use device::{device_or_skip, shared_device, Device, Subgroups};
 #[allow(unused_imports)]

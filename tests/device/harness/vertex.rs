@@ -41,7 +41,7 @@ pub struct VertexJob {
     pub env: Vec<[u32; 4]>,
     /// `program.local[i]` (binding 1), raw bits; the rest are zero.
     pub local: Vec<[u32; 4]>,
-    /// Rows of nvp4c's `State` block (binding 2, 408 rows, docs/interface.md),
+    /// Rows of nvp4c's `State` block (binding 2, `nvp4c::state::ROWS` rows, docs/interface.md),
     /// raw bits; the rest are zero. Always bound.
     pub state: Vec<[u32; 4]>,
     /// `program.buffer[b]` contents (binding 3 + b), raw bits, as (b, uvec4s).

@@ -1,0 +1,9 @@
+!!NVcp5.0
+# options: target-env=vulkan1.2
+GROUP_SIZE 1;
+LONG TEMP a;
+TEMP t;
+PK64.U a, program.env[0];
+ATOM.IWRAP.S32 t.x, 1, a.x;
+STORE.S32 t, a.x;
+END

@@ -1,0 +1,8 @@
+!!NVcp5.0
+OPTION NV_shader_storage_buffer;
+OPTION NV_shader_atomic_float64;
+GROUP_SIZE 1;
+STORAGE sbo = program.storage[0];
+LONG TEMP d;
+ATOMB.MIN.F64 d.x, 1, sbo[0];
+END
