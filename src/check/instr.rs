@@ -341,6 +341,21 @@ impl Checker<'_> {
                     self.loop_indices.push(index);
                     return Some(Flat::Loop(control, index, span));
                 }
+                // REP.F64/S64/U64 (Table X.13: "6"): an operand of fewer
+                // bits "will be promoted" (section 2.X.4.1), which keeps its
+                // value, so the count of a 32-bit register is the 32-bit
+                // REP's. Only a LONG register's full 64-bit count is not
+                // lowered yet.
+                if let Some(o) = op.as_ref().filter(|o| {
+                    mods.precision64 && self.var(o.var).precision == ir::Precision::Long
+                }) {
+                    self.error(
+                        Diagnostic::error("E0900", "not supported yet: a 64-bit REP loop count from a LONG register")
+                            .primary(o.span, "valid, but not lowered to SPIR-V yet")
+                            .note("README.md's support table lists what of NV_gpu_program5's 64-bit types is lowered"),
+                    );
+                    return None;
+                }
                 Some(Flat::Rep(op, span))
             }
             Shape::Kil => {
@@ -1681,8 +1696,9 @@ impl Checker<'_> {
         );
     }
 
-    /// 64-bit instructions nvp4c does not lower yet (E0900): REP's 64-bit
-    /// loop count and condition code updates from 64-bit results.
+    /// 64-bit instructions nvp4c does not lower yet (E0900): condition
+    /// code updates from 64-bit results (REP's 64-bit count is checked
+    /// with its operand: `Shape::Rep`).
     fn precision64_lowered(
         &mut self,
         info: &OpInfo,
@@ -1690,7 +1706,6 @@ impl Checker<'_> {
         dt: Option<(Modifier, Span)>,
     ) -> bool {
         let (what, span) = match (info.opcode, cc, dt) {
-            (Opcode::Rep, _, Some((_, span))) => ("a 64-bit REP loop count", span),
             (_, Some((_, span)), _) => (
                 "a condition code update from a 64-bit result (section 2.X.4.3 on 64-bit values)",
                 span,

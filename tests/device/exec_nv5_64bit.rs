@@ -676,3 +676,18 @@ fn long_vertex_attributes_read_64_bit_components_from_two_locations() {
     assert_eq!(got.location(0, 15), want_xy, "device: result.attrib[1]");
     assert_eq!(got.location(0, 16), want_zw, "device: result.attrib[2]");
 }
+
+/// REP.S64, REP.U64 and REP.F64 (Table X.13: "6") with the count in a
+/// 32-bit register: "Operands represented with fewer bits than used to
+/// perform the instruction will be promoted" (section 2.X.4.1), which
+/// keeps the value, so each loops as the 32-bit REP does: a.x = 3 times,
+/// a.y = 0 times, floor(2.5) = 2 times; and -1 (signed) not at all.
+#[test]
+fn rep_with_a_64_bit_count_of_a_32_bit_register_loops_its_value_times() {
+    check(
+        "UINT",
+        "UINT TEMP n;\nINT TEMP s;\nFLOAT TEMP x;\nMOV.U n, 0;\nREP.U64 a.x;\nADD.U n.x, n.x, 1;\nENDREP;\nREP.U64 a.y;\nADD.U n.y, n.y, 1;\nENDREP;\nMOV.F x.x, 2.5;\nREP.F64 x.x;\nADD.U n.z, n.z, 1;\nENDREP;\nMOV.S s.x, -1;\nREP.S64 s.x;\nADD.U n.w, n.w, 1;\nENDREP;\nMOV.U o, n;",
+        [3, 0, 0, 0],
+        [3, 0, 2, 0],
+    );
+}
