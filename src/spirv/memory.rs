@@ -261,48 +261,17 @@ impl Lowerer<'_> {
         };
         let layout = self.options.stage_layout(self.program.stage).clone();
         for (counter, b) in bindings {
-            let uint = self.t(Comp::U32, 1);
-            let array_id = self.b.id();
-            let array = self.b.type_runtime_array_id(Some(array_id), uint);
-            self.b.decorate(
-                array,
-                Decoration::ArrayStride,
-                [rspirv::dr::Operand::LiteralBit32(4)],
-            );
-            let struct_id = self.b.id();
-            let st = self.b.type_struct_id(Some(struct_id), [array]);
-            self.b.decorate(
-                st,
-                if modern {
-                    Decoration::Block
-                } else {
-                    Decoration::BufferBlock
-                },
-                [],
-            );
-            self.b.member_decorate(
-                st,
-                0,
-                Decoration::Offset,
-                [rspirv::dr::Operand::LiteralBit32(0)],
-            );
             let (block_name, var_name, binding) = if counter {
                 ("Counters", "program_counter", layout.counter_binding(b))
             } else {
                 ("Storage", "program_storage", layout.storage_binding(b))
             };
-            self.b.name(st, format!("{block_name}{b}"));
-            self.b.member_name(st, 0, "data");
-            let var = self.global_variable(st, class, None, &format!("{var_name}{b}"));
-            self.b.decorate(
-                var,
-                Decoration::DescriptorSet,
-                [rspirv::dr::Operand::LiteralBit32(layout.set)],
-            );
-            self.b.decorate(
-                var,
-                Decoration::Binding,
-                [rspirv::dr::Operand::LiteralBit32(binding)],
+            let var = self.buffer_block_variable(
+                Comp::U32,
+                class,
+                &format!("{block_name}{b}"),
+                &format!("{var_name}{b}"),
+                (layout.set, binding),
             );
             let buffers = if counter {
                 &mut self.io.counters
@@ -1094,6 +1063,57 @@ impl Lowerer<'_> {
         self.cast(old, Comp::sized(m.ty, true))
     }
 
+    /// A buffer block `struct { element data[]; }` (a runtime array with
+    /// the element's stride, Block for the StorageBuffer class, BufferBlock
+    /// for Uniform before SPIR-V 1.3) and its variable at (set, binding):
+    /// the storage and counter buffers and a storage buffer's 64-bit view.
+    fn buffer_block_variable(
+        &mut self,
+        element: Comp,
+        class: StorageClass,
+        block_name: &str,
+        var_name: &str,
+        (set, binding): (u32, u32),
+    ) -> Word {
+        let element_ty = self.t(element, 1);
+        let stride = if element == Comp::U64 { 8 } else { 4 };
+        let array_id = self.b.id();
+        let array = self.b.type_runtime_array_id(Some(array_id), element_ty);
+        self.b.decorate(
+            array,
+            Decoration::ArrayStride,
+            [rspirv::dr::Operand::LiteralBit32(stride)],
+        );
+        let struct_id = self.b.id();
+        let st = self.b.type_struct_id(Some(struct_id), [array]);
+        let block = if class == StorageClass::StorageBuffer {
+            Decoration::Block
+        } else {
+            Decoration::BufferBlock
+        };
+        self.b.decorate(st, block, []);
+        self.b.member_decorate(
+            st,
+            0,
+            Decoration::Offset,
+            [rspirv::dr::Operand::LiteralBit32(0)],
+        );
+        self.b.name(st, block_name);
+        self.b.member_name(st, 0, "data");
+        let var = self.global_variable(st, class, None, var_name);
+        self.b.decorate(
+            var,
+            Decoration::DescriptorSet,
+            [rspirv::dr::Operand::LiteralBit32(set)],
+        );
+        self.b.decorate(
+            var,
+            Decoration::Binding,
+            [rspirv::dr::Operand::LiteralBit32(binding)],
+        );
+        var
+    }
+
     /// The 64-bit view of `program.storage[binding]`: a second variable
     /// `Storage64N { uint64_t data[]; }` (ArrayStride 8) at the buffer's
     /// descriptor set and binding, which Vulkan allows ("multiple shader
@@ -1112,42 +1132,12 @@ impl Lowerer<'_> {
             })?
             .class;
         let layout = self.options.stage_layout(self.program.stage).clone();
-        let ulong = self.t(Comp::U64, 1);
-        let array_id = self.b.id();
-        let array = self.b.type_runtime_array_id(Some(array_id), ulong);
-        self.b.decorate(
-            array,
-            Decoration::ArrayStride,
-            [rspirv::dr::Operand::LiteralBit32(8)],
-        );
-        let struct_id = self.b.id();
-        let st = self.b.type_struct_id(Some(struct_id), [array]);
-        let block = if class == StorageClass::StorageBuffer {
-            Decoration::Block
-        } else {
-            Decoration::BufferBlock
-        };
-        self.b.decorate(st, block, []);
-        self.b.member_decorate(
-            st,
-            0,
-            Decoration::Offset,
-            [rspirv::dr::Operand::LiteralBit32(0)],
-        );
-        self.b.name(st, format!("Storage64_{binding}"));
-        self.b.member_name(st, 0, "data");
-        let var = self.global_variable(st, class, None, &format!("program_storage64_{binding}"));
-        self.b.decorate(
-            var,
-            Decoration::DescriptorSet,
-            [rspirv::dr::Operand::LiteralBit32(layout.set)],
-        );
-        self.b.decorate(
-            var,
-            Decoration::Binding,
-            [rspirv::dr::Operand::LiteralBit32(
-                layout.storage_binding(binding),
-            )],
+        let var = self.buffer_block_variable(
+            Comp::U64,
+            class,
+            &format!("Storage64_{binding}"),
+            &format!("program_storage64_{binding}"),
+            (layout.set, layout.storage_binding(binding)),
         );
         self.io.storage64.insert(binding, var);
         Ok(var)
