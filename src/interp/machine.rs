@@ -852,19 +852,8 @@ impl<'p> Machine<'p> {
         let target = self.store64(&inst.dst, &value, mask, uncertain)?;
         if self.tracing() {
             let shown = wide::demote(value, inst.dst.ty);
-            let write = TraceWrite {
-                target,
-                mask,
-                bits: shown.bits,
-                ty: inst.dst.ty,
-                undefined: value.undefined | uncertain,
-            };
-            self.push_trace(TraceStep {
-                span: inst.span,
-                what: describe(inst),
-                write: Some(write),
-                cc: None,
-            });
+            let undefined = value.undefined | uncertain;
+            self.trace_write(inst, target, mask, shown.bits, undefined, None);
         }
         Ok(())
     }
@@ -1128,21 +1117,36 @@ impl<'p> Machine<'p> {
             });
         }
         if self.tracing() {
-            let write = TraceWrite {
-                target,
-                mask,
-                bits: value.bits,
-                ty: inst.dst.ty,
-                undefined: value.undefined | uncertain,
-            };
-            self.push_trace(TraceStep {
-                span: inst.span,
-                what: describe(inst),
-                write: Some(write),
-                cc: trace_cc,
-            });
+            let undefined = value.undefined | uncertain;
+            self.trace_write(inst, target, mask, value.bits, undefined, trace_cc);
         }
         Ok(())
+    }
+
+    /// The trace step of an instruction that wrote `bits` (its
+    /// destination's `mask` components) to `target`.
+    fn trace_write(
+        &mut self,
+        inst: &Instruction,
+        target: String,
+        mask: u8,
+        bits: [u32; 4],
+        undefined: u8,
+        cc: Option<TraceCc>,
+    ) {
+        let write = TraceWrite {
+            target,
+            mask,
+            bits,
+            ty: inst.dst.ty,
+            undefined,
+        };
+        self.push_trace(TraceStep {
+            span: inst.span,
+            what: describe(inst),
+            write: Some(write),
+            cc,
+        });
     }
 
     fn tracing(&self) -> bool {
