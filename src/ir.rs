@@ -2155,6 +2155,10 @@ pub enum Stmt {
     Rep {
         /// The loop count operand; `None` loops until a `BRK`.
         count: Option<Operand>,
+        /// The count is read at 64 bits: REP.F64/S64/U64 of a LONG
+        /// register (NV_gpu_program5 Table X.13). A 32-bit register's count
+        /// is promoted with its value kept, so it is the 32-bit REP.
+        count64: bool,
         /// The loop body.
         body: Block,
         /// The statement in the source.

@@ -130,24 +130,6 @@ impl Checker<'_> {
             self.cvt_modifier_error(span, "SSAT on CVT to an integer type".into());
             ok = false;
         }
-        // What nvp4c does not lower yet (E0900): condition codes of the
-        // results the 32-bit flags cannot describe (64 bits, or an F16's
-        // encoding in a float register).
-        let not_yet = if cc_update.is_some() && to.bits == 64 {
-            Some("a condition code update from a 64-bit result")
-        } else if cc_update.is_some() && to.is_half() {
-            Some("a condition code update from an F16 result")
-        } else {
-            None
-        };
-        if let Some(what) = not_yet {
-            self.error(
-                Diagnostic::error("E0900", format!("not supported yet: {what}"))
-                    .primary(inst.opcode.span, "valid, but not lowered to SPIR-V yet")
-                    .note("README.md's support table lists what of CVT is lowered"),
-            );
-            ok = false;
-        }
         self.expect_args(inst, 2, info)?;
         let (Arg::Operand(dst_ast), Arg::Operand(src_ast)) = (&inst.args[0], &inst.args[1]) else {
             self.error(

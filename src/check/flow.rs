@@ -21,7 +21,8 @@ pub(crate) enum Flat {
     If(CcTest, Span),
     Else(Span),
     EndIf(Span),
-    Rep(Option<Operand>, Span),
+    /// REP, its count and whether the count is read at 64 bits.
+    Rep(Option<Operand>, bool, Span),
     /// A REP already reported as wrong: it opens a block, and nothing more
     /// is said about it.
     BrokenRep(Span),
@@ -82,7 +83,10 @@ enum Frame {
 
 /// Which loop block a `Frame::Rep` is.
 enum LoopKind {
-    Rep,
+    /// REP; `count64` when its count is read at 64 bits (`Stmt::Rep`).
+    Rep {
+        count64: bool,
+    },
     Loop {
         control: Operand,
         index: VarId,
@@ -101,7 +105,7 @@ impl Frame {
         match self {
             Frame::If { .. } => "IF",
             Frame::Rep {
-                kind: LoopKind::Rep,
+                kind: LoopKind::Rep { .. },
                 ..
             } => "REP",
             Frame::Rep { .. } => "LOOP",
@@ -111,7 +115,7 @@ impl Frame {
         match self {
             Frame::If { .. } => "ENDIF",
             Frame::Rep {
-                kind: LoopKind::Rep,
+                kind: LoopKind::Rep { .. },
                 ..
             } => "ENDREP",
             Frame::Rep { .. } => "ENDLOOP",
@@ -262,7 +266,7 @@ impl Builder<'_> {
                     self.over_limit_frames -= 1;
                     return;
                 }
-                let is_rep = matches!(kind, LoopKind::Rep);
+                let is_rep = matches!(kind, LoopKind::Rep { .. });
                 if is_rep && count.is_none() && !has_break && !has_return && !broken {
                     self.c.error(
                         Diagnostic::error("E0505", "REP without a count can never end")
@@ -279,7 +283,12 @@ impl Builder<'_> {
                     }
                 }
                 match kind {
-                    LoopKind::Rep => self.push(Stmt::Rep { count, body, span }),
+                    LoopKind::Rep { count64 } => self.push(Stmt::Rep {
+                        count,
+                        count64,
+                        body,
+                        span,
+                    }),
                     LoopKind::Loop { control, index } => self.push(Stmt::Loop {
                         control,
                         index,
@@ -295,7 +304,7 @@ impl Builder<'_> {
     fn open_rep(&mut self, kind: LoopKind, count: Option<Operand>, span: Span, broken: bool) {
         let limit = self.c.options.limits.max_loop_depth;
         let over_limit = self.loop_depth >= limit;
-        let name = if matches!(kind, LoopKind::Rep) {
+        let name = if matches!(kind, LoopKind::Rep { .. }) {
             "REP"
         } else {
             "LOOP"
@@ -374,8 +383,12 @@ impl Builder<'_> {
                     self.wrong_closer("ENDIF", span);
                 }
             }
-            Flat::BrokenRep(span) => self.open_rep(LoopKind::Rep, None, span, true),
-            Flat::Rep(count, span) => self.open_rep(LoopKind::Rep, count, span, false),
+            Flat::BrokenRep(span) => {
+                self.open_rep(LoopKind::Rep { count64: false }, None, span, true)
+            }
+            Flat::Rep(count, count64, span) => {
+                self.open_rep(LoopKind::Rep { count64 }, count, span, false)
+            }
             Flat::Loop(control, index, span) => {
                 self.open_rep(LoopKind::Loop { control, index }, None, span, false)
             }
@@ -385,7 +398,7 @@ impl Builder<'_> {
                     Flat::EndRep(_) => ("ENDREP", true),
                     _ => ("ENDLOOP", false),
                 };
-                if matches!(self.frames.last(), Some(Frame::Rep { kind, .. }) if matches!(kind, LoopKind::Rep) == want_rep)
+                if matches!(self.frames.last(), Some(Frame::Rep { kind, .. }) if matches!(kind, LoopKind::Rep { .. }) == want_rep)
                 {
                     if let Some(f) = self.frames.pop() {
                         self.finish_frame(f);
@@ -518,7 +531,7 @@ impl<'o> Builder<'o> {
             Flat::If(_, s)
             | Flat::Else(s)
             | Flat::EndIf(s)
-            | Flat::Rep(_, s)
+            | Flat::Rep(_, _, s)
             | Flat::BrokenRep(s)
             | Flat::EndRep(s)
             | Flat::Loop(_, _, s)

@@ -344,19 +344,12 @@ impl Checker<'_> {
                 // REP.F64/S64/U64 (Table X.13: "6"): an operand of fewer
                 // bits "will be promoted" (section 2.X.4.1), which keeps its
                 // value, so the count of a 32-bit register is the 32-bit
-                // REP's. Only a LONG register's full 64-bit count is not
-                // lowered yet.
-                if let Some(o) = op.as_ref().filter(|o| {
-                    mods.precision64 && self.var(o.var).precision == ir::Precision::Long
-                }) {
-                    self.error(
-                        Diagnostic::error("E0900", "not supported yet: a 64-bit REP loop count from a LONG register")
-                            .primary(o.span, "valid, but not lowered to SPIR-V yet")
-                            .note("README.md's support table lists what of NV_gpu_program5's 64-bit types is lowered"),
-                    );
-                    return None;
-                }
-                Some(Flat::Rep(op, span))
+                // REP's; a LONG register's count is read at 64 bits.
+                let count64 = mods.precision64
+                    && op
+                        .as_ref()
+                        .is_some_and(|o| self.var(o.var).precision == ir::Precision::Long);
+                Some(Flat::Rep(op, count64, span))
             }
             Shape::Kil => {
                 // NV_fragment_program4 (and the NV fragment options): KIL
@@ -656,9 +649,6 @@ impl Checker<'_> {
             }
         }
         let precision64 = matches!(dt, Some((Modifier::F64 | Modifier::S64 | Modifier::U64, _)));
-        if precision64 && !self.precision64_lowered(info, find(ModifierKind::CcUpdate), dt) {
-            return None;
-        }
         Some(Mods {
             ty,
             precision64,
@@ -1694,30 +1684,6 @@ impl Checker<'_> {
             .secondary(opcode, format!("{} ({})", info.name, info.section))
             .note(why),
         );
-    }
-
-    /// 64-bit instructions nvp4c does not lower yet (E0900): condition
-    /// code updates from 64-bit results (REP's 64-bit count is checked
-    /// with its operand: `Shape::Rep`).
-    fn precision64_lowered(
-        &mut self,
-        info: &OpInfo,
-        cc: Option<(Modifier, Span)>,
-        dt: Option<(Modifier, Span)>,
-    ) -> bool {
-        let (what, span) = match (info.opcode, cc, dt) {
-            (_, Some((_, span)), _) => (
-                "a condition code update from a 64-bit result (section 2.X.4.3 on 64-bit values)",
-                span,
-            ),
-            _ => return true,
-        };
-        self.error(
-            Diagnostic::error("E0900", format!("not supported yet: {what}"))
-                .primary(span, "valid, but not lowered to SPIR-V yet")
-                .note("README.md's support table lists what of NV_gpu_program5's 64-bit types is lowered"),
-        );
-        false
     }
 
     /// E1161: NV_gpu_program5 2.X.8.Z, PK64 and UP64: the 64-bit side of

@@ -618,18 +618,6 @@ impl Checker<'_> {
                 return None;
             }
         }
-        // The 32-bit flags describe no 64-bit result (as CVT's, E0900).
-        if let (Some(_), 64) = (cc_update, bits) {
-            self.error(
-                Diagnostic::error(
-                    "E0900",
-                    "not supported yet: a condition code update from a 64-bit result",
-                )
-                .primary(storage_span, "valid, but not lowered to SPIR-V yet")
-                .note("README.md's support table lists what of the 64-bit storage modifiers is lowered"),
-            );
-            return None;
-        }
         if let (Some((_, span)), false) = (clamp, ty == DataType::Float) {
             self.error(
                 Diagnostic::error("E0406", format!("{} clamps an integer result", info.name))

@@ -211,35 +211,44 @@ fn power(a: f32, b: f32) -> (f32, bool) {
     (approx(r), undefined)
 }
 
-/// The loaded operand without its outer negation, and whether it was
-/// negated: section 2.X.4.3, "negation modifiers turn add operations into
-/// subtracts and vice versa".
-fn unnegated(bits: u32, op: &Operand) -> (u32, bool) {
+/// The magnitude and sign of a loaded integer operand of `width` bits
+/// (32 or 64): the loaded value with its negation undone.
+fn unnegated(bits: u64, op: &Operand, width: u32) -> (u64, bool) {
     let negated = match (op.abs, op.ty) {
         (false, _) => op.negate,
         // |x| has no effect on unsigned operands, so both signs survive.
         (true, DataType::Unsigned) => op.negate ^ op.negate_abs,
         (true, _) => op.negate_abs,
     };
-    (if negated { bits.wrapping_neg() } else { bits }, negated)
+    let value = if negated { bits.wrapping_neg() } else { bits };
+    (value & width_mask(width), negated)
 }
 
-/// Flags of `a + b` (or `a - b` when `subtract`), section 2.X.4.3: OF from
-/// the signed operation, CF from the unsigned one (carry out of an add; no
-/// borrow, "greater than or equal to zero", for a subtract).
-fn add_sub_flags(a: u32, b: u32, subtract: bool) -> AddFlags {
-    if subtract {
-        AddFlags {
-            overflow: (a as i32).checked_sub(b as i32).is_none(),
-            carry: a >= b,
-            undefined: false,
-        }
+fn width_mask(width: u32) -> u64 {
+    u64::MAX >> (64 - width)
+}
+
+/// Flags of `a + b` (or `a - b` when `subtract`) on `width`-bit integers,
+/// section 2.X.4.3: OF from the signed operation, CF from the unsigned
+/// one (carry out of an add; no borrow, "greater than or equal to zero",
+/// for a subtract).
+fn add_sub_flags(a: u64, b: u64, subtract: bool, width: u32) -> AddFlags {
+    let sign = 1u64 << (width - 1);
+    let (r, carry) = if subtract {
+        (a.wrapping_sub(b) & width_mask(width), a >= b)
     } else {
-        AddFlags {
-            overflow: (a as i32).checked_add(b as i32).is_none(),
-            carry: a.checked_add(b).is_none(),
-            undefined: false,
-        }
+        let r = a.wrapping_add(b) & width_mask(width);
+        (r, r < a)
+    };
+    let overflow = if subtract {
+        (a ^ b) & (a ^ r) & sign != 0
+    } else {
+        (a ^ r) & (b ^ r) & sign != 0
+    };
+    AddFlags {
+        overflow,
+        carry,
+        undefined: false,
     }
 }
 
@@ -247,16 +256,65 @@ fn add_sub_flags(a: u32, b: u32, subtract: bool) -> AddFlags {
 /// the flags of the operation on the loaded values, used when the spec
 /// leaves them undefined (-A-B), as nvp4c's backend does
 /// (docs/semantics.md).
-fn signed_add_flags(x: (u32, bool), y: (u32, bool), plain: AddFlags) -> AddFlags {
+fn signed_add_flags(x: (u64, bool), y: (u64, bool), plain: AddFlags, width: u32) -> AddFlags {
     match (x.1, y.1) {
-        (false, false) => add_sub_flags(x.0, y.0, false),
-        (false, true) => add_sub_flags(x.0, y.0, true),
-        (true, false) => add_sub_flags(y.0, x.0, true),
+        (false, false) => add_sub_flags(x.0, y.0, false, width),
+        (false, true) => add_sub_flags(x.0, y.0, true, width),
+        (true, false) => add_sub_flags(y.0, x.0, true, width),
         (true, true) => AddFlags {
             undefined: true,
             ..plain
         },
     }
+}
+
+/// The carry and overflow flags of the integer adds ADD, SUB, MAD and SAD
+/// (section 2.X.4.3) on `width`-bit operands: `bits(i, c)` is component
+/// `c` of loaded operand `i`. None for every other instruction.
+pub(super) fn integer_add_flags(
+    inst: &Instruction,
+    bits: &dyn Fn(usize, usize) -> u64,
+    width: u32,
+) -> Option<[AddFlags; 4]> {
+    if !inst.ty.is_integer() {
+        return None;
+    }
+    let mask = width_mask(width);
+    let operand = |i: usize, c: usize| unnegated(bits(i, c), &inst.srcs[i], width);
+    let mut flags = [AddFlags::default(); 4];
+    for (c, f) in flags.iter_mut().enumerate() {
+        *f = match inst.op {
+            Opcode::Add | Opcode::Sub => {
+                let subtract = inst.op == Opcode::Sub;
+                let (y, yneg) = operand(1, c);
+                let plain = add_sub_flags(bits(0, c), bits(1, c), subtract, width);
+                // a - b is a + (-b).
+                signed_add_flags(operand(0, c), (y, yneg ^ subtract), plain, width)
+            }
+            Opcode::Mad => {
+                let (a, an) = operand(0, c);
+                let (b, bn) = operand(1, c);
+                let product = bits(0, c).wrapping_mul(bits(1, c)) & mask;
+                let plain = add_sub_flags(product, bits(2, c), false, width);
+                let magnitude = a.wrapping_mul(b) & mask;
+                signed_add_flags((magnitude, an ^ bn), operand(2, c), plain, width)
+            }
+            Opcode::Sad => {
+                // |tmp0 - tmp1|, exact in the operation's type.
+                let sign_extend = |x: u64| ((x << (64 - width)) as i64 >> (64 - width)) as i128;
+                let (a, b) = (bits(0, c), bits(1, c));
+                let d = match inst.ty {
+                    DataType::Unsigned => (i128::from(a) - i128::from(b)).unsigned_abs(),
+                    _ => (sign_extend(a) - sign_extend(b)).unsigned_abs(),
+                } as u64
+                    & mask;
+                let plain = add_sub_flags(d, bits(2, c), false, width);
+                signed_add_flags((d, false), operand(2, c), plain, width)
+            }
+            _ => return None,
+        };
+    }
+    Some(flags)
 }
 
 fn compare(op: Opcode, a: u32, b: u32, ty: DataType) -> bool {
@@ -333,17 +391,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
                 _ => defined(a.wrapping_add(b)),
             });
             if ty.is_integer() {
-                let mut flags = [AddFlags::default(); 4];
-                for (c, f) in flags.iter_mut().enumerate() {
-                    let x = unnegated(s[0].bits[c], &inst.srcs[0]);
-                    let (y, yneg) = unnegated(s[1].bits[c], &inst.srcs[1]);
-                    let plain = add_sub_flags(s[0].bits[c], s[1].bits[c], subtract);
-                    // a - b is a + (-b).
-                    *f = signed_add_flags(x, (y, yneg ^ subtract), plain);
-                }
                 return Ok(Eval {
                     value: r,
-                    add_flags: Some(flags),
+                    add_flags: integer_add_flags(inst, &|i, c| u64::from(s[i].bits[c]), 32),
                 });
             }
             r
@@ -376,18 +426,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
                 _ => defined(a.wrapping_mul(b).wrapping_add(c)),
             });
             if ty.is_integer() {
-                let mut flags = [AddFlags::default(); 4];
-                for (c, f) in flags.iter_mut().enumerate() {
-                    let (a, an) = unnegated(s[0].bits[c], &inst.srcs[0]);
-                    let (b, bn) = unnegated(s[1].bits[c], &inst.srcs[1]);
-                    let y = unnegated(s[2].bits[c], &inst.srcs[2]);
-                    let product = s[0].bits[c].wrapping_mul(s[1].bits[c]);
-                    let plain = add_sub_flags(product, s[2].bits[c], false);
-                    *f = signed_add_flags((a.wrapping_mul(b), an ^ bn), y, plain);
-                }
                 return Ok(Eval {
                     value: r,
-                    add_flags: Some(flags),
+                    add_flags: integer_add_flags(inst, &|i, c| u64::from(s[i].bits[c]), 32),
                 });
             }
             r
@@ -402,15 +443,9 @@ pub(super) fn evaluate(inst: &Instruction, s: &[Vec4], wide: bool) -> Result<Eva
             let r = map3(src(0), src(1), src(2), |a, b, c| {
                 defined(diff(a, b).wrapping_add(c))
             });
-            let mut flags = [AddFlags::default(); 4];
-            for (c, f) in flags.iter_mut().enumerate() {
-                let y = unnegated(s[2].bits[c], &inst.srcs[2]);
-                let d = diff(s[0].bits[c], s[1].bits[c]);
-                *f = signed_add_flags((d, false), y, add_sub_flags(d, s[2].bits[c], false));
-            }
             return Ok(Eval {
                 value: r,
-                add_flags: Some(flags),
+                add_flags: integer_add_flags(inst, &|i, c| u64::from(s[i].bits[c]), 32),
             });
         }
         O::Div => map2(src(0), scalar(src(1)), |a, b| match ty {
@@ -1085,16 +1120,22 @@ mod tests {
     #[test]
     fn add_flags_follow_section_2_x_4_3() {
         // 0x7fffffff + 1 overflows as signed, not as unsigned.
-        let f = add_sub_flags(0x7fff_ffff, 1, false);
+        let f = add_sub_flags(0x7fff_ffff, 1, false, 32);
         assert!(f.overflow && !f.carry);
         // 0xffffffff + 1 carries, and is -1 + 1 = 0 signed: no overflow.
-        let f = add_sub_flags(u32::MAX, 1, false);
+        let f = add_sub_flags(u32::MAX.into(), 1, false, 32);
         assert!(!f.overflow && f.carry);
         // 3 - 5: borrow, so CF clear; 5 - 3: CF set.
-        assert!(!add_sub_flags(3, 5, true).carry);
-        assert!(add_sub_flags(5, 3, true).carry);
+        assert!(!add_sub_flags(3, 5, true, 32).carry);
+        assert!(add_sub_flags(5, 3, true, 32).carry);
         // -2^31 - 1 overflows.
-        assert!(add_sub_flags(0x8000_0000, 1, true).overflow);
+        assert!(add_sub_flags(0x8000_0000, 1, true, 32).overflow);
+        // At 64 bits the same values do not carry or overflow; 2^63 - 1 + 1
+        // overflows, 2^64 - 1 + 1 carries.
+        let f = add_sub_flags(u32::MAX.into(), 1, false, 64);
+        assert!(!f.overflow && !f.carry);
+        assert!(add_sub_flags(i64::MAX as u64, 1, false, 64).overflow);
+        assert!(add_sub_flags(u64::MAX, 1, false, 64).carry);
     }
 
     #[test]

@@ -823,8 +823,8 @@ impl<'p> Machine<'p> {
     }
 
     /// An instruction with 64-bit results: `.F64`/`.S64`/`.U64` and PK64.
-    /// The checker refuses condition code updates from them (E0900).
     fn exec_instruction64(&mut self, inst: &Instruction) -> Result<()> {
+        let mut add_flags = None;
         let mut value = if inst.op == Opcode::Cvt {
             self.cvt(inst)?
         } else if let Some(m) = inst.memory.as_ref().filter(|m| m.atomic.is_none()) {
@@ -840,6 +840,9 @@ impl<'p> Machine<'p> {
             for s in &inst.srcs {
                 srcs.push(self.load64(s)?);
             }
+            if inst.precision64 {
+                add_flags = alu::integer_add_flags(inst, &|i, c| srcs[i].bits[c], 64);
+            }
             match &inst.memory {
                 Some(m) => self.memory_atomic64(inst, m, &srcs)?,
                 None => wide::evaluate64(inst, &srcs)?,
@@ -850,10 +853,18 @@ impl<'p> Machine<'p> {
         }
         let (mask, uncertain) = self.written_components(inst)?;
         let target = self.store64(&inst.dst, &value, mask, uncertain)?;
+        let trace_cc = self.update_cc(inst, mask, uncertain, |c| {
+            let add = add_flags.map(|f: [alu::AddFlags; 4]| f[c]);
+            let mut comp = Self::flags_of(value.bits[c], 64, inst.dst.ty, add);
+            if value.undefined & (1 << c) != 0 {
+                comp.undefined = 0xf;
+            }
+            comp
+        })?;
         if self.tracing() {
             let shown = wide::demote(value, inst.dst.ty);
             let undefined = value.undefined | uncertain;
-            self.trace_write(inst, target, mask, shown.bits, undefined, None);
+            self.trace_write(inst, target, mask, shown.bits, undefined, trace_cc);
         }
         Ok(())
     }
@@ -977,15 +988,20 @@ impl<'p> Machine<'p> {
         Ok(pass.iter().any(|p| *p))
     }
 
-    /// The flags of one result component (section 2.X.4.3).
-    fn flags_of(bits: u32, ty: DataType, add: Option<AddFlags>) -> CcComp {
+    /// The flags of one result component of `width` bits (section
+    /// 2.X.4.3; a 64-bit result's flags are those of its 64-bit value,
+    /// docs/semantics.md).
+    fn flags_of(bits: u64, width: u32, ty: DataType, add: Option<AddFlags>) -> CcComp {
         match ty {
             // "For floating-point results, the sign flag (SF) is set if the
             // result is less than zero or is a NaN (not a number) value.
             // The zero flag (ZF) is set if the result is equal to zero or
             // is a NaN."
             DataType::Float => {
-                let x = f32::from_bits(bits);
+                let x = match width {
+                    64 => f64::from_bits(bits),
+                    _ => f64::from(f32::from_bits(bits as u32)),
+                };
                 CcComp {
                     flags: CcFlags {
                         sf: x < 0.0 || x.is_nan(),
@@ -1005,7 +1021,7 @@ impl<'p> Machine<'p> {
                 let add = add.unwrap_or_default();
                 CcComp {
                     flags: CcFlags {
-                        sf: bits & 0x8000_0000 != 0,
+                        sf: bits >> (width - 1) & 1 != 0,
                         zf: bits == 0,
                         of: add.overflow,
                         cf: add.carry,
@@ -1014,6 +1030,37 @@ impl<'p> Machine<'p> {
                 }
             }
         }
+    }
+
+    /// Updates the flags of the written components from `flags(c)`:
+    /// "The components of the selected condition code register are updated
+    /// if and only if the corresponding component of the destination
+    /// variable are enabled by both write masks" (section 2.X.4.3).
+    fn update_cc(
+        &mut self,
+        inst: &Instruction,
+        mask: u8,
+        uncertain: u8,
+        flags: impl Fn(usize) -> CcComp,
+    ) -> Result<Option<TraceCc>> {
+        let Some(reg) = inst.cc_update else {
+            return Ok(None);
+        };
+        let r = self.cc_reg(reg, inst.span)?;
+        for c in 0..4 {
+            let bit = 1u8 << c;
+            if mask & bit != 0 {
+                self.cc[r][c] = flags(c);
+            }
+            if uncertain & bit != 0 {
+                self.cc[r][c].undefined = 0xf;
+            }
+        }
+        Ok(Some(TraceCc {
+            reg,
+            mask: mask | uncertain,
+            flags: self.cc[r].map(|c| c.flags),
+        }))
     }
 
     fn exec_instruction(&mut self, inst: &Instruction) -> Result<()> {
@@ -1090,32 +1137,20 @@ impl<'p> Machine<'p> {
         }
         let (mask, uncertain) = self.written_components(inst)?;
         let target = self.store(&inst.dst, &value, mask, uncertain)?;
-        let mut trace_cc = None;
-        if let Some(reg) = inst.cc_update {
-            let r = self.cc_reg(reg, inst.span)?;
-            // "The components of the selected condition code register are
-            // updated if and only if the corresponding component of the
-            // destination variable are enabled by both write masks."
-            for c in 0..4 {
-                let bit = 1u8 << c;
-                if mask & bit != 0 {
-                    let add = eval.add_flags.map(|f| f[c]);
-                    let mut comp = Self::flags_of(value.bits[c], inst.dst.ty, add);
-                    if value.is_undefined(c) {
-                        comp.undefined = 0xf;
-                    }
-                    self.cc[r][c] = comp;
-                }
-                if uncertain & bit != 0 {
-                    self.cc[r][c].undefined = 0xf;
-                }
+        // CVT's F16 result sets the flags of the 16-bit float its low bits
+        // encode (docs/semantics.md, "CVT").
+        let flag_bits = |c: usize| match half_result {
+            true => half::half_to_f32(value.bits[c] as u16).to_bits(),
+            false => value.bits[c],
+        };
+        let trace_cc = self.update_cc(inst, mask, uncertain, |c| {
+            let add = eval.add_flags.map(|f| f[c]);
+            let mut comp = Self::flags_of(u64::from(flag_bits(c)), 32, inst.dst.ty, add);
+            if value.is_undefined(c) {
+                comp.undefined = 0xf;
             }
-            trace_cc = Some(TraceCc {
-                reg,
-                mask: mask | uncertain,
-                flags: self.cc[r].map(|c| c.flags),
-            });
-        }
+            comp
+        })?;
         if self.tracing() {
             let undefined = value.undefined | uncertain;
             self.trace_write(inst, target, mask, value.bits, undefined, trace_cc);
@@ -1436,10 +1471,15 @@ impl<'p> Machine<'p> {
                     });
                 }
             }
-            Stmt::Rep { count, body, span } => {
+            Stmt::Rep {
+                count,
+                count64,
+                body,
+                span,
+            } => {
                 let remaining = match count {
                     None => None,
-                    Some(op) => Some(self.loop_count(op, *span)?),
+                    Some(op) => Some(self.loop_count(op, *count64, *span)?),
                 };
                 self.trace_flow(*span, || match remaining {
                     None => "REP: no count, runs until BRK or RET".into(),
@@ -1779,22 +1819,29 @@ impl<'p> Machine<'p> {
     /// The REP count (section 2.X.8.Z, REP): "If the loop count is
     /// specified as a floating-point value, it is converted to the largest
     /// integer less than or equal to the specified value".
-    fn loop_count(&mut self, op: &Operand, span: Span) -> Result<i64> {
-        let v = self.load(op)?;
-        if v.is_undefined(0) {
+    /// REP's count; `count64`: a LONG register's, read at 64 bits.
+    fn loop_count(&mut self, op: &Operand, count64: bool, span: Span) -> Result<i64> {
+        let v = if count64 {
+            self.load64(op)?
+        } else {
+            wide::promote(self.load(op)?, op.ty)
+        };
+        if v.undefined & 1 != 0 {
             self.undefined_event(span, "REP with an undefined loop count".into());
         }
+        let x = v.bits[0];
         Ok(match op.ty {
             DataType::Float => {
-                let x = v.f(0).floor();
+                let x = f64::from_bits(x).floor();
                 if x.is_nan() {
                     self.undefined_event(span, "REP with a NaN loop count (skipped)".into());
                 }
                 // Saturating: +INF loops until the step limit.
                 x as i64
             }
-            DataType::Signed => i64::from(v.i(0)),
-            DataType::Unsigned => i64::from(v.u(0)),
+            DataType::Signed => x as i64,
+            // Saturating: a count above 2^63 loops until the step limit.
+            DataType::Unsigned => i64::try_from(x).unwrap_or(i64::MAX),
         })
     }
 

@@ -145,7 +145,14 @@ impl Lowerer<'_> {
             }
             srcs.push(loaded);
         }
-        let computed = if inst.precision64 {
+        // The integer adds keep the operands of their carry and overflow
+        // flags (section 2.X.4.3) at either width: `compute` lowers them
+        // for 64-bit operands too.
+        let integer_add = matches!(
+            inst.op,
+            Opcode::Add | Opcode::Sub | Opcode::Mad | Opcode::Sad
+        ) && inst.ty != DataType::Float;
+        let computed = if inst.precision64 && !integer_add {
             self.compute64(inst, &srcs)?.into()
         } else {
             self.compute(inst, info, &srcs)?
@@ -201,7 +208,15 @@ impl Lowerer<'_> {
             self.relaxed(value);
         }
         if let Some(reg) = inst.cc_update.filter(|r| self.live.cc_live(r.0)) {
-            self.cc_update(reg, value, computed.addsub, &enable)?;
+            // CVT's F16 result sets the flags of the 16-bit float its low
+            // bits encode, not of the register's bits read as an f32 (a
+            // denormal that is never negative; docs/semantics.md, "CVT").
+            let flagged = if half_result {
+                self.half_to_float(value)?
+            } else {
+                value
+            };
+            self.cc_update(reg, flagged, computed.addsub, &enable)?;
         }
         // Needed for its condition code update only: the temporary it
         // writes is read by nothing needed and is not declared.
@@ -1025,8 +1040,9 @@ impl Lowerer<'_> {
     /// add setting carry and overflow.
     fn sad(&mut self, ty: DataType, a: &Loaded, b: &Loaded, c: &Loaded) -> LResult<Computed> {
         let gt = self.cmp(greater_than(ty), a.value, b.value)?;
-        let au = self.cast(a.value, Comp::U32)?;
-        let bu = self.cast(b.value, Comp::U32)?;
+        let unsigned = Comp::sized(DataType::Unsigned, a.value.comp.is_64());
+        let au = self.cast(a.value, unsigned)?;
+        let bu = self.cast(b.value, unsigned)?;
         let d1 = self.op(Op::ISub, &[au, bu])?;
         let d2 = self.op(Op::ISub, &[bu, au])?;
         let d = self.sel(gt, d1, d2)?;

@@ -142,18 +142,24 @@ impl Lowerer<'_> {
         }
         let var = self.cc_register(reg)?;
         let mut flags: Vec<(Val, u32)> = Vec::with_capacity(4);
-        match result.comp {
-            // The checker refuses `.CC` with `.F64`, `.S64` and `.U64`
-            // (E0900).
-            Comp::F64 | Comp::I64 | Comp::U64 => {
-                return Err(LowerError::internal(
-                    "a condition code update from a 64-bit result",
-                ))
+        // A 64-bit result's flags are those of its 64-bit value: SF from
+        // bit 63, ZF from all 64 bits, OF and CF from the 64-bit add
+        // (NV_gpu_program5 2.X.4.1 carries the operation out "with an
+        // internal precision of no less than ... 64 bits", and section
+        // 2.X.4.3 takes the flags from "the value written"; docs/semantics.md).
+        let wide = result.comp.is_64();
+        let zero = |l: &mut Self, comp: Comp| {
+            if wide {
+                l.splat_const64(comp.to_64(), 0, result.n)
+            } else {
+                l.splat_const(comp, 0, result.n)
             }
+        };
+        match result.comp {
             // Floats: SF if negative or NaN, ZF if zero or NaN; OF and CF
             // are not set.
-            Comp::F32 => {
-                let zero = self.splat_const(Comp::F32, 0, result.n);
+            Comp::F32 | Comp::F64 => {
+                let zero = zero(self, Comp::F32);
                 flags.push((self.cmp(Op::FUnordLessThan, result, zero)?, SF));
                 flags.push((self.cmp(Op::FUnordEqual, result, zero)?, ZF));
             }
@@ -161,16 +167,21 @@ impl Lowerer<'_> {
             // written, ZF whether it is zero; OF and CF come from the
             // signed and unsigned views of an add or subtract, and are
             // cleared for every other instruction.
-            Comp::I32 | Comp::U32 => {
-                let bits = self.cast(result, Comp::U32)?;
-                let signed = self.cast(result, Comp::I32)?;
-                let izero = self.splat_const(Comp::I32, 0, result.n);
-                let uzero = self.splat_const(Comp::U32, 0, result.n);
+            Comp::I32 | Comp::U32 | Comp::I64 | Comp::U64 => {
+                let (s_comp, u_comp) = if wide {
+                    (Comp::I64, Comp::U64)
+                } else {
+                    (Comp::I32, Comp::U32)
+                };
+                let bits = self.cast(result, u_comp)?;
+                let signed = self.cast(result, s_comp)?;
+                let izero = zero(self, Comp::I32);
+                let uzero = zero(self, Comp::U32);
                 flags.push((self.cmp(Op::SLessThan, signed, izero)?, SF));
                 flags.push((self.cmp(Op::IEqual, bits, uzero)?, ZF));
                 if let Some(AddSub { a, b, subtract }) = addsub {
-                    let a = self.cast(a, Comp::U32)?;
-                    let b = self.cast(b, Comp::U32)?;
+                    let a = self.cast(a, u_comp)?;
+                    let b = self.cast(b, u_comp)?;
                     let (carry, overflow_bits) = if subtract {
                         // "If the result of a subtract is greater than or
                         // equal to zero, the carry flag is set."
@@ -184,7 +195,7 @@ impl Lowerer<'_> {
                         let br = self.op(Op::BitwiseXor, &[b, bits])?;
                         (carry, self.op(Op::BitwiseAnd, &[ar, br])?)
                     };
-                    let overflow_signed = self.cast(overflow_bits, Comp::I32)?;
+                    let overflow_signed = self.cast(overflow_bits, s_comp)?;
                     flags.push((self.cmp(Op::SLessThan, overflow_signed, izero)?, OF));
                     flags.push((carry, CF));
                 }

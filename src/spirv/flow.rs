@@ -90,8 +90,13 @@ impl Lowerer<'_> {
             } => self
                 .lower_if(test, then_block, else_block)
                 .map_err(|e| e.at(*span)),
-            Stmt::Rep { count, body, span } => self
-                .lower_rep(count.as_ref(), body)
+            Stmt::Rep {
+                count,
+                count64,
+                body,
+                span,
+            } => self
+                .lower_rep(count.as_ref(), *count64, body)
                 .map_err(|e| e.at(*span)),
             Stmt::Loop {
                 control,
@@ -254,24 +259,26 @@ impl Lowerer<'_> {
     /// ```
     ///
     /// which is the pseudocode's order of tests (a NaN count runs once).
-    fn lower_rep(&mut self, count: Option<&Operand>, body: &Block) -> LResult<()> {
+    /// REP (section 2.X.8.Z, REP); `count64`: the count of a LONG register
+    /// read at 64 bits (REP.F64/S64/U64), the counter kept at 64 bits.
+    fn lower_rep(&mut self, count: Option<&Operand>, count64: bool, body: &Block) -> LResult<()> {
         let Some(count) = count else {
             let header = self.b.id();
             self.b.branch(header)?;
             return self.lower_loop(header, body, None);
         };
-        let x = self.load_operand(count, true)?.value;
+        let x = self.load_operand_sized(count, true, count64)?.value;
         let initial = match x.comp {
-            Comp::F32 => self.glsl(GLOp::Floor, &[x])?,
+            Comp::F32 | Comp::F64 => self.glsl(GLOp::Floor, &[x])?,
             _ => x,
         };
         let counter_ty = self.t(x.comp, 1);
         let counter = self.function_variable(counter_ty, Some("loop_count"))?;
         self.store(counter, initial)?;
-        let zero = self.konst(x.comp, &[0]);
+        let zero = self.counter_const(x.comp, false);
         let skip = match x.comp {
-            Comp::F32 => self.cmp(Op::FOrdLessThanEqual, initial, zero)?,
-            Comp::I32 => self.cmp(Op::SLessThanEqual, initial, zero)?,
+            Comp::F32 | Comp::F64 => self.cmp(Op::FOrdLessThanEqual, initial, zero)?,
+            Comp::I32 | Comp::I64 => self.cmp(Op::SLessThanEqual, initial, zero)?,
             _ => self.cmp(Op::IEqual, initial, zero)?,
         };
         let enter = self.not(skip)?;
@@ -434,18 +441,11 @@ impl Lowerer<'_> {
             None => self.b.branch(header)?,
             Some((var, comp)) => {
                 let c = self.load(var, comp, 1)?;
-                let one = self.konst(
-                    comp,
-                    &[if comp == Comp::F32 {
-                        super::emit::F32_ONE
-                    } else {
-                        1
-                    }],
-                );
-                let zero = self.konst(comp, &[0]);
+                let one = self.counter_const(comp, true);
+                let zero = self.counter_const(comp, false);
                 let (sub, greater) = match comp {
-                    Comp::F32 => (Op::FSub, Op::FOrdGreaterThan),
-                    Comp::I32 => (Op::ISub, Op::SGreaterThan),
+                    Comp::F32 | Comp::F64 => (Op::FSub, Op::FOrdGreaterThan),
+                    Comp::I32 | Comp::I64 => (Op::ISub, Op::SGreaterThan),
                     _ => (Op::ISub, Op::UGreaterThan),
                 };
                 let next = self.op(sub, &[c, one])?;
@@ -456,6 +456,22 @@ impl Lowerer<'_> {
         }
         self.b.begin_block(Some(merge))?;
         Ok(())
+    }
+
+    /// 0 or 1 in a loop counter's type: f32, f64 or an integer of 32 or
+    /// 64 bits.
+    fn counter_const(&mut self, comp: Comp, one: bool) -> Val {
+        let bits = match (comp, one) {
+            (_, false) => 0,
+            (Comp::F32, true) => u64::from(super::emit::F32_ONE),
+            (Comp::F64, true) => super::wide::F64_ONE,
+            (_, true) => 1,
+        };
+        if comp.is_64() {
+            self.splat_const64(comp, bits, 1)
+        } else {
+            self.konst(comp, &[bits as u32])
+        }
     }
 
     /// KIL (NV_fragment_program4 2.X.8.Z, KIL): kill if any component of

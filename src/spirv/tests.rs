@@ -1054,6 +1054,7 @@ fn nested_flow_with_exits_at_every_level_validates() {
                             vec![
                                 Stmt::Rep {
                                     count: Some(operand(one, DataType::Float)),
+                                    count64: false,
                                     body: vec![iff, cond_stmt(0, Some(cc_x(CcCondition::Lt)))],
                                     span: Span::default(),
                                 },
@@ -1066,6 +1067,7 @@ fn nested_flow_with_exits_at_every_level_validates() {
                         vec![
                             Stmt::Rep {
                                 count: None,
+                                count64: false,
                                 body: block,
                                 span: Span::default(),
                             },
@@ -1105,6 +1107,7 @@ fn rep_counts_of_every_type_validate() {
         count.swizzle = Swizzle::splat(0);
         p.push(Stmt::Rep {
             count: Some(count),
+            count64: false,
             body: vec![
                 body_inst(x, n),
                 Stmt::Continue {
@@ -1113,6 +1116,7 @@ fn rep_counts_of_every_type_validate() {
                 },
                 Stmt::Rep {
                     count: Some(operand(x, ty)),
+                    count64: false,
                     body: vec![
                         body_inst(x, n),
                         Stmt::Return {
@@ -1142,6 +1146,7 @@ fn subroutines_become_functions_with_private_registers() {
             body_inst(x, one),
             Stmt::Rep {
                 count: None,
+                count64: false,
                 body: vec![Stmt::If {
                     test: cc_x(CcCondition::Gt),
                     then_block: vec![Stmt::Return {
@@ -1266,6 +1271,7 @@ fn kill_uses_opkill_before_spirv_1_6_and_demote_after() {
         };
         p.push(Stmt::Rep {
             count: None,
+            count64: false,
             body: vec![
                 Stmt::Kill {
                     cond: cond.clone(),
@@ -2016,6 +2022,7 @@ fn nested_body(x: VarId, one: VarId, count: VarId, call: Stmt) -> Block {
                 swizzle: Swizzle::splat(0),
                 ..operand(count, DataType::Signed)
             }),
+            count64: false,
             body: vec![
                 call,
                 Stmt::If {
@@ -2023,6 +2030,7 @@ fn nested_body(x: VarId, one: VarId, count: VarId, call: Stmt) -> Block {
                     then_block: vec![
                         Stmt::Rep {
                             count: None,
+                            count64: false,
                             body: vec![
                                 body_inst(x, one),
                                 cond_stmt(0, Some(cc_x(CcCondition::Lt))),
@@ -2193,6 +2201,7 @@ fn code_feeding_a_result_across_flow_control_is_kept() {
     mul.cc_update = Some(CcReg(1));
     p.push(Stmt::Rep {
         count: Some(operand(k, DataType::Float)),
+        count64: false,
         body: vec![
             Stmt::Inst(inst(Opcode::Add, DataType::Float, t, &[t, t])),
             Stmt::Inst(mul),

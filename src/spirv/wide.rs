@@ -47,17 +47,14 @@ impl Lowerer<'_> {
                 DataType::Signed => self.signed_abs(v(0))?,
                 DataType::Unsigned => v(0),
             },
-            Opcode::Add => self.op(if float { Op::FAdd } else { Op::IAdd }, &[v(0), v(1)])?,
-            Opcode::Sub => self.op(if float { Op::FSub } else { Op::ISub }, &[v(0), v(1)])?,
+            // Integer ADD, SUB, MAD and SAD are `compute`'s (alu.rs), which
+            // keeps their carry and overflow operands.
+            Opcode::Add if float => self.op(Op::FAdd, &[v(0), v(1)])?,
+            Opcode::Sub if float => self.op(Op::FSub, &[v(0), v(1)])?,
             Opcode::Mul => self.op(if float { Op::FMul } else { Op::IMul }, &[v(0), v(1)])?,
-            Opcode::Mad => {
-                let (mul, add) = if float {
-                    (Op::FMul, Op::FAdd)
-                } else {
-                    (Op::IMul, Op::IAdd)
-                };
-                let p = self.op(mul, &[v(0), v(1)])?;
-                self.op(add, &[p, v(2)])?
+            Opcode::Mad if float => {
+                let p = self.op(Op::FMul, &[v(0), v(1)])?;
+                self.op(Op::FAdd, &[p, v(2)])?
             }
             Opcode::Min | Opcode::Max => {
                 let gt = self.cmp(greater_than(ty), v(0), v(1))?;
@@ -157,16 +154,6 @@ impl Lowerer<'_> {
                     Op::ConvertSToF
                 };
                 self.convert(op, v(0), Comp::F64)?
-            }
-            Opcode::Sad => {
-                // |a - b| + c, the difference exact as an unsigned value.
-                let gt = self.cmp(greater_than(ty), v(0), v(1))?;
-                let au = self.cast(v(0), Comp::U64)?;
-                let bu = self.cast(v(1), Comp::U64)?;
-                let d1 = self.op(Op::ISub, &[au, bu])?;
-                let d2 = self.op(Op::ISub, &[bu, au])?;
-                let d = self.sel(gt, d1, d2)?;
-                self.op(Op::IAdd, &[d, v(2)])?
             }
             _ => {
                 return Err(LowerError::internal_at(

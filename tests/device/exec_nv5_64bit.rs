@@ -691,3 +691,66 @@ fn rep_with_a_64_bit_count_of_a_32_bit_register_loops_its_value_times() {
         [3, 0, 2, 0],
     );
 }
+
+/// `.CC` on a 64-bit result sets the flags of the 64-bit value: ZF from
+/// all 64 bits, SF from bit 63, CF and OF from the 64-bit add (section
+/// 2.X.4.3 on the value of NV_gpu_program5 2.X.4.1's 64-bit operation;
+/// docs/semantics.md, "Condition codes of 64-bit and F16 results"). With
+/// a = (0, 1, 0x80000000, 0x40000000), PK64 gives d.x = 2^32 and d.y =
+/// 0x40000000_80000000. d.x is not zero though its low word is (NE: 1);
+/// d.y is positive though its low word is negative (GE: 2); d.y + d.y =
+/// 0x80000001_00000000 overflows as S64 without a carry out of bit 63,
+/// while the low words' add would carry (NCF: 3, OF: 4).
+#[test]
+fn condition_codes_of_64_bit_results_are_the_flags_of_the_64_bit_value() {
+    check(
+        "UINT",
+        "PK64.U d, a;\nMOV.U o, 0;\nMOV.U64.CC e, d;\nMOV.U o.x (NE.x), 1;\nMOV.U o.y (GE.y), 2;\nADD.S64.CC e, d, d;\nMOV.U o.z (NCF.y), 3;\nMOV.U o.w (OF.y), 4;",
+        [0, 1, 0x8000_0000, 0x4000_0000],
+        [1, 2, 3, 4],
+    );
+}
+
+/// The 64-bit carry and borrow, and a float below f32's range: d.x =
+/// 2^32 - 1 + 1 = 2^32 carries into the high word, not out of bit 63
+/// (NCF: 1), while 2^64 - 1 + 1 carries out (CF: 2); SUB.U64 2^32 - 1
+/// is a subtract without borrow (CF set: 3); (2^-40)^5 = 2^-200 is not
+/// zero as an f64 though it is as an f32 (NE: 4).
+#[test]
+fn carry_borrow_and_zero_of_64_bit_results() {
+    check(
+        "UINT",
+        "PK64.U d, a;\nMOV.U o, 0;\nADD.U64.CC e.x, d.x, 1;\nMOV.U o.x (NCF.x), 1;\nADD.U64.CC e.y, d.y, 1;\nMOV.U o.y (CF.y), 2;\nSUB.U64.CC e.z, d.x, 1;\nMOV.U o.z (CF.z), 3;\nMUL.F64 f, {TINY, TINY, TINY, TINY}, {TINY, TINY, TINY, TINY};\nMUL.F64 f, f, f;\nMUL.F64.CC f.w, f, {TINY, TINY, TINY, TINY};\nMOV.U o.w (NE.w), 4;",
+        [0xffff_ffff, 0, 0xffff_ffff, 0xffff_ffff],
+        [1, 2, 3, 4],
+    );
+}
+
+/// CVT's F16 result sets the flags of the 16-bit float it encodes, not of
+/// the register's bits read as an f32 (0x0000b800 is a positive
+/// denormal): -0.5 is negative (LT: 1), 0 is zero (EQ: 2), 2.0 is
+/// positive (GT: 3); the encodings are written as well (0xb800 in w).
+#[test]
+fn cvt_to_f16_sets_the_flags_of_the_16_bit_value() {
+    check(
+        "UINT",
+        "TEMP h;\nMOV.U o, 0;\nCVT.F16.F32.CC h, {-0.5, 0, 2, -0.5};\nMOV.U o.x (LT.x), 1;\nMOV.U o.y (EQ.y), 2;\nMOV.U o.z (GT.z), 3;\nMOV.U o.w, h.w;",
+        [0; 4],
+        [1, 2, 3, 0xb800],
+    );
+}
+
+/// REP.S64/U64/F64 of a LONG register counts at 64 bits (Table X.13: REP
+/// takes the 64-bit modifiers): d.x = 3 loops 3 times; d.y =
+/// 0xffffffff_00000002 is negative as an S64, so the block is skipped
+/// though its low word, 2, is positive; e.x = 2.5 as an f64 loops
+/// floor(2.5) = 2 times; REP.U64 d.x 3 times again.
+#[test]
+fn rep_with_a_64_bit_count_of_a_long_register_counts_at_64_bits() {
+    check(
+        "UINT",
+        "UINT TEMP n;\nPK64.U d, a;\nMOV.U n, 0;\nREP.S64 d.x;\nADD.U n.x, n.x, 1;\nENDREP;\nREP.S64 d.y;\nADD.U n.y, n.y, 1;\nENDREP;\nMOV.F64 e.x, 2.5;\nREP.F64 e.x;\nADD.U n.z, n.z, 1;\nENDREP;\nREP.U64 d.x;\nADD.U n.w, n.w, 1;\nENDREP;\nMOV.U o, n;",
+        [3, 0, 2, 0xffff_ffff],
+        [3, 0, 2, 3],
+    );
+}

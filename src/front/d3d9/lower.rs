@@ -266,11 +266,17 @@ fn insert_before_returns(block: &mut Vec<Stmt>, epilogue: &[Stmt]) {
             }
             Stmt::Rep {
                 count,
+                count64,
                 mut body,
                 span,
             } => {
                 insert_before_returns(&mut body, epilogue);
-                out.push(Stmt::Rep { count, body, span });
+                out.push(Stmt::Rep {
+                    count,
+                    count64,
+                    body,
+                    span,
+                });
             }
             s => out.push(s),
         }
@@ -1340,6 +1346,7 @@ impl Lower<'_> {
                         },
                         FrameKind::Rep => Stmt::Rep {
                             count: f.count,
+                            count64: false,
                             body: f.then_block,
                             span: f.span,
                         },
@@ -1366,6 +1373,7 @@ impl Lower<'_> {
                             loop_depth -= 1;
                             Stmt::Rep {
                                 count: f.count,
+                                count64: false,
                                 body: f.then_block,
                                 span: f.span,
                             }
