@@ -630,6 +630,9 @@ pub enum AttribBinding {
     /// NV_gpu_program5 `fragment.samplemask` (2.X.3.2): the coverage mask,
     /// "bit <n> is one if the sample number <n> is covered".
     SampleMask,
+    /// NV_gpu_program5 `fragment.pointcoord` (2.X.3.2): "(s,t,-,-)
+    /// fragment point sprite coordinate".
+    PointCoord,
 }
 
 /// A thread binding of NV_shader_thread_group 2.X.3.2 ("(id,-,-,-)",

@@ -102,6 +102,7 @@ const FRAGMENT_ATTRIBS: &[Member] = &[
     Member("smid",         Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"the SM id of the current thread\""),
     Member("sampleid",     Avail::With(Features::NV5), "NV_gpu_program5 2.X.2: <attribBasic> ::= <fragPrefix> \"sampleid\""),
     Member("samplemask",   Avail::With(Features::NV5), "NV_gpu_program5 2.X.3.2: fragment.samplemask, the fragment coverage mask"),
+    Member("pointcoord",   Avail::With(Features::NV5), "NV_gpu_program5 2.X.3.2: fragment.pointcoord, \"(s,t,-,-) fragment point sprite coordinate\""),
     Member("helperthread", Avail::With(Features::THREAD_GROUP), "NV_shader_thread_group 2.X.3.2: \"-1 when the current thread is a helper thread and 0 otherwise\""),
 ];
 
@@ -673,6 +674,7 @@ pub fn decode<'p>(
                 "position" => vec![AttribBinding::Position],
                 "sampleid" => vec![AttribBinding::SampleId],
                 "samplemask" => vec![AttribBinding::SampleMask],
+                "pointcoord" => vec![AttribBinding::PointCoord],
                 _ => vec![AttribBinding::Facing],
             };
             Binding::Attrib(v)

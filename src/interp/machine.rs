@@ -1982,6 +1982,22 @@ fn attribute_value(
             undefined: (undefined & 1) | 0b1110,
         };
     }
+    // A geometry program's primitive.vertexcount is PRIMITIVE_IN's vertex
+    // count (NV_gpu_program5 2.X.3.2), as the backend's constant.
+    if let (AttribBinding::VertexCount, Some(layout)) = (binding, program.geometry) {
+        return Vec4 {
+            bits: [layout.input.vertex_count(), 0, 0, 0],
+            undefined: 0b1110,
+        };
+    }
+    // fragment.pointcoord is (s, t, -, -); z and w read 0, as the
+    // backend's PointCoord (docs/interface.md).
+    if *binding == AttribBinding::PointCoord {
+        return Vec4 {
+            bits: [bits[0], bits[1], 0, 0],
+            undefined: undefined & 0b11,
+        };
+    }
     // vertex.fogcoord and fragment.fogcoord are (f, 0, 0, 1)
     // (ARB_vertex_program, ARB_fragment_program; the backend's
     // IoShape::FogCoord).

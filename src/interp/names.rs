@@ -51,6 +51,7 @@ pub fn attribute_name(stage: Stage, binding: &AttribBinding) -> String {
         AttribBinding::InstanceId => "vertex.instance".into(),
         AttribBinding::Facing => "fragment.facing".into(),
         AttribBinding::SampleId => "fragment.sampleid".into(),
+        AttribBinding::PointCoord => "fragment.pointcoord".into(),
         AttribBinding::SampleMask => "fragment.samplemask".into(),
         AttribBinding::Clip(n) => format!("{root}.clip[{n}]"),
         AttribBinding::PointSize => format!("{root}.pointsize"),

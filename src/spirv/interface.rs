@@ -123,11 +123,16 @@ pub(crate) enum IoShape {
     /// Element 0 of a SampleMask array (input or output), carried in x
     /// (`fragment.samplemask`, `result.samplemask`).
     SampleMask,
-    /// A three-component built-in (TessCoord, the compute ids), read with
-    /// w = 0 (the spec leaves w undefined).
-    Vec3,
+    /// A built-in of `n` < 4 components (PointCoord: 2; TessCoord and the
+    /// compute ids: 3), read with the missing components 0 (the specs
+    /// leave them undefined).
+    Partial { n: u32 },
     /// `invocation.groupsize`: GROUP_SIZE as a constant (w = 0); no variable.
     GroupSize,
+    /// A geometry program's `primitive.vertexcount`: PRIMITIVE_IN's vertex
+    /// count as a constant in x; no variable (Vulkan has no built-in for
+    /// it, and the input primitive fixes it).
+    InputVertexCount,
     /// A LONG vertex attribute (NV_gpu_program5 2.X.3.1): `uvec4[2]` at
     /// Locations n and n + 1, the little-endian words of x, y then z, w,
     /// read as four 64-bit components (docs/interface.md, "64-bit vertex
@@ -139,6 +144,14 @@ pub(crate) enum IoShape {
     /// `fragment.fogcoord` "(f,0,0,1)"; NV_gpu_program4 leaves y, z, w
     /// undefined, so every header gets the ARB value).
     FogCoord,
+}
+
+impl IoShape {
+    /// A value the program's declarations fix, loaded as a constant: no
+    /// interface variable is declared for it.
+    fn is_constant(self) -> bool {
+        matches!(self, IoShape::GroupSize | IoShape::InputVertexCount)
+    }
 }
 
 /// A colour a fragment program reads with two-sided selection
@@ -804,7 +817,7 @@ impl Lowerer<'_> {
             } else {
                 StorageClass::Input
             };
-            if info.shape == IoShape::GroupSize {
+            if info.shape.is_constant() {
                 continue;
             }
             let mut pointee = match info.shape {
@@ -813,8 +826,8 @@ impl Lowerer<'_> {
                     let uvec4 = self.t(Comp::U32, 4);
                     self.t_array(uvec4, 2)
                 }
-                IoShape::Vec3 => self.t(info.comp, 3),
-                IoShape::GroupSize => continue,
+                IoShape::Partial { n } => self.t(info.comp, n),
+                IoShape::GroupSize | IoShape::InputVertexCount => continue,
                 IoShape::Scalar { .. } | IoShape::Facing | IoShape::Helper => self.t(info.comp, 1),
                 IoShape::ClipElement { .. } => {
                     let float = self.t(Comp::F32, 1);
@@ -972,7 +985,7 @@ impl Lowerer<'_> {
         for (id, specs) in io_vars {
             let mut elements = Vec::with_capacity(specs.len());
             for spec in specs {
-                let (var, comp) = if spec.shape == IoShape::GroupSize {
+                let (var, comp) = if spec.shape.is_constant() {
                     // A constant, read in `load_slot_at`: no variable.
                     (0, Comp::U32)
                 } else {
@@ -1051,6 +1064,7 @@ fn builtin_from_u32(b: u32) -> LResult<BuiltIn> {
         BuiltIn::SubgroupGtMask,
         BuiltIn::SubgroupLeMask,
         BuiltIn::SubgroupLtMask,
+        BuiltIn::PointCoord,
     ]
     .into_iter()
     .find(|&x| x as u32 == b)
@@ -1152,7 +1166,7 @@ pub(crate) const PATCH_LOCATION_BASE: u32 = 30;
 fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<SlotSpec, String> {
     use AttribBinding as A;
     let scalar_int = |b| builtin(false, b, IoShape::Scalar { component: 0 }, Comp::I32);
-    let compute = |b| builtin(false, b, IoShape::Vec3, Comp::U32);
+    let compute = |b| builtin(false, b, IoShape::Partial { n: 3 }, Comp::U32);
     match (stage, binding) {
         (Stage::TessControl | Stage::TessEval, A::PerVertex { vertex, binding }) => {
             let mut spec = per_vertex_spec(binding, ty)?;
@@ -1195,15 +1209,26 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
                 attrib,
             },
         ) => Ok(patch_spec(stage == Stage::TessControl, attrib, ty)),
-        (Stage::TessEval, A::TessCoord) => {
-            Ok(builtin(false, BuiltIn::TessCoord, IoShape::Vec3, Comp::F32))
-        }
+        (Stage::TessEval, A::TessCoord) => Ok(builtin(
+            false,
+            BuiltIn::TessCoord,
+            IoShape::Partial { n: 3 },
+            Comp::F32,
+        )),
         (Stage::TessControl | Stage::Geometry, A::InvocationId) => {
             Ok(scalar_int(BuiltIn::InvocationId))
         }
         (Stage::TessControl | Stage::TessEval, A::VertexCount) => {
             Ok(scalar_int(BuiltIn::PatchVertices))
         }
+        // NV_gpu_program5 2.X.3.2: "the number of vertices in the input
+        // primitive being processed", which PRIMITIVE_IN fixes.
+        (Stage::Geometry, A::VertexCount) => Ok(builtin(
+            false,
+            BuiltIn::PatchVertices,
+            IoShape::InputVertexCount,
+            Comp::I32,
+        )),
         (Stage::TessControl | Stage::TessEval, A::PrimitiveId) => {
             Ok(scalar_int(BuiltIn::PrimitiveId))
         }
@@ -1281,6 +1306,14 @@ fn attrib_spec(stage: Stage, binding: &AttribBinding, ty: VarType) -> Result<Slo
         // NV_gpu_program5 2.X.2/2.X.3.2 (docs/interface.md, "Fragment
         // results"): the sample number and the coverage mask in x.
         (Stage::Fragment, A::SampleId) => Ok(scalar_int(BuiltIn::SampleId)),
+        // NV_gpu_program5 2.X.3.2: (s, t, -, -); z and w read 0
+        // (docs/interface.md, "Fragment inputs").
+        (Stage::Fragment, A::PointCoord) => Ok(builtin(
+            false,
+            BuiltIn::PointCoord,
+            IoShape::Partial { n: 2 },
+            Comp::F32,
+        )),
         (Stage::Fragment, A::SampleMask) => Ok(builtin(
             false,
             BuiltIn::SampleMask,

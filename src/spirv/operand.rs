@@ -814,14 +814,16 @@ impl Lowerer<'_> {
                 let v = self.shuffle(halves[0], halves[1], &[0, 1, 2, 3])?;
                 return self.resize(v, comp);
             }
-            IoShape::Vec3 => {
-                let p = self.slot_pointer(slot, slot.comp, 3, &prefix)?;
-                let v = self.load(p, slot.comp, 3)?;
+            IoShape::Partial { n } => {
+                let p = self.slot_pointer(slot, slot.comp, n, &prefix)?;
+                let v = self.load(p, slot.comp, n)?;
                 let mut parts = Vec::with_capacity(4);
-                for c in 0..3 {
+                for c in 0..n {
                     parts.push(self.extract(v, c)?);
                 }
-                parts.push(self.konst(slot.comp, &[0]));
+                for _ in n..4 {
+                    parts.push(self.konst(slot.comp, &[0]));
+                }
                 self.construct(&parts)?
             }
             IoShape::GroupSize => {
@@ -829,6 +831,12 @@ impl Lowerer<'_> {
                     LowerError::internal("invocation.groupsize outside a compute program")
                 })?;
                 self.konst(Comp::U32, &[size[0], size[1], size[2], 0])
+            }
+            IoShape::InputVertexCount => {
+                let layout = self.program.geometry.ok_or_else(|| {
+                    LowerError::internal("primitive.vertexcount outside a geometry program")
+                })?;
+                self.konst(Comp::I32, &[layout.input.vertex_count(), 0, 0, 0])
             }
             IoShape::ClipElement { index } => {
                 let float = self.t(Comp::F32, 1);
@@ -1021,8 +1029,9 @@ impl Lowerer<'_> {
             }
             IoShape::Facing
             | IoShape::Helper
-            | IoShape::Vec3
+            | IoShape::Partial { .. }
             | IoShape::GroupSize
+            | IoShape::InputVertexCount
             | IoShape::FogCoord
             | IoShape::Long64 => {
                 return Err(LowerError::internal_at("a write to an attribute", span))

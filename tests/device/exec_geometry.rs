@@ -943,3 +943,35 @@ END
     let want: Vec<_> = (0..2).flat_map(|p| (0..3).map(move |i| (p, i))).collect();
     assert_eq!(seen, want);
 }
+
+/// `primitive.vertexcount` in a geometry program (NV_gpu_program5
+/// 2.X.3.2): "the number of vertices in the input primitive being
+/// processed", 3 for TRIANGLES and 4 for LINES_ADJACENCY, on the device
+/// and in the interpreter.
+#[test]
+fn primitive_vertex_count_is_the_input_primitive_size() {
+    for (input, topology, count) in [
+        ("TRIANGLES", vk::PrimitiveTopology::TRIANGLE_LIST, 3),
+        (
+            "LINES_ADJACENCY",
+            vk::PrimitiveTopology::LINE_LIST_WITH_ADJACENCY,
+            4,
+        ),
+    ] {
+        let src = format!(
+            "!!NVgp5.0\nPRIMITIVE_IN {input};\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nINT TEMP n;\nMOV.S n, primitive.vertexcount;\nMOV result.position, vertex[0].position;\nMOV result.pointsize, 1;\nI2F.S result.texcoord[0], n;\nEMIT;\nEND\n"
+        );
+        let (program, _) = nvp4c::check(&src, &Default::default()).unwrap();
+        let out = nvp4c::interp::run(&program, &Default::default(), &Default::default()).unwrap();
+        let texcoord = &out.vertices[0].results["result.texcoord[0]"];
+        assert_eq!(texcoord.bits[0], (count as f32).to_bits(), "{input}");
+        let job = GeometryJob::new(
+            vertices(count as usize),
+            topology,
+            vec![Capture::Location(5)],
+        );
+        let Some(got) = run(&src, &job) else { return };
+        assert_eq!(got.vertices.len(), 1, "{input}");
+        assert_eq!(got.location_f32(0, 5)[0], count as f32, "{input}");
+    }
+}

@@ -159,3 +159,49 @@ END
         assert_eq!(got.f32(k as usize), [covered; 4], "device, mask {k:#06b}");
     }
 }
+
+/// `fragment.pointcoord` (NV_gpu_program5 2.X.3.2, "(s,t,-,-) fragment
+/// point sprite coordinate"): a point of size 4 centred at (16, 16) of a
+/// 32×32 target covers pixels 14..=17 in x and y, and each fragment's
+/// coordinate is 0.5 + (pixel centre - point centre) / size: 0.125, 0.375,
+/// 0.625, 0.875 (s to the right, t downwards: the upper-left origin of
+/// Vulkan and of GL's default POINT_SPRITE_COORD_ORIGIN). z and w read 0
+/// (docs/interface.md). A pixel outside the point keeps the clear value.
+#[test]
+fn point_coordinates_run_across_a_point_sprite() {
+    let vertex =
+        "!!NVvp4.0\nMOV result.position, vertex.attrib[0];\nMOV result.pointsize, 4;\nEND\n";
+    let fragment = "!!NVfp5.0\nMOV result.color, fragment.pointcoord;\nEND\n";
+    // The interpreter: the coordinates it is given, z and w 0.
+    let (program, _) = nvp4c::check(fragment, &Default::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    inputs
+        .set(
+            "fragment.pointcoord",
+            [0.375f32, 0.875, 5.0, 6.0].map(f32::to_bits),
+        )
+        .unwrap();
+    let out = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    let r = out.result("result.color").unwrap();
+    assert_eq!(r.bits, [0.375f32, 0.875, 0.0, 0.0].map(f32::to_bits));
+    assert_eq!(r.undefined, 0);
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = harness::RasterJob::new(
+        vec![vec![Input::float(0, [0.0, 0.0, 0.0, 1.0])]],
+        ash::vk::PrimitiveTopology::POINT_LIST,
+    );
+    let got = device
+        .run_raster(&compile(vertex), None, &compile(fragment), &job)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let coordinate = [0.125f32, 0.375, 0.625, 0.875];
+    for (i, y) in (14..18).enumerate() {
+        for (j, x) in (14..18).enumerate() {
+            let want = [coordinate[j], coordinate[i], 0.0, 0.0].map(f32::to_bits);
+            assert_eq!(got.color(x, y, 0), want, "pixel ({x}, {y})");
+        }
+    }
+    assert_eq!(got.color(13, 16, 0), got.clear, "outside the point");
+    assert_eq!(got.color(16, 18, 0), got.clear, "outside the point");
+}
