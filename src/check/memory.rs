@@ -443,16 +443,6 @@ impl Checker<'_> {
                 } else if let Some(s) = table {
                     if !self.storage_modifier_allowed(info, s, m.span) {
                         ok = false;
-                    } else if space.global && !atomic_instruction && s.origin != StorageOrigin::Base
-                    {
-                        // LOAD and STORE lower the 32-bit modifiers and S8,
-                        // U8, S16, U16 (NV_shader_buffer_load 2.X.2) only.
-                        self.error(
-                            Diagnostic::error("E0900", format!("`.{text}` on {}", info.name))
-                                .primary(m.span, "not supported yet")
-                                .note("64-bit storage modifiers and NV_gpu_program5_mem_extended's at GPU addresses are not lowered yet (README, \"Headers and options\")"),
-                        );
-                        ok = false;
                     } else {
                         storage = Some((s.ty, s.bits, s.components));
                         storage_span = m.span;
@@ -527,17 +517,6 @@ impl Checker<'_> {
             );
             return None;
         };
-        if space.global && bits == 64 && !atomic_instruction {
-            // NV_gpu_program5 2.X.4.5's F64/S64/U64 forms of LOAD and STORE:
-            // the GPU-address lowering moves 8-, 16- and 32-bit components
-            // only (ATOM's 64-bit forms are the atomic extensions').
-            self.error(
-                Diagnostic::error("E0900", format!("64-bit storage modifier on {}", info.name))
-                    .primary(storage_span, "not supported yet")
-                    .note("64-bit loads and stores at GPU addresses are not lowered yet (docs/interface.md, \"GPU addresses\")"),
-            );
-            return None;
-        }
         if atomic_instruction {
             let Some(op) = atomic else {
                 self.error(

@@ -679,15 +679,36 @@ impl Lowerer<'_> {
         Ok((p, low))
     }
 
+    /// The `n` words of an access of at least a word at the GPU address:
+    /// a `PhysicalStorageBuffer` pointer to each, and their memory
+    /// operands (`Aligned` 4: the spec's larger alignments hold as well).
+    fn gpu_word_pointers(&mut self, m: &MemoryAccess, n: u32) -> LResult<Vec<Word>> {
+        let address = self.gpu_address(m)?;
+        let mut pointers = Vec::with_capacity(n as usize);
+        for w in 0..n {
+            let at = if w == 0 {
+                address
+            } else {
+                let k = self.splat_const64(Comp::U64, 4 * u64::from(w), 1);
+                self.op(Op::IAdd, &[address, k])?
+            };
+            pointers.push(self.gpu_pointer(at, 1)?);
+        }
+        Ok(pointers)
+    }
+
     /// LOAD (NV_gpu_program5 2.X.4.5, BufferMemoryLoad): the storage
     /// modifier's components from the GPU address, zeros in the others.
-    /// S8, U8, S16 and U16 read the aligned 32-bit word that holds the
-    /// value (no 8- or 16-bit storage feature needed) and extract it.
+    /// An access narrower than a word (S8, U8, S16, U16, F16, S8X2, U8X2)
+    /// reads the aligned 32-bit word that holds it (no 8- or 16-bit
+    /// storage feature needed); the 64-bit modifiers and the wider
+    /// NV_gpu_program5_mem_extended ones read their words one by one. The
+    /// words decode as LDB's do (`decode_words`).
     fn gpu_address_load(&mut self, m: &MemoryAccess) -> LResult<Val> {
-        if m.bits < 32 {
+        let uint = self.t(Comp::U32, 1);
+        if access_bytes(m) < 4 {
             let (p, low) = self.gpu_narrow_word(m)?;
             let (flags, extra) = Self::gpu_access_operands(m, 1);
-            let uint = self.t(Comp::U32, 1);
             let id = self.b.load(uint, None, p, Some(flags), extra)?;
             let word = Val {
                 id,
@@ -696,6 +717,21 @@ impl Lowerer<'_> {
             };
             let shift = self.narrow_shift(m, low)?;
             return self.decode_words(m, &[word], shift);
+        }
+        if m.bits != 32 {
+            let pointers = self.gpu_word_pointers(m, access_words(m))?;
+            let (flags, extra) = Self::gpu_access_operands(m, 1);
+            let mut words = Vec::with_capacity(pointers.len());
+            for p in pointers {
+                let id = self.b.load(uint, None, p, Some(flags), extra.clone())?;
+                words.push(Val {
+                    id,
+                    comp: Comp::U32,
+                    n: 1,
+                });
+            }
+            let zero = self.konst(Comp::U32, &[0]);
+            return self.decode_words(m, &words, zero);
         }
         let n = u32::from(m.components);
         let p = self.gpu_address_pointer(m, n)?;
@@ -720,26 +756,25 @@ impl Lowerer<'_> {
         self.cast(v, Comp::from(m.ty))
     }
 
-    /// STORE (BufferMemoryStore): the first `components` components of
-    /// the value at the GPU address. S8, U8, S16 and U16 store x's low 8
-    /// or 16 bits ("((int8_t *)address)[0] = operand.x") into the word
-    /// that holds them by two Device-scope atomics, an AND clearing the
-    /// field and an OR setting it, so a store to another byte of the same
-    /// word by another invocation is not lost (no 8- or 16-bit storage
-    /// feature needed).
+    /// STORE (BufferMemoryStore): the storage modifier's components of the
+    /// value at the GPU address, encoded as STB encodes them
+    /// (`encode_words`: "((int8_t *)address)[0] = operand.x", an F16
+    /// rounded to nearest even, 64-bit components as two words). An access
+    /// narrower than a word is stored into the word that holds it by two
+    /// Device-scope atomics, an AND clearing its bytes and an OR setting
+    /// them, so a store to another byte of the same word by another
+    /// invocation is not lost (no 8- or 16-bit storage feature needed).
     fn gpu_address_store(&mut self, value: &Operand, m: &MemoryAccess) -> LResult<()> {
         let n = u32::from(m.components);
-        let v = self.load_operand(value, false)?.value;
-        let bits = self.cast(v, Comp::U32)?;
-        if m.bits < 32 {
+        let v = self.load_operand_sized(value, false, m.bits == 64)?.value;
+        if access_bytes(m) < 4 {
+            let words = self.encode_words(m, v)?;
             let (p, low) = self.gpu_narrow_word(m)?;
             let shift = self.narrow_shift(m, low)?;
-            let ones = self.konst(Comp::U32, &[(1u32 << m.bits) - 1]);
+            let ones = self.konst(Comp::U32, &[(1u32 << (access_bytes(m) * 8)) - 1]);
             let mask = self.op(Op::ShiftLeftLogical, &[ones, shift])?;
             let keep = self.op(Op::Not, &[mask])?;
-            let x = self.extract(bits, 0)?;
-            let x = self.op(Op::BitwiseAnd, &[x, ones])?;
-            let field = self.op(Op::ShiftLeftLogical, &[x, shift])?;
+            let field = self.op(Op::ShiftLeftLogical, &[words[0], shift])?;
             let uint = self.t(Comp::U32, 1);
             let scope = self.c_u32(Scope::Device as u32);
             let relaxed = self.c_u32(0);
@@ -749,6 +784,16 @@ impl Lowerer<'_> {
                 .value(Op::AtomicOr, uint, None, [p, scope, relaxed, field.id])?;
             return Ok(());
         }
+        if m.bits != 32 {
+            let words = self.encode_words(m, v)?;
+            let pointers = self.gpu_word_pointers(m, words.len() as u32)?;
+            let (flags, extra) = Self::gpu_access_operands(m, 1);
+            for (p, word) in pointers.into_iter().zip(words) {
+                self.b.store(p, word.id, Some(flags), extra.clone())?;
+            }
+            return Ok(());
+        }
+        let bits = self.cast(v, Comp::U32)?;
         let words = match n {
             1 => self.extract(bits, 0)?,
             4 => bits,
@@ -857,10 +902,10 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Where an 8- or 16-bit access lies in its word, in bits: 8 × the
-    /// byte address's low two bits (the lowest cleared for 16 bits).
+    /// Where an access of one or two bytes lies in its word, in bits: 8 ×
+    /// the byte address's low two bits (the lowest cleared for two bytes).
     fn narrow_shift(&mut self, m: &MemoryAccess, byte: Val) -> LResult<Val> {
-        let within = self.konst(Comp::U32, &[if m.bits == 8 { 3 } else { 2 }]);
+        let within = self.konst(Comp::U32, &[if access_bytes(m) == 1 { 3 } else { 2 }]);
         let within = self.op(Op::BitwiseAnd, &[byte, within])?;
         let three = self.konst(Comp::U32, &[3]);
         self.op(Op::ShiftLeftLogical, &[within, three])

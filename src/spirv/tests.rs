@@ -2752,6 +2752,28 @@ fn every_storage_modifier_validates_in_every_env() {
                 .unwrap_or_else(|d| panic!("{env:?}: {}", d.render(name, src, false)));
         }
     }
+    // LOAD and STORE at GPU addresses: every modifier, from vulkan1.2
+    // (PhysicalStorageBuffer pointers; E1140 below it).
+    let mut global = String::new();
+    for m in STORAGE_MODIFIERS {
+        let reg = match (m.ty, m.bits) {
+            (_, 64) => "d",
+            (crate::isa::DataType::Float, _) => "f",
+            (crate::isa::DataType::Signed, _) => "s",
+            _ => "u",
+        };
+        global.push_str(&format!(
+            "LOAD.{0} {reg}, p.x;\nSTORE.{0} {reg}, p.y;\n",
+            m.name
+        ));
+    }
+    let global = format!(
+        "!!NVcp5.0\nOPTION NV_gpu_program5_mem_extended;\nGROUP_SIZE 1;\nINT TEMP s;\nUINT TEMP u;\nTEMP f;\nLONG TEMP d, p;\nPK64.U p, program.env[0];\nMOV.S s, 0;\nMOV.U u, 0;\nMOV f, 0;\nMOV.U64 d, 0;\n{global}END\n"
+    );
+    for env in [TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3] {
+        crate::compile(&global, &options(env))
+            .unwrap_or_else(|d| panic!("{env:?}: {}", d.render("t.cp", &global, false)));
+    }
 }
 
 /// Every atomic operation with every storage modifier of the atomic

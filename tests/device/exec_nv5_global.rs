@@ -437,3 +437,71 @@ END
         .device_features
         .contains(&"bufferDeviceAddress".to_string()));
 }
+
+#[test]
+fn sixty_four_bit_and_mem_extended_loads_and_stores_at_gpu_addresses() {
+    // NV_gpu_program5 2.X.4.5 with the 64-bit storage modifiers and
+    // NV_gpu_program5_mem_extended's: LOAD.U64X2 reads two 64-bit values
+    // (the low word first) into x and y; STORE.F64 writes x only; S8X4
+    // sign-extends four bytes; F16 reads a half-word as a 16-bit float;
+    // STORE.F16X2 rounds two floats to nearest even; STORE.S8X2 writes two
+    // bytes and keeps the rest of their word.
+    let src = "!!NVcp5.0
+OPTION NV_gpu_program5_mem_extended;
+GROUP_SIZE 1;
+LONG TEMP base, a, d;
+TEMP t;
+PK64.U base, program.env[0];
+LOAD.U64X2 d, base.x;
+ADD.U64 d.x, d.x, 1;
+ADD.U64 a.x, base.x, 64;
+STORE.U64X2 d, a.x;
+ADD.U64 a.x, base.x, 16;
+LOAD.F64 d, a.x;
+ADD.F64 d.x, d.x, d.x;
+ADD.U64 a.x, base.x, 80;
+STORE.F64 d, a.x;
+ADD.U64 a.x, base.x, 24;
+LOAD.S8X4 t, a.x;
+ADD.U64 a.x, base.x, 96;
+STORE.U32X4 t, a.x;
+ADD.U64 a.x, base.x, 30;
+LOAD.F16 t, a.x;
+ADD.U64 a.x, base.x, 112;
+STORE.F32 t, a.x;
+MOV t, {0.333333343, -65520, 1, 2};
+ADD.U64 a.x, base.x, 116;
+STORE.F16X2 t, a.x;
+MOV.S t, {-1, 2, -3, 4};
+ADD.U64 a.x, base.x, 122;
+STORE.S8X2 t, a.x;
+END
+";
+    let mut words = vec![0xDEAD_BEEFu32; 32];
+    // 0x1_FFFFFFFF and 0x01234567_89ABCDEF.
+    words[..4].copy_from_slice(&[0xFFFF_FFFF, 1, 0x89AB_CDEF, 0x0123_4567]);
+    // The f64 1 + 2^-40 = 0x3FF00000_00001000.
+    words[4] = 0x0000_1000;
+    words[5] = 0x3FF0_0000;
+    words[6] = 0x80FF_7F01; // bytes 01 7F FF 80
+    words[7] = 0xC000_1234; // the half-word at byte 30 is 0xC000 = -2.0
+    let mut expected = words.clone();
+    // 0x1_FFFFFFFF + 1 = 0x2_00000000 carries into the high word; y as read.
+    expected[16..20].copy_from_slice(&[0, 2, 0x89AB_CDEF, 0x0123_4567]);
+    // 2 × (1 + 2^-40) = 2 + 2^-39 = 0x40000000_00001000 (the same mantissa
+    // bit one exponent up).
+    expected[20] = 0x0000_1000;
+    expected[21] = 0x4000_0000;
+    expected[24..28].copy_from_slice(&[1, 127, u32::MAX, (-128i32) as u32]);
+    expected[28] = f(-2.0);
+    // 1/3 rounds to 0x3555; -65520 lies halfway between -65504 (odd
+    // mantissa) and -65536, so it rounds to even: -infinity, 0xFC00.
+    expected[29] = 0xFC00_3555;
+    // Bytes 122, 123 = 0xFF, 0x02; bytes 120, 121 keep 0xEF, 0xBE.
+    expected[30] = 0x02FF_BEEF;
+    let (device, interpreted) = run(src, &words);
+    assert_eq!(interpreted, expected, "interpreter");
+    if let Some(device) = device {
+        assert_eq!(device, expected, "device");
+    }
+}
