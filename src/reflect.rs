@@ -1826,6 +1826,26 @@ fn int64_atomic_features(module: &rspirv::dr::Module) -> Vec<&'static str> {
     features
 }
 
+/// Whether the module has atomics on float texels (ATOMIM's F32 with
+/// NV_shader_atomic_float): a pointer into an image to a float, which only
+/// OpImageTexelPointer of an r32f image gives. Vulkan gates them by
+/// VK_EXT_shader_atomic_float's shaderImageFloat32Atomics, not by a
+/// capability.
+fn float_image_atomics(module: &rspirv::dr::Module) -> bool {
+    use rspirv::dr::Operand as O;
+    use rspirv::spirv::{Op, StorageClass as S};
+    let types = &module.types_global_values;
+    let is_float = |ty: &Word| {
+        types
+            .iter()
+            .any(|i| i.result_id == Some(*ty) && i.class.opcode == Op::TypeFloat)
+    };
+    types.iter().any(|i| {
+        i.class.opcode == Op::TypePointer
+            && matches!(i.operands.as_slice(), [O::StorageClass(S::Image), O::IdRef(t)] if is_float(t))
+    })
+}
+
 /// [`Reflection::device_features`]: the feature each declared capability
 /// needs (Vulkan 1.3, appendix "SPIR-V Environment", "Capabilities");
 /// capabilities every device has (Shader, ImageQuery, Sampled1D, ...) and
@@ -1867,11 +1887,17 @@ fn device_features(facts: &ModuleFacts) -> Vec<String> {
                 C::PhysicalStorageBufferAddresses => "bufferDeviceAddress",
                 C::DemoteToHelperInvocation => "shaderDemoteToHelperInvocation",
                 C::VulkanMemoryModel => "vulkanMemoryModel",
+                // Only ATOMIM.ADD.F32 on an r32f image declares it
+                // (docs/interface.md, "Images").
+                C::AtomicFloat32AddEXT => "shaderImageFloat32AtomicAdd",
                 _ => return None,
             })
         })
         .map(str::to_string)
         .collect();
+    if float_image_atomics(&facts.module) {
+        features.push("shaderImageFloat32Atomics".into());
+    }
     features.extend(
         int64_atomic_features(&facts.module)
             .iter()

@@ -306,11 +306,33 @@ impl Checker<'_> {
                 return None;
             };
             let (f, span) = mods.format?;
+            // NV_shader_atomic_float adds F32 to ADD and EXCH, with its
+            // option (E1230 without it).
+            let float_atomic = matches!(op, AtomicOp::Add | AtomicOp::Exch);
+            if f.ty == DataType::Float
+                && f.bits == 32
+                && f.components == 1
+                && float_atomic
+                && !self.dialect.has(crate::isa::Features::ATOMIC_FLOAT)
+            {
+                self.error(
+                    Diagnostic::error(
+                        "E1230",
+                        format!(
+                            "`ATOMIM.{}.F32` needs `OPTION NV_shader_atomic_float;`",
+                            op.name()
+                        ),
+                    )
+                    .primary(span, "F32 on ATOMIM only with the option")
+                    .note(super::memory::ATOMIC_FLOAT_RULE),
+                );
+                return None;
+            }
             let allowed = f.bits == 32
                 && f.components == 1
                 && match op {
                     AtomicOp::IWrap | AtomicOp::DWrap => f.ty == DataType::Unsigned,
-                    _ => f.ty != DataType::Float,
+                    _ => f.ty != DataType::Float || float_atomic,
                 };
             if !allowed {
                 self.error(

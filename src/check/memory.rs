@@ -116,7 +116,7 @@ const GLOBAL_SPACE: Space = Space {
 
 const GLOBAL_RULE: &str = "NV_gpu_program5 2.X.8.Z, LOAD/STORE/ATOM: the address is \"the single unsigned integer scalar operand\" of LOAD and the second operand of STORE and ATOM, \"always interpreted as an unsigned integer scalar\" (Table X.13: \"su\"), e.g. `addr.x` of a LONG register holding a GPU address; 2.X.4.5: \"the GPU address is specified as an instruction operand\"";
 
-const ATOMIC_FLOAT_RULE: &str = "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\": \"If NV_gpu_program5 is supported and \"OPTION NV_shader_atomic_float\" is specified in an assembly program, \"F32\" should be allowed as a storage modifier to the ATOM instruction for the atomic operations \"ADD\" and \"EXCH\"\" (NV_gpu_program5 revision 3: \"Remove F32 support from ATOM.ADD\")";
+pub(super) const ATOMIC_FLOAT_RULE: &str = "NV_shader_atomic_float, \"Dependencies on NV_gpu_program5\": \"If NV_gpu_program5 is supported and \"OPTION NV_shader_atomic_float\" is specified in an assembly program, \"F32\" should be allowed as a storage modifier to the ATOM instruction for the atomic operations \"ADD\" and \"EXCH\"\" (NV_gpu_program5 revision 3: \"Remove F32 support from ATOM.ADD\"); \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": the same for ATOMIM";
 
 pub(super) const CBUFFER_RULE: &str = "NV_parameter_buffer_object2 2.X.3.6: \"Parameter buffer variables declared using \"CBUFFER\" may not be used as an operand in any instruction other than LDC, while \"BUFFER\" and \"BUFFER4\" variables may not be used with LDC\"; 2.X.8.Z, LDC: \"a program will fail to load if any other type of operand is used in an LDC instruction\"";
 

@@ -1386,6 +1386,20 @@ impl Lowerer<'_> {
             (AtomicOp::IWrap | AtomicOp::DWrap, _) if pointee == Comp::U32 => {
                 self.atomic_cas_loop(p, scope, pointee, &mut |l, old| wrap(l, op, old, x))?
             }
+            // ATOMIM.ADD.F32 on an r32f image (NV_shader_atomic_float):
+            // OpAtomicFAddEXT, from SPV_EXT_shader_atomic_float_add (the
+            // device's shaderImageFloat32AtomicAdd, in the reflection's
+            // device_features). An image's texel has no integer view to
+            // run a compare-and-swap loop on.
+            (AtomicOp::Add, _) if float && pointee == Comp::F32 => {
+                let cap = rspirv::spirv::Capability::AtomicFloat32AddEXT;
+                if !self.capabilities.contains(&(cap as u32)) {
+                    self.b.extension("SPV_EXT_shader_atomic_float_add");
+                }
+                self.capability(cap);
+                self.b
+                    .value(Op::AtomicFAddEXT, word_ty, None, [p, scope, relaxed, x.id])?
+            }
             // F32 and (NV_shader_atomic_float64) F64 ADD: "writeval =
             // tmp0.x + result" on the words' bits.
             (AtomicOp::Add, _) if float && matches!(pointee, Comp::U32 | Comp::U64) => {

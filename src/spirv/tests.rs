@@ -2965,3 +2965,35 @@ fn has_capability(words: &[u32], cap: spirv::Capability) -> bool {
         .iter()
         .any(|i| i.operands.first() == Some(&SpvOperand::Capability(cap)))
 }
+
+/// NV_shader_atomic_float gives ATOMIM F32 for ADD and EXCH only, with its
+/// option: with it both validate in every environment (OpAtomicFAddEXT and
+/// a float OpAtomicExchange on the r32f texel); without it each is E1230;
+/// other operations on F32 stay outside Table X.4 (E1196).
+#[test]
+fn atomim_f32_needs_the_atomic_float_option_and_add_or_exch() {
+    for (option, op, code) in [
+        (true, "ADD", None),
+        (true, "EXCH", None),
+        (false, "ADD", Some("E1230")),
+        (false, "EXCH", Some("E1230")),
+        (true, "MIN", Some("E1196")),
+        (true, "CSWAP", Some("E1196")),
+    ] {
+        let src = format!(
+            "!!NVcp5.0\n{}GROUP_SIZE 1;\nIMAGE img = image[0];\nFLOAT TEMP r;\nATOMIM.{op}.F32 r.x, {{1.5, 2, 0, 0}}, {{0, 0, 0, 0}}, img, 2D;\nEND\n",
+            if option { "OPTION NV_shader_atomic_float;\n" } else { "" }
+        );
+        for env in ENVS {
+            match (crate::compile(&src, &options(env)), code) {
+                (Ok(_), None) => {}
+                (Err(d), Some(code)) => {
+                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                    assert_eq!(codes, [code], "{src}");
+                }
+                (Ok(_), Some(code)) => panic!("{src} compiled, expected {code}"),
+                (Err(d), None) => panic!("{env:?} {src}: {d:?}"),
+            }
+        }
+    }
+}

@@ -562,3 +562,63 @@ END
         assert_eq!(out[3], [127, (-128i32) as u32, 0, 1], "{who}");
     }
 }
+
+/// NV_shader_atomic_float's ATOMIM.ADD.F32 and ATOMIM.EXCH.F32 on an R32F
+/// image ("F32 should be allowed as a storage modifier to the ATOMIM
+/// instruction for the atomic operations ADD and EXCH"): each returns the
+/// texel before it (1.5, then 1.5 + 0.25 = 1.75; -4 before the exchange);
+/// the texel ends 1.75 - 0.5 = 1.25 and 7; an access outside the image
+/// returns 0 and writes nothing. The device needs
+/// VK_EXT_shader_atomic_float's shaderImageFloat32Atomics and
+/// shaderImageFloat32AtomicAdd (the reflection's device_features).
+#[test]
+fn float_image_atomics_add_and_exchange_with_the_option() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_float;
+GROUP_SIZE 1;
+IMAGE acc = image[0];
+IMAGE res = image[1];
+FLOAT TEMP a;
+ATOMIM.ADD.F32 a.x, {0.25, 0, 0, 0}, {0, 0, 0, 0}, acc, 2D;
+ATOMIM.ADD.F32 a.y, {-0.5, 0, 0, 0}, {0, 0, 0, 0}, acc, 2D;
+ATOMIM.EXCH.F32 a.z, {7, 0, 0, 0}, {1, 0, 0, 0}, acc, 2D;
+ATOMIM.ADD.F32 a.w, {1, 0, 0, 0}, {5, 0, 0, 0}, acc, 2D;
+STOREIM.F32X4 res, a, {0, 0, 0, 0}, 2D;
+END
+";
+    let features = nvp4c::compile(src, &nvp4c::Options::default())
+        .unwrap()
+        .reflection
+        .device_features;
+    assert!(features.contains(&"shaderImageFloat32AtomicAdd".to_string()));
+    assert!(features.contains(&"shaderImageFloat32Atomics".to_string()));
+    let f = |x: f32| x.to_bits();
+    for (who, out) in run(
+        src,
+        vec![
+            image(
+                0,
+                TextureKind::D2,
+                vk::Format::R32_SFLOAT,
+                [2, 1, 1],
+                1,
+                vec![f(1.5), f(-4.0)],
+            ),
+            image(
+                1,
+                TextureKind::D2,
+                vk::Format::R32G32B32A32_SFLOAT,
+                [1, 1, 1],
+                1,
+                vec![0; 4],
+            ),
+        ],
+    ) {
+        assert_eq!(out[0], vec![f(1.25), f(7.0)], "{who}: the texels");
+        assert_eq!(
+            out[1],
+            vec![f(1.5), f(1.75), f(-4.0), 0],
+            "{who}: the values before"
+        );
+    }
+}

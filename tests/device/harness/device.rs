@@ -368,6 +368,9 @@ unsafe fn create(
     let has_clip_control = device_exts
         .iter()
         .any(|e| e.extension_name_as_c_str() == Ok(ext::depth_clip_control::NAME));
+    let has_atomic_float = device_exts
+        .iter()
+        .any(|e| e.extension_name_as_c_str() == Ok(ext::shader_atomic_float::NAME));
 
     // What the device supports.
     let mut s11 = vk::PhysicalDeviceVulkan11Features::default();
@@ -375,6 +378,7 @@ unsafe fn create(
     let mut s13 = vk::PhysicalDeviceVulkan13Features::default();
     let mut sxfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
     let mut sclip = vk::PhysicalDeviceDepthClipControlFeaturesEXT::default();
+    let mut sfloat = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default();
     let mut s2 = vk::PhysicalDeviceFeatures2::default()
         .push_next(&mut s11)
         .push_next(&mut s12)
@@ -384,6 +388,9 @@ unsafe fn create(
     }
     if has_clip_control {
         s2 = s2.push_next(&mut sclip);
+    }
+    if has_atomic_float {
+        s2 = s2.push_next(&mut sfloat);
     }
     instance.get_physical_device_features2(physical, &mut s2);
     let s = s2.features;
@@ -454,6 +461,10 @@ unsafe fn create(
     let use_clip_control = has_clip_control && sclip.depth_clip_control == vk::TRUE;
     let mut eclip =
         vk::PhysicalDeviceDepthClipControlFeaturesEXT::default().depth_clip_control(true);
+    // ATOMIM.ADD/EXCH.F32 (NV_shader_atomic_float) on r32f images.
+    let mut efloat = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default()
+        .shader_image_float32_atomics(sfloat.shader_image_float32_atomics == vk::TRUE)
+        .shader_image_float32_atomic_add(sfloat.shader_image_float32_atomic_add == vk::TRUE);
 
     let priorities = [1.0f32];
     let queue_info = [vk::DeviceQueueCreateInfo::default()
@@ -465,6 +476,9 @@ unsafe fn create(
     }
     if use_clip_control {
         dev_ext_names.push(ext::depth_clip_control::NAME.as_ptr());
+    }
+    if has_atomic_float {
+        dev_ext_names.push(ext::shader_atomic_float::NAME.as_ptr());
     }
     let mut device_info = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queue_info)
@@ -478,6 +492,9 @@ unsafe fn create(
     }
     if use_clip_control {
         device_info = device_info.push_next(&mut eclip);
+    }
+    if has_atomic_float {
+        device_info = device_info.push_next(&mut efloat);
     }
     let device = instance
         .create_device(physical, &device_info, None)
