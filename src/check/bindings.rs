@@ -181,6 +181,7 @@ const PROGRAM_PARAMETERS: &[Member] = &[
     Member("env",    Avail::All, ""),
     Member("local",  Avail::All, ""),
     Member("buffer", Avail::With(NV4), "NV_parameter_buffer_object 2.X.3.6: program.buffer[n]"),
+    Member("storagelen", Avail::With(Features::STORAGE_BUFFER), "NV_shader_storage_buffer_object 2.X.3.3: program.storagelen[a], the unsized array length of storage buffer a (with `OPTION NV_shader_storage_buffer`)"),
 ];
 
 /// The GL state of Tables X.3.2 to X.3.8 (ARB_vertex_program) and their
@@ -1079,10 +1080,40 @@ fn program_binding(
             );
             Ok(Binding::Param(v))
         }
+        // NV_shader_storage_buffer_object 2.X.3.3: "If the program is an
+        // assembly program specified via ProgramStringARB or LoadProgramNV,
+        // the "x" component will hold the integer value zero"; nvp4c's
+        // programs are assembly, so every component is the integer 0
+        // (y, z and w are undefined; docs/interface.md).
+        "storagelen" => {
+            let zero = crate::ir::Literal::Int {
+                negative: false,
+                magnitude: 0,
+            };
+            let v = expand(
+                &required(selection(c, &w, allow_range)?, c, &w)?,
+                0,
+                0,
+                |_| ParamBinding::Constant([zero; 4]),
+            );
+            Ok(Binding::Param(v))
+        }
         _ => {
             // NV_parameter_buffer_object: <bufferBinding> ::= "program" "." "buffer" <arrayMemAbs>
-            let buffer = match required(selection(c, &w, false)?, c, &w)? {
+            // NV_gpu_program5 2.X.3.6 adds "program.buffer[a..b]" to array
+            // declarations: valid, not lowered yet.
+            let ranges = allow_range && dialect.has(Features::NV5);
+            let start = c.end;
+            let buffer = match required(selection(c, &w, ranges)?, c, &w)? {
                 Sel::One(b) => b,
+                Sel::Range(..) => {
+                    return Err(Diagnostic::error(
+                        "E0900",
+                        "not supported yet: a range of parameter buffers, `program.buffer[a..b]`",
+                    )
+                    .primary(Span { start, end: c.end }, "valid, but not lowered to SPIR-V yet")
+                    .note("NV_gpu_program5 2.X.3.6, Table X.12.1: \"the variable is filled with a separate set of values for each buffer binding point from <a> to <b> inclusive\"; nvp4c lowers `program.buffer[a]` with its element forms (README, \"Headers and options\")"))
+                }
                 _ => 0,
             };
             let start = c.end;

@@ -360,12 +360,36 @@ impl Checker<'_> {
                 );
                 return;
             }
+            // Table X.2's other forms, `program.storage[a..b]`,
+            // `[a][c]`, `[a][c..d]`, `[a..b][c]` and `[a..b][c..d]`, are
+            // valid programs nvp4c does not lower yet.
+            None if item.is_some_and(storage_binding_form) => {
+                // Declared all the same, so its uses say nothing more.
+                let var = self.add_var(Variable {
+                    name: Some(name.name.to_string()),
+                    span: name.span,
+                    kind: VarKind::Storage(0),
+                    ty: VarType::Typeless,
+                    precision: ir::Precision::Default,
+                    array_len: None,
+                    interpolation: ir::Interpolation::default(),
+                });
+                self.declare_name(name, var);
+                self.error(
+                    Diagnostic::error("E0900", "not supported yet: a STORAGE variable bound to a range of buffers or of elements")
+                        .primary(d.span, "valid, but not lowered to SPIR-V yet")
+                        .note("NV_shader_storage_buffer_object 2.X.3.Y, Table X.2: `program.storage[a..b]`, `[a][c]`, `[a][c..d]`, `[a..b][c]`, `[a..b][c..d]`; nvp4c lowers `program.storage[a]` (README, \"Headers and options\")"),
+                );
+                return;
+            }
             None => {
                 self.error(
-                    Diagnostic::error("E1106", format!("`{}` is not bound to one `program.storage[a]`", name.name))
-                        .primary(d.span, "expected `STORAGE name = program.storage[a];`")
-                        .note(STORAGE_RULE)
-                        .note("bindings of ranges of buffers (`program.storage[a..b]`) and element ranges are not lowered yet"),
+                    Diagnostic::error(
+                        "E1106",
+                        format!("`{}` is not bound to one `program.storage[a]`", name.name),
+                    )
+                    .primary(d.span, "expected `STORAGE name = program.storage[a];`")
+                    .note(STORAGE_RULE),
                 );
                 return;
             }
@@ -1151,5 +1175,29 @@ impl Checker<'_> {
                 size
             }
         }
+    }
+}
+
+/// Whether `item` is one of Table X.2's forms (NV_shader_storage_buffer_object
+/// 2.X.3.Y) other than `program.storage[a]`: a range of buffers, or an
+/// element or a range of elements of one.
+fn storage_binding_form(item: &InitItem) -> bool {
+    let InitItem::Binding(p) = item else {
+        return false;
+    };
+    let index = |part: &PathPart| {
+        matches!(
+            part,
+            PathPart::Index(IndexExpr::Int(_) | IndexExpr::Range(..), _)
+        )
+    };
+    match (&p.head, p.parts.as_slice()) {
+        (PathHead::Root(Root::Program, _), [PathPart::Member(m), rest @ ..]) => {
+            m.name.as_str() == "storage"
+                && !rest.is_empty()
+                && rest.len() <= 2
+                && rest.iter().all(index)
+        }
+        _ => false,
     }
 }

@@ -348,3 +348,18 @@ END
         .collect();
     assert_words("device", &got[0], &want);
 }
+
+/// `program.storagelen[a]` and `[a..b]` (NV_shader_storage_buffer_object
+/// 2.X.3.3): "If the program is an assembly program ... the "x" component
+/// will hold the integer value zero", whatever the buffer's size; nvp4c
+/// fills y, z and w with 0 as well. So 0, 0 + 5, and zeros.
+#[test]
+fn storage_lengths_of_an_assembly_program_are_zero() {
+    check_with(
+        "PARAM len = program.storagelen[0];\nPARAM lens[] = { program.storagelen[1..3] };\n",
+        "MOV.S s.x, len.x;\nADD.S s.y, lens[2].x, 5;\nMOV.S s.zw, lens[0];\nSTB.S32X4 s, dst[0];\n",
+        &[7; 4],
+        &[9; 4],
+        &[0, 5, 0, 0],
+    );
+}
