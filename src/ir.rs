@@ -500,9 +500,10 @@ pub enum VarKind {
     /// BUFFER / BUFFER4 (NV_parameter_buffer_object).
     Buffer(BufferBinding),
     /// STORAGE (NV_shader_storage_buffer_object): the storage buffer at
-    /// this binding point, `program.storage[a]`; read and written only
-    /// by the memory instructions, byte-addressed.
-    Storage(u32),
+    /// binding point `buffer`, `program.storage[a]`, from byte `first` on
+    /// (`program.storage[a][c..d]` starts at c); read and written only by
+    /// the memory instructions, byte-addressed; `vec4` is false.
+    Storage(BufferBinding),
     /// SHARED (NV_compute_program5 2.X.3.Y): compute shared memory from
     /// this byte (basic machine unit) on, `program.sharedmem[a]`; read and
     /// written only by LDS, STS and ATOMS, byte-addressed.

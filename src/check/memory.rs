@@ -340,16 +340,45 @@ impl Checker<'_> {
             Init::List(items, _) if items.len() == 1 => items.first(),
             Init::List(..) => None,
         };
+        // `program.storage[a]`, and one buffer's element forms
+        // `program.storage[a][c]` and `[a][c..d]` (Table X.2: "element
+        // <c>", "elements <c> through <d> ... in order"), which start the
+        // variable at byte c.
+        let mut first = 0u32;
+        let mut empty_range = None;
         let binding = item.and_then(|item| match item {
             InitItem::Binding(p) => match (&p.head, p.parts.as_slice()) {
                 (
                     PathHead::Root(Root::Program, _),
-                    [PathPart::Member(m), PathPart::Index(IndexExpr::Int(n), _)],
-                ) if m.name.as_str() == "storage" => n.value(),
+                    [PathPart::Member(m), PathPart::Index(IndexExpr::Int(n), _), elements @ ..],
+                ) if m.name.as_str() == "storage" => match elements {
+                    [] => n.value(),
+                    [PathPart::Index(IndexExpr::Int(c), _)] => {
+                        first = u32::try_from(c.value()?).ok()?;
+                        n.value()
+                    }
+                    [PathPart::Index(IndexExpr::Range(c, d), span)] => {
+                        let (c, d) = (c.value()?, d.value()?);
+                        if c > d {
+                            empty_range = Some(*span);
+                        }
+                        first = u32::try_from(c).ok()?;
+                        n.value()
+                    }
+                    _ => None,
+                },
                 _ => None,
             },
             _ => None,
         });
+        if let Some(span) = empty_range {
+            self.error(
+                Diagnostic::error("E1106", "the element range of a STORAGE binding is empty")
+                    .primary(span, "the first element is greater than the last")
+                    .note("NV_shader_storage_buffer_object 2.X.3.Y, Table X.2: `program.storage[a][c..d]` names elements <c> through <d> in order"),
+            );
+            return;
+        }
         let binding = match binding {
             Some(b) if b < u64::from(MAX_STORAGE_BINDINGS) => b as u32,
             Some(b) => {
@@ -368,7 +397,11 @@ impl Checker<'_> {
                 let var = self.add_var(Variable {
                     name: Some(name.name.to_string()),
                     span: name.span,
-                    kind: VarKind::Storage(0),
+                    kind: VarKind::Storage(ir::BufferBinding {
+                        buffer: 0,
+                        first: 0,
+                        vec4: false,
+                    }),
                     ty: VarType::Typeless,
                     precision: ir::Precision::Default,
                     array_len: None,
@@ -376,9 +409,9 @@ impl Checker<'_> {
                 });
                 self.declare_name(name, var);
                 self.error(
-                    Diagnostic::error("E0900", "not supported yet: a STORAGE variable bound to a range of buffers or of elements")
+                    Diagnostic::error("E0900", "not supported yet: a STORAGE variable bound to a range of buffers")
                         .primary(d.span, "valid, but not lowered to SPIR-V yet")
-                        .note("NV_shader_storage_buffer_object 2.X.3.Y, Table X.2: `program.storage[a..b]`, `[a][c]`, `[a][c..d]`, `[a..b][c]`, `[a..b][c..d]`; nvp4c lowers `program.storage[a]` (README, \"Headers and options\")"),
+                        .note("NV_shader_storage_buffer_object 2.X.3.Y, Table X.2: `program.storage[a..b]`, `[a..b][c]`, `[a..b][c..d]`; nvp4c lowers `program.storage[a]`, `[a][c]` and `[a][c..d]` (README, \"Headers and options\")"),
                 );
                 return;
             }
@@ -398,7 +431,11 @@ impl Checker<'_> {
         let var = self.add_var(Variable {
             name: Some(name.name.to_string()),
             span: name.span,
-            kind: VarKind::Storage(binding),
+            kind: VarKind::Storage(ir::BufferBinding {
+                buffer: binding,
+                first,
+                vec4: false,
+            }),
             ty: VarType::Typeless,
             precision: ir::Precision::Default,
             array_len: None,
@@ -853,7 +890,7 @@ impl Checker<'_> {
             return None;
         };
         let base = match self.vars[sym.var.0 as usize].kind {
-            VarKind::Storage(_) if !space.shared && !space.constant => 0,
+            VarKind::Storage(b) if !space.shared && !space.constant => b.first,
             VarKind::Shared(base) if space.shared => base,
             VarKind::ConstantBuffer(b) if space.constant => b.first,
             _ => u32::MAX,
@@ -1178,9 +1215,9 @@ impl Checker<'_> {
     }
 }
 
-/// Whether `item` is one of Table X.2's forms (NV_shader_storage_buffer_object
-/// 2.X.3.Y) other than `program.storage[a]`: a range of buffers, or an
-/// element or a range of elements of one.
+/// Whether `item` is one of Table X.2's ranges of buffers
+/// (NV_shader_storage_buffer_object 2.X.3.Y): `program.storage[a..b]`,
+/// `[a..b][c]`, `[a..b][c..d]`.
 fn storage_binding_form(item: &InitItem) -> bool {
     let InitItem::Binding(p) = item else {
         return false;

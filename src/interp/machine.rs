@@ -381,7 +381,7 @@ impl<'p> Machine<'p> {
                         .collect(),
                 ),
                 VarKind::Buffer(b) => Storage::Buffer(*b),
-                VarKind::Storage(b) => Storage::Memory(*b),
+                VarKind::Storage(b) => Storage::Memory(b.buffer),
                 VarKind::Shared(_) => Storage::Shared,
                 VarKind::ConstantBuffer(b) => Storage::ConstantBuffer(b.buffer),
                 VarKind::Counter(b) => Storage::Counter(b.buffer),

@@ -61,7 +61,9 @@ use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op, Scope, StorageClass, W
 
 use super::emit::{Comp, LResult, Val};
 use super::{LowerError, Lowerer};
-use crate::ir::{AtomicOp, BarrierKind, Instruction, MemoryAccess, Operand, Stmt, VarKind};
+use crate::ir::{
+    AtomicOp, BarrierKind, BufferBinding, Instruction, MemoryAccess, Operand, Stmt, VarKind,
+};
 use crate::isa::{DataType, Opcode, Stage};
 use crate::spirv::emit::Comp as C;
 
@@ -243,7 +245,7 @@ impl Lowerer<'_> {
             .variables
             .iter()
             .filter_map(|v| match v.kind {
-                VarKind::Storage(b) => Some((false, b)),
+                VarKind::Storage(b) => Some((false, b.buffer)),
                 VarKind::Counter(b) => Some((true, b.buffer)),
                 _ => None,
             })
@@ -399,7 +401,7 @@ impl Lowerer<'_> {
 
     fn memory_of(&self, m: &MemoryAccess) -> LResult<Memory> {
         match self.program.var(m.var).kind {
-            VarKind::Storage(b) => self
+            VarKind::Storage(BufferBinding { buffer: b, .. }) => self
                 .io
                 .storage
                 .get(&b)
@@ -1087,7 +1089,7 @@ impl Lowerer<'_> {
         // A storage buffer's 64-bit view, or shared memory of 64-bit
         // elements ([`SharedMemory::wide`]).
         let binding = match self.program.var(m.var).kind {
-            VarKind::Storage(binding) => Some(binding),
+            VarKind::Storage(binding) => Some(binding.buffer),
             _ => None,
         };
         let (view, first) = match (buffer, binding) {

@@ -363,3 +363,20 @@ fn storage_lengths_of_an_assembly_program_are_zero() {
         &[0, 5, 0, 0],
     );
 }
+
+/// One buffer's element bindings (NV_shader_storage_buffer_object Table
+/// X.2): `program.storage[0][8..15]` is "elements 8 through 15 ... in
+/// order", so its byte 4 is the buffer's byte 12 (word 3);
+/// `program.storage[0][4]` is "element 4", the buffer's byte 4 (word 1).
+/// Stores go through the same offsets: byte 4 of `program.storage[1][8]`
+/// is word 3 of the destination.
+#[test]
+fn storage_element_bindings_start_at_their_first_element() {
+    check_with(
+        "STORAGE part[] = { program.storage[0][8..15] };\nSTORAGE one = program.storage[0][4];\nSTORAGE out = program.storage[1][8];\n",
+        "LDB.U32 u.x, part[4];\nSTB.U32 u.x, dst[0];\nLDB.U32 u.x, one;\nSTB.U32 u.x, dst[4];\nLDB.U32 u.x, part[0];\nSTB.U32 u.x, out[4];\n",
+        &[10, 11, 12, 13],
+        &[0; 4],
+        &[13, 11, 0, 12],
+    );
+}
