@@ -340,45 +340,66 @@ impl Checker<'_> {
             Init::List(items, _) if items.len() == 1 => items.first(),
             Init::List(..) => None,
         };
-        // `program.storage[a]`, and one buffer's element forms
+        // `program.storage[a]`, one buffer's element forms
         // `program.storage[a][c]` and `[a][c..d]` (Table X.2: "element
         // <c>", "elements <c> through <d> ... in order"), which start the
-        // variable at byte c.
+        // variable at byte c, and the same on a range of buffers
+        // `[a..b]`, one variable per binding point.
         let mut first = 0u32;
+        let mut last_buffer = None;
         let mut empty_range = None;
         let binding = item.and_then(|item| match item {
             InitItem::Binding(p) => match (&p.head, p.parts.as_slice()) {
                 (
                     PathHead::Root(Root::Program, _),
-                    [PathPart::Member(m), PathPart::Index(IndexExpr::Int(n), _), elements @ ..],
-                ) if m.name.as_str() == "storage" => match elements {
-                    [] => n.value(),
-                    [PathPart::Index(IndexExpr::Int(c), _)] => {
-                        first = u32::try_from(c.value()?).ok()?;
-                        n.value()
-                    }
-                    [PathPart::Index(IndexExpr::Range(c, d), span)] => {
-                        let (c, d) = (c.value()?, d.value()?);
-                        if c > d {
-                            empty_range = Some(*span);
+                    [PathPart::Member(m), PathPart::Index(buffers, buffers_span), elements @ ..],
+                ) if m.name.as_str() == "storage" => {
+                    let a = match buffers {
+                        IndexExpr::Int(n) => n.value()?,
+                        IndexExpr::Range(a, b) => {
+                            let (a, b) = (a.value()?, b.value()?);
+                            if a > b {
+                                empty_range = Some(*buffers_span);
+                            }
+                            last_buffer = Some(b);
+                            a
                         }
-                        first = u32::try_from(c).ok()?;
-                        n.value()
+                        _ => return None,
+                    };
+                    match elements {
+                        [] => Some(a),
+                        [PathPart::Index(IndexExpr::Int(c), _)] => {
+                            first = u32::try_from(c.value()?).ok()?;
+                            Some(a)
+                        }
+                        [PathPart::Index(IndexExpr::Range(c, d), span)] => {
+                            let (c, d) = (c.value()?, d.value()?);
+                            if c > d {
+                                empty_range = Some(*span);
+                            }
+                            first = u32::try_from(c).ok()?;
+                            Some(a)
+                        }
+                        _ => None,
                     }
-                    _ => None,
-                },
+                }
                 _ => None,
             },
             _ => None,
         });
         if let Some(span) = empty_range {
             self.error(
-                Diagnostic::error("E1106", "the element range of a STORAGE binding is empty")
-                    .primary(span, "the first element is greater than the last")
-                    .note("NV_shader_storage_buffer_object 2.X.3.Y, Table X.2: `program.storage[a][c..d]` names elements <c> through <d> in order"),
+                Diagnostic::error("E1106", "a range of a STORAGE binding is empty")
+                    .primary(span, "the first index is greater than the last")
+                    .note("NV_shader_storage_buffer_object 2.X.3.Y: \"A program will fail to compile if ... <a> is greater than <b>\"; Table X.2's `[c..d]` names elements <c> through <d> in order"),
             );
             return;
         }
+        // The last binding point of a range must exist as the first must.
+        let binding = match (binding, last_buffer) {
+            (Some(_), Some(b)) if b >= u64::from(MAX_STORAGE_BINDINGS) => Some(b),
+            (binding, _) => binding,
+        };
         let binding = match binding {
             Some(b) if b < u64::from(MAX_STORAGE_BINDINGS) => b as u32,
             Some(b) => {
@@ -386,32 +407,6 @@ impl Checker<'_> {
                     Diagnostic::error("E1106", format!("storage buffer binding {b} is out of range"))
                         .primary(d.span, format!("binding points are 0 to {}", MAX_STORAGE_BINDINGS - 1))
                         .note("NV_shader_storage_buffer_object: \"A program will fail to compile if such bindings are used when <a> ... is greater than or equal to the number of buffer binding points supported\" (docs/limits.md)"),
-                );
-                return;
-            }
-            // Table X.2's other forms, `program.storage[a..b]`,
-            // `[a][c]`, `[a][c..d]`, `[a..b][c]` and `[a..b][c..d]`, are
-            // valid programs nvp4c does not lower yet.
-            None if item.is_some_and(storage_binding_form) => {
-                // Declared all the same, so its uses say nothing more.
-                let var = self.add_var(Variable {
-                    name: Some(name.name.to_string()),
-                    span: name.span,
-                    kind: VarKind::Storage(ir::BufferBinding {
-                        buffer: 0,
-                        first: 0,
-                        vec4: false,
-                    }),
-                    ty: VarType::Typeless,
-                    precision: ir::Precision::Default,
-                    array_len: None,
-                    interpolation: ir::Interpolation::default(),
-                });
-                self.declare_name(name, var);
-                self.error(
-                    Diagnostic::error("E0900", "not supported yet: a STORAGE variable bound to a range of buffers")
-                        .primary(d.span, "valid, but not lowered to SPIR-V yet")
-                        .note("NV_shader_storage_buffer_object 2.X.3.Y, Table X.2: `program.storage[a..b]`, `[a..b][c]`, `[a..b][c..d]`; nvp4c lowers `program.storage[a]`, `[a][c]` and `[a][c..d]` (README, \"Headers and options\")"),
                 );
                 return;
             }
@@ -428,11 +423,11 @@ impl Checker<'_> {
             }
         };
         let _ = size;
-        let var = self.add_var(Variable {
-            name: Some(name.name.to_string()),
+        let storage_var = |buffer: u32, named: bool| Variable {
+            name: named.then(|| name.name.to_string()),
             span: name.span,
             kind: VarKind::Storage(ir::BufferBinding {
-                buffer: binding,
+                buffer,
                 first,
                 vec4: false,
             }),
@@ -440,8 +435,18 @@ impl Checker<'_> {
             precision: ir::Precision::Default,
             array_len: None,
             interpolation: ir::Interpolation::default(),
-        });
+        };
+        let var = self.add_var(storage_var(binding, true));
         self.declare_name(name, var);
+        // A range of buffers: "accessed as an array, with the first index
+        // specifying an offset into the range of buffer binding points".
+        if let Some(last) = last_buffer {
+            let mut vars = vec![var];
+            for buffer in binding + 1..=last as u32 {
+                vars.push(self.add_var(storage_var(buffer, false)));
+            }
+            self.storage_ranges.insert(var, vars);
+        }
     }
 
     /// LDB, STB and ATOMB (NV_shader_storage_buffer_object 2.X.8.Z), and
@@ -889,7 +894,54 @@ impl Checker<'_> {
             self.error(d);
             return None;
         };
-        let base = match self.vars[sym.var.0 as usize].kind {
+        // A STORAGE variable on a range of buffers: the first index picks
+        // the binding point ("an offset into the range of buffer binding
+        // points"), the rest is the byte offset as for one buffer.
+        let mut var = sym.var;
+        let mut path_parts = o.path.parts.as_slice();
+        if let (Some(vars), false, false) = (
+            self.storage_ranges.get(&sym.var),
+            space.shared,
+            space.constant,
+        ) {
+            match path_parts.first() {
+                Some(PathPart::Index(IndexExpr::Int(k), span)) => {
+                    match k.value().and_then(|k| vars.get(usize::try_from(k).ok()?)) {
+                        Some(&v) => var = v,
+                        None => {
+                            bad(
+                                self,
+                                *span,
+                                &format!(
+                                    "picks a buffer outside `{}`'s {} binding points",
+                                    id.name,
+                                    vars.len()
+                                ),
+                            );
+                            return None;
+                        }
+                    }
+                    path_parts = &path_parts[1..];
+                }
+                Some(PathPart::Index(IndexExpr::Relative { .. }, span)) => {
+                    self.error(
+                        Diagnostic::error("E0900", "not supported yet: a buffer of a STORAGE range picked by a register")
+                            .primary(*span, "valid, but not lowered to SPIR-V yet")
+                            .note("NV_shader_storage_buffer_object 2.X.3.Y: the first index of a variable on `program.storage[a..b]` picks the binding point; nvp4c lowers a constant one"),
+                    );
+                    return None;
+                }
+                _ => {
+                    bad(
+                        self,
+                        o.span,
+                        &format!("`{}` spans a range of buffers: its first index picks one, `{}[k][offset]`", id.name, id.name),
+                    );
+                    return None;
+                }
+            }
+        }
+        let base = match self.vars[var.0 as usize].kind {
             VarKind::Storage(b) if !space.shared && !space.constant => b.first,
             VarKind::Shared(base) if space.shared => base,
             VarKind::ConstantBuffer(b) if space.constant => b.first,
@@ -917,7 +969,7 @@ impl Checker<'_> {
                 None => (o.negate, false, false),
             };
             let modifiers = ir::Operand {
-                var: sym.var,
+                var,
                 index: ir::Index::None,
                 swizzle,
                 negate,
@@ -928,16 +980,16 @@ impl Checker<'_> {
             };
             (&parts[..n], Some(modifiers))
         } else {
-            (o.path.parts.as_slice(), None)
+            (path_parts, None)
         };
         let with_base = |v: u64| {
             let v = v + u64::from(base);
             (v <= u64::from(u32::MAX)).then_some(v as u32)
         };
         match parts {
-            [] => Some((sym.var, base, None, modifiers)),
+            [] => Some((var, base, None, modifiers)),
             [PathPart::Index(IndexExpr::Int(n), span)] => match n.value().and_then(with_base) {
-                Some(v) => Some((sym.var, v, None, modifiers)),
+                Some(v) => Some((var, v, None, modifiers)),
                 _ => {
                     bad(self, *span, "offset does not fit in 32 bits");
                     None
@@ -985,7 +1037,7 @@ impl Checker<'_> {
                     (TypeRule::Unsigned, DataType::Unsigned)
                 };
                 let address = self.source(&addr, OperandKind::Scalar(rule), ty, false)?;
-                Some((sym.var, constant, Some(address), modifiers))
+                Some((var, constant, Some(address), modifiers))
             }
             _ => {
                 bad(self, o.span, "takes one index: a byte offset");
@@ -1212,29 +1264,5 @@ impl Checker<'_> {
                 size
             }
         }
-    }
-}
-
-/// Whether `item` is one of Table X.2's ranges of buffers
-/// (NV_shader_storage_buffer_object 2.X.3.Y): `program.storage[a..b]`,
-/// `[a..b][c]`, `[a..b][c..d]`.
-fn storage_binding_form(item: &InitItem) -> bool {
-    let InitItem::Binding(p) = item else {
-        return false;
-    };
-    let index = |part: &PathPart| {
-        matches!(
-            part,
-            PathPart::Index(IndexExpr::Int(_) | IndexExpr::Range(..), _)
-        )
-    };
-    match (&p.head, p.parts.as_slice()) {
-        (PathHead::Root(Root::Program, _), [PathPart::Member(m), rest @ ..]) => {
-            m.name.as_str() == "storage"
-                && !rest.is_empty()
-                && rest.len() <= 2
-                && rest.iter().all(index)
-        }
-        _ => false,
     }
 }

@@ -251,6 +251,10 @@ pub(crate) struct Checker<'o> {
     textures: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
     /// IMAGE variables: their image units and where each was declared.
     images: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
+    /// STORAGE variables bound to a range of buffers
+    /// (`program.storage[a..b]`): the variable of each binding point, in
+    /// order; the first is the declared one (src/check/memory.rs).
+    storage_ranges: HashMap<VarId, Vec<VarId>>,
     /// The target and format each image unit is used with, and where
     /// (src/check/image.rs).
     image_uses: HashMap<u32, image::UnitUse>,
@@ -355,6 +359,7 @@ impl<'o> Checker<'o> {
             shared_uses: Vec::new(),
             textures: Default::default(),
             images: Default::default(),
+            storage_ranges: HashMap::default(),
             image_uses: HashMap::default(),
             vertices_out_decl: None,
             interp_by_binding: HashMap::default(),

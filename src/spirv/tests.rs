@@ -3000,7 +3000,8 @@ fn atomim_f32_needs_the_atomic_float_option_and_add_or_exch() {
 
 /// Valid bindings nvp4c does not lower yet are E0900, not a rule's code:
 /// NV_gpu_program5's `program.buffer[a..b]` (an `!!NV…4.0` program may
-/// not use the range: E0203) and Table X.2's ranges of storage buffers.
+/// not use the range: E0203), and a buffer of a storage range picked by
+/// a register.
 #[test]
 fn unlowered_buffer_ranges_are_e0900_and_nv4_buffer_ranges_e0203() {
     let first_code = |src: &str| {
@@ -3021,8 +3022,9 @@ fn unlowered_buffer_ranges_are_e0900_and_nv4_buffer_ranges_e0203() {
         ),
         "E0203"
     );
-    for binding in ["[0..2]", "[0..1][4]", "[0..1][4..7]"] {
-        let src = format!("!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\nSTORAGE sb[] = {{ program.storage{binding} }};\nEND\n");
-        assert_eq!(first_code(&src), "E0900", "{binding}");
-    }
+    // A buffer of a storage range picked by a register.
+    assert_eq!(
+        first_code("!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\nSTORAGE sb[] = { program.storage[0..2] };\nINT TEMP i;\nUINT TEMP r;\nMOV.S i, 1;\nLDB.U32 r.x, sb[i.x][4];\nEND\n"),
+        "E0900"
+    );
 }

@@ -380,3 +380,21 @@ fn storage_element_bindings_start_at_their_first_element() {
         &[13, 11, 0, 12],
     );
 }
+
+/// A range of buffers (NV_shader_storage_buffer_object Table X.2,
+/// `program.storage[a..b]`: "accessed as an array, with the first index
+/// specifying an offset into the range of buffer binding points"), alone
+/// and with an element range: `both[0][8]` is the source's byte 8 (12),
+/// stored at `both[1][4]`, the destination's word 1; `tail[0][0]` is the
+/// source's byte 4 (11), stored at `tail[1][8]`, the destination's byte
+/// 4 + 8 = 12 (word 3).
+#[test]
+fn storage_buffer_ranges_pick_the_binding_point_by_their_first_index() {
+    check_with(
+        "STORAGE both[] = { program.storage[0..1] };\nSTORAGE tail[] = { program.storage[0..1][4..15] };\n",
+        "LDB.U32 u.x, both[0][8];\nSTB.U32 u.x, both[1][4];\nLDB.U32 u.x, tail[0][0];\nSTB.U32 u.x, tail[1][8];\n",
+        &[10, 11, 12, 13],
+        &[0; 4],
+        &[0, 12, 0, 11],
+    );
+}
