@@ -1868,6 +1868,9 @@ pub struct MemoryAccess {
     /// constant`, clamped into the array like every relatively addressed
     /// array (docs/semantics.md), at byte `offset + 4 · element`.
     pub counter_select: Option<(i32, u32)>,
+    /// A STORAGE variable on a range of buffers (`program.storage[a..b]`)
+    /// whose binding point the access picks with a register.
+    pub buffer_select: Option<Box<BufferSelect>>,
     /// The storage modifier's data type (`F32`, `S32`, `U32`, `F16`, ...).
     pub ty: crate::isa::DataType,
     /// Its component count: 1, 2 (`X2`) or 4 (`X4`).
@@ -1880,6 +1883,33 @@ pub struct MemoryAccess {
     /// LOAD's and STORE's `COH` or `VOL` (NV_gpu_program5 Table X.14):
     /// every access reaches the memory itself, seen by other invocations.
     pub volatile: bool,
+}
+
+impl MemoryAccess {
+    /// The registers the access reads: the offset (or GPU address) and a
+    /// STORAGE range's binding point.
+    pub fn registers(&self) -> impl Iterator<Item = &Operand> {
+        self.address
+            .iter()
+            .chain(self.buffer_select.iter().map(|s| &s.index))
+    }
+}
+
+/// The binding point of an access to a STORAGE variable on a range of
+/// buffers, picked by a register (`sb[i.x + 1][8]`;
+/// NV_shader_storage_buffer_object 2.X.3.Y: "the first index specifying an
+/// offset into the range of buffer binding points"): `vars[index.x +
+/// constant]`, the index clamped into the range as every relatively
+/// addressed array's is (docs/semantics.md). `MemoryAccess::var` is the
+/// range's first variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferSelect {
+    /// The register's component (a signed integer scalar).
+    pub index: Operand,
+    /// The constant added to it.
+    pub constant: i32,
+    /// The variable of each binding point of the range, in order.
+    pub vars: Vec<VarId>,
 }
 
 /// What an image instruction (LOADIM, STOREIM, ATOMIM;
@@ -2391,9 +2421,9 @@ impl Stmt {
             Stmt::ImageStore { value, .. } => (&[], Some(value)),
             _ => (&[], None),
         };
-        // A memory access's register offset is read too, and a STOREIM's
-        // coordinates.
-        let address = self.memory().and_then(|m| m.address.as_ref());
+        // A memory access's registers are read too (its offset, a STORAGE
+        // range's binding point), and a STOREIM's coordinates.
+        let address = self.memory().into_iter().flat_map(MemoryAccess::registers);
         let coord = match self {
             Stmt::ImageStore { coord, .. } => Some(coord),
             _ => None,

@@ -268,6 +268,7 @@ impl Checker<'_> {
                 atomic: Some(op),
                 volatile: false,
                 counter_select,
+                buffer_select: None,
             })),
             span: inst.span,
         }))

@@ -258,7 +258,7 @@ impl Flow<'_> {
                         // STB/STS store the first `components` components
                         // of their value only (section 2.X.4.5).
                         self.read(value, (1u8 << memory.components) - 1);
-                        if let Some(a) = &memory.address {
+                        for a in memory.registers() {
                             self.read(a, 0b0001);
                         }
                     } else if let Stmt::ImageStore {

@@ -683,8 +683,9 @@ impl Checker<'_> {
         let Some(Arg::Operand(mem)) = inst.args.last() else {
             return None;
         };
-        let (var, offset, address, modifiers) = if space.global {
-            self.global_address(mem)?
+        let (var, offset, address, modifiers, buffer_select) = if space.global {
+            let (var, offset, address, modifiers) = self.global_address(mem)?;
+            (var, offset, address, modifiers, None)
         } else {
             self.memory_operand(mem, space, ty)?
         };
@@ -708,6 +709,7 @@ impl Checker<'_> {
             atomic,
             volatile,
             counter_select: None,
+            buffer_select,
         };
         if store {
             let Arg::Operand(value) = &inst.args[0] else {
@@ -865,7 +867,13 @@ impl Checker<'_> {
         o: &ast::Operand,
         space: &Space,
         ty: DataType,
-    ) -> Option<(ir::VarId, u32, Option<ir::Operand>, Option<ir::Operand>)> {
+    ) -> Option<(
+        ir::VarId,
+        u32,
+        Option<ir::Operand>,
+        Option<ir::Operand>,
+        Option<Box<ir::BufferSelect>>,
+    )> {
         let kind_name = match (space.shared, space.constant) {
             (true, _) => "SHARED",
             (_, true) => "CBUFFER",
@@ -898,9 +906,10 @@ impl Checker<'_> {
         // the binding point ("an offset into the range of buffer binding
         // points"), the rest is the byte offset as for one buffer.
         let mut var = sym.var;
+        let mut buffer_select = None;
         let mut path_parts = o.path.parts.as_slice();
         if let (Some(vars), false, false) = (
-            self.storage_ranges.get(&sym.var),
+            self.storage_ranges.get(&sym.var).cloned(),
             space.shared,
             space.constant,
         ) {
@@ -923,13 +932,37 @@ impl Checker<'_> {
                     }
                     path_parts = &path_parts[1..];
                 }
-                Some(PathPart::Index(IndexExpr::Relative { .. }, span)) => {
-                    self.error(
-                        Diagnostic::error("E0900", "not supported yet: a buffer of a STORAGE range picked by a register")
-                            .primary(*span, "valid, but not lowered to SPIR-V yet")
-                            .note("NV_shader_storage_buffer_object 2.X.3.Y: the first index of a variable on `program.storage[a..b]` picks the binding point; nvp4c lowers a constant one"),
-                    );
-                    return None;
+                Some(PathPart::Index(
+                    IndexExpr::Relative {
+                        register,
+                        component,
+                        offset,
+                    },
+                    span,
+                )) => {
+                    let constant = match offset.as_deref() {
+                        None => Some(0),
+                        Some((negative, n)) => n
+                            .value()
+                            .and_then(|n| i32::try_from(n).ok())
+                            .map(|n| if *negative { -n } else { n }),
+                    };
+                    let Some(constant) = constant else {
+                        bad(
+                            self,
+                            *span,
+                            "picks a buffer with an offset that does not fit in 32 bits",
+                        );
+                        return None;
+                    };
+                    // A signed index, as relative array addressing reads.
+                    let index = self.index_register(register, component, DataType::Signed)?;
+                    buffer_select = Some(Box::new(ir::BufferSelect {
+                        index,
+                        constant,
+                        vars: vars.clone(),
+                    }));
+                    path_parts = &path_parts[1..];
                 }
                 _ => {
                     bad(
@@ -987,9 +1020,9 @@ impl Checker<'_> {
             (v <= u64::from(u32::MAX)).then_some(v as u32)
         };
         match parts {
-            [] => Some((var, base, None, modifiers)),
+            [] => Some((var, base, None, modifiers, buffer_select)),
             [PathPart::Index(IndexExpr::Int(n), span)] => match n.value().and_then(with_base) {
-                Some(v) => Some((var, v, None, modifiers)),
+                Some(v) => Some((var, v, None, modifiers, buffer_select)),
                 _ => {
                     bad(self, *span, "offset does not fit in 32 bits");
                     None
@@ -1017,33 +1050,49 @@ impl Checker<'_> {
                         return None;
                     }
                 };
-                let addr = ast::Operand {
-                    negate: false,
-                    abs: None,
-                    path: ast::Path {
-                        head: PathHead::Name(register.clone()),
-                        parts: vec![PathPart::Member(component.clone())],
-                        span: register.span.to(component.span),
-                    },
-                    span: register.span.to(component.span),
-                };
                 // LDC's offsets use "normal array indexing mechanisms"
                 // (NV_parameter_buffer_object2, issue 6): a signed integer
                 // scalar, as NV_gpu_program4's relative addressing reads;
                 // the memory instructions' offsets are unsigned.
-                let (rule, ty) = if space.constant {
-                    (TypeRule::Signed, DataType::Signed)
+                let ty = if space.constant {
+                    DataType::Signed
                 } else {
-                    (TypeRule::Unsigned, DataType::Unsigned)
+                    DataType::Unsigned
                 };
-                let address = self.source(&addr, OperandKind::Scalar(rule), ty, false)?;
-                Some((var, constant, Some(address), modifiers))
+                let address = self.index_register(register, component, ty)?;
+                Some((var, constant, Some(address), modifiers, buffer_select))
             }
             _ => {
                 bad(self, o.span, "takes one index: a byte offset");
                 None
             }
         }
+    }
+
+    /// The scalar `register.component` of a memory operand's index
+    /// (`sbo[R0.x + 4]`), read as an integer of type `ty`.
+    fn index_register(
+        &mut self,
+        register: &Ident,
+        component: &Ident,
+        ty: DataType,
+    ) -> Option<ir::Operand> {
+        let span = register.span.to(component.span);
+        let operand = ast::Operand {
+            negate: false,
+            abs: None,
+            path: ast::Path {
+                head: PathHead::Name(register.clone()),
+                parts: vec![PathPart::Member(component.clone())],
+                span,
+            },
+            span,
+        };
+        let rule = match ty {
+            DataType::Signed => TypeRule::Signed,
+            _ => TypeRule::Unsigned,
+        };
+        self.source(&operand, OperandKind::Scalar(rule), ty, false)
     }
 }
 

@@ -2088,7 +2088,18 @@ struct Place {
 impl Machine<'_> {
     /// Where an access goes.
     fn memory_place(&mut self, m: &crate::ir::MemoryAccess) -> Result<Place> {
-        let target = match self.storage[m.var.0 as usize] {
+        // A STORAGE range's binding point picked by a register, clamped
+        // into the range as the device does (docs/semantics.md).
+        let var = match m.buffer_select.as_deref() {
+            Some(select) => {
+                let x = i64::from(self.load(&select.index)?.bits[0] as i32);
+                let last = select.vars.len().max(1) as i64 - 1;
+                let k = (x + i64::from(select.constant)).clamp(0, last) as usize;
+                select.vars.get(k).copied().unwrap_or(m.var)
+            }
+            None => m.var,
+        };
+        let target = match self.storage[var.0 as usize] {
             Storage::Memory(binding) => Target::Buffer(binding),
             Storage::Counter(binding) => Target::Counter(binding),
             Storage::Shared => Target::Shared,

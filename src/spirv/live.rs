@@ -198,7 +198,7 @@ impl Liveness {
                 for src in &inst.srcs {
                     self.operand(src);
                 }
-                if let Some(a) = inst.memory.as_ref().and_then(|m| m.address.as_ref()) {
+                for a in inst.memory.iter().flat_map(|m| m.registers()) {
                     self.operand(a);
                 }
                 if let Some((_, index)) = inst.image.as_ref().and_then(|a| a.unit_select.as_ref()) {
@@ -303,7 +303,7 @@ impl Liveness {
             Stmt::Store { value, memory, .. } => {
                 self.effects |= self.record_ifs;
                 self.operand(value);
-                if let Some(a) = &memory.address {
+                for a in memory.registers() {
                     self.operand(a);
                 }
                 true

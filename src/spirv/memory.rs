@@ -134,6 +134,18 @@ impl Memory {
     }
 }
 
+/// One memory an access may reach ([`Lowerer::memory_targets`]).
+#[derive(Clone, Copy)]
+struct MemoryTarget {
+    memory: Memory,
+    /// Its variable (a STORAGE range has one per binding point).
+    var: crate::ir::VarId,
+    /// The index of the access's first word in it.
+    index: Val,
+    /// Whether the access runs there.
+    guard: Val,
+}
+
 /// IWRAP and DWRAP's new word from the old one and the operand `x`
 /// (NV_gpu_program5 2.X.8.Z, ATOM), inside a compare-and-swap loop.
 fn wrap(l: &mut Lowerer<'_>, op: AtomicOp, old: Val, x: Val) -> LResult<Val> {
@@ -399,8 +411,9 @@ impl Lowerer<'_> {
         self.resize(old, Comp::U32)
     }
 
-    fn memory_of(&self, m: &MemoryAccess) -> LResult<Memory> {
-        match self.program.var(m.var).kind {
+    /// The memory a STORAGE, SHARED, COUNTER or CBUFFER variable is.
+    fn memory_of(&self, var: crate::ir::VarId) -> LResult<Memory> {
+        match self.program.var(var).kind {
             VarKind::Storage(BufferBinding { buffer: b, .. }) => self
                 .io
                 .storage
@@ -440,6 +453,42 @@ impl Lowerer<'_> {
                 "a memory access to a non-STORAGE, non-SHARED, non-CBUFFER variable",
             )),
         }
+    }
+
+    /// The memories an access may reach, each with the index of the
+    /// access's first word in it and the condition that the access runs
+    /// there: inside the memory ([`Lowerer::word_index`]) and, for a
+    /// STORAGE range whose binding point a register picks, the one picked
+    /// (the index clamped into the range, as relative array addressing is;
+    /// docs/semantics.md).
+    fn memory_targets(&mut self, m: &MemoryAccess) -> LResult<Vec<MemoryTarget>> {
+        let Some(select) = m.buffer_select.as_deref() else {
+            let memory = self.memory_of(m.var)?;
+            let (index, guard) = self.word_index(m, memory)?;
+            return Ok(vec![MemoryTarget {
+                memory,
+                var: m.var,
+                index,
+                guard,
+            }]);
+        };
+        let picked = self.load_operand(&select.index, true)?.value;
+        let picked = self.clamped_array_index(picked, select.constant, select.vars.len())?;
+        let mut targets = Vec::with_capacity(select.vars.len());
+        for (k, &var) in select.vars.iter().enumerate() {
+            let memory = self.memory_of(var)?;
+            let (index, inside) = self.word_index(m, memory)?;
+            let k = self.konst(Comp::I32, &[k as u32]);
+            let here = self.cmp(Op::IEqual, picked, k)?;
+            let guard = self.op(Op::LogicalAnd, &[inside, here])?;
+            targets.push(MemoryTarget {
+                memory,
+                var,
+                index,
+                guard,
+            });
+        }
+        Ok(targets)
     }
 
     /// The index of the first word of the access and whether its
@@ -821,8 +870,7 @@ impl Lowerer<'_> {
         if self.at_gpu_address(m) {
             return self.gpu_address_load(m);
         }
-        let buffer = self.memory_of(m)?;
-        let (index, ok) = self.word_index(m, buffer)?;
+        let targets = self.memory_targets(m)?;
         let shift = self.sub_word_shift(m)?;
         let comp = Comp::sized(m.ty, m.bits == 64);
         let result_ty = self.t(comp, 4);
@@ -835,16 +883,18 @@ impl Lowerer<'_> {
         self.store(result_var, zeros)?;
         // An empty buffer has no word 0: the words are read only inside
         // the bounds check.
-        self.guarded_by(Some(ok), |l| {
-            let mut words = Vec::with_capacity(8);
-            for w in 0..access_words(m) {
-                let k = l.konst(Comp::U32, &[w]);
-                let i = l.op(Op::IAdd, &[index, k])?;
-                words.push(l.load_word(buffer, i)?);
-            }
-            let v = l.decode_words(m, &words, shift)?;
-            l.store(result_var, v)
-        })?;
+        for t in targets {
+            self.guarded_by(Some(t.guard), |l| {
+                let mut words = Vec::with_capacity(8);
+                for w in 0..access_words(m) {
+                    let k = l.konst(Comp::U32, &[w]);
+                    let i = l.op(Op::IAdd, &[t.index, k])?;
+                    words.push(l.load_word(t.memory, i)?);
+                }
+                let v = l.decode_words(m, &words, shift)?;
+                l.store(result_var, v)
+            })?;
+        }
         self.load(result_var, comp, 4)
     }
 
@@ -923,13 +973,36 @@ impl Lowerer<'_> {
         if self.at_gpu_address(m) {
             return self.gpu_address_store(value, m);
         }
-        let buffer = self.memory_of(m)?;
         let v = self.load_operand_sized(value, false, m.bits == 64)?.value;
         let words = self.encode_words(m, v)?;
-        let (index, ok) = self.word_index(m, buffer)?;
+        let targets = self.memory_targets(m)?;
         let partial = access_bytes(m) < 4;
         let shift = self.sub_word_shift(m)?;
-        self.guarded_by(Some(ok), |l| {
+        for MemoryTarget {
+            memory: buffer,
+            index,
+            guard,
+            ..
+        } in targets
+        {
+            self.store_words(m, buffer, index, guard, &words, partial, shift)?;
+        }
+        Ok(())
+    }
+
+    /// STB's words into one memory, under `guard`.
+    #[allow(clippy::too_many_arguments)]
+    fn store_words(
+        &mut self,
+        m: &MemoryAccess,
+        buffer: Memory,
+        index: Val,
+        guard: Val,
+        words: &[Val],
+        partial: bool,
+        shift: Val,
+    ) -> LResult<()> {
+        self.guarded_by(Some(guard), |l| {
             if partial {
                 let ones = l.konst(Comp::U32, &[(1u32 << (access_bytes(m) * 8)) - 1]);
                 let mask = l.op(Op::ShiftLeftLogical, &[ones, shift])?;
@@ -953,7 +1026,7 @@ impl Lowerer<'_> {
                 l.b.value(Op::AtomicOr, uint, None, [p, scope, relaxed, bits.id])?;
                 return Ok(());
             }
-            for (w, word) in (0u32..).zip(&words) {
+            for (w, word) in (0u32..).zip(words) {
                 let k = l.konst(Comp::U32, &[w]);
                 let i = l.op(Op::IAdd, &[index, k])?;
                 l.store_word(buffer, i, *word, 0)?;
@@ -1019,14 +1092,8 @@ impl Lowerer<'_> {
         match (m.bits, self.at_gpu_address(m)) {
             (64, true) => return self.gpu_address_atomic64(m, op, operand),
             (16, true) => return self.gpu_address_atomic_halves(m, op, operand),
-            (64, false) => {
-                let buffer = self.memory_of(m)?;
-                return self.memory_atomic64(m, op, buffer, operand);
-            }
-            (16, false) => {
-                let buffer = self.memory_of(m)?;
-                return self.memory_atomic_halves(m, op, buffer, operand);
-            }
+            (64, false) => return self.memory_atomic64(m, op, operand),
+            (16, false) => return self.memory_atomic_halves(m, op, operand),
             _ => {}
         }
         if self.at_gpu_address(m) {
@@ -1038,23 +1105,30 @@ impl Lowerer<'_> {
             let old = self.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?;
             return self.cast(old, Comp::from(m.ty));
         }
-        let buffer = self.memory_of(m)?;
-        let (index, ok) = self.word_index(m, buffer)?;
+        let targets = self.memory_targets(m)?;
         let (x, y) = self.atomic_operand_words(operand)?;
         let uint = self.t(Comp::U32, 1);
         let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result_var, zero)?;
-        self.guarded_by(Some(ok), |l| {
-            let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
-                l.update_shared_word(s, index, &mut |l, old| new_word(l, op, m.ty, old, x, y))?
-            } else {
-                let p = l.word_pointer(buffer, index)?;
-                let scope = l.c_u32(buffer.scope() as u32);
-                l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?
-            };
-            l.store(result_var, old)
-        })?;
+        for MemoryTarget {
+            memory: buffer,
+            index,
+            guard,
+            ..
+        } in targets
+        {
+            self.guarded_by(Some(guard), |l| {
+                let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
+                    l.update_shared_word(s, index, &mut |l, old| new_word(l, op, m.ty, old, x, y))?
+                } else {
+                    let p = l.word_pointer(buffer, index)?;
+                    let scope = l.c_u32(buffer.scope() as u32);
+                    l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?
+                };
+                l.store(result_var, old)
+            })?;
+        }
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
     }
@@ -1067,45 +1141,45 @@ impl Lowerer<'_> {
     /// to a multiple of 8. `operand` has 64-bit components. Gives the
     /// value before the operation (0 outside the buffer, where nothing is
     /// written), a scalar of the storage type.
-    fn memory_atomic64(
-        &mut self,
-        m: &MemoryAccess,
-        op: AtomicOp,
-        buffer: Memory,
-        operand: Val,
-    ) -> LResult<Val> {
+    fn memory_atomic64(&mut self, m: &MemoryAccess, op: AtomicOp, operand: Val) -> LResult<Val> {
         // SPIR-V 2.16.1: 64-bit integer atomics need Int64Atomics
         // (Vulkan: shaderBufferInt64Atomics, shaderSharedInt64Atomics).
         self.capability(rspirv::spirv::Capability::Int64Atomics);
-        let (index, ok) = self.word_index(m, buffer)?;
+        let targets = self.memory_targets(m)?;
         let one = self.konst(Comp::U32, &[1]);
-        let index64 = self.op(Op::ShiftRightLogical, &[index, one])?;
+        let mut indices64 = Vec::with_capacity(targets.len());
+        for t in &targets {
+            indices64.push(self.op(Op::ShiftRightLogical, &[t.index, one])?);
+        }
         let bits = self.cast(operand, Comp::U64)?;
         let x = self.extract(bits, 0)?;
         let y = self.extract(bits, 1)?;
         let ulong = self.t(Comp::U64, 1);
         let zero = self.splat_const64(Comp::U64, 0, 1);
         let result_var = self.function_variable_init(ulong, Some("atomb64"), Some(zero.id))?;
-        // A storage buffer's 64-bit view, or shared memory of 64-bit
-        // elements ([`SharedMemory::wide`]).
-        let binding = match self.program.var(m.var).kind {
-            VarKind::Storage(binding) => Some(binding.buffer),
-            _ => None,
-        };
-        let (view, first) = match (buffer, binding) {
-            (Memory::Shared(s), _) if s.wide => (s.var, None),
-            (Memory::Buffer(_), Some(binding)) => {
-                (self.storage64_view(binding)?, Some(self.c_i32(0)))
-            }
-            _ => return Err(LowerError::internal("a 64-bit atomic on 32-bit memory")),
-        };
-        self.guarded_by(Some(ok), |l| {
-            let indices: Vec<Word> = first.into_iter().chain([index64.id]).collect();
-            let p = l.access(buffer.class(), ulong, view, &indices)?;
-            let scope = l.c_u32(buffer.scope() as u32);
-            let old = l.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
-            l.store(result_var, old)
-        })?;
+        for (t, index64) in targets.into_iter().zip(indices64) {
+            // A storage buffer's 64-bit view, or shared memory of 64-bit
+            // elements ([`SharedMemory::wide`]).
+            let binding = match self.program.var(t.var).kind {
+                VarKind::Storage(binding) => Some(binding.buffer),
+                _ => None,
+            };
+            let buffer = t.memory;
+            let (view, first) = match (buffer, binding) {
+                (Memory::Shared(s), _) if s.wide => (s.var, None),
+                (Memory::Buffer(_), Some(binding)) => {
+                    (self.storage64_view(binding)?, Some(self.c_i32(0)))
+                }
+                _ => return Err(LowerError::internal("a 64-bit atomic on 32-bit memory")),
+            };
+            self.guarded_by(Some(t.guard), |l| {
+                let indices: Vec<Word> = first.into_iter().chain([index64.id]).collect();
+                let p = l.access(buffer.class(), ulong, view, &indices)?;
+                let scope = l.c_u32(buffer.scope() as u32);
+                let old = l.atomic_word(p, Comp::U64, scope, op, m.ty, x, y)?;
+                l.store(result_var, old)
+            })?;
+        }
         let old = self.load(result_var, Comp::U64, 1)?;
         self.cast(old, Comp::sized(m.ty, true))
     }
@@ -1207,10 +1281,9 @@ impl Lowerer<'_> {
         &mut self,
         m: &MemoryAccess,
         op: AtomicOp,
-        buffer: Memory,
         operand: Val,
     ) -> LResult<Val> {
-        let (index, ok) = self.word_index(m, buffer)?;
+        let targets = self.memory_targets(m)?;
         let packed = self.pack_half_pairs(operand, m.components)?;
         let uint = self.t(Comp::U32, 1);
         let zero = self.c_u32(0);
@@ -1218,21 +1291,29 @@ impl Lowerer<'_> {
         for _ in &packed {
             results.push(self.function_variable_init(uint, Some("atomb_halves"), Some(zero))?);
         }
-        self.guarded_by(Some(ok), |l| {
-            let scope = l.c_u32(buffer.scope() as u32);
-            for (w, (&x, &result)) in packed.iter().zip(&results).enumerate() {
-                let k = l.konst(Comp::U32, &[w as u32]);
-                let i = l.op(Op::IAdd, &[index, k])?;
-                let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
-                    l.update_shared_word(s, i, &mut |l, old| new_halves(l, op, old, x))?
-                } else {
-                    let p = l.word_pointer(buffer, i)?;
-                    l.atomic_halves_word(p, scope, op, x)?
-                };
-                l.store(result, old)?;
-            }
-            Ok(())
-        })?;
+        for MemoryTarget {
+            memory: buffer,
+            index,
+            guard,
+            ..
+        } in targets
+        {
+            self.guarded_by(Some(guard), |l| {
+                let scope = l.c_u32(buffer.scope() as u32);
+                for (w, (&x, &result)) in packed.iter().zip(&results).enumerate() {
+                    let k = l.konst(Comp::U32, &[w as u32]);
+                    let i = l.op(Op::IAdd, &[index, k])?;
+                    let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
+                        l.update_shared_word(s, i, &mut |l, old| new_halves(l, op, old, x))?
+                    } else {
+                        let p = l.word_pointer(buffer, i)?;
+                        l.atomic_halves_word(p, scope, op, x)?
+                    };
+                    l.store(result, old)?;
+                }
+                Ok(())
+            })?;
+        }
         let mut words = Vec::new();
         for &result in &results {
             words.push(self.load(result, Comp::U32, 1)?);

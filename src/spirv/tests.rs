@@ -3000,8 +3000,8 @@ fn atomim_f32_needs_the_atomic_float_option_and_add_or_exch() {
 
 /// Valid bindings nvp4c does not lower yet are E0900, not a rule's code:
 /// NV_gpu_program5's `program.buffer[a..b]` (an `!!NV…4.0` program may
-/// not use the range: E0203), and a buffer of a storage range picked by
-/// a register.
+/// not use the range: E0203); a buffer of a storage range picked by a
+/// register validates in every environment with every kind of access.
 #[test]
 fn unlowered_buffer_ranges_are_e0900_and_nv4_buffer_ranges_e0203() {
     let first_code = |src: &str| {
@@ -3022,9 +3022,9 @@ fn unlowered_buffer_ranges_are_e0900_and_nv4_buffer_ranges_e0203() {
         ),
         "E0203"
     );
-    // A buffer of a storage range picked by a register.
-    assert_eq!(
-        first_code("!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\nSTORAGE sb[] = { program.storage[0..2] };\nINT TEMP i;\nUINT TEMP r;\nMOV.S i, 1;\nLDB.U32 r.x, sb[i.x][4];\nEND\n"),
-        "E0900"
-    );
+    // A buffer of a storage range picked by a register: lowered.
+    let picked = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_atomic_int64;\nOPTION NV_shader_atomic_fp16_vector;\nGROUP_SIZE 1;\nSTORAGE sb[] = { program.storage[0..2] };\nINT TEMP i;\nUINT TEMP r;\nLONG UINT TEMP d;\nTEMP f;\nMOV.S i, 1;\nLDB.U32 r.x, sb[i.x][4];\nSTB.U16 r.x, sb[i.x + 1][2];\nATOMB.ADD.U32 r.y, r.x, sb[i.x - 1][8];\nATOMB.ADD.U64 d.x, d.x, sb[i.x][8];\nATOMB.ADD.F16X2 f, f, sb[i.x][0];\nEND\n";
+    for env in ENVS {
+        crate::compile(picked, &options(env)).unwrap_or_else(|d| panic!("{env:?}: {d:?}"));
+    }
 }

@@ -451,6 +451,17 @@ impl Lowerer<'_> {
         index: Val,
         select: &crate::ir::UnitSelect,
     ) -> LResult<Val> {
+        self.clamped_array_index(index, select.offset, select.units.len())
+    }
+
+    /// `index.x + offset` (a signed integer; a float index is truncated),
+    /// clamped into an array of `len` elements.
+    pub(crate) fn clamped_array_index(
+        &mut self,
+        index: Val,
+        offset: i32,
+        len: usize,
+    ) -> LResult<Val> {
         let index = if index.n > 1 {
             self.extract(index, 0)?
         } else {
@@ -460,10 +471,10 @@ impl Lowerer<'_> {
             Comp::F32 => self.convert(Op::ConvertFToS, index, Comp::I32)?,
             _ => self.cast(index, Comp::I32)?,
         };
-        let offset = self.konst(Comp::I32, &[select.offset as u32]);
+        let offset = self.konst(Comp::I32, &[offset as u32]);
         let index = self.op(Op::IAdd, &[index, offset])?;
         let lo = self.konst(Comp::I32, &[0]);
-        let hi = self.konst(Comp::I32, &[select.units.len().saturating_sub(1) as u32]);
+        let hi = self.konst(Comp::I32, &[len.saturating_sub(1) as u32]);
         self.glsl(GLOp::SClamp, &[index, lo, hi])
     }
 

@@ -398,3 +398,21 @@ fn storage_buffer_ranges_pick_the_binding_point_by_their_first_index() {
         &[0, 12, 0, 11],
     );
 }
+
+/// A range's binding point picked by a register, plus a constant, clamped
+/// into the range as relative array addressing is (docs/semantics.md):
+/// s = (1, 0, 5, -3). `both[s.y][8]` reads the source's word 2 (12) into
+/// the destination's word 0 (`both[s.x]`); `both[s.w + 3][4]`, binding
+/// point 0, reads 11 into word 2 of `both[s.z]`, 5 clamped to 1; the
+/// atomic on `both[s.x - 1][12]` returns the source's 13, stored at word
+/// 3.
+#[test]
+fn a_register_picks_the_binding_point_of_a_storage_range() {
+    check_with(
+        "STORAGE both[] = { program.storage[0..1] };\n",
+        "MOV.S s, {1, 0, 5, -3};\nLDB.U32 u.x, both[s.y][8];\nSTB.U32 u.x, both[s.x][0];\nLDB.U32 u.x, both[s.w + 3][4];\nSTB.U32 u.x, both[s.z][8];\nATOMB.ADD.U32 u.y, u.x, both[s.x - 1][12];\nSTB.U32 u.y, both[s.x][12];\n",
+        &[10, 11, 12, 13],
+        &[0; 4],
+        &[12, 0, 11, 13],
+    );
+}
