@@ -730,9 +730,9 @@ impl Lowerer<'_> {
         Ok((p, low))
     }
 
-    /// The `n` words of an access of at least a word at the GPU address:
-    /// a `PhysicalStorageBuffer` pointer to each, and their memory
-    /// operands (`Aligned` 4: the spec's larger alignments hold as well).
+    /// A `PhysicalStorageBuffer` pointer to each of the `n` words of an
+    /// access of at least a word at the GPU address (accessed `Aligned`
+    /// 4: the spec's larger alignments hold as well).
     fn gpu_word_pointers(&mut self, m: &MemoryAccess, n: u32) -> LResult<Vec<Word>> {
         let address = self.gpu_address(m)?;
         let mut pointers = Vec::with_capacity(n as usize);
