@@ -376,7 +376,7 @@ pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagn
             front::Format::Agal => {
                 let listing = source_listing(source);
                 let (program, warnings) = check_bytes(source, options)?;
-                finish(&program, warnings, &listing, options)
+                finish(program, warnings, &listing, options)
             }
         }
     })
@@ -559,19 +559,26 @@ fn check_options(options: &Options) -> Result<(), Diagnostics> {
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     check_options(options)?;
     let (program, warnings) = check(source, options)?;
-    finish(&program, warnings, source, options)
+    finish(program, warnings, source, options)
 }
 
 /// Lowers, validates, reflects and optimises a checked program; `source`
 /// is the text its spans point into.
 fn finish(
-    program: &ir::Program,
+    mut program: ir::Program,
     warnings: Diagnostics,
     source: &str,
     options: &Options,
 ) -> Result<Compiled, Diagnostics> {
-    let spirv = spirv::lower_with_source(program, options, Some(source))
+    // What the steps after the lowering read of the statements, gathered
+    // first: the lowering frees the statements as it lowers them
+    // (docs/performance.md, "Session 7").
+    let body_facts = reflect::BodyFacts::of(&program);
+    let unit_spans = device_limits::UnitSpans::of(&program);
+    let inline = options.optimize && spirv::inlining_is_bounded(&program);
+    let spirv = spirv::lower_consuming(&mut program, options, Some(source))
         .map_err(|e| Diagnostics(vec![lower_error(e)]))?;
+    let program = &program;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
             return Ok(());
@@ -590,16 +597,17 @@ fn finish(
     // The reflection describes the interface the program declares, so it is
     // read from the module before optimisation (which may drop unused
     // variables; Vulkan allows the extra bindings and Locations).
-    let reflection = reflect::reflect(program, &spirv, source, options).map_err(|what| {
-        Diagnostics(vec![lower_error(spirv::LowerError::Internal {
-            what: format!("cannot reflect the module: {what}"),
-            span: Span::new(0, 0),
-        })])
-    })?;
+    let reflection =
+        reflect::reflect_with(program, &body_facts, &spirv, source, options).map_err(|what| {
+            Diagnostics(vec![lower_error(spirv::LowerError::Internal {
+                what: format!("cannot reflect the module: {what}"),
+                span: Span::new(0, 0),
+            })])
+        })?;
     // A module the device cannot create a pipeline with is refused here,
     // on the binding that exceeds the limit (docs/limits.md, "Device
     // limits").
-    let over = device_limits::check(program, &reflection, source, options);
+    let over = device_limits::check(program, &unit_spans, &reflection, source, options);
     if !over.is_empty() {
         let mut all = warnings.0;
         all.extend(over);
@@ -607,7 +615,6 @@ fn finish(
         return Err(Diagnostics(all));
     }
     let spirv = if options.optimize {
-        let inline = spirv::inlining_is_bounded(program);
         let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {
             Diagnostics(vec![lower_error(spirv::LowerError::Internal {
                 what: format!("the SPIR-V optimizer failed: {what}"),
