@@ -432,6 +432,32 @@ pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 /// `E0004` when a program is larger than `Options::max_source_bytes`.
+/// Makes mimalloc, the allocator of the command line (src/main.rs),
+/// return memory to the system as soon as it is free. Its default, a purge
+/// delay of one second (mimalloc 3's `mi_option_purge_delay`), keeps the
+/// pages of what a compile has freed — the statements the lowering
+/// consumes — while the module's words grow in new ones, so the peak is
+/// the IR and the module together ("Session 7" in docs/performance.md:
+/// 238 → 170 MB for a 10 MB program). Call it at the start of `main` of
+/// a program whose global allocator is `mimalloc::MiMalloc`.
+#[cfg(feature = "mimalloc")]
+pub fn return_freed_memory_at_once() {
+    // The mimalloc crate exposes no options without its `extended`
+    // feature, whose `cty` dependency is not available here; the C
+    // function is in the library the crate links.
+    unsafe extern "C" {
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    /// `mi_option_purge_delay` in mimalloc 3's `mi_option_e` (mimalloc.h).
+    const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+    // Naming the crate links it (and so the C library) into any binary
+    // that calls this.
+    let _ = mimalloc::MiMalloc;
+    // SAFETY: `mi_option_set` only stores an option value; mimalloc reads
+    // it on its next purge.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+}
+
 fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
     if len <= options.max_source_bytes {
         return Ok(());
