@@ -14,6 +14,8 @@ mod common;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    #[cfg(feature = "mimalloc")]
+    nvp4c::return_freed_memory_at_once();
     let args: Vec<String> = std::env::args().collect();
     let mb: f64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10.0);
     let source = common::cg_program((mb * 1e6) as usize);

@@ -19,6 +19,8 @@
 //! assert!(nvp4c::compile(src, &options).is_ok());
 //! ```
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use crate::diag::Diagnostic;
@@ -370,37 +372,72 @@ fn span_of_block(program: &Program, binding_name: &str) -> Option<Span> {
     })
 }
 
-/// The first instruction that uses `texture[unit]`.
-fn span_of_texture(program: &Program, unit: u32) -> Option<Span> {
-    fn walk(block: &[Stmt], unit: u32) -> Option<Span> {
-        block.iter().find_map(|s| match s {
-            Stmt::Inst(i) if i.tex.as_ref().is_some_and(|t| t.units().contains(&unit)) => {
-                Some(i.span)
-            }
-            Stmt::If {
-                then_block,
-                else_block,
-                ..
-            } => walk(then_block, unit).or_else(|| walk(else_block, unit)),
-            Stmt::Rep { body, .. } => walk(body, unit),
-            _ => None,
-        })
-    }
-    program.subroutines.iter().find_map(|s| walk(&s.body, unit))
+/// Where each texture and image unit is first used, for the diagnostics
+/// that point at one: gathered before the lowering frees the statements
+/// (`spirv::lower_consuming`).
+#[derive(Default)]
+pub(crate) struct UnitSpans {
+    /// The first instruction that uses `texture[unit]`.
+    textures: BTreeMap<u32, Span>,
+    /// The first image instruction on image unit `unit`.
+    images: BTreeMap<u32, Span>,
 }
 
-/// The first image instruction on image unit `unit`.
-fn span_of_image(program: &Program, unit: u32) -> Option<Span> {
-    fn walk(block: &[Stmt], unit: u32) -> Option<Span> {
-        block.iter().find_map(|s| match s {
-            Stmt::Inst(i) if i.image.as_ref().is_some_and(|a| a.units().contains(&unit)) => {
-                Some(i.span)
+impl UnitSpans {
+    pub(crate) fn of(program: &Program) -> UnitSpans {
+        fn textures(block: &[Stmt], out: &mut BTreeMap<u32, Span>) {
+            for s in block {
+                match s {
+                    Stmt::Inst(i) => {
+                        for &unit in i.tex.as_ref().map_or(&[][..], |t| t.units()) {
+                            out.entry(unit).or_insert(i.span);
+                        }
+                    }
+                    Stmt::If {
+                        then_block,
+                        else_block,
+                        ..
+                    } => {
+                        textures(then_block, out);
+                        textures(else_block, out);
+                    }
+                    Stmt::Rep { body, .. } => textures(body, out),
+                    _ => {}
+                }
             }
-            Stmt::ImageStore { image, span, .. } if image.units().contains(&unit) => Some(*span),
-            _ => s.blocks().find_map(|b| walk(b, unit)),
-        })
+        }
+        fn images(block: &[Stmt], out: &mut BTreeMap<u32, Span>) {
+            for s in block {
+                match s {
+                    Stmt::Inst(i) => {
+                        for &unit in i.image.as_ref().map_or(&[][..], |a| a.units()) {
+                            out.entry(unit).or_insert(i.span);
+                        }
+                    }
+                    Stmt::ImageStore { image, span, .. } => {
+                        for &unit in image.units() {
+                            out.entry(unit).or_insert(*span);
+                        }
+                    }
+                    _ => s.blocks().for_each(|b| images(b, out)),
+                }
+            }
+        }
+        let mut spans = UnitSpans::default();
+        for sub in &program.subroutines {
+            textures(&sub.body, &mut spans.textures);
+            images(&sub.body, &mut spans.images);
+        }
+        spans
     }
-    program.subroutines.iter().find_map(|s| walk(&s.body, unit))
+
+    fn texture(&self, unit: u32) -> Option<Span> {
+        self.textures.get(&unit).copied()
+    }
+
+    fn image(&self, unit: u32) -> Option<Span> {
+        self.images.get(&unit).copied()
+    }
 }
 
 fn plural(n: u32, what: &str) -> String {
@@ -422,6 +459,7 @@ fn components(v: &InterfaceVariable) -> u32 {
 /// the program text that asks for it).
 pub(crate) fn check(
     program: &Program,
+    units: &UnitSpans,
     reflection: &Reflection,
     source: &str,
     options: &Options,
@@ -657,9 +695,7 @@ pub(crate) fn check(
     ] {
         if count > limit {
             let last = reflection.textures.last().map(|t| t.unit);
-            let span = last
-                .and_then(|unit| span_of_texture(program, unit))
-                .unwrap_or(start);
+            let span = last.and_then(|unit| units.texture(unit)).unwrap_or(start);
             let mut d = Diagnostic::error(
                 "E0817",
                 format!("{count} texture units, more than the device's {limit} per shader stage"),
@@ -683,7 +719,7 @@ pub(crate) fn check(
     let storage_images = reflection.images.len() as u32;
     if storage_images > limits.max_per_stage_descriptor_storage_images {
         let unit = reflection.images.last().map_or(0, |i| i.unit);
-        let span = span_of_image(program, unit).unwrap_or(start);
+        let span = units.image(unit).unwrap_or(start);
         out.push(
             Diagnostic::error(
                 "E1199",
@@ -753,7 +789,7 @@ pub(crate) fn check(
             reflection
                 .textures
                 .iter()
-                .map(|t| (t.set, span_of_texture(program, t.unit))),
+                .map(|t| (t.set, units.texture(t.unit))),
         );
     if let Some((set, span)) = sets
         .into_iter()

@@ -106,6 +106,35 @@ pub enum CallOverflow {
 }
 
 impl Program {
+    /// A copy of the program whose subroutines have no statements: what
+    /// the lowering still reads of a program whose bodies it consumes
+    /// (`spirv::lower_consuming`).
+    pub(crate) fn clone_without_bodies(&self) -> Program {
+        Program {
+            stage: self.stage,
+            dialect: self.dialect,
+            options: self.options.clone(),
+            variables: self.variables.clone(),
+            subroutines: self
+                .subroutines
+                .iter()
+                .map(|s| Subroutine {
+                    name: s.name.clone(),
+                    span: s.span,
+                    body: Block::new(),
+                    end: s.end,
+                })
+                .collect(),
+            entry: self.entry,
+            geometry: self.geometry,
+            tess_control: self.tess_control,
+            tess_eval: self.tess_eval,
+            compute: self.compute,
+            samplers: self.samplers.clone(),
+            call_overflow: self.call_overflow,
+        }
+    }
+
     /// The variable `id`.
     ///
     /// ```

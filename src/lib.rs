@@ -376,7 +376,7 @@ pub fn compile_bytes(source: &[u8], options: &Options) -> Result<Compiled, Diagn
             front::Format::Agal => {
                 let listing = source_listing(source);
                 let (program, warnings) = check_bytes(source, options)?;
-                finish(&program, warnings, &listing, options)
+                finish(program, warnings, &listing, options)
             }
         }
     })
@@ -432,6 +432,32 @@ pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 /// `E0004` when a program is larger than `Options::max_source_bytes`.
+/// Makes mimalloc, the allocator of the command line (src/main.rs),
+/// return memory to the system as soon as it is free. Its default, a purge
+/// delay of one second (mimalloc 3's `mi_option_purge_delay`), keeps the
+/// pages of what a compile has freed — the statements the lowering
+/// consumes — while the module's words grow in new ones, so the peak is
+/// the IR and the module together ("Session 7" in docs/performance.md:
+/// 238 → 170 MB for a 10 MB program). Call it at the start of `main` of
+/// a program whose global allocator is `mimalloc::MiMalloc`.
+#[cfg(feature = "mimalloc")]
+pub fn return_freed_memory_at_once() {
+    // The mimalloc crate exposes no options without its `extended`
+    // feature, whose `cty` dependency is not available here; the C
+    // function is in the library the crate links.
+    unsafe extern "C" {
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    /// `mi_option_purge_delay` in mimalloc 3's `mi_option_e` (mimalloc.h).
+    const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+    // Naming the crate links it (and so the C library) into any binary
+    // that calls this.
+    let _ = mimalloc::MiMalloc;
+    // SAFETY: `mi_option_set` only stores an option value; mimalloc reads
+    // it on its next purge.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+}
+
 fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
     if len <= options.max_source_bytes {
         return Ok(());
@@ -559,19 +585,26 @@ fn check_options(options: &Options) -> Result<(), Diagnostics> {
 fn compile_unguarded(source: &str, options: &Options) -> Result<Compiled, Diagnostics> {
     check_options(options)?;
     let (program, warnings) = check(source, options)?;
-    finish(&program, warnings, source, options)
+    finish(program, warnings, source, options)
 }
 
 /// Lowers, validates, reflects and optimises a checked program; `source`
 /// is the text its spans point into.
 fn finish(
-    program: &ir::Program,
+    mut program: ir::Program,
     warnings: Diagnostics,
     source: &str,
     options: &Options,
 ) -> Result<Compiled, Diagnostics> {
-    let spirv = spirv::lower_with_source(program, options, Some(source))
+    // What the steps after the lowering read of the statements, gathered
+    // first: the lowering frees the statements as it lowers them
+    // (docs/performance.md, "Session 7").
+    let body_facts = reflect::BodyFacts::of(&program);
+    let unit_spans = device_limits::UnitSpans::of(&program);
+    let inline = options.optimize && spirv::inlining_is_bounded(&program);
+    let spirv = spirv::lower_consuming(&mut program, options, Some(source))
         .map_err(|e| Diagnostics(vec![lower_error(e)]))?;
+    let program = &program;
     let validate = |words: &[u32]| -> Result<(), Diagnostics> {
         if !options.validate {
             return Ok(());
@@ -590,16 +623,17 @@ fn finish(
     // The reflection describes the interface the program declares, so it is
     // read from the module before optimisation (which may drop unused
     // variables; Vulkan allows the extra bindings and Locations).
-    let reflection = reflect::reflect(program, &spirv, source, options).map_err(|what| {
-        Diagnostics(vec![lower_error(spirv::LowerError::Internal {
-            what: format!("cannot reflect the module: {what}"),
-            span: Span::new(0, 0),
-        })])
-    })?;
+    let reflection =
+        reflect::reflect_with(program, &body_facts, &spirv, source, options).map_err(|what| {
+            Diagnostics(vec![lower_error(spirv::LowerError::Internal {
+                what: format!("cannot reflect the module: {what}"),
+                span: Span::new(0, 0),
+            })])
+        })?;
     // A module the device cannot create a pipeline with is refused here,
     // on the binding that exceeds the limit (docs/limits.md, "Device
     // limits").
-    let over = device_limits::check(program, &reflection, source, options);
+    let over = device_limits::check(program, &unit_spans, &reflection, source, options);
     if !over.is_empty() {
         let mut all = warnings.0;
         all.extend(over);
@@ -607,7 +641,6 @@ fn finish(
         return Err(Diagnostics(all));
     }
     let spirv = if options.optimize {
-        let inline = spirv::inlining_is_bounded(program);
         let optimized = spirv::optimize(&spirv, options.target_env, inline).map_err(|what| {
             Diagnostics(vec![lower_error(spirv::LowerError::Internal {
                 what: format!("the SPIR-V optimizer failed: {what}"),

@@ -91,6 +91,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    #[cfg(feature = "mimalloc")]
+    nvp4c::return_freed_memory_at_once();
     let command = Cli::command().long_version(cli::generate::long_version());
     let matches = match command.try_get_matches() {
         Ok(m) => m,

@@ -676,12 +676,45 @@ pub fn reflect(
     source: &str,
     options: &Options,
 ) -> Result<Reflection, String> {
+    reflect_with(program, &BodyFacts::of(program), spirv, source, options)
+}
+
+/// What the reflection reads from the program's statements, gathered
+/// before the lowering frees them (`spirv::lower_consuming`).
+pub(crate) struct BodyFacts {
+    image_uses: BTreeMap<u32, ImageUse>,
+    texture_targets: BTreeMap<u32, String>,
+    counters_used: BTreeSet<(crate::ir::VarId, u32)>,
+    limits: LimitsUsed,
+}
+
+impl BodyFacts {
+    pub(crate) fn of(program: &Program) -> BodyFacts {
+        BodyFacts {
+            image_uses: image_uses(program),
+            texture_targets: texture_targets(program),
+            counters_used: counters_used(program),
+            limits: limits_used(program),
+        }
+    }
+}
+
+/// [`reflect`] with the facts of the program's statements gathered
+/// already: `program`'s bodies are not read.
+pub(crate) fn reflect_with(
+    program: &Program,
+    bodies: &BodyFacts,
+    spirv: &[u32],
+    source: &str,
+    options: &Options,
+) -> Result<Reflection, String> {
     let facts = ModuleFacts::load(spirv)?;
     let cg = cg::parse(source);
     let resolved = resolve_cg(program, cg.as_ref());
     let ctx = Context {
         facts: &facts,
         program,
+        bodies,
         cg: &resolved,
         layout: options.stage_layout(program.stage),
         fixed: FixedFunction::of(program, options),
@@ -691,10 +724,10 @@ pub fn reflect(
     let mut textures = Vec::new();
     let mut images = Vec::new();
     let mut bindless_textures = Vec::new();
-    let image_uses = image_uses(program);
+    let image_uses = &bodies.image_uses;
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
-    let units = texture_targets(program);
+    let units = &bodies.texture_targets;
     for var in facts.globals() {
         match var.class {
             StorageClass::Uniform | StorageClass::StorageBuffer => {
@@ -713,9 +746,9 @@ pub fn reflect(
             StorageClass::UniformConstant => {
                 if let Some(b) = bindless_array(&ctx, &var) {
                     bindless_textures.push(b);
-                } else if let Some(t) = texture_unit(&ctx, &var, &units) {
+                } else if let Some(t) = texture_unit(&ctx, &var, units) {
                     textures.push(t);
-                } else if let Some(i) = image_unit(&ctx, &var, &image_uses) {
+                } else if let Some(i) = image_unit(&ctx, &var, image_uses) {
                     images.push(i);
                 }
             }
@@ -767,7 +800,7 @@ pub fn reflect(
             .to_string(),
             vertices_out: g.vertices_out,
         }),
-        limits: limits_used(program),
+        limits: bodies.limits.clone(),
         device_features: device_features(&facts),
         cg: cg.map(|c| CgProgram {
             profile: c.profile,
@@ -844,6 +877,7 @@ fn entry_point(facts: &ModuleFacts, stage: Stage) -> EntryPoint {
 struct Context<'a> {
     facts: &'a ModuleFacts,
     program: &'a Program,
+    bodies: &'a BodyFacts,
     cg: &'a [ResolvedCg],
     layout: StageLayout,
     fixed: FixedFunction,
@@ -1153,7 +1187,7 @@ fn block_parameters(
             }
         }
     };
-    let counters_used = counters_used(program);
+    let counters_used = &ctx.bodies.counters_used;
     for (index, v) in program.variables.iter().enumerate() {
         let name = |k: usize| match (&v.name, v.array_len) {
             (Some(n), Some(_)) => Some(format!("{n}[{k}]")),

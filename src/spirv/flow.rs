@@ -63,6 +63,19 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// `lower_block` for a block the lowering owns: each statement, with
+    /// the blocks nested in it, is freed as soon as it is lowered
+    /// (`lower_consuming`).
+    pub(crate) fn lower_owned_block(&mut self, block: Block) -> LResult<()> {
+        for stmt in block {
+            if !self.open() {
+                break;
+            }
+            self.lower_stmt(&stmt)?;
+        }
+        Ok(())
+    }
+
     pub(crate) fn lower_stmt(&mut self, stmt: &Stmt) -> LResult<()> {
         if self.debug.is_some() {
             self.debug_line(stmt_span(stmt));

@@ -14,8 +14,6 @@
 //! register. It iterates to a fixed point because a needed instruction
 //! makes its operands' writers needed.
 
-use rustc_hash::FxHashSet as HashSet;
-
 use crate::isa::DataType;
 
 #[cfg(test)]
@@ -48,10 +46,9 @@ pub(crate) struct Liveness {
     reads: usize,
     /// CC0 / CC1: whether a needed statement tests it.
     cc: [bool; 2],
-    /// The IF statements with nothing needed inside, by address in the
-    /// (borrowed, so unmoving) program.
-    dead_ifs: HashSet<usize>,
-    record_ifs: bool,
+    /// Whether the last pass is running: it records the effects and the
+    /// access types, and changes nothing else at the fixed point.
+    recording: bool,
     /// Whether a reachable statement writes a result, or is KIL, EMIT or
     /// ENDPRIM (found by the recording pass).
     effects: bool,
@@ -73,8 +70,7 @@ impl Liveness {
             read: vec![false; count],
             reads: 0,
             cc: [false; 2],
-            dead_ifs: HashSet::default(),
-            record_ifs: false,
+            recording: false,
             effects: false,
             access: vec![Access::None; count],
         };
@@ -96,9 +92,9 @@ impl Liveness {
                 break;
             }
         }
-        // One more pass records the IFs to leave out and whether there is
+        // One more pass records the access types and whether there is
         // any effect; it changes nothing else at the fixed point.
-        live.record_ifs = true;
+        live.recording = true;
         for &sub in subroutines {
             live.block(&program.sub(sub).body);
         }
@@ -129,7 +125,7 @@ impl Liveness {
     }
 
     fn access(&mut self, var: VarId, ty: DataType) {
-        if self.record_ifs && self.is_temp(var) {
+        if self.recording && self.is_temp(var) {
             let a = &mut self.access[var.0 as usize];
             *a = match *a {
                 Access::None => Access::One(ty),
@@ -163,11 +159,23 @@ impl Liveness {
     }
 
     /// Whether a statement must be lowered: an IF only when some
-    /// statement of its blocks is.
+    /// statement of its blocks is. At the fixed point this depends only on
+    /// the registers and condition codes found read, not on where the
+    /// statement is, so the lowering may move (and free) the statements it
+    /// has lowered. Asked when an IF is lowered, it looks inside up to the
+    /// first needed statement: a needed IF nested n deep (bounded by
+    /// MAX_PROGRAM_IF_DEPTH, section 2.X.5) is looked at n times.
     pub(crate) fn stmt_needed(&self, stmt: &Stmt) -> bool {
         match stmt {
             Stmt::Inst(inst) => self.inst_needed(inst),
-            Stmt::If { .. } => !self.dead_ifs.contains(&(stmt as *const Stmt as usize)),
+            Stmt::If {
+                then_block,
+                else_block,
+                ..
+            } => then_block
+                .iter()
+                .chain(else_block.iter())
+                .any(|s| self.stmt_needed(s)),
             _ => true,
         }
     }
@@ -188,7 +196,7 @@ impl Liveness {
                 if !self.inst_needed(inst) {
                     return false;
                 }
-                if self.record_ifs
+                if self.recording
                     && (!self.is_temp(inst.dst.var)
                         || inst.memory.is_some()
                         || inst.image.as_ref().is_some_and(|m| m.atomic.is_some()))
@@ -223,8 +231,6 @@ impl Liveness {
                 let other = self.block(else_block);
                 if then || other {
                     self.test(test);
-                } else if self.record_ifs {
-                    self.dead_ifs.insert(stmt as *const Stmt as usize);
                 }
                 then || other
             }
@@ -289,7 +295,7 @@ impl Liveness {
                 true
             }
             Stmt::Kill { cond, .. } => {
-                self.effects |= self.record_ifs;
+                self.effects |= self.recording;
                 match cond {
                     KillCondition::Operand(op) => self.operand(op),
                     KillCondition::Cc(test) => self.test(test),
@@ -297,11 +303,11 @@ impl Liveness {
                 true
             }
             Stmt::Emit { .. } | Stmt::EndPrimitive { .. } | Stmt::Barrier { .. } => {
-                self.effects |= self.record_ifs;
+                self.effects |= self.recording;
                 true
             }
             Stmt::Store { value, memory, .. } => {
-                self.effects |= self.record_ifs;
+                self.effects |= self.recording;
                 self.operand(value);
                 for a in memory.registers() {
                     self.operand(a);
@@ -314,7 +320,7 @@ impl Liveness {
                 image,
                 ..
             } => {
-                self.effects |= self.record_ifs;
+                self.effects |= self.recording;
                 self.operand(value);
                 self.operand(coord);
                 if let Some((_, index)) = &image.unit_select {

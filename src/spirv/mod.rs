@@ -168,7 +168,64 @@ pub fn lower_with_source(
     let analysis = analyze(program, options)?;
     let mut lowerer = Lowerer::new(program, options, &analysis)?;
     lowerer.debug = lowerer.begin_debug_info(source);
-    lowerer.lower_program(&analysis)?;
+    let cycles = lowerer.declare_program(&analysis)?;
+    lowerer.lower_functions(&analysis, &cycles, Vec::new())?;
+    Ok(lowerer.finish())
+}
+
+/// [`lower_with_source`] that frees the program's statements as it lowers
+/// them: the bodies of the subroutines lowered as functions are taken out
+/// of `program` (they are empty afterwards) and each top-level statement
+/// is dropped once its words are written. For a large program the IR and
+/// the module's words were both whole at the end of the lowering, the
+/// larger part of a compile's peak memory (docs/performance.md, "Session
+/// 7"). The words are those of [`lower_with_source`].
+pub(crate) fn lower_consuming(
+    program: &mut Program,
+    options: &Options,
+    source: Option<&str>,
+) -> Result<Vec<u32>, LowerError> {
+    let analysis = analyze(program, options)?;
+    // The functions' statements are needed whole until the declarations
+    // are made (textures, images, shared memory and the EMIT count scan
+    // every body; call cycles are copied into dispatch states), so the
+    // lowering first runs over the whole program, then over a copy
+    // without the bodies it consumes.
+    let consumed: Vec<SubId> = analysis
+        .subroutines
+        .iter()
+        .copied()
+        .filter(|&sub| {
+            analysis.cycle_of(sub).is_none()
+                // A tessellation control program's entry looks into what
+                // it calls for reads of the output patch (geometry.rs), so
+                // only the entry's own statements go.
+                && (program.stage != Stage::TessControl || sub == program.entry)
+        })
+        .collect();
+    let mut shell = program.clone_without_bodies();
+    for (sub, shell_sub) in shell.subroutines.iter_mut().enumerate() {
+        if !consumed.contains(&SubId(sub as u32)) {
+            shell_sub.body = program.subroutines[sub].body.clone();
+        }
+    }
+    let (lowerer, cycles) = {
+        let mut lowerer = Lowerer::new(program, options, &analysis)?;
+        lowerer.debug = lowerer.begin_debug_info(source);
+        let cycles = lowerer.declare_program(&analysis)?;
+        (lowerer.rebind(&shell, options), cycles)
+    };
+    let bodies = consumed
+        .iter()
+        .map(|&sub| {
+            (
+                sub,
+                std::mem::take(&mut program.subroutines[sub.0 as usize].body),
+            )
+        })
+        .collect();
+    let mut lowerer = lowerer;
+    lowerer.lower_functions(&analysis, &cycles, bodies)?;
     Ok(lowerer.finish())
 }
 
@@ -955,7 +1012,46 @@ impl<'a> Lowerer<'a> {
         self.options.target_env.spirv_version() >= (1, 6)
     }
 
-    fn lower_program(&mut self, analysis: &Analysis) -> Result<(), LowerError> {
+    /// The same lowering state over `program`, a copy of the one it was
+    /// made for (`lower_consuming`), with the same `options`.
+    fn rebind<'b>(self, program: &'b Program, options: &'b Options) -> Lowerer<'b> {
+        Lowerer {
+            program,
+            options,
+            b: self.b,
+            glsl_set: self.glsl_set,
+            types: self.types,
+            value_types: self.value_types,
+            consts: self.consts,
+            storage: self.storage,
+            io: self.io,
+            cc_regs: self.cc_regs,
+            globals: self.globals,
+            functions: self.functions,
+            cycle_entries: self.cycle_entries,
+            call_depth: self.call_depth,
+            address_stack: self.address_stack,
+            ended: self.ended,
+            executed: self.executed,
+            loops: self.loops,
+            private_registers: self.private_registers,
+            capabilities: self.capabilities,
+            emit_count: self.emit_count,
+            live: self.live,
+            fixed: self.fixed,
+            debug: self.debug,
+            relax_floats: self.relax_floats,
+            uniform_flow: self.uniform_flow,
+            subgroup_inputs: self.subgroup_inputs,
+        }
+    }
+
+    /// The declarations before the first function, and the call cycles
+    /// flattened into the states of their dispatch functions.
+    fn declare_program(
+        &mut self,
+        analysis: &Analysis,
+    ) -> Result<Vec<(Word, recursion::Flat)>, LowerError> {
         self.declare_variables(analysis)?;
         self.declare_textures(analysis)?;
         self.declare_images(analysis)?;
@@ -1007,15 +1103,31 @@ impl<'a> Lowerer<'a> {
                 self.functions.insert(sub, id);
             }
         }
+        Ok(flat_cycles)
+    }
+
+    /// The functions, the entry point and the execution modes. `bodies`
+    /// are the statements of subroutines taken out of the program
+    /// (`lower_consuming`), lowered from there and freed as they go.
+    fn lower_functions(
+        &mut self,
+        analysis: &Analysis,
+        flat_cycles: &[(Word, recursion::Flat)],
+        mut bodies: Vec<(SubId, Block)>,
+    ) -> Result<(), LowerError> {
         for &sub in &analysis.subroutines {
             let is_entry = sub == self.program.entry;
             if analysis.cycle_of(sub).is_none() {
-                self.lower_subroutine(sub, is_entry, analysis)?;
+                let body = bodies
+                    .iter()
+                    .position(|&(s, _)| s == sub)
+                    .map(|at| bodies.swap_remove(at).1);
+                self.lower_subroutine(sub, is_entry, analysis, body)?;
             } else if is_entry {
                 self.lower_entry_wrapper(sub)?;
             }
         }
-        for (function, flat) in &flat_cycles {
+        for (function, flat) in flat_cycles {
             self.lower_cycle(*function, flat)?;
         }
         let program_main = self
@@ -1080,11 +1192,14 @@ impl<'a> Lowerer<'a> {
 
     /// One OpFunction per subroutine; the entry subroutine is `main`
     /// itself, so RET there ends the program (section 2.X.8.Z, RET).
+    /// `owned` is the subroutine's body when it was taken out of the
+    /// program (`lower_consuming`): each statement is freed once lowered.
     fn lower_subroutine(
         &mut self,
         sub: SubId,
         is_entry: bool,
         analysis: &Analysis,
+        owned: Option<Block>,
     ) -> Result<(), LowerError> {
         let subroutine = self.program.sub(sub);
         let id = self.functions.get(&sub).copied().ok_or_else(|| {
@@ -1093,7 +1208,9 @@ impl<'a> Lowerer<'a> {
         let void = self.t_void();
         let fn_ty = self.t_void_fn();
         let mut statements = 0;
-        walk_stmts(&subroutine.body, &mut |_| statements += 1);
+        walk_stmts(owned.as_ref().unwrap_or(&subroutine.body), &mut |_| {
+            statements += 1
+        });
         self.b.reserve_body(statements * BODY_WORDS_PER_STATEMENT);
         self.b
             .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
@@ -1110,7 +1227,10 @@ impl<'a> Lowerer<'a> {
         self.loops.clear();
         self.uniform_flow = is_entry;
         if self.live.has_effects() {
-            self.lower_block(&subroutine.body)?;
+            match owned {
+                Some(body) => self.lower_owned_block(body)?,
+                None => self.lower_block(&subroutine.body)?,
+            }
             if self.b.selected_block().is_some() {
                 self.lower_subroutine_end(subroutine.end, is_entry)?;
             }
@@ -1205,5 +1325,37 @@ impl<'a> Lowerer<'a> {
 
     fn finish(self) -> Vec<u32> {
         self.b.assemble()
+    }
+}
+
+#[cfg(test)]
+mod consuming_tests {
+    use crate::Options;
+
+    /// `lower_consuming` frees the statements as it lowers them; the words
+    /// must be those of `lower_with_source`, which borrows the program:
+    /// dead IFs (found by what they contain, not where they are), nested
+    /// flow, subroutines, a call cycle (whose bodies stay) and a
+    /// tessellation control program (whose callees stay).
+    #[test]
+    fn consuming_the_program_gives_the_words_of_borrowing_it() {
+        let programs = [
+            "!!NVvp4.0\nTEMP t, u;\nMOVC t, vertex.position;\nIF GT.x;\n MUL u, t, t;\n IF LT.y;\n  ADD u, u, t;\n ENDIF;\nENDIF;\nIF GT.y;\n MOV result.position, t;\nELSE;\n MOV result.position, -t;\nENDIF;\nREP 3;\n ADD t, t, 1;\nENDREP;\nCAL sub;\nMOV result.color, t;\nRET;\nsub:\nADD t, t, 2;\nRET;\nEND\n",
+            "!!NVfp4.0\nTEMP t;\nMOV t, fragment.color;\nCAL a;\nMOV result.color, t;\nRET;\na:\nSUBC t.x, t.x, 1;\nCAL b (GT.x);\nRET;\nb:\nCAL a;\nRET;\nEND\n",
+            "!!NVtcp5.0\nVERTICES_OUT 3;\nTEMP t;\nCAL s;\nMOV result.patch.attrib[0], t;\nRET;\ns:\nMOV t, vertex.out[0].position;\nRET;\nEND\n",
+        ];
+        for text in programs {
+            let options = Options::default();
+            let (mut program, _) = crate::check(text, &options).expect(text);
+            let borrowed = super::lower_with_source(&program, &options, Some(text)).unwrap();
+            let consumed = super::lower_consuming(&mut program, &options, Some(text)).unwrap();
+            assert_eq!(borrowed, consumed, "{text}");
+            assert!(
+                program.subroutines[program.entry.0 as usize]
+                    .body
+                    .is_empty(),
+                "{text}"
+            );
+        }
     }
 }

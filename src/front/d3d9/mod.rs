@@ -137,9 +137,15 @@ pub(crate) fn compile(
     bytes: &[u8],
     options: &crate::Options,
 ) -> Result<crate::Compiled, Diagnostics> {
-    let c = checked(bytes, options)?;
-    let mut compiled = crate::finish(&c.program, c.warnings, &c.listing.text, options)?;
-    reflect::annotate(&mut compiled.reflection, &c.shader, &c.analysis);
+    let Checked {
+        shader,
+        listing,
+        analysis,
+        program,
+        warnings,
+    } = checked(bytes, options)?;
+    let mut compiled = crate::finish(program, warnings, &listing.text, options)?;
+    reflect::annotate(&mut compiled.reflection, &shader, &analysis);
     Ok(compiled)
 }
 
