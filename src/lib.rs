@@ -431,7 +431,6 @@ pub fn source_listing(source: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `E0004` when a program is larger than `Options::max_source_bytes`.
 /// Makes mimalloc, the allocator of the command line (src/main.rs),
 /// return memory to the system as soon as it is free. Its default, a purge
 /// delay of one second (mimalloc 3's `mi_option_purge_delay`), keeps the
@@ -458,6 +457,7 @@ pub fn return_freed_memory_at_once() {
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
 }
 
+/// `E0004` when a program is larger than `Options::max_source_bytes`.
 fn too_large(len: usize, options: &Options) -> Result<(), Diagnostics> {
     if len <= options.max_source_bytes {
         return Ok(());
