@@ -237,6 +237,8 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
             from: crate::ir::StorageType { ty, bits: 32 },
             rounding: crate::ir::Rounding::Round,
             saturate: false,
+            long_half_operand: false,
+            long_half_result: false,
         }),
         dst: dest(dst, result_ty),
         srcs: operands,
@@ -2863,8 +2865,8 @@ fn atomic_extension_operations_compile_or_give_their_code() {
 }
 
 /// CVT to and from F16 from and to every other storage type, in each
-/// rounding mode, validates in every target environment (no Float16
-/// capability: src/spirv/half.rs).
+/// rounding mode, in 32-bit and LONG registers, validates in every target
+/// environment (no Float16 capability: src/spirv/half.rs).
 #[test]
 fn cvt_with_f16_validates_in_every_env() {
     let mut body = String::new();
@@ -2879,12 +2881,12 @@ fn cvt_with_f16_validates_in_every_env() {
         };
         for rounding in ["", ".ROUND", ".CEIL", ".FLR", ".TRUNC"] {
             body.push_str(&format!(
-                "CVT.F16.{other}{rounding} h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\nCVT.F16.{other}{rounding}.SSAT h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\n"
+                "CVT.F16.{other}{rounding} h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\nCVT.F16.{other}{rounding}.SSAT h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\nCVT.F16.{other}{rounding}.SAT.CC e, {operand};\nCVT.{other}.F16{rounding} {result}, e;\n"
             ));
         }
     }
     let src = format!(
-        "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE sbo = program.storage[0];\nTEMP f, h;\nINT TEMP s;\nUINT TEMP u;\nLONG TEMP d;\nMOV f, fragment.texcoord[0];\nFLR.S s, f;\nFLR.U u, f;\nMOV.F64 d, f;\n{body}STB.S32X4 s, sbo[0];\nSTB.U32X4 u, sbo[16];\nSTB.F64X4 d, sbo[32];\nADD result.color, f, h;\nEND\n"
+        "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE sbo = program.storage[0];\nTEMP f, h;\nINT TEMP s;\nUINT TEMP u;\nLONG TEMP d, e;\nMOV f, fragment.texcoord[0];\nFLR.S s, f;\nFLR.U u, f;\nMOV.F64 d, f;\n{body}STB.S32X4 s, sbo[0];\nSTB.U32X4 u, sbo[16];\nSTB.F64X4 d, sbo[32];\nADD result.color, f, h;\nEND\n"
     );
     for env in ENVS {
         let compiled = crate::compile(&src, &options(env))
