@@ -2102,13 +2102,13 @@ impl Checker<'_> {
         &mut self,
         vars: &[VarId],
         parts: &'p [PathPart],
+        name: &str,
         name_span: Span,
     ) -> Option<(VarId, Index, &'p [PathPart])> {
-        let name = self.var(vars[0]).name.clone().unwrap_or_default();
-        let (var, select, rest) = match self.pick_binding_point(vars, parts, &name, name_span) {
+        let (var, select, rest) = match self.pick_binding_point(vars, parts, name, name_span) {
             Ok(picked) => picked?,
             Err((span, what)) => {
-                let d = super::buffer_pick_error(span, &name, &what);
+                let d = super::buffer_pick_error(span, name, &what);
                 self.error(d);
                 return None;
             }
@@ -2378,8 +2378,10 @@ impl Checker<'_> {
                 let (var, rest, name_span, rel) = self.lookup(&o.path, false)?;
                 let (var, index, rest) = if let Some(index) = rel {
                     (var, index, rest)
-                } else if let Some(vars) = self.buffer_ranges.get(&var).cloned() {
-                    self.buffer_range_index(&vars, rest, name_span)?
+                } else if let (Some(vars), PathHead::Name(id)) =
+                    (self.buffer_ranges.get(&var).cloned(), &o.path.head)
+                {
+                    self.buffer_range_index(&vars, rest, &id.name, name_span)?
                 } else if matches!(o.path.head, PathHead::Name(_)) {
                     let (index, rest) = self.index(var, rest, name_span)?;
                     (var, index, rest)

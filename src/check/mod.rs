@@ -1143,8 +1143,16 @@ impl<'o> Checker<'o> {
                         vec4: false,
                         bytes: true,
                     };
-                let buffer_var = |buffer: u32, named: bool| Variable {
-                    name: named.then(|| name.name.to_string()),
+                // A range's variables are named for their binding point,
+                // `name[k]`: the messages about the element index and the
+                // reflection then say which binding point they mean.
+                let ranged = last > binding.buffer;
+                let buffer_var = |buffer: u32| Variable {
+                    name: Some(if ranged {
+                        format!("{}[{}]", name.name, buffer - binding.buffer)
+                    } else {
+                        name.name.to_string()
+                    }),
                     span: name.span,
                     kind: if constant {
                         VarKind::ConstantBuffer(ir::BufferBinding { buffer, ..binding })
@@ -1156,17 +1164,17 @@ impl<'o> Checker<'o> {
                     array_len: if is_array { Some(count) } else { None },
                     interpolation: mods.interpolation,
                 };
-                let var = self.add_var(buffer_var(binding.buffer, true));
+                let var = self.add_var(buffer_var(binding.buffer));
                 self.declare_name(name, var);
                 // NV_gpu_program5 2.X.3.6: `program.buffer[a..b]` "behave[s]
                 // identically to ... "program.buffer[a]", except that the
                 // variable is filled with a separate set of values for each
                 // buffer binding point from <a> to <b> inclusive": one
                 // variable per binding point, as STORAGE ranges have.
-                if last > binding.buffer {
+                if ranged {
                     let mut vars = vec![var];
                     for buffer in binding.buffer + 1..=last {
-                        vars.push(self.add_var(buffer_var(buffer, false)));
+                        vars.push(self.add_var(buffer_var(buffer)));
                     }
                     self.buffer_ranges.insert(var, vars);
                 }

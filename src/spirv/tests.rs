@@ -3018,6 +3018,38 @@ fn parameter_buffer_ranges_validate_and_their_rules_are_coded() {
     for env in ENVS {
         crate::compile(ranges, &options(env)).unwrap_or_else(|d| panic!("{env:?}: {d:?}"));
     }
+    // One declaration: reading one binding point of it is no W0002 (and
+    // declares that binding point's block only); with a register picking
+    // the binding point the reflection lists every binding point's block
+    // and names each element by binding point.
+    let one = crate::compile(
+        "!!NVfp5.0\nBUFFER4 b[] = { program.buffer[1..3][0..1] };\nMOV result.color, b[2][1];\nEND\n",
+        &crate::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(one.warnings.iter().count(), 0);
+    assert_eq!(one.reflection.uniform_blocks.len(), 1);
+    let picked = crate::compile(
+        "!!NVfp5.0\nBUFFER4 b[] = { program.buffer[1..3][0..1] };\nINT TEMP i;\nMOV.S i, 1;\nMOV result.color, b[i.x][1];\nEND\n",
+        &crate::Options::default(),
+    )
+    .unwrap();
+    let blocks: Vec<(String, Vec<Vec<String>>)> = picked
+        .reflection
+        .uniform_blocks
+        .iter()
+        .map(|b| {
+            let names = b.parameters.iter().map(|p| p.names.clone()).collect();
+            (b.binding_name.clone(), names)
+        })
+        .collect();
+    let named = |b: u32, k: u32| {
+        (
+            format!("program.buffer[{b}]"),
+            vec![vec![format!("b[{k}][0]")], vec![format!("b[{k}][1]")]],
+        )
+    };
+    assert_eq!(blocks, [named(1, 0), named(2, 1), named(3, 2)]);
     let nv5 = |decl: &str, use_: &str| {
         format!("!!NVfp5.0\n{decl}\nINT TEMP i;\nTEMP r;\nMOV.S i, 1;\n{use_}\nMOV result.color, r;\nEND\n")
     };
