@@ -569,6 +569,63 @@ impl<'o> Checker<'o> {
         true
     }
 
+    /// NV_gpu_program5's second <optArraySize> on a BUFFER, BUFFER4 or
+    /// CBUFFER declaration (`b[3][4]`): the first counts the binding points
+    /// of the `program.buffer[a..b]` range the variable was just bound to
+    /// (E1282 on another binding, another count, or a `!!NV…4.0` header,
+    /// whose grammar has one size).
+    fn binding_point_size(&mut self, name: &Ident, points: Option<&ast::ArraySize>) {
+        let Some(points) = points else { return };
+        let rule = "NV_gpu_program5 2.X.2: <BUFFER_statement> ::= <bufferDeclType> <establishName> <optArraySize> <optArraySize> \"=\" <bufferMultInit>; 2.X.3.6: `program.buffer[a..b]` variables are \"accessed as an arrays, with the first index specifying an offset into the range of buffer object binding points\", and a second index the element";
+        if !self.dialect.has(Features::NV5) {
+            self.error(
+                Diagnostic::error(
+                    "E1282",
+                    "two array sizes on a buffer declaration outside NV_gpu_program5",
+                )
+                .primary(
+                    points.span,
+                    "NV_parameter_buffer_object's <BUFFER_statement> has one <optArraySize>",
+                )
+                .note(rule),
+            );
+            return;
+        }
+        let Some(var) = self.names.get(&name.name).map(|s| s.var) else {
+            return;
+        };
+        let count = self.buffer_ranges.get(&var).map(Vec::len);
+        let declared = points.len.as_ref().map(|n| self.array_len(n));
+        match (count, declared) {
+            (Some(n), Some(d)) if d != n as u32 => self.error(
+                Diagnostic::error(
+                    "E1282",
+                    format!(
+                        "`{}` is declared with {d} binding points but bound to {n}",
+                        name.name
+                    ),
+                )
+                .primary(points.span, format!("{d} declared here"))
+                .note(rule),
+            ),
+            (Some(_), _) => {}
+            (None, _) => self.error(
+                Diagnostic::error(
+                    "E1282",
+                    format!(
+                        "`{}` has a size for binding points but is not bound to a range of them",
+                        name.name
+                    ),
+                )
+                .primary(
+                    points.span,
+                    "the first of two sizes counts the binding points of `program.buffer[a..b]`",
+                )
+                .note(rule),
+            ),
+        }
+    }
+
     fn declare_name(&mut self, name: &Ident, var: VarId) {
         if self.reserved_name(name) {
             return;
@@ -830,34 +887,46 @@ impl<'o> Checker<'o> {
             DeclKind::Buffer {
                 vec4,
                 name,
+                points,
                 size,
                 init,
-            } => self.bound_declaration(
-                d,
+            } => {
+                self.bound_declaration(
+                    d,
+                    name,
+                    size.as_ref(),
+                    init,
+                    ty,
+                    precision,
+                    mods,
+                    BoundKind::Buffer {
+                        vec4: *vec4,
+                        bytes: false,
+                    },
+                );
+                self.binding_point_size(name, points.as_ref());
+            }
+            DeclKind::ConstantBuffer {
                 name,
-                size.as_ref(),
+                points,
+                size,
                 init,
-                ty,
-                precision,
-                mods,
-                BoundKind::Buffer {
-                    vec4: *vec4,
-                    bytes: false,
-                },
-            ),
-            DeclKind::ConstantBuffer { name, size, init } => self.bound_declaration(
-                d,
-                name,
-                size.as_ref(),
-                init,
-                ty,
-                precision,
-                mods,
-                BoundKind::Buffer {
-                    vec4: false,
-                    bytes: true,
-                },
-            ),
+            } => {
+                self.bound_declaration(
+                    d,
+                    name,
+                    size.as_ref(),
+                    init,
+                    ty,
+                    precision,
+                    mods,
+                    BoundKind::Buffer {
+                        vec4: false,
+                        bytes: true,
+                    },
+                );
+                self.binding_point_size(name, points.as_ref());
+            }
             DeclKind::PrimitiveIn(t) => {
                 self.geometry_decls
                     .push(("PRIMITIVE_IN", d.span, Some(t.name.to_string())))

@@ -3002,7 +3002,8 @@ fn atomim_f32_needs_the_atomic_float_option_and_add_or_exch() {
 /// BUFFER, BUFFER4 and CBUFFER declarations, with constant and
 /// register-picked binding points, validates in every environment; an
 /// `!!NV…4.0` program may not use the range (E0203), and the fail-to-load
-/// rules are E0202 (a > b), E1280 (past the binding points) and E1281 (a
+/// rules are E0202 (a > b), E1280 (past the binding points), E1282 (a
+/// binding-point array size that is not the range's) and E1281 (a
 /// binding point index outside the range, or none); a buffer of a storage
 /// range picked by a register validates in every environment with every
 /// kind of access.
@@ -3014,7 +3015,7 @@ fn parameter_buffer_ranges_validate_and_their_rules_are_coded() {
         };
         d.iter().next().expect("a diagnostic").code
     };
-    let ranges = "!!NVfp5.0\nBUFFER4 b4[] = { program.buffer[1..3][1..2] };\nBUFFER bw = program.buffer[4..5][3];\nBUFFER4 whole[] = { program.buffer[6..7] };\nBUFFER words[] = { program.buffer[8..9][0..1], program.buffer[8..9][2..5] };\nCBUFFER cb[] = { program.buffer[10..12] };\nCBUFFER cbpart = program.buffer[10..11][16];\nINT TEMP i;\nTEMP r, s, t, u;\nMOV.S i, {5, 0, -3, 0};\nMOV r, b4[2][1];\nMOV s, b4[i.x - 4][i.y];\nADD t, bw[0], bw[i.z + 1];\nMAD u, whole[i.x + 7][i.w], words[1][5], words[i.y][i.x];\nLDC.F32X4 r, cb[1][16];\nLDC.F32X2 s.xy, cb[i.x - 3][i.x + 4];\nLDC.U8 s.z, cbpart[i.y][3];\nADD r, r, s;\nADD r, r, t;\nADD result.color, r, u;\nEND\n";
+    let ranges = "!!NVfp5.0\nBUFFER4 b4[] = { program.buffer[1..3][1..2] };\nBUFFER bw = program.buffer[4..5][3];\nBUFFER4 whole[] = { program.buffer[6..7] };\nBUFFER words[] = { program.buffer[8..9][0..1], program.buffer[8..9][2..5] };\nCBUFFER cb[] = { program.buffer[10..12] };\nCBUFFER cbpart = program.buffer[10..11][16];\nBUFFER4 two[2][2] = { program.buffer[12..13][0..1] };\nINT TEMP i;\nTEMP r, s, t, u;\nMOV.S i, {5, 0, -3, 0};\nMOV r, b4[2][1];\nMOV s, b4[i.x - 4][i.y];\nADD t, bw[0], bw[i.z + 1];\nMAD u, whole[i.x + 7][i.w], words[1][5], words[i.y][i.x];\nLDC.F32X4 r, cb[1][16];\nLDC.F32X2 s.xy, cb[i.x - 3][i.x + 4];\nLDC.U8 s.z, cbpart[i.y][3];\nADD r, r, s;\nADD r, r, t;\nADD r, r, two[i.y + 1][1];\nADD result.color, r, u;\nEND\n";
     for env in ENVS {
         crate::compile(ranges, &options(env)).unwrap_or_else(|d| panic!("{env:?}: {d:?}"));
     }
@@ -3098,6 +3099,12 @@ fn parameter_buffer_ranges_validate_and_their_rules_are_coded() {
                 "MOV r, b[0][0];",
             ),
             "E0330",
+        ),
+        (nv5("BUFFER4 b[3][] = { program.buffer[1..2] };", "MOV r, b[1][0];"), "E1282"),
+        (nv5("BUFFER4 b[2][] = { program.buffer[1] };", "MOV r, b[1];"), "E1282"),
+        (
+            "!!NVfp4.0\nBUFFER4 b[1][2] = { program.buffer[0][0..1] };\nMOV result.color, b[0];\nEND\n".to_string(),
+            "E1282",
         ),
     ] {
         assert_eq!(first_code(&src), code, "{src}");
