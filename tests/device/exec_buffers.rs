@@ -591,3 +591,61 @@ END
     ];
     check_fragment(src, &buffers, &cases, &expected, &[(1, 3)]);
 }
+
+/// More forms of Table X.12.1: a whole range of BUFFER words
+/// (`program.buffer[a..b]`, every element) with NV_gpu_program5's two
+/// array sizes (binding points, then elements), a BUFFER4 element range
+/// declared `[2][2]`, and CBUFFER bytes read as U8 with a register
+/// picking the binding point and a register offset. Word w of buffer b is
+/// `(b << 16) | w`, so byte 4w is w, byte 4w + 2 is b; a = floor(texcoord[0]).
+#[test]
+fn buffer_ranges_with_two_array_sizes_whole_words_and_bytes() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+BUFFER words[2][] = { program.buffer[0..1] };
+BUFFER4 pair[2][2] = { program.buffer[2..3][1..2] };
+CBUFFER bytes[] = { program.buffer[4..5][8..15] };
+INT TEMP a;
+UINT OUTPUT o0 = result.color[0];
+UINT OUTPUT o1 = result.color[1];
+UINT OUTPUT o2 = result.color[2];
+FLR.S a, fragment.texcoord[0];
+MOV.U o0, words[a.x][a.y];
+MOV.U o1, pair[a.x + 1][a.z];
+LDC.U8 o2, bytes[a.w][a.y];
+END
+";
+    let words = |b: u32, n: u32| (b, (0..n).map(|w| word(b, w)).collect::<Vec<_>>());
+    // The whole-binding BUFFER arrays declare MAX_PROGRAM_PARAMETER_BUFFER_SIZE
+    // words; 16 are bound, and the reads stay inside them.
+    let buffers = [
+        words(0, 16),
+        words(1, 16),
+        words(2, 12),
+        words(3, 12),
+        words(4, 4),
+        words(5, 4),
+    ];
+    let cases: [[f32; 4]; 4] = [
+        [0.0, 2.0, 0.0, 0.0],
+        [1.0, 4.0, 1.0, 1.0],
+        [-1.0, 6.0, 5.0, 1.0],
+        [3.0, 0.0, -2.0, 7.0],
+    ];
+    let expected = [
+        // words[0][2]; pair[1][0] = buffer 3 vec4 1; bytes[0][2] = buffer 4
+        // byte 8 + 2 = 10: the high half of word 2, its low byte 4.
+        vec![splat(word(0, 2)), vec4(3, 1), [4, 0, 0, 0]],
+        // words[1][4]; pair[2] clamps to pair[1], [1] = vec4 2; bytes[1][4]
+        // = buffer 5 byte 12, word 3's low byte: 3.
+        vec![splat(word(1, 4)), vec4(3, 2), [3, 0, 0, 0]],
+        // words[-1] clamps to words[0], [6]; pair[0][5] clamps to pair[0][1]
+        // = buffer 2 vec4 2; bytes[1][6] = buffer 5 byte 14: 5.
+        vec![splat(word(0, 6)), vec4(2, 2), [5, 0, 0, 0]],
+        // words[3] clamps to words[1], [0]; pair[4][-2] clamps to
+        // pair[1][0] = buffer 3 vec4 1; bytes[7] clamps to bytes[1], byte
+        // 8 = word 2's low byte: 2.
+        vec![splat(word(1, 0)), vec4(3, 1), [2, 0, 0, 0]],
+    ];
+    check_fragment(src, &buffers, &cases, &expected, &[]);
+}
