@@ -519,9 +519,14 @@ impl<'p> Machine<'p> {
         // the range as the device does (docs/semantics.md), then the
         // element of its variable.
         if let Index::BufferRange(range) = index {
-            let k = self.picked_binding_point(&range.select)?;
+            let (k, undefined) = self.picked_binding_point(&range.select)?;
             let var = range.select.vars.get(k).copied().unwrap_or(id);
-            return self.fetch(var, &range.element, ty, span);
+            let mut v = self.fetch(var, &range.element, ty, span)?;
+            // An undefined register picks an undefined binding point.
+            if undefined {
+                v.undefined = 0xf;
+            }
+            return Ok(v);
         }
         let (var, i) = self.var_storage(id, span)?;
         let len = var.len();
@@ -2102,11 +2107,14 @@ struct Place {
 /// [`Inputs::buffers`] the same way.
 impl Machine<'_> {
     /// The binding point a register picks in a range of buffers: its x
-    /// (a signed integer) plus the constant, clamped into the range.
-    fn picked_binding_point(&mut self, select: &crate::ir::BufferSelect) -> Result<usize> {
-        let x = i64::from(self.load(&select.index)?.bits[0] as i32);
+    /// (a signed integer) plus the constant, clamped into the range; and
+    /// whether the register's x is undefined.
+    fn picked_binding_point(&mut self, select: &crate::ir::BufferSelect) -> Result<(usize, bool)> {
+        let index = self.load(&select.index)?;
+        let x = i64::from(index.bits[0] as i32);
         let last = select.vars.len().max(1) as i64 - 1;
-        Ok((x + i64::from(select.constant)).clamp(0, last) as usize)
+        let k = (x + i64::from(select.constant)).clamp(0, last) as usize;
+        Ok((k, index.is_undefined(0)))
     }
 
     /// Where an access goes.
@@ -2115,7 +2123,7 @@ impl Machine<'_> {
         // into the range as the device does (docs/semantics.md).
         let var = match m.buffer_select.as_deref() {
             Some(select) => {
-                let k = self.picked_binding_point(select)?;
+                let (k, _) = self.picked_binding_point(select)?;
                 select.vars.get(k).copied().unwrap_or(m.var)
             }
             None => m.var,
