@@ -1408,6 +1408,23 @@ pub enum Index {
     /// Both indices in one box, so an [`Index`] (in every operand and
     /// destination) is 16 bytes (docs/performance.md, "Session 6").
     PerVertex(Box<PerVertexIndex>),
+    /// A BUFFER or BUFFER4 variable on a range of parameter buffers
+    /// (`program.buffer[a..b]`, NV_gpu_program5 2.X.3.6) whose binding
+    /// point a register picks: `name[A.x + k]`, then the element of the
+    /// picked binding point's variable as for one buffer. The operand's
+    /// variable is the range's first ([`BufferSelect::vars`]); a constant
+    /// binding point is resolved by the checker to its variable instead.
+    BufferRange(Box<BufferRangeIndex>),
+}
+
+/// The two indices of [`Index::BufferRange`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferRangeIndex {
+    /// The binding point: `vars[index.x + constant]`, clamped into the
+    /// range.
+    pub select: BufferSelect,
+    /// The element of its variable, or [`Index::None`].
+    pub element: Index,
 }
 
 /// The two indices of [`Index::PerVertex`].

@@ -559,6 +559,9 @@ fn elements_of(index: &Index) -> Elements {
         Index::Absolute(n) => Some([*n].into()),
         Index::Relative { .. } => None,
         Index::PerVertex(per_vertex) => elements_of(&per_vertex.element),
+        // The operand's variable is the first binding point's; another
+        // may be read.
+        Index::BufferRange(_) => None,
     }
 }
 
@@ -591,6 +594,10 @@ fn walk(
                         operand(address, read);
                     }
                     index = &per_vertex.element;
+                }
+                Index::BufferRange(range) => {
+                    operand(&range.select.index, read);
+                    index = &range.element;
                 }
                 Index::None | Index::Absolute(_) => break,
             }

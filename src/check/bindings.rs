@@ -218,9 +218,12 @@ pub enum Binding {
     Attrib(Vec<AttribBinding>),
     Result(Vec<ResultBinding>),
     Param(Vec<ParamBinding>),
-    /// `program.buffer[b]`, optionally `[n]` or `[a..c]` into it.
+    /// `program.buffer[b]`, optionally `[n]` or `[a..c]` into it; on a
+    /// range of binding points `program.buffer[b..last]` (NV_gpu_program5
+    /// 2.X.3.6, Table X.12.1), `last` is its last binding point.
     Buffer {
         buffer: u32,
+        last: u32,
         elements: Option<(u32, u32)>,
         span: Span,
     },
@@ -1100,24 +1103,22 @@ fn program_binding(
         }
         _ => {
             // NV_parameter_buffer_object: <bufferBinding> ::= "program" "." "buffer" <arrayMemAbs>
-            // NV_gpu_program5 2.X.3.6 adds "program.buffer[a..b]" to array
-            // declarations: valid, not lowered yet.
+            // NV_gpu_program5 2.X.3.6 adds "program.buffer[a..b]" to
+            // declarations (<bufferBinding> ::= "program" "." "buffer"
+            // <arrayRange>); `!!NV…4.0` keeps E0203 for it.
             let ranges = allow_range && dialect.has(Features::NV5);
-            let start = c.end;
-            let buffer = match required(selection(c, &w, ranges)?, c, &w)? {
-                Sel::One(b) => b,
-                Sel::Range(..) => {
-                    return Err(Diagnostic::error(
-                        "E0900",
-                        "not supported yet: a range of parameter buffers, `program.buffer[a..b]`",
-                    )
-                    .primary(Span { start, end: c.end }, "valid, but not lowered to SPIR-V yet")
-                    .note("NV_gpu_program5 2.X.3.6, Table X.12.1: \"the variable is filled with a separate set of values for each buffer binding point from <a> to <b> inclusive\"; nvp4c lowers `program.buffer[a]` with its element forms (README, \"Headers and options\")"))
-                }
-                _ => 0,
+            let (buffer, last) = match required(selection(c, &w, ranges)?, c, &w)? {
+                Sel::One(b) => (b, b),
+                Sel::Range(a, b) => (a, b),
+                _ => (0, 0),
+            };
+            let what = if buffer == last {
+                format!("program.buffer[{buffer}]")
+            } else {
+                format!("program.buffer[{buffer}..{last}]")
             };
             let start = c.end;
-            let elements = match selection(c, &format!("program.buffer[{buffer}]"), allow_range)? {
+            let elements = match selection(c, &what, allow_range)? {
                 Sel::None => None,
                 Sel::One(n) => Some((n, n)),
                 Sel::Range(a, b) => Some((a, b)),
@@ -1125,6 +1126,7 @@ fn program_binding(
             };
             Ok(Binding::Buffer {
                 buffer,
+                last,
                 elements,
                 span: Span { start, end: c.end },
             })

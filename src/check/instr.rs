@@ -2091,6 +2091,42 @@ impl Checker<'_> {
         v
     }
 
+    /// `name[k]...` or `name[A.x + k]...` on a BUFFER or BUFFER4 variable
+    /// bound to `program.buffer[a..b]` (NV_gpu_program5 2.X.3.6: "the
+    /// first index specifying an offset into the range of buffer object
+    /// binding points"; "If such a variable is declared as an array, a
+    /// second index must be provided to identify the individual array
+    /// element"): the picked binding point's variable (the range's first
+    /// when a register picks it), the index and the parts after it.
+    fn buffer_range_index<'p>(
+        &mut self,
+        vars: &[VarId],
+        parts: &'p [PathPart],
+        name: &str,
+        name_span: Span,
+    ) -> Option<(VarId, Index, &'p [PathPart])> {
+        let (var, select, rest) = match self.pick_binding_point(vars, parts, name, name_span) {
+            Ok(picked) => picked?,
+            Err((span, what)) => {
+                let d = super::buffer_pick_error(span, name, &what);
+                self.error(d);
+                return None;
+            }
+        };
+        let (element, rest) = self.index(var, rest, name_span)?;
+        match select {
+            None => Some((var, element, rest)),
+            Some(select) => Some((
+                var,
+                Index::BufferRange(Box::new(ir::BufferRangeIndex {
+                    select: *select,
+                    element,
+                })),
+                rest,
+            )),
+        }
+    }
+
     /// Resolves `[...]` on a variable; returns the index and the parts after it.
     pub(super) fn index<'p>(
         &mut self,
@@ -2340,12 +2376,17 @@ impl Checker<'_> {
             }
             _ => {
                 let (var, rest, name_span, rel) = self.lookup(&o.path, false)?;
-                let (index, rest) = if let Some(index) = rel {
-                    (index, rest)
+                let (var, index, rest) = if let Some(index) = rel {
+                    (var, index, rest)
+                } else if let (Some(vars), PathHead::Name(id)) =
+                    (self.buffer_ranges.get(&var).cloned(), &o.path.head)
+                {
+                    self.buffer_range_index(&vars, rest, &id.name, name_span)?
                 } else if matches!(o.path.head, PathHead::Name(_)) {
-                    self.index(var, rest, name_span)?
+                    let (index, rest) = self.index(var, rest, name_span)?;
+                    (var, index, rest)
                 } else {
-                    (Index::None, rest)
+                    (var, Index::None, rest)
                 };
                 if self.address_vars.contains(&var) {
                     self.address_misuse(var, o.path.span, "read");

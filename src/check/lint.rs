@@ -92,6 +92,16 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
             }
         });
     }
+    // A variable on a range of buffers is one declaration: used when any
+    // of its binding points is read.
+    for vars in c.buffer_ranges.values() {
+        let any = vars.iter().any(|v| used.get(v.0 as usize) == Some(&true));
+        for v in vars {
+            if let Some(u) = used.get_mut(v.0 as usize) {
+                *u |= any;
+            }
+        }
+    }
     // The bindings the program reaches, by any variable or directly.
     let mut attribs_used = HashSet::default();
     let mut results_used = HashSet::default();

@@ -445,7 +445,79 @@ impl Checker<'_> {
             for buffer in binding + 1..=last as u32 {
                 vars.push(self.add_var(storage_var(buffer, false)));
             }
-            self.storage_ranges.insert(var, vars);
+            self.buffer_ranges.insert(var, vars);
+        }
+    }
+
+    /// The first index of an access to a variable on a range of buffers
+    /// (`vars`, one per binding point): "an offset into the range of
+    /// buffer binding points" (NV_shader_storage_buffer_object 2.X.3.Y,
+    /// NV_gpu_program5 2.X.3.6). A constant picks the variable; a register
+    /// (plus a constant) picks it at run time, clamped into the range as
+    /// relative array addressing is (docs/semantics.md). Returns the
+    /// variable (the first for a register), the register's selection and
+    /// the parts after the index; `Err` with the index's span and what is
+    /// wrong with it (the caller's code); `Ok(None)` when an error is
+    /// already reported.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn pick_binding_point<'p>(
+        &mut self,
+        vars: &[ir::VarId],
+        parts: &'p [PathPart],
+        name: &str,
+        span: Span,
+    ) -> Result<Option<(ir::VarId, Option<Box<ir::BufferSelect>>, &'p [PathPart])>, (Span, String)>
+    {
+        match parts.first() {
+            Some(PathPart::Index(IndexExpr::Int(k), span)) => {
+                match k.value().and_then(|k| vars.get(usize::try_from(k).ok()?)) {
+                    Some(&v) => Ok(Some((v, None, &parts[1..]))),
+                    None => Err((
+                        *span,
+                        format!(
+                            "picks a buffer outside `{name}`'s {} binding points",
+                            vars.len()
+                        ),
+                    )),
+                }
+            }
+            Some(PathPart::Index(
+                IndexExpr::Relative {
+                    register,
+                    component,
+                    offset,
+                },
+                span,
+            )) => {
+                let constant = match offset.as_deref() {
+                    None => Some(0),
+                    Some((negative, n)) => n
+                        .value()
+                        .and_then(|n| i32::try_from(n).ok())
+                        .map(|n| if *negative { -n } else { n }),
+                };
+                let Some(constant) = constant else {
+                    return Err((
+                        *span,
+                        "picks a buffer with an offset that does not fit in 32 bits".into(),
+                    ));
+                };
+                // A signed index, as relative array addressing reads.
+                let Some(index) = self.index_register(register, component, DataType::Signed)
+                else {
+                    return Ok(None);
+                };
+                let select = ir::BufferSelect {
+                    index,
+                    constant,
+                    vars: vars.to_vec(),
+                };
+                Ok(Some((vars[0], Some(Box::new(select)), &parts[1..])))
+            }
+            _ => Err((
+                span,
+                format!("`{name}` spans a range of buffers: its first index picks one, `{name}[k][offset]`"),
+            )),
         }
     }
 
@@ -902,74 +974,29 @@ impl Checker<'_> {
             self.error(d);
             return None;
         };
-        // A STORAGE variable on a range of buffers: the first index picks
-        // the binding point ("an offset into the range of buffer binding
-        // points"), the rest is the byte offset as for one buffer.
+        // A STORAGE or CBUFFER variable on a range of buffers: the first
+        // index picks the binding point ("an offset into the range of
+        // buffer binding points", NV_shader_storage_buffer_object 2.X.3.Y
+        // and NV_gpu_program5 2.X.3.6), the rest is the byte offset as for
+        // one buffer.
         let mut var = sym.var;
         let mut buffer_select = None;
         let mut path_parts = o.path.parts.as_slice();
-        if let (Some(vars), false, false) = (
-            self.storage_ranges.get(&sym.var).cloned(),
-            space.shared,
-            space.constant,
-        ) {
-            match path_parts.first() {
-                Some(PathPart::Index(IndexExpr::Int(k), span)) => {
-                    match k.value().and_then(|k| vars.get(usize::try_from(k).ok()?)) {
-                        Some(&v) => var = v,
-                        None => {
-                            bad(
-                                self,
-                                *span,
-                                &format!(
-                                    "picks a buffer outside `{}`'s {} binding points",
-                                    id.name,
-                                    vars.len()
-                                ),
-                            );
-                            return None;
-                        }
-                    }
-                    path_parts = &path_parts[1..];
+        if let (Some(vars), false) = (self.buffer_ranges.get(&sym.var).cloned(), space.shared) {
+            match self.pick_binding_point(&vars, path_parts, &id.name, o.span) {
+                Ok(Some((picked, select, rest))) => {
+                    var = picked;
+                    buffer_select = select;
+                    path_parts = rest;
                 }
-                Some(PathPart::Index(
-                    IndexExpr::Relative {
-                        register,
-                        component,
-                        offset,
-                    },
-                    span,
-                )) => {
-                    let constant = match offset.as_deref() {
-                        None => Some(0),
-                        Some((negative, n)) => n
-                            .value()
-                            .and_then(|n| i32::try_from(n).ok())
-                            .map(|n| if *negative { -n } else { n }),
-                    };
-                    let Some(constant) = constant else {
-                        bad(
-                            self,
-                            *span,
-                            "picks a buffer with an offset that does not fit in 32 bits",
-                        );
-                        return None;
-                    };
-                    // A signed index, as relative array addressing reads.
-                    let index = self.index_register(register, component, DataType::Signed)?;
-                    buffer_select = Some(Box::new(ir::BufferSelect {
-                        index,
-                        constant,
-                        vars: vars.clone(),
-                    }));
-                    path_parts = &path_parts[1..];
+                Ok(None) => return None,
+                Err((span, what)) if space.constant => {
+                    let d = super::buffer_pick_error(span, &id.name, &what);
+                    self.error(d);
+                    return None;
                 }
-                _ => {
-                    bad(
-                        self,
-                        o.span,
-                        &format!("`{}` spans a range of buffers: its first index picks one, `{}[k][offset]`", id.name, id.name),
-                    );
+                Err((span, what)) => {
+                    bad(self, span, &what);
                     return None;
                 }
             }
@@ -990,7 +1017,7 @@ impl Checker<'_> {
         }
         // LDC: `cb[12].x`, `-|cb[4]|`: the index first, then the suffix.
         let (parts, modifiers) = if space.constant {
-            let parts = o.path.parts.as_slice();
+            let parts = path_parts;
             let n = usize::from(matches!(parts.first(), Some(PathPart::Index(..))));
             let swizzle = self.operand_suffix(
                 &parts[n..],

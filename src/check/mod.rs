@@ -35,6 +35,9 @@ use bindings::{decode, Binding};
 use rustc_hash::FxHashMap as HashMap;
 
 pub use memory::MAX_STORAGE_BINDINGS;
+
+/// NV_gpu_program5 2.X.3.6 on `program.buffer[a..b]` (E1280, E1281).
+const BUFFER_RANGE_RULE: &str = "NV_gpu_program5 2.X.3.6, Table X.12.1: `program.buffer[a..b]` variables \"must be accessed as an arrays, with the first index specifying an offset into the range of buffer object binding points\"; \"A program will fail to compile if such bindings are used when <a> or <b> is negative or greater than or equal to the number of buffer binding points supported for the program type, or if <a> is greater than <b>.\"";
 pub use program_type::MAX_PATCH_VERTICES;
 pub use suggest::did_you_mean;
 
@@ -251,10 +254,11 @@ pub(crate) struct Checker<'o> {
     textures: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
     /// IMAGE variables: their image units and where each was declared.
     images: rustc_hash::FxHashMap<ast::Text, (Vec<u32>, Span)>,
-    /// STORAGE variables bound to a range of buffers
-    /// (`program.storage[a..b]`): the variable of each binding point, in
-    /// order; the first is the declared one (src/check/memory.rs).
-    storage_ranges: HashMap<VarId, Vec<VarId>>,
+    /// STORAGE, BUFFER, BUFFER4 and CBUFFER variables bound to a range of
+    /// buffers (`program.storage[a..b]`, `program.buffer[a..b]`): the
+    /// variable of each binding point, in order; the first is the
+    /// declared one (src/check/memory.rs, `declaration`).
+    buffer_ranges: HashMap<VarId, Vec<VarId>>,
     /// The target and format each image unit is used with, and where
     /// (src/check/image.rs).
     image_uses: HashMap<u32, image::UnitUse>,
@@ -359,7 +363,7 @@ impl<'o> Checker<'o> {
             shared_uses: Vec::new(),
             textures: Default::default(),
             images: Default::default(),
-            storage_ranges: HashMap::default(),
+            buffer_ranges: HashMap::default(),
             image_uses: HashMap::default(),
             vertices_out_decl: None,
             interp_by_binding: HashMap::default(),
@@ -563,6 +567,63 @@ impl<'o> Checker<'o> {
                 )),
         );
         true
+    }
+
+    /// NV_gpu_program5's second <optArraySize> on a BUFFER, BUFFER4 or
+    /// CBUFFER declaration (`b[3][4]`): the first counts the binding points
+    /// of the `program.buffer[a..b]` range the variable was just bound to
+    /// (E1282 on another binding, another count, or a `!!NV…4.0` header,
+    /// whose grammar has one size).
+    fn binding_point_size(&mut self, name: &Ident, points: Option<&ast::ArraySize>) {
+        let Some(points) = points else { return };
+        let rule = "NV_gpu_program5 2.X.2: <BUFFER_statement> ::= <bufferDeclType> <establishName> <optArraySize> <optArraySize> \"=\" <bufferMultInit>; 2.X.3.6: `program.buffer[a..b]` variables are \"accessed as an arrays, with the first index specifying an offset into the range of buffer object binding points\", and a second index the element";
+        if !self.dialect.has(Features::NV5) {
+            self.error(
+                Diagnostic::error(
+                    "E1282",
+                    "two array sizes on a buffer declaration outside NV_gpu_program5",
+                )
+                .primary(
+                    points.span,
+                    "NV_parameter_buffer_object's <BUFFER_statement> has one <optArraySize>",
+                )
+                .note(rule),
+            );
+            return;
+        }
+        let Some(var) = self.names.get(&name.name).map(|s| s.var) else {
+            return;
+        };
+        let count = self.buffer_ranges.get(&var).map(Vec::len);
+        let declared = points.len.as_ref().map(|n| self.array_len(n));
+        match (count, declared) {
+            (Some(n), Some(d)) if d != n as u32 => self.error(
+                Diagnostic::error(
+                    "E1282",
+                    format!(
+                        "`{}` is declared with {d} binding points but bound to {n}",
+                        name.name
+                    ),
+                )
+                .primary(points.span, format!("{d} declared here"))
+                .note(rule),
+            ),
+            (Some(_), _) => {}
+            (None, _) => self.error(
+                Diagnostic::error(
+                    "E1282",
+                    format!(
+                        "`{}` has a size for binding points but is not bound to a range of them",
+                        name.name
+                    ),
+                )
+                .primary(
+                    points.span,
+                    "the first of two sizes counts the binding points of `program.buffer[a..b]`",
+                )
+                .note(rule),
+            ),
+        }
     }
 
     fn declare_name(&mut self, name: &Ident, var: VarId) {
@@ -826,34 +887,46 @@ impl<'o> Checker<'o> {
             DeclKind::Buffer {
                 vec4,
                 name,
+                points,
                 size,
                 init,
-            } => self.bound_declaration(
-                d,
+            } => {
+                self.bound_declaration(
+                    d,
+                    name,
+                    size.as_ref(),
+                    init,
+                    ty,
+                    precision,
+                    mods,
+                    BoundKind::Buffer {
+                        vec4: *vec4,
+                        bytes: false,
+                    },
+                );
+                self.binding_point_size(name, points.as_ref());
+            }
+            DeclKind::ConstantBuffer {
                 name,
-                size.as_ref(),
+                points,
+                size,
                 init,
-                ty,
-                precision,
-                mods,
-                BoundKind::Buffer {
-                    vec4: *vec4,
-                    bytes: false,
-                },
-            ),
-            DeclKind::ConstantBuffer { name, size, init } => self.bound_declaration(
-                d,
-                name,
-                size.as_ref(),
-                init,
-                ty,
-                precision,
-                mods,
-                BoundKind::Buffer {
-                    vec4: false,
-                    bytes: true,
-                },
-            ),
+            } => {
+                self.bound_declaration(
+                    d,
+                    name,
+                    size.as_ref(),
+                    init,
+                    ty,
+                    precision,
+                    mods,
+                    BoundKind::Buffer {
+                        vec4: false,
+                        bytes: true,
+                    },
+                );
+                self.binding_point_size(name, points.as_ref());
+            }
             DeclKind::PrimitiveIn(t) => {
                 self.geometry_decls
                     .push(("PRIMITIVE_IN", d.span, Some(t.name.to_string())))
@@ -1133,16 +1206,49 @@ impl<'o> Checker<'o> {
             Elements::Attrib(v) => VarKind::Attrib(v),
             Elements::Param(v) => VarKind::Param(v),
             Elements::Result(v) => VarKind::Result(v),
-            Elements::Buffer(b, _)
-                if kind
+            Elements::Buffer { binding, last, .. } => {
+                let constant = kind
                     == BoundKind::Buffer {
                         vec4: false,
                         bytes: true,
-                    } =>
-            {
-                VarKind::ConstantBuffer(b)
+                    };
+                // A range's variables are named for their binding point,
+                // `name[k]`: the messages about the element index and the
+                // reflection then say which binding point they mean.
+                let ranged = last > binding.buffer;
+                let buffer_var = |buffer: u32| Variable {
+                    name: Some(if ranged {
+                        format!("{}[{}]", name.name, buffer - binding.buffer)
+                    } else {
+                        name.name.to_string()
+                    }),
+                    span: name.span,
+                    kind: if constant {
+                        VarKind::ConstantBuffer(ir::BufferBinding { buffer, ..binding })
+                    } else {
+                        VarKind::Buffer(ir::BufferBinding { buffer, ..binding })
+                    },
+                    ty,
+                    precision,
+                    array_len: if is_array { Some(count) } else { None },
+                    interpolation: mods.interpolation,
+                };
+                let var = self.add_var(buffer_var(binding.buffer));
+                self.declare_name(name, var);
+                // NV_gpu_program5 2.X.3.6: `program.buffer[a..b]` "behave[s]
+                // identically to ... "program.buffer[a]", except that the
+                // variable is filled with a separate set of values for each
+                // buffer binding point from <a> to <b> inclusive": one
+                // variable per binding point, as STORAGE ranges have.
+                if ranged {
+                    let mut vars = vec![var];
+                    for buffer in binding.buffer + 1..=last {
+                        vars.push(self.add_var(buffer_var(buffer)));
+                    }
+                    self.buffer_ranges.insert(var, vars);
+                }
+                return;
             }
-            Elements::Buffer(b, _) => VarKind::Buffer(b),
             Elements::None => return,
         };
         let var = self.add_var(Variable {
@@ -1202,7 +1308,14 @@ impl<'o> Checker<'o> {
                 let Some((root, root_span)) = bindings::root_of(path) else {
                     return false;
                 };
-                let decoded = match decode(self.dialect, root, root_span, path, is_array) {
+                // NV_gpu_program5's <BUFFER_statement> takes <bufferMultInit>
+                // with or without an array size, so `program.buffer[a..b]`
+                // may bind a variable that is not an array (Table X.12.1,
+                // `program.buffer[a..b][c]`: one element per binding point).
+                let allow_range = is_array
+                    || (matches!(kind, BoundKind::Buffer { .. })
+                        && self.dialect.has(Features::NV5));
+                let decoded = match decode(self.dialect, root, root_span, path, allow_range) {
                     Ok(d) => d,
                     Err(d) => {
                         self.error(d);
@@ -1238,9 +1351,27 @@ impl<'o> Checker<'o> {
                     (
                         BoundKind::Buffer { vec4, bytes },
                         Binding::Buffer {
-                            buffer, elements, ..
+                            buffer,
+                            last,
+                            elements,
+                            ..
                         },
                     ) => {
+                        // NV_gpu_program5 2.X.3.6: "A program will fail to
+                        // compile if such bindings are used when <a> or <b>
+                        // is ... greater than or equal to the number of
+                        // buffer binding points supported for the program
+                        // type" (a > b is E0202 in `decode`).
+                        let bindings = self.options.limits.max_buffer_bindings;
+                        if last != buffer && last >= bindings {
+                            self.error(
+                                Diagnostic::error("E1280", format!("parameter buffer range `program.buffer[{buffer}..{last}]` reaches past the last binding point ({})", bindings.saturating_sub(1)))
+                                    .primary(decoded.span, format!("binding points are 0 to {}", bindings.saturating_sub(1)))
+                                    .note(BUFFER_RANGE_RULE)
+                                    .note("MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV is `Options::limits.max_buffer_bindings` (docs/limits.md)"),
+                            );
+                            return false;
+                        }
                         let first = elements.map_or(0, |e| e.0);
                         // A buffer array covers the range it names, or the
                         // whole binding point: MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV
@@ -1256,23 +1387,30 @@ impl<'o> Checker<'o> {
                         let len = elements.map_or(whole, |(a, b)| b - a + 1);
                         match out {
                             Elements::None => {
-                                *out = Elements::Buffer(
-                                    ir::BufferBinding {
+                                *out = Elements::Buffer {
+                                    binding: ir::BufferBinding {
                                         buffer,
                                         first,
                                         vec4,
                                     },
+                                    last,
                                     len,
-                                );
+                                };
                                 true
                             }
                             // NV_parameter_buffer_object 2.X.3.6: "all bindings
                             // assigned to the array must use the same binding
-                            // point and must increase consecutively".
-                            Elements::Buffer(prev, n)
-                                if prev.buffer == buffer
-                                    && prev.first + *n == first
-                                    && elements.is_some() =>
+                            // point and must increase consecutively";
+                            // NV_gpu_program5 2.X.3.6: "the same single buffer
+                            // *or* buffer range".
+                            Elements::Buffer {
+                                binding: prev,
+                                last: prev_last,
+                                len: n,
+                            } if prev.buffer == buffer
+                                && *prev_last == last
+                                && prev.first + *n == first
+                                && elements.is_some() =>
                             {
                                 *n += len;
                                 true
@@ -1281,7 +1419,7 @@ impl<'o> Checker<'o> {
                                 self.error(
                                     Diagnostic::error("E0330", "buffer array bindings are not one consecutive range of one binding point")
                                         .primary(item.span(), "does not continue the bindings before it")
-                                        .note("NV_parameter_buffer_object section 2.X.3.6: \"all bindings assigned to the array must use the same binding point and must increase consecutively\""),
+                                        .note("NV_parameter_buffer_object section 2.X.3.6: \"all bindings assigned to the array must use the same binding point and must increase consecutively\"; NV_gpu_program5 2.X.3.6: \"the same single buffer *or* buffer range\""),
                                 );
                                 false
                             }
@@ -1896,6 +2034,17 @@ impl BoundKind {
     }
 }
 
+/// E1281: the first index of an access to a BUFFER, BUFFER4 or CBUFFER
+/// variable on a range of parameter buffers does not pick one of them.
+fn buffer_pick_error(span: Span, name: &str, what: &str) -> Diagnostic {
+    Diagnostic::error("E1281", format!("the access to `{name}` {what}"))
+        .primary(
+            span,
+            "expected the binding point's offset in the range: `name[k]...` or `name[R0.x + k]...`",
+        )
+        .note(BUFFER_RANGE_RULE)
+}
+
 /// The elements of an array declaration as they are collected.
 #[derive(Default)]
 enum Elements {
@@ -1904,8 +2053,14 @@ enum Elements {
     Attrib(Vec<ir::AttribBinding>),
     Param(Vec<ir::ParamBinding>),
     Result(Vec<ir::ResultBinding>),
-    /// The binding and the number of elements it spans.
-    Buffer(ir::BufferBinding, u32),
+    /// The binding (of the first binding point), the last binding point
+    /// (`program.buffer[a..last]`; `binding.buffer` for one buffer) and
+    /// the number of elements it spans.
+    Buffer {
+        binding: ir::BufferBinding,
+        last: u32,
+        len: u32,
+    },
 }
 
 impl Elements {
@@ -1915,7 +2070,7 @@ impl Elements {
             Elements::Attrib(v) => v.len(),
             Elements::Param(v) => v.len(),
             Elements::Result(v) => v.len(),
-            Elements::Buffer(_, n) => *n as usize,
+            Elements::Buffer { len, .. } => *len as usize,
         }
     }
     fn push_param(&mut self, b: ir::ParamBinding) -> bool {

@@ -545,7 +545,9 @@ fn unused_inputs(program: &nvp4c::ir::Program, inputs: &Inputs) -> Vec<String> {
                     }
                 }
             }
-            VarKind::Buffer(b) => {
+            // (A range `program.buffer[a..b]` has one variable per
+            // binding point.)
+            VarKind::Buffer(b) | VarKind::ConstantBuffer(b) => {
                 buffers.insert(b.buffer);
             }
             _ => {}

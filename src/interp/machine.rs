@@ -489,6 +489,13 @@ impl<'p> Machine<'p> {
                 ),
                 span,
             )),
+            Index::BufferRange(_) => Err(internal(
+                format!(
+                    "a binding point index on `{}` outside an operand",
+                    self.var_label(var)
+                ),
+                span,
+            )),
         }
     }
 
@@ -508,6 +515,19 @@ impl<'p> Machine<'p> {
 
     /// Reads one element of a variable, before swizzle and modifiers.
     fn fetch(&mut self, id: VarId, index: &Index, ty: DataType, span: Span) -> Result<Vec4> {
+        // A BUFFER range's binding point picked by a register, clamped into
+        // the range as the device does (docs/semantics.md), then the
+        // element of its variable.
+        if let Index::BufferRange(range) = index {
+            let (k, undefined) = self.picked_binding_point(&range.select)?;
+            let var = range.select.vars.get(k).copied().unwrap_or(id);
+            let mut v = self.fetch(var, &range.element, ty, span)?;
+            // An undefined register picks an undefined binding point.
+            if undefined {
+                v.undefined = 0xf;
+            }
+            return Ok(v);
+        }
         let (var, i) = self.var_storage(id, span)?;
         let len = var.len();
         if let Storage::Attrib {
@@ -2119,15 +2139,24 @@ struct Place {
 /// the backend does (docs/semantics.md, "Shared memory"). LDC reads
 /// [`Inputs::buffers`] the same way.
 impl Machine<'_> {
+    /// The binding point a register picks in a range of buffers: its x
+    /// (a signed integer) plus the constant, clamped into the range; and
+    /// whether the register's x is undefined.
+    fn picked_binding_point(&mut self, select: &crate::ir::BufferSelect) -> Result<(usize, bool)> {
+        let index = self.load(&select.index)?;
+        let x = i64::from(index.bits[0] as i32);
+        let last = select.vars.len().max(1) as i64 - 1;
+        let k = (x + i64::from(select.constant)).clamp(0, last) as usize;
+        Ok((k, index.is_undefined(0)))
+    }
+
     /// Where an access goes.
     fn memory_place(&mut self, m: &crate::ir::MemoryAccess) -> Result<Place> {
         // A STORAGE range's binding point picked by a register, clamped
         // into the range as the device does (docs/semantics.md).
         let var = match m.buffer_select.as_deref() {
             Some(select) => {
-                let x = i64::from(self.load(&select.index)?.bits[0] as i32);
-                let last = select.vars.len().max(1) as i64 - 1;
-                let k = (x + i64::from(select.constant)).clamp(0, last) as usize;
+                let (k, _) = self.picked_binding_point(select)?;
                 select.vars.get(k).copied().unwrap_or(m.var)
             }
             None => m.var,

@@ -131,24 +131,24 @@ impl Prober {
                     ))
                 })
                 .collect(),
-            Binding::Buffer { buffer, .. } => {
-                let body = format!(
-                    "BUFFER4 probe[] = {{ program.buffer[{buffer}] }};\n{}",
-                    self.read("probe[0]")
-                );
-                let Some(r) = self.reflect(&body) else {
-                    return Vec::new();
-                };
-                r.uniform_blocks
-                    .iter()
-                    .map(|b| {
+            // A range `program.buffer[a..b]` is a block per binding point
+            // (docs/interface.md, "Ranges of parameter buffers").
+            Binding::Buffer { buffer, last, .. } => (*buffer..=*last)
+                .flat_map(|buffer| {
+                    let body = format!(
+                        "BUFFER4 probe[] = {{ program.buffer[{buffer}] }};\n{}",
+                        self.read("probe[0]")
+                    );
+                    let blocks = self.reflect(&body).map(|r| &r.uniform_blocks);
+                    let lines: Vec<String> = blocks.into_iter().flatten().map(|b| {
                         format!(
                             "`program.buffer[{buffer}]` → uniform block `{}` (set {}, binding {}); word w at byte offset 4·w",
                             b.name, b.set, b.binding
                         )
-                    })
-                    .collect()
-            }
+                    }).collect();
+                    lines
+                })
+                .collect(),
             Binding::Texture(unit) => {
                 let target = texture_target.unwrap_or("2D");
                 let coordinate = match stage {

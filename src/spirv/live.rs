@@ -354,6 +354,10 @@ impl Liveness {
                 self.index(&per_vertex.vertex);
                 self.index(&per_vertex.element);
             }
+            Index::BufferRange(range) => {
+                self.operand(&range.select.index);
+                self.index(&range.element);
+            }
             Index::None | Index::Absolute(_) => {}
         }
     }

@@ -736,18 +736,29 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
 /// element + 1 it can reach.
 fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u32>) {
     fn operand(program: &Program, op: &Operand, out: &mut HashMap<VarId, u32>) {
-        if let Some(var) = program.variables.get(op.var.0 as usize) {
-            if matches!(var.kind, crate::ir::VarKind::Buffer(_)) {
-                let reach = match &op.index {
-                    Index::Absolute(n) => n.saturating_add(1),
-                    Index::None => 1,
-                    _ => var.len(),
-                };
-                let r = out.entry(op.var).or_insert(0);
-                *r = (*r).max(reach.min(var.len()));
+        // A BUFFER range whose binding point a register picks reads the
+        // same element of each of them.
+        let (vars, index) = match &op.index {
+            Index::BufferRange(range) => {
+                operand(program, &range.select.index, out);
+                (&range.select.vars[..], &range.element)
+            }
+            index => (std::slice::from_ref(&op.var), index),
+        };
+        for &id in vars {
+            if let Some(var) = program.variables.get(id.0 as usize) {
+                if matches!(var.kind, crate::ir::VarKind::Buffer(_)) {
+                    let reach = match index {
+                        Index::Absolute(n) => n.saturating_add(1),
+                        Index::None => 1,
+                        _ => var.len(),
+                    };
+                    let r = out.entry(id).or_insert(0);
+                    *r = (*r).max(reach.min(var.len()));
+                }
             }
         }
-        if let Index::Relative { address, .. } = &op.index {
+        if let Index::Relative { address, .. } = index {
             operand(program, address, out);
         }
     }
@@ -769,8 +780,13 @@ fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u3
                             .offset
                             .saturating_add(u32::from(m.bits / 8) * u32::from(m.components)),
                     };
-                    let r = out.entry(m.var).or_insert(0);
-                    *r = (*r).max(end);
+                    // A CBUFFER range whose binding point a register
+                    // picks reads the same bytes of each of them.
+                    let picked = m.buffer_select.as_ref().map(|s| &s.vars[..]);
+                    for &var in picked.unwrap_or(std::slice::from_ref(&m.var)) {
+                        let r = out.entry(var).or_insert(0);
+                        *r = (*r).max(end);
+                    }
                 }
             }
         }
@@ -827,6 +843,12 @@ fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
                 index(&per_vertex.vertex, out);
                 index(&per_vertex.element, out);
             }
+            // Every binding point the register may pick is declared.
+            Index::BufferRange(range) => {
+                out.extend(range.select.vars.iter().copied());
+                operand(&range.select.index, out);
+                index(&range.element, out);
+            }
             Index::None | Index::Absolute(_) => {}
         }
     }
@@ -840,6 +862,11 @@ fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
         }
         for op in stmt.operands() {
             operand(op, out);
+        }
+        // Every binding point a register may pick on a CBUFFER or STORAGE
+        // range is declared.
+        if let Some(select) = stmt.memory().and_then(|m| m.buffer_select.as_ref()) {
+            out.extend(select.vars.iter().copied());
         }
     });
 }

@@ -88,6 +88,7 @@ impl Lowerer<'_> {
                 comp,
                 op.span,
             )?,
+            Index::BufferRange(range) => self.load_buffer_range(range, comp, op.span)?,
             index => {
                 let element = self.element(op.var, index, op.span)?;
                 let v = self.load_element(op.var, element, comp, op.span)?;
@@ -317,6 +318,12 @@ impl Lowerer<'_> {
             // never destinations.
             Index::PerVertex { .. } => Err(LowerError::internal_at(
                 "a per-vertex index outside an operand",
+                span,
+            )),
+            // Resolved in `load_buffer_range`; buffers are never
+            // destinations.
+            Index::BufferRange(_) => Err(LowerError::internal_at(
+                "a buffer range's binding point outside an operand",
                 span,
             )),
             Index::Relative { address, offset } => {
@@ -577,6 +584,40 @@ impl Lowerer<'_> {
             }
         };
         self.cast(v, comp)
+    }
+
+    /// An operand of a BUFFER or BUFFER4 variable on a range of parameter
+    /// buffers whose binding point a register picks ([`Index::BufferRange`],
+    /// NV_gpu_program5 2.X.3.6): the binding point is the register's x plus
+    /// the constant, clamped into the range (docs/semantics.md), and the
+    /// element is read from its block only, one guarded read per binding
+    /// point as `memory_targets` does for LDC, so that a block not picked
+    /// is not read. Each binding point's variable has the same elements,
+    /// so the element index is resolved once.
+    fn load_buffer_range(
+        &mut self,
+        range: &crate::ir::BufferRangeIndex,
+        comp: Comp,
+        span: Span,
+    ) -> LResult<Val> {
+        let vars = &range.select.vars;
+        let first = *vars
+            .first()
+            .ok_or_else(|| LowerError::internal_at("an empty range of buffers", span))?;
+        let element = self.element(first, &range.element, span)?;
+        let picked = self.load_operand(&range.select.index, true)?.value;
+        let picked = self.clamped_array_index(picked, range.select.constant, vars.len())?;
+        let ty = self.t(comp, 4);
+        let result = self.function_variable_init(ty, Some("buffer_range"), None)?;
+        for (k, &var) in vars.iter().enumerate() {
+            let k = self.konst(Comp::I32, &[k as u32]);
+            let here = self.cmp(Op::IEqual, picked, k)?;
+            self.guarded_by(Some(here), |l| {
+                let v = l.load_element(var, element, comp, span)?;
+                l.store(result, v)
+            })?;
+        }
+        self.load(result, comp, 4)
     }
 
     /// Element `element` of a BUFFER (`vec4 == false`: word `first + e`,

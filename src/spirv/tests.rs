@@ -3001,30 +3001,117 @@ fn atomim_f32_needs_the_atomic_float_option_and_add_or_exch() {
     }
 }
 
-/// Valid bindings nvp4c does not lower yet are E0900, not a rule's code:
-/// NV_gpu_program5's `program.buffer[a..b]` (an `!!NV…4.0` program may
-/// not use the range: E0203); a buffer of a storage range picked by a
-/// register validates in every environment with every kind of access.
+/// NV_gpu_program5's `program.buffer[a..b]` (2.X.3.6, Table X.12.1) in
+/// BUFFER, BUFFER4 and CBUFFER declarations, with constant and
+/// register-picked binding points, validates in every environment; an
+/// `!!NV…4.0` program may not use the range (E0203), and the fail-to-load
+/// rules are E0202 (a > b), E1280 (past the binding points), E1282 (a
+/// binding-point array size that is not the range's) and E1281 (a
+/// binding point index outside the range, or none); a buffer of a storage
+/// range picked by a register validates in every environment with every
+/// kind of access.
 #[test]
-fn unlowered_buffer_ranges_are_e0900_and_nv4_buffer_ranges_e0203() {
+fn parameter_buffer_ranges_validate_and_their_rules_are_coded() {
     let first_code = |src: &str| {
         let Err(d) = crate::check(src, &crate::Options::default()) else {
             panic!("{src} checked");
         };
         d.iter().next().expect("a diagnostic").code
     };
-    assert_eq!(
-        first_code(
-            "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[0..2] };\nMOV result.color, 0;\nEND\n"
-        ),
-        "E0900"
-    );
-    assert_eq!(
-        first_code(
+    let ranges = "!!NVfp5.0\nBUFFER4 b4[] = { program.buffer[1..3][1..2] };\nBUFFER bw = program.buffer[4..5][3];\nBUFFER4 whole[] = { program.buffer[6..7] };\nBUFFER words[] = { program.buffer[8..9][0..1], program.buffer[8..9][2..5] };\nCBUFFER cb[] = { program.buffer[10..12] };\nCBUFFER cbpart = program.buffer[10..11][16];\nBUFFER4 two[2][2] = { program.buffer[12..13][0..1] };\nBUFFER allw[] = { program.buffer[4..5] };\nBUFFER4 one = program.buffer[6..7][2];\nCBUFFER cbr[] = { program.buffer[0..1][8..23] };\nINT TEMP i;\nTEMP r, s, t, u;\nMOV.S i, {5, 0, -3, 0};\nMOV r, b4[2][1];\nMOV s, b4[i.x - 4][i.y];\nADD t, bw[0], bw[i.z + 1];\nMAD u, whole[i.x + 7][i.w], words[1][5], words[i.y][i.x];\nLDC.F32X4 r, cb[1][16];\nLDC.F32X2 s.xy, cb[i.x - 3][i.x + 4];\nLDC.U8 s.z, cbpart[i.y][3];\nADD r, r, s;\nADD r, r, t;\nADD r, r, two[i.y + 1][1];\nMAD r, allw[i.y][i.x], one[1], one[i.x];\nLDC.F32X4 s, cbr[i.y + 1][i.x];\nADD r, r, s;\nADD result.color, r, u;\nEND\n";
+    for env in ENVS {
+        crate::compile(ranges, &options(env)).unwrap_or_else(|d| panic!("{env:?}: {d:?}"));
+    }
+    // One declaration: reading one binding point of it is no W0002 (and
+    // declares that binding point's block only); with a register picking
+    // the binding point the reflection lists every binding point's block
+    // and names each element by binding point.
+    let one = crate::compile(
+        "!!NVfp5.0\nBUFFER4 b[] = { program.buffer[1..3][0..1] };\nMOV result.color, b[2][1];\nEND\n",
+        &crate::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(one.warnings.iter().count(), 0);
+    assert_eq!(one.reflection.uniform_blocks.len(), 1);
+    let picked = crate::compile(
+        "!!NVfp5.0\nBUFFER4 b[] = { program.buffer[1..3][0..1] };\nINT TEMP i;\nMOV.S i, 1;\nMOV result.color, b[i.x][1];\nEND\n",
+        &crate::Options::default(),
+    )
+    .unwrap();
+    let blocks: Vec<(String, Vec<Vec<String>>)> = picked
+        .reflection
+        .uniform_blocks
+        .iter()
+        .map(|b| {
+            let names = b.parameters.iter().map(|p| p.names.clone()).collect();
+            (b.binding_name.clone(), names)
+        })
+        .collect();
+    let named = |b: u32, k: u32| {
+        (
+            format!("program.buffer[{b}]"),
+            vec![vec![format!("b[{k}][0]")], vec![format!("b[{k}][1]")]],
+        )
+    };
+    assert_eq!(blocks, [named(1, 0), named(2, 1), named(3, 2)]);
+    let nv5 = |decl: &str, use_: &str| {
+        format!("!!NVfp5.0\n{decl}\nINT TEMP i;\nTEMP r;\nMOV.S i, 1;\n{use_}\nMOV result.color, r;\nEND\n")
+    };
+    for (src, code) in [
+        (
             "!!NVfp4.0\nBUFFER b[] = { program.buffer[0..2] };\nMOV result.color, 0;\nEND\n"
+                .to_string(),
+            "E0203",
         ),
-        "E0203"
-    );
+        (
+            nv5("BUFFER4 b[] = { program.buffer[3..2] };", "MOV r, b[0][0];"),
+            "E0202",
+        ),
+        (
+            nv5(
+                "BUFFER4 b[] = { program.buffer[12..14] };",
+                "MOV r, b[0][0];",
+            ),
+            "E1280",
+        ),
+        (
+            nv5(
+                "CBUFFER cb[] = { program.buffer[0..14] };",
+                "LDC.F32 r, cb[0][0];",
+            ),
+            "E1280",
+        ),
+        (
+            nv5("BUFFER4 b[] = { program.buffer[1..2] };", "MOV r, b[2][0];"),
+            "E1281",
+        ),
+        (
+            nv5("BUFFER4 b = program.buffer[1..2][0];", "MOV r, b;"),
+            "E1281",
+        ),
+        (
+            nv5(
+                "CBUFFER cb[] = { program.buffer[1..2] };",
+                "LDC.F32 r, cb[3][0];",
+            ),
+            "E1281",
+        ),
+        (
+            nv5(
+                "BUFFER4 b[] = { program.buffer[1..2][0], program.buffer[1][1] };",
+                "MOV r, b[0][0];",
+            ),
+            "E0330",
+        ),
+        (nv5("BUFFER4 b[3][] = { program.buffer[1..2] };", "MOV r, b[1][0];"), "E1282"),
+        (nv5("BUFFER4 b[2][] = { program.buffer[1] };", "MOV r, b[1];"), "E1282"),
+        (
+            "!!NVfp4.0\nBUFFER4 b[1][2] = { program.buffer[0][0..1] };\nMOV result.color, b[0];\nEND\n".to_string(),
+            "E1282",
+        ),
+    ] {
+        assert_eq!(first_code(&src), code, "{src}");
+    }
     // A buffer of a storage range picked by a register: lowered.
     let picked = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_atomic_int64;\nOPTION NV_shader_atomic_fp16_vector;\nGROUP_SIZE 1;\nSTORAGE sb[] = { program.storage[0..2] };\nINT TEMP i;\nUINT TEMP r;\nLONG UINT TEMP d;\nTEMP f;\nMOV.S i, 1;\nLDB.U32 r.x, sb[i.x][4];\nSTB.U16 r.x, sb[i.x + 1][2];\nATOMB.ADD.U32 r.y, r.x, sb[i.x - 1][8];\nATOMB.ADD.U64 d.x, d.x, sb[i.x][8];\nATOMB.ADD.F16X2 f, f, sb[i.x][0];\nEND\n";
     compiles_in_every_env_or_gives(picked, None, |_| {});

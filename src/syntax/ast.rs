@@ -241,16 +241,22 @@ pub enum DeclKind {
         name: Ident,
         target: Ident,
     },
+    /// `BUFFER name[] = ...` / `BUFFER4`; NV_gpu_program5's
+    /// <BUFFER_statement> has two <optArraySize>: with both written,
+    /// `points` is the first, the number of binding points of a
+    /// `program.buffer[a..b]` range, and `size` the elements.
     Buffer {
         vec4: bool,
         name: Ident,
+        points: Option<ArraySize>,
         size: Option<ArraySize>,
         init: Init,
     },
     /// NV_parameter_buffer_object2's `CBUFFER name[] = { program.buffer[a] };`:
-    /// the binding as bytes, read only by LDC.
+    /// the binding as bytes, read only by LDC (`points` as for `Buffer`).
     ConstantBuffer {
         name: Ident,
+        points: Option<ArraySize>,
         size: Option<ArraySize>,
         init: Init,
     },

@@ -206,19 +206,42 @@ END
 /// interpreter and on the device in every env of [`ENVS`]; each case must
 /// write `expected[case][n]` to `result.color[n]`.
 fn check_ldc(src: &str, words: &[u32], cases: &[[f32; 2]], expected: &[[[u32; 4]; 4]]) {
+    let cases: Vec<[f32; 4]> = cases.iter().map(|a| [a[0], a[1], 0.0, 0.0]).collect();
+    let expected: Vec<Vec<[u32; 4]>> = expected.iter().map(|e| e.to_vec()).collect();
+    check_fragment(src, &[(0, words.to_vec())], &cases, &expected, &[]);
+}
+
+/// Runs the fragment program `src` with each `(b, words)` of `buffers` as
+/// `program.buffer[b]` (a whole number of uvec4s) and
+/// `fragment.texcoord[0]` = `cases[case]`, in the interpreter and on the
+/// device in every env of [`ENVS`]; each case must write
+/// `expected[case][n]` to `result.color[n]`. The `(case, n)` of
+/// `outside` read words past the buffer: the device gives the expected 0
+/// (past the declared block), the interpreter marks them undefined ("not
+/// large enough to hold element <b>", docs/semantics.md).
+fn check_fragment(
+    src: &str,
+    buffers: &[(u32, Vec<u32>)],
+    cases: &[[f32; 4]],
+    expected: &[Vec<[u32; 4]>],
+    outside: &[(usize, usize)],
+) {
     let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
     for (case, a) in cases.iter().enumerate() {
         let mut inputs = nvp4c::interp::Inputs::default();
         inputs
-            .set(
-                "fragment.texcoord[0]",
-                [a[0], a[1], 0.0, 0.0].map(f32::to_bits),
-            )
+            .set("fragment.texcoord[0]", a.map(f32::to_bits))
             .unwrap();
-        inputs.buffers.insert(0, words.to_vec());
+        for (b, words) in buffers {
+            inputs.buffers.insert(*b, words.clone());
+        }
         let run = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
         for (loc, want) in expected[case].iter().enumerate() {
             let got = run.result(&format!("result.color[{loc}]")).unwrap();
+            if outside.contains(&(case, loc)) {
+                assert_eq!(got.undefined, 0xf, "interpreter, case {case}, color[{loc}]");
+                continue;
+            }
             assert_eq!(got.bits, *want, "interpreter, case {case}, color[{loc}]");
             assert_eq!(got.undefined, 0, "interpreter, case {case}, color[{loc}]");
         }
@@ -229,16 +252,14 @@ fn check_ldc(src: &str, words: &[u32], cases: &[[f32; 2]], expected: &[[[u32; 4]
             return;
         };
         let job = FragmentJob {
-            buffers: vec![(
-                0,
-                words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
-            )],
-            ..FragmentJob::new(
-                cases
-                    .iter()
-                    .map(|a| vec![Input::float(5, [a[0], a[1], 0.0, 0.0])])
-                    .collect(),
-            )
+            buffers: buffers
+                .iter()
+                .map(|(b, words)| {
+                    let vec4s = words.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]);
+                    (*b, vec4s.collect())
+                })
+                .collect(),
+            ..FragmentJob::new(cases.iter().map(|a| vec![Input::float(5, *a)]).collect())
         };
         let out = dev
             .run_fragment(&spirv, &job)
@@ -451,4 +472,180 @@ END
         [0x3F40_0000; 4],
     ]];
     check_ldc(src, &words, &[[0.0, 0.0]], &expected);
+}
+
+/// NV_gpu_program5 2.X.3.6, Table X.12.1: BUFFER, BUFFER4 and CBUFFER
+/// variables on ranges of parameter buffers, `program.buffer[a..b]` with
+/// `[c]`, `[c..d]` or all elements. The first index of an access picks the
+/// binding point ("A buffer index of zero identifies binding point <a>"),
+/// a constant or a register plus a constant, clamped into the range (the
+/// spec leaves an index outside it undefined, as section 2.X.4.2 leaves
+/// relative addressing outside an array; docs/semantics.md); the second
+/// is the element as for one buffer (a relative one clamped into the
+/// element range). An LDC past the declared bytes reads 0 on the device
+/// (docs/interface.md, "CBUFFER and LDC").
+///
+/// Word w of buffer b is `(b << 16) | w`; a = floor(texcoord[0]).
+#[test]
+fn buffer_ranges_pick_binding_points_by_constant_and_register() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+BUFFER4 v[] = { program.buffer[1..3][1..2] };
+BUFFER w = program.buffer[4..5][3];
+BUFFER s[] = { program.buffer[9..10][2..9] };
+BUFFER4 whole[] = { program.buffer[11..12] };
+CBUFFER cb[] = { program.buffer[6..8][0..15] };
+INT TEMP a;
+UINT OUTPUT o0 = result.color[0];
+UINT OUTPUT o1 = result.color[1];
+UINT OUTPUT o2 = result.color[2];
+UINT OUTPUT o3 = result.color[3];
+UINT OUTPUT o4 = result.color[4];
+UINT OUTPUT o5 = result.color[5];
+FLR.S a, fragment.texcoord[0];
+MOV.U o0, v[2][1];
+MOV.U o1, v[a.x][a.y];
+ADD.U o2, w[a.x], s[a.x + 1][a.z];
+LDC.U32X4 o3, cb[a.x + 1][a.w];
+LDC.U32X2 o4, cb[1][8];
+MOV.U o5, whole[a.x - 1][3];
+END
+";
+    let words = |b: u32, n: u32| (b, (0..n).map(|w| word(b, w)).collect::<Vec<_>>());
+    let buffers = [
+        // v: vec4s 1..2 of buffers 1 to 3.
+        words(1, 12),
+        words(2, 12),
+        words(3, 12),
+        // w: word 3 of buffers 4 and 5.
+        words(4, 4),
+        words(5, 4),
+        // cb: bytes 0..15 of buffers 6 to 8.
+        words(6, 4),
+        words(7, 4),
+        words(8, 4),
+        // s: words 2..9 of buffers 9 and 10.
+        words(9, 12),
+        words(10, 12),
+        // whole: vec4 3 of buffers 11 and 12.
+        words(11, 16),
+        words(12, 16),
+    ];
+    let cases: [[f32; 4]; 4] = [
+        [0.0, 0.0, 0.0, 0.0],
+        [1.0, 1.0, 7.0, 16.0],
+        [2.0, 5.0, -1.0, 0.0],
+        [-4.0, -2.0, 100.0, 0.0],
+    ];
+    // o0 = v[2][1]: binding point 1 + 2 = 3, vec4 1 + 1 = 2, whatever a is;
+    // o4 = cb[1][8]: buffer 7, bytes 8..15 = words 2, 3, then zeros.
+    let o0 = vec4(3, 2);
+    let o4 = [word(7, 2), word(7, 3), 0, 0];
+    let expected = [
+        // a = (0, 0, 0, 0): v[0][0] = buffer 1 vec4 1; w[0] = buffer 4 word
+        // 3, s[1][0] = buffer 10 word 2; cb[1][0] = buffer 7 words 0..3;
+        // whole[-1] clamps to buffer 11, vec4 3.
+        vec![
+            o0,
+            vec4(1, 1),
+            splat(word(4, 3) + word(10, 2)),
+            vec4(7, 0),
+            o4,
+            vec4(11, 3),
+        ],
+        // a = (1, 1, 7, 16): v[1][1] = buffer 2 vec4 2; w[1] = buffer 5 word
+        // 3, s[2] clamps to s[1] (buffer 10), element 7 = word 9; cb[2][16]
+        // = buffer 8 bytes 16..31, past the 16 declared: 0; whole[0] =
+        // buffer 11.
+        vec![
+            o0,
+            vec4(2, 2),
+            splat(word(5, 3) + word(10, 9)),
+            [0; 4],
+            o4,
+            vec4(11, 3),
+        ],
+        // a = (2, 5, -1, 0): v[2][5] = buffer 3, element clamped to 1: vec4
+        // 2; w[2] clamps to w[1] (buffer 5), s[3][-1] clamps to s[1][0]
+        // (buffer 10 word 2); cb[3] clamps to cb[2] (buffer 8) bytes 0..15;
+        // whole[1] = buffer 12.
+        vec![
+            o0,
+            vec4(3, 2),
+            splat(word(5, 3) + word(10, 2)),
+            vec4(8, 0),
+            o4,
+            vec4(12, 3),
+        ],
+        // a = (-4, -2, 100, 0): everything clamps to the first binding
+        // point: v[0][0] = buffer 1 vec4 1; w[0] = buffer 4, s[0][7] =
+        // buffer 9 word 9; cb[0] = buffer 6; whole[0] = buffer 11.
+        vec![
+            o0,
+            vec4(1, 1),
+            splat(word(4, 3) + word(9, 9)),
+            vec4(6, 0),
+            o4,
+            vec4(11, 3),
+        ],
+    ];
+    check_fragment(src, &buffers, &cases, &expected, &[(1, 3)]);
+}
+
+/// More forms of Table X.12.1: a whole range of BUFFER words
+/// (`program.buffer[a..b]`, every element) with NV_gpu_program5's two
+/// array sizes (binding points, then elements), a BUFFER4 element range
+/// declared `[2][2]`, and CBUFFER bytes read as U8 with a register
+/// picking the binding point and a register offset. Word w of buffer b is
+/// `(b << 16) | w`, so byte 4w is w, byte 4w + 2 is b; a = floor(texcoord[0]).
+#[test]
+fn buffer_ranges_with_two_array_sizes_whole_words_and_bytes() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+BUFFER words[2][] = { program.buffer[0..1] };
+BUFFER4 pair[2][2] = { program.buffer[2..3][1..2] };
+CBUFFER bytes[] = { program.buffer[4..5][8..15] };
+INT TEMP a;
+UINT OUTPUT o0 = result.color[0];
+UINT OUTPUT o1 = result.color[1];
+UINT OUTPUT o2 = result.color[2];
+FLR.S a, fragment.texcoord[0];
+MOV.U o0, words[a.x][a.y];
+MOV.U o1, pair[a.x + 1][a.z];
+LDC.U8 o2, bytes[a.w][a.y];
+END
+";
+    let words = |b: u32, n: u32| (b, (0..n).map(|w| word(b, w)).collect::<Vec<_>>());
+    // The whole-binding BUFFER arrays declare MAX_PROGRAM_PARAMETER_BUFFER_SIZE
+    // words; 16 are bound, and the reads stay inside them.
+    let buffers = [
+        words(0, 16),
+        words(1, 16),
+        words(2, 12),
+        words(3, 12),
+        words(4, 4),
+        words(5, 4),
+    ];
+    let cases: [[f32; 4]; 4] = [
+        [0.0, 2.0, 0.0, 0.0],
+        [1.0, 4.0, 1.0, 1.0],
+        [-1.0, 6.0, 5.0, 1.0],
+        [3.0, 0.0, -2.0, 7.0],
+    ];
+    let expected = [
+        // words[0][2]; pair[1][0] = buffer 3 vec4 1; bytes[0][2] = buffer 4
+        // byte 8 + 2 = 10: the high half of word 2, its low byte 4.
+        vec![splat(word(0, 2)), vec4(3, 1), [4, 0, 0, 0]],
+        // words[1][4]; pair[2] clamps to pair[1], [1] = vec4 2; bytes[1][4]
+        // = buffer 5 byte 12, word 3's low byte: 3.
+        vec![splat(word(1, 4)), vec4(3, 2), [3, 0, 0, 0]],
+        // words[-1] clamps to words[0], [6]; pair[0][5] clamps to pair[0][1]
+        // = buffer 2 vec4 2; bytes[1][6] = buffer 5 byte 14: 5.
+        vec![splat(word(0, 6)), vec4(2, 2), [5, 0, 0, 0]],
+        // words[3] clamps to words[1], [0]; pair[4][-2] clamps to
+        // pair[1][0] = buffer 3 vec4 1; bytes[7] clamps to bytes[1], byte
+        // 8 = word 2's low byte: 2.
+        vec![splat(word(1, 0)), vec4(3, 1), [2, 0, 0, 0]],
+    ];
+    check_fragment(src, &buffers, &cases, &expected, &[]);
 }

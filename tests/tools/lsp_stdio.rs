@@ -906,3 +906,30 @@ fn arb_programs_get_completion_and_hovers_of_their_dialect() {
     client.notify("exit", Value::Null);
     assert!(client.child.wait().unwrap().success());
 }
+
+/// A parameter buffer range, `program.buffer[a..b]` (NV_gpu_program5
+/// 2.X.3.6), is a uniform block per binding point (docs/interface.md,
+/// "Ranges of parameter buffers"): the hover names each, at binding 3 + b.
+#[test]
+fn hover_on_a_parameter_buffer_range_names_each_binding_points_block() {
+    const RANGE: &str = "!!NVfp5.0
+BUFFER4 b[] = { program.buffer[1..2] };
+INT TEMP i;
+MOV.S i, 1;
+MOV result.color, b[i.x][0];
+END
+";
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    assert_eq!(client.open(RANGE), Vec::<Value>::new());
+    let text = client.hover_text(RANGE, "program.buffer", 3);
+    for (b, binding) in [(1, 4), (2, 5)] {
+        assert!(
+            text.contains(&format!(
+                "`program.buffer[{b}]` → uniform block `ProgramBuffer` (set 2, binding {binding})"
+            )),
+            "{text}"
+        );
+    }
+}
