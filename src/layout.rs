@@ -189,6 +189,19 @@ impl StageLayout {
             .saturating_add(64)
             .saturating_add(target)
     }
+    /// The binding of NV_bindless_texture's image handle array of `array`
+    /// (docs/interface.md, "Bindless images"): 80 past the texture base,
+    /// after the bindless texture arrays, then 32 per target
+    /// (`BindlessImageArray::target_number`) plus the format's number
+    /// (`BindlessImageArray::format_number`): 112 + 32 × target + format
+    /// by default (2D `U32`: 153).
+    pub fn bindless_image_binding(&self, array: crate::ir::BindlessImageArray) -> u32 {
+        let per_target = crate::ir::BindlessImageArray::FORMATS_PER_TARGET;
+        self.texture_binding
+            .saturating_add(80)
+            .saturating_add(array.target_number().saturating_mul(per_target))
+            .saturating_add(array.format_number())
+    }
     /// The binding of NV_shader_atomic_counters' `program.counter[a]`:
     /// after the four `program.storage` bindings (68 + *a* by default).
     pub fn counter_binding(&self, a: u32) -> u32 {
