@@ -2024,10 +2024,18 @@ impl ImageAccess {
     }
 }
 
-/// The elements of each NV_bindless_texture descriptor array, of textures
-/// and of images: the handles a program can name per array
-/// (docs/interface.md, "Bindless textures", "Bindless images").
+/// The elements of each NV_bindless_texture texture array: the texture
+/// handles a program can name per target (docs/interface.md, "Bindless
+/// textures").
 pub const BINDLESS_ARRAY_LEN: u32 = 16;
+
+/// The elements of each NV_bindless_texture image handle array: the image
+/// handles a program can name per target and format (docs/interface.md,
+/// "Bindless images"). 8, the storage images per stage of nvp4c's default
+/// device limits (`maxPerStageDescriptorStorageImages` of the LunarG
+/// desktop baseline, docs/limits.md), so that a program with one such
+/// array loads on every desktop device.
+pub const BINDLESS_IMAGE_ARRAY_LEN: u32 = 8;
 
 /// NV_bindless_texture's image handles: one descriptor array of storage
 /// images per target and format the program's handles use, whose element

@@ -276,8 +276,8 @@ pub struct BindlessTextures {
 /// let source = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r;\nMOV.U h, 3;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.x), 2D;\nEND\n";
 /// let r = nvp4c::compile(source, &nvp4c::Options::default()).unwrap().reflection;
 /// let b = &r.bindless_images[0];
-/// assert_eq!((b.target.as_str(), b.format.as_deref(), b.set, b.binding, b.count), ("2D", Some("r32ui"), 0, 152, 16));
-/// assert_eq!((b.ty.as_str(), b.access.as_str()), ("uimage2D[16]", "read"));
+/// assert_eq!((b.target.as_str(), b.format.as_deref(), b.set, b.binding, b.count), ("2D", Some("r32ui"), 0, 152, 8));
+/// assert_eq!((b.ty.as_str(), b.access.as_str()), ("uimage2D[8]", "read"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -296,7 +296,7 @@ pub struct BindlessImages {
     pub binding: u32,
     /// The array's length: the handles are 0 to `count` - 1.
     pub count: u32,
-    /// The GLSL-style type, e.g. `uimage2D[16]`.
+    /// The GLSL-style type, e.g. `uimage2D[8]`.
     #[serde(rename = "type")]
     pub ty: String,
     /// The component type texels are read and written as.

@@ -28,7 +28,7 @@ use super::machine::{atomic_update, Machine};
 use super::{InterpError, Vec4};
 use crate::ir::{
     BindlessImageArray, Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand,
-    Program, Stmt, BINDLESS_ARRAY_LEN,
+    Program, Stmt, BINDLESS_IMAGE_ARRAY_LEN,
 };
 use crate::isa::DataType;
 use crate::span::Span;
@@ -147,7 +147,7 @@ struct Picked {
 impl Machine<'_> {
     /// The image an access of data type `ty` uses: a bindless handle's
     /// element of its array (the handle's x, a LONG register's at 64 bits;
-    /// at or past [`BINDLESS_ARRAY_LEN`] it names none, as in the backend:
+    /// at or past [`BINDLESS_IMAGE_ARRAY_LEN`] it names none, as in the backend:
     /// docs/interface.md, "Bindless images"), or [`Machine::image_unit`]'s.
     fn image_slot(&mut self, a: &ImageAccess, ty: DataType) -> Result<Picked, InterpError> {
         let (Some(handle), Some(array)) = (&a.handle, a.bindless_array(ty)) else {
@@ -159,7 +159,7 @@ impl Machine<'_> {
         let h = self.load64(handle)?;
         let slot = u32::try_from(h.bits[0])
             .ok()
-            .filter(|&h| h < BINDLESS_ARRAY_LEN)
+            .filter(|&h| h < BINDLESS_IMAGE_ARRAY_LEN)
             .map(|h| Slot::Handle(array, h));
         Ok(Picked {
             slot,
@@ -455,14 +455,14 @@ mod tests {
     }
 
     /// NV_bindless_texture's image handles: element h of the array of the
-    /// access's target and format; a handle past the array's 16
+    /// access's target and format; a handle past the array's 8
     /// elements, or one at or above 2^32 in a LONG register, names no
     /// image (loads zero, stores and atomics do nothing).
     #[test]
     fn image_handles_name_elements_of_their_array() {
         use crate::ir::{BindlessImageArray, ImageFormat, ImageTarget};
         use crate::isa::DataType;
-        let src = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r, a;\nLONG TEMP l;\nMOV.U h, {2, 5, 16, 0};\nLOADIM.U32 r, {1, 0, 0, 0}, handle(h.x), 1D;\nSTOREIM.U32 handle(h.y), r, {0, 0, 0, 0}, 1D;\nATOMIM.ADD.U32 a.x, {7, 0, 0, 0}, {1, 0, 0, 0}, handle(h.y), 1D;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.z), 1D;\nSTOREIM.U32 handle(h.z), {9, 0, 0, 0}, {0, 0, 0, 0}, 1D;\nSTOREIM.U32 handle(h.y), r, {2, 0, 0, 0}, 1D;\nPK64.U l, {2, 1, 0, 0};\nATOMIM.ADD.U32 a.y, {1, 0, 0, 0}, {0, 0, 0, 0}, handle(l.x), 1D;\nADD.U a.z, a.x, a.y;\nSTOREIM.U32 handle(h.y), a.z, {3, 0, 0, 0}, 1D;\nEND\n";
+        let src = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r, a;\nLONG TEMP l;\nMOV.U h, {2, 5, 8, 0};\nLOADIM.U32 r, {1, 0, 0, 0}, handle(h.x), 1D;\nSTOREIM.U32 handle(h.y), r, {0, 0, 0, 0}, 1D;\nATOMIM.ADD.U32 a.x, {7, 0, 0, 0}, {1, 0, 0, 0}, handle(h.y), 1D;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.z), 1D;\nSTOREIM.U32 handle(h.z), {9, 0, 0, 0}, {0, 0, 0, 0}, 1D;\nSTOREIM.U32 handle(h.y), r, {2, 0, 0, 0}, 1D;\nPK64.U l, {2, 1, 0, 0};\nATOMIM.ADD.U32 a.y, {1, 0, 0, 0}, {0, 0, 0, 0}, handle(l.x), 1D;\nADD.U a.z, a.x, a.y;\nSTOREIM.U32 handle(h.y), a.z, {3, 0, 0, 0}, 1D;\nEND\n";
         let (program, _) = crate::check(src, &crate::Options::default()).expect("checks");
         let array = BindlessImageArray {
             target: ImageTarget::T1D,
@@ -474,7 +474,7 @@ mod tests {
             ty: DataType::Unsigned,
         };
         let mut inputs = Inputs::default();
-        for e in 0..16 {
+        for e in 0..8 {
             let texels: Vec<u32> = (0..4).map(|i| 100 * e + i).collect();
             let image = Image::from_words([4, 1, 1], &texels);
             inputs.bindless_images.insert((array, e), image);
@@ -482,10 +482,10 @@ mod tests {
         let out = run(&program, &inputs, &Default::default()).expect("runs");
         // Element 2's texel 1 (201) stored at element 5's texel 0; 7 added
         // to element 5's texel 1 (501, returned); the load through handle
-        // 16 is 0, stored at texel 2; the atomic through 2 + 2^32 returns
+        // 8 (past the array's 8 elements) is 0, stored at texel 2; the atomic through 2 + 2^32 returns
         // 0, so texel 3 gets 501.
         assert_eq!(out.bindless_images[&(array, 5)].words(), [201, 508, 0, 501]);
-        for e in (0..16).filter(|&e| e != 5) {
+        for e in (0..8).filter(|&e| e != 5) {
             let texels: Vec<u32> = (0..4).map(|i| 100 * e + i).collect();
             assert_eq!(out.bindless_images[&(array, e)].words(), texels);
         }

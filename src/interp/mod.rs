@@ -192,7 +192,7 @@ pub struct Inputs {
     /// array of a target and format (docs/interface.md, "Bindless
     /// images"), the image handle `h` names in the accesses of that target
     /// and format; laid out as an image unit of that format. A handle
-    /// without an image here, or at or past the array's 16 elements,
+    /// without an image here, or at or past the array's 8 elements,
     /// names no image: its loads return zero, its stores and atomics do
     /// nothing. The run's [`Outcome::bindless_images`] holds the result.
     pub bindless_images: BTreeMap<(crate::ir::BindlessImageArray, u32), Image>,

@@ -31,11 +31,10 @@ use rspirv::spirv::{
 };
 
 use super::emit::{Comp, LResult, Val};
-use super::texture::BINDLESS_ARRAY_LEN;
 use super::{Analysis, LowerError, Lowerer};
 use crate::ir::{
     BindlessImageArray, Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand, Stmt,
-    SubId,
+    SubId, BINDLESS_IMAGE_ARRAY_LEN,
 };
 use crate::isa::DataType;
 
@@ -180,7 +179,7 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> Uses {
 
 impl Lowerer<'_> {
     /// Declares one storage image per unit the program uses, and one
-    /// array of [`BINDLESS_ARRAY_LEN`] storage images per target and
+    /// array of [`BINDLESS_IMAGE_ARRAY_LEN`] storage images per target and
     /// format its image handles use (docs/interface.md, "Bindless
     /// images").
     pub(crate) fn declare_images(&mut self, analysis: &Analysis) -> LResult<()> {
@@ -202,7 +201,7 @@ impl Lowerer<'_> {
         }
         for array in uses.arrays {
             let (image_ty, comp) = self.storage_image_type(array.target, array.format, array.ty);
-            let declared = self.t_array(image_ty, BINDLESS_ARRAY_LEN);
+            let declared = self.t_array(image_ty, BINDLESS_IMAGE_ARRAY_LEN);
             let name = match array.format {
                 Some(f) => format!("bindless_image_{}_{}", array.target.name(), f.name()),
                 None => format!("bindless_image_{}_{}", array.target.name(), array.ty.name()),
@@ -312,7 +311,7 @@ impl Lowerer<'_> {
     /// which lavapipe lacks (docs/interface.md, "Images").
     ///
     /// A bindless handle (NV_bindless_texture) names an element of its
-    /// target and format's array: each of the [`BINDLESS_ARRAY_LEN`]
+    /// target and format's array: each of the [`BINDLESS_IMAGE_ARRAY_LEN`]
     /// elements, reached with a constant index (no dynamic indexing
     /// feature), under the condition that the handle is its index; a
     /// handle past the array names none, an invalid access (loads zero,
@@ -336,8 +335,8 @@ impl Lowerer<'_> {
                     ))
                 })?;
             let handle = self.bindless_handle(operand, None)?;
-            let mut out = Vec::with_capacity(BINDLESS_ARRAY_LEN as usize);
-            for element in 0..BINDLESS_ARRAY_LEN {
+            let mut out = Vec::with_capacity(BINDLESS_IMAGE_ARRAY_LEN as usize);
+            for element in 0..BINDLESS_IMAGE_ARRAY_LEN {
                 let index = self.c_u32(element);
                 let var = self.access(
                     StorageClass::UniformConstant,
