@@ -4,7 +4,8 @@
 //! LOADIM, STOREIM and ATOMIM with their storage modifiers (Table X.3),
 //! ATOMIM's atomic modifiers (Table X.4), the image targets and image
 //! units (`image[n]`, or an IMAGE variable, declared in
-//! `check::program_type`), checked into [`ir::ImageAccess`]. Codes
+//! `check::program_type`) or NV_bindless_texture's image handles
+//! (`handle(a.x)`), checked into [`ir::ImageAccess`]. Codes
 //! E1190-E1199.
 //!
 //! nvp4c declares one SPIR-V image per unit, whose type is fixed by the

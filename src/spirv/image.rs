@@ -21,6 +21,12 @@
 //!   robustImageAccess).
 //! * ATOMIM is an atomic through `OpImageTexelPointer` at Device scope,
 //!   Relaxed semantics, with ATOMB's operations (`memory::atomic_word`).
+//! * NV_bindless_texture's image handles (`handle(a.x)`): an array of
+//!   [`BINDLESS_IMAGE_ARRAY_LEN`] storage images per target and format the
+//!   handles use, at `StageLayout::bindless_image_binding`; each element is
+//!   reached with a constant index and accessed under the condition that
+//!   the handle is its index, so a handle past the array touches nothing
+//!   (docs/interface.md, "Bindless images").
 
 use std::collections::{BTreeMap, BTreeSet};
 
