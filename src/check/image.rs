@@ -92,7 +92,7 @@ impl Checker<'_> {
         // "Bindless images").
         let handle = match &inst.args[image_at] {
             Arg::Handle(o, span) => {
-                self.texture_handle_allowed(*span)?;
+                self.texture_handle_allowed(*span, "an image handle")?;
                 let kind = OperandKind::Scalar(TypeRule::Unsigned);
                 Some(self.source(o, kind, DataType::Unsigned, false)?)
             }

@@ -25,6 +25,8 @@ struct Element {
     kind: TextureKind,
     format: vk::Format,
     extent: [u32; 3],
+    /// Array layers (1 for the kinds without).
+    layers: u32,
     words: Vec<u32>,
 }
 
@@ -76,7 +78,7 @@ fn run(src: &str, size: u32, elements: &[Element]) -> Vec<(&'static str, Vec<Vec
                 kind: e.kind,
                 format: e.format,
                 extent: e.extent,
-                layers: 1,
+                layers: e.layers,
                 words: e.words.clone(),
                 samples: 1,
             })
@@ -94,7 +96,14 @@ fn interpret(src: &str, size: u32, elements: &[Element]) -> Vec<Vec<u32>> {
     let mut images: std::collections::BTreeMap<_, _> = elements
         .iter()
         .map(|e| {
-            let image = nvp4c::interp::Image::from_words(e.extent, &e.words);
+            // The interpreter's extent runs along the target's
+            // coordinates: an ARRAY2D's layers are its third.
+            let [w, h, d] = e.extent;
+            let extent = match e.kind {
+                TextureKind::Array2D => [w, h, e.layers],
+                _ => [w, h, d],
+            };
+            let image = nvp4c::interp::Image::from_words(extent, &e.words);
             ((e.array, e.element), image)
         })
         .collect();
@@ -162,6 +171,7 @@ END
             kind: TextureKind::D2,
             format: vk::Format::R32_UINT,
             extent: [2, 2, 1],
+            layers: 1,
             words: vec![1000 * e, 1000 * e + 1, 1000 * e + 10, 1000 * e + 11],
         })
         .collect();
@@ -171,6 +181,7 @@ END
         kind: TextureKind::D1,
         format: vk::Format::R32G32B32A32_UINT,
         extent: [1, 1, 1],
+        layers: 1,
         words: vec![0; 4],
     }));
     assert_eq!((elements[0].binding(), elements[8].binding()), (152, 114));
@@ -233,6 +244,7 @@ END
             kind: TextureKind::D1,
             format: vk::Format::R32_SFLOAT,
             extent: [1, 1, 1],
+            layers: 1,
             words: vec![(e as f32).to_bits()],
         })
         .collect();
@@ -242,6 +254,7 @@ END
         kind: TextureKind::D1,
         format: vk::Format::R32G32B32A32_SFLOAT,
         extent: [1, 1, 1],
+        layers: 1,
         words: vec![0; 4],
     }));
     // 1D is target 0; F32 is format 6, formatted F stores 24.
@@ -260,6 +273,90 @@ END
         }
         for (e, words) in out.iter().enumerate().skip(12) {
             assert_eq!(words, &[0; 4], "{who}: store element {} unchanged", e - 8);
+        }
+    }
+}
+
+/// A BUFFER `U8` array (storage texel buffers of R8ui, 8-bit texels) and
+/// an ARRAY2D `S32` array, handles from the invocation: LOADIM.U8 (zero-
+/// extended), STOREIM.U8 (the low 8 bits kept), LOADIM.S32 of layer 1,
+/// ATOMIM.MIN.S32 on layer 0.
+#[test]
+fn buffer_and_array_targets_through_image_handles() {
+    let src = "!!NVcp5.0
+OPTION NV_bindless_texture;
+GROUP_SIZE 2;
+UINT TEMP id, h, r;
+INT TEMP s;
+MOV.U id, invocation.localid;
+ADD.U h.x, id.x, 6;
+ADD.U h.y, id.x, 2;
+LOADIM.U8 r, {1, 0, 0, 0}, handle(h.x), BUFFER;
+STOREIM.U8 handle(h.x), r, {2, 0, 0, 0}, BUFFER;
+ADD.U r.y, id.x, 256;
+STOREIM.U8 handle(h.x), r.y, {3, 0, 0, 0}, BUFFER;
+LOADIM.S32 s, {0, 0, 1, 0}, handle(h.y), ARRAY2D;
+ATOMIM.MIN.S32 s.y, {-50, 0, 0, 0}, {0, 0, 0, 0}, handle(h.y), ARRAY2D;
+ADD.S s.x, s.x, s.y;
+STOREIM.S32 handle(h.y), s, {0, 0, 1, 0}, ARRAY2D;
+END
+";
+    let bytes = array(
+        ImageTarget::Buffer,
+        Some((DataType::Unsigned, 8, 1)),
+        DataType::Unsigned,
+    );
+    let layers = array(
+        ImageTarget::Array2D,
+        Some((DataType::Signed, 32, 1)),
+        DataType::Signed,
+    );
+    // Element e of the BUFFER array: four 8-bit texels e, e + 10, e + 20,
+    // e + 30 (one little-endian word); of the ARRAY2D array: one texel in
+    // each of two layers, -e and 100 e.
+    let word = |b: [u32; 4]| b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24;
+    let mut elements: Vec<Element> = (0..8)
+        .map(|e| Element {
+            array: bytes,
+            element: e,
+            kind: TextureKind::Buffer,
+            format: vk::Format::R8_UINT,
+            extent: [4, 1, 1],
+            layers: 1,
+            words: vec![word([e, e + 10, e + 20, e + 30])],
+        })
+        .collect();
+    elements.extend((0..8).map(|e| Element {
+        array: layers,
+        element: e,
+        kind: TextureKind::Array2D,
+        format: vk::Format::R32_SINT,
+        extent: [1, 1, 1],
+        layers: 2,
+        words: vec![(-(e as i32)) as u32, 100 * e],
+    }));
+    // BUFFER is target 5, U8 format 12; ARRAY2D target 7, S32 format 7.
+    assert_eq!((elements[0].binding(), elements[8].binding()), (284, 343));
+    for (who, out) in run(src, 2, &elements) {
+        // Invocation i: element 6 + i's texel 1 (16 + i) stored at texel 2,
+        // 256 + i's low 8 bits (i) at texel 3.
+        assert_eq!(out[6], [word([6, 16, 16, 0])], "{who}: BUFFER element 6");
+        assert_eq!(out[7], [word([7, 17, 17, 1])], "{who}: BUFFER element 7");
+        // Element 2 + i: layer 1 (100 e) loaded, MIN(-e, -50) = -50 in
+        // layer 0 returning -e, 100 e - e stored in layer 1.
+        assert_eq!(out[8 + 2], [-50i32 as u32, 198], "{who}: ARRAY2D element 2");
+        assert_eq!(out[8 + 3], [-50i32 as u32, 297], "{who}: ARRAY2D element 3");
+        for e in [0, 1, 2, 3, 4, 5] {
+            let e32 = e as u32;
+            assert_eq!(
+                out[e],
+                [word([e32, e32 + 10, e32 + 20, e32 + 30])],
+                "{who}: {e}"
+            );
+        }
+        for e in [0, 1, 4, 5, 6, 7] {
+            let e32 = e as u32;
+            assert_eq!(out[8 + e], [(-(e as i32)) as u32, 100 * e32], "{who}: {e}");
         }
     }
 }
