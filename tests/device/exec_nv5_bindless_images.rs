@@ -17,6 +17,7 @@ use ash::vk;
 use crate::harness::{self, ComputeJob, StorageImage, TextureKind};
 use nvp4c::ir::{BindlessImageArray, ImageFormat, ImageTarget};
 use nvp4c::isa::DataType;
+use nvp4c::TargetEnv;
 
 /// One element of an image handle array.
 struct Element {
@@ -53,15 +54,23 @@ fn array(
     BindlessImageArray { target, format, ty }
 }
 
-/// The elements after one run of `groups` (the invocations of a work
-/// group of `size`) on the device, when there is one, and in the
+/// The elements after a run of one work group (of `size` invocations) on
+/// the device, when there is one, for Vulkan 1.0 and 1.3 (SPIR-V 1.4+
+/// lists the arrays in the entry point's interface), and in the
 /// interpreter (one invocation after the other, each with its
 /// `invocation.localid`: the test's invocations touch different texels),
 /// each named for the assertion messages.
 fn run(src: &str, size: u32, elements: &[Element]) -> Vec<(&'static str, Vec<Vec<u32>>)> {
     let mut runs = vec![("interpreter", interpret(src, size, elements))];
-    if let Some(device) = harness::device_or_skip() {
+    let Some(device) = harness::device_or_skip() else {
+        return runs;
+    };
+    for (env, who) in [
+        (TargetEnv::Vulkan1_0, "device, vulkan1.0"),
+        (TargetEnv::Vulkan1_3, "device, vulkan1.3"),
+    ] {
         let mut options = nvp4c::Options::default();
+        options.target_env = env;
         options
             .device_limits
             .max_per_stage_descriptor_storage_images = 64;
@@ -85,8 +94,8 @@ fn run(src: &str, size: u32, elements: &[Element]) -> Vec<(&'static str, Vec<Vec
             .collect();
         let (_, out) = device
             .run_compute_images(&spirv, &job)
-            .expect("compute run");
-        runs.push(("device", out));
+            .unwrap_or_else(|e| panic!("{who}: {e}"));
+        runs.push((who, out));
     }
     runs
 }
