@@ -804,6 +804,26 @@ mod tests {
         assert_eq!(nv4[5], Tok::Word("SUBROUTINENUM"));
     }
 
+    /// `handle (` is NV_bindless_texture's keyword after a comma and as
+    /// STOREIM's first argument (its image); elsewhere a first operand
+    /// `handle` followed by `(` is a variable with a CC mask.
+    #[test]
+    fn handle_is_a_keyword_after_a_comma_and_first_in_storeim() {
+        let handles = |src| {
+            toks(src)
+                .into_iter()
+                .filter(|t| *t == Tok::HandleKw)
+                .count()
+        };
+        assert_eq!(handles("STOREIM.U32 handle(h.x), r, c, 2D;"), 1);
+        assert_eq!(handles("LOADIM.U32 r, c, handle(h.x), 2D;"), 1);
+        assert_eq!(handles("MOV handle (GT.x), r;"), 0);
+        assert_eq!(
+            handles("STOREIM.U32 image[0], r, c, 2D; MOV handle (GT), r;"),
+            0
+        );
+    }
+
     #[test]
     fn ranges_are_not_floats() {
         assert_eq!(
