@@ -715,26 +715,35 @@ pub(crate) fn check(
         }
     }
 
-    // E1199: image units (storage images).
-    let storage_images = reflection.images.len() as u32;
+    // E1199: image units (storage images), NV_bindless_texture's image
+    // handle arrays' elements included.
+    let bindless_images: u32 = reflection.bindless_images.iter().map(|b| b.count).sum();
+    let storage_images = reflection.images.len() as u32 + bindless_images;
     if storage_images > limits.max_per_stage_descriptor_storage_images {
-        let unit = reflection.images.last().map_or(0, |i| i.unit);
-        let span = units.image(unit).unwrap_or(start);
-        out.push(
-            Diagnostic::error(
-                "E1199",
-                format!(
-                    "{storage_images} image units, more than the device's {} per shader stage",
-                    limits.max_per_stage_descriptor_storage_images
-                ),
-            )
-            .primary(span, format!("image[{unit}] is the last one"))
-            .note(vk(&format!(
-                "maxPerStageDescriptorStorageImages is {}",
+        let unit = reflection.images.last().map(|i| i.unit);
+        let span = unit.and_then(|unit| units.image(unit)).unwrap_or(start);
+        let mut d = Diagnostic::error(
+            "E1199",
+            format!(
+                "{storage_images} image units, more than the device's {} per shader stage",
                 limits.max_per_stage_descriptor_storage_images
-            )))
-            .note("EXT_shader_image_load_store's image units are storage images (docs/interface.md, \"Images\")"),
-        );
+            ),
+        )
+        .primary(
+            span,
+            unit.map_or("this program".to_string(), |unit| {
+                format!("image[{unit}] is the last one")
+            }),
+        )
+        .note(vk(&format!(
+            "maxPerStageDescriptorStorageImages is {}",
+            limits.max_per_stage_descriptor_storage_images
+        )))
+        .note("EXT_shader_image_load_store's image units are storage images (docs/interface.md, \"Images\")");
+        if bindless_images > 0 {
+            d = d.note(format!("NV_bindless_texture's image handle arrays hold {bindless_images} of them, 8 per target and format (docs/interface.md, \"Bindless images\")"));
+        }
+        out.push(d);
     }
 
     // E0818: every resource of the stage.
@@ -872,4 +881,30 @@ pub(crate) fn check(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    /// NV_bindless_texture's image handle arrays are 8 storage images
+    /// each: one fits the default limit of 8 per stage, a second is past
+    /// it (E1199, with a note naming the arrays), and a device with more
+    /// room takes both.
+    #[test]
+    fn image_handle_arrays_count_as_storage_images() {
+        let one = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r;\nMOV.U h, 1;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.x), 2D;\n";
+        let two = format!("{one}STOREIM.U32 handle(h.x), r, {{0, 0, 0, 0}}, 1D;\n");
+        let mut options = crate::Options::default();
+        assert!(crate::compile(&format!("{one}END\n"), &options).is_ok());
+        let d = crate::compile(&format!("{two}END\n"), &options).expect_err("16 > 8");
+        let rendered = d.render("t.cp", &two, false);
+        assert!(rendered.contains("E1199"), "{rendered}");
+        assert!(
+            rendered.contains("image handle arrays hold 16"),
+            "{rendered}"
+        );
+        options
+            .device_limits
+            .max_per_stage_descriptor_storage_images = 64;
+        assert!(crate::compile(&format!("{two}END\n"), &options).is_ok());
+    }
 }

@@ -1996,16 +1996,175 @@ pub struct ImageAccess {
     /// index picks among at run time (`unit` is the first) and the index,
     /// a signed scalar (docs/semantics.md, "Images").
     pub unit_select: Option<(UnitSelect, Operand)>,
+    /// NV_bindless_texture's `handle(a.x)` as the image (<imageUnit> ::=
+    /// "handle" "(" <addrUseS> ")"): the handle, an unsigned scalar (a
+    /// LONG register's 64-bit value), which names an element of the
+    /// access's [`BindlessImageArray`] (`unit` is 0 and means nothing;
+    /// docs/interface.md, "Bindless images").
+    pub handle: Option<Operand>,
 }
 
 impl ImageAccess {
     /// Every unit the access may use: its unit, or all of a
-    /// register-indexed array's.
+    /// register-indexed array's; none for a bindless handle, whose images
+    /// are the handle arrays' (docs/interface.md, "Bindless images").
     pub fn units(&self) -> &[u32] {
         match &self.unit_select {
+            _ if self.handle.is_some() => &[],
             Some((select, _)) => &select.units,
             None => std::slice::from_ref(&self.unit),
         }
+    }
+
+    /// The registers that pick the image: a register-indexed IMAGE
+    /// array's index, or a bindless handle (each read in x only).
+    pub fn registers(&self) -> impl Iterator<Item = &Operand> {
+        self.unit_select
+            .as_ref()
+            .map(|(_, index)| index)
+            .into_iter()
+            .chain(self.handle.as_ref())
+    }
+
+    /// The descriptor array a bindless handle access goes through, for an
+    /// access of data type `ty` (the instruction's, a STOREIM's value's);
+    /// `None` for an image unit.
+    ///
+    /// ```
+    /// use nvp4c::ir::{ImageTarget, Stmt};
+    /// let src = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r;\nMOV.U h, 3;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.x), 2D;\nEND\n";
+    /// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    /// let Stmt::Inst(load) = &program.sub(program.entry).body[1] else { panic!() };
+    /// let array = load.image.as_ref().unwrap().bindless_array(load.ty).unwrap();
+    /// assert_eq!((array.target, array.format.unwrap().name()), (ImageTarget::T2D, "U32".to_string()));
+    /// assert_eq!((array.target_number(), array.format_number()), (1, 8));
+    /// ```
+    pub fn bindless_array(&self, ty: crate::isa::DataType) -> Option<BindlessImageArray> {
+        self.handle.as_ref()?;
+        Some(BindlessImageArray {
+            target: self.target,
+            format: self.format,
+            ty: self.format.map_or(ty, |f| f.ty),
+        })
+    }
+}
+
+/// The elements of each NV_bindless_texture texture array: the texture
+/// handles a program can name per target (docs/interface.md, "Bindless
+/// textures").
+pub const BINDLESS_ARRAY_LEN: u32 = 16;
+
+/// The elements of each NV_bindless_texture image handle array: the image
+/// handles a program can name per target and format (docs/interface.md,
+/// "Bindless images"). 8, the storage images per stage of nvp4c's default
+/// device limits (`maxPerStageDescriptorStorageImages` of the LunarG
+/// desktop baseline, docs/limits.md), so that a program with one such
+/// array loads on every desktop device.
+pub const BINDLESS_IMAGE_ARRAY_LEN: u32 = 8;
+
+/// NV_bindless_texture's image handles: one descriptor array of storage
+/// images per target and format the program's handles use, whose element
+/// `h` is the image handle `h` names (docs/interface.md, "Bindless
+/// images"). A storage image's SPIR-V type has one format, so each
+/// storage modifier of an unformatted access is an array of its own; the
+/// formatted stores of one data type (no storage modifier: format
+/// `Unknown`) share one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BindlessImageArray {
+    /// The image target of the accesses.
+    pub target: ImageTarget,
+    /// Their storage modifier; `None` for formatted stores.
+    pub format: Option<ImageFormat>,
+    /// The data type of the texels (the format's, or the formatted
+    /// stores').
+    pub ty: crate::isa::DataType,
+}
+
+impl BindlessImageArray {
+    /// The storage modifiers in the order of their format numbers: Table
+    /// X.3's, then NV_gpu_program5_mem_extended's; numbers 24, 25, 26 are
+    /// the formatted stores of F, S and U.
+    pub const FORMATS: [ImageFormat; 24] = {
+        use crate::isa::DataType::{Float as F, Signed as S, Unsigned as U};
+        const fn f(ty: crate::isa::DataType, bits: u8, components: u8) -> ImageFormat {
+            ImageFormat {
+                ty,
+                bits,
+                components,
+            }
+        }
+        [
+            f(F, 32, 4),
+            f(S, 32, 4),
+            f(U, 32, 4),
+            f(F, 32, 2),
+            f(S, 32, 2),
+            f(U, 32, 2),
+            f(F, 32, 1),
+            f(S, 32, 1),
+            f(U, 32, 1),
+            f(S, 16, 1),
+            f(U, 16, 1),
+            f(S, 8, 1),
+            f(U, 8, 1),
+            f(F, 16, 4),
+            f(S, 16, 4),
+            f(U, 16, 4),
+            f(S, 8, 4),
+            f(U, 8, 4),
+            f(F, 16, 2),
+            f(F, 16, 1),
+            f(S, 16, 2),
+            f(U, 16, 2),
+            f(S, 8, 2),
+            f(U, 8, 2),
+        ]
+    };
+    /// The data types of formatted stores, numbered from 24.
+    const STORE_TYPES: [crate::isa::DataType; 3] = [
+        crate::isa::DataType::Float,
+        crate::isa::DataType::Signed,
+        crate::isa::DataType::Unsigned,
+    ];
+    /// Room for the format numbers of one target: bindings step by this.
+    pub const FORMATS_PER_TARGET: u32 = 32;
+
+    /// The target's number: its place in [`ImageTarget::ALL`].
+    pub fn target_number(self) -> u32 {
+        ImageTarget::ALL
+            .iter()
+            .position(|(_, t)| *t == self.target)
+            .unwrap_or(0) as u32
+    }
+    /// The format's number ([`BindlessImageArray::FORMATS`]).
+    pub fn format_number(self) -> u32 {
+        let n = match self.format {
+            Some(f) => Self::FORMATS.iter().position(|g| *g == f),
+            None => Self::STORE_TYPES
+                .iter()
+                .position(|t| *t == self.ty)
+                .map(|k| Self::FORMATS.len() + k),
+        };
+        n.unwrap_or(0) as u32
+    }
+    /// The array of a target and format number (the inverse of
+    /// [`BindlessImageArray::target_number`] and
+    /// [`BindlessImageArray::format_number`]).
+    pub fn from_numbers(target: u32, format: u32) -> Option<BindlessImageArray> {
+        let (_, target) = *ImageTarget::ALL.get(target as usize)?;
+        let format = format as usize;
+        Some(match Self::FORMATS.get(format) {
+            Some(&f) => BindlessImageArray {
+                target,
+                format: Some(f),
+                ty: f.ty,
+            },
+            None => BindlessImageArray {
+                target,
+                format: None,
+                ty: *Self::STORE_TYPES.get(format - Self::FORMATS.len())?,
+            },
+        })
     }
 }
 
@@ -2095,7 +2254,7 @@ impl ImageTarget {
 /// A storage modifier of an image instruction (EXT_shader_image_load_store
 /// Table X.3): the base data type, the bits of one component (8, 16, 32)
 /// and the component count (1, 2, 4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ImageFormat {
     /// `F`, `S` or `U`.
     pub ty: crate::isa::DataType,
@@ -2482,14 +2641,14 @@ impl Stmt {
             Stmt::ImageStore { coord, .. } => Some(coord),
             _ => None,
         };
-        // A register-indexed IMAGE array's index.
+        // A register-indexed IMAGE array's index, a bindless handle.
         let image_index = match self {
             Stmt::Inst(i) => i.image.as_deref(),
             Stmt::ImageStore { image, .. } => Some(image),
             _ => None,
         }
-        .and_then(|a| a.unit_select.as_ref())
-        .map(|(_, index)| index);
+        .into_iter()
+        .flat_map(ImageAccess::registers);
         list.iter()
             .chain(one)
             .chain(address)

@@ -140,7 +140,7 @@ impl fmt::Display for Stage {
 /// assert!(DataType::Unsigned.is_integer() && !DataType::Float.is_integer());
 /// assert_eq!(DataType::Signed.name(), "INT");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum DataType {
     /// `.F`, `R`, `H`: 32-bit IEEE float.
     Float,

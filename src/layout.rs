@@ -189,6 +189,19 @@ impl StageLayout {
             .saturating_add(64)
             .saturating_add(target)
     }
+    /// The binding of NV_bindless_texture's image handle array of `array`
+    /// (docs/interface.md, "Bindless images"): 80 past the texture base,
+    /// after the bindless texture arrays, then 32 per target
+    /// (`BindlessImageArray::target_number`) plus the format's number
+    /// (`BindlessImageArray::format_number`): 112 + 32 × target + format
+    /// by default (2D `U32`: 153).
+    pub fn bindless_image_binding(&self, array: crate::ir::BindlessImageArray) -> u32 {
+        let per_target = crate::ir::BindlessImageArray::FORMATS_PER_TARGET;
+        self.texture_binding
+            .saturating_add(80)
+            .saturating_add(array.target_number().saturating_mul(per_target))
+            .saturating_add(array.format_number())
+    }
     /// The binding of NV_shader_atomic_counters' `program.counter[a]`:
     /// after the four `program.storage` bindings (68 + *a* by default).
     pub fn counter_binding(&self, a: u32) -> u32 {
@@ -324,4 +337,35 @@ pub enum DepthRange {
     Vulkan,
     /// GL's: z in [−w, w], converted to Vulkan's as z′ = (z + w) / 2.
     Gl,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::BindlessImageArray;
+
+    /// Every target and format number names one image handle array, whose
+    /// numbers are those again, at a binding of its own below the next
+    /// target's (docs/interface.md, "Bindless images").
+    #[test]
+    fn image_handle_array_numbers_round_trip_to_distinct_bindings() {
+        let layout = crate::Options::default().stage_layout(crate::isa::Stage::Fragment);
+        let mut bindings = std::collections::BTreeSet::new();
+        for target in 0..crate::ir::ImageTarget::ALL.len() as u32 {
+            for format in 0..BindlessImageArray::FORMATS_PER_TARGET {
+                let Some(array) = BindlessImageArray::from_numbers(target, format) else {
+                    // 24 storage modifiers, then the F, S, U formatted stores.
+                    assert_eq!(format, 27, "the first number without an array");
+                    break;
+                };
+                assert_eq!(
+                    (array.target_number(), array.format_number()),
+                    (target, format)
+                );
+                let binding = layout.bindless_image_binding(array);
+                assert_eq!(binding, 112 + 32 * target + format);
+                assert!(bindings.insert(binding));
+            }
+        }
+        assert_eq!(bindings.len(), 11 * 27);
+    }
 }

@@ -75,6 +75,11 @@ pub struct Reflection {
     /// program's handles name (docs/interface.md, "Bindless textures").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bindless_textures: Vec<BindlessTextures>,
+    /// NV_bindless_texture's image handle arrays, one per target and
+    /// format the program's image handles use (docs/interface.md,
+    /// "Bindless images").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bindless_images: Vec<BindlessImages>,
     /// Inputs by Location, then built-ins.
     pub inputs: Vec<InterfaceVariable>,
     /// Outputs by Location, then built-ins.
@@ -260,6 +265,44 @@ pub struct BindlessTextures {
     pub ty: String,
     /// The component type of the sampled values.
     pub sampled_type: Option<ComponentType>,
+}
+
+/// NV_bindless_texture's image handle array of one target and format:
+/// element `h` is the storage image (a storage texel buffer for BUFFER)
+/// image handle `h` names in the program's accesses of that target and
+/// format (docs/interface.md, "Bindless images").
+///
+/// ```
+/// let source = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r;\nMOV.U h, 3;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.x), 2D;\nEND\n";
+/// let r = nvp4c::compile(source, &nvp4c::Options::default()).unwrap().reflection;
+/// let b = &r.bindless_images[0];
+/// assert_eq!((b.target.as_str(), b.format.as_deref(), b.set, b.binding, b.count), ("2D", Some("r32ui"), 0, 152, 8));
+/// assert_eq!((b.ty.as_str(), b.access.as_str()), ("uimage2D[8]", "read"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct BindlessImages {
+    /// The target, e.g. `2D`, `BUFFER`.
+    pub target: String,
+    /// The declared format in GLSL's spelling (`r32ui`, `rgba32f`), which
+    /// every image view of the array must have; `None` for formatted
+    /// stores only (any storage format, with
+    /// `shaderStorageImageWriteWithoutFormat`).
+    pub format: Option<String>,
+    /// The descriptor set.
+    pub set: u32,
+    /// The binding: 112 + 32 × the target's number + the format's number
+    /// by default (`StageLayout::bindless_image_binding`).
+    pub binding: u32,
+    /// The array's length: the handles are 0 to `count` - 1.
+    pub count: u32,
+    /// The GLSL-style type, e.g. `uimage2D[8]`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The component type texels are read and written as.
+    pub sampled_type: Option<ComponentType>,
+    /// `read`, `write` or `read_write`: what the program does with it.
+    pub access: String,
 }
 
 /// An image unit: a storage image, docs/interface.md "Images".
@@ -683,6 +726,7 @@ pub fn reflect(
 /// before the lowering frees them (`spirv::lower_consuming`).
 pub(crate) struct BodyFacts {
     image_uses: BTreeMap<u32, ImageUse>,
+    bindless_image_uses: BTreeMap<crate::ir::BindlessImageArray, ImageUse>,
     texture_targets: BTreeMap<u32, String>,
     counters_used: BTreeSet<(crate::ir::VarId, u32)>,
     limits: LimitsUsed,
@@ -690,8 +734,10 @@ pub(crate) struct BodyFacts {
 
 impl BodyFacts {
     pub(crate) fn of(program: &Program) -> BodyFacts {
+        let (image_uses, bindless_image_uses) = image_uses(program);
         BodyFacts {
-            image_uses: image_uses(program),
+            image_uses,
+            bindless_image_uses,
             texture_targets: texture_targets(program),
             counters_used: counters_used(program),
             limits: limits_used(program),
@@ -724,6 +770,7 @@ pub(crate) fn reflect_with(
     let mut textures = Vec::new();
     let mut images = Vec::new();
     let mut bindless_textures = Vec::new();
+    let mut bindless_images = Vec::new();
     let image_uses = &bodies.image_uses;
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
@@ -746,6 +793,8 @@ pub(crate) fn reflect_with(
             StorageClass::UniformConstant => {
                 if let Some(b) = bindless_array(&ctx, &var) {
                     bindless_textures.push(b);
+                } else if let Some(b) = bindless_image_array(&ctx, &var) {
+                    bindless_images.push(b);
                 } else if let Some(t) = texture_unit(&ctx, &var, units) {
                     textures.push(t);
                 } else if let Some(i) = image_unit(&ctx, &var, image_uses) {
@@ -762,6 +811,7 @@ pub(crate) fn reflect_with(
     textures.sort_by_key(|t| t.unit);
     images.sort_by_key(|i| i.unit);
     bindless_textures.sort_by_key(|b| b.binding);
+    bindless_images.sort_by_key(|b| b.binding);
     let slot_order = |v: &InterfaceVariable| {
         (
             v.location.is_none(),
@@ -780,6 +830,7 @@ pub(crate) fn reflect_with(
         textures,
         images,
         bindless_textures,
+        bindless_images,
         inputs,
         outputs,
         geometry: program.geometry.map(|g| GeometryLayout {
@@ -1442,17 +1493,24 @@ struct ImageUse {
     format: Option<String>,
 }
 
-/// The target each image unit is used with, whether it is read and
-/// written, and its storage format.
-fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
-    fn walk(block: &[Stmt], out: &mut BTreeMap<u32, ImageUse>) {
+/// Image units, and NV_bindless_texture's image handle arrays, by how the
+/// program uses them.
+type ImageUses = (
+    BTreeMap<u32, ImageUse>,
+    BTreeMap<crate::ir::BindlessImageArray, ImageUse>,
+);
+
+/// The target each image unit (and image handle array) is used with,
+/// whether it is read and written, and its storage format.
+fn image_uses(program: &Program) -> ImageUses {
+    fn walk(block: &[Stmt], out: &mut ImageUses) {
         for s in block {
-            let (access, reads, writes) = match s {
+            let (access, reads, writes, ty) = match s {
                 Stmt::Inst(i) => match i.image.as_deref() {
-                    Some(a) => (a, true, a.atomic.is_some()),
+                    Some(a) => (a, true, a.atomic.is_some(), i.ty),
                     None => continue,
                 },
-                Stmt::ImageStore { image, .. } => (image, false, true),
+                Stmt::ImageStore { image, value, .. } => (image, false, true, value.ty),
                 _ => {
                     for b in s.blocks() {
                         walk(b, out);
@@ -1461,25 +1519,83 @@ fn image_uses(program: &Program) -> BTreeMap<u32, ImageUse> {
                 }
             };
             for &unit in access.units() {
-                let e = out.entry(unit).or_insert(ImageUse {
-                    target: access.target.name().to_string(),
-                    reads: false,
-                    writes: false,
-                    format: None,
-                });
-                e.reads |= reads;
-                e.writes |= writes;
-                if let Some(f) = access.format {
-                    e.format = Some(f.glsl_name());
-                }
+                out.0
+                    .entry(unit)
+                    .or_insert_with(|| ImageUse::of(access))
+                    .add(access, reads, writes);
+            }
+            if let Some(array) = access.bindless_array(ty) {
+                out.1
+                    .entry(array)
+                    .or_insert_with(|| ImageUse::of(access))
+                    .add(access, reads, writes);
             }
         }
     }
-    let mut out = BTreeMap::new();
+    let mut out = (BTreeMap::new(), BTreeMap::new());
     for sub in &program.subroutines {
         walk(&sub.body, &mut out);
     }
     out
+}
+
+impl ImageUse {
+    fn of(access: &crate::ir::ImageAccess) -> ImageUse {
+        ImageUse {
+            target: access.target.name().to_string(),
+            reads: false,
+            writes: false,
+            format: None,
+        }
+    }
+    fn add(&mut self, access: &crate::ir::ImageAccess, reads: bool, writes: bool) {
+        self.reads |= reads;
+        self.writes |= writes;
+        if let Some(f) = access.format {
+            self.format = Some(f.glsl_name());
+        }
+    }
+    /// `read`, `write` or `read_write`.
+    fn access(&self) -> String {
+        match (self.reads, self.writes) {
+            (true, true) => "read_write",
+            (true, false) => "read",
+            _ => "write",
+        }
+        .to_string()
+    }
+}
+
+/// An image handle array: an array of storage images at a binding of
+/// `StageLayout::bindless_image_binding`.
+fn bindless_image_array(ctx: &Context<'_>, var: &module::GlobalVar) -> Option<BindlessImages> {
+    let facts = ctx.facts;
+    let Ty::Array(element, Some(count)) = facts.ty(var.pointee) else {
+        return None;
+    };
+    let Ty::Image(i) = *element else {
+        return None;
+    };
+    if !i.storage {
+        return None;
+    }
+    let set = facts.literal(var.id, Decoration::DescriptorSet)?;
+    let binding = facts.literal(var.id, Decoration::Binding)?;
+    let first = crate::ir::BindlessImageArray::from_numbers(0, 0)?;
+    let k = binding.checked_sub(ctx.layout.bindless_image_binding(first))?;
+    let per_target = crate::ir::BindlessImageArray::FORMATS_PER_TARGET;
+    let array = crate::ir::BindlessImageArray::from_numbers(k / per_target, k % per_target)?;
+    let uses = ctx.bodies.bindless_image_uses.get(&array)?;
+    Some(BindlessImages {
+        target: array.target.name().to_string(),
+        format: array.format.map(|f| f.glsl_name()),
+        set,
+        binding,
+        count,
+        ty: facts.type_name(var.pointee),
+        sampled_type: i.sampled_type,
+        access: uses.access(),
+    })
 }
 
 /// A bindless texture array: an array variable at a binding of
@@ -1527,26 +1643,16 @@ fn image_unit(
     let set = facts.literal(var.id, Decoration::DescriptorSet)?;
     let binding = facts.literal(var.id, Decoration::Binding)?;
     let unit = binding.checked_sub(ctx.layout.image_binding(0))?;
-    let ImageUse {
-        target,
-        reads,
-        writes,
-        format,
-    } = uses.get(&unit)?.clone();
+    let u = uses.get(&unit)?;
     Some(ImageUnit {
         unit,
-        target,
+        target: u.target.clone(),
         set,
         binding,
         ty: facts.type_name(var.pointee),
         sampled_type: i.sampled_type,
-        format: i.format.and(format),
-        access: match (reads, writes) {
-            (true, true) => "read_write",
-            (true, false) => "read",
-            _ => "write",
-        }
-        .to_string(),
+        format: i.format.and(u.format.clone()),
+        access: u.access(),
     })
 }
 

@@ -4,7 +4,8 @@
 //! LOADIM, STOREIM and ATOMIM with their storage modifiers (Table X.3),
 //! ATOMIM's atomic modifiers (Table X.4), the image targets and image
 //! units (`image[n]`, or an IMAGE variable, declared in
-//! `check::program_type`), checked into [`ir::ImageAccess`]. Codes
+//! `check::program_type`) or NV_bindless_texture's image handles
+//! (`handle(a.x)`), checked into [`ir::ImageAccess`]. Codes
 //! E1190-E1199.
 //!
 //! nvp4c declares one SPIR-V image per unit, whose type is fixed by the
@@ -84,7 +85,23 @@ impl Checker<'_> {
             Opcode::Loadim => (2, 3),
             _ => (3, 4),
         };
-        let unit = self.image_unit(&inst.args[image_at], info)?;
+        // NV_bindless_texture: <imageUnit> ::= "handle" "(" <addrUseS> ")"
+        // names the image by a handle, an unsigned scalar; it names an
+        // element of the descriptor array of the access's target and
+        // format, so no unit's use is recorded (docs/interface.md,
+        // "Bindless images").
+        let handle = match &inst.args[image_at] {
+            Arg::Handle(o, span) => {
+                self.texture_handle_allowed(*span, "an image handle")?;
+                let kind = OperandKind::Scalar(TypeRule::Unsigned);
+                Some(self.source(o, kind, DataType::Unsigned, false)?)
+            }
+            _ => None,
+        };
+        let unit = match handle {
+            Some(_) => TextureUse::Unit(0),
+            None => self.image_unit(&inst.args[image_at], info)?,
+        };
         let target = self.image_target(&inst.args[target_at], info)?;
         let target_span = inst.args[image_at].span().to(inst.args[target_at].span());
         let ty = match (mods.format, mods.data_type) {
@@ -103,9 +120,11 @@ impl Checker<'_> {
                 offset,
             } => (units[0], Some((ir::UnitSelect { units, offset }, address))),
         };
-        let units = unit_select
-            .as_ref()
-            .map_or(vec![unit], |(s, _)| s.units.clone());
+        let units = match (&handle, &unit_select) {
+            (Some(_), _) => Vec::new(),
+            (None, Some((s, _))) => s.units.clone(),
+            (None, None) => vec![unit],
+        };
         for u in units {
             self.image_use(u, target, target_span, &mods, ty)?;
         }
@@ -115,6 +134,7 @@ impl Checker<'_> {
             format: mods.format.map(|f| f.0),
             atomic: mods.atomic,
             unit_select,
+            handle,
         };
         let signed = OperandKind::Vector(TypeRule::Signed);
         let value = OperandKind::Vector(TypeRule::Inherit);
@@ -403,17 +423,6 @@ impl Checker<'_> {
                     .note(image_syntax(info)),
             );
         };
-        if let Arg::Handle(_, span) = arg {
-            self.texture_handle_allowed(*span)?;
-            // NV_bindless_texture: <imageUnit> ::= "handle" "(" <addrUseS> ")".
-            self.error(
-                Diagnostic::error("E1120", format!("an image handle in {} is not supported", info.name))
-                    .primary(*span, "image handles are not lowered")
-                    .note("NV_bindless_texture, \"Modify Section 2.X.8.Z, LOADIM\": \"If <imageUnit> expands to the grammar rule containing \"handle\", the texture used is identified by taking the scalar value specified in that rule as an image handle\"; nvp4c lowers texture handles (docs/interface.md, \"Bindless textures\") but not image handles, whose storage image arrays would need a format per element")
-                    .note("help: bind the image to an image unit and use `image[n]`"),
-            );
-            return None;
-        }
         let Arg::Operand(o) = arg else {
             not_image(self, arg.span());
             return None;

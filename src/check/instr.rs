@@ -1171,7 +1171,7 @@ impl Checker<'_> {
         };
         let handle = match args.first() {
             Some(Arg::Handle(_, span)) => {
-                self.texture_handle_allowed(*span)?;
+                self.texture_handle_allowed(*span, "a texture handle")?;
                 true
             }
             _ => false,
@@ -1455,10 +1455,12 @@ impl Checker<'_> {
     /// NV_bindless_texture's `handle(a.x)` needs its option (2.X.5.Y: "If
     /// a program ... specifies the option "NV_bindless_texture", the
     /// grammar edits described in section 2.X.2 will apply").
-    pub(super) fn texture_handle_allowed(&mut self, span: Span) -> Option<()> {
+    ///
+    /// `what` names the handle (`a texture handle`, `an image handle`).
+    pub(super) fn texture_handle_allowed(&mut self, span: Span, what: &str) -> Option<()> {
         if !self.dialect.has(crate::isa::Features::BINDLESS_TEXTURE) {
             self.unavailable(
-                "a texture handle",
+                what,
                 span,
                 |d| d.has(crate::isa::Features::BINDLESS_TEXTURE),
                 "NV_bindless_texture 2.X.5.Y: `handle(a.x)` (<textureUseV>, <imageUnit>) exists with `OPTION NV_bindless_texture;`",

@@ -284,7 +284,7 @@ impl Flow<'_> {
                         let n = image.format.map_or(4, |f| f.components);
                         self.read(value, (1u8 << n) - 1);
                         self.read(coord, image.target.coordinate_mask());
-                        if let Some((_, index)) = &image.unit_select {
+                        for index in image.registers() {
                             self.read(index, 0b0001);
                         }
                     } else if let Stmt::Inst(i) = s {
@@ -309,9 +309,7 @@ impl Flow<'_> {
                         if let Index::Relative { address, .. } = &i.dst.index {
                             self.read(address, 0b0001);
                         }
-                        if let Some((_, index)) =
-                            i.image.as_ref().and_then(|a| a.unit_select.as_ref())
-                        {
+                        for index in i.image.iter().flat_map(|a| a.registers()) {
                             self.read(index, 0b0001);
                         }
                         *self.written.entry(i.dst.var).or_default() |= i.dst.mask.0;

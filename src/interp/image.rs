@@ -27,7 +27,8 @@ use std::collections::BTreeMap;
 use super::machine::{atomic_update, Machine};
 use super::{InterpError, Vec4};
 use crate::ir::{
-    Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand, Program, Stmt,
+    BindlessImageArray, Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand,
+    Program, Stmt, BINDLESS_IMAGE_ARRAY_LEN,
 };
 use crate::isa::DataType;
 use crate::span::Span;
@@ -128,7 +129,58 @@ enum Texel {
     At(usize),
 }
 
+/// The image an access uses: an image unit's, or element `h` of an
+/// NV_bindless_texture image handle array ([`Inputs::bindless_images`](super::Inputs::bindless_images)).
+#[derive(Clone, Copy)]
+enum Slot {
+    Unit(u32),
+    Handle(BindlessImageArray, u32),
+}
+
+/// Where an access goes: its image (`None` for a handle past the array,
+/// which names no image), and whether the handle is undefined.
+struct Picked {
+    slot: Option<Slot>,
+    undefined: bool,
+}
+
 impl Machine<'_> {
+    /// The image an access of data type `ty` uses: a bindless handle's
+    /// element of its array (the handle's x, a LONG register's at 64 bits;
+    /// at or past [`BINDLESS_IMAGE_ARRAY_LEN`] it names none, as in the backend:
+    /// docs/interface.md, "Bindless images"), or [`Machine::image_unit`]'s.
+    fn image_slot(&mut self, a: &ImageAccess, ty: DataType) -> Result<Picked, InterpError> {
+        let (Some(handle), Some(array)) = (&a.handle, a.bindless_array(ty)) else {
+            return Ok(Picked {
+                slot: Some(Slot::Unit(self.image_unit(a)?)),
+                undefined: false,
+            });
+        };
+        let h = self.load64(handle)?;
+        let slot = u32::try_from(h.bits[0])
+            .ok()
+            .filter(|&h| h < BINDLESS_IMAGE_ARRAY_LEN)
+            .map(|h| Slot::Handle(array, h));
+        Ok(Picked {
+            slot,
+            undefined: h.undefined & 1 != 0,
+        })
+    }
+
+    fn image(&self, slot: Slot) -> Option<&Image> {
+        match slot {
+            Slot::Unit(u) => self.outcome.images.get(&u),
+            Slot::Handle(a, h) => self.outcome.bindless_images.get(&(a, h)),
+        }
+    }
+
+    fn image_mut(&mut self, slot: Slot) -> Option<&mut Image> {
+        match slot {
+            Slot::Unit(u) => self.outcome.images.get_mut(&u),
+            Slot::Handle(a, h) => self.outcome.bindless_images.get_mut(&(a, h)),
+        }
+    }
+
     /// The unit an access uses: its own, or the element of a
     /// register-indexed IMAGE array the index's x (a signed integer, a
     /// float truncated) plus the constant offset picks, clamped to the
@@ -148,8 +200,13 @@ impl Machine<'_> {
         Ok(select.units.get(k).copied().unwrap_or(a.unit))
     }
 
-    fn image_layout(&self, unit: u32, ty: DataType) -> Layout {
-        match self.image_formats.get(&unit).copied().flatten() {
+    fn image_layout(&self, slot: Option<Slot>, ty: DataType) -> Layout {
+        let format = match slot {
+            Some(Slot::Unit(unit)) => self.image_formats.get(&unit).copied().flatten(),
+            Some(Slot::Handle(array, _)) => array.format,
+            None => None,
+        };
+        match format {
             Some(f) => Layout {
                 ty: f.ty,
                 bits: f.bits,
@@ -165,12 +222,13 @@ impl Machine<'_> {
 
     /// The texel the target's components of the signed coordinate select
     /// (Table X.5), and whether the coordinate is undefined.
-    fn texel(&self, a: &ImageAccess, unit: u32, coord: &Vec4, layout: Layout) -> (Texel, bool) {
+    fn texel(&self, a: &ImageAccess, at: &Picked, coord: &Vec4, layout: Layout) -> (Texel, bool) {
         let comps = a.target.coordinate_components();
         let multisample = matches!(a.target, ImageTarget::T2DMS | ImageTarget::Array2DMS);
-        let undefined =
-            comps.iter().any(|&c| coord.is_undefined(c)) || multisample && coord.is_undefined(3);
-        let Some(image) = self.outcome.images.get(&unit) else {
+        let undefined = at.undefined
+            || comps.iter().any(|&c| coord.is_undefined(c))
+            || multisample && coord.is_undefined(3);
+        let Some(image) = at.slot.and_then(|slot| self.image(slot)) else {
             return (Texel::Outside, undefined);
         };
         let mut at = [0u64; 3];
@@ -199,10 +257,16 @@ impl Machine<'_> {
 
     /// Component `c` of the texel at `byte`, sign- or zero-extended to 32
     /// bits; `None` beyond the given bytes.
-    fn texel_component(&self, unit: u32, byte: usize, layout: Layout, c: usize) -> Option<u32> {
+    fn texel_component(
+        &self,
+        slot: Option<Slot>,
+        byte: usize,
+        layout: Layout,
+        c: usize,
+    ) -> Option<u32> {
         let size = usize::from(layout.bits / 8);
         let at = byte.checked_add(c * size)?;
-        let bytes = self.outcome.images.get(&unit)?.bytes.get(at..at + size)?;
+        let bytes = self.image(slot?)?.bytes.get(at..at + size)?;
         let mut w = [0u8; 4];
         w[..size].copy_from_slice(bytes);
         let raw = u32::from_le_bytes(w);
@@ -215,9 +279,16 @@ impl Machine<'_> {
         })
     }
 
-    fn write_texel_component(&mut self, unit: u32, byte: usize, layout: Layout, c: usize, v: u32) {
+    fn write_texel_component(
+        &mut self,
+        slot: Option<Slot>,
+        byte: usize,
+        layout: Layout,
+        c: usize,
+        v: u32,
+    ) {
         let size = usize::from(layout.bits / 8);
-        let Some(image) = self.outcome.images.get_mut(&unit) else {
+        let Some(image) = slot.and_then(|slot| self.image_mut(slot)) else {
             return;
         };
         let Some(at) = byte.checked_add(c * size) else {
@@ -245,9 +316,9 @@ impl Machine<'_> {
         coord: &Vec4,
     ) -> Result<Vec4, InterpError> {
         let a = image_access(inst)?;
-        let unit = self.image_unit(a)?;
-        let layout = self.image_layout(unit, inst.ty);
-        let (texel, undefined) = self.texel(a, unit, coord, layout);
+        let at = self.image_slot(a, inst.ty)?;
+        let layout = self.image_layout(at.slot, inst.ty);
+        let (texel, undefined) = self.texel(a, &at, coord, layout);
         let mut v = Vec4::defined([0; 4]);
         if let Texel::At(byte) = texel {
             let one = if layout.ty == DataType::Float {
@@ -257,7 +328,7 @@ impl Machine<'_> {
             };
             v.bits[3] = one;
             for c in 0..usize::from(layout.components) {
-                match self.texel_component(unit, byte, layout, c) {
+                match self.texel_component(at.slot, byte, layout, c) {
                     Some(x) => v.bits[c] = x,
                     None => v.undefined |= 1 << c,
                 }
@@ -281,9 +352,9 @@ impl Machine<'_> {
     ) -> Result<(), InterpError> {
         let v = self.load(value)?;
         let c = self.load(coord)?;
-        let unit = self.image_unit(a)?;
-        let layout = self.image_layout(unit, value.ty);
-        let (texel, undefined) = self.texel(a, unit, &c, layout);
+        let at = self.image_slot(a, value.ty)?;
+        let layout = self.image_layout(at.slot, value.ty);
+        let (texel, undefined) = self.texel(a, &at, &c, layout);
         if undefined || v.undefined != 0 {
             self.undefined_event(
                 span,
@@ -292,7 +363,7 @@ impl Machine<'_> {
         }
         if let Texel::At(byte) = texel {
             for k in 0..usize::from(layout.components) {
-                self.write_texel_component(unit, byte, layout, k, v.bits[k]);
+                self.write_texel_component(at.slot, byte, layout, k, v.bits[k]);
             }
         }
         Ok(())
@@ -311,9 +382,9 @@ impl Machine<'_> {
         let op = a
             .atomic
             .ok_or_else(|| super::machine::internal("ATOMIM without its operation", inst.span))?;
-        let unit = self.image_unit(a)?;
-        let layout = self.image_layout(unit, inst.ty);
-        let (texel, undefined) = self.texel(a, unit, coord, layout);
+        let at = self.image_slot(a, inst.ty)?;
+        let layout = self.image_layout(at.slot, inst.ty);
+        let (texel, undefined) = self.texel(a, &at, coord, layout);
         let Texel::At(byte) = texel else {
             let mut v = Vec4::defined([0; 4]);
             if undefined {
@@ -321,7 +392,7 @@ impl Machine<'_> {
             }
             return Ok(v);
         };
-        let Some(old) = self.texel_component(unit, byte, layout, 0) else {
+        let Some(old) = self.texel_component(at.slot, byte, layout, 0) else {
             let mut v = Vec4::defined([0; 4]);
             v.undefined = 0xf;
             return Ok(v);
@@ -329,7 +400,7 @@ impl Machine<'_> {
         let new = atomic_update(op, inst.ty, old, operand.bits[0], operand.bits[1])
             .map_err(|what| super::machine::internal(what, inst.span))?;
         if let Some(new) = new {
-            self.write_texel_component(unit, byte, layout, 0, new);
+            self.write_texel_component(at.slot, byte, layout, 0, new);
         }
         let mut v = Vec4::defined([old; 4]);
         if undefined
@@ -381,6 +452,43 @@ mod tests {
             &[(0, Image::from_words([1, 1, 6], &[10, 11, 12, 13, 14, 15]))],
         );
         assert_eq!(out.images[&0].words(), [15, 11, 12, 13, 14, 15]);
+    }
+
+    /// NV_bindless_texture's image handles: element h of the array of the
+    /// access's target and format; a handle past the array's 8
+    /// elements, or one at or above 2^32 in a LONG register, names no
+    /// image (loads zero, stores and atomics do nothing).
+    #[test]
+    fn image_handles_name_elements_of_their_array() {
+        use crate::ir::{BindlessImageArray, ImageFormat, ImageTarget};
+        use crate::isa::DataType;
+        let src = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r, a;\nLONG TEMP l;\nMOV.U h, {2, 5, 8, 0};\nLOADIM.U32 r, {1, 0, 0, 0}, handle(h.x), 1D;\nSTOREIM.U32 handle(h.y), r, {0, 0, 0, 0}, 1D;\nATOMIM.ADD.U32 a.x, {7, 0, 0, 0}, {1, 0, 0, 0}, handle(h.y), 1D;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.z), 1D;\nSTOREIM.U32 handle(h.z), {9, 0, 0, 0}, {0, 0, 0, 0}, 1D;\nSTOREIM.U32 handle(h.y), r, {2, 0, 0, 0}, 1D;\nPK64.U l, {2, 1, 0, 0};\nATOMIM.ADD.U32 a.y, {1, 0, 0, 0}, {0, 0, 0, 0}, handle(l.x), 1D;\nADD.U a.z, a.x, a.y;\nSTOREIM.U32 handle(h.y), a.z, {3, 0, 0, 0}, 1D;\nEND\n";
+        let (program, _) = crate::check(src, &crate::Options::default()).expect("checks");
+        let array = BindlessImageArray {
+            target: ImageTarget::T1D,
+            format: Some(ImageFormat {
+                ty: DataType::Unsigned,
+                bits: 32,
+                components: 1,
+            }),
+            ty: DataType::Unsigned,
+        };
+        let mut inputs = Inputs::default();
+        for e in 0..8 {
+            let texels: Vec<u32> = (0..4).map(|i| 100 * e + i).collect();
+            let image = Image::from_words([4, 1, 1], &texels);
+            inputs.bindless_images.insert((array, e), image);
+        }
+        let out = run(&program, &inputs, &Default::default()).expect("runs");
+        // Element 2's texel 1 (201) stored at element 5's texel 0; 7 added
+        // to element 5's texel 1 (501, returned); the load through handle
+        // 8 (past the array's 8 elements) is 0, stored at texel 2; the atomic through 2 + 2^32 returns
+        // 0, so texel 3 gets 501.
+        assert_eq!(out.bindless_images[&(array, 5)].words(), [201, 508, 0, 501]);
+        for e in (0..8).filter(|&e| e != 5) {
+            let texels: Vec<u32> = (0..4).map(|i| 100 * e + i).collect();
+            assert_eq!(out.bindless_images[&(array, e)].words(), texels);
+        }
     }
 
     /// An image unit with no image bound: every access is invalid (loads

@@ -406,6 +406,7 @@ impl<'p> Machine<'p> {
                 storage: inputs.storage.clone(),
                 counters: inputs.counters.clone(),
                 images: inputs.images.clone(),
+                bindless_images: inputs.bindless_images.clone(),
                 global: inputs.global.clone(),
                 // NV_compute_program5 2.X.3.Y: "The contents of compute
                 // program shared memory are undefined when program
@@ -709,7 +710,7 @@ impl<'p> Machine<'p> {
     /// variable's components as they are, another's promoted from the
     /// operand's type (2.X.4.1), then the swizzle, negation and absolute
     /// value at 64 bits.
-    fn load64(&mut self, op: &Operand) -> Result<Wide4> {
+    pub(super) fn load64(&mut self, op: &Operand) -> Result<Wide4> {
         let (_, i) = self.var_storage(op.var, op.span)?;
         let raw = match &self.storage[i] {
             Storage::Temp64(elems) => {

@@ -188,6 +188,14 @@ pub struct Inputs {
     /// LOADIM, STOREIM and ATOMIM read and write them, and the run's
     /// [`Outcome::images`] holds the result.
     pub images: BTreeMap<u32, Image>,
+    /// NV_bindless_texture's image handles: element `h` of each descriptor
+    /// array of a target and format (docs/interface.md, "Bindless
+    /// images"), the image handle `h` names in the accesses of that target
+    /// and format; laid out as an image unit of that format. A handle
+    /// without an image here, or at or past the array's 8 elements,
+    /// names no image: its loads return zero, its stores and atomics do
+    /// nothing. The run's [`Outcome::bindless_images`] holds the result.
+    pub bindless_images: BTreeMap<(crate::ir::BindlessImageArray, u32), Image>,
     /// The GPU memory of LOAD, STORE and ATOM (NV_shader_buffer_load,
     /// NV_shader_buffer_store): buffers by the GPU address of their first
     /// byte (a multiple of 4), as 32-bit words (address `base + 4·w` is
@@ -490,6 +498,9 @@ pub struct Outcome {
     /// The image units after the run ([`Inputs::images`] changed by
     /// STOREIM and ATOMIM).
     pub images: BTreeMap<u32, Image>,
+    /// The bindless image handles' images after the run
+    /// ([`Inputs::bindless_images`] changed by STOREIM and ATOMIM).
+    pub bindless_images: BTreeMap<(crate::ir::BindlessImageArray, u32), Image>,
     /// The GPU memory after the run ([`Inputs::global`] changed by STORE
     /// and ATOM).
     pub global: BTreeMap<u64, Vec<u32>>,

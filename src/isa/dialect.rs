@@ -271,8 +271,9 @@ impl Features {
     /// LDC instruction; part of every NV_gpu_program5 header
     /// (NV_gpu_program5, "Dependencies on NV_parameter_buffer_object2").
     pub const PARAMETER_BUFFERS2: Features = Features(1 << 26);
-    /// `OPTION NV_bindless_texture;`: textures named by a handle,
-    /// `handle(a.x)`, in the texture instructions.
+    /// `OPTION NV_bindless_texture;`: textures and images named by a
+    /// handle, `handle(a.x)`, in the texture instructions and in LOADIM,
+    /// STOREIM and ATOMIM.
     pub const BINDLESS_TEXTURE: Features = Features(1 << 29);
     /// `OPTION NV_shader_atomic_counters;`: COUNTER declarations and the
     /// ATOMCTR instruction.
@@ -992,7 +993,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     OptionInfo { name: "NV_shader_thread_shuffle", headers: NV5, features: Features::THREAD_SHUFFLE, requires: None, exclusive: None, spec: "NV_shader_thread_shuffle 2.X.6", summary: "the SHFIDX, SHFUP, SHFDOWN and SHFXOR instructions: exchange a value between the threads of a thread group (subgroup operations, --target-env vulkan1.1)" },
     OptionInfo { name: "NV_shader_buffer_load", headers: NV4, features: Features::SHADER_BUFFER_LOAD, requires: None, exclusive: None, spec: "NV_shader_buffer_load 2.X.6", summary: "the LOAD instruction: a load from a GPU address (implied by the NV_gpu_program5 headers; --target-env vulkan1.2, docs/interface.md, \"GPU addresses\")" },
     OptionInfo { name: "NV_parameter_buffer_object2", headers: NV4, features: Features::PARAMETER_BUFFERS2, requires: None, exclusive: None, spec: "NV_parameter_buffer_object2 2.X.6", summary: "CBUFFER declarations (program.buffer[a] as bytes) and the LDC instruction (implied by the NV_gpu_program5 headers)" },
-    OptionInfo { name: "NV_bindless_texture", headers: NV5, features: Features::BINDLESS_TEXTURE, requires: None, exclusive: None, spec: "NV_bindless_texture, \"Interactions with NV_gpu_program4, NV_gpu_program5\", 2.X.5.Y", summary: "textures named by a handle, `handle(a.x)`, in the texture instructions (a descriptor array per target indexed by the handle); image handles are not lowered yet (E1120)" },
+    OptionInfo { name: "NV_bindless_texture", headers: NV5, features: Features::BINDLESS_TEXTURE, requires: None, exclusive: None, spec: "NV_bindless_texture, \"Interactions with NV_gpu_program4, NV_gpu_program5\", 2.X.5.Y", summary: "textures and images named by a handle, `handle(a.x)`, in the texture instructions (a descriptor array per target indexed by the handle) and in LOADIM, STOREIM, ATOMIM (a storage image array per target and format; a handle past it is an invalid access)" },
     OptionInfo { name: "NV_parameter_buffer_object", headers: NV4, features: Features::PARAMETER_BUFFERS, requires: None, exclusive: None, spec: "NV_parameter_buffer_object", summary: "BUFFER/BUFFER4 declarations bound to program.buffer[n]" },
 ];
 

@@ -21,8 +21,14 @@
 //!   robustImageAccess).
 //! * ATOMIM is an atomic through `OpImageTexelPointer` at Device scope,
 //!   Relaxed semantics, with ATOMB's operations (`memory::atomic_word`).
+//! * NV_bindless_texture's image handles (`handle(a.x)`): an array of
+//!   [`BINDLESS_IMAGE_ARRAY_LEN`] storage images per target and format the
+//!   handles use, at `StageLayout::bindless_image_binding`; each element is
+//!   reached with a constant index and accessed under the condition that
+//!   the handle is its index, so a handle past the array touches nothing
+//!   (docs/interface.md, "Bindless images").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rspirv::dr::Operand as SpvOperand;
 use rspirv::spirv::{
@@ -32,7 +38,10 @@ use rspirv::spirv::{
 
 use super::emit::{Comp, LResult, Val};
 use super::{Analysis, LowerError, Lowerer};
-use crate::ir::{Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand, Stmt, SubId};
+use crate::ir::{
+    BindlessImageArray, Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand, Stmt,
+    SubId, BINDLESS_IMAGE_ARRAY_LEN,
+};
 use crate::isa::DataType;
 
 /// The descriptor of one image unit.
@@ -128,9 +137,17 @@ pub(crate) fn spirv_dim(target: ImageTarget) -> (Dim, bool) {
     }
 }
 
-/// The units the reachable subroutines use.
-fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32, UnitUse> {
-    fn walk(block: &Block, out: &mut BTreeMap<u32, UnitUse>) {
+/// What the reachable subroutines use: image units, and NV_bindless_texture's
+/// image handle arrays.
+#[derive(Default)]
+struct Uses {
+    units: BTreeMap<u32, UnitUse>,
+    arrays: BTreeSet<BindlessImageArray>,
+}
+
+/// The units and handle arrays the reachable subroutines use.
+fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> Uses {
+    fn walk(block: &Block, uses: &mut Uses) {
         for stmt in block {
             let access = match stmt {
                 Stmt::Inst(i) => i.image.as_deref().map(|a| (a, i.ty)),
@@ -138,6 +155,8 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32,
                 _ => None,
             };
             if let Some((a, ty)) = access {
+                uses.arrays.extend(a.bindless_array(ty));
+                let out = &mut uses.units;
                 for &unit in a.units() {
                     let u = out.entry(unit).or_insert(UnitUse {
                         target: a.target,
@@ -150,11 +169,11 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32,
                 }
             }
             for b in stmt.blocks() {
-                walk(b, out);
+                walk(b, uses);
             }
         }
     }
-    let mut out = BTreeMap::new();
+    let mut out = Uses::default();
     for sub in &analysis.subroutines {
         let SubId(i) = *sub;
         if let Some(s) = program.subroutines.get(i as usize) {
@@ -165,70 +184,17 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> BTreeMap<u32,
 }
 
 impl Lowerer<'_> {
-    /// Declares one storage image per unit the program uses.
+    /// Declares one storage image per unit the program uses, and one
+    /// array of [`BINDLESS_IMAGE_ARRAY_LEN`] storage images per target and
+    /// format its image handles use (docs/interface.md, "Bindless
+    /// images").
     pub(crate) fn declare_images(&mut self, analysis: &Analysis) -> LResult<()> {
         let stage_layout = self.options.stage_layout(self.program.stage).clone();
-        for (unit, u) in unit_uses(self.program, analysis) {
-            let (dim, arrayed) = spirv_dim(u.target);
-            let (format, comp) = match u.format {
-                Some(f) => {
-                    let (format, extended) = spirv_format(f);
-                    if extended {
-                        self.capability(Capability::StorageImageExtendedFormats);
-                    }
-                    (format, Comp::from(f.ty))
-                }
-                None => {
-                    // Only formatted STOREIMs: "the first operand will be
-                    // converted to the image unit format", which the
-                    // program does not know.
-                    self.capability(Capability::StorageImageWriteWithoutFormat);
-                    (SpvFormat::Unknown, Comp::from(u.ty))
-                }
-            };
-            match (dim, arrayed) {
-                (Dim::Dim1D, _) => self.capability(Capability::Image1D),
-                (Dim::DimBuffer, _) => self.capability(Capability::ImageBuffer),
-                (Dim::DimCube, true) => self.capability(Capability::ImageCubeArray),
-                _ => {}
-            }
-            // The bounds checks query the size.
-            self.capability(Capability::ImageQuery);
-            let multisampled = u.target.multisampled();
-            if multisampled {
-                // Both need the `shaderStorageImageMultisample` feature.
-                self.capability(Capability::StorageImageMultisample);
-                if arrayed {
-                    self.capability(Capability::ImageMSArray);
-                }
-            }
-            let scalar = self.t(comp, 1);
-            let image_ty = self.b.type_image(
-                scalar,
-                dim,
-                0,
-                u32::from(arrayed),
-                u32::from(multisampled),
-                2,
-                format,
-                None,
-            );
-            let var = self.global_variable(
-                image_ty,
-                StorageClass::UniformConstant,
-                None,
-                &format!("image{unit}"),
-            );
-            self.b.decorate(
-                var,
-                Decoration::DescriptorSet,
-                [SpvOperand::LiteralBit32(stage_layout.set)],
-            );
-            self.b.decorate(
-                var,
-                Decoration::Binding,
-                [SpvOperand::LiteralBit32(stage_layout.image_binding(unit))],
-            );
+        let uses = unit_uses(self.program, analysis);
+        for (unit, u) in uses.units {
+            let (image_ty, comp) = self.storage_image_type(u.target, u.format, u.ty);
+            let binding = stage_layout.image_binding(unit);
+            let var = self.image_variable(image_ty, &format!("image{unit}"), binding);
             self.io.images.insert(
                 unit,
                 ImageUnit {
@@ -239,7 +205,99 @@ impl Lowerer<'_> {
                 },
             );
         }
+        for array in uses.arrays {
+            let (image_ty, comp) = self.storage_image_type(array.target, array.format, array.ty);
+            let declared = self.t_array(image_ty, BINDLESS_IMAGE_ARRAY_LEN);
+            let name = match array.format {
+                Some(f) => format!("bindless_image_{}_{}", array.target.name(), f.name()),
+                None => format!("bindless_image_{}_{}", array.target.name(), array.ty.name()),
+            };
+            let binding = stage_layout.bindless_image_binding(array);
+            let var = self.image_variable(declared, &name, binding);
+            self.io.bindless_images.insert(
+                array,
+                ImageUnit {
+                    var,
+                    image_ty,
+                    comp,
+                    target: array.target,
+                },
+            );
+        }
         Ok(())
+    }
+
+    /// The storage image type of a target and format (`None`: formatted
+    /// stores of `ty` only), with the capabilities it needs, and the
+    /// component texels are read and written as.
+    fn storage_image_type(
+        &mut self,
+        target: ImageTarget,
+        format: Option<ImageFormat>,
+        ty: DataType,
+    ) -> (Word, Comp) {
+        let (dim, arrayed) = spirv_dim(target);
+        let (format, comp) = match format {
+            Some(f) => {
+                let (format, extended) = spirv_format(f);
+                if extended {
+                    self.capability(Capability::StorageImageExtendedFormats);
+                }
+                (format, Comp::from(f.ty))
+            }
+            None => {
+                // Only formatted STOREIMs: "the first operand will be
+                // converted to the image unit format", which the program
+                // does not know.
+                self.capability(Capability::StorageImageWriteWithoutFormat);
+                (SpvFormat::Unknown, Comp::from(ty))
+            }
+        };
+        match (dim, arrayed) {
+            (Dim::Dim1D, _) => self.capability(Capability::Image1D),
+            (Dim::DimBuffer, _) => self.capability(Capability::ImageBuffer),
+            (Dim::DimCube, true) => self.capability(Capability::ImageCubeArray),
+            _ => {}
+        }
+        // The bounds checks query the size.
+        self.capability(Capability::ImageQuery);
+        let multisampled = target.multisampled();
+        if multisampled {
+            // Both need the `shaderStorageImageMultisample` feature.
+            self.capability(Capability::StorageImageMultisample);
+            if arrayed {
+                self.capability(Capability::ImageMSArray);
+            }
+        }
+        let scalar = self.t(comp, 1);
+        let image_ty = self.b.type_image(
+            scalar,
+            dim,
+            0,
+            u32::from(arrayed),
+            u32::from(multisampled),
+            2,
+            format,
+            None,
+        );
+        (image_ty, comp)
+    }
+
+    /// A UniformConstant variable of `ty` at `binding` of the stage's set.
+    fn image_variable(&mut self, ty: Word, name: &str, binding: u32) -> Word {
+        let set = self.options.stage_layout(self.program.stage).set;
+        let var = self.global_variable(ty, StorageClass::UniformConstant, None, name);
+        self.b.decorate(
+            var,
+            Decoration::DescriptorSet,
+            [SpvOperand::LiteralBit32(set)],
+        );
+        self.b.decorate(
+            var,
+            Decoration::Binding,
+            [SpvOperand::LiteralBit32(binding)],
+        );
+        var
     }
 
     fn image_unit(&self, unit: u32) -> LResult<ImageUnit> {
@@ -257,7 +315,46 @@ impl Lowerer<'_> {
     /// emitted under its condition, so exactly one runs: storage image
     /// arrays indexed at run time need `shaderStorageImageArrayDynamicIndexing`,
     /// which lavapipe lacks (docs/interface.md, "Images").
-    fn image_units(&mut self, a: &ImageAccess) -> LResult<Vec<(ImageUnit, Option<Val>)>> {
+    ///
+    /// A bindless handle (NV_bindless_texture) names an element of its
+    /// target and format's array: each of the [`BINDLESS_IMAGE_ARRAY_LEN`]
+    /// elements, reached with a constant index (no dynamic indexing
+    /// feature), under the condition that the handle is its index; a
+    /// handle past the array names none, an invalid access (loads zero,
+    /// stores and atomics do nothing; docs/interface.md, "Bindless
+    /// images").
+    fn image_units(
+        &mut self,
+        a: &ImageAccess,
+        ty: DataType,
+    ) -> LResult<Vec<(ImageUnit, Option<Val>)>> {
+        if let (Some(operand), Some(array)) = (&a.handle, a.bindless_array(ty)) {
+            let unit = self
+                .io
+                .bindless_images
+                .get(&array)
+                .copied()
+                .ok_or_else(|| {
+                    LowerError::internal(format!(
+                        "no bindless {} image array was declared",
+                        a.target.name()
+                    ))
+                })?;
+            let handle = self.bindless_handle(operand, None)?;
+            let mut out = Vec::with_capacity(BINDLESS_IMAGE_ARRAY_LEN as usize);
+            for element in 0..BINDLESS_IMAGE_ARRAY_LEN {
+                let index = self.c_u32(element);
+                let var = self.access(
+                    StorageClass::UniformConstant,
+                    unit.image_ty,
+                    unit.var,
+                    &[index],
+                )?;
+                let here = self.handle_test(Op::IEqual, handle, element)?;
+                out.push((ImageUnit { var, ..unit }, Some(here)));
+            }
+            return Ok(out);
+        }
         let Some((select, index)) = &a.unit_select else {
             return Ok(vec![(self.image_unit(a.unit)?, None)]);
         };
@@ -272,13 +369,22 @@ impl Lowerer<'_> {
         Ok(out)
     }
 
-    /// Whether an access of `unit` runs: inside the image, and (for a
-    /// register-indexed array) on the unit the index picks.
-    fn image_guard(&mut self, at: &TexelAt, pick: Option<Val>) -> LResult<Val> {
-        match pick {
-            Some(p) => self.op(Op::LogicalAnd, &[at.inside, p]),
-            None => Ok(at.inside),
+    /// Runs `access` on each unit an access may use, under the condition
+    /// that it is the one picked, and there only inside the image: the
+    /// coordinates are compared with the size of the picked image alone.
+    fn each_image(
+        &mut self,
+        units: Vec<(ImageUnit, Option<Val>)>,
+        coord: Val,
+        mut access: impl FnMut(&mut Self, ImageUnit, &TexelAt) -> LResult<()>,
+    ) -> LResult<()> {
+        for (unit, pick) in units {
+            self.guarded_by(pick, |l| {
+                let at = l.image_coordinates(unit, coord)?;
+                l.guarded_by(Some(at.inside), |l| access(l, unit, &at))
+            })?;
         }
+        Ok(())
     }
 
     /// The texel coordinates of the target (Table X.5) from the signed
@@ -375,30 +481,26 @@ impl Lowerer<'_> {
             .image
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LOADIM without its image", inst.span))?;
-        let units = self.image_units(a)?;
+        let units = self.image_units(a, inst.ty)?;
         let comp = units[0].0.comp;
         let vec4 = self.t(comp, 4);
         let result = self.function_variable_init(vec4, Some("loadim"), None)?;
         let zeros = self.konst(comp, &[0; 4]);
         self.store(result, zeros)?;
-        for (unit, pick) in units {
-            let at = self.image_coordinates(unit, coord)?;
-            let guard = self.image_guard(&at, pick)?;
-            self.guarded_by(Some(guard), |l| {
-                let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-                let mut words = vec![image, at.ijk.id];
-                words.extend(at.sample_operand());
-                let texel = l.emit(Op::ImageRead, vec4, &words)?;
-                l.store(
-                    result,
-                    Val {
-                        id: texel,
-                        comp,
-                        n: 4,
-                    },
-                )
-            })?;
-        }
+        self.each_image(units, coord, |l, unit, at| {
+            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+            let mut words = vec![image, at.ijk.id];
+            words.extend(at.sample_operand());
+            let texel = l.emit(Op::ImageRead, vec4, &words)?;
+            l.store(
+                result,
+                Val {
+                    id: texel,
+                    comp,
+                    n: 4,
+                },
+            )
+        })?;
         let v = self.load(result, comp, 4)?;
         self.cast(v, Comp::from(inst.ty))
     }
@@ -417,7 +519,7 @@ impl Lowerer<'_> {
     ) -> LResult<()> {
         let v = self.load_operand(value, false)?.value;
         let c = self.load_operand(coord, false)?.value;
-        let units = self.image_units(a)?;
+        let units = self.image_units(a, value.ty)?;
         let comp = units[0].0.comp;
         let mut v = self.cast(v, comp)?;
         if let Some(f) = a.format.filter(|f| f.bits < 32 && f.ty != DataType::Float) {
@@ -432,18 +534,13 @@ impl Lowerer<'_> {
             };
             v = self.op(op, &[v, offset, count])?;
         }
-        for (unit, pick) in units {
-            let at = self.image_coordinates(unit, c)?;
-            let guard = self.image_guard(&at, pick)?;
-            self.guarded_by(Some(guard), |l| {
-                let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-                let mut words = vec![image, at.ijk.id, v.id];
-                words.extend(at.sample_operand());
-                l.b.inst(Op::ImageWrite, None, None, words)?;
-                Ok(())
-            })?;
-        }
-        Ok(())
+        self.each_image(units, c, |l, unit, at| {
+            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
+            let mut words = vec![image, at.ijk.id, v.id];
+            words.extend(at.sample_operand());
+            l.b.inst(Op::ImageWrite, None, None, words)?;
+            Ok(())
+        })
     }
 
     /// ATOMIM: the texel before the operation (zero outside the image,
@@ -461,7 +558,7 @@ impl Lowerer<'_> {
         let op = a
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMIM without its operation", inst.span))?;
-        let units = self.image_units(a)?;
+        let units = self.image_units(a, inst.ty)?;
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
         let y = self.extract(bits, 1)?;
@@ -469,27 +566,23 @@ impl Lowerer<'_> {
         let result = self.function_variable_init(uint, Some("atomim"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result, zero)?;
-        for (unit, pick) in units {
-            let at = self.image_coordinates(unit, coord)?;
-            let guard = self.image_guard(&at, pick)?;
-            self.guarded_by(Some(guard), |l| {
-                let scalar = l.t(unit.comp, 1);
-                let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
-                // "Sample ... must be 0" unless the image is multisampled.
-                let sample = match at.sample {
-                    Some(s) => s.id,
-                    None => l.c_u32(0),
-                };
-                let p = l.emit(
-                    Op::ImageTexelPointer,
-                    ptr_ty,
-                    &[unit.var, at.ijk.id, sample],
-                )?;
-                let scope = l.c_u32(Scope::Device as u32);
-                let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
-                l.store(result, old)
-            })?;
-        }
+        self.each_image(units, coord, |l, unit, at| {
+            let scalar = l.t(unit.comp, 1);
+            let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
+            // "Sample ... must be 0" unless the image is multisampled.
+            let sample = match at.sample {
+                Some(s) => s.id,
+                None => l.c_u32(0),
+            };
+            let p = l.emit(
+                Op::ImageTexelPointer,
+                ptr_ty,
+                &[unit.var, at.ijk.id, sample],
+            )?;
+            let scope = l.c_u32(Scope::Device as u32);
+            let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
+            l.store(result, old)
+        })?;
         let old = self.load(result, Comp::U32, 1)?;
         self.cast(old, Comp::from(inst.ty))
     }

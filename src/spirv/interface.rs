@@ -210,6 +210,9 @@ pub(crate) struct Io {
     pub bindless: BTreeMap<&'static str, super::texture::TextureUnit>,
     /// `image[n]` storage images, by n (image.rs).
     pub images: BTreeMap<u32, super::image::ImageUnit>,
+    /// NV_bindless_texture's image handle arrays, by target and format
+    /// (image.rs; `var` is the array).
+    pub bindless_images: BTreeMap<crate::ir::BindlessImageArray, super::image::ImageUnit>,
     /// A tessellation control program's InvocationId input.
     pub invocation_id: Option<Word>,
     /// `program.storage[a]` buffers, by a (memory.rs).

@@ -209,7 +209,7 @@ impl Liveness {
                 for a in inst.memory.iter().flat_map(|m| m.registers()) {
                     self.operand(a);
                 }
-                if let Some((_, index)) = inst.image.as_ref().and_then(|a| a.unit_select.as_ref()) {
+                for index in inst.image.iter().flat_map(|a| a.registers()) {
                     self.operand(index);
                 }
                 self.index(&inst.dst.index);
@@ -323,7 +323,7 @@ impl Liveness {
                 self.effects |= self.recording;
                 self.operand(value);
                 self.operand(coord);
-                if let Some((_, index)) = &image.unit_select {
+                for index in image.registers() {
                     self.operand(index);
                 }
                 true

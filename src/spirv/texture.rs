@@ -56,9 +56,7 @@ pub(crate) struct TextureUnit {
     pub sampled_ty: Option<Word>,
 }
 
-/// The elements of each bindless texture array: the handles a program can
-/// name per target (docs/interface.md, "Bindless textures").
-pub const BINDLESS_ARRAY_LEN: u32 = 16;
+pub(crate) use crate::ir::BINDLESS_ARRAY_LEN;
 
 /// A descriptor the program uses: a texture unit, or the bindless array of
 /// one target (by `TexTarget as u32`).
@@ -305,24 +303,10 @@ impl Lowerer<'_> {
                         inst.span,
                     )
                 })?;
-            // A LONG register holds a 64-bit handle (NV_bindless_texture's
-            // handles are 64-bit values): it is compared at 64 bits, so a
-            // handle at or above 2^32 is past the array, not the element of
-            // its low word (docs/interface.md, "Bindless textures").
-            let long_handle = inst
-                .srcs
-                .last()
-                .filter(|o| self.program.var(o.var).precision == crate::ir::Precision::Long);
-            let (handle, comp) = match long_handle {
-                Some(o) => (self.load_operand_sized(o, true, true)?.value, Comp::U64),
-                None => (handle.value, Comp::U32),
-            };
-            let handle = self.cast(handle, comp)?;
-            let extract = if handle.n == 1 {
-                handle
-            } else {
-                self.extract(handle, 0)?
-            };
+            let operand = inst.srcs.last().ok_or_else(|| {
+                LowerError::internal_at("a texture handle without its operand", inst.span)
+            })?;
+            let extract = self.bindless_handle(operand, Some(handle.value))?;
             let mut selected: Option<Val> = None;
             for element in 0..BINDLESS_ARRAY_LEN {
                 let mut unit = array;
@@ -336,17 +320,12 @@ impl Lowerer<'_> {
                     Some(before) => {
                         // Past the array: its last element, as a handle
                         // names no element there (undefined in the spec).
-                        let k = if comp == Comp::U64 {
-                            self.splat_const64(comp, u64::from(element), 1)
-                        } else {
-                            self.konst(comp, &[element])
-                        };
                         let test = if element == BINDLESS_ARRAY_LEN - 1 {
                             Op::UGreaterThanEqual
                         } else {
                             Op::IEqual
                         };
-                        let hit = self.cmp(test, extract, k)?;
+                        let hit = self.handle_test(test, extract, element)?;
                         let hit = self.splat(hit, value.n)?;
                         self.sel(hit, value, before)?
                     }
@@ -361,6 +340,48 @@ impl Lowerer<'_> {
             )
         })?;
         self.texture_of(inst, tex, unit, s)
+    }
+
+    /// NV_bindless_texture's handle (`handle(a.x)`, <addrUseS>) as an
+    /// unsigned scalar: `loaded`, the operand's 32-bit value when the
+    /// caller has it, or the operand loaded here. A LONG register holds a
+    /// 64-bit handle (NV_bindless_texture's handles are 64-bit values):
+    /// it is read and compared at 64 bits, so a handle at or above 2^32
+    /// is past the array, not the element of its low word
+    /// (docs/interface.md, "Bindless textures", "Bindless images").
+    pub(crate) fn bindless_handle(
+        &mut self,
+        operand: &crate::ir::Operand,
+        loaded: Option<Val>,
+    ) -> LResult<Val> {
+        let (handle, comp) =
+            if self.program.var(operand.var).precision == crate::ir::Precision::Long {
+                let v = self.load_operand_sized(operand, true, true)?.value;
+                (v, Comp::U64)
+            } else {
+                let v = match loaded {
+                    Some(v) => v,
+                    None => self.load_operand(operand, true)?.value,
+                };
+                (v, Comp::U32)
+            };
+        let handle = self.cast(handle, comp)?;
+        if handle.n == 1 {
+            Ok(handle)
+        } else {
+            self.extract(handle, 0)
+        }
+    }
+
+    /// `handle` (from [`Lowerer::bindless_handle`]) compared with
+    /// `test` (IEqual, UGreaterThanEqual) to the array element `element`.
+    pub(crate) fn handle_test(&mut self, test: Op, handle: Val, element: u32) -> LResult<Val> {
+        let k = if handle.comp == Comp::U64 {
+            self.splat_const64(handle.comp, u64::from(element), 1)
+        } else {
+            self.konst(handle.comp, &[element])
+        };
+        self.cmp(test, handle, k)
     }
 
     /// A texture instruction's value from `unit`.

@@ -383,6 +383,11 @@ pub struct Lexer<'a> {
     at_statement_start: bool,
     /// The previous token was a comma (an argument starts).
     after_comma: bool,
+    /// The statement is a STOREIM and no comma has come yet: its first
+    /// argument is the image, which may be `handle(a.x)`
+    /// (NV_bindless_texture <imageUnit>); STOREIM takes no CC mask, so
+    /// `handle (` cannot be a destination named `handle` with one there.
+    storeim_image: bool,
     finished: bool,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -399,6 +404,7 @@ impl<'a> Lexer<'a> {
             dialect: Dialect::new(header),
             at_statement_start: true,
             after_comma: false,
+            storeim_image: false,
             finished: false,
             diagnostics: Vec::new(),
         }
@@ -623,6 +629,9 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                 }
                 let word = &self.src[start..self.pos];
+                if self.at_statement_start {
+                    self.storeim_image = word.eq_ignore_ascii_case("STOREIM");
+                }
                 if let Some(t) = self.reserved(word) {
                     t
                 } else if self.at_statement_start && !self.label_follows() {
@@ -641,7 +650,10 @@ impl<'a> Lexer<'a> {
                     // Only there is `offset (` not an operand: an operand
                     // is never followed by `(` inside an argument list.
                     Tok::OffsetKw
-                } else if word == "handle" && self.after_comma && self.next_is(b'(') {
+                } else if word == "handle"
+                    && (self.after_comma || self.storeim_image)
+                    && self.next_is(b'(')
+                {
                     Tok::HandleKw
                 } else {
                     Tok::Word(word)
@@ -721,6 +733,9 @@ impl<'a> Lexer<'a> {
                 }
             };
             self.after_comma = tok == Tok::Comma;
+            if matches!(tok, Tok::Comma | Tok::Semi) {
+                self.storeim_image = false;
+            }
             self.at_statement_start = match tok {
                 Tok::Semi | Tok::Colon => true,
                 // A declaration's modifiers precede its keyword.
@@ -787,6 +802,26 @@ mod tests {
         let nv4 = lex(Header::NvFp4, src);
         assert_eq!(nv4[0], Tok::Word("SUBROUTINE"));
         assert_eq!(nv4[5], Tok::Word("SUBROUTINENUM"));
+    }
+
+    /// `handle (` is NV_bindless_texture's keyword after a comma and as
+    /// STOREIM's first argument (its image); elsewhere a first operand
+    /// `handle` followed by `(` is a variable with a CC mask.
+    #[test]
+    fn handle_is_a_keyword_after_a_comma_and_first_in_storeim() {
+        let handles = |src| {
+            toks(src)
+                .into_iter()
+                .filter(|t| *t == Tok::HandleKw)
+                .count()
+        };
+        assert_eq!(handles("STOREIM.U32 handle(h.x), r, c, 2D;"), 1);
+        assert_eq!(handles("LOADIM.U32 r, c, handle(h.x), 2D;"), 1);
+        assert_eq!(handles("MOV handle (GT.x), r;"), 0);
+        assert_eq!(
+            handles("STOREIM.U32 image[0], r, c, 2D; MOV handle (GT), r;"),
+            0
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ fn image(
 ) -> StorageImage {
     StorageImage {
         binding: 80 + unit,
+        element: 0,
         kind,
         format,
         extent,

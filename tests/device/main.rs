@@ -27,6 +27,7 @@ mod exec_layout;
 mod exec_nv5_64bit;
 mod exec_nv5_atomics64;
 mod exec_nv5_bindless;
+mod exec_nv5_bindless_images;
 mod exec_nv5_bits;
 mod exec_nv5_global;
 mod exec_nv5_images;

@@ -20,6 +20,10 @@ pub type Words = Vec<u32>;
 #[derive(Clone, Debug)]
 pub struct StorageImage {
     pub binding: u32,
+    /// The element of the binding's descriptor array (0 but for the
+    /// arrays of NV_bindless_texture's image handles; the binding's
+    /// descriptor count is one past its highest element).
+    pub element: u32,
     pub kind: TextureKind,
     pub format: vk::Format,
     /// Width, height, depth (1 where the kind has none).
@@ -127,11 +131,12 @@ impl Device {
                 )?;
                 buffers.push((*binding, buf));
             }
-            let mut descriptors: Vec<(u32, Descriptor)> = buffers
+            let mut descriptors: Vec<(u32, u32, Descriptor)> = buffers
                 .iter()
                 .map(|(b, buf)| {
                     (
                         *b,
+                        0,
                         Descriptor::Buffer(vk::DescriptorType::STORAGE_BUFFER, buf.buffer),
                     )
                 })
@@ -164,16 +169,17 @@ impl Device {
                 )?;
                 descriptors.push((
                     0,
+                    0,
                     Descriptor::Buffer(vk::DescriptorType::UNIFORM_BUFFER, buf.buffer),
                 ));
             }
             let mut images = Vec::new();
             for image in &job.images {
                 let bound = s.storage_image(image)?;
-                descriptors.push((image.binding, bound.descriptor));
+                descriptors.push((image.binding, image.element, bound.descriptor));
                 images.push(bound);
             }
-            let (layout, set) = s.descriptor_set(
+            let (layout, set) = s.descriptor_set_elements(
                 job.descriptor_set,
                 vk::ShaderStageFlags::COMPUTE,
                 &descriptors,

@@ -956,21 +956,38 @@ impl<'a> Scope<'a> {
         stage: vk::ShaderStageFlags,
         descriptors: &[(u32, Descriptor)],
     ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
+        let elements: Vec<_> = descriptors.iter().map(|&(b, d)| (b, 0, d)).collect();
+        self.descriptor_set_elements(set, stage, &elements)
+    }
+
+    /// [`Scope::descriptor_set`] with array elements: (binding, element,
+    /// descriptor); a binding's descriptor count is one past its highest
+    /// element, and every element must be given (Vulkan 1.0 has no
+    /// partially bound arrays).
+    pub fn descriptor_set_elements(
+        &mut self,
+        set: u32,
+        stage: vk::ShaderStageFlags,
+        descriptors: &[(u32, u32, Descriptor)],
+    ) -> Result<(vk::PipelineLayout, vk::DescriptorSet)> {
         if set > 7 {
             return Err(HarnessError::Job(format!(
                 "descriptor set {set}: the harness supports sets 0..=7"
             )));
         }
-        let bindings: Vec<_> = descriptors
-            .iter()
-            .map(|(b, d)| {
-                vk::DescriptorSetLayoutBinding::default()
-                    .binding(*b)
-                    .descriptor_type(d.ty())
-                    .descriptor_count(1)
-                    .stage_flags(stage)
-            })
-            .collect();
+        let mut bindings: Vec<vk::DescriptorSetLayoutBinding> = Vec::new();
+        for &(b, e, d) in descriptors {
+            match bindings.iter_mut().find(|l| l.binding == b) {
+                Some(l) => l.descriptor_count = l.descriptor_count.max(e + 1),
+                None => bindings.push(
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(b)
+                        .descriptor_type(d.ty())
+                        .descriptor_count(e + 1)
+                        .stage_flags(stage),
+                ),
+            }
+        }
         let params = unsafe {
             self.dev().create_descriptor_set_layout(
                 &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
@@ -1000,7 +1017,7 @@ impl<'a> Scope<'a> {
         self.objects.push(Object::PipelineLayout(layout));
 
         let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
-        for (_, d) in descriptors {
+        for (_, _, d) in descriptors {
             match sizes.iter_mut().find(|p| p.ty == d.ty()) {
                 Some(p) => p.descriptor_count += 1,
                 None => sizes.push(vk::DescriptorPoolSize {
@@ -1036,7 +1053,7 @@ impl<'a> Scope<'a> {
         .vk("vkAllocateDescriptorSets")?[0];
         let buffer_infos: Vec<_> = descriptors
             .iter()
-            .map(|(_, d)| {
+            .map(|(_, _, d)| {
                 [vk::DescriptorBufferInfo {
                     buffer: match d {
                         Descriptor::Buffer(_, b) => *b,
@@ -1049,7 +1066,7 @@ impl<'a> Scope<'a> {
             .collect();
         let image_infos: Vec<_> = descriptors
             .iter()
-            .map(|(_, d)| match d {
+            .map(|(_, _, d)| match d {
                 Descriptor::StorageImage(view) => [vk::DescriptorImageInfo {
                     sampler: vk::Sampler::null(),
                     image_view: *view,
@@ -1060,7 +1077,7 @@ impl<'a> Scope<'a> {
             .collect();
         let texel_views: Vec<_> = descriptors
             .iter()
-            .map(|(_, d)| match d {
+            .map(|(_, _, d)| match d {
                 Descriptor::StorageTexelBuffer(v) => [*v],
                 _ => [vk::BufferView::null()],
             })
@@ -1068,10 +1085,11 @@ impl<'a> Scope<'a> {
         let writes: Vec<_> = descriptors
             .iter()
             .enumerate()
-            .map(|(i, (b, d))| {
+            .map(|(i, (b, e, d))| {
                 let w = vk::WriteDescriptorSet::default()
                     .dst_set(ds)
                     .dst_binding(*b)
+                    .dst_array_element(*e)
                     .descriptor_type(d.ty());
                 match d {
                     Descriptor::Buffer(..) => w.buffer_info(&buffer_infos[i]),
