@@ -23,22 +23,41 @@ pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     }
 }
 
-/// Every operand a statement reads, including relative-address operands.
-pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
-    let mut out: Vec<&Operand> = s.operands().collect();
-    let mut k = 0;
-    while k < out.len() {
-        if let Index::Relative { address, .. } = &out[k].index {
-            out.push(address);
+/// Calls `f` on every operand a statement reads, including the address
+/// operands of relative indices: the statement's own operands first, then
+/// their addresses level by level, then the destination's address.
+///
+/// No list is built: this runs for every statement of several
+/// whole-program walks, and collecting the operands into a `Vec` first was
+/// an allocation per statement (docs/performance.md, "Session 8").
+pub(crate) fn for_each_operand<'a>(s: &'a Stmt, mut f: impl FnMut(&'a Operand)) {
+    let mut deeper = false;
+    for o in s.operands() {
+        f(o);
+        deeper |= matches!(o.index, Index::Relative { .. });
+    }
+    // The addresses `depth` relative indices down, in operand order.
+    let mut depth = 1;
+    while deeper {
+        deeper = false;
+        'operands: for o in s.operands() {
+            let mut a = o;
+            for _ in 0..depth {
+                match &a.index {
+                    Index::Relative { address, .. } => a = address,
+                    _ => continue 'operands,
+                }
+            }
+            f(a);
+            deeper |= matches!(a.index, Index::Relative { .. });
         }
-        k += 1;
+        depth += 1;
     }
     if let Some(d) = s.dest() {
         if let Index::Relative { address, .. } = &d.index {
-            out.push(address);
+            f(address);
         }
     }
-    out
 }
 
 /// The source segments of the program (the synthesized entry that
@@ -243,9 +262,9 @@ impl Checker<'_> {
                     }
                     *written.entry(i.dst.var).or_default() |= i.dst.mask.0;
                 } else {
-                    for o in operands_of(s) {
+                    for_each_operand(s, |o| {
                         *read.entry(o.var).or_default() |= 0b1111;
-                    }
+                    });
                 }
             });
         }
@@ -327,11 +346,11 @@ impl Checker<'_> {
         let mut relative: BTreeSet<VarId> = BTreeSet::new();
         for sub in source_subroutines(p) {
             walk(&sub.body, &mut |s| {
-                for o in operands_of(s) {
+                for_each_operand(s, |o| {
                     if matches!(o.index, Index::Relative { .. }) {
                         relative.insert(o.var);
                     }
-                }
+                });
                 if let Stmt::Inst(i) = s {
                     if matches!(i.dst.index, Index::Relative { .. }) {
                         relative.insert(i.dst.var);
