@@ -2177,14 +2177,25 @@ impl Checker<'_> {
     ) -> Option<(Index, &'p [PathPart])> {
         let v: &Variable = self.var(var);
         let len = v.array_len;
-        let name = v.name.clone().unwrap_or_else(|| "binding".into());
+        // The name is for the messages: made only where one may be written,
+        // not cloned for every operand.
+        let name = |c: &Self| c.var(var).name.clone().unwrap_or_else(|| "binding".into());
         match (parts.first(), len) {
             (Some(PathPart::Index(ix, span)), Some(n)) => {
+                // A literal index in range, the common case: what
+                // `element_index` makes of it, without its messages.
+                if let IndexExpr::Int(lit) = ix {
+                    if let Some(i) = bindings::int_value(lit).ok().filter(|&i| i < n) {
+                        return Some((Index::Absolute(i), &parts[1..]));
+                    }
+                }
+                let name = name(self);
                 let declared = self.var(var).span;
                 let index = self.element_index(ix, *span, n, &name, declared)?;
                 Some((index, &parts[1..]))
             }
             (Some(PathPart::Index(_, span)), None) => {
+                let name = name(self);
                 self.error(
                     Diagnostic::error("E0343", format!("`{name}` is not an array"))
                         .primary(*span, "cannot be indexed")
@@ -2194,6 +2205,7 @@ impl Checker<'_> {
                 None
             }
             (_, Some(n)) => {
+                let name = name(self);
                 self.error(
                     Diagnostic::error("E0344", format!("array `{name}` used without an index"))
                         .primary(name_span, format!("select one of its {n} elements with `[n]`"))
