@@ -245,8 +245,11 @@ impl Checker<'_> {
     /// its swizzle) or writes it (through its write mask); for an array, the
     /// components used count for every binding of the array.
     fn component_rules(&mut self, p: &Program) {
-        let mut read: HashMap<VarId, u8> = HashMap::default();
-        let mut written: HashMap<VarId, u8> = HashMap::default();
+        // The components read and written of each variable, by id (ids
+        // are dense): a flag byte per variable instead of a hash-map entry
+        // per operand (docs/performance.md, "Session 8").
+        let mut read = vec![0u8; p.variables.len()];
+        let mut written = vec![0u8; p.variables.len()];
         for sub in source_subroutines(p) {
             walk(&sub.body, &mut |s| {
                 if let Stmt::Inst(i) = s {
@@ -258,27 +261,25 @@ impl Checker<'_> {
                                 m |= 1 << o.swizzle.0[c];
                             }
                         }
-                        *read.entry(o.var).or_default() |= m;
+                        read[o.var.0 as usize] |= m;
                     }
-                    *written.entry(i.dst.var).or_default() |= i.dst.mask.0;
+                    written[i.dst.var.0 as usize] |= i.dst.mask.0;
                 } else {
-                    for_each_operand(s, |o| {
-                        *read.entry(o.var).or_default() |= 0b1111;
-                    });
+                    for_each_operand(s, |o| read[o.var.0 as usize] |= 0b1111);
                 }
             });
         }
         let mut attrib: BTreeMap<String, u8> = BTreeMap::new();
         let mut result: BTreeMap<String, u8> = BTreeMap::new();
-        for (v, m) in &read {
-            if let VarKind::Attrib(bs) = &p.var(*v).kind {
+        for (v, m) in p.variables.iter().zip(&read).filter(|(_, m)| **m != 0) {
+            if let VarKind::Attrib(bs) = &v.kind {
                 for b in bs {
                     *attrib.entry(format!("{b:?}")).or_default() |= m;
                 }
             }
         }
-        for (v, m) in &written {
-            if let VarKind::Result(bs) = &p.var(*v).kind {
+        for (v, m) in p.variables.iter().zip(&written).filter(|(_, m)| **m != 0) {
+            if let VarKind::Result(bs) = &v.kind {
                 for b in bs {
                     *result.entry(format!("{b:?}")).or_default() |= m;
                 }
