@@ -235,10 +235,18 @@ impl Builder<'_> {
             Frame::If {
                 test,
                 span,
-                then_block,
-                else_block,
+                mut then_block,
+                mut else_block,
                 over_limit,
             } => {
+                // A finished block takes no more statements: its room for
+                // more, up to half of a block grown by doubling, was a
+                // quarter of the IR of nested code (docs/performance.md,
+                // "Session 8").
+                then_block.shrink_to_fit();
+                if let Some((e, _)) = &mut else_block {
+                    e.shrink_to_fit();
+                }
                 self.if_depth -= 1;
                 if over_limit {
                     self.over_limit_frames -= 1;
@@ -255,12 +263,13 @@ impl Builder<'_> {
                 kind,
                 count,
                 span,
-                body,
+                mut body,
                 has_break,
                 has_return,
                 broken,
                 over_limit,
             } => {
+                body.shrink_to_fit();
                 self.loop_depth -= 1;
                 if over_limit {
                     self.over_limit_frames -= 1;

@@ -16,7 +16,8 @@ use crate::ir::{
 };
 use crate::isa::{
     split_opcode, AddressModel, CcCondition, DataType, Dialect, Features, Modifier, ModifierKind,
-    ModifierSupport, OpInfo, Opcode, OperandKind, ResultKind, Shape, Stage, INSTRUCTIONS,
+    ModifierSupport, OpInfo, Opcode, OperandKind, ResultKind, Shape, SplitOpcode, Stage,
+    INSTRUCTIONS,
 };
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -77,7 +78,9 @@ impl Checker<'_> {
     }
 
     fn instruction_checked(&mut self, inst: &ast::Instruction) -> Option<Flat> {
-        let info = self.opcode(&inst.opcode)?;
+        // Split once: the suffixes are the modifiers' first part.
+        let split = self.opcode(&inst.opcode)?;
+        let info = split.info;
         if let Some(only) = info.only_stage {
             if only != self.stage {
                 self.error(
@@ -163,7 +166,7 @@ impl Checker<'_> {
         if info.shape == Shape::Image {
             return self.image_instruction(info, inst);
         }
-        let Some(mods) = self.modifiers(info, inst) else {
+        let Some(mods) = self.modifiers(info, &split.suffixes, inst) else {
             let lenient = Mods {
                 ty: info.default_type,
                 half: false,
@@ -451,9 +454,10 @@ impl Checker<'_> {
         ok.then_some(Flat::Barrier(kind, inst.span))
     }
 
-    fn opcode(&mut self, word: &Ident) -> Option<&'static OpInfo> {
+    /// The opcode of an instruction word and its Table X.15 suffixes.
+    fn opcode(&mut self, word: &Ident) -> Option<SplitOpcode> {
         match split_opcode(&word.name) {
-            Ok(s) => Some(s.info),
+            Ok(s) => Some(s),
             // An opcode followed only by suffix letters in the wrong order
             // (`ADD_SATR`).
             Err(Some((info, at))) if is_suffix_soup(&word.name[info.name.len()..]) => {
@@ -481,20 +485,39 @@ impl Checker<'_> {
         }
     }
 
-    fn modifiers(&mut self, info: &'static OpInfo, inst: &ast::Instruction) -> Option<Mods> {
-        let mut list: Vec<(Modifier, Span)> = Vec::new();
-        if let Ok(split) = split_opcode(&inst.opcode.name) {
-            for (m, a, b) in split.suffixes {
-                let s = inst.opcode.span.start;
-                list.push((
-                    m,
-                    Span {
-                        start: s + a as u32,
-                        end: s + b as u32,
-                    },
-                ));
-            }
-        }
+    /// The instruction's Table X.14 modifiers: its opcode's `suffixes`
+    /// (`split_opcode`'s) and its stand-alone modifiers.
+    fn modifiers(
+        &mut self,
+        info: &'static OpInfo,
+        suffixes: &[(Modifier, usize, usize)],
+        inst: &ast::Instruction,
+    ) -> Option<Mods> {
+        // One list reused for every instruction: a new `Vec` per
+        // instruction was an allocation for most of them.
+        let mut list = std::mem::take(&mut self.modifier_list);
+        list.clear();
+        let s = inst.opcode.span.start;
+        list.extend(suffixes.iter().map(|&(m, a, b)| {
+            (
+                m,
+                Span {
+                    start: s + a as u32,
+                    end: s + b as u32,
+                },
+            )
+        }));
+        let mods = self.modifiers_in(info, inst, &mut list);
+        self.modifier_list = list;
+        mods
+    }
+
+    fn modifiers_in(
+        &mut self,
+        info: &'static OpInfo,
+        inst: &ast::Instruction,
+        list: &mut Vec<(Modifier, Span)>,
+    ) -> Option<Mods> {
         let mut ok = true;
         if let Some(first) = inst.modifiers.first() {
             if !self.dialect.standalone_modifiers() {
@@ -542,7 +565,7 @@ impl Checker<'_> {
         }
         let dialect = self.dialect;
         let sup = info.in_dialect(dialect).unwrap_or_default();
-        for &(m, span) in &list {
+        for &(m, span) in list.iter() {
             if modifier_allowed(info, m, sup, dialect) {
                 continue;
             }
@@ -2192,14 +2215,25 @@ impl Checker<'_> {
     ) -> Option<(Index, &'p [PathPart])> {
         let v: &Variable = self.var(var);
         let len = v.array_len;
-        let name = v.name.clone().unwrap_or_else(|| "binding".into());
+        // The name is for the messages: made only where one may be written,
+        // not cloned for every operand.
+        let name = |c: &Self| c.var(var).name.clone().unwrap_or_else(|| "binding".into());
         match (parts.first(), len) {
             (Some(PathPart::Index(ix, span)), Some(n)) => {
+                // A literal index in range, the common case: what
+                // `element_index` makes of it, without its messages.
+                if let IndexExpr::Int(lit) = ix {
+                    if let Some(i) = bindings::int_value(lit).ok().filter(|&i| i < n) {
+                        return Some((Index::Absolute(i), &parts[1..]));
+                    }
+                }
+                let name = name(self);
                 let declared = self.var(var).span;
                 let index = self.element_index(ix, *span, n, &name, declared)?;
                 Some((index, &parts[1..]))
             }
             (Some(PathPart::Index(_, span)), None) => {
+                let name = name(self);
                 self.error(
                     Diagnostic::error("E0343", format!("`{name}` is not an array"))
                         .primary(*span, "cannot be indexed")
@@ -2209,6 +2243,7 @@ impl Checker<'_> {
                 None
             }
             (_, Some(n)) => {
+                let name = name(self);
                 self.error(
                     Diagnostic::error("E0344", format!("array `{name}` used without an index"))
                         .primary(name_span, format!("select one of its {n} elements with `[n]`"))

@@ -15,7 +15,7 @@
 //! of the subroutines a CAL may run, and a read inside a subroutine is
 //! flagged only if nothing in the program writes that component at all.
 
-use super::rules::{operands_of, source_subroutines, walk};
+use super::rules::{for_each_operand, source_subroutines, walk};
 use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{Block, Index, Program, ResultBinding, Stmt, SubId, VarId, VarKind};
@@ -81,9 +81,7 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
     let mut used = vec![false; p.variables.len()];
     for sub in &p.subroutines {
         walk(&sub.body, &mut |s| {
-            for o in operands_of(s) {
-                used[o.var.0 as usize] = true;
-            }
+            for_each_operand(s, |o| used[o.var.0 as usize] = true);
             if let Some(m) = s.memory() {
                 used[m.var.0 as usize] = true;
             }
@@ -314,9 +312,7 @@ impl Flow<'_> {
                         }
                         *self.written.entry(i.dst.var).or_default() |= i.dst.mask.0;
                     } else {
-                        for o in operands_of(s) {
-                            self.read(o, 0b1111);
-                        }
+                        for_each_operand(s, |o| self.read(o, 0b1111));
                         if let Some(d) = s.dest() {
                             *self.written.entry(d.var).or_default() |= d.mask.0;
                         }

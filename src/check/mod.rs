@@ -287,6 +287,9 @@ pub(crate) struct Checker<'o> {
     /// SUBROUTINENUMs and CALIs (`subroutine`).
     subroutines: subroutine::SubroutineDecls,
     had_syntax_error: bool,
+    /// The current instruction's modifiers (`Checker::modifiers`), kept
+    /// between instructions so that the list is not allocated for each.
+    modifier_list: Vec<(crate::isa::Modifier, Span)>,
 }
 
 /// What an implicit variable binds: its key in `Checker::implicit`. Keys are
@@ -374,6 +377,7 @@ impl<'o> Checker<'o> {
             relative_bindings: HashMap::default(),
             result_sizes: HashMap::default(),
             had_syntax_error: false,
+            modifier_list: Vec::new(),
         }
     }
 

@@ -23,22 +23,41 @@ pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     }
 }
 
-/// Every operand a statement reads, including relative-address operands.
-pub(crate) fn operands_of(s: &Stmt) -> Vec<&Operand> {
-    let mut out: Vec<&Operand> = s.operands().collect();
-    let mut k = 0;
-    while k < out.len() {
-        if let Index::Relative { address, .. } = &out[k].index {
-            out.push(address);
+/// Calls `f` on every operand a statement reads, including the address
+/// operands of relative indices: the statement's own operands first, then
+/// their addresses level by level, then the destination's address.
+///
+/// No list is built: this runs for every statement of several
+/// whole-program walks, and collecting the operands into a `Vec` first was
+/// an allocation per statement (docs/performance.md, "Session 8").
+pub(crate) fn for_each_operand<'a>(s: &'a Stmt, mut f: impl FnMut(&'a Operand)) {
+    let mut deeper = false;
+    for o in s.operands() {
+        f(o);
+        deeper |= matches!(o.index, Index::Relative { .. });
+    }
+    // The addresses `depth` relative indices down, in operand order.
+    let mut depth = 1;
+    while deeper {
+        deeper = false;
+        'operands: for o in s.operands() {
+            let mut a = o;
+            for _ in 0..depth {
+                match &a.index {
+                    Index::Relative { address, .. } => a = address,
+                    _ => continue 'operands,
+                }
+            }
+            f(a);
+            deeper |= matches!(a.index, Index::Relative { .. });
         }
-        k += 1;
+        depth += 1;
     }
     if let Some(d) = s.dest() {
         if let Index::Relative { address, .. } = &d.index {
-            out.push(address);
+            f(address);
         }
     }
-    out
 }
 
 /// The source segments of the program (the synthesized entry that
@@ -226,8 +245,11 @@ impl Checker<'_> {
     /// its swizzle) or writes it (through its write mask); for an array, the
     /// components used count for every binding of the array.
     fn component_rules(&mut self, p: &Program) {
-        let mut read: HashMap<VarId, u8> = HashMap::default();
-        let mut written: HashMap<VarId, u8> = HashMap::default();
+        // The components read and written of each variable, by id (ids
+        // are dense): a flag byte per variable instead of a hash-map entry
+        // per operand (docs/performance.md, "Session 8").
+        let mut read = vec![0u8; p.variables.len()];
+        let mut written = vec![0u8; p.variables.len()];
         for sub in source_subroutines(p) {
             walk(&sub.body, &mut |s| {
                 if let Stmt::Inst(i) = s {
@@ -239,27 +261,25 @@ impl Checker<'_> {
                                 m |= 1 << o.swizzle.0[c];
                             }
                         }
-                        *read.entry(o.var).or_default() |= m;
+                        read[o.var.0 as usize] |= m;
                     }
-                    *written.entry(i.dst.var).or_default() |= i.dst.mask.0;
+                    written[i.dst.var.0 as usize] |= i.dst.mask.0;
                 } else {
-                    for o in operands_of(s) {
-                        *read.entry(o.var).or_default() |= 0b1111;
-                    }
+                    for_each_operand(s, |o| read[o.var.0 as usize] |= 0b1111);
                 }
             });
         }
         let mut attrib: BTreeMap<String, u8> = BTreeMap::new();
         let mut result: BTreeMap<String, u8> = BTreeMap::new();
-        for (v, m) in &read {
-            if let VarKind::Attrib(bs) = &p.var(*v).kind {
+        for (v, m) in p.variables.iter().zip(&read).filter(|(_, m)| **m != 0) {
+            if let VarKind::Attrib(bs) = &v.kind {
                 for b in bs {
                     *attrib.entry(format!("{b:?}")).or_default() |= m;
                 }
             }
         }
-        for (v, m) in &written {
-            if let VarKind::Result(bs) = &p.var(*v).kind {
+        for (v, m) in p.variables.iter().zip(&written).filter(|(_, m)| **m != 0) {
+            if let VarKind::Result(bs) = &v.kind {
                 for b in bs {
                     *result.entry(format!("{b:?}")).or_default() |= m;
                 }
@@ -327,11 +347,11 @@ impl Checker<'_> {
         let mut relative: BTreeSet<VarId> = BTreeSet::new();
         for sub in source_subroutines(p) {
             walk(&sub.body, &mut |s| {
-                for o in operands_of(s) {
+                for_each_operand(s, |o| {
                     if matches!(o.index, Index::Relative { .. }) {
                         relative.insert(o.var);
                     }
-                }
+                });
                 if let Stmt::Inst(i) = s {
                     if matches!(i.dst.index, Index::Relative { .. }) {
                         relative.insert(i.dst.var);

@@ -112,6 +112,10 @@ pub(crate) struct ConstCache {
     scalars64: rustc_hash::FxHashMap<(Word, u64), Word>,
     /// (type, component ids, unused ones 0) of vectors.
     vectors: rustc_hash::FxHashMap<(Word, [Word; 4]), Word>,
+    /// The same vectors by their component type, size and bits (unused
+    /// ones 0): one lookup instead of one per component and the vector's
+    /// (`Lowerer::konst`).
+    vectors_by_bits: rustc_hash::FxHashMap<(Comp, u32, [u32; 4]), Word>,
     /// Arrays (register initialisers).
     composites: rustc_hash::FxHashMap<(Word, Vec<Word>), Word>,
 }
@@ -146,15 +150,26 @@ impl Lowerer<'_> {
     }
 
     /// The type of `n` components of `comp` (a scalar when `n == 1`).
+    ///
+    /// Inlined for its common case, a type already made: nearly every
+    /// emitted instruction asks for one, and the call itself was most of
+    /// its cost (docs/performance.md, "Session 8").
+    #[inline]
     pub(crate) fn t(&mut self, comp: Comp, n: u32) -> Word {
+        if let Some(&t) = self.value_types[comp as usize].get(n.wrapping_sub(1) as usize) {
+            if t != 0 {
+                return t;
+            }
+        }
+        self.t_new(comp, n)
+    }
+
+    /// `t` for a type not in `value_types` yet.
+    #[cold]
+    fn t_new(&mut self, comp: Comp, n: u32) -> Word {
         let slot = (1..=4)
             .contains(&n)
             .then(|| (comp as usize, n as usize - 1));
-        if let Some((c, i)) = slot {
-            if self.value_types[c][i] != 0 {
-                return self.value_types[c][i];
-            }
-        }
         let key = TypeKey::Value(comp, n);
         if let Some(&t) = self.types.get(&key) {
             if let Some((c, i)) = slot {
@@ -297,6 +312,13 @@ impl Lowerer<'_> {
             let id = self.c_composite(ty, parts);
             return Val { id, comp, n };
         }
+        let mut key = [0; 4];
+        key[..bits.len()].copy_from_slice(bits);
+        if let Some(&id) = self.consts.vectors_by_bits.get(&(comp, n, key)) {
+            // Its components and type were made with it, so this is the
+            // id the lookups below would find.
+            return Val { id, comp, n };
+        }
         let mut parts = [0; 4];
         for (p, &b) in parts.iter_mut().zip(bits) {
             *p = self.c_scalar(comp, b);
@@ -312,6 +334,7 @@ impl Lowerer<'_> {
                 c
             }
         };
+        self.consts.vectors_by_bits.insert((comp, n, key), id);
         Val { id, comp, n }
     }
 

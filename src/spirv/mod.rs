@@ -688,20 +688,24 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             && order
                 .iter()
                 .any(|&s| program.sub(s).end == SubroutineEnd::EndProgram));
-    let mut variables = BTreeSet::new();
+    let mut used = UsedVariables {
+        used: vec![false; program.variables.len()],
+        missing: None,
+    };
     let mut buffer_reach = HashMap::default();
     for &sub in &order {
-        variables_of(&program.sub(sub).body, &mut variables);
+        variables_of(&program.sub(sub).body, &mut used);
         buffer_reach_of(program, &program.sub(sub).body, &mut buffer_reach);
     }
-    for &v in &variables {
-        if v.0 as usize >= program.variables.len() {
-            return Err(LowerError::internal(format!(
-                "variable #{} does not exist",
-                v.0
-            )));
-        }
+    if let Some(v) = used.missing {
+        return Err(LowerError::internal(format!(
+            "variable #{v} does not exist"
+        )));
     }
+    let mut variables: BTreeSet<VarId> = (0..used.used.len())
+        .filter(|&v| used.used[v])
+        .map(|v| VarId(v as u32))
+        .collect();
     let live = live::Liveness::of(program, &order);
     variables.retain(|&v| live.var_live(v));
     if !live.has_effects() {
@@ -831,42 +835,64 @@ pub(crate) fn walk_stmts(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     }
 }
 
-fn variables_of(block: &Block, out: &mut BTreeSet<VarId>) {
-    fn operand(op: &Operand, out: &mut BTreeSet<VarId>) {
-        out.insert(op.var);
-        index(&op.index, out);
+/// The variables a program's statements name: a flag per id instead of a
+/// `BTreeSet` insert for every operand, which was 1 % of a large compile
+/// (docs/performance.md, "Session 8").
+struct UsedVariables {
+    used: Vec<bool>,
+    /// The lowest id named that is not a variable of the program.
+    missing: Option<u32>,
+}
+
+impl UsedVariables {
+    fn mark(&mut self, v: VarId) {
+        match self.used.get_mut(v.0 as usize) {
+            Some(u) => *u = true,
+            None => self.missing = Some(self.missing.map_or(v.0, |m| m.min(v.0))),
+        }
     }
-    fn index(ix: &Index, out: &mut BTreeSet<VarId>) {
+}
+
+fn variables_of(block: &Block, used: &mut UsedVariables) {
+    fn operand(op: &Operand, used: &mut UsedVariables) {
+        used.mark(op.var);
+        index(&op.index, used);
+    }
+    fn index(ix: &Index, used: &mut UsedVariables) {
         match ix {
-            Index::Relative { address, .. } => operand(address, out),
+            Index::Relative { address, .. } => operand(address, used),
             Index::PerVertex(per_vertex) => {
-                index(&per_vertex.vertex, out);
-                index(&per_vertex.element, out);
+                index(&per_vertex.vertex, used);
+                index(&per_vertex.element, used);
             }
             // Every binding point the register may pick is declared.
             Index::BufferRange(range) => {
-                out.extend(range.select.vars.iter().copied());
-                operand(&range.select.index, out);
-                index(&range.element, out);
+                for &v in &range.select.vars {
+                    used.mark(v);
+                }
+                operand(&range.select.index, used);
+                index(&range.element, used);
             }
             Index::None | Index::Absolute(_) => {}
         }
     }
     walk_stmts(block, &mut |stmt| {
         if let Some(dst) = stmt.dest() {
-            out.insert(dst.var);
-            index(&dst.index, out);
+            used.mark(dst.var);
+            index(&dst.index, used);
         }
         if let Stmt::Loop { index: var, .. } = stmt {
-            out.insert(*var);
+            used.mark(*var);
         }
         for op in stmt.operands() {
-            operand(op, out);
+            operand(op, used);
         }
         // Every binding point a register may pick on a CBUFFER or STORAGE
         // range is declared.
         if let Some(select) = stmt.memory().and_then(|m| m.buffer_select.as_ref()) {
-            out.extend(select.vars.iter().copied());
+            for &v in &select.vars {
+                used.mark(v);
+            }
         }
     });
 }
