@@ -179,6 +179,16 @@ pub struct Options {
     /// (`state::CLIP_PLANE_ENABLES`). Default 6. 0 writes no clip distance,
     /// for devices without `shaderClipDistance`.
     pub user_clip_planes: u32,
+    /// Declare transform feedback capture in a geometry program
+    /// (docs/interface.md, "Transform feedback"): the `Xfb` execution mode
+    /// and `XfbBuffer`/`XfbStride`/`Offset` on every result, and, when the
+    /// program has EMITS (NV_gpu_program5 2.X.8.Z), a copy of its results
+    /// for each vertex stream 1 to 3 (`Stream k`, transform feedback buffer
+    /// k, its own Locations), written at each `EMITS k`. The device then
+    /// needs VK_EXT_transform_feedback's `transformFeedback` feature.
+    /// Default off: no capture decorations, and the vertices of streams
+    /// above 0 go nowhere.
+    pub transform_feedback: bool,
     /// The Vulkan device the module is for: programs that exceed its
     /// limits are refused with E0810-E0822 instead of failing at pipeline
     /// creation (docs/limits.md, "Device limits"). Default:
@@ -255,6 +265,7 @@ impl Default for Options {
             depth_range: layout::DepthRange::Vulkan,
             user_clip_planes: state::MAX_CLIP_PLANES,
             two_sided_color: false,
+            transform_feedback: false,
             device_limits: device_limits::DeviceLimits::default(),
             debug_info: false,
             source_name: None,

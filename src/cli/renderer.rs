@@ -163,6 +163,12 @@ pub struct RendererArgs {
     #[arg(long)]
     pub two_sided_color: bool,
 
+    /// Declare transform feedback capture in a geometry program: Xfb,
+    /// XfbBuffer/XfbStride/Offset on its results, and a copy of them per
+    /// vertex stream 1-3 when it has EMITS (docs/interface.md).
+    #[arg(long)]
+    pub transform_feedback: bool,
+
     /// How many of GL's user clip planes (0 to 6, default 6) a
     /// position-invariant vertex program clips against.
     #[arg(long, value_name = "N")]
@@ -227,6 +233,7 @@ impl RendererArgs {
         }
         options.invert_y = self.invert_y;
         options.two_sided_color = self.two_sided_color;
+        options.transform_feedback = self.transform_feedback;
         if let Some(d) = self.depth_range {
             options.depth_range = match d {
                 DepthRangeArg::Vulkan => DepthRange::Vulkan,

@@ -1085,6 +1085,7 @@ impl<'a> Lowerer<'a> {
             self.executed = Some(var);
         }
         if self.program.stage == Stage::Geometry {
+            self.declare_transform_feedback()?;
             self.declare_emit_count(analysis)?;
         }
         // Flatten each call cycle into the states of one dispatch function.

@@ -975,3 +975,162 @@ fn primitive_vertex_count_is_the_input_primitive_size() {
         assert_eq!(got.location_f32(0, 5)[0], count as f32, "{input}");
     }
 }
+
+/// The geometry program of the vertex stream tests: per input point i (whose
+/// `primitive.id` is i), EMIT to stream 0, `EMITS 1`, `EMITS` with the
+/// run-time stream i, and `EMITS 3`, each vertex with its own position,
+/// `result.texcoord[1]` and `result.primid`.
+const STREAMS: &str = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 4;
+INT TEMP s;
+MOV.S s, primitive.id;
+ADD result.position, vertex[0].position, {0.25, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[1];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMIT;
+ADD result.position, vertex[0].position, {0.5, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[0];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMITS 1;
+ADD result.position, vertex[0].position, {0.75, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[2];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMITS s.x;
+ADD result.position, vertex[0].position, {1, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[3];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMITS 3;
+END
+";
+
+/// One captured vertex of `STREAMS`: position, texcoord[1], primid.
+type StreamVertex = ([f32; 4], [f32; 4], u32);
+
+#[test]
+fn emits_vertices_are_captured_per_stream_with_options_transform_feedback() {
+    // NV_gpu_program5 2.X.8.Z, EMITS: "emits a new vertex ... for the vertex
+    // stream specified by the single signed integer scalar operand"; EMIT is
+    // stream 0, and a stream outside 0..MAX_VERTEX_STREAMS_NV - 1 is
+    // undefined (nvp4c drops the vertex). With Options::transform_feedback
+    // each stream k is captured into transform feedback buffer k with one
+    // record (docs/interface.md, "Transform feedback"): Position at 0,
+    // texcoord[1] (Location 6) at 16, then PointSize at 32 and PrimitiveId
+    // at 36: 40 bytes. Five points (i = 0..4), hand-computed per stream in
+    // the order the vertices are emitted (input primitive order, then
+    // program order):
+    let emit = |i: usize| {
+        (
+            add(position(i), [0.25, 0.0, 0.0, 0.0]),
+            texcoord(i, 1),
+            i as u32,
+        )
+    };
+    let one = |i: usize| {
+        (
+            add(position(i), [0.5, 0.0, 0.0, 0.0]),
+            texcoord(i, 0),
+            i as u32,
+        )
+    };
+    let run_time = |i: usize| {
+        (
+            add(position(i), [0.75, 0.0, 0.0, 0.0]),
+            texcoord(i, 2),
+            i as u32,
+        )
+    };
+    let three = |i: usize| {
+        (
+            add(position(i), [1.0, 0.0, 0.0, 0.0]),
+            texcoord(i, 3),
+            i as u32,
+        )
+    };
+    let expected: [Vec<StreamVertex>; 4] = [
+        // Stream 0: every EMIT, and point 0's run-time EMITS 0.
+        vec![emit(0), run_time(0), emit(1), emit(2), emit(3), emit(4)],
+        // Stream 1: every EMITS 1, and point 1's run-time one after it.
+        vec![one(0), one(1), run_time(1), one(2), one(3), one(4)],
+        // Stream 2: point 2's run-time EMITS only.
+        vec![run_time(2)],
+        // Stream 3: every EMITS 3, point 3's run-time one before it.
+        // Point 4's run-time stream 4 emits nothing.
+        vec![
+            three(0),
+            three(1),
+            three(2),
+            run_time(3),
+            three(3),
+            three(4),
+        ],
+    ];
+    let mut options = nvp4c::Options::default();
+    options.transform_feedback = true;
+    let compiled = nvp4c::compile(STREAMS, &options).unwrap();
+    // The record the reflection gives: stride 40 in every stream.
+    for o in &compiled.reflection.outputs {
+        let x = o.transform_feedback.expect("every result is captured");
+        assert_eq!((x.buffer, x.stride), (x.stream, 40), "{o:?}");
+    }
+
+    // The interpreter's EmittedVertex::stream agrees.
+    let (program, _) = nvp4c::check(STREAMS, &options).unwrap();
+    let mut interpreted: [Vec<StreamVertex>; 4] = Default::default();
+    for i in 0..5 {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs
+            .set("vertex[0].position", fbits(position(i)))
+            .unwrap();
+        for n in 0..4 {
+            let name = format!("vertex[0].texcoord[{n}]");
+            inputs.set(&name, fbits(texcoord(i, n))).unwrap();
+        }
+        inputs.set("primitive.id", [i as u32, 0, 0, 0]).unwrap();
+        let out = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+        for v in &out.vertices {
+            let f = |name: &str| v.results[name].bits.map(f32::from_bits);
+            let primid = v.results["result.primid"].bits[0];
+            interpreted[v.stream as usize].push((
+                f("result.position"),
+                f("result.texcoord[1]"),
+                primid,
+            ));
+        }
+    }
+    assert_eq!(interpreted, expected, "the interpreter");
+
+    let vs = compile(VERTEX);
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = GeometryJob::new(vertices(5), vk::PrimitiveTopology::POINT_LIST, vec![]);
+    let captured = match dev.run_geometry_streams(&vs, &compiled.spirv, &job, 4, 40) {
+        Ok(c) => c,
+        Err(harness::HarnessError::NoDevice(why)) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+        Err(e) => panic!("run failed: {e}"),
+    };
+    let decoded: Vec<Vec<StreamVertex>> = captured
+        .iter()
+        .map(|records| {
+            records
+                .iter()
+                .map(|r| {
+                    let f = |at: usize| [0, 1, 2, 3].map(|c| f32::from_bits(r[at + c]));
+                    // PointSize (word 8) is 1.0 in every record.
+                    assert_eq!(r[8], 1f32.to_bits());
+                    (f(0), f(4), r[9])
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(decoded, expected, "the device");
+}
