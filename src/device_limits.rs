@@ -595,20 +595,36 @@ pub(crate) fn check(
             if u64::from(l) * 4 + 4 <= u64::from(limit) {
                 continue;
             }
+            // A result's copy for vertex stream k (Options::
+            // transform_feedback) has a Location of its own, after the
+            // program's.
+            let copy_stream = v.transform_feedback.map_or(0, |x| x.stream);
             let slot = InterfaceSlot::Location(l);
-            let span = if output {
+            let span = if copy_stream > 0 {
+                None
+            } else if output {
                 span_of_result(program, slot)
             } else {
                 span_of_attrib(program, slot)
             }
             .unwrap_or(start);
             let what = if output { "output" } else { "input" };
-            out.push(
-                Diagnostic::error(code, format!("{stage} program {what} Location {l} is past the device's {} {what} Locations", limit / 4))
-                    .primary(span, format!("{} is Location {l}", v.bindings.join(", ")))
-                    .note(format!("Location {l} needs {} components; {}", 4 * l + 4, vk(&format!("{name} is {limit}"))))
-                    .note("docs/interface.md, \"Varyings\": result.texcoord[n] is Location 5 + n, result.attrib[n] Location 14 + n"),
-            );
+            let label = if copy_stream > 0 {
+                format!(
+                    "the copy of {} for vertex stream {copy_stream} is Location {l}",
+                    v.bindings.join(", ")
+                )
+            } else {
+                format!("{} is Location {l}", v.bindings.join(", "))
+            };
+            let mut d = Diagnostic::error(code, format!("{stage} program {what} Location {l} is past the device's {} {what} Locations", limit / 4))
+                .primary(span, label)
+                .note(format!("Location {l} needs {} components; {}", 4 * l + 4, vk(&format!("{name} is {limit}"))))
+                .note("docs/interface.md, \"Varyings\": result.texcoord[n] is Location 5 + n, result.attrib[n] Location 14 + n");
+            if copy_stream > 0 {
+                d = d.note("docs/interface.md, \"Transform feedback\": with transform feedback capture, each vertex stream 1 to 3 of a program with EMITS has a copy of the results at Locations after the program's own");
+            }
+            out.push(d);
         }
     }
 

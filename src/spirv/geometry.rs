@@ -764,6 +764,26 @@ END
         assert!(!r.device_features.contains(&"transformFeedback".to_string()));
     }
 
+    /// The copies' Locations count against the device's output Locations:
+    /// `result.attrib[15]` is Location 29, so with 128 output components
+    /// (32 Locations) the copies of streams 2 and 3 (Locations 32 to 35)
+    /// are refused with E0812, which names the stream.
+    #[test]
+    fn stream_copies_past_the_output_locations_are_refused() {
+        let mut options = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        let src = EMITS.replace("EMIT;", "MOV result.attrib[15], 1;\nEMIT;");
+        let errors = crate::compile(&src, &options).unwrap_err();
+        let rendered = errors.render("t.gp", &src, false);
+        assert!(errors.iter().all(|d| d.code == "E0812"), "{rendered}");
+        assert_eq!(errors.iter().count(), 4, "{rendered}");
+        assert!(rendered.contains("for vertex stream 3"), "{rendered}");
+        options.transform_feedback = false;
+        assert!(crate::compile(&src, &options).is_ok());
+    }
+
     /// The interpreter records each vertex's stream; a stream outside 0 to
     /// 3 (7 here) is undefined and its vertex dropped, as on the device.
     #[test]
