@@ -856,6 +856,35 @@ pub(crate) fn check(
         }
     }
 
+    // E1262: a point size in a geometry or tessellation program, for a
+    // device without shaderTessellationAndGeometryPointSize.
+    if !options.shader_tessellation_and_geometry_point_size
+        && matches!(
+            stage,
+            Stage::Geometry | Stage::TessControl | Stage::TessEval
+        )
+    {
+        for (list, output) in [(&reflection.outputs, true), (&reflection.inputs, false)] {
+            let Some(v) = list.iter().find(|v| v.built_in == Some(BuiltIn::PointSize)) else {
+                continue;
+            };
+            let slot = InterfaceSlot::BuiltIn(rspirv::spirv::BuiltIn::PointSize);
+            let span = if output {
+                span_of_result(program, slot)
+            } else {
+                span_of_attrib(program, slot)
+            }
+            .unwrap_or(start);
+            let what = if output { "writes" } else { "reads" };
+            out.push(
+                Diagnostic::error("E1262", format!("{stage} program {what} a point size, and the device lacks shaderTessellationAndGeometryPointSize"))
+                    .primary(span, format!("{} is PointSize", v.bindings.join(", ")))
+                    .note("Vulkan, shaderTessellationAndGeometryPointSize: \"If this feature is not enabled, members decorated with the PointSize built-in decoration must not be read from or written to and all points written from a tessellation or geometry shader will have a size of 1.0\" (VUID-VkGraphicsPipelineCreateInfo-Geometry-07726)")
+                    .note("Options::shader_tessellation_and_geometry_point_size is off (CLI --no-geometry-point-size); docs/interface.md, \"Point size\""),
+            );
+        }
+    }
+
     // E0821 / E0822: geometry output.
     if let Some(g) = &reflection.geometry {
         let span = span_of_word(source, "VERTICES_OUT").unwrap_or(start);

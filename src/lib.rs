@@ -189,6 +189,19 @@ pub struct Options {
     /// Default off: no capture decorations, and the vertices of streams
     /// above 0 go nowhere.
     pub transform_feedback: bool,
+    /// Whether the pipeline's device enables Vulkan's
+    /// `shaderTessellationAndGeometryPointSize` feature (docs/interface.md,
+    /// "Point size"). With it (the default: desktop drivers and lavapipe
+    /// have it), a geometry program with `PRIMITIVE_OUT POINTS` or a
+    /// tessellation evaluation program in point mode that never writes
+    /// `result.pointsize` writes GL's default point size 1.0 (Vulkan asks
+    /// such stages to write `PointSize`,
+    /// VUID-VkGraphicsPipelineCreateInfo-Geometry-07725, renamed
+    /// `-shaderTessellationAndGeometryPointSize-08776` in later specs).
+    /// Without it those stages must not touch `PointSize` (their points
+    /// are 1.0 wide): nothing is written, and a geometry or tessellation
+    /// program reading or writing a point size is refused (E1262).
+    pub shader_tessellation_and_geometry_point_size: bool,
     /// The Vulkan device the module is for: programs that exceed its
     /// limits are refused with E0810-E0822 instead of failing at pipeline
     /// creation (docs/limits.md, "Device limits"). Default:
@@ -266,6 +279,7 @@ impl Default for Options {
             user_clip_planes: state::MAX_CLIP_PLANES,
             two_sided_color: false,
             transform_feedback: false,
+            shader_tessellation_and_geometry_point_size: true,
             device_limits: device_limits::DeviceLimits::default(),
             debug_info: false,
             source_name: None,

@@ -169,6 +169,12 @@ pub struct RendererArgs {
     #[arg(long)]
     pub transform_feedback: bool,
 
+    /// The device does not enable shaderTessellationAndGeometryPointSize:
+    /// geometry and tessellation programs write no point size (and one
+    /// that uses result.pointsize is refused, E1262).
+    #[arg(long)]
+    pub no_geometry_point_size: bool,
+
     /// How many of GL's user clip planes (0 to 6, default 6) a
     /// position-invariant vertex program clips against.
     #[arg(long, value_name = "N")]
@@ -234,6 +240,7 @@ impl RendererArgs {
         options.invert_y = self.invert_y;
         options.two_sided_color = self.two_sided_color;
         options.transform_feedback = self.transform_feedback;
+        options.shader_tessellation_and_geometry_point_size = !self.no_geometry_point_size;
         if let Some(d) = self.depth_range {
             options.depth_range = match d {
                 DepthRangeArg::Vulkan => DepthRange::Vulkan,

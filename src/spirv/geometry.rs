@@ -297,6 +297,7 @@ impl Lowerer<'_> {
     /// EMIT (section 2.X.8.Z): `OpEmitVertex`, skipped once VERTICES_OUT
     /// vertices have been emitted when the counter is needed.
     pub(crate) fn lower_emit(&mut self, stream: Option<u32>) -> LResult<()> {
+        self.write_default_point_size()?;
         // The renderer's clip-space conventions apply to each vertex as it
         // is emitted (docs/interface.md, "Clip space").
         if self.fixed.converts_clip_space() {
@@ -722,44 +723,44 @@ END
                 stream,
                 buffer: stream,
                 offset,
-                stride: 32,
+                stride: 36,
             };
             let position = "result.position".to_string();
             let texcoord = "result.texcoord[2]".to_string();
-            // Texcoord 2 is Location 7: the copies start at 8.
-            assert_eq!(
-                captured,
-                [
-                    (Some(7), None, texcoord.clone(), xfb(0, 16)),
-                    (Some(8), None, position.clone(), xfb(1, 0)),
-                    (Some(9), None, texcoord.clone(), xfb(1, 16)),
-                    (Some(10), None, position.clone(), xfb(2, 0)),
-                    (Some(11), None, texcoord.clone(), xfb(2, 16)),
-                    (Some(12), None, position.clone(), xfb(3, 0)),
-                    (Some(13), None, texcoord, xfb(3, 16)),
-                    (None, Some(BuiltIn::Position), position, xfb(0, 0)),
-                ],
-                "{env:?}"
-            );
+            // The default point size (docs/interface.md, "Point size").
+            let size = "result.pointsize".to_string();
+            // Texcoord 2 is Location 7: the copies start at 8. The record:
+            // position at 0, texcoord[2] at 16, the point size at 32.
+            let mut want = vec![(Some(7), None, texcoord.clone(), xfb(0, 16))];
+            for k in 1..4 {
+                let at = 5 + 3 * k;
+                want.push((Some(at), None, position.clone(), xfb(k, 0)));
+                want.push((Some(at + 1), None, texcoord.clone(), xfb(k, 16)));
+                want.push((Some(at + 2), None, size.clone(), xfb(k, 32)));
+            }
+            want.push((None, Some(BuiltIn::PointSize), size.clone(), xfb(0, 32)));
+            want.push((None, Some(BuiltIn::Position), position.clone(), xfb(0, 0)));
+            assert_eq!(captured, want, "{env:?}");
         }
         // EMIT only: one stream, no Stream decorations, no copies.
         let one = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n";
         let r = crate::compile(one, &with).unwrap().reflection;
-        assert_eq!(r.outputs.len(), 1);
-        assert_eq!(
-            r.outputs[0].transform_feedback,
+        let captured: Vec<_> = r.outputs.iter().map(|o| o.transform_feedback).collect();
+        let xfb = |offset| {
             Some(TransformFeedback {
                 stream: 0,
                 buffer: 0,
-                offset: 0,
-                stride: 16
+                offset,
+                stride: 20,
             })
-        );
+        };
+        // PointSize (its default) at 16, Position at 0.
+        assert_eq!(captured, [xfb(16), xfb(0)]);
         // Without the option: no capture.
         let r = crate::compile(&src, &Options::default())
             .unwrap()
             .reflection;
-        assert_eq!(r.outputs.len(), 2);
+        assert_eq!(r.outputs.len(), 3);
         assert!(r.outputs.iter().all(|o| o.transform_feedback.is_none()));
         assert!(!r.device_features.contains(&"transformFeedback".to_string()));
     }
@@ -770,8 +771,11 @@ END
     /// are refused with E0812, which names the stream.
     #[test]
     fn stream_copies_past_the_output_locations_are_refused() {
+        // (Without the default point size, whose copies would take
+        // Locations too.)
         let mut options = Options {
             transform_feedback: true,
+            shader_tessellation_and_geometry_point_size: false,
             ..Options::default()
         };
         let src = EMITS.replace("EMIT;", "MOV result.attrib[15], 1;\nEMIT;");
@@ -782,6 +786,40 @@ END
         assert!(rendered.contains("for vertex stream 3"), "{rendered}");
         options.transform_feedback = false;
         assert!(crate::compile(&src, &options).is_ok());
+    }
+
+    /// A POINTS geometry program that writes no point size declares
+    /// PointSize and writes GL's default 1.0 (docs/interface.md, "Point
+    /// size") when the device has shaderTessellationAndGeometryPointSize;
+    /// without the feature, or for another output primitive, it does not.
+    #[test]
+    fn points_output_without_a_point_size_writes_the_default() {
+        use crate::reflect::BuiltIn;
+        let src = |out: &str| {
+            format!("!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT {out};\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n")
+        };
+        let point_size = |src: &str, options: &Options| {
+            let r = crate::compile(src, options).unwrap().reflection;
+            let feature = r
+                .device_features
+                .contains(&"shaderTessellationAndGeometryPointSize".to_string());
+            let output = r
+                .outputs
+                .iter()
+                .find(|o| o.built_in == Some(BuiltIn::PointSize))
+                .map(|o| o.bindings.clone());
+            assert_eq!(feature, output.is_some());
+            output
+        };
+        let on = Options::default();
+        let off = Options {
+            shader_tessellation_and_geometry_point_size: false,
+            ..Options::default()
+        };
+        let pointsize = vec!["result.pointsize".to_string()];
+        assert_eq!(point_size(&src("POINTS"), &on), Some(pointsize));
+        assert_eq!(point_size(&src("POINTS"), &off), None);
+        assert_eq!(point_size(&src("LINE_STRIP"), &on), None);
     }
 
     /// The interpreter records each vertex's stream; a stream outside 0 to

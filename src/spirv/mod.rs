@@ -1225,6 +1225,9 @@ impl<'a> Lowerer<'a> {
         if is_entry && !self.private_registers {
             self.declare_function_registers(analysis)?;
         }
+        if is_entry && self.program.stage == Stage::TessEval {
+            self.write_default_point_size()?;
+        }
         self.loops.clear();
         self.uniform_flow = is_entry;
         if self.live.has_effects() {

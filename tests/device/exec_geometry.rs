@@ -1134,3 +1134,40 @@ fn emits_vertices_are_captured_per_stream_with_options_transform_feedback() {
         .collect();
     assert_eq!(decoded, expected, "the device");
 }
+
+#[test]
+fn points_without_a_point_size_get_the_default_of_1() {
+    // A POINTS geometry program that never writes result.pointsize: GL
+    // takes the size from PointSize, "The default value is 1.0"
+    // (NV_geometry_program4, section 3.3); Vulkan with
+    // shaderTessellationAndGeometryPointSize enabled (lavapipe, and the
+    // harness enables it) wants PointSize written for every emitted vertex
+    // (VUID-VkGraphicsPipelineCreateInfo-Geometry-07725, later renamed
+    // -shaderTessellationAndGeometryPointSize-08776; the validation layer
+    // reports it at pipeline creation when PointSize is not written). nvp4c writes
+    // 1.0 at each EMIT: every captured record's point size is 1.0, whatever
+    // the vertex program wrote (1 + i).
+    let src = "!!NVgp4.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 2;
+MOV result.position, vertex[0].position;
+EMIT;
+ADD result.position, vertex[0].position, {0.5, 0, 0, 0};
+EMIT;
+END
+";
+    let job = GeometryJob::new(
+        vertices(3),
+        vk::PrimitiveTopology::POINT_LIST,
+        vec![Capture::Position, Capture::PointSize],
+    );
+    let Some(out) = run(src, &job) else { return };
+    assert_eq!(out.vertices.len(), 6);
+    for (r, v) in out.vertices.iter().enumerate() {
+        let i = r / 2;
+        let dx = if r % 2 == 0 { 0.0 } else { 0.5 };
+        assert_eq!(out.position_f32(r), add(position(i), [dx, 0.0, 0.0, 0.0]));
+        assert_eq!(v.point_size, Some(1f32.to_bits()), "record {r}");
+    }
+}
