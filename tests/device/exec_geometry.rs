@@ -1171,3 +1171,71 @@ END
         assert_eq!(v.point_size, Some(1f32.to_bits()), "record {r}");
     }
 }
+
+#[test]
+fn rasterised_emits_draws_stream_0_only() {
+    // Vulkan rasterizes one vertex stream, `rasterizationStream`, 0 unless
+    // the pipeline says otherwise (VK_EXT_transform_feedback), as GL
+    // rasterizes stream 0 (ARB_transform_feedback3). Per input point at a
+    // pixel centre p, the program emits a point at p to stream 0 (EMIT),
+    // one 8 pixels right to stream 1 and one 8 pixels down to stream 2, each
+    // with its own colour. Points are 1 pixel wide (the default point size
+    // nvp4c writes, docs/interface.md "Point size"), so the pixel of p has
+    // the point's colour and every other pixel, the stream-1 and stream-2
+    // ones included, keeps the clear value. Compiled with and without
+    // transform feedback capture: with it the module has the stream copies
+    // (Locations 1 to 6), which must not disturb the fragment program's
+    // Location 0 (docs/interface.md, "Transform feedback").
+    let geometry = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 3;
+MOV result.position, vertex[0].position;
+MOV result.color, vertex[0].texcoord[0];
+EMIT;
+ADD result.position, vertex[0].position, {0.5, 0, 0, 0};
+MOV result.color, {0, 0, 1, 1};
+EMITS 1;
+ADD result.position, vertex[0].position, {0, 0.5, 0, 0};
+MOV result.color, {0, 1, 0, 1};
+EMITS 2;
+END
+";
+    let fragment = "!!NVfp4.0
+MOV result.color, fragment.color;
+END
+";
+    let points = [
+        ([4.5, 4.5], [1.0, 0.0, 0.5, 1.0]),
+        ([12.5, 20.5], [0.25, 0.5, 0.75, 1.0]),
+    ];
+    let vertices = points.iter().map(|&(p, c)| raster_vertex(p, c)).collect();
+    let job = RasterJob::new(vertices, vk::PrimitiveTopology::POINT_LIST);
+    for capture in [false, true] {
+        let mut options = nvp4c::Options::default();
+        options.transform_feedback = capture;
+        let gs = nvp4c::compile(geometry, &options).unwrap().spirv;
+        let (vs, fs) = (compile(RASTER_VERTEX), compile(fragment));
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let out = match dev.run_raster(&vs, Some(&gs), &fs, &job) {
+            Ok(out) => out,
+            Err(harness::HarnessError::NoDevice(why)) => {
+                eprintln!("skipped: {why}");
+                return;
+            }
+            Err(e) => panic!("run failed (capture {capture}): {e}"),
+        };
+        for y in 0..32u32 {
+            for x in 0..32u32 {
+                let centre = [x as f32 + 0.5, y as f32 + 0.5];
+                let want = match points.iter().find(|(p, _)| *p == centre) {
+                    Some((_, colour)) => fbits(*colour),
+                    None => out.clear,
+                };
+                assert_eq!(out.bits(x, y), want, "pixel ({x}, {y}), capture {capture}");
+            }
+        }
+    }
+}
