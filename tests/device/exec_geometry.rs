@@ -1239,3 +1239,62 @@ END
         }
     }
 }
+
+#[test]
+fn stream_copies_of_built_ins_capture_clip_distances_and_layer() {
+    // The built-in results' copies (docs/interface.md, "Transform
+    // feedback"): per input point i, EMITS 2 with result.clip[0..1] =
+    // (i + 0.5, -i) and result.layer = 3·i (an integer in x, section
+    // 2.X.3.5). The record: Position at 0, then the built-ins by SPIR-V
+    // number: PointSize (the default 1.0) at 16, ClipDistance[2] at 20,
+    // Layer at 28: 32 bytes. Stream 2's buffer gets one record per point;
+    // streams 0, 1 and 3 none.
+    let src = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 1;
+INT TEMP layer;
+TEMP c;
+I2F c.x, primitive.id.x;
+MUL.S layer.x, primitive.id.x, 3;
+MOV result.position, vertex[0].position;
+ADD result.clip[0].x, c.x, 0.5;
+MOV result.clip[1].x, -c.x;
+MOV.S result.layer.x, layer.x;
+EMITS 2;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.transform_feedback = true;
+    let compiled = nvp4c::compile(src, &options).unwrap();
+    let strides: Vec<u32> = compiled
+        .reflection
+        .outputs
+        .iter()
+        .map(|o| o.transform_feedback.unwrap().stride)
+        .collect();
+    assert!(strides.iter().all(|&s| s == 32), "{strides:?}");
+    let vs = compile(VERTEX);
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = GeometryJob::new(vertices(3), vk::PrimitiveTopology::POINT_LIST, vec![]);
+    let captured = match dev.run_geometry_streams(&vs, &compiled.spirv, &job, 4, 32) {
+        Ok(c) => c,
+        Err(harness::HarnessError::NoDevice(why)) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+        Err(e) => panic!("run failed: {e}"),
+    };
+    let counts: Vec<usize> = captured.iter().map(Vec::len).collect();
+    assert_eq!(counts, [0, 0, 3, 0]);
+    for (i, r) in captured[2].iter().enumerate() {
+        let mut want = fbits(position(i)).to_vec();
+        want.push(1f32.to_bits());
+        want.push((i as f32 + 0.5).to_bits());
+        want.push((-(i as f32)).to_bits());
+        want.push(3 * i as u32);
+        assert_eq!(r, &want, "point {i}");
+    }
+}
