@@ -202,6 +202,14 @@ pub struct Options {
     /// are 1.0 wide): nothing is written, and a geometry or tessellation
     /// program reading or writing a point size is refused (E1262).
     pub shader_tessellation_and_geometry_point_size: bool,
+    /// A vertex program that writes no `result.pointsize` writes GL's
+    /// default point size 1.0, for a pipeline that draws it as points with
+    /// no later stage: Vulkan then requires `PointSize`
+    /// (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722, renamed
+    /// `-topology-08773` in later specs), and nvp4c cannot
+    /// know the topology (docs/interface.md, "Point size"). Default off:
+    /// the extra output costs every vertex program a component.
+    pub vertex_point_size: bool,
     /// The Vulkan device the module is for: programs that exceed its
     /// limits are refused with E0810-E0822 instead of failing at pipeline
     /// creation (docs/limits.md, "Device limits"). Default:
@@ -280,6 +288,7 @@ impl Default for Options {
             two_sided_color: false,
             transform_feedback: false,
             shader_tessellation_and_geometry_point_size: true,
+            vertex_point_size: false,
             device_limits: device_limits::DeviceLimits::default(),
             debug_info: false,
             source_name: None,

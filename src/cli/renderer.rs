@@ -175,6 +175,11 @@ pub struct RendererArgs {
     #[arg(long)]
     pub no_geometry_point_size: bool,
 
+    /// A vertex program that writes no result.pointsize writes 1.0, for
+    /// drawing it as points (Vulkan requires a point size then).
+    #[arg(long)]
+    pub vertex_point_size: bool,
+
     /// How many of GL's user clip planes (0 to 6, default 6) a
     /// position-invariant vertex program clips against.
     #[arg(long, value_name = "N")]
@@ -241,6 +246,7 @@ impl RendererArgs {
         options.two_sided_color = self.two_sided_color;
         options.transform_feedback = self.transform_feedback;
         options.shader_tessellation_and_geometry_point_size = !self.no_geometry_point_size;
+        options.vertex_point_size = self.vertex_point_size;
         if let Some(d) = self.depth_range {
             options.depth_range = match d {
                 DepthRangeArg::Vulkan => DepthRange::Vulkan,

@@ -65,8 +65,9 @@ pub(crate) struct FixedFunction {
     pub clamp_colors: Vec<ResultBinding>,
     /// A geometry program with POINTS output or a point-mode tessellation
     /// evaluation program that writes no `result.pointsize` writes 1.0
-    /// (`Options::shader_tessellation_and_geometry_point_size`;
-    /// docs/interface.md, "Point size").
+    /// (`Options::shader_tessellation_and_geometry_point_size`), and a
+    /// vertex program with `Options::vertex_point_size`
+    /// (docs/interface.md, "Point size").
     pub default_point_size: bool,
 }
 
@@ -116,10 +117,15 @@ impl FixedFunction {
         let writes_point_size = program.variables.iter().any(
             |v| matches!(&v.kind, VarKind::Result(b) if b.contains(&ResultBinding::PointSize)),
         );
+        // A vertex program needs no feature for PointSize; whether it is
+        // drawn as points is the renderer's to say (VUID-...-Vertex-07722,
+        // now -topology-08773).
+        let wants_point_size = match stage {
+            Stage::Vertex => options.vertex_point_size,
+            _ => draws_points && options.shader_tessellation_and_geometry_point_size,
+        };
         FixedFunction {
-            default_point_size: draws_points
-                && !writes_point_size
-                && options.shader_tessellation_and_geometry_point_size,
+            default_point_size: wants_point_size && !writes_point_size,
             stage: Some(stage),
             position_invariant,
             clip_planes,
@@ -253,7 +259,7 @@ impl Lowerer<'_> {
     /// Writes GL's default point size, 1.0, when the program writes none
     /// and its stage must (`FixedFunction::default_point_size`): at each
     /// EMIT of a geometry program (results are undefined after one), at
-    /// the start of a tessellation evaluation program.
+    /// the start of a tessellation evaluation or vertex program.
     pub(crate) fn write_default_point_size(&mut self) -> LResult<()> {
         if !self.fixed.default_point_size {
             return Ok(());

@@ -1225,7 +1225,7 @@ impl<'a> Lowerer<'a> {
         if is_entry && !self.private_registers {
             self.declare_function_registers(analysis)?;
         }
-        if is_entry && self.program.stage == Stage::TessEval {
+        if is_entry && matches!(self.program.stage, Stage::TessEval | Stage::Vertex) {
             self.write_default_point_size()?;
         }
         self.loops.clear();

@@ -718,7 +718,10 @@ impl Lowerer<'_> {
         let name = self.entry_function_name();
         self.b.name(id, name);
         self.b.begin_block(None)?;
-        if self.program.stage == crate::isa::Stage::TessEval {
+        if matches!(
+            self.program.stage,
+            crate::isa::Stage::TessEval | crate::isa::Stage::Vertex
+        ) {
             self.write_default_point_size()?;
         }
         let arg = self.c_u32(state);
