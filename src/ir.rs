@@ -1783,7 +1783,9 @@ impl Instruction {
     pub fn result64(&self) -> bool {
         self.precision64
             || self.op == crate::isa::Opcode::Pk64
-            || self.convert.is_some_and(|c| c.to.bits == 64)
+            || self
+                .convert
+                .is_some_and(|c| c.to.bits == 64 || c.long_half_result)
             || self
                 .memory
                 .as_ref()
@@ -1860,6 +1862,12 @@ pub struct Conversion {
     /// closest value representable in the result data type" (without it
     /// "Integer values drop the most significant bits").
     pub saturate: bool,
+    /// An F16 operand read from a LONG register: the low 16 bits of its
+    /// 64-bit component (docs/semantics.md, "CVT").
+    pub long_half_operand: bool,
+    /// An F16 result written to a LONG register: its encoding in the low
+    /// 16 bits of the 64-bit component, the other 48 zero.
+    pub long_half_result: bool,
 }
 
 /// What a memory instruction accesses (NV_gpu_program5 section 2.X.4.5,

@@ -946,10 +946,9 @@ const I64_OPS: &[Opcode] = &[
     Opcode::Xor,
 ];
 
-/// CVT's storage modifiers the generator uses (all but F16, which nvp4c
-/// does not lower).
-const CVT_TYPES: [&str; 10] = [
-    "F32", "F64", "S8", "S16", "S32", "S64", "U8", "U16", "U32", "U64",
+/// CVT's storage modifiers.
+const CVT_TYPES: [&str; 11] = [
+    "F16", "F32", "F64", "S8", "S16", "S32", "S64", "U8", "U16", "U32", "U64",
 ];
 
 /// NV_gpu_program5's 64-bit instructions, PK64, UP64 and CVT.
@@ -1011,9 +1010,13 @@ impl Gen<'_> {
         let reg = self.wide_reg(true, long);
         let dst = self.dest(reg, op);
         let sat = if self.rng.chance(15) { ".SAT" } else { "" };
+        let cc = self.wide_cc();
         let ops = self.wide_operands(op, true);
-        self.lines
-            .push(format!("{}.F64{sat} {dst}, {};", op.name(), ops.join(", ")));
+        self.lines.push(format!(
+            "{}.F64{sat}{cc} {dst}, {};",
+            op.name(),
+            ops.join(", ")
+        ));
     }
 
     fn i64_instruction(&mut self) {
@@ -1034,9 +1037,20 @@ impl Gen<'_> {
         let long = self.rng.chance(60);
         let reg = self.wide_reg(float_result, long);
         let dst = self.dest(reg, op);
+        let cc = self.wide_cc();
         let ops = self.wide_operands(op, false);
         self.lines
-            .push(format!("{}{ty} {dst}, {};", op.name(), ops.join(", ")));
+            .push(format!("{}{ty}{cc} {dst}, {};", op.name(), ops.join(", ")));
+    }
+
+    /// `.CC` or `.CC1` sometimes: the flags of the 64-bit (or F16) result,
+    /// which later instructions' condition tests read.
+    fn wide_cc(&mut self) -> &'static str {
+        match self.rng.below(100) {
+            0..=9 => ".CC",
+            10..=19 => ".CC1",
+            _ => "",
+        }
     }
 
     /// PK64 of an integer register into a LONG integer one, or UP64 of a
@@ -1074,14 +1088,26 @@ impl Gen<'_> {
         let sat = if self.rng.chance(30) { ".SAT" } else { "" };
         let float_to = to.starts_with('F');
         let float_from = from.starts_with('F');
-        let long = self.rng.chance(50);
-        let reg = self.wide_reg(float_to, long);
+        let long_dst = self.rng.chance(50);
+        let reg = self.wide_reg(float_to, long_dst);
         let dst = self.dest(reg, Opcode::Cvt);
         let long = self.rng.chance(50);
         let src = self.wide_reg(float_from, long);
         let swz = *self.rng.pick(&SWIZZLES);
-        self.lines
-            .push(format!("CVT.{to}.{from}{round}{sat} {dst}, {src}{swz};"));
+        let cc = self.wide_cc();
+        self.lines.push(format!(
+            "CVT.{to}.{from}{round}{sat}{cc} {dst}, {src}{swz};"
+        ));
+        // An F16 result is an encoding, a denormal as a float: converted
+        // back at once (every component of the write mask, whatever a
+        // condition test wrote), so that no float instruction reads it
+        // (devices may flush denormals) and the float registers keep
+        // float values.
+        if to == "F16" {
+            let back = if long_dst { "F64" } else { "F32" };
+            let masked = dst.split(' ').next().unwrap_or(reg);
+            self.lines.push(format!("CVT.{back}.F16 {masked}, {reg};"));
+        }
     }
 }
 

@@ -771,8 +771,19 @@ impl<'p> Machine<'p> {
             (self.load64(src)?, c)
         } else if c.from.is_half() {
             // The register's low 16 bits, as the f32 they encode (exact;
-            // src/spirv/wide.rs, `cvt`).
-            let mut v = self.load(src)?;
+            // src/spirv/wide.rs, `cvt`), of a 32-bit or a LONG register.
+            let v = if c.long_half_operand {
+                let w = self.load64(src)?;
+                let mut v = Vec4::defined([0; 4]);
+                v.undefined = w.undefined;
+                for (b, &wb) in v.bits.iter_mut().zip(&w.bits) {
+                    *b = wb as u32;
+                }
+                v
+            } else {
+                self.load(src)?
+            };
+            let mut v = v;
             for b in v.bits.iter_mut() {
                 *b = half::half_to_f32(*b as u16).to_bits();
             }
@@ -810,7 +821,12 @@ impl<'p> Machine<'p> {
                     f = if f.is_nan() { lo } else { f.clamp(lo, 1.0) };
                 }
                 let h = half::f64_to_half(f, c.rounding);
-                (f64::from(f32::from_bits(u32::from(h))).to_bits(), undefined)
+                if c.long_half_result {
+                    // The encoding, zero-extended, in a LONG register.
+                    (u64::from(h), undefined)
+                } else {
+                    (f64::from(f32::from_bits(u32::from(h))).to_bits(), undefined)
+                }
             } else {
                 wide::convert(c, b)
             };
@@ -848,21 +864,38 @@ impl<'p> Machine<'p> {
                 None => wide::evaluate64(inst, &srcs)?,
             }
         };
-        if let (Some(clamp), DataType::Float) = (inst.clamp, inst.dst.ty) {
+        // CVT to F16 clamps before rounding (`cvt`).
+        let half_result = inst.convert.is_some_and(|c| c.to.is_half());
+        if let (Some(clamp), DataType::Float, false) = (inst.clamp, inst.dst.ty, half_result) {
             wide::clamp64(&mut value, if clamp == Clamp::Sat { 0.0 } else { -1.0 });
         }
         let (mask, uncertain) = self.written_components(inst)?;
         let target = self.store64(&inst.dst, &value, mask, uncertain)?;
         let trace_cc = self.update_cc(inst, mask, uncertain, |c| {
             let add = add_flags.map(|f: [alu::AddFlags; 4]| f[c]);
-            let mut comp = Self::flags_of(value.bits[c], 64, inst.dst.ty, add);
+            // An F16 result in a LONG register sets the flags of the
+            // 16-bit float its low bits encode, as in a 32-bit one.
+            let mut comp = if half_result {
+                let f = half::half_to_f32(value.bits[c] as u16).to_bits();
+                Self::flags_of(u64::from(f), 32, inst.dst.ty, add)
+            } else {
+                Self::flags_of(value.bits[c], 64, inst.dst.ty, add)
+            };
             if value.undefined & (1 << c) != 0 {
                 comp.undefined = 0xf;
             }
             comp
         })?;
         if self.tracing() {
-            let shown = wide::demote(value, inst.dst.ty);
+            // An F16 result is shown as its encoding, as in a 32-bit register.
+            let shown = if half_result {
+                Vec4 {
+                    bits: value.bits.map(|b| b as u32),
+                    undefined: value.undefined,
+                }
+            } else {
+                wide::demote(value, inst.dst.ty)
+            };
             let undefined = value.undefined | uncertain;
             self.trace_write(inst, target, mask, shown.bits, undefined, trace_cc);
         }

@@ -134,7 +134,9 @@ impl Lowerer<'_> {
             // 64-bit instructions, and UP64's operand, read 64-bit values.
             let bits64 = inst.precision64
                 || inst.op == Opcode::Up64
-                || inst.convert.is_some_and(|c| c.from.bits == 64);
+                || inst
+                    .convert
+                    .is_some_and(|c| c.from.bits == 64 || c.long_half_operand);
             let mut loaded = if self.i2f64_reads_32_bit_register(inst, src) {
                 self.i2f64_operand_of_32_bit_register(src, kind.is_scalar())?
             } else {

@@ -28,7 +28,13 @@ impl Lowerer<'_> {
     /// included.
     pub(crate) fn half_to_float(&mut self, h: Val) -> LResult<Val> {
         let n = h.n;
-        let h = self.cast(h, Comp::U32)?;
+        // A LONG register's F16 is the low bits of its 64-bit component.
+        let h = if h.comp.is_64() {
+            let bits = self.cast(h, Comp::U64)?;
+            self.resize(bits, Comp::U32)?
+        } else {
+            self.cast(h, Comp::U32)?
+        };
         let k = |l: &mut Self, v: u32| l.splat_const(Comp::U32, v, n);
         let sign_mask = k(self, 0x8000);
         let sixteen = k(self, 16);

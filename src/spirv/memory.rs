@@ -491,6 +491,19 @@ impl Lowerer<'_> {
         Ok(targets)
     }
 
+    /// Runs `access` once for each of the access's memories, each under
+    /// its guard ([`Lowerer::memory_targets`]).
+    fn in_each_target(
+        &mut self,
+        targets: Vec<MemoryTarget>,
+        mut access: impl FnMut(&mut Self, MemoryTarget) -> LResult<()>,
+    ) -> LResult<()> {
+        for t in targets {
+            self.guarded_by(Some(t.guard), |l| access(l, t))?;
+        }
+        Ok(())
+    }
+
     /// The index of the first word of the access and whether its
     /// [`access_words`] words lie inside the buffer (or shared memory).
     fn word_index(&mut self, m: &MemoryAccess, buffer: Memory) -> LResult<(Val, Val)> {
@@ -883,18 +896,16 @@ impl Lowerer<'_> {
         self.store(result_var, zeros)?;
         // An empty buffer has no word 0: the words are read only inside
         // the bounds check.
-        for t in targets {
-            self.guarded_by(Some(t.guard), |l| {
-                let mut words = Vec::with_capacity(8);
-                for w in 0..access_words(m) {
-                    let k = l.konst(Comp::U32, &[w]);
-                    let i = l.op(Op::IAdd, &[t.index, k])?;
-                    words.push(l.load_word(t.memory, i)?);
-                }
-                let v = l.decode_words(m, &words, shift)?;
-                l.store(result_var, v)
-            })?;
-        }
+        self.in_each_target(targets, |l, t| {
+            let mut words = Vec::with_capacity(8);
+            for w in 0..access_words(m) {
+                let k = l.konst(Comp::U32, &[w]);
+                let i = l.op(Op::IAdd, &[t.index, k])?;
+                words.push(l.load_word(t.memory, i)?);
+            }
+            let v = l.decode_words(m, &words, shift)?;
+            l.store(result_var, v)
+        })?;
         self.load(result_var, comp, 4)
     }
 
@@ -978,31 +989,8 @@ impl Lowerer<'_> {
         let targets = self.memory_targets(m)?;
         let partial = access_bytes(m) < 4;
         let shift = self.sub_word_shift(m)?;
-        for MemoryTarget {
-            memory: buffer,
-            index,
-            guard,
-            ..
-        } in targets
-        {
-            self.store_words(m, buffer, index, guard, &words, partial, shift)?;
-        }
-        Ok(())
-    }
-
-    /// STB's words into one memory, under `guard`.
-    #[allow(clippy::too_many_arguments)]
-    fn store_words(
-        &mut self,
-        m: &MemoryAccess,
-        buffer: Memory,
-        index: Val,
-        guard: Val,
-        words: &[Val],
-        partial: bool,
-        shift: Val,
-    ) -> LResult<()> {
-        self.guarded_by(Some(guard), |l| {
+        self.in_each_target(targets, |l, t| {
+            let (buffer, index) = (t.memory, t.index);
             if partial {
                 let ones = l.konst(Comp::U32, &[(1u32 << (access_bytes(m) * 8)) - 1]);
                 let mask = l.op(Op::ShiftLeftLogical, &[ones, shift])?;
@@ -1026,7 +1014,7 @@ impl Lowerer<'_> {
                 l.b.value(Op::AtomicOr, uint, None, [p, scope, relaxed, bits.id])?;
                 return Ok(());
             }
-            for (w, word) in (0u32..).zip(words) {
+            for (w, word) in (0u32..).zip(&words) {
                 let k = l.konst(Comp::U32, &[w]);
                 let i = l.op(Op::IAdd, &[index, k])?;
                 l.store_word(buffer, i, *word, 0)?;
@@ -1111,24 +1099,16 @@ impl Lowerer<'_> {
         let result_var = self.function_variable_init(uint, Some("atomb"), None)?;
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result_var, zero)?;
-        for MemoryTarget {
-            memory: buffer,
-            index,
-            guard,
-            ..
-        } in targets
-        {
-            self.guarded_by(Some(guard), |l| {
-                let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
-                    l.update_shared_word(s, index, &mut |l, old| new_word(l, op, m.ty, old, x, y))?
-                } else {
-                    let p = l.word_pointer(buffer, index)?;
-                    let scope = l.c_u32(buffer.scope() as u32);
-                    l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?
-                };
-                l.store(result_var, old)
-            })?;
-        }
+        self.in_each_target(targets, |l, MemoryTarget { memory, index, .. }| {
+            let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = memory {
+                l.update_shared_word(s, index, &mut |l, old| new_word(l, op, m.ty, old, x, y))?
+            } else {
+                let p = l.word_pointer(memory, index)?;
+                let scope = l.c_u32(memory.scope() as u32);
+                l.atomic_word(p, Comp::U32, scope, op, m.ty, x, y)?
+            };
+            l.store(result_var, old)
+        })?;
         let old = self.load(result_var, Comp::U32, 1)?;
         self.cast(old, Comp::from(m.ty))
     }
@@ -1291,29 +1271,21 @@ impl Lowerer<'_> {
         for _ in &packed {
             results.push(self.function_variable_init(uint, Some("atomb_halves"), Some(zero))?);
         }
-        for MemoryTarget {
-            memory: buffer,
-            index,
-            guard,
-            ..
-        } in targets
-        {
-            self.guarded_by(Some(guard), |l| {
-                let scope = l.c_u32(buffer.scope() as u32);
-                for (w, (&x, &result)) in packed.iter().zip(&results).enumerate() {
-                    let k = l.konst(Comp::U32, &[w as u32]);
-                    let i = l.op(Op::IAdd, &[index, k])?;
-                    let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = buffer {
-                        l.update_shared_word(s, i, &mut |l, old| new_halves(l, op, old, x))?
-                    } else {
-                        let p = l.word_pointer(buffer, i)?;
-                        l.atomic_halves_word(p, scope, op, x)?
-                    };
-                    l.store(result, old)?;
-                }
-                Ok(())
-            })?;
-        }
+        self.in_each_target(targets, |l, MemoryTarget { memory, index, .. }| {
+            let scope = l.c_u32(memory.scope() as u32);
+            for (w, (&x, &result)) in packed.iter().zip(&results).enumerate() {
+                let k = l.konst(Comp::U32, &[w as u32]);
+                let i = l.op(Op::IAdd, &[index, k])?;
+                let old = if let Memory::Shared(s @ SharedMemory { wide: true, .. }) = memory {
+                    l.update_shared_word(s, i, &mut |l, old| new_halves(l, op, old, x))?
+                } else {
+                    let p = l.word_pointer(memory, i)?;
+                    l.atomic_halves_word(p, scope, op, x)?
+                };
+                l.store(result, old)?;
+            }
+            Ok(())
+        })?;
         let mut words = Vec::new();
         for &result in &results {
             words.push(self.load(result, Comp::U32, 1)?);

@@ -125,9 +125,44 @@ impl Lowerer<'_> {
             v.comp.to_64()
         };
         let v = self.cast(v, sized)?;
+        if comp == Comp::I64 {
+            return self.sign_extend64(v);
+        }
         let ty = self.t(comp, v.n);
         let id = self.emit(op, ty, &[v.id])?;
         Ok(Val { id, comp, n: v.n })
+    }
+
+    /// A 32-bit integer sign-extended to 64 bits, as its low word and its
+    /// sign bit copied into the high word, not `OpSConvert`: lavapipe
+    /// (Mesa 22.3.6) folds a signed comparison with zero of an
+    /// `OpSConvert`ed value as an unsigned one (`-8` extended is not less
+    /// than 0), even through a variable (docs/conformance.md, "Device
+    /// deviations"; tests/conformance/s64-compare-of-promoted-register.nvtest).
+    fn sign_extend64(&mut self, v: Val) -> LResult<Val> {
+        let n = v.n;
+        let word = self.cast(v, Comp::U32)?;
+        let signed = self.cast(v, Comp::I32)?;
+        let thirty_one = self.splat_const(Comp::U32, 31, n);
+        let sign = self.op(Op::ShiftRightArithmetic, &[signed, thirty_one])?;
+        let sign = self.cast(sign, Comp::U32)?;
+        let ty = self.t(Comp::U64, n);
+        let low = self.emit(Op::UConvert, ty, &[word.id])?;
+        let high = self.emit(Op::UConvert, ty, &[sign.id])?;
+        let high = Val {
+            id: high,
+            comp: Comp::U64,
+            n,
+        };
+        let thirty_two = self.splat_const(Comp::U32, 32, n);
+        let high = self.op(Op::ShiftLeftLogical, &[high, thirty_two])?;
+        let low = Val {
+            id: low,
+            comp: Comp::U64,
+            n,
+        };
+        let bits = self.op(Op::BitwiseOr, &[low, high])?;
+        self.cast(bits, Comp::I64)
     }
 
     /// Swizzle (or scalar selection), negate and absolute value of section

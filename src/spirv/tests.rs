@@ -237,6 +237,8 @@ fn inst(op: Opcode, ty: DataType, dst: VarId, srcs: &[VarId]) -> Instruction {
             from: crate::ir::StorageType { ty, bits: 32 },
             rounding: crate::ir::Rounding::Round,
             saturate: false,
+            long_half_operand: false,
+            long_half_result: false,
         }),
         dst: dest(dst, result_ty),
         srcs: operands,
@@ -2838,34 +2840,24 @@ fn atomic_extension_operations_compile_or_give_their_code() {
                     } else {
                         None
                     };
-                    for env in ENVS {
-                        match (crate::compile(&src, &options(env)), want) {
-                            (Ok(c), None) => {
-                                assert_eq!(
-                                    has_capability(&c.spirv, spirv::Capability::Int64Atomics),
-                                    wide,
-                                    "{src}"
-                                );
-                                // Reflection names the feature the memory needs.
-                                let feature = if shared {
-                                    "shaderSharedInt64Atomics"
-                                } else {
-                                    "shaderBufferInt64Atomics"
-                                };
-                                assert_eq!(
-                                    c.reflection.device_features.iter().any(|f| f == feature),
-                                    wide,
-                                    "{src}"
-                                );
-                            }
-                            (Err(d), Some(code)) => {
-                                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-                                assert_eq!(codes, [code], "{src}");
-                            }
-                            (Ok(_), Some(code)) => panic!("{src} compiled, expected {code}"),
-                            (Err(d), None) => panic!("{src}: {d:?}"),
-                        }
-                    }
+                    compiles_in_every_env_or_gives(&src, want, |c| {
+                        assert_eq!(
+                            has_capability(&c.spirv, spirv::Capability::Int64Atomics),
+                            wide,
+                            "{src}"
+                        );
+                        // Reflection names the feature the memory needs.
+                        let feature = if shared {
+                            "shaderSharedInt64Atomics"
+                        } else {
+                            "shaderBufferInt64Atomics"
+                        };
+                        assert_eq!(
+                            c.reflection.device_features.iter().any(|f| f == feature),
+                            wide,
+                            "{src}"
+                        );
+                    });
                 }
             }
         }
@@ -2873,8 +2865,8 @@ fn atomic_extension_operations_compile_or_give_their_code() {
 }
 
 /// CVT to and from F16 from and to every other storage type, in each
-/// rounding mode, validates in every target environment (no Float16
-/// capability: src/spirv/half.rs).
+/// rounding mode, in 32-bit and LONG registers, validates in every target
+/// environment (no Float16 capability: src/spirv/half.rs).
 #[test]
 fn cvt_with_f16_validates_in_every_env() {
     let mut body = String::new();
@@ -2889,12 +2881,12 @@ fn cvt_with_f16_validates_in_every_env() {
         };
         for rounding in ["", ".ROUND", ".CEIL", ".FLR", ".TRUNC"] {
             body.push_str(&format!(
-                "CVT.F16.{other}{rounding} h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\nCVT.F16.{other}{rounding}.SSAT h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\n"
+                "CVT.F16.{other}{rounding} h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\nCVT.F16.{other}{rounding}.SSAT h, {operand};\nCVT.{other}.F16{rounding} {result}, h;\nCVT.F16.{other}{rounding}.SAT.CC e, {operand};\nCVT.{other}.F16{rounding} {result}, e;\n"
             ));
         }
     }
     let src = format!(
-        "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE sbo = program.storage[0];\nTEMP f, h;\nINT TEMP s;\nUINT TEMP u;\nLONG TEMP d;\nMOV f, fragment.texcoord[0];\nFLR.S s, f;\nFLR.U u, f;\nMOV.F64 d, f;\n{body}STB.S32X4 s, sbo[0];\nSTB.U32X4 u, sbo[16];\nSTB.F64X4 d, sbo[32];\nADD result.color, f, h;\nEND\n"
+        "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE sbo = program.storage[0];\nTEMP f, h;\nINT TEMP s;\nUINT TEMP u;\nLONG TEMP d, e;\nMOV f, fragment.texcoord[0];\nFLR.S s, f;\nFLR.U u, f;\nMOV.F64 d, f;\n{body}STB.S32X4 s, sbo[0];\nSTB.U32X4 u, sbo[16];\nSTB.F64X4 d, sbo[32];\nADD result.color, f, h;\nEND\n"
     );
     for env in ENVS {
         let compiled = crate::compile(&src, &options(env))
@@ -2959,6 +2951,27 @@ fn gpu_address_accesses_are_physical_storage_buffer_pointers_from_vulkan_1_2() {
     }
 }
 
+/// Compiles `src` for every target environment: with `want` None it must
+/// compile (and `compiled` checks the result), otherwise give exactly the
+/// one diagnostic `want`.
+fn compiles_in_every_env_or_gives(
+    src: &str,
+    want: Option<&str>,
+    mut compiled: impl FnMut(&crate::Compiled),
+) {
+    for env in ENVS {
+        match (crate::compile(src, &options(env)), want) {
+            (Ok(c), None) => compiled(&c),
+            (Err(d), Some(code)) => {
+                let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+                assert_eq!(codes, [code], "{env:?} {src}");
+            }
+            (Ok(_), Some(code)) => panic!("{env:?} {src} compiled, expected {code}"),
+            (Err(d), None) => panic!("{env:?} {src}: {d:?}"),
+        }
+    }
+}
+
 fn has_capability(words: &[u32], cap: spirv::Capability) -> bool {
     module(words)
         .capabilities
@@ -2984,17 +2997,7 @@ fn atomim_f32_needs_the_atomic_float_option_and_add_or_exch() {
             "!!NVcp5.0\n{}GROUP_SIZE 1;\nIMAGE img = image[0];\nFLOAT TEMP r;\nATOMIM.{op}.F32 r.x, {{1.5, 2, 0, 0}}, {{0, 0, 0, 0}}, img, 2D;\nEND\n",
             if option { "OPTION NV_shader_atomic_float;\n" } else { "" }
         );
-        for env in ENVS {
-            match (crate::compile(&src, &options(env)), code) {
-                (Ok(_), None) => {}
-                (Err(d), Some(code)) => {
-                    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
-                    assert_eq!(codes, [code], "{src}");
-                }
-                (Ok(_), Some(code)) => panic!("{src} compiled, expected {code}"),
-                (Err(d), None) => panic!("{env:?} {src}: {d:?}"),
-            }
-        }
+        compiles_in_every_env_or_gives(&src, code, |_| {});
     }
 }
 
@@ -3024,7 +3027,5 @@ fn unlowered_buffer_ranges_are_e0900_and_nv4_buffer_ranges_e0203() {
     );
     // A buffer of a storage range picked by a register: lowered.
     let picked = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_atomic_int64;\nOPTION NV_shader_atomic_fp16_vector;\nGROUP_SIZE 1;\nSTORAGE sb[] = { program.storage[0..2] };\nINT TEMP i;\nUINT TEMP r;\nLONG UINT TEMP d;\nTEMP f;\nMOV.S i, 1;\nLDB.U32 r.x, sb[i.x][4];\nSTB.U16 r.x, sb[i.x + 1][2];\nATOMB.ADD.U32 r.y, r.x, sb[i.x - 1][8];\nATOMB.ADD.U64 d.x, d.x, sb[i.x][8];\nATOMB.ADD.F16X2 f, f, sb[i.x][0];\nEND\n";
-    for env in ENVS {
-        crate::compile(picked, &options(env)).unwrap_or_else(|d| panic!("{env:?}: {d:?}"));
-    }
+    compiles_in_every_env_or_gives(picked, None, |_| {});
 }

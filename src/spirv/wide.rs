@@ -343,6 +343,12 @@ impl Lowerer<'_> {
                 None => f,
             };
             let h = self.float_to_half(f, c.rounding)?;
+            if c.long_half_result {
+                // The encoding zero-extended into the 64-bit component.
+                let h = self.cast(h, Comp::U32)?;
+                let wide = self.resize(h, Comp::U64)?;
+                return self.cast(wide, Comp::F64);
+            }
             return self.cast(h, Comp::F32);
         }
         let r = match (from.ty, to.ty) {

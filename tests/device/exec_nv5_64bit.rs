@@ -55,6 +55,8 @@ const F_ONE: u32 = 0x3f80_0000;
 const F_HALF: u32 = 0x3f00_0000;
 const F_QUARTER: u32 = 0x3e80_0000;
 const F_NEG_HALF: u32 = 0xbf00_0000;
+const F_ONE_AND_HALF: u32 = 0x3fc0_0000;
+const F_NEG_ONE: u32 = 0xbf80_0000;
 
 #[test]
 fn f64_add_sub_mul_mad_keep_what_an_f32_loses() {
@@ -737,6 +739,46 @@ fn cvt_to_f16_sets_the_flags_of_the_16_bit_value() {
         "TEMP h;\nMOV.U o, 0;\nCVT.F16.F32.CC h, {-0.5, 0, 2, -0.5};\nMOV.U o.x (LT.x), 1;\nMOV.U o.y (EQ.y), 2;\nMOV.U o.z (GT.z), 3;\nMOV.U o.w, h.w;",
         [0; 4],
         [1, 2, 3, 0xb800],
+    );
+}
+
+/// An F16 result in a LONG register is its encoding in the low 16 bits of
+/// the 64-bit component, the other 48 bits zero (2.X.8.Z, CVT: "sixteen
+/// least significant bits describe a 16-bit floating-point value";
+/// docs/semantics.md): -0.5 is 0xb800, 2.0 is 0x4000 — not the f64 -0.5
+/// (0xbfe00000_00000000) a conversion to the register's size would give.
+#[test]
+fn cvt_to_f16_in_a_long_register_writes_the_low_16_bits() {
+    check(
+        "UINT",
+        "CVT.F16.F32 d, {-0.5, 2, 0, -0.5};\nUP64.U o, d;",
+        [0; 4],
+        [0xb800, 0, 0x4000, 0],
+    );
+}
+
+/// ... and sets the flags of that 16-bit float, not of the 64-bit bits
+/// read as an f64 (a positive denormal for every negative F16).
+#[test]
+fn cvt_to_f16_in_a_long_register_sets_the_flags_of_the_16_bit_value() {
+    check(
+        "UINT",
+        "CVT.F16.F32.CC d, {-0.5, 0, 2, -0.5};\nMOV.U o, 0;\nMOV.U o.x (LT.x), 1;\nMOV.U o.y (EQ.y), 2;\nMOV.U o.z (GT.z), 3;",
+        [0; 4],
+        [1, 2, 3, 0],
+    );
+}
+
+/// An F16 operand in a LONG register is the low 16 bits of its 64-bit
+/// component, whatever the high 48 are: 0xffff0000_00003e00 is 1.5 and
+/// 0x12345678_ffffbc00 is -1.0 (as f64s both would be NaN or garbage).
+#[test]
+fn cvt_from_f16_in_a_long_register_reads_the_low_16_bits() {
+    check(
+        "UINT",
+        "TEMP g;\nPK64.U d, a;\nCVT.F32.F16 g.xy, d;\nMOV.U o, 0;\nMOV.U o.xy, g;",
+        [0x3e00, 0xffff_0000, 0xffff_bc00, 0x1234_5678],
+        [F_ONE_AND_HALF, F_NEG_ONE, 0, 0],
     );
 }
 
