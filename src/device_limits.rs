@@ -595,20 +595,36 @@ pub(crate) fn check(
             if u64::from(l) * 4 + 4 <= u64::from(limit) {
                 continue;
             }
+            // A result's copy for vertex stream k (Options::
+            // transform_feedback) has a Location of its own, after the
+            // program's.
+            let copy_stream = v.transform_feedback.map_or(0, |x| x.stream);
             let slot = InterfaceSlot::Location(l);
-            let span = if output {
+            let span = if copy_stream > 0 {
+                None
+            } else if output {
                 span_of_result(program, slot)
             } else {
                 span_of_attrib(program, slot)
             }
             .unwrap_or(start);
             let what = if output { "output" } else { "input" };
-            out.push(
-                Diagnostic::error(code, format!("{stage} program {what} Location {l} is past the device's {} {what} Locations", limit / 4))
-                    .primary(span, format!("{} is Location {l}", v.bindings.join(", ")))
-                    .note(format!("Location {l} needs {} components; {}", 4 * l + 4, vk(&format!("{name} is {limit}"))))
-                    .note("docs/interface.md, \"Varyings\": result.texcoord[n] is Location 5 + n, result.attrib[n] Location 14 + n"),
-            );
+            let label = if copy_stream > 0 {
+                format!(
+                    "the copy of {} for vertex stream {copy_stream} is Location {l}",
+                    v.bindings.join(", ")
+                )
+            } else {
+                format!("{} is Location {l}", v.bindings.join(", "))
+            };
+            let mut d = Diagnostic::error(code, format!("{stage} program {what} Location {l} is past the device's {} {what} Locations", limit / 4))
+                .primary(span, label)
+                .note(format!("Location {l} needs {} components; {}", 4 * l + 4, vk(&format!("{name} is {limit}"))))
+                .note("docs/interface.md, \"Varyings\": result.texcoord[n] is Location 5 + n, result.attrib[n] Location 14 + n");
+            if copy_stream > 0 {
+                d = d.note("docs/interface.md, \"Transform feedback\": with transform feedback capture, each vertex stream 1 to 3 of a program with EMITS has a copy of the results at Locations after the program's own");
+            }
+            out.push(d);
         }
     }
 
@@ -845,6 +861,35 @@ pub(crate) fn check(
                     .primary(span, format!("{} in push constants", pushed.join(" and ")))
                     .note(format!("{} bytes from offset {}; {}", pc.size, pc.offset, vk(&format!("maxPushConstantsSize is {}", limits.max_push_constants_size))))
                     .note("PushConstants::Fit (--push-constants fit) keeps what does not fit in uniform blocks"),
+            );
+        }
+    }
+
+    // E1262: a point size in a geometry or tessellation program, for a
+    // device without shaderTessellationAndGeometryPointSize.
+    if !options.shader_tessellation_and_geometry_point_size
+        && matches!(
+            stage,
+            Stage::Geometry | Stage::TessControl | Stage::TessEval
+        )
+    {
+        for (list, output) in [(&reflection.outputs, true), (&reflection.inputs, false)] {
+            let Some(v) = list.iter().find(|v| v.built_in == Some(BuiltIn::PointSize)) else {
+                continue;
+            };
+            let slot = InterfaceSlot::BuiltIn(rspirv::spirv::BuiltIn::PointSize);
+            let span = if output {
+                span_of_result(program, slot)
+            } else {
+                span_of_attrib(program, slot)
+            }
+            .unwrap_or(start);
+            let what = if output { "writes" } else { "reads" };
+            out.push(
+                Diagnostic::error("E1262", format!("{stage} program {what} a point size, and the device lacks shaderTessellationAndGeometryPointSize"))
+                    .primary(span, format!("{} is PointSize", v.bindings.join(", ")))
+                    .note("Vulkan, shaderTessellationAndGeometryPointSize: \"If this feature is not enabled, members decorated with the PointSize built-in decoration must not be read from or written to and all points written from a tessellation or geometry shader will have a size of 1.0\" (VUID-VkGraphicsPipelineCreateInfo-Geometry-07726)")
+                    .note("Options::shader_tessellation_and_geometry_point_size is off (CLI --no-geometry-point-size); docs/interface.md, \"Point size\""),
             );
         }
     }

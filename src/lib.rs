@@ -179,6 +179,37 @@ pub struct Options {
     /// (`state::CLIP_PLANE_ENABLES`). Default 6. 0 writes no clip distance,
     /// for devices without `shaderClipDistance`.
     pub user_clip_planes: u32,
+    /// Declare transform feedback capture in a geometry program
+    /// (docs/interface.md, "Transform feedback"): the `Xfb` execution mode
+    /// and `XfbBuffer`/`XfbStride`/`Offset` on every result, and, when the
+    /// program has EMITS (NV_gpu_program5 2.X.8.Z), a copy of its results
+    /// for each vertex stream 1 to 3 (`Stream k`, transform feedback buffer
+    /// k, its own Locations), written at each `EMITS k`. The device then
+    /// needs VK_EXT_transform_feedback's `transformFeedback` feature.
+    /// Default off: no capture decorations, and the vertices of streams
+    /// above 0 go nowhere.
+    pub transform_feedback: bool,
+    /// Whether the pipeline's device enables Vulkan's
+    /// `shaderTessellationAndGeometryPointSize` feature (docs/interface.md,
+    /// "Point size"). With it (the default: desktop drivers and lavapipe
+    /// have it), a geometry program with `PRIMITIVE_OUT POINTS` or a
+    /// tessellation evaluation program in point mode that never writes
+    /// `result.pointsize` writes GL's default point size 1.0 (Vulkan asks
+    /// such stages to write `PointSize`,
+    /// VUID-VkGraphicsPipelineCreateInfo-Geometry-07725, renamed
+    /// `-shaderTessellationAndGeometryPointSize-08776` in later specs).
+    /// Without it those stages must not touch `PointSize` (their points
+    /// are 1.0 wide): nothing is written, and a geometry or tessellation
+    /// program reading or writing a point size is refused (E1262).
+    pub shader_tessellation_and_geometry_point_size: bool,
+    /// A vertex program that writes no `result.pointsize` writes GL's
+    /// default point size 1.0, for a pipeline that draws it as points with
+    /// no later stage: Vulkan then requires `PointSize`
+    /// (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722, renamed
+    /// `-topology-08773` in later specs), and nvp4c cannot
+    /// know the topology (docs/interface.md, "Point size"). Default off:
+    /// the extra output costs every vertex program a component.
+    pub vertex_point_size: bool,
     /// The Vulkan device the module is for: programs that exceed its
     /// limits are refused with E0810-E0822 instead of failing at pipeline
     /// creation (docs/limits.md, "Device limits"). Default:
@@ -255,6 +286,9 @@ impl Default for Options {
             depth_range: layout::DepthRange::Vulkan,
             user_clip_planes: state::MAX_CLIP_PLANES,
             two_sided_color: false,
+            transform_feedback: false,
+            shader_tessellation_and_geometry_point_size: true,
+            vertex_point_size: false,
             device_limits: device_limits::DeviceLimits::default(),
             debug_info: false,
             source_name: None,

@@ -384,6 +384,27 @@ pub struct InterfaceVariable {
     pub names: Vec<String>,
     /// Cg variables at this slot.
     pub cg: Vec<CgName>,
+    /// Where transform feedback captures this output (a geometry program
+    /// compiled with `Options::transform_feedback`; docs/interface.md,
+    /// "Transform feedback"). A copy for vertex stream k ≥ 1 carries the
+    /// bindings of the result it copies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform_feedback: Option<TransformFeedback>,
+}
+
+/// The capture of one output (`Stream`, `XfbBuffer`, `Offset`,
+/// `XfbStride`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct TransformFeedback {
+    /// The vertex stream (EMITS' operand; 0 for EMIT).
+    pub stream: u32,
+    /// The transform feedback buffer (the stream's number).
+    pub buffer: u32,
+    /// Byte offset in the vertex's record.
+    pub offset: u32,
+    /// Bytes per vertex record.
+    pub stride: u32,
 }
 
 /// A component type.
@@ -821,6 +842,7 @@ pub(crate) fn reflect_with(
     };
     inputs.sort_by_key(slot_order);
     outputs.sort_by_key(slot_order);
+    copy_stream_bindings(&mut outputs);
     Ok(Reflection {
         stage: program.stage,
         entry_point: entry_point(&facts, program.stage),
@@ -1733,10 +1755,57 @@ fn interface_variables(
             Interpolation::Smooth
         }
     });
-    let mut v = slot_variable(ctx, var.pointee, location, builtin, interpolation, output);
+    // A stream's copy of a result (docs/interface.md, "Transform
+    // feedback") is at a Location of its own: its bindings are those of
+    // the result it copies (`copy_stream_bindings`).
+    let stream = facts.literal(var.id, Decoration::Stream).unwrap_or(0);
+    let slot_location = location.filter(|_| stream == 0);
+    let slot_builtin = builtin.filter(|_| stream == 0);
+    let mut v = slot_variable(
+        ctx,
+        var.pointee,
+        slot_location,
+        slot_builtin,
+        interpolation,
+        output,
+    );
+    v.location = location;
+    v.built_in = builtin.and_then(BuiltIn::from_spirv);
     v.centroid = facts.has(var.id, Decoration::Centroid);
     v.invariant = facts.has(var.id, Decoration::Invariant);
+    v.transform_feedback =
+        facts
+            .literal(var.id, Decoration::XfbBuffer)
+            .map(|buffer| TransformFeedback {
+                stream,
+                buffer,
+                offset: facts.literal(var.id, Decoration::Offset).unwrap_or(0),
+                stride: facts.literal(var.id, Decoration::XfbStride).unwrap_or(0),
+            });
     vec![v]
+}
+
+/// The copies of the results for vertex streams 1 to 3 (docs/interface.md,
+/// "Transform feedback") take the bindings, names and Cg names of the
+/// stream-0 result captured at the same offset.
+fn copy_stream_bindings(outputs: &mut [InterfaceVariable]) {
+    let originals: Vec<(u32, InterfaceVariable)> = outputs
+        .iter()
+        .filter_map(|v| {
+            let x = v.transform_feedback?;
+            (x.stream == 0).then(|| (x.offset, v.clone()))
+        })
+        .collect();
+    for v in outputs.iter_mut() {
+        let Some(x) = v.transform_feedback.filter(|x| x.stream > 0) else {
+            continue;
+        };
+        if let Some((_, o)) = originals.iter().find(|(offset, _)| *offset == x.offset) {
+            v.bindings = o.bindings.clone();
+            v.names = o.names.clone();
+            v.cg = o.cg.clone();
+        }
+    }
 }
 
 fn slot_variable(
@@ -1848,6 +1917,7 @@ fn slot_variable(
         bindings: bindings.into_iter().collect(),
         names: names.into_iter().collect(),
         cg,
+        transform_feedback: None,
     }
 }
 
@@ -2009,6 +2079,7 @@ fn device_features(facts: &ModuleFacts) -> Vec<String> {
                     "shaderTessellationAndGeometryPointSize"
                 }
                 C::GeometryStreams => "geometryStreams",
+                C::TransformFeedback => "transformFeedback",
                 C::Float64 => "shaderFloat64",
                 C::Int64 => "shaderInt64",
                 C::Int16 => "shaderInt16",

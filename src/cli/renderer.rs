@@ -163,6 +163,23 @@ pub struct RendererArgs {
     #[arg(long)]
     pub two_sided_color: bool,
 
+    /// Declare transform feedback capture in a geometry program: Xfb,
+    /// XfbBuffer/XfbStride/Offset on its results, and a copy of them per
+    /// vertex stream 1-3 when it has EMITS (docs/interface.md).
+    #[arg(long)]
+    pub transform_feedback: bool,
+
+    /// The device does not enable shaderTessellationAndGeometryPointSize:
+    /// geometry and tessellation programs write no point size (and one
+    /// that uses result.pointsize is refused, E1262).
+    #[arg(long)]
+    pub no_geometry_point_size: bool,
+
+    /// A vertex program that writes no result.pointsize writes 1.0, for
+    /// drawing it as points (Vulkan requires a point size then).
+    #[arg(long)]
+    pub vertex_point_size: bool,
+
     /// How many of GL's user clip planes (0 to 6, default 6) a
     /// position-invariant vertex program clips against.
     #[arg(long, value_name = "N")]
@@ -227,6 +244,9 @@ impl RendererArgs {
         }
         options.invert_y = self.invert_y;
         options.two_sided_color = self.two_sided_color;
+        options.transform_feedback = self.transform_feedback;
+        options.shader_tessellation_and_geometry_point_size = !self.no_geometry_point_size;
+        options.vertex_point_size = self.vertex_point_size;
         if let Some(d) = self.depth_range {
             options.depth_range = match d {
                 DepthRangeArg::Vulkan => DepthRange::Vulkan,

@@ -63,6 +63,12 @@ pub(crate) struct FixedFunction {
     /// The colour results an `!!ARBvp1.0` program declares, clamped to
     /// [0, 1] after it (GL's colour clamping, section 2.13.6).
     pub clamp_colors: Vec<ResultBinding>,
+    /// A geometry program with POINTS output or a point-mode tessellation
+    /// evaluation program that writes no `result.pointsize` writes 1.0
+    /// (`Options::shader_tessellation_and_geometry_point_size`), and a
+    /// vertex program with `Options::vertex_point_size`
+    /// (docs/interface.md, "Point size").
+    pub default_point_size: bool,
 }
 
 impl FixedFunction {
@@ -94,7 +100,32 @@ impl FixedFunction {
                 }
             }
         }
+        // NV_geometry_program4, section 3.3 (Points): without a program
+        // point size the size is PointSize's, whose "default value is 1.0";
+        // Vulkan wants these stages to write one when the device enables
+        // shaderTessellationAndGeometryPointSize (VUID-...-Geometry-07725,
+        // now ...-shaderTessellationAndGeometryPointSize-08776, for
+        // geometry; VUID-...-TessellationEvaluation-07723 for tessellation
+        // evaluation in point mode).
+        let draws_points = match stage {
+            Stage::Geometry => program
+                .geometry
+                .is_some_and(|g| g.output == crate::ir::PrimitiveOut::Points),
+            Stage::TessEval => program.tess_eval.is_some_and(|t| t.point_mode),
+            _ => false,
+        };
+        let writes_point_size = program.variables.iter().any(
+            |v| matches!(&v.kind, VarKind::Result(b) if b.contains(&ResultBinding::PointSize)),
+        );
+        // A vertex program needs no feature for PointSize; whether it is
+        // drawn as points is the renderer's to say (VUID-...-Vertex-07722,
+        // now -topology-08773).
+        let wants_point_size = match stage {
+            Stage::Vertex => options.vertex_point_size,
+            _ => draws_points && options.shader_tessellation_and_geometry_point_size,
+        };
         FixedFunction {
+            default_point_size: wants_point_size && !writes_point_size,
             stage: Some(stage),
             position_invariant,
             clip_planes,
@@ -199,6 +230,9 @@ impl FixedFunction {
             out.push(ResultBinding::Position);
             out.extend(self.clip_planes.iter().map(|&n| ResultBinding::Clip(n)));
         }
+        if self.default_point_size {
+            out.push(ResultBinding::PointSize);
+        }
         out
     }
 }
@@ -222,6 +256,23 @@ fn row(path: &[&str]) -> LResult<u32> {
 }
 
 impl Lowerer<'_> {
+    /// Writes GL's default point size, 1.0, when the program writes none
+    /// and its stage must (`FixedFunction::default_point_size`): at each
+    /// EMIT of a geometry program (results are undefined after one), at
+    /// the start of a tessellation evaluation or vertex program.
+    pub(crate) fn write_default_point_size(&mut self) -> LResult<()> {
+        if !self.fixed.default_point_size {
+            return Ok(());
+        }
+        let var = self
+            .result_io(&ResultBinding::PointSize)
+            .ok_or_else(|| LowerError::internal("the default point size without PointSize"))?
+            .var;
+        let one = self.konst(Comp::F32, &[1f32.to_bits()]).id;
+        self.b.store(var, one, None, [])?;
+        Ok(())
+    }
+
     /// The entry point when work runs after the program: calls the
     /// program's entry function `program_main`, then does the work.
     pub(crate) fn lower_fixed_function_main(&mut self, program_main: Word) -> LResult<Word> {

@@ -114,6 +114,9 @@ impl Lowerer<'_> {
         self.b.execution_mode(main, output, []);
         self.b
             .execution_mode(main, ExecutionMode::OutputVertices, [g.vertices_out]);
+        if self.io.xfb {
+            self.b.execution_mode(main, ExecutionMode::Xfb, []);
+        }
         Ok(())
     }
 
@@ -188,6 +191,88 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// Transform feedback capture (`Options::transform_feedback`,
+    /// docs/interface.md "Transform feedback"). Every result is captured
+    /// into transform feedback buffer 0, in a fixed record: `Position` at
+    /// offset 0, then the Location results by Location, then the other
+    /// built-ins (PointSize, ClipDistance, PrimitiveId, Layer), each its
+    /// own size (4 bytes a component). A program with EMITS (NV_gpu_program5
+    /// 2.X.8.Z) emits vertices to streams 1 to 3 too; in SPIR-V each output
+    /// variable belongs to one stream (its `Stream` decoration), so stream
+    /// k gets a copy of every result, decorated `Stream k`, captured into
+    /// buffer k with the same record layout, at Locations after the
+    /// program's own (a built-in's copy is a Location variable of its
+    /// type: a built-in is declared once per interface). Stream 0 stays the
+    /// one Vulkan rasterizes (`rasterizationStream` 0), so a fragment
+    /// program sees the results as without capture.
+    pub(crate) fn declare_transform_feedback(&mut self) -> LResult<()> {
+        use rspirv::dr::Operand as SpvOperand;
+        use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass};
+        if self.program.stage != crate::isa::Stage::Geometry {
+            return Ok(());
+        }
+        self.io.multi_stream = has_emits(self.program);
+        if !self.options.transform_feedback {
+            return Ok(());
+        }
+        self.capability(Capability::TransformFeedback);
+        self.io.xfb = true;
+        let mut results = self.io.outputs.clone();
+        results.sort_by_key(|o| match (o.builtin, o.location) {
+            (Some(BuiltIn::Position), _) => (0, 0),
+            (_, Some(l)) => (1, l),
+            (b, None) => (2, b.map_or(0, |b| b as u32)),
+        });
+        if results.is_empty() {
+            return Ok(());
+        }
+        let stride: u32 = results.iter().map(|o| o.words * 4).sum();
+        let streams = if self.io.multi_stream {
+            MAX_VERTEX_STREAMS
+        } else {
+            1
+        };
+        let mut next_location = results
+            .iter()
+            .filter_map(|o| o.location.map(|l| l + o.locations))
+            .max()
+            .unwrap_or(0);
+        let lit = SpvOperand::LiteralBit32;
+        for k in 0..streams {
+            let mut offset = 0;
+            let mut copies = Vec::new();
+            for o in &results {
+                let var = if k == 0 {
+                    o.var
+                } else {
+                    let name = format!("stream{k}_result{offset}");
+                    let copy = self.global_variable(o.pointee, StorageClass::Output, None, &name);
+                    self.b
+                        .decorate(copy, Decoration::Location, [lit(next_location)]);
+                    next_location += o.locations;
+                    // Integer varyings are Flat (docs/interface.md,
+                    // "Varyings"), the copies too.
+                    if o.comp.is_integer() {
+                        self.b.decorate(copy, Decoration::Flat, []);
+                    }
+                    copies.push((o.var, copy, o.pointee));
+                    copy
+                };
+                if streams > 1 {
+                    self.b.decorate(var, Decoration::Stream, [lit(k)]);
+                }
+                self.b.decorate(var, Decoration::XfbBuffer, [lit(k)]);
+                self.b.decorate(var, Decoration::XfbStride, [lit(stride)]);
+                self.b.decorate(var, Decoration::Offset, [lit(offset)]);
+                offset += o.words * 4;
+            }
+            if k > 0 {
+                self.io.stream_copies.push(copies);
+            }
+        }
+        Ok(())
+    }
+
     /// Declares the emitted-vertex counter when the program could emit more
     /// than VERTICES_OUT vertices (section 2.14.6.4).
     pub(crate) fn declare_emit_count(&mut self, analysis: &Analysis) -> LResult<()> {
@@ -212,6 +297,7 @@ impl Lowerer<'_> {
     /// EMIT (section 2.X.8.Z): `OpEmitVertex`, skipped once VERTICES_OUT
     /// vertices have been emitted when the counter is needed.
     pub(crate) fn lower_emit(&mut self, stream: Option<u32>) -> LResult<()> {
+        self.write_default_point_size()?;
         // The renderer's clip-space conventions apply to each vertex as it
         // is emitted (docs/interface.md, "Clip space").
         if self.fixed.converts_clip_space() {
@@ -233,12 +319,28 @@ impl Lowerer<'_> {
     }
 
     /// OpEmitVertex, or OpEmitStreamVertex for a stream (whose number
-    /// SPIR-V requires to be a constant).
+    /// SPIR-V requires to be a constant). With transform feedback capture,
+    /// a vertex of stream k ≥ 1 is the stream-k copies of the results
+    /// (`declare_transform_feedback`): each result is copied into its copy
+    /// first.
     fn emit_vertex_to(&mut self, stream: Option<u32>) -> LResult<()> {
+        // SPIR-V, OpEmitVertex: "This instruction must only be used when
+        // only one stream is present"; in a program with EMITS, EMIT is
+        // stream 0's (NV_gpu_program5 2.X.8.Z: EMIT emits to stream 0).
+        let stream = stream.or(self.io.multi_stream.then_some(0));
         match stream {
             None => self.b.emit_vertex()?,
             Some(s) => {
                 self.capability(rspirv::spirv::Capability::GeometryStreams);
+                let copies = (s as usize)
+                    .checked_sub(1)
+                    .and_then(|k| self.io.stream_copies.get(k))
+                    .cloned()
+                    .unwrap_or_default();
+                for (result, copy, ty) in copies {
+                    let value = self.b.load(ty, None, result, None, [])?;
+                    self.b.store(copy, value, None, [])?;
+                }
                 let k = self.c_i32(s as i32);
                 self.b.emit_stream_vertex(k)?;
             }
@@ -286,7 +388,14 @@ impl Lowerer<'_> {
     /// if the geometry program's output primitive type is POINTS"; SPIR-V's
     /// OpEndPrimitive on a point stream has none either.
     pub(crate) fn lower_end_primitive(&mut self) -> LResult<()> {
-        self.b.end_primitive()?;
+        // With several streams, OpEndPrimitive is not allowed (SPIR-V, as
+        // for OpEmitVertex): ENDPRIM ends stream 0's primitive.
+        if self.io.multi_stream {
+            let zero = self.c_i32(0);
+            self.b.end_stream_primitive(zero)?;
+        } else {
+            self.b.end_primitive()?;
+        }
         Ok(())
     }
 
@@ -442,6 +551,17 @@ fn reads_output_patch(program: &Program, stmt: &Stmt, visited: &mut Vec<SubId>) 
 /// The most EMITs any run of the program can execute, `None` when it is
 /// unbounded at compile time (EMIT inside REP, or in a recursive
 /// subroutine).
+/// Whether the program has an EMITS (NV_gpu_program5 2.X.8.Z) anywhere.
+fn has_emits(program: &Program) -> bool {
+    let mut found = false;
+    for sub in &program.subroutines {
+        super::walk_stmts(&sub.body, &mut |s| {
+            found |= matches!(s, Stmt::EmitStream { .. });
+        });
+    }
+    found
+}
+
 fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
     fn block(
         program: &Program,
@@ -555,10 +675,151 @@ END
                     .count()
             };
             use rspirv::spirv::Op;
-            // Three EMITS, four streams each; one EMIT.
-            assert_eq!(ops(Op::EmitStreamVertex), 12, "{env:?}");
-            assert_eq!(ops(Op::EmitVertex), 1, "{env:?}");
+            // Three EMITS, four streams each; one EMIT, which is stream
+            // 0's OpEmitStreamVertex (SPIR-V allows OpEmitVertex only
+            // with one stream).
+            assert_eq!(ops(Op::EmitStreamVertex), 13, "{env:?}");
+            assert_eq!(ops(Op::EmitVertex), 0, "{env:?}");
         }
+    }
+
+    /// `Options::transform_feedback` (docs/interface.md, "Transform
+    /// feedback"): the results are captured into buffer 0, and with EMITS
+    /// each stream 1 to 3 has a copy of them at Locations after the
+    /// program's own, in buffer k with the same record; the reflection
+    /// says so, with the copies' bindings. Without the option, or for the
+    /// capture decorations' capability and mode, nothing is declared.
+    #[test]
+    fn transform_feedback_captures_each_stream_into_its_buffer() {
+        use crate::reflect::{BuiltIn, TransformFeedback};
+        let with = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        let src = EMITS.replace(
+            "MOV result.position, vertex[0].position;\nEMIT;",
+            "MOV result.position, vertex[0].position;\nMOV result.texcoord[2], 1;\nEMIT;",
+        );
+        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+            let options = Options {
+                target_env: env,
+                ..with.clone()
+            };
+            let r = crate::compile(&src, &options).unwrap().reflection;
+            assert!(r.device_features.contains(&"transformFeedback".to_string()));
+            let captured: Vec<(Option<u32>, Option<BuiltIn>, String, TransformFeedback)> = r
+                .outputs
+                .iter()
+                .map(|o| {
+                    (
+                        o.location,
+                        o.built_in,
+                        o.bindings.join(" "),
+                        o.transform_feedback.unwrap(),
+                    )
+                })
+                .collect();
+            let xfb = |stream, offset| TransformFeedback {
+                stream,
+                buffer: stream,
+                offset,
+                stride: 36,
+            };
+            let position = "result.position".to_string();
+            let texcoord = "result.texcoord[2]".to_string();
+            // The default point size (docs/interface.md, "Point size").
+            let size = "result.pointsize".to_string();
+            // Texcoord 2 is Location 7: the copies start at 8. The record:
+            // position at 0, texcoord[2] at 16, the point size at 32.
+            let mut want = vec![(Some(7), None, texcoord.clone(), xfb(0, 16))];
+            for k in 1..4 {
+                let at = 5 + 3 * k;
+                want.push((Some(at), None, position.clone(), xfb(k, 0)));
+                want.push((Some(at + 1), None, texcoord.clone(), xfb(k, 16)));
+                want.push((Some(at + 2), None, size.clone(), xfb(k, 32)));
+            }
+            want.push((None, Some(BuiltIn::PointSize), size.clone(), xfb(0, 32)));
+            want.push((None, Some(BuiltIn::Position), position.clone(), xfb(0, 0)));
+            assert_eq!(captured, want, "{env:?}");
+        }
+        // EMIT only: one stream, no Stream decorations, no copies.
+        let one = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n";
+        let r = crate::compile(one, &with).unwrap().reflection;
+        let captured: Vec<_> = r.outputs.iter().map(|o| o.transform_feedback).collect();
+        let xfb = |offset| {
+            Some(TransformFeedback {
+                stream: 0,
+                buffer: 0,
+                offset,
+                stride: 20,
+            })
+        };
+        // PointSize (its default) at 16, Position at 0.
+        assert_eq!(captured, [xfb(16), xfb(0)]);
+        // Without the option: no capture.
+        let r = crate::compile(&src, &Options::default())
+            .unwrap()
+            .reflection;
+        assert_eq!(r.outputs.len(), 3);
+        assert!(r.outputs.iter().all(|o| o.transform_feedback.is_none()));
+        assert!(!r.device_features.contains(&"transformFeedback".to_string()));
+    }
+
+    /// The copies' Locations count against the device's output Locations:
+    /// `result.attrib[15]` is Location 29, so with 128 output components
+    /// (32 Locations) the copies of streams 2 and 3 (Locations 32 to 35)
+    /// are refused with E0812, which names the stream.
+    #[test]
+    fn stream_copies_past_the_output_locations_are_refused() {
+        // (Without the default point size, whose copies would take
+        // Locations too.)
+        let mut options = Options {
+            transform_feedback: true,
+            shader_tessellation_and_geometry_point_size: false,
+            ..Options::default()
+        };
+        let src = EMITS.replace("EMIT;", "MOV result.attrib[15], 1;\nEMIT;");
+        let errors = crate::compile(&src, &options).unwrap_err();
+        let rendered = errors.render("t.gp", &src, false);
+        assert!(errors.iter().all(|d| d.code == "E0812"), "{rendered}");
+        assert_eq!(errors.iter().count(), 4, "{rendered}");
+        assert!(rendered.contains("for vertex stream 3"), "{rendered}");
+        options.transform_feedback = false;
+        assert!(crate::compile(&src, &options).is_ok());
+    }
+
+    /// A POINTS geometry program that writes no point size declares
+    /// PointSize and writes GL's default 1.0 (docs/interface.md, "Point
+    /// size") when the device has shaderTessellationAndGeometryPointSize;
+    /// without the feature, or for another output primitive, it does not.
+    #[test]
+    fn points_output_without_a_point_size_writes_the_default() {
+        use crate::reflect::BuiltIn;
+        let src = |out: &str| {
+            format!("!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT {out};\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n")
+        };
+        let point_size = |src: &str, options: &Options| {
+            let r = crate::compile(src, options).unwrap().reflection;
+            let feature = r
+                .device_features
+                .contains(&"shaderTessellationAndGeometryPointSize".to_string());
+            let output = r
+                .outputs
+                .iter()
+                .find(|o| o.built_in == Some(BuiltIn::PointSize))
+                .map(|o| o.bindings.clone());
+            assert_eq!(feature, output.is_some());
+            output
+        };
+        let on = Options::default();
+        let off = Options {
+            shader_tessellation_and_geometry_point_size: false,
+            ..Options::default()
+        };
+        let pointsize = vec!["result.pointsize".to_string()];
+        assert_eq!(point_size(&src("POINTS"), &on), Some(pointsize));
+        assert_eq!(point_size(&src("POINTS"), &off), None);
+        assert_eq!(point_size(&src("LINE_STRIP"), &on), None);
     }
 
     /// The interpreter records each vertex's stream; a stream outside 0 to

@@ -226,6 +226,36 @@ pub(crate) struct Io {
     /// The work group's shared memory (`SHARED_MEMORY`), when a SHARED
     /// variable exists (memory.rs).
     pub shared: Option<super::memory::SharedMemory>,
+    /// Every Output variable that is not per-vertex or per-patch, as
+    /// declared: what transform feedback capture lays out (geometry.rs).
+    pub outputs: Vec<OutputVar>,
+    /// Transform feedback capture is declared (the `Xfb` mode).
+    pub xfb: bool,
+    /// A geometry program with EMITS: it emits to several streams, so EMIT
+    /// and ENDPRIM name stream 0 (geometry.rs).
+    pub multi_stream: bool,
+    /// For each vertex stream 1 to 3 (element k - 1), the (result, copy,
+    /// type) of every result: `EMITS k` copies each result into its
+    /// stream-k copy before emitting (geometry.rs).
+    pub stream_copies: Vec<Vec<(Word, Word, Word)>>,
+}
+
+/// An Output variable of the program's results.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OutputVar {
+    pub var: Word,
+    /// The variable's type.
+    pub pointee: Word,
+    /// Its component type.
+    pub comp: Comp,
+    /// The built-in it is, or `None` for a Location output.
+    pub builtin: Option<BuiltIn>,
+    pub location: Option<u32>,
+    /// Its size in 32-bit words.
+    pub words: u32,
+    /// The Locations a Location variable of its type takes (an array of n
+    /// takes n; Vulkan, "Location and Component Assignment").
+    pub locations: u32,
 }
 
 /// The identity of an interface variable: aliases such as
@@ -862,6 +892,28 @@ impl Lowerer<'_> {
                 self.konst(info.comp, &[0, 0, 0, one]).id
             });
             let var = self.global_variable(pointee, class, initial, &name);
+            if output && !info.per_vertex && !info.patch {
+                let (words, locations) = match info.shape {
+                    IoShape::Long64 => (8, 2),
+                    IoShape::Partial { n } => (n, 1),
+                    IoShape::ClipElement { .. } => (info.clip_len.max(1), info.clip_len.max(1)),
+                    IoShape::Scalar { .. } | IoShape::SampleMask => (1, 1),
+                    _ => (4, 1),
+                };
+                let (builtin, location) = match *key {
+                    IoKey::Location { location, .. } => (None, Some(location)),
+                    IoKey::BuiltIn { builtin, .. } => (Some(builtin_from_u32(builtin)?), None),
+                };
+                self.io.outputs.push(OutputVar {
+                    var,
+                    pointee,
+                    comp: info.comp,
+                    builtin,
+                    location,
+                    words,
+                    locations,
+                });
+            }
             if info.patch {
                 self.b.decorate(var, Decoration::Patch, []);
             }

@@ -1138,6 +1138,7 @@ impl<'a> Lowerer<'a> {
             self.executed = Some(var);
         }
         if self.program.stage == Stage::Geometry {
+            self.declare_transform_feedback()?;
             self.declare_emit_count(analysis)?;
         }
         // Flatten each call cycle into the states of one dispatch function.
@@ -1276,6 +1277,9 @@ impl<'a> Lowerer<'a> {
         self.b.begin_block(None)?;
         if is_entry && !self.private_registers {
             self.declare_function_registers(analysis)?;
+        }
+        if is_entry && matches!(self.program.stage, Stage::TessEval | Stage::Vertex) {
+            self.write_default_point_size()?;
         }
         self.loops.clear();
         self.uniform_flow = is_entry;

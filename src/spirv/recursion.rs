@@ -718,6 +718,12 @@ impl Lowerer<'_> {
         let name = self.entry_function_name();
         self.b.name(id, name);
         self.b.begin_block(None)?;
+        if matches!(
+            self.program.stage,
+            crate::isa::Stage::TessEval | crate::isa::Stage::Vertex
+        ) {
+            self.write_default_point_size()?;
+        }
         let arg = self.c_u32(state);
         self.b.function_call(void, None, function, [arg])?;
         self.b.ret()?;

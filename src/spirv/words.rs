@@ -618,6 +618,10 @@ impl Builder {
         self.inst(Op::EndPrimitive, None, None, [])
     }
 
+    pub(crate) fn end_stream_primitive(&mut self, stream: Word) -> BuildResult<()> {
+        self.inst(Op::EndStreamPrimitive, None, None, [stream])
+    }
+
     /// OpLine in the open block (`dr::Builder::line` would put it among
     /// the declarations when no block is open; the lowering asks only
     /// inside blocks).

@@ -975,3 +975,326 @@ fn primitive_vertex_count_is_the_input_primitive_size() {
         assert_eq!(got.location_f32(0, 5)[0], count as f32, "{input}");
     }
 }
+
+/// The geometry program of the vertex stream tests: per input point i (whose
+/// `primitive.id` is i), EMIT to stream 0, `EMITS 1`, `EMITS` with the
+/// run-time stream i, and `EMITS 3`, each vertex with its own position,
+/// `result.texcoord[1]` and `result.primid`.
+const STREAMS: &str = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 4;
+INT TEMP s;
+MOV.S s, primitive.id;
+ADD result.position, vertex[0].position, {0.25, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[1];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMIT;
+ADD result.position, vertex[0].position, {0.5, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[0];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMITS 1;
+ADD result.position, vertex[0].position, {0.75, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[2];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMITS s.x;
+ADD result.position, vertex[0].position, {1, 0, 0, 0};
+MOV result.texcoord[1], vertex[0].texcoord[3];
+MOV result.pointsize, 1;
+MOV.S result.primid.x, s.x;
+EMITS 3;
+END
+";
+
+/// One captured vertex of `STREAMS`: position, texcoord[1], primid.
+type StreamVertex = ([f32; 4], [f32; 4], u32);
+
+#[test]
+fn emits_vertices_are_captured_per_stream_with_options_transform_feedback() {
+    // NV_gpu_program5 2.X.8.Z, EMITS: "emits a new vertex ... for the vertex
+    // stream specified by the single signed integer scalar operand"; EMIT is
+    // stream 0, and a stream outside 0..MAX_VERTEX_STREAMS_NV - 1 is
+    // undefined (nvp4c drops the vertex). With Options::transform_feedback
+    // each stream k is captured into transform feedback buffer k with one
+    // record (docs/interface.md, "Transform feedback"): Position at 0,
+    // texcoord[1] (Location 6) at 16, then PointSize at 32 and PrimitiveId
+    // at 36: 40 bytes. Five points (i = 0..4), hand-computed per stream in
+    // the order the vertices are emitted (input primitive order, then
+    // program order):
+    let emit = |i: usize| {
+        (
+            add(position(i), [0.25, 0.0, 0.0, 0.0]),
+            texcoord(i, 1),
+            i as u32,
+        )
+    };
+    let one = |i: usize| {
+        (
+            add(position(i), [0.5, 0.0, 0.0, 0.0]),
+            texcoord(i, 0),
+            i as u32,
+        )
+    };
+    let run_time = |i: usize| {
+        (
+            add(position(i), [0.75, 0.0, 0.0, 0.0]),
+            texcoord(i, 2),
+            i as u32,
+        )
+    };
+    let three = |i: usize| {
+        (
+            add(position(i), [1.0, 0.0, 0.0, 0.0]),
+            texcoord(i, 3),
+            i as u32,
+        )
+    };
+    let expected: [Vec<StreamVertex>; 4] = [
+        // Stream 0: every EMIT, and point 0's run-time EMITS 0.
+        vec![emit(0), run_time(0), emit(1), emit(2), emit(3), emit(4)],
+        // Stream 1: every EMITS 1, and point 1's run-time one after it.
+        vec![one(0), one(1), run_time(1), one(2), one(3), one(4)],
+        // Stream 2: point 2's run-time EMITS only.
+        vec![run_time(2)],
+        // Stream 3: every EMITS 3, point 3's run-time one before it.
+        // Point 4's run-time stream 4 emits nothing.
+        vec![
+            three(0),
+            three(1),
+            three(2),
+            run_time(3),
+            three(3),
+            three(4),
+        ],
+    ];
+    let mut options = nvp4c::Options::default();
+    options.transform_feedback = true;
+    let compiled = nvp4c::compile(STREAMS, &options).unwrap();
+    // The record the reflection gives: stride 40 in every stream.
+    for o in &compiled.reflection.outputs {
+        let x = o.transform_feedback.expect("every result is captured");
+        assert_eq!((x.buffer, x.stride), (x.stream, 40), "{o:?}");
+    }
+
+    // The interpreter's EmittedVertex::stream agrees.
+    let (program, _) = nvp4c::check(STREAMS, &options).unwrap();
+    let mut interpreted: [Vec<StreamVertex>; 4] = Default::default();
+    for i in 0..5 {
+        let mut inputs = nvp4c::interp::Inputs::default();
+        inputs
+            .set("vertex[0].position", fbits(position(i)))
+            .unwrap();
+        for n in 0..4 {
+            let name = format!("vertex[0].texcoord[{n}]");
+            inputs.set(&name, fbits(texcoord(i, n))).unwrap();
+        }
+        inputs.set("primitive.id", [i as u32, 0, 0, 0]).unwrap();
+        let out = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+        for v in &out.vertices {
+            let f = |name: &str| v.results[name].bits.map(f32::from_bits);
+            let primid = v.results["result.primid"].bits[0];
+            interpreted[v.stream as usize].push((
+                f("result.position"),
+                f("result.texcoord[1]"),
+                primid,
+            ));
+        }
+    }
+    assert_eq!(interpreted, expected, "the interpreter");
+
+    let vs = compile(VERTEX);
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = GeometryJob::new(vertices(5), vk::PrimitiveTopology::POINT_LIST, vec![]);
+    let captured = match dev.run_geometry_streams(&vs, &compiled.spirv, &job, 4, 40) {
+        Ok(c) => c,
+        Err(harness::HarnessError::NoDevice(why)) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+        Err(e) => panic!("run failed: {e}"),
+    };
+    let decoded: Vec<Vec<StreamVertex>> = captured
+        .iter()
+        .map(|records| {
+            records
+                .iter()
+                .map(|r| {
+                    let f = |at: usize| [0, 1, 2, 3].map(|c| f32::from_bits(r[at + c]));
+                    // PointSize (word 8) is 1.0 in every record.
+                    assert_eq!(r[8], 1f32.to_bits());
+                    (f(0), f(4), r[9])
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(decoded, expected, "the device");
+}
+
+#[test]
+fn points_without_a_point_size_get_the_default_of_1() {
+    // A POINTS geometry program that never writes result.pointsize: GL
+    // takes the size from PointSize, "The default value is 1.0"
+    // (NV_geometry_program4, section 3.3); Vulkan with
+    // shaderTessellationAndGeometryPointSize enabled (lavapipe, and the
+    // harness enables it) wants PointSize written for every emitted vertex
+    // (VUID-VkGraphicsPipelineCreateInfo-Geometry-07725, later renamed
+    // -shaderTessellationAndGeometryPointSize-08776; the validation layer
+    // reports it at pipeline creation when PointSize is not written). nvp4c writes
+    // 1.0 at each EMIT: every captured record's point size is 1.0, whatever
+    // the vertex program wrote (1 + i).
+    let src = "!!NVgp4.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 2;
+MOV result.position, vertex[0].position;
+EMIT;
+ADD result.position, vertex[0].position, {0.5, 0, 0, 0};
+EMIT;
+END
+";
+    let job = GeometryJob::new(
+        vertices(3),
+        vk::PrimitiveTopology::POINT_LIST,
+        vec![Capture::Position, Capture::PointSize],
+    );
+    let Some(out) = run(src, &job) else { return };
+    assert_eq!(out.vertices.len(), 6);
+    for (r, v) in out.vertices.iter().enumerate() {
+        let i = r / 2;
+        let dx = if r % 2 == 0 { 0.0 } else { 0.5 };
+        assert_eq!(out.position_f32(r), add(position(i), [dx, 0.0, 0.0, 0.0]));
+        assert_eq!(v.point_size, Some(1f32.to_bits()), "record {r}");
+    }
+}
+
+#[test]
+fn rasterised_emits_draws_stream_0_only() {
+    // Vulkan rasterizes one vertex stream, `rasterizationStream`, 0 unless
+    // the pipeline says otherwise (VK_EXT_transform_feedback), as GL
+    // rasterizes stream 0 (ARB_transform_feedback3). Per input point at a
+    // pixel centre p, the program emits a point at p to stream 0 (EMIT),
+    // one 8 pixels right to stream 1 and one 8 pixels down to stream 2, each
+    // with its own colour. Points are 1 pixel wide (the default point size
+    // nvp4c writes, docs/interface.md "Point size"), so the pixel of p has
+    // the point's colour and every other pixel, the stream-1 and stream-2
+    // ones included, keeps the clear value. Compiled with and without
+    // transform feedback capture: with it the module has the stream copies
+    // (Locations 1 to 6), which must not disturb the fragment program's
+    // Location 0 (docs/interface.md, "Transform feedback").
+    let geometry = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 3;
+MOV result.position, vertex[0].position;
+MOV result.color, vertex[0].texcoord[0];
+EMIT;
+ADD result.position, vertex[0].position, {0.5, 0, 0, 0};
+MOV result.color, {0, 0, 1, 1};
+EMITS 1;
+ADD result.position, vertex[0].position, {0, 0.5, 0, 0};
+MOV result.color, {0, 1, 0, 1};
+EMITS 2;
+END
+";
+    let fragment = "!!NVfp4.0
+MOV result.color, fragment.color;
+END
+";
+    let points = [
+        ([4.5, 4.5], [1.0, 0.0, 0.5, 1.0]),
+        ([12.5, 20.5], [0.25, 0.5, 0.75, 1.0]),
+    ];
+    let vertices = points.iter().map(|&(p, c)| raster_vertex(p, c)).collect();
+    let job = RasterJob::new(vertices, vk::PrimitiveTopology::POINT_LIST);
+    for capture in [false, true] {
+        let mut options = nvp4c::Options::default();
+        options.transform_feedback = capture;
+        let gs = nvp4c::compile(geometry, &options).unwrap().spirv;
+        let (vs, fs) = (compile(RASTER_VERTEX), compile(fragment));
+        let Some(dev) = harness::device_or_skip() else {
+            return;
+        };
+        let out = match dev.run_raster(&vs, Some(&gs), &fs, &job) {
+            Ok(out) => out,
+            Err(harness::HarnessError::NoDevice(why)) => {
+                eprintln!("skipped: {why}");
+                return;
+            }
+            Err(e) => panic!("run failed (capture {capture}): {e}"),
+        };
+        for y in 0..32u32 {
+            for x in 0..32u32 {
+                let centre = [x as f32 + 0.5, y as f32 + 0.5];
+                let want = match points.iter().find(|(p, _)| *p == centre) {
+                    Some((_, colour)) => fbits(*colour),
+                    None => out.clear,
+                };
+                assert_eq!(out.bits(x, y), want, "pixel ({x}, {y}), capture {capture}");
+            }
+        }
+    }
+}
+
+#[test]
+fn stream_copies_of_built_ins_capture_clip_distances_and_layer() {
+    // The built-in results' copies (docs/interface.md, "Transform
+    // feedback"): per input point i, EMITS 2 with result.clip[0..1] =
+    // (i + 0.5, -i) and result.layer = 3·i (an integer in x, section
+    // 2.X.3.5). The record: Position at 0, then the built-ins by SPIR-V
+    // number: PointSize (the default 1.0) at 16, ClipDistance[2] at 20,
+    // Layer at 28: 32 bytes. Stream 2's buffer gets one record per point;
+    // streams 0, 1 and 3 none.
+    let src = "!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 1;
+INT TEMP layer;
+TEMP c;
+I2F c.x, primitive.id.x;
+MUL.S layer.x, primitive.id.x, 3;
+MOV result.position, vertex[0].position;
+ADD result.clip[0].x, c.x, 0.5;
+MOV result.clip[1].x, -c.x;
+MOV.S result.layer.x, layer.x;
+EMITS 2;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.transform_feedback = true;
+    let compiled = nvp4c::compile(src, &options).unwrap();
+    let strides: Vec<u32> = compiled
+        .reflection
+        .outputs
+        .iter()
+        .map(|o| o.transform_feedback.unwrap().stride)
+        .collect();
+    assert!(strides.iter().all(|&s| s == 32), "{strides:?}");
+    let vs = compile(VERTEX);
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let job = GeometryJob::new(vertices(3), vk::PrimitiveTopology::POINT_LIST, vec![]);
+    let captured = match dev.run_geometry_streams(&vs, &compiled.spirv, &job, 4, 32) {
+        Ok(c) => c,
+        Err(harness::HarnessError::NoDevice(why)) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+        Err(e) => panic!("run failed: {e}"),
+    };
+    let counts: Vec<usize> = captured.iter().map(Vec::len).collect();
+    assert_eq!(counts, [0, 0, 3, 0]);
+    for (i, r) in captured[2].iter().enumerate() {
+        let mut want = fbits(position(i)).to_vec();
+        want.push(1f32.to_bits());
+        want.push((i as f32 + 0.5).to_bits());
+        want.push((-(i as f32)).to_bits());
+        want.push(3 * i as u32);
+        assert_eq!(r, &want, "point {i}");
+    }
+}

@@ -361,3 +361,32 @@ fn a_cg_style_gp5_pipeline_renders_a_tessellated_patch() {
         );
     }
 }
+
+#[test]
+fn point_mode_without_a_point_size_gets_the_default_of_1() {
+    // A point-mode evaluation program that never writes result.pointsize:
+    // GL's point size is then PointSize's default, 1.0 (NV_geometry_program4
+    // section 3.3 as NV_tessellation_program5 leaves it); Vulkan with
+    // shaderTessellationAndGeometryPointSize enabled wants PointSize
+    // written by a point-mode evaluation shader with no geometry shader
+    // after it (VUID-VkGraphicsPipelineCreateInfo-TessellationEvaluation-07723),
+    // so nvp4c writes 1.0. Each of the three corners is one record.
+    let tep = "!!NVtep5.0
+TESS_MODE TRIANGLES;
+TESS_POINT_MODE;
+MOV result.position, vertex.tesscoord;
+END
+";
+    let Some(out) = run(
+        TRIANGLE_CONTROL,
+        tep,
+        3,
+        vec![Capture::Position, Capture::PointSize],
+    ) else {
+        return;
+    };
+    assert_eq!(out.vertices.len(), 3, "point mode: one record per corner");
+    for r in &out.vertices {
+        assert_eq!(r.point_size, Some(1f32.to_bits()));
+    }
+}

@@ -676,3 +676,58 @@ fn every_float_op_in_a_vertex_program() {
         fails.join("\n  ")
     );
 }
+
+#[test]
+fn vertex_point_size_option_draws_points_one_pixel_wide() {
+    // A vertex program drawn as POINT_LIST with no later stage must write
+    // PointSize (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722, later
+    // -topology-08773, which the validation layer reports without it). This one writes none; with
+    // Options::vertex_point_size nvp4c writes GL's default, 1.0
+    // (NV_geometry_program4 section 3.3: PointSize's "default value is
+    // 1.0"), so each point covers exactly the pixel whose centre it is on:
+    // pixels (3, 5) and (20, 9) get the colour, every other pixel keeps the
+    // clear value. Clip-space x = p/16 - 1 on the 32×32 target.
+    let vertex = "!!ARBvp1.0
+MOV result.position, vertex.attrib[0];
+MOV result.color, vertex.attrib[1];
+END
+";
+    let fragment = "!!ARBfp1.0
+MOV result.color, fragment.color;
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.vertex_point_size = true;
+    let vs = nvp4c::compile(vertex, &options).unwrap().spirv;
+    let fs = compile(fragment);
+    let points = [
+        ([3u32, 5u32], [1.0, 0.5, 0.25, 1.0]),
+        ([20, 9], [0.0, 0.75, 1.0, 1.0]),
+    ];
+    let vertices = points
+        .iter()
+        .map(|&(p, colour)| {
+            let ndc = |c: u32| (c as f32 + 0.5) / 16.0 - 1.0;
+            vec![
+                Input::float(0, [ndc(p[0]), ndc(p[1]), 0.0, 1.0]),
+                Input::float(1, colour),
+            ]
+        })
+        .collect();
+    let job = harness::RasterJob::new(vertices, ash::vk::PrimitiveTopology::POINT_LIST);
+    let Some(dev) = harness::device_or_skip() else {
+        return;
+    };
+    let out = dev
+        .run_raster(&vs, None, &fs, &job)
+        .unwrap_or_else(|e| panic!("run failed: {e}"));
+    for y in 0..32u32 {
+        for x in 0..32u32 {
+            let want = match points.iter().find(|(p, _)| *p == [x, y]) {
+                Some((_, colour)) => fbits(*colour),
+                None => out.clear,
+            };
+            assert_eq!(out.bits(x, y), want, "pixel ({x}, {y})");
+        }
+    }
+}

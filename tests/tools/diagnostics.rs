@@ -47,7 +47,8 @@ fn case_bytes(path: &Path) -> Result<Vec<u8>, (nvp4c::Diagnostics, String)> {
 /// comment lines, for codes that only other options than the defaults can
 /// trigger. The keys are the CLI's flags: `device-limits` (a JSON object,
 /// no spaces), `descriptor-set`, `push-constants` (`local`, `env`, `all`),
-/// `user-clip-planes`, `push-constant-offset`.
+/// `user-clip-planes`, `push-constant-offset`, `no-geometry-point-size`
+/// (`true`).
 fn options_for(bytes: &[u8]) -> nvp4c::Options {
     let mut options = nvp4c::Options::default();
     let text = String::from_utf8_lossy(bytes);
@@ -73,6 +74,9 @@ fn options_for(bytes: &[u8]) -> nvp4c::Options {
                 }
                 "descriptor-set" => options.descriptor_set = Some(value.parse().unwrap()),
                 "user-clip-planes" => options.user_clip_planes = value.parse().unwrap(),
+                "no-geometry-point-size" => {
+                    options.shader_tessellation_and_geometry_point_size = value != "true"
+                }
                 "push-constants" => {
                     let policy = match value {
                         "local" => nvp4c::layout::PushConstants::Local,

@@ -26,6 +26,9 @@ pub struct Device {
     pub name: String,
     /// Per-vertex bytes one transform feedback pass can capture (0: no xfb).
     pub(crate) xfb_max_bytes: u32,
+    /// `geometryStreams` is enabled and 4 transform feedback streams and
+    /// buffers are there: EMITS to streams 1 to 3 can be captured.
+    pub(crate) geometry_streams: bool,
     /// VK_EXT_depth_clip_control is enabled: a pipeline may ask for GL's
     /// clip-space depth range [-w, w] (`negativeOneToOne`).
     pub depth_clip_control: bool,
@@ -56,6 +59,8 @@ pub(crate) struct Inner {
     pub(crate) xfb: Option<ext::transform_feedback::Device>,
     /// Per-vertex bytes one transform feedback buffer/stream can take.
     pub(crate) xfb_max_bytes: u32,
+    /// See `Device::geometry_streams`.
+    pub(crate) geometry_streams: bool,
     /// VK_EXT_depth_clip_control (with `depthClipControl`) is enabled.
     pub(crate) depth_clip_control: bool,
     /// Vulkan 1.2's `bufferDeviceAddress` is enabled: buffers with
@@ -191,6 +196,7 @@ impl Device {
         }
         Ok(Device {
             xfb_max_bytes: inner.xfb_max_bytes,
+            geometry_streams: inner.geometry_streams,
             depth_clip_control: inner.depth_clip_control,
             inner: Mutex::new(inner),
             messages,
@@ -502,6 +508,7 @@ unsafe fn create(
     partial.device = Some(device.clone());
 
     let mut xfb_max_bytes = 0;
+    let mut geometry_streams = false;
     if use_xfb {
         let mut xp = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut xp);
@@ -510,6 +517,9 @@ unsafe fn create(
             .max_transform_feedback_buffer_data_stride
             .min(xp.max_transform_feedback_buffer_data_size)
             .min(xp.max_transform_feedback_stream_data_size);
+        geometry_streams = sxfb.geometry_streams == vk::TRUE
+            && xp.max_transform_feedback_streams >= 4
+            && xp.max_transform_feedback_buffers >= 4;
     }
 
     let queue = device.get_device_queue(queue_family, 0);
@@ -538,6 +548,7 @@ unsafe fn create(
             command_pool,
             xfb,
             xfb_max_bytes,
+            geometry_streams,
             depth_clip_control: use_clip_control,
             buffer_device_address: s12.buffer_device_address == vk::TRUE,
             destroyed: false,

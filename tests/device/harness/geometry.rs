@@ -143,6 +143,50 @@ impl Device {
         )
     }
 
+    /// Runs `vert_spirv` then `geom_spirv`, a geometry program compiled with
+    /// `Options::transform_feedback` (which declares its own capture: the
+    /// harness does not patch it), binding transform feedback buffer k to
+    /// vertex stream k for each of `streams` streams (1 to 4; `stride` bytes
+    /// per record, as the reflection says). Returns, per stream, the words of
+    /// each captured record, in the order the vertices were emitted to it.
+    /// `job.capture` is not used.
+    pub fn run_geometry_streams(
+        &self,
+        vert_spirv: &[u32],
+        geom_spirv: &[u32],
+        job: &GeometryJob,
+        streams: u32,
+        stride: u32,
+    ) -> Result<Vec<Vec<Vec<u32>>>> {
+        if !(1..=4).contains(&streams) || stride == 0 || !stride.is_multiple_of(4) {
+            return Err(HarnessError::Job(format!(
+                "{streams} streams of {stride}-byte records: 1 to 4 streams, a stride of whole words"
+            )));
+        }
+        let later = [(
+            vk::ShaderStageFlags::GEOMETRY,
+            geom_spirv,
+            ExecutionModel::Geometry,
+        )];
+        let captured = self.run_capture_with(
+            vert_spirv,
+            &later,
+            None,
+            job,
+            Layout::Declared { streams, stride },
+        )?;
+        let words = (stride / 4) as usize;
+        Ok(captured
+            .into_iter()
+            .map(|(data, counter)| {
+                let records = (counter / stride) as usize;
+                (0..records)
+                    .map(|r| data[r * words..(r + 1) * words].to_vec())
+                    .collect()
+            })
+            .collect())
+    }
+
     /// The shared body of the capture runs: the vertex program, then `later`
     /// stages, the last of which is patched for transform feedback and captured.
     fn run_capture(
@@ -157,6 +201,44 @@ impl Device {
                 "a capture run needs a stage after the vertex program".into(),
             ));
         };
+        let program = VertexProgram::load_model(last_spirv, last_model)?;
+        let wanted = wanted_outputs(&program, &job.capture)?;
+        let mut caps = Vec::new();
+        let mut stride = 0u32;
+        for &i in &wanted {
+            caps.push((i, stride));
+            stride += program.outputs[i].bytes()?;
+        }
+        let captured = self.run_capture_with(
+            vert_spirv,
+            later,
+            patch_vertices,
+            job,
+            Layout::Patched {
+                words: program.with_xfb(&caps, stride),
+                stride,
+            },
+        )?;
+        let (words, counter) = captured.into_iter().next().unwrap_or_default();
+        let stride_words = (stride / 4).max(1) as usize;
+        let records = (counter / stride.max(1)) as usize;
+        let mut vertices = vec![VertexRecord::default(); records];
+        for (v, rec) in vertices.iter_mut().enumerate() {
+            decode_record(&program, &caps, &words[v * stride_words..], rec);
+        }
+        Ok(VertexOutput { vertices })
+    }
+
+    /// Draws and captures: per transform feedback buffer, its words and the
+    /// bytes written (its counter).
+    fn run_capture_with(
+        &self,
+        vert_spirv: &[u32],
+        later: &[(vk::ShaderStageFlags, &[u32], ExecutionModel)],
+        patch_vertices: Option<u32>,
+        job: &GeometryJob,
+        layout: Layout,
+    ) -> Result<Vec<(Vec<u32>, u32)>> {
         let n = job.vertices.len();
         if n == 0 || n > 64 * 1024 || job.max_records == 0 || job.max_records > 1 << 20 {
             return Err(HarnessError::Job(format!(
@@ -172,26 +254,30 @@ impl Device {
                 "the device lacks VK_EXT_transform_feedback, needed for geometry runs".into(),
             ));
         }
-        let program = VertexProgram::load_model(last_spirv, last_model)?;
-        let wanted = wanted_outputs(&program, &job.capture)?;
-        let mut caps = Vec::new();
-        let mut stride = 0u32;
-        for &i in &wanted {
-            caps.push((i, stride));
-            stride += program.outputs[i].bytes()?;
-        }
+        let (stride, buffers) = match &layout {
+            Layout::Patched { stride, .. } => (*stride, 1u32),
+            Layout::Declared { streams, stride } => (*stride, *streams),
+        };
         if stride > self.xfb_max_bytes {
             return Err(HarnessError::Job(format!(
                 "{stride} bytes per vertex exceed the {}-byte transform feedback limit",
                 self.xfb_max_bytes
             )));
         }
-        let last_words = program.with_xfb(&caps, stride);
+        if buffers > 1 && !self.geometry_streams {
+            return Err(HarnessError::NoDevice(
+                "the device lacks geometryStreams (or 4 transform feedback streams)".into(),
+            ));
+        }
+        let last_words = match &layout {
+            Layout::Patched { words, .. } => words.clone(),
+            Layout::Declared { .. } => later.last().map(|l| l.1.to_vec()).unwrap_or_default(),
+        };
 
         let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;
         let out_bytes = u64::from(stride) * job.max_records as u64;
 
-        let (words, counter) = self.run(|d| {
+        self.run(|d| {
             let Some(xfb) = d.xfb.as_ref() else {
                 return Err(HarnessError::NoDevice(
                     "the device lacks VK_EXT_transform_feedback".into(),
@@ -257,16 +343,22 @@ impl Device {
                 info = info.tessellation_state(&tessellation);
             }
             let pipeline = s.graphics_pipeline(&info)?;
-            let out = s.buffer(
-                out_bytes,
-                vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT,
-                &[],
-            )?;
-            let counter = s.buffer(
-                16,
-                vk::BufferUsageFlags::TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT,
-                &[],
-            )?;
+            let mut outs = Vec::new();
+            let mut counters = Vec::new();
+            for _ in 0..buffers {
+                outs.push(s.buffer(
+                    out_bytes,
+                    vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT,
+                    &[],
+                )?);
+                counters.push(s.buffer(
+                    16,
+                    vk::BufferUsageFlags::TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT,
+                    &[],
+                )?);
+            }
+            let out_handles: Vec<vk::Buffer> = outs.iter().map(|b| b.buffer).collect();
+            let counter_handles: Vec<vk::Buffer> = counters.iter().map(|b| b.buffer).collect();
             let rendering_info = vk::RenderingInfo::default()
                 .render_area(vk::Rect2D {
                     offset: vk::Offset2D { x: 0, y: 0 },
@@ -292,25 +384,24 @@ impl Device {
                     &[set],
                     &[],
                 );
-                let offsets = [0u64];
-                let sizes = [out_bytes];
+                let offsets = vec![0u64; out_handles.len()];
+                let sizes = vec![out_bytes; out_handles.len()];
                 (fp.cmd_bind_transform_feedback_buffers_ext)(
                     cb,
                     0,
-                    1,
-                    &out.buffer,
+                    buffers,
+                    out_handles.as_ptr(),
                     offsets.as_ptr(),
                     sizes.as_ptr(),
                 );
                 (fp.cmd_begin_transform_feedback_ext)(cb, 0, 0, std::ptr::null(), std::ptr::null());
                 dev.cmd_draw(cb, n as u32, 1, 0, 0);
-                let counter_offsets = [0u64];
                 (fp.cmd_end_transform_feedback_ext)(
                     cb,
                     0,
-                    1,
-                    &counter.buffer,
-                    counter_offsets.as_ptr(),
+                    buffers,
+                    counter_handles.as_ptr(),
+                    offsets.as_ptr(),
                 );
                 dev.cmd_end_rendering(cb);
                 host_barrier(
@@ -321,23 +412,31 @@ impl Device {
                         | vk::AccessFlags::TRANSFORM_FEEDBACK_COUNTER_WRITE_EXT,
                 );
             })?;
-            Ok((out.read_words(), counter.read_words()[0]))
-        })?;
-
-        let stride_words = (stride / 4).max(1) as usize;
-        let records = (counter / stride.max(1)) as usize;
-        if records > job.max_records {
-            return Err(HarnessError::Job(format!(
-                "{records} records captured, room for {}",
-                job.max_records
-            )));
-        }
-        let mut vertices = vec![VertexRecord::default(); records];
-        for (v, rec) in vertices.iter_mut().enumerate() {
-            decode_record(&program, &caps, &words[v * stride_words..], rec);
-        }
-        Ok(VertexOutput { vertices })
+            let mut captured = Vec::new();
+            for (out, counter) in outs.iter().zip(&counters) {
+                let written = counter.read_words()[0];
+                let records = (written / stride.max(1)) as usize;
+                if records > job.max_records {
+                    return Err(HarnessError::Job(format!(
+                        "{records} records captured, room for {}",
+                        job.max_records
+                    )));
+                }
+                captured.push((out.read_words(), written));
+            }
+            Ok(captured)
+        })
     }
+}
+
+/// How the last stage's transform feedback is set up.
+enum Layout {
+    /// The harness patched it: these words, one buffer of `stride`-byte
+    /// records.
+    Patched { words: Vec<u32>, stride: u32 },
+    /// The module declares its own capture (`Options::transform_feedback`):
+    /// buffer k is stream k.
+    Declared { streams: u32, stride: u32 },
 }
 
 /// A rasterised run: `vertices` go through the vertex program, are assembled with

@@ -37,6 +37,11 @@
 //!   transform feedback (the geometry module patched like a vertex program), one
 //!   record per vertex of each decomposed output primitive; the record count comes
 //!   from the transform feedback counter buffer. Parameters are in set 1.
+//! * [`Device::run_geometry_streams`] runs a geometry program compiled with
+//!   `Options::transform_feedback`, which declares its own capture (not patched):
+//!   transform feedback buffer k takes vertex stream k (EMITS), with the record
+//!   stride the reflection gives; it returns each stream's records as words. Needs
+//!   `geometryStreams` and 4 streams (else a `NoDevice` error).
 //! * [`Device::run_raster`] runs a vertex program, an optional geometry program and a
 //!   fragment program as one pipeline, rasterises the draw into a W×H target (32×32 by
 //!   default) and reads back every pixel of every colour output (cleared to
