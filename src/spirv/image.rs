@@ -30,10 +30,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rspirv::dr::Operand as SpvOperand;
 use rspirv::spirv::{
-    Capability, Decoration, Dim, ImageFormat as SpvFormat, ImageOperands, Op, Scope, StorageClass,
-    Word,
+    Capability, Dim, ImageFormat as SpvFormat, ImageOperands, Op, Scope, StorageClass, Word,
 };
 
 use super::emit::{Comp, LResult, Val};
@@ -194,7 +192,12 @@ impl Lowerer<'_> {
         for (unit, u) in uses.units {
             let (image_ty, comp) = self.storage_image_type(u.target, u.format, u.ty);
             let binding = stage_layout.image_binding(unit);
-            let var = self.image_variable(image_ty, &format!("image{unit}"), binding);
+            let var = self.descriptor_variable(
+                image_ty,
+                StorageClass::UniformConstant,
+                &format!("image{unit}"),
+                binding,
+            );
             self.io.images.insert(
                 unit,
                 ImageUnit {
@@ -213,7 +216,8 @@ impl Lowerer<'_> {
                 None => format!("bindless_image_{}_{}", array.target.name(), array.ty.name()),
             };
             let binding = stage_layout.bindless_image_binding(array);
-            let var = self.image_variable(declared, &name, binding);
+            let var =
+                self.descriptor_variable(declared, StorageClass::UniformConstant, &name, binding);
             self.io.bindless_images.insert(
                 array,
                 ImageUnit {
@@ -281,23 +285,6 @@ impl Lowerer<'_> {
             None,
         );
         (image_ty, comp)
-    }
-
-    /// A UniformConstant variable of `ty` at `binding` of the stage's set.
-    fn image_variable(&mut self, ty: Word, name: &str, binding: u32) -> Word {
-        let set = self.options.stage_layout(self.program.stage).set;
-        let var = self.global_variable(ty, StorageClass::UniformConstant, None, name);
-        self.b.decorate(
-            var,
-            Decoration::DescriptorSet,
-            [SpvOperand::LiteralBit32(set)],
-        );
-        self.b.decorate(
-            var,
-            Decoration::Binding,
-            [SpvOperand::LiteralBit32(binding)],
-        );
-        var
     }
 
     fn image_unit(&self, unit: u32) -> LResult<ImageUnit> {

@@ -708,8 +708,20 @@ impl Lowerer<'_> {
             .member_decorate(st, 0, Decoration::Offset, [SpvOperand::LiteralBit32(0)]);
         self.b.name(st, struct_name);
         self.b.member_name(st, 0, member_name);
-        let var = self.global_variable(st, StorageClass::Uniform, None, var_name);
+        self.descriptor_variable(st, StorageClass::Uniform, var_name, binding)
+    }
+
+    /// A variable of `ty` in `class` bound to `binding` of the stage's
+    /// descriptor set (docs/interface.md, "Binding layout").
+    pub(crate) fn descriptor_variable(
+        &mut self,
+        ty: Word,
+        class: StorageClass,
+        name: &str,
+        binding: u32,
+    ) -> Word {
         let set = self.options.stage_layout(self.program.stage).set;
+        let var = self.global_variable(ty, class, None, name);
         self.b.decorate(
             var,
             Decoration::DescriptorSet,

@@ -285,7 +285,7 @@ impl Lowerer<'_> {
                 class,
                 &format!("{block_name}{b}"),
                 &format!("{var_name}{b}"),
-                (layout.set, binding),
+                binding,
             );
             let buffers = if counter {
                 &mut self.io.counters
@@ -1174,7 +1174,7 @@ impl Lowerer<'_> {
         class: StorageClass,
         block_name: &str,
         var_name: &str,
-        (set, binding): (u32, u32),
+        binding: u32,
     ) -> Word {
         let element_ty = self.t(element, 1);
         let stride = if element == Comp::U64 { 8 } else { 4 };
@@ -1201,18 +1201,7 @@ impl Lowerer<'_> {
         );
         self.b.name(st, block_name);
         self.b.member_name(st, 0, "data");
-        let var = self.global_variable(st, class, None, var_name);
-        self.b.decorate(
-            var,
-            Decoration::DescriptorSet,
-            [rspirv::dr::Operand::LiteralBit32(set)],
-        );
-        self.b.decorate(
-            var,
-            Decoration::Binding,
-            [rspirv::dr::Operand::LiteralBit32(binding)],
-        );
-        var
+        self.descriptor_variable(st, class, var_name, binding)
     }
 
     /// The 64-bit view of `program.storage[binding]`: a second variable
@@ -1238,7 +1227,7 @@ impl Lowerer<'_> {
             class,
             &format!("Storage64_{binding}"),
             &format!("program_storage64_{binding}"),
-            (layout.set, layout.storage_binding(binding)),
+            layout.storage_binding(binding),
         );
         self.io.storage64.insert(binding, var);
         Ok(var)

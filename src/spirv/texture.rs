@@ -29,8 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rspirv::dr::{self, Operand as SpvOperand};
 use rspirv::spirv::{
-    Capability, Decoration, Dim, GlslStd450Op as GLOp, ImageFormat, ImageOperands, Op,
-    StorageClass, Word,
+    Capability, Dim, GlslStd450Op as GLOp, ImageFormat, ImageOperands, Op, StorageClass, Word,
 };
 
 use super::emit::{Comp, LResult, Val, F32_ONE};
@@ -200,7 +199,6 @@ impl Lowerer<'_> {
     /// (docs/interface.md, "Textures").
     pub(crate) fn declare_textures(&mut self, analysis: &Analysis) -> LResult<()> {
         let stage_layout = self.options.stage_layout(self.program.stage);
-        let set = stage_layout.set;
         for (slot, u) in unit_uses(self.program, analysis)? {
             let layout = layout(u.target);
             // Depth comparisons return floats (section 3.8.14); any other
@@ -249,17 +247,8 @@ impl Lowerer<'_> {
                     stage_layout.bindless_binding(t),
                 ),
             };
-            let var = self.global_variable(declared, StorageClass::UniformConstant, None, &name);
-            self.b.decorate(
-                var,
-                Decoration::DescriptorSet,
-                [SpvOperand::LiteralBit32(set)],
-            );
-            self.b.decorate(
-                var,
-                Decoration::Binding,
-                [SpvOperand::LiteralBit32(binding)],
-            );
+            let var =
+                self.descriptor_variable(declared, StorageClass::UniformConstant, &name, binding);
             let unit = TextureUnit {
                 var,
                 target: u.target,
