@@ -1,7 +1,7 @@
 //! LALRPOP glue: runs the lexer and the generated parser, and turns parse
 //! errors into diagnostics.
 
-use super::ast::{Ast, Statement};
+use super::ast::{Arg, Ast, Instruction, Operand, Statement};
 use super::lexer::{read_header, Lexer, Tok};
 use crate::diag::Diagnostic;
 use crate::isa::Header;
@@ -70,6 +70,34 @@ pub fn parse_bounded(source: &str, max_instructions: usize) -> (Option<Ast>, Vec
 pub trait StatementSink {
     /// Takes the next statement.
     fn statement(&mut self, statement: Statement);
+}
+
+/// The action of `<statement> ::= <instruction> ";"`: hands the
+/// instruction to the sink, or stops the parse when it is one more than
+/// `budget` allows ([`parse_bounded`]).
+pub(crate) fn take_instruction<'input>(
+    sink: &mut dyn StatementSink,
+    budget: &mut usize,
+    instruction: Instruction,
+) -> Result<(), ParseError<usize, Tok<'input>, Stop>> {
+    if *budget == 0 {
+        return Err(ParseError::User {
+            error: Stop::TooManyInstructions(instruction.span),
+        });
+    }
+    *budget -= 1;
+    sink.statement(Statement::Instruction(instruction));
+    Ok(())
+}
+
+/// The argument list of an instruction, from its first operand. Room for
+/// four: nearly every instruction has two to four arguments (Table X.13),
+/// so the list is allocated once and the others are pushed without
+/// growing it.
+pub(crate) fn first_argument(first: Operand) -> Vec<Arg> {
+    let mut args = Vec::with_capacity(4);
+    args.push(Arg::Operand(first));
+    args
 }
 
 /// Collects the statements: the syntax tree.
