@@ -2201,7 +2201,16 @@ impl Machine<'_> {
             Target::Global(..) => 0,
         };
         let index = (aligned / 4) as usize;
-        let inside = byte <= u64::from(u32::MAX) && index + words <= len;
+        let mut inside = byte <= u64::from(u32::MAX) && index + words <= len;
+        if let (VarKind::ConstantBuffer(b), Some(_)) = (&self.program.var(var).kind, &m.address) {
+            // An LDC with a register offset is also outside past its
+            // CBUFFER's declared bytes f..f + len, all the device's block
+            // is sure to cover (docs/interface.md, "CBUFFER and LDC"):
+            // undefined as a whole there (NV_parameter_buffer_object2
+            // 2.X.3.6). A constant offset sizes the block itself.
+            let end = u64::from(b.first) + u64::from(self.program.var(var).len());
+            inside &= aligned + bytes as u64 <= end;
+        }
         Ok(Place {
             target,
             byte: aligned as usize,

@@ -658,7 +658,9 @@ END
 /// outside their memory"). The block is a whole number of uvec4s, so
 /// only an offset off the fetch size's alignment (itself undefined,
 /// 2.X.8.Z, LDC) can straddle its end; nvp4c rounds such an offset down
-/// to a word. Word w of the 16 bytes is `0x11 * (w + 1)`.
+/// to a word. Word w of the buffer is `0x11 * (w + 1)`; it has 8 words,
+/// the declaration 16 bytes (4 words): word 4 exists but is past the
+/// block, so outside as well.
 #[test]
 fn ldc_partly_past_the_block_is_undefined_as_a_whole() {
     let src = "!!NVfp5.0
@@ -672,7 +674,7 @@ LDC.U32X2 o0, cb[a.x];
 LDC.U32X4 o1, cb[a.y];
 END
 ";
-    let words = [0x11, 0x22, 0x33, 0x44];
+    let words = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
     let cases: [[f32; 2]; 2] = [[8.0, 0.0], [12.0, 4.0]];
     let cases: Vec<[f32; 4]> = cases.iter().map(|a| [a[0], a[1], 0.0, 0.0]).collect();
     let expected = [
