@@ -2138,7 +2138,9 @@ struct Place {
 /// group's shared memory, bytes that are undefined until written; a
 /// register offset beyond SHARED_MEMORY reads zero and writes nothing, as
 /// the backend does (docs/semantics.md, "Shared memory"). LDC reads
-/// [`Inputs::buffers`] the same way.
+/// [`Inputs::buffers`], undefined as a whole where any of its bytes is
+/// missing. An access is inside only if all its words are
+/// (docs/semantics.md, "Accesses partly outside their memory").
 impl Machine<'_> {
     /// The binding point a register picks in a range of buffers: its x
     /// (a signed integer) plus the constant, clamped into the range; and
