@@ -2138,7 +2138,9 @@ struct Place {
 /// group's shared memory, bytes that are undefined until written; a
 /// register offset beyond SHARED_MEMORY reads zero and writes nothing, as
 /// the backend does (docs/semantics.md, "Shared memory"). LDC reads
-/// [`Inputs::buffers`] the same way.
+/// [`Inputs::buffers`], undefined as a whole where any of its bytes is
+/// missing. An access is inside only if all its words are
+/// (docs/semantics.md, "Accesses partly outside their memory").
 impl Machine<'_> {
     /// The binding point a register picks in a range of buffers: its x
     /// (a signed integer) plus the constant, clamped into the range; and
@@ -2201,7 +2203,16 @@ impl Machine<'_> {
             Target::Global(..) => 0,
         };
         let index = (aligned / 4) as usize;
-        let inside = byte <= u64::from(u32::MAX) && index + words <= len;
+        let mut inside = byte <= u64::from(u32::MAX) && index + words <= len;
+        if let (VarKind::ConstantBuffer(b), Some(_)) = (&self.program.var(var).kind, &m.address) {
+            // An LDC with a register offset is also outside past its
+            // CBUFFER's declared bytes f..f + len, all the device's block
+            // is sure to cover (docs/interface.md, "CBUFFER and LDC"):
+            // undefined as a whole there (NV_parameter_buffer_object2
+            // 2.X.3.6). A constant offset sizes the block itself.
+            let end = u64::from(b.first) + u64::from(self.program.var(var).len());
+            inside &= aligned + bytes as u64 <= end;
+        }
         Ok(Place {
             target,
             byte: aligned as usize,
@@ -2282,19 +2293,23 @@ impl Machine<'_> {
     /// or 16-bit integer sign- or zero-extended and an F16 as an f32, in
     /// the low 32 bits), zeros in the others and outside a storage buffer
     /// or shared memory; for LDC, then the operand's swizzle and modifiers
-    /// (2.X.8.Z, LDC). A parameter buffer word beyond the given ones is
-    /// undefined ("not large enough to hold element <b>").
+    /// (2.X.8.Z, LDC). An LDC any of whose words lies beyond the given
+    /// ones is undefined as a whole, however many of its first words
+    /// exist: NV_parameter_buffer_object2 2.X.3.6, "the bound buffer
+    /// object is not large enough to hold element <b>, the values used
+    /// are undefined" (the device reads 0 for such an access, one of the
+    /// values allowed; docs/semantics.md, "Accesses partly outside").
     fn memory_load(&mut self, inst: &Instruction, m: &crate::ir::MemoryAccess) -> Result<Wide4> {
         let place = self.memory_place(m)?;
         let constant = matches!(place.target, Target::Constant(_));
         let mut v = Wide4::default();
-        if !place.inside && matches!(place.target, Target::Global(..)) {
+        if !place.inside && (constant || matches!(place.target, Target::Global(..))) {
             // NV_gpu_program5 2.X.4.5: "the values returned ... will be
             // undefined" (global_place reported it).
             v.undefined = 0xf;
             return Ok(v);
         }
-        if place.inside || constant {
+        if place.inside {
             let size = usize::from(m.bits) / 8;
             for c in 0..usize::from(m.components) {
                 let mut raw = 0u64;

@@ -649,3 +649,45 @@ END
     ];
     check_fragment(src, &buffers, &cases, &expected, &[]);
 }
+
+/// An LDC whose first words lie in the CBUFFER block and whose last ones
+/// do not is undefined as a whole (NV_parameter_buffer_object2 2.X.3.6:
+/// "the bound buffer object is not large enough to hold element <b>, the
+/// values used are undefined"): the interpreter marks every component
+/// undefined, the device reads 0 (docs/semantics.md, "Accesses partly
+/// outside their memory"). The block is a whole number of uvec4s, so
+/// only an offset off the fetch size's alignment (itself undefined,
+/// 2.X.8.Z, LDC) can straddle its end; nvp4c rounds such an offset down
+/// to a word. Word w of the buffer is `0x11 * (w + 1)`; it has 8 words,
+/// the declaration 16 bytes (4 words): word 4 exists but is past the
+/// block, so outside as well.
+#[test]
+fn ldc_partly_past_the_block_is_undefined_as_a_whole() {
+    let src = "!!NVfp5.0
+OPTION ARB_draw_buffers;
+CBUFFER cb[] = { program.buffer[0][0..15] };
+INT TEMP a;
+UINT OUTPUT o0 = result.color[0];
+UINT OUTPUT o1 = result.color[1];
+FLR.S a, fragment.texcoord[0];
+LDC.U32X2 o0, cb[a.x];
+LDC.U32X4 o1, cb[a.y];
+END
+";
+    let words = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
+    let cases: [[f32; 2]; 2] = [[8.0, 0.0], [12.0, 4.0]];
+    let cases: Vec<[f32; 4]> = cases.iter().map(|a| [a[0], a[1], 0.0, 0.0]).collect();
+    let expected = [
+        // Byte 8: words 2, 3, then zeros; byte 0: words 0..3.
+        vec![[0x33, 0x44, 0, 0], [0x11, 0x22, 0x33, 0x44]],
+        // Byte 12: words 3, 4 (4 past the block); byte 4: words 1..4.
+        vec![[0; 4], [0; 4]],
+    ];
+    check_fragment(
+        src,
+        &[(0, words.to_vec())],
+        &cases,
+        &expected,
+        &[(1, 0), (1, 1)],
+    );
+}

@@ -416,3 +416,64 @@ fn a_register_picks_the_binding_point_of_a_storage_range() {
         &[12, 0, 11, 13],
     );
 }
+
+/// Accesses wider than a word whose first words lie inside the buffer and
+/// whose last ones do not are outside as a whole: NV_shader_storage_buffer_object
+/// 2.X.3.Y, "the bound buffer object is not large enough to hold an
+/// element <c>, reads from the binding return zero and writes to the
+/// binding have no effect" — the element being the access's bytes
+/// (docs/semantics.md, "Accesses partly outside their memory"). `src`
+/// has 6 words (2^32 + 2 as U64 in words 4, 5) and `dst` 8.
+#[test]
+fn ldb_and_stb_partly_past_the_buffer_read_zero_and_write_nothing() {
+    let body = "LDB.U64X2 d, src[16];
+STB.U64X2 d, dst[0];
+LDB.U32X4 u, src[16];
+STB.U32X2 u, dst[16];
+MOV.U u, {1, 2, 3, 4};
+STB.U32X4 u, dst[24];
+";
+    let want = [
+        // U64X2 at byte 16: words 4..7, of which 6, 7 are past `src`: 0.
+        0,
+        0,
+        0,
+        0,
+        // U32X4 at byte 16 (words 4..7): 0, not words 4, 5 (2, 1).
+        0,
+        0,
+        // U32X4 at byte 24 of `dst`: words 6..9, 8, 9 past it: nothing
+        // written, words 6, 7 keep their value.
+        0xAAAA_AAAA,
+        0xAAAA_AAAA,
+    ];
+    check(body, &SRC[..6], &[0xAAAA_AAAA; 8], &want);
+}
+
+/// LDS and STS with a register offset partly past SHARED_MEMORY (24
+/// bytes, words 0..5): the load reads zero and the store writes nothing,
+/// as for a storage buffer (docs/semantics.md, "Shared memory"; a
+/// constant offset past it fails to load, NV_compute_program5 2.X.3.Y).
+#[test]
+fn lds_and_sts_partly_past_shared_memory_read_zero_and_write_nothing() {
+    let body = "MOV.U u, {5, 6, 7, 8};
+STS.U32X4 u, sh[0];
+STS.U32X2 u, sh[16];
+MOV.U at.x, 16;
+MOV.U u, {1, 2, 3, 4};
+STS.U32X4 u, sh[at.x];
+LDS.U32X4 u, sh[at.x];
+STB.U32X4 u, dst[0];
+LDS.U32X2 u, sh[at.x];
+STB.U32X2 u, dst[16];
+";
+    let want = [
+        // U32X4 at byte 16: words 4..7, 6 and 7 past the 24 bytes: 0.
+        0, 0, 0, 0,
+        // Words 4, 5 as the first STS.U32X2 left them: the partial
+        // STS.U32X4 wrote nothing.
+        5, 6,
+    ];
+    let shared = "SHARED_MEMORY 24;\nSHARED sh[] = { program.sharedmem };\nUINT TEMP at;\n";
+    check_with(shared, body, &SRC, &[0xAAAA_AAAA; 6], &want);
+}
