@@ -2005,6 +2005,27 @@ pub struct ImageAccess {
 }
 
 impl ImageAccess {
+    /// NV_shader_atomic_fp16_vector's ATOMIM.F16X2: an atomic on an rg16f
+    /// texel, which the backend declares R32ui and updates as one word of
+    /// two halves (docs/interface.md, "Images").
+    pub fn packed_halves_atomic(&self) -> bool {
+        self.atomic.is_some() && self.format == Some(ImageFormat::F16X2)
+    }
+
+    /// The format the unit is declared with for this access: R32ui for
+    /// [`ImageAccess::packed_halves_atomic`], else the storage modifier's.
+    pub fn declared_format(&self) -> Option<ImageFormat> {
+        if self.packed_halves_atomic() {
+            Some(ImageFormat {
+                ty: crate::isa::DataType::Unsigned,
+                bits: 32,
+                components: 1,
+            })
+        } else {
+            self.format
+        }
+    }
+
     /// Every unit the access may use: its unit, or all of a
     /// register-indexed array's; none for a bindless handle, whose images
     /// are the handle arrays' (docs/interface.md, "Bindless images").
@@ -2265,6 +2286,13 @@ pub struct ImageFormat {
 }
 
 impl ImageFormat {
+    /// `F16X2`: rg16f.
+    pub const F16X2: ImageFormat = ImageFormat {
+        ty: crate::isa::DataType::Float,
+        bits: 16,
+        components: 2,
+    };
+
     /// The modifier as written (`U32`, `F32X4`, `S8`).
     pub fn name(self) -> String {
         let t = match self.ty {

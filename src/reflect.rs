@@ -335,6 +335,13 @@ pub struct ImageUnit {
     /// formatted stores (any storage format, with
     /// `shaderStorageImageWriteWithoutFormat`).
     pub format: Option<String>,
+    /// The format of the image's data when the view bound has another
+    /// one: `rg16f` for a unit NV_shader_atomic_fp16_vector's ATOMIM.F16X2
+    /// uses, declared `r32ui` (bind an R32_UINT view of the R16G16_SFLOAT
+    /// image, created with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+    /// docs/interface.md, "Images"); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_format: Option<String>,
     /// `read`, `write` or `read_write`: what the program does with it.
     pub access: String,
 }
@@ -1513,6 +1520,8 @@ struct ImageUse {
     writes: bool,
     /// The format of its unformatted accesses (`ImageFormat::glsl_name`).
     format: Option<String>,
+    /// The format of the data, when it is not `format` (ATOMIM.F16X2).
+    data_format: Option<String>,
 }
 
 /// Image units, and NV_bindless_texture's image handle arrays, by how the
@@ -1568,12 +1577,16 @@ impl ImageUse {
             reads: false,
             writes: false,
             format: None,
+            data_format: None,
         }
     }
     fn add(&mut self, access: &crate::ir::ImageAccess, reads: bool, writes: bool) {
         self.reads |= reads;
         self.writes |= writes;
-        if let Some(f) = access.format {
+        if access.packed_halves_atomic() {
+            self.data_format = access.format.map(|f| f.glsl_name());
+        }
+        if let Some(f) = access.declared_format() {
             self.format = Some(f.glsl_name());
         }
     }
@@ -1674,6 +1687,7 @@ fn image_unit(
         ty: facts.type_name(var.pointee),
         sampled_type: i.sampled_type,
         format: i.format.and(u.format.clone()),
+        data_format: u.data_format.clone(),
         access: u.access(),
     })
 }

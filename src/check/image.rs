@@ -33,6 +33,10 @@ pub(super) struct UnitUse {
     target: (ImageTarget, Span),
     format: Option<(ImageFormat, Span)>,
     formatted: Option<(DataType, Span)>,
+    /// The first ATOMIM.F16X2 and the first other access: the unit is
+    /// declared R32ui for the former, rg16f for the latter (E1274).
+    packed_atomic: Option<Span>,
+    unpacked: Option<Span>,
 }
 
 const MODIFIER_RULE: &str = "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z: \"LOADIM supports no base data type modifiers, but requires exactly one storage modifier\" (F32X4 S32X4 U32X4 F32X2 S32X2 U32X2 F32 S32 U32 S16 U16 S8 U8, Table X.3; with NV_gpu_program5_mem_extended F16, F16X2, F16X4 and the 8/16-bit X2/X4 forms); \"STOREIM supports an optional base data type or storage modifier\"; \"ATOMIM supports no base data type modifiers, but requires exactly one storage and one atomic modifier\"; COH and VOL mark LOADIM and STOREIM coherent and volatile; LOADIM and ATOMIM may update a condition code";
@@ -304,8 +308,18 @@ impl Checker<'_> {
             return None;
         }
         if let Some((storage, text, span)) = extension {
-            self.image_atomic_extension(mods.atomic, storage, text, span);
-            return None;
+            self.image_atomic_extension(mods.atomic, storage, text, span)?;
+            if mods.format.is_some() {
+                bad(
+                    self,
+                    span,
+                    format!("{} has more than one storage modifier", info.name),
+                );
+                return None;
+            }
+            // F16X2: an rg16f texel, updated as one 32-bit word.
+            mods.format = Some((ImageFormat::F16X2, span));
+            return Some(mods);
         }
         if info.opcode != Opcode::Storeim && mods.format.is_none() {
             self.error(
@@ -369,18 +383,17 @@ impl Checker<'_> {
         Some(mods)
     }
 
-    /// ATOMIM with a storage modifier of the atomic extensions, which
-    /// nvp4c refuses: 64-bit ones are in no ATOMIM table (E1244), and the
-    /// F16X2 and F16X4 of NV_shader_atomic_fp16_vector (which need the
-    /// option: E1242) name 16-bit float images, on which Vulkan has no
-    /// atomics (E1245).
+    /// ATOMIM with a storage modifier of the atomic extensions: 64-bit
+    /// ones are in no ATOMIM table (E1244); NV_shader_atomic_fp16_vector's
+    /// F16X2 and F16X4 need the option (E1242); F16X2 is lowered (`Some`),
+    /// F16X4, a 64-bit rgba16f texel, is refused (E1245).
     fn image_atomic_extension(
         &mut self,
         op: Option<AtomicOp>,
         storage: (DataType, u8, u8),
         text: &str,
         span: Span,
-    ) {
+    ) -> Option<()> {
         if storage.1 == 64 {
             self.error(
                 Diagnostic::error("E1244", format!("ATOMIM does not take `.{text}`"))
@@ -388,7 +401,7 @@ impl Checker<'_> {
                     .note("NV_shader_atomic_int64 adds S64 and U64 to ATOM, ATOMB and ATOMS only, and NV_shader_atomic_float64 F64 to ATOM only (issue (1): \"Atomic operation on double-precision texture memory are not supported since OpenGL provides no pixel/texture formats with double-precision components\")")
                     .note(ATOMIC_RULE),
             );
-            return;
+            return None;
         }
         let Some(op) = op else {
             self.error(
@@ -396,20 +409,19 @@ impl Checker<'_> {
                     .primary(span, "e.g. `.ADD`")
                     .note(ATOMIC_RULE),
             );
-            return;
+            return None;
         };
-        if self
-            .atomic_extension_rule("ATOMIM", op, storage, text, span)
-            .is_none()
-        {
-            return;
+        self.atomic_extension_rule("ATOMIM", op, storage, text, span)?;
+        if storage.2 == 2 {
+            return Some(());
         }
         self.error(
             Diagnostic::error("E1245", format!("`ATOMIM.{}.{text}` cannot be lowered to Vulkan", op.name()))
-                .primary(span, "an atomic on a 16-bit float image")
-                .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X2 and F16X4 ATOMIM operate on images of formats rg16f and rgba16f")
-                .note("Vulkan's image atomics take R32_UINT and R32_SINT images (VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT; R64 with VK_EXT_shader_image_atomic_int64, float formats with VK_EXT_shader_atomic_float), never 16-bit float ones; the same operations are lowered on storage buffers and shared memory (ATOMB, ATOMS)"),
+                .primary(span, "an atomic on a 64-bit rgba16f texel")
+                .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X4 ATOMIM operates on images of format rgba16f")
+                .note("Vulkan's image atomics take 32-bit integer formats, and 64-bit ones (R64_UINT) only with VK_EXT_shader_image_atomic_int64's shaderImageInt64Atomics, which nvp4c's targets do not assume (and lavapipe, Mesa 22.3, does not offer); F16X2 ATOMIM (rg16f, one 32-bit word) is lowered, as are F16X4 atomics on storage buffers and shared memory (ATOMB, ATOMS)"),
         );
+        None
     }
 
     /// `<imageUnit>`: `image[n]` or an IMAGE variable (`img`, `img[n]`,
@@ -519,6 +531,8 @@ impl Checker<'_> {
             target: (target, target_span),
             format: None,
             formatted: None,
+            packed_atomic: None,
+            unpacked: None,
         });
         let (first, first_span) = previous.target;
         if first != target {
@@ -563,6 +577,32 @@ impl Checker<'_> {
             );
             return None;
         }
+        // NV_shader_atomic_fp16_vector's ATOMIM.F16X2 goes through an
+        // R32ui declaration of the unit (Vulkan's image atomics take
+        // 32-bit integer formats), LOADIM and STOREIM through rg16f: one
+        // SPIR-V variable per unit has one format.
+        let packed = info_is_packed_atomic(mods);
+        let here = mods.format.map_or(target_span, |f| f.1);
+        let mix = match (packed, previous.packed_atomic, previous.unpacked) {
+            (true, None, Some(other)) => Some((here, other)),
+            (false, Some(atomic), _) => Some((atomic, here)),
+            _ => None,
+        };
+        if let Some((atomic, other)) = mix {
+            self.error(
+                Diagnostic::error("E1274", format!("image unit {unit} is used by ATOMIM.F16X2 and by another access"))
+                    .primary(atomic, "ATOMIM.F16X2 here: the unit is declared R32ui")
+                    .secondary(other, "this access would need the unit declared rg16f")
+                    .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X2 ATOMIM operates on rg16f images; Vulkan's image atomics take 32-bit integer formats, so nvp4c declares a unit ATOMIM.F16X2 uses R32ui (bound as an R32_UINT view of the R16G16_SFLOAT image) and updates each texel as one word of two halves; a unit has one declared format, so its loads and stores would read and write words, not halves (docs/interface.md, \"Images\")")
+                    .note("use another image unit, bound to a second view of the same image, for the loads and stores"),
+            );
+            return None;
+        }
+        if packed {
+            previous.packed_atomic.get_or_insert(here);
+        } else {
+            previous.unpacked.get_or_insert(here);
+        }
         match mods.format {
             Some(f) => {
                 previous.format.get_or_insert(f);
@@ -573,6 +613,12 @@ impl Checker<'_> {
         }
         Some(())
     }
+}
+
+/// ATOMIM.F16X2 (NV_shader_atomic_fp16_vector): the access the backend
+/// makes on an R32ui declaration of the unit.
+fn info_is_packed_atomic(mods: &ImageMods) -> bool {
+    mods.atomic.is_some() && mods.format.map(|f| f.0) == Some(ImageFormat::F16X2)
 }
 
 /// The instruction's operand list, for notes.

@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 
-use super::machine::{atomic_update, Machine};
+use super::machine::{atomic_update, halves_word_update, Machine};
 use super::{InterpError, Vec4};
 use crate::ir::{
     BindlessImageArray, Block, ImageAccess, ImageFormat, ImageTarget, Instruction, Operand,
@@ -383,7 +383,19 @@ impl Machine<'_> {
             .atomic
             .ok_or_else(|| super::machine::internal("ATOMIM without its operation", inst.span))?;
         let at = self.image_slot(a, inst.ty)?;
-        let layout = self.image_layout(at.slot, inst.ty);
+        let packed = a.packed_halves_atomic();
+        let layout = if packed {
+            // NV_shader_atomic_fp16_vector's F16X2: the rg16f texel as the
+            // one 32-bit word of two halves the backend's R32ui view holds
+            // (docs/interface.md, "Images").
+            Layout {
+                ty: DataType::Unsigned,
+                bits: 32,
+                components: 1,
+            }
+        } else {
+            self.image_layout(at.slot, inst.ty)
+        };
         let (texel, undefined) = self.texel(a, &at, coord, layout);
         let Texel::At(byte) = texel else {
             let mut v = Vec4::defined([0; 4]);
@@ -397,6 +409,13 @@ impl Machine<'_> {
             v.undefined = 0xf;
             return Ok(v);
         };
+        if packed {
+            // The halves before as f32 x y, zero z w.
+            let mut v = Vec4::defined([0; 4]);
+            let new = halves_word_update(op, old, operand, 0, undefined, &mut v);
+            self.write_texel_component(at.slot, byte, layout, 0, new);
+            return Ok(v);
+        }
         let new = atomic_update(op, inst.ty, old, operand.bits[0], operand.bits[1])
             .map_err(|what| super::machine::internal(what, inst.span))?;
         if let Some(new) = new {
@@ -429,6 +448,23 @@ mod tests {
         let mut inputs = Inputs::default();
         inputs.images.extend(images.iter().cloned());
         run(&program, &inputs, &Default::default()).expect("runs")
+    }
+
+    /// ATOMIM.F16X2 (NV_shader_atomic_fp16_vector) on texel 1 of an rg16f
+    /// image holding (1, 2) = 0x4000_3C00: ADD (0.5, -3) gives (1.5, -1) =
+    /// 0xBC00_3E00 and returns (1, 2, 0, 0) as f32; texel 0 is untouched.
+    #[test]
+    fn image_atomic_f16x2_adds_per_half_and_returns_the_old_halves() {
+        let src = "!!NVcp5.0\nOPTION NV_shader_atomic_fp16_vector;\nGROUP_SIZE 1;\nTEMP r;\nATOMIM.ADD.F16X2 r, {0.5, -3, 0, 0}, {1, 0, 0, 0}, image[0], 1D;\nSTOREIM.F32X4 image[1], r, {0, 0, 0, 0}, 1D;\nEND\n";
+        let out = outcome(
+            src,
+            &[
+                (0, Image::from_words([2, 1, 1], &[7, 0x4000_3C00])),
+                (1, Image::from_words([1, 1, 1], &[9; 4])),
+            ],
+        );
+        assert_eq!(out.images[&0].words(), [7, 0xBC00_3E00]);
+        assert_eq!(out.images[&1].words(), [0x3F80_0000, 0x4000_0000, 0, 0]);
     }
 
     /// A unit written only by formatted stores has no format in the

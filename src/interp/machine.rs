@@ -176,6 +176,46 @@ pub(super) struct Machine<'p> {
 /// give (0,0,0,0) ([`crate::isa::Dialect::relative_reads_outside_are_zero`]).
 const OUTSIDE: u32 = u32::MAX;
 
+/// One word of an F16X2/F16X4 atomic (NV_shader_atomic_fp16_vector): the
+/// halves of `old` (x in the low 16 bits) and components `2w`, `2w + 1` of
+/// the operand rounded to halves, per half `mem + op`, `min`, `max` (as MIN
+/// and MAX compute them: `(tmp0 > tmp1) ? ...`) rounded to the nearest
+/// half, or the operand (EXCH). Gives the new word; puts the halves before,
+/// as f32, in components `2w`, `2w + 1` of `result`. Shared by the memory
+/// atomics and ATOMIM.F16X2.
+pub(super) fn halves_word_update(
+    op: AtomicOp,
+    old: u32,
+    operand: &Vec4,
+    w: usize,
+    old_undefined: bool,
+    result: &mut Vec4,
+) -> u32 {
+    use super::value::{f16_bits_to_f32, f32_to_f16_bits};
+    let mut new = 0;
+    for h in 0..2 {
+        let c = 2 * w + h;
+        let mem = f16_bits_to_f32((old >> (16 * h)) as u16);
+        let x = f16_bits_to_f32(f32_to_f16_bits(operand.f(c)));
+        let r = match op {
+            // Rounded to f32 and then to f16: the correctly
+            // rounded f16 sum (f32 has 24 >= 2*11 + 2 bits).
+            AtomicOp::Add => mem + x,
+            AtomicOp::Min if x > mem => mem,
+            AtomicOp::Max if x > mem => x,
+            AtomicOp::Min => x,
+            AtomicOp::Max => mem,
+            _ => x,
+        };
+        new |= u32::from(f32_to_f16_bits(r)) << (16 * h);
+        result.bits[c] = mem.to_bits();
+        if old_undefined || operand.is_undefined(c) {
+            result.undefined |= 1 << c;
+        }
+    }
+    new
+}
+
 pub(super) fn internal(what: impl Into<String>, span: Span) -> InterpError {
     InterpError::Internal {
         what: what.into(),
@@ -2431,31 +2471,10 @@ impl Machine<'_> {
         op: AtomicOp,
         operand: &Vec4,
     ) -> Vec4 {
-        use super::value::{f16_bits_to_f32, f32_to_f16_bits};
         let mut v = Vec4::defined([0; 4]);
         for w in 0..usize::from(m.components) / 2 {
             let (old, old_undefined) = self.read_word(target, index + w);
-            let mut new = 0;
-            for h in 0..2 {
-                let c = 2 * w + h;
-                let mem = f16_bits_to_f32((old >> (16 * h)) as u16);
-                let x = f16_bits_to_f32(f32_to_f16_bits(operand.f(c)));
-                let r = match op {
-                    // Rounded to f32 and then to f16: the correctly
-                    // rounded f16 sum (f32 has 24 >= 2*11 + 2 bits).
-                    AtomicOp::Add => mem + x,
-                    AtomicOp::Min if x > mem => mem,
-                    AtomicOp::Max if x > mem => x,
-                    AtomicOp::Min => x,
-                    AtomicOp::Max => mem,
-                    _ => x,
-                };
-                new |= u32::from(f32_to_f16_bits(r)) << (16 * h);
-                v.bits[c] = mem.to_bits();
-                if old_undefined || operand.is_undefined(c) {
-                    v.undefined |= 1 << c;
-                }
-            }
+            let new = halves_word_update(op, old, operand, w, old_undefined, &mut v);
             self.write_word(target, index + w, new);
         }
         v

@@ -162,7 +162,7 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> Uses {
                         ty,
                     });
                     if a.format.is_some() {
-                        u.format = a.format;
+                        u.format = a.declared_format();
                     }
                 }
             }
@@ -545,6 +545,9 @@ impl Lowerer<'_> {
         let op = a
             .atomic
             .ok_or_else(|| LowerError::internal_at("ATOMIM without its operation", inst.span))?;
+        if a.packed_halves_atomic() {
+            return self.image_atomic_halves(inst, a, op, operand, coord);
+        }
         let units = self.image_units(a, inst.ty)?;
         let bits = self.cast(operand, Comp::U32)?;
         let x = self.extract(bits, 0)?;
@@ -554,23 +557,67 @@ impl Lowerer<'_> {
         let zero = self.konst(Comp::U32, &[0]);
         self.store(result, zero)?;
         self.each_image(units, coord, |l, unit, at| {
-            let scalar = l.t(unit.comp, 1);
-            let ptr_ty = l.t_ptr(StorageClass::Image, scalar);
-            // "Sample ... must be 0" unless the image is multisampled.
-            let sample = match at.sample {
-                Some(s) => s.id,
-                None => l.c_u32(0),
-            };
-            let p = l.emit(
-                Op::ImageTexelPointer,
-                ptr_ty,
-                &[unit.var, at.ijk.id, sample],
-            )?;
+            let p = l.texel_pointer(unit, at)?;
             let scope = l.c_u32(Scope::Device as u32);
             let old = l.atomic_word(p, unit.comp, scope, op, inst.ty, x, y)?;
             l.store(result, old)
         })?;
         let old = self.load(result, Comp::U32, 1)?;
         self.cast(old, Comp::from(inst.ty))
+    }
+
+    /// A pointer to the texel `at` of `unit` (sample 0 unless the image is
+    /// multisampled: "Sample ... must be 0").
+    fn texel_pointer(&mut self, unit: ImageUnit, at: &TexelAt) -> LResult<Word> {
+        let scalar = self.t(unit.comp, 1);
+        let ptr_ty = self.t_ptr(StorageClass::Image, scalar);
+        let sample = match at.sample {
+            Some(s) => s.id,
+            None => self.c_u32(0),
+        };
+        self.emit(
+            Op::ImageTexelPointer,
+            ptr_ty,
+            &[unit.var, at.ijk.id, sample],
+        )
+    }
+
+    /// NV_shader_atomic_fp16_vector's ATOMIM.F16X2 on the unit's R32ui
+    /// declaration (an R32_UINT view of the rg16f image): the buffer
+    /// atomics' compare-and-swap loop on the word of two halves
+    /// ([`Lowerer::atomic_halves_word`]); the halves before as f32 x y,
+    /// zero z w (and all zero outside the image, where nothing is
+    /// written: section 3.9.X).
+    fn image_atomic_halves(
+        &mut self,
+        inst: &Instruction,
+        a: &ImageAccess,
+        op: crate::ir::AtomicOp,
+        operand: Val,
+        coord: Val,
+    ) -> LResult<Val> {
+        if a.handle.is_some() {
+            // A handle array is declared with the access's own format
+            // (rg16f), on which Vulkan has no atomics.
+            return Err(LowerError::Unsupported {
+                what: "ATOMIM.F16X2 through an image handle (NV_bindless_texture)".into(),
+                span: inst.span,
+            });
+        }
+        let units = self.image_units(a, inst.ty)?;
+        let [x] = self.pack_half_pairs(operand, 2)?[..] else {
+            return Err(LowerError::internal_at("F16X2 packs one word", inst.span));
+        };
+        let uint = self.t(Comp::U32, 1);
+        let zero = self.c_u32(0);
+        let result = self.function_variable_init(uint, Some("atomim_halves"), Some(zero))?;
+        self.each_image(units, coord, |l, unit, at| {
+            let p = l.texel_pointer(unit, at)?;
+            let scope = l.c_u32(Scope::Device as u32);
+            let old = l.atomic_halves_word(p, scope, op, x)?;
+            l.store(result, old)
+        })?;
+        let old = self.load(result, Comp::U32, 1)?;
+        self.unpack_half_words(&[old])
     }
 }

@@ -3116,3 +3116,21 @@ fn parameter_buffer_ranges_validate_and_their_rules_are_coded() {
     let picked = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_atomic_int64;\nOPTION NV_shader_atomic_fp16_vector;\nGROUP_SIZE 1;\nSTORAGE sb[] = { program.storage[0..2] };\nINT TEMP i;\nUINT TEMP r;\nLONG UINT TEMP d;\nTEMP f;\nMOV.S i, 1;\nLDB.U32 r.x, sb[i.x][4];\nSTB.U16 r.x, sb[i.x + 1][2];\nATOMB.ADD.U32 r.y, r.x, sb[i.x - 1][8];\nATOMB.ADD.U64 d.x, d.x, sb[i.x][8];\nATOMB.ADD.F16X2 f, f, sb[i.x][0];\nEND\n";
     compiles_in_every_env_or_gives(picked, None, |_| {});
 }
+
+/// NV_shader_atomic_fp16_vector's ATOMIM.F16X2: the unit is declared R32ui
+/// and updated with a compare-and-swap loop on the word of two halves; the
+/// module validates in every target env, and reflection says the data is
+/// rg16f.
+#[test]
+fn image_atomic_f16x2_is_a_cas_loop_on_an_r32ui_image_in_every_env() {
+    let src = "!!NVcp5.0\nOPTION NV_shader_atomic_fp16_vector;\nGROUP_SIZE 1;\nTEMP r;\nATOMIM.ADD.F16X2 r, {0.5, -3, 0, 0}, {1, 0, 0, 0}, image[0], 1D;\nATOMIM.MAX.F16X2 r, r, {0, 0, 0, 0}, image[0], 1D;\nSTOREIM.F32X4 image[1], r, {0, 0, 0, 0}, 1D;\nEND\n";
+    for env in ENVS {
+        let compiled = crate::compile(src, &options(env)).expect("compiles");
+        let text = disassemble(&compiled.spirv).unwrap_or_default();
+        assert!(text.contains("R32ui"), "{text}");
+        assert!(text.contains("OpAtomicCompareExchange"), "{text}");
+        let unit = &compiled.reflection.images[0];
+        assert_eq!(unit.format.as_deref(), Some("r32ui"));
+        assert_eq!(unit.data_format.as_deref(), Some("rg16f"));
+    }
+}

@@ -4,5 +4,5 @@ GROUP_SIZE 1;
 INT TEMP c;
 TEMP r;
 MOV.S c, 0;
-ATOMIM.ADD.F16X2 r, {1, 2, 0, 0}, c, image[0], 2D;
+ATOMIM.ADD.F16X4 r, {1, 2, 3, 4}, c, image[0], 2D;
 END
