@@ -419,7 +419,7 @@ impl Checker<'_> {
             Diagnostic::error("E1245", format!("`ATOMIM.{}.{text}` cannot be lowered to Vulkan", op.name()))
                 .primary(span, "an atomic on a 64-bit rgba16f texel")
                 .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X4 ATOMIM operates on images of format rgba16f")
-                .note("Vulkan's image atomics take 32-bit integer formats, and 64-bit ones (R64_UINT) only with VK_EXT_shader_image_atomic_int64's shaderImageInt64Atomics, which nvp4c's targets do not assume (and lavapipe, Mesa 22.3, does not offer); F16X2 ATOMIM (rg16f, one 32-bit word) is lowered, as are F16X4 atomics on storage buffers and shared memory (ATOMB, ATOMS)"),
+                .note("Vulkan's image atomics take 32-bit integer formats, and 64-bit ones (R64_UINT) only with VK_EXT_shader_image_atomic_int64's shaderImageInt64Atomics, which nvp4c does not lower to yet; F16X2 ATOMIM (rg16f, one 32-bit word) is lowered, as are F16X4 atomics on storage buffers and shared memory (ATOMB, ATOMS)"),
         );
         None
     }

@@ -90,6 +90,7 @@ fn run(src: &str, size: u32, elements: &[Element]) -> Vec<(&'static str, Vec<Vec
                 layers: e.layers,
                 words: e.words.clone(),
                 samples: 1,
+                view_format: None,
             })
             .collect();
         let (_, out) = device

@@ -36,6 +36,7 @@ fn image(
         layers,
         words,
         samples: 1,
+        view_format: None,
     }
 }
 
@@ -620,6 +621,64 @@ END
             out[1],
             vec![f(1.5), f(1.75), f(-4.0), 0],
             "{who}: the values before"
+        );
+    }
+}
+
+/// ATOMIM.F16X2 (NV_shader_atomic_fp16_vector): a compare-and-swap loop on
+/// the packed pair, x in the low half, through an R32_UINT view of the
+/// R16G16_SFLOAT image (docs/interface.md, "Images"). Texel 0 holds
+/// (1.0, 2.0) = 0x4000_3C00; ADD (0.5, -3) makes it (1.5, -1.0) =
+/// 0xBC00_3E00 and returns (1, 2, 0, 0). Texel 1 holds (-2.0, 0.25) =
+/// 0x3400_C000; MAX (1.25, -4) makes it (1.25, 0.25) = 0x3400_3D00 and
+/// returns (-2, 0.25, 0, 0). An access outside changes nothing, returns 0.
+#[test]
+fn f16x2_image_atomics_update_both_halves_of_the_texel() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 1;
+IMAGE acc = image[0];
+IMAGE res = image[1];
+TEMP r, s, t;
+ATOMIM.ADD.F16X2 r, {0.5, -3, 0, 0}, {0, 0, 0, 0}, acc, 2D;
+ATOMIM.MAX.F16X2 s, {1.25, -4, 0, 0}, {1, 0, 0, 0}, acc, 2D;
+ATOMIM.ADD.F16X2 t, {1, 1, 0, 0}, {2, 0, 0, 0}, acc, 2D;
+STOREIM.F32X4 res, r, {0, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, s, {1, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, t, {2, 0, 0, 0}, 2D;
+END
+";
+    let reflection = nvp4c::compile(src, &nvp4c::Options::default())
+        .unwrap()
+        .reflection;
+    let unit = reflection.images.iter().find(|i| i.binding == 80).unwrap();
+    assert_eq!(unit.format.as_deref(), Some("r32ui"));
+    let f = |x: f32| x.to_bits();
+    let acc = StorageImage {
+        view_format: Some(vk::Format::R32_UINT),
+        ..image(
+            0,
+            TextureKind::D2,
+            vk::Format::R16G16_SFLOAT,
+            [2, 1, 1],
+            1,
+            vec![0x4000_3c00, 0x3400_c000],
+        )
+    };
+    let res = image(
+        1,
+        TextureKind::D2,
+        vk::Format::R32G32B32A32_SFLOAT,
+        [3, 1, 1],
+        1,
+        vec![0xdead; 12],
+    );
+    for (who, out) in run(src, vec![acc, res]) {
+        assert_eq!(out[0], vec![0xbc00_3e00, 0x3400_3d00], "{who}: the texels");
+        assert_eq!(
+            out[1],
+            vec![f(1.0), f(2.0), 0, 0, f(-2.0), f(0.25), 0, 0, 0, 0, 0, 0],
+            "{who}: the halves before"
         );
     }
 }

@@ -38,6 +38,10 @@ pub struct StorageImage {
     /// multisample image to a buffer): `words` must be empty, and a
     /// program reads it back through LOADIM.
     pub samples: u32,
+    /// The format of the view bound, when it is not `format`: the image is
+    /// made with MUTABLE_FORMAT (an R32_UINT view of an R16G16_SFLOAT
+    /// image for ATOMIM.F16X2, docs/interface.md "Images").
+    pub view_format: Option<vk::Format>,
 }
 
 /// A buffer a compute run reaches by GPU address (LOAD, STORE, ATOM;
@@ -457,6 +461,11 @@ impl Scope<'_> {
                     .mip_levels(1)
                     .array_layers(i.layers)
                     .samples(vk::SampleCountFlags::from_raw(i.samples.max(1)))
+                    .flags(if i.view_format.is_some() {
+                        vk::ImageCreateFlags::MUTABLE_FORMAT
+                    } else {
+                        vk::ImageCreateFlags::empty()
+                    })
                     .tiling(vk::ImageTiling::OPTIMAL)
                     .usage(
                         vk::ImageUsageFlags::STORAGE
@@ -478,7 +487,7 @@ impl Scope<'_> {
                 &vk::ImageViewCreateInfo::default()
                     .image(image)
                     .view_type(view_type)
-                    .format(i.format)
+                    .format(i.view_format.unwrap_or(i.format))
                     .subresource_range(BoundImage::range()),
                 None,
             )
