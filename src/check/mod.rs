@@ -889,46 +889,30 @@ impl<'o> Checker<'o> {
                 BoundKind::Result,
             ),
             DeclKind::Buffer {
-                vec4,
+                name,
+                points,
+                size,
+                init,
+                ..
+            }
+            | DeclKind::ConstantBuffer {
                 name,
                 points,
                 size,
                 init,
             } => {
-                self.bound_declaration(
-                    d,
-                    name,
-                    size.as_ref(),
-                    init,
-                    ty,
-                    precision,
-                    mods,
-                    BoundKind::Buffer {
+                // BUFFER4 reads vec4s; CBUFFER is addressed in bytes (LDC).
+                let kind = match &d.kind {
+                    DeclKind::Buffer { vec4, .. } => BoundKind::Buffer {
                         vec4: *vec4,
                         bytes: false,
                     },
-                );
-                self.binding_point_size(name, points.as_ref());
-            }
-            DeclKind::ConstantBuffer {
-                name,
-                points,
-                size,
-                init,
-            } => {
-                self.bound_declaration(
-                    d,
-                    name,
-                    size.as_ref(),
-                    init,
-                    ty,
-                    precision,
-                    mods,
-                    BoundKind::Buffer {
+                    _ => BoundKind::Buffer {
                         vec4: false,
                         bytes: true,
                     },
-                );
+                };
+                self.bound_declaration(d, name, size.as_ref(), init, ty, precision, mods, kind);
                 self.binding_point_size(name, points.as_ref());
             }
             DeclKind::PrimitiveIn(t) => {
