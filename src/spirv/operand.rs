@@ -147,21 +147,10 @@ impl Lowerer<'_> {
         let thirty_one = self.splat_const(Comp::U32, 31, n);
         let sign = self.op(Op::ShiftRightArithmetic, &[signed, thirty_one])?;
         let sign = self.cast(sign, Comp::U32)?;
-        let ty = self.t(Comp::U64, n);
-        let low = self.emit(Op::UConvert, ty, &[word.id])?;
-        let high = self.emit(Op::UConvert, ty, &[sign.id])?;
-        let high = Val {
-            id: high,
-            comp: Comp::U64,
-            n,
-        };
+        let low = self.resize(word, Comp::U64)?;
+        let high = self.resize(sign, Comp::U64)?;
         let thirty_two = self.splat_const(Comp::U32, 32, n);
         let high = self.op(Op::ShiftLeftLogical, &[high, thirty_two])?;
-        let low = Val {
-            id: low,
-            comp: Comp::U64,
-            n,
-        };
         let bits = self.op(Op::BitwiseOr, &[low, high])?;
         self.cast(bits, Comp::I64)
     }
