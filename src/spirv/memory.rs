@@ -472,8 +472,7 @@ impl Lowerer<'_> {
                 guard,
             }]);
         };
-        let picked = self.load_operand(&select.index, true)?.value;
-        let picked = self.clamped_array_index(picked, select.constant, select.vars.len())?;
+        let picked = self.picked_binding_point(select)?;
         let mut targets = Vec::with_capacity(select.vars.len());
         for (k, &var) in select.vars.iter().enumerate() {
             let memory = self.memory_of(var)?;
@@ -489,6 +488,17 @@ impl Lowerer<'_> {
             });
         }
         Ok(targets)
+    }
+
+    /// Which of a range's binding points a register picks: its x plus the
+    /// constant, clamped into the range (as relative array addressing is;
+    /// docs/semantics.md), as an index into `select.vars`.
+    pub(crate) fn picked_binding_point(
+        &mut self,
+        select: &crate::ir::BufferSelect,
+    ) -> LResult<Val> {
+        let picked = self.load_operand(&select.index, true)?.value;
+        self.clamped_array_index(picked, select.constant, select.vars.len())
     }
 
     /// Runs `access` once for each of the access's memories, each under

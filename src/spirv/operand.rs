@@ -594,8 +594,7 @@ impl Lowerer<'_> {
             .first()
             .ok_or_else(|| LowerError::internal_at("an empty range of buffers", span))?;
         let element = self.element(first, &range.element, span)?;
-        let picked = self.load_operand(&range.select.index, true)?.value;
-        let picked = self.clamped_array_index(picked, range.select.constant, vars.len())?;
+        let picked = self.picked_binding_point(&range.select)?;
         let ty = self.t(comp, 4);
         let result = self.function_variable_init(ty, Some("buffer_range"), None)?;
         for (k, &var) in vars.iter().enumerate() {
