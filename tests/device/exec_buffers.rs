@@ -32,6 +32,11 @@ fn word(b: u32, w: u32) -> u32 {
     (b << 16) | w
 }
 
+/// Buffer `b` as its first `n` words, `word(b, ..)`.
+fn words(b: u32, n: u32) -> (u32, Vec<u32>) {
+    (b, (0..n).map(|w| word(b, w)).collect())
+}
+
 /// Buffer `b` as `vec4s` uvec4s of `word(b, ..)`.
 fn contents(b: u32, vec4s: u32) -> (u32, Vec<[u32; 4]>) {
     let data = (0..vec4s)
@@ -511,7 +516,6 @@ LDC.U32X2 o4, cb[1][8];
 MOV.U o5, whole[a.x - 1][3];
 END
 ";
-    let words = |b: u32, n: u32| (b, (0..n).map(|w| word(b, w)).collect::<Vec<_>>());
     let buffers = [
         // v: vec4s 1..2 of buffers 1 to 3.
         words(1, 12),
@@ -615,7 +619,6 @@ MOV.U o1, pair[a.x + 1][a.z];
 LDC.U8 o2, bytes[a.w][a.y];
 END
 ";
-    let words = |b: u32, n: u32| (b, (0..n).map(|w| word(b, w)).collect::<Vec<_>>());
     // The whole-binding BUFFER arrays declare MAX_PROGRAM_PARAMETER_BUFFER_SIZE
     // words; 16 are bound, and the reads stay inside them.
     let buffers = [
