@@ -2005,11 +2005,12 @@ pub struct ImageAccess {
 }
 
 impl ImageAccess {
-    /// NV_shader_atomic_fp16_vector's ATOMIM.F16X2: an atomic on an rg16f
-    /// texel, which the backend declares R32ui and updates as one word of
-    /// two halves (docs/interface.md, "Images").
+    /// NV_shader_atomic_fp16_vector's ATOMIM.F16X2 and ATOMIM.F16X4: an
+    /// atomic on an rg16f (rgba16f) texel, which the backend declares
+    /// R32ui and updates as one (two) words of two halves
+    /// (docs/interface.md, "Images").
     pub fn packed_halves_atomic(&self) -> bool {
-        self.atomic.is_some() && self.format == Some(ImageFormat::F16X2)
+        self.atomic.is_some() && self.format.is_some_and(ImageFormat::is_halves)
     }
 
     /// The format the unit is declared with for this access: R32ui for
@@ -2060,12 +2061,16 @@ impl ImageAccess {
     /// assert_eq!((array.target, array.format.unwrap().name()), (ImageTarget::T2D, "U32".to_string()));
     /// assert_eq!((array.target_number(), array.format_number()), (1, 8));
     /// ```
+    /// An ATOMIM.F16X2 (F16X4) goes through the target's R32ui array
+    /// ([`ImageAccess::declared_format`]), whose element `h` is an R32_UINT
+    /// view of the rg16f (rgba16f) image handle `h` names.
     pub fn bindless_array(&self, ty: crate::isa::DataType) -> Option<BindlessImageArray> {
         self.handle.as_ref()?;
+        let format = self.declared_format();
         Some(BindlessImageArray {
             target: self.target,
-            format: self.format,
-            ty: self.format.map_or(ty, |f| f.ty),
+            format,
+            ty: format.map_or(ty, |f| f.ty),
         })
     }
 }
@@ -2292,6 +2297,18 @@ impl ImageFormat {
         bits: 16,
         components: 2,
     };
+
+    /// `F16X4`: rgba16f.
+    pub const F16X4: ImageFormat = ImageFormat {
+        ty: crate::isa::DataType::Float,
+        bits: 16,
+        components: 4,
+    };
+
+    /// F16X2 or F16X4: pairs of halves, one 32-bit word per pair.
+    pub fn is_halves(self) -> bool {
+        self == ImageFormat::F16X2 || self == ImageFormat::F16X4
+    }
 
     /// The modifier as written (`U32`, `F32X4`, `S8`).
     pub fn name(self) -> String {

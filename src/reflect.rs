@@ -289,6 +289,14 @@ pub struct BindlessImages {
     /// stores only (any storage format, with
     /// `shaderStorageImageWriteWithoutFormat`).
     pub format: Option<String>,
+    /// The format of the images' data when the views bound have another
+    /// one: `rg16f` (`rgba16f`) for the R32ui array NV_shader_atomic_fp16_vector's
+    /// ATOMIM.F16X2 (F16X4 on BUFFER) through a handle uses, element `h`
+    /// an R32_UINT view of the image handle `h` names (of an rgba16f
+    /// texel buffer: twice the elements); absent otherwise
+    /// (docs/interface.md, "Bindless images").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_format: Option<String>,
     /// The descriptor set.
     pub set: u32,
     /// The binding: 112 + 32 × the target's number + the format's number
@@ -338,8 +346,10 @@ pub struct ImageUnit {
     /// The format of the image's data when the view bound has another
     /// one: `rg16f` for a unit NV_shader_atomic_fp16_vector's ATOMIM.F16X2
     /// uses, declared `r32ui` (bind an R32_UINT view of the R16G16_SFLOAT
-    /// image, created with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-    /// docs/interface.md, "Images"); absent otherwise.
+    /// image, created with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT); `rgba16f`
+    /// for a BUFFER unit ATOMIM.F16X4 uses (an R32_UINT view of the
+    /// texel buffer, twice the elements); docs/interface.md, "Images".
+    /// Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_format: Option<String>,
     /// `read`, `write` or `read_write`: what the program does with it.
@@ -1583,10 +1593,12 @@ impl ImageUse {
     fn add(&mut self, access: &crate::ir::ImageAccess, reads: bool, writes: bool) {
         self.reads |= reads;
         self.writes |= writes;
+        // An ATOMIM.F16X2 (F16X4) declares the unit R32ui whatever the
+        // unit's other accesses (of the same format) are.
         if access.packed_halves_atomic() {
             self.data_format = access.format.map(|f| f.glsl_name());
-        }
-        if let Some(f) = access.declared_format() {
+            self.format = access.declared_format().map(|f| f.glsl_name());
+        } else if let (Some(f), None) = (access.format, &self.data_format) {
             self.format = Some(f.glsl_name());
         }
     }
@@ -1624,6 +1636,7 @@ fn bindless_image_array(ctx: &Context<'_>, var: &module::GlobalVar) -> Option<Bi
     Some(BindlessImages {
         target: array.target.name().to_string(),
         format: array.format.map(|f| f.glsl_name()),
+        data_format: uses.data_format.clone(),
         set,
         binding,
         count,

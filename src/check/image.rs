@@ -33,10 +33,6 @@ pub(super) struct UnitUse {
     target: (ImageTarget, Span),
     format: Option<(ImageFormat, Span)>,
     formatted: Option<(DataType, Span)>,
-    /// The first ATOMIM.F16X2 and the first other access: the unit is
-    /// declared R32ui for the former, rg16f for the latter (E1274).
-    packed_atomic: Option<Span>,
-    unpacked: Option<Span>,
 }
 
 const MODIFIER_RULE: &str = "EXT_shader_image_load_store, NV_gpu_program5 2.X.8.Z: \"LOADIM supports no base data type modifiers, but requires exactly one storage modifier\" (F32X4 S32X4 U32X4 F32X2 S32X2 U32X2 F32 S32 U32 S16 U16 S8 U8, Table X.3; with NV_gpu_program5_mem_extended F16, F16X2, F16X4 and the 8/16-bit X2/X4 forms); \"STOREIM supports an optional base data type or storage modifier\"; \"ATOMIM supports no base data type modifiers, but requires exactly one storage and one atomic modifier\"; COH and VOL mark LOADIM and STOREIM coherent and volatile; LOADIM and ATOMIM may update a condition code";
@@ -108,6 +104,9 @@ impl Checker<'_> {
         };
         let target = self.image_target(&inst.args[target_at], info)?;
         let target_span = inst.args[image_at].span().to(inst.args[target_at].span());
+        if mods.atomic.is_some() && mods.format.map(|f| f.0) == Some(ImageFormat::F16X4) {
+            self.halves_image_atomic_target(target, mods.format, target_span)?;
+        }
         let ty = match (mods.format, mods.data_type) {
             (Some((f, _)), _) => f.ty,
             (None, Some(t)) => t,
@@ -317,8 +316,14 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            // F16X2: an rg16f texel, updated as one 32-bit word.
-            mods.format = Some((ImageFormat::F16X2, span));
+            // F16X2: an rg16f texel, updated as one 32-bit word; F16X4 an
+            // rgba16f one, as two (BUFFER only, E1245).
+            let format = if storage.2 == 2 {
+                ImageFormat::F16X2
+            } else {
+                ImageFormat::F16X4
+            };
+            mods.format = Some((format, span));
             return Some(mods);
         }
         if info.opcode != Opcode::Storeim && mods.format.is_none() {
@@ -385,8 +390,8 @@ impl Checker<'_> {
 
     /// ATOMIM with a storage modifier of the atomic extensions: 64-bit
     /// ones are in no ATOMIM table (E1244); NV_shader_atomic_fp16_vector's
-    /// F16X2 and F16X4 need the option (E1242); F16X2 is lowered (`Some`),
-    /// F16X4, a 64-bit rgba16f texel, is refused (E1245).
+    /// F16X2 and F16X4 need the option (E1242); the target decides whether
+    /// F16X4 is lowered ([`Checker::halves_image_atomic_target`]).
     fn image_atomic_extension(
         &mut self,
         op: Option<AtomicOp>,
@@ -411,15 +416,32 @@ impl Checker<'_> {
             );
             return None;
         };
-        self.atomic_extension_rule("ATOMIM", op, storage, text, span)?;
-        if storage.2 == 2 {
+        self.atomic_extension_rule("ATOMIM", op, storage, text, span)
+    }
+
+    /// ATOMIM.F16X4 (NV_shader_atomic_fp16_vector: an rgba16f texel, 64
+    /// bits) on BUFFER is two 32-bit compare-and-swap loops through an
+    /// R32_UINT texel buffer view of twice the elements ("Atomicity is only
+    /// guaranteed on a per-component basis"); on the other targets a
+    /// texel is not two texels of any 32-bit view, and Vulkan's 64-bit
+    /// image atomics need shaderImageInt64Atomics (E1245).
+    fn halves_image_atomic_target(
+        &mut self,
+        target: ImageTarget,
+        format: Option<(ImageFormat, Span)>,
+        target_span: Span,
+    ) -> Option<()> {
+        if target == ImageTarget::Buffer {
             return Some(());
         }
+        let span = format.map_or(target_span, |f| f.1);
         self.error(
-            Diagnostic::error("E1245", format!("`ATOMIM.{}.{text}` cannot be lowered to Vulkan", op.name()))
+            Diagnostic::error("E1245", format!("`ATOMIM.F16X4` on a {} image cannot be lowered to Vulkan", target.name()))
                 .primary(span, "an atomic on a 64-bit rgba16f texel")
+                .secondary(target_span, format!("a {} image", target.name()))
                 .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X4 ATOMIM operates on images of format rgba16f")
-                .note("Vulkan's image atomics take 32-bit integer formats, and 64-bit ones (R64_UINT) only with VK_EXT_shader_image_atomic_int64's shaderImageInt64Atomics, which nvp4c does not lower to yet; F16X2 ATOMIM (rg16f, one 32-bit word) is lowered, as are F16X4 atomics on storage buffers and shared memory (ATOMB, ATOMS)"),
+                .note("Vulkan's image atomics take 32-bit integer texels; a 64-bit texel of an image other than a texel buffer needs R64_UINT atomics, VK_EXT_shader_image_atomic_int64's shaderImageInt64Atomics, which nvp4c does not use")
+                .note("what is lowered: ATOMIM.F16X4 on BUFFER (two 32-bit compare-and-swap loops through an R32_UINT texel buffer view of twice the elements), ATOMIM.F16X2 on every target (an R32_UINT view of the rg16f image), and F16X4 atomics on storage buffers and shared memory (ATOMB, ATOMS)"),
         );
         None
     }
@@ -531,8 +553,6 @@ impl Checker<'_> {
             target: (target, target_span),
             format: None,
             formatted: None,
-            packed_atomic: None,
-            unpacked: None,
         });
         let (first, first_span) = previous.target;
         if first != target {
@@ -577,32 +597,10 @@ impl Checker<'_> {
             );
             return None;
         }
-        // NV_shader_atomic_fp16_vector's ATOMIM.F16X2 goes through an
-        // R32ui declaration of the unit (Vulkan's image atomics take
-        // 32-bit integer formats), LOADIM and STOREIM through rg16f: one
-        // SPIR-V variable per unit has one format.
-        let packed = info_is_packed_atomic(mods);
-        let here = mods.format.map_or(target_span, |f| f.1);
-        let mix = match (packed, previous.packed_atomic, previous.unpacked) {
-            (true, None, Some(other)) => Some((here, other)),
-            (false, Some(atomic), _) => Some((atomic, here)),
-            _ => None,
-        };
-        if let Some((atomic, other)) = mix {
-            self.error(
-                Diagnostic::error("E1274", format!("image unit {unit} is used by ATOMIM.F16X2 and by another access"))
-                    .primary(atomic, "ATOMIM.F16X2 here: the unit is declared R32ui")
-                    .secondary(other, "this access would need the unit declared rg16f")
-                    .note("NV_shader_atomic_fp16_vector, \"Dependencies on EXT_shader_image_load_store and NV_gpu_program5\": F16X2 ATOMIM operates on rg16f images; Vulkan's image atomics take 32-bit integer formats, so nvp4c declares a unit ATOMIM.F16X2 uses R32ui (bound as an R32_UINT view of the R16G16_SFLOAT image) and updates each texel as one word of two halves; a unit has one declared format, so its loads and stores would read and write words, not halves (docs/interface.md, \"Images\")")
-                    .note("use another image unit, bound to a second view of the same image, for the loads and stores"),
-            );
-            return None;
-        }
-        if packed {
-            previous.packed_atomic.get_or_insert(here);
-        } else {
-            previous.unpacked.get_or_insert(here);
-        }
+        // NV_shader_atomic_fp16_vector's ATOMIM.F16X2 (F16X4) declares the
+        // unit R32ui; its other accesses, all of the same rg16f (rgba16f)
+        // format by the rule above, then read and write the words and
+        // unpack and pack the halves (docs/interface.md, "Images").
         match mods.format {
             Some(f) => {
                 previous.format.get_or_insert(f);
@@ -613,12 +611,6 @@ impl Checker<'_> {
         }
         Some(())
     }
-}
-
-/// ATOMIM.F16X2 (NV_shader_atomic_fp16_vector): the access the backend
-/// makes on an R32ui declaration of the unit.
-fn info_is_packed_atomic(mods: &ImageMods) -> bool {
-    mods.atomic.is_some() && mods.format.map(|f| f.0) == Some(ImageFormat::F16X2)
 }
 
 /// The instruction's operand list, for notes.

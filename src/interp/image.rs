@@ -385,13 +385,13 @@ impl Machine<'_> {
         let at = self.image_slot(a, inst.ty)?;
         let packed = a.packed_halves_atomic();
         let layout = if packed {
-            // NV_shader_atomic_fp16_vector's F16X2: the rg16f texel as the
-            // one 32-bit word of two halves the backend's R32ui view holds
-            // (docs/interface.md, "Images").
+            // NV_shader_atomic_fp16_vector's F16X2 (F16X4): the rg16f
+            // (rgba16f) texel as the one (two) 32-bit words of two halves
+            // the backend's R32ui view holds (docs/interface.md, "Images").
             Layout {
                 ty: DataType::Unsigned,
                 bits: 32,
-                components: 1,
+                components: a.format.map_or(2, |f| f.components) / 2,
             }
         } else {
             self.image_layout(at.slot, inst.ty)
@@ -404,18 +404,26 @@ impl Machine<'_> {
             }
             return Ok(v);
         };
+        if packed {
+            // The halves before as f32 x y (z w), zero z w for F16X2; each
+            // word on its own ("Atomicity is only guaranteed on a
+            // per-component basis").
+            let mut v = Vec4::defined([0; 4]);
+            for w in 0..usize::from(layout.components) {
+                let Some(old) = self.texel_component(at.slot, byte, layout, w) else {
+                    v.undefined |= 3 << (2 * w);
+                    continue;
+                };
+                let new = halves_word_update(op, old, operand, w, undefined, &mut v);
+                self.write_texel_component(at.slot, byte, layout, w, new);
+            }
+            return Ok(v);
+        }
         let Some(old) = self.texel_component(at.slot, byte, layout, 0) else {
             let mut v = Vec4::defined([0; 4]);
             v.undefined = 0xf;
             return Ok(v);
         };
-        if packed {
-            // The halves before as f32 x y, zero z w.
-            let mut v = Vec4::defined([0; 4]);
-            let new = halves_word_update(op, old, operand, 0, undefined, &mut v);
-            self.write_texel_component(at.slot, byte, layout, 0, new);
-            return Ok(v);
-        }
         let new = atomic_update(op, inst.ty, old, operand.bits[0], operand.bits[1])
             .map_err(|what| super::machine::internal(what, inst.span))?;
         if let Some(new) = new {

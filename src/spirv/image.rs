@@ -52,9 +52,28 @@ pub(crate) struct ImageUnit {
     /// The sampled type's component (texels are read and written as it).
     pub comp: Comp,
     pub target: ImageTarget,
+    /// 0, or 2 (4) when the texels are rg16f (rgba16f) and the
+    /// declaration R32ui for NV_shader_atomic_fp16_vector's ATOMIM.F16X2
+    /// (F16X4): a texel is one (two consecutive) words of two halves, x
+    /// in the low 16 bits, and every access reads or writes the words
+    /// (docs/interface.md, "Images").
+    pub halves: u8,
+}
+
+impl ImageUnit {
+    /// The words of the declaration one texel is: 2 for an rgba16f texel
+    /// through an R32ui texel buffer, 1 otherwise.
+    fn words_per_texel(self) -> u32 {
+        if self.halves == 4 {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 /// Where an access goes (`Lowerer::image_coordinates`).
+#[derive(Clone, Copy)]
 struct TexelAt {
     /// The texel coordinates (and layer or face).
     ijk: Val,
@@ -82,6 +101,8 @@ struct UnitUse {
     format: Option<ImageFormat>,
     /// The base type of the formatted stores.
     ty: DataType,
+    /// [`ImageUnit::halves`].
+    halves: u8,
 }
 
 /// The SPIR-V format whose texels are the storage modifier's bits, and
@@ -160,9 +181,15 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> Uses {
                         target: a.target,
                         format: None,
                         ty,
+                        halves: 0,
                     });
-                    if a.format.is_some() {
+                    // An ATOMIM.F16X2 (F16X4) makes the unit's declaration
+                    // R32ui whatever its other accesses are.
+                    if a.packed_halves_atomic() {
+                        u.halves = a.format.map_or(0, |f| f.components);
                         u.format = a.declared_format();
+                    } else if a.format.is_some() && u.halves == 0 {
+                        u.format = a.format;
                     }
                 }
             }
@@ -205,6 +232,7 @@ impl Lowerer<'_> {
                     image_ty,
                     comp,
                     target: u.target,
+                    halves: u.halves,
                 },
             );
         }
@@ -225,6 +253,7 @@ impl Lowerer<'_> {
                     image_ty,
                     comp,
                     target: array.target,
+                    halves: 0,
                 },
             );
         }
@@ -327,6 +356,12 @@ impl Lowerer<'_> {
                         a.target.name()
                     ))
                 })?;
+            // An ATOMIM.F16X2 (F16X4) goes through the R32ui array.
+            let halves = match a.format {
+                Some(f) if a.packed_halves_atomic() => f.components,
+                _ => 0,
+            };
+            let unit = ImageUnit { halves, ..unit };
             let handle = self.bindless_handle(operand, None)?;
             let mut out = Vec::with_capacity(BINDLESS_IMAGE_ARRAY_LEN as usize);
             for element in 0..BINDLESS_IMAGE_ARRAY_LEN {
@@ -422,7 +457,18 @@ impl Lowerer<'_> {
             _ => {}
         }
         let at = self.cast(ijk, Comp::U32)?;
-        let size = self.cast(size, Comp::U32)?;
+        let mut size = self.cast(size, Comp::U32)?;
+        let words = unit.words_per_texel();
+        let mut ijk = ijk;
+        if words > 1 {
+            // An rgba16f texel through an R32ui texel buffer (only BUFFER
+            // has two words a texel): texel i is words 2i and 2i + 1, so
+            // the texels are half the words.
+            let w = self.konst(Comp::U32, &[words]);
+            size = self.op(Op::UDiv, &[size, w])?;
+            let w = self.konst(Comp::I32, &[words]);
+            ijk = self.op(Op::IMul, &[ijk, w])?;
+        }
         let below = self.cmp(Op::ULessThan, at, size)?;
         let mut inside = if n == 1 {
             below
@@ -469,27 +515,98 @@ impl Lowerer<'_> {
             .as_ref()
             .ok_or_else(|| LowerError::internal_at("LOADIM without its image", inst.span))?;
         let units = self.image_units(a, inst.ty)?;
-        let comp = units[0].0.comp;
+        // The storage modifier's type: a unit's texel type, or the halves'
+        // f32 for a unit declared R32ui (ImageUnit::halves).
+        let comp = Comp::from(inst.ty);
         let vec4 = self.t(comp, 4);
         let result = self.function_variable_init(vec4, Some("loadim"), None)?;
         let zeros = self.konst(comp, &[0; 4]);
         self.store(result, zeros)?;
         self.each_image(units, coord, |l, unit, at| {
-            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            let mut words = vec![image, at.ijk.id];
-            words.extend(at.sample_operand());
-            let texel = l.emit(Op::ImageRead, vec4, &words)?;
-            l.store(
-                result,
-                Val {
-                    id: texel,
-                    comp,
-                    n: 4,
-                },
-            )
+            if unit.halves != 0 {
+                let texel = l.read_halves(unit, at)?;
+                return l.store(result, texel);
+            }
+            let texel = l.read_texel(unit, at, at.ijk)?;
+            let texel = l.cast(texel, comp)?;
+            l.store(result, texel)
         })?;
         let v = self.load(result, comp, 4)?;
         self.cast(v, Comp::from(inst.ty))
+    }
+
+    /// OpImageRead of the texel at `ijk` of `unit`, four components of
+    /// its type.
+    fn read_texel(&mut self, unit: ImageUnit, at: &TexelAt, ijk: Val) -> LResult<Val> {
+        let vec4 = self.t(unit.comp, 4);
+        let image = self.b.load(unit.image_ty, None, unit.var, None, [])?;
+        let mut words = vec![image, ijk.id];
+        words.extend(at.sample_operand());
+        let texel = self.emit(Op::ImageRead, vec4, &words)?;
+        Ok(Val {
+            id: texel,
+            comp: unit.comp,
+            n: 4,
+        })
+    }
+
+    /// The coordinate of word `k` of the texel `at` of a unit declared
+    /// R32ui for halves ([`ImageUnit::halves`]; its coordinates are
+    /// already scaled to words).
+    fn halves_word_at(&mut self, at: &TexelAt, k: u32) -> LResult<Val> {
+        if k == 0 {
+            return Ok(at.ijk);
+        }
+        let k = self.konst(Comp::I32, &[k]);
+        self.op(Op::IAdd, &[at.ijk, k])
+    }
+
+    /// LOADIM.F16X2 (F16X4, or their formatted store's unit) on a unit
+    /// declared R32ui ([`ImageUnit::halves`]): the texel's words, each
+    /// unpacked into two halves as f32, x from the low 16 bits; an rg16f
+    /// texel loads (x, y, 0, 1), as Vulkan reads a two-component format
+    /// (EXT_shader_image_load_store Table X.3's F16X2 access of an rg16f
+    /// unit copies the two halves).
+    fn read_halves(&mut self, unit: ImageUnit, at: &TexelAt) -> LResult<Val> {
+        let mut words = Vec::new();
+        for k in 0..unit.words_per_texel() {
+            let ijk = self.halves_word_at(at, k)?;
+            let texel = self.read_texel(unit, at, ijk)?;
+            words.push(self.extract(texel, 0)?);
+        }
+        let v = self.unpack_half_words(&words)?;
+        if unit.halves == 4 {
+            return Ok(v);
+        }
+        let x = self.extract(v, 0)?;
+        let y = self.extract(v, 1)?;
+        let zero = self.konst(Comp::F32, &[0]);
+        let one = self.konst(Comp::F32, &[1f32.to_bits()]);
+        self.construct(&[x, y, zero, one])
+    }
+
+    /// STOREIM.F16X2 (F16X4, or a formatted store of F, which converts to
+    /// the unit's rg16f or rgba16f) on a unit declared R32ui
+    /// ([`ImageUnit::halves`]): the value's components rounded to halves
+    /// and packed in pairs (x in the low 16 bits), one word each.
+    fn write_halves(&mut self, unit: ImageUnit, at: &TexelAt, value: Val) -> LResult<()> {
+        let packed = self.pack_half_pairs(value, unit.halves)?;
+        for (k, word) in (0..).zip(packed) {
+            let ijk = self.halves_word_at(at, k)?;
+            let zero = self.konst(Comp::U32, &[0]);
+            let texel = self.construct(&[word, zero, zero, zero])?;
+            self.write_texel(unit, at, ijk, texel)?;
+        }
+        Ok(())
+    }
+
+    /// OpImageWrite of `texel` at `ijk` of `unit`.
+    fn write_texel(&mut self, unit: ImageUnit, at: &TexelAt, ijk: Val, texel: Val) -> LResult<()> {
+        let image = self.b.load(unit.image_ty, None, unit.var, None, [])?;
+        let mut words = vec![image, ijk.id, texel.id];
+        words.extend(at.sample_operand());
+        self.b.inst(Op::ImageWrite, None, None, words)?;
+        Ok(())
     }
 
     /// STOREIM: the value, inside the image only. An unformatted store of
@@ -507,7 +624,13 @@ impl Lowerer<'_> {
         let v = self.load_operand(value, false)?.value;
         let c = self.load_operand(coord, false)?.value;
         let units = self.image_units(a, value.ty)?;
-        let comp = units[0].0.comp;
+        // The type of the units declared with the access's own format (a
+        // unit declared R32ui for halves packs the value instead).
+        let comp = units
+            .iter()
+            .find(|(u, _)| u.halves == 0)
+            .map_or(Comp::U32, |(u, _)| u.comp);
+        let halves = v;
         let mut v = self.cast(v, comp)?;
         if let Some(f) = a.format.filter(|f| f.bits < 32 && f.ty != DataType::Float) {
             // Each stored component's low bits (the others are not
@@ -522,11 +645,10 @@ impl Lowerer<'_> {
             v = self.op(op, &[v, offset, count])?;
         }
         self.each_image(units, c, |l, unit, at| {
-            let image = l.b.load(unit.image_ty, None, unit.var, None, [])?;
-            let mut words = vec![image, at.ijk.id, v.id];
-            words.extend(at.sample_operand());
-            l.b.inst(Op::ImageWrite, None, None, words)?;
-            Ok(())
+            if unit.halves != 0 {
+                return l.write_halves(unit, at, halves);
+            }
+            l.write_texel(unit, at, at.ijk, v)
         })
     }
 
@@ -582,12 +704,14 @@ impl Lowerer<'_> {
         )
     }
 
-    /// NV_shader_atomic_fp16_vector's ATOMIM.F16X2 on the unit's R32ui
-    /// declaration (an R32_UINT view of the rg16f image): the buffer
-    /// atomics' compare-and-swap loop on the word of two halves
-    /// ([`Lowerer::atomic_halves_word`]); the halves before as f32 x y,
-    /// zero z w (and all zero outside the image, where nothing is
-    /// written: section 3.9.X).
+    /// NV_shader_atomic_fp16_vector's ATOMIM.F16X2 (F16X4) on a unit or
+    /// handle array declared R32ui (an R32_UINT view of the rg16f image;
+    /// of an rgba16f texel buffer, twice the elements): the buffer
+    /// atomics' compare-and-swap loop ([`Lowerer::atomic_halves_word`]) on
+    /// each word of two halves, one per word ("Atomicity is only
+    /// guaranteed on a per-component basis"); the halves before as f32 x
+    /// y (z w; zero for F16X2), all zero outside the image, where nothing
+    /// is written (section 3.9.X).
     fn image_atomic_halves(
         &mut self,
         inst: &Instruction,
@@ -596,28 +720,29 @@ impl Lowerer<'_> {
         operand: Val,
         coord: Val,
     ) -> LResult<Val> {
-        if a.handle.is_some() {
-            // A handle array is declared with the access's own format
-            // (rg16f), on which Vulkan has no atomics.
-            return Err(LowerError::Unsupported {
-                what: "ATOMIM.F16X2 through an image handle (NV_bindless_texture)".into(),
-                span: inst.span,
-            });
-        }
         let units = self.image_units(a, inst.ty)?;
-        let [x] = self.pack_half_pairs(operand, 2)?[..] else {
-            return Err(LowerError::internal_at("F16X2 packs one word", inst.span));
-        };
+        let components = a.format.map_or(2, |f| f.components);
+        let packed = self.pack_half_pairs(operand, components)?;
         let uint = self.t(Comp::U32, 1);
         let zero = self.c_u32(0);
-        let result = self.function_variable_init(uint, Some("atomim_halves"), Some(zero))?;
+        let mut results = Vec::new();
+        for _ in &packed {
+            results.push(self.function_variable_init(uint, Some("atomim_halves"), Some(zero))?);
+        }
         self.each_image(units, coord, |l, unit, at| {
-            let p = l.texel_pointer(unit, at)?;
-            let scope = l.c_u32(Scope::Device as u32);
-            let old = l.atomic_halves_word(p, scope, op, x)?;
-            l.store(result, old)
+            for ((k, &x), &result) in (0..).zip(&packed).zip(&results) {
+                let word = l.halves_word_at(at, k)?;
+                let p = l.texel_pointer(unit, &TexelAt { ijk: word, ..*at })?;
+                let scope = l.c_u32(Scope::Device as u32);
+                let old = l.atomic_halves_word(p, scope, op, x)?;
+                l.store(result, old)?;
+            }
+            Ok(())
         })?;
-        let old = self.load(result, Comp::U32, 1)?;
-        self.unpack_half_words(&[old])
+        let mut old = Vec::new();
+        for result in results {
+            old.push(self.load(result, Comp::U32, 1)?);
+        }
+        self.unpack_half_words(&old)
     }
 }

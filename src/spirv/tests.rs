@@ -3134,3 +3134,60 @@ fn image_atomic_f16x2_is_a_cas_loop_on_an_r32ui_image_in_every_env() {
         assert_eq!(unit.data_format.as_deref(), Some("rg16f"));
     }
 }
+
+/// A unit ATOMIM.F16X2 uses and LOADIM/STOREIM read and write (F16X2, and
+/// a formatted F store) is one R32ui declaration, its loads and stores
+/// word reads and writes packed and unpacked (no Rg16f image at all);
+/// ATOMIM.F16X4 on BUFFER (a unit, and a handle) goes through R32ui
+/// texel buffers, two words a texel; ATOMIM.F16X2 through a handle
+/// through the target's R32ui handle array. Every module validates in
+/// every target env; reflection gives the data formats.
+#[test]
+fn halves_image_atomics_share_the_r32ui_declaration_in_every_env() {
+    let head = "!!NVcp5.0\nOPTION NV_shader_atomic_fp16_vector;\nOPTION NV_gpu_program5_mem_extended;\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nTEMP r, s;\nUINT TEMP h;\nMOV.U h, 1;\n";
+    let units = "LOADIM.F16X2 r, {0, 0, 0, 0}, image[0], 2D;\nATOMIM.ADD.F16X2 s, r, {1, 0, 0, 0}, image[0], 2D;\nSTOREIM.F16X2 image[0], s, {2, 0, 0, 0}, 2D;\nSTOREIM.F image[0], r, {3, 0, 0, 0}, 2D;\nLOADIM.F16X4 r, {0, 0, 0, 0}, image[1], BUFFER;\nATOMIM.MAX.F16X4 s, r, {1, 0, 0, 0}, image[1], BUFFER;\nSTOREIM.F16X4 image[1], s, {2, 0, 0, 0}, BUFFER;\n";
+    // One handle array per program: two exceed the default 8 storage
+    // images per stage (E1199).
+    let handle_2d = "ATOMIM.ADD.F16X2 s, r, {0, 0, 0, 0}, handle(h.x), 2D;\n";
+    let handle_buffer = "ATOMIM.ADD.F16X4 s, r, {0, 0, 0, 0}, handle(h.x), BUFFER;\n";
+    for env in ENVS {
+        let compile = |body: &str| {
+            let compiled =
+                crate::compile(&format!("{head}{body}END\n"), &options(env)).expect("compiles");
+            let text = disassemble(&compiled.spirv).unwrap_or_default();
+            assert!(
+                !text.contains("Rg16f") && !text.contains("Rgba16f"),
+                "{text}"
+            );
+            compiled.reflection
+        };
+        let r = compile(units);
+        let formats: Vec<_> = r
+            .images
+            .iter()
+            .map(|i| (i.format.as_deref(), i.data_format.as_deref()))
+            .collect();
+        assert_eq!(
+            formats,
+            [
+                (Some("r32ui"), Some("rg16f")),
+                (Some("r32ui"), Some("rgba16f"))
+            ]
+        );
+        for (body, target, data) in [
+            (handle_2d, "2D", "rg16f"),
+            (handle_buffer, "BUFFER", "rgba16f"),
+        ] {
+            let r = compile(body);
+            let a = &r.bindless_images[0];
+            assert_eq!(
+                (
+                    a.target.as_str(),
+                    a.format.as_deref(),
+                    a.data_format.as_deref()
+                ),
+                (target, Some("r32ui"), Some(data))
+            );
+        }
+    }
+}

@@ -39,6 +39,13 @@ impl Element {
     }
 }
 
+/// The storage modifier U32: the R32ui arrays.
+const R32UI: ImageFormat = ImageFormat {
+    ty: DataType::Unsigned,
+    bits: 32,
+    components: 1,
+};
+
 /// The array of a target and storage modifier (`None`: formatted stores
 /// of `ty`).
 fn array(
@@ -90,7 +97,12 @@ fn run(src: &str, size: u32, elements: &[Element]) -> Vec<(&'static str, Vec<Vec
                 layers: e.layers,
                 words: e.words.clone(),
                 samples: 1,
-                view_format: None,
+                // An element of an R32ui array whose image has another
+                // format (rg16f, rgba16f: ATOMIM.F16X2 and F16X4 through
+                // handles) is an R32_UINT view of it (docs/interface.md,
+                // "Bindless images").
+                view_format: (e.array.format == Some(R32UI) && e.format != vk::Format::R32_UINT)
+                    .then_some(vk::Format::R32_UINT),
             })
             .collect();
         let (_, out) = device
@@ -367,6 +379,133 @@ END
         for e in [0, 1, 4, 5, 6, 7] {
             let e32 = e as u32;
             assert_eq!(out[8 + e], [(-(e as i32)) as u32, 100 * e32], "{who}: {e}");
+        }
+    }
+}
+
+/// NV_shader_atomic_fp16_vector's ATOMIM.F16X2 (2D) and ATOMIM.F16X4
+/// (BUFFER) through image handles: each goes through its target's R32ui
+/// array (format number 8), whose element h is an R32_UINT view of the
+/// rg16f image (of the rgba16f texel buffer, twice the elements) handle h
+/// names (docs/interface.md, "Bindless images"). Invocation i has
+/// v = (0.5, -3, 4.5, 1) plus i in each component. It adds v.xy to the
+/// 2D element 2i + 1, holding (1, 2): element 1 becomes (1.5, -1) =
+/// 0xBC00_3E00, element 3 (2.5, 0) = 0x0000_4100, both returning (1, 2,
+/// 0, 0). It takes the MAX with v at texel 1 of BUFFER element i, whose
+/// texel 1 is (0.5, -0.75, 4, 8): element 0 becomes (0.5, -0.75, 4.5, 8)
+/// = 0xBA00_3800, 0x4800_4480, element 1 (1.5, -0.75, 5.5, 8) =
+/// 0xBA00_3E00, 0x4800_4580, both returning (0.5, -0.75, 4, 8). The
+/// results go to the 1D F32X4 element i.
+#[test]
+fn f16x2_and_f16x4_atomics_through_image_handles() {
+    let src = "!!NVcp5.0
+OPTION NV_bindless_texture;
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 2;
+UINT TEMP id, h;
+TEMP a, b, v;
+MOV.U id, invocation.localid;
+MAD.U h.x, id.x, 2, 1;
+I2F.U v.x, id.x;
+ADD v, v.x, {0.5, -3, 4.5, 1};
+ATOMIM.ADD.F16X2 a, v, {0, 0, 0, 0}, handle(h.x), 2D;
+ATOMIM.MAX.F16X4 b, v, {1, 0, 0, 0}, handle(id.x), BUFFER;
+STOREIM.F32X4 handle(id.x), a, {0, 0, 0, 0}, 1D;
+STOREIM.F32X4 handle(id.x), b, {1, 0, 0, 0}, 1D;
+END
+";
+    let pairs = array(
+        ImageTarget::T2D,
+        Some((DataType::Unsigned, 32, 1)),
+        DataType::Unsigned,
+    );
+    let quads = array(
+        ImageTarget::Buffer,
+        Some((DataType::Unsigned, 32, 1)),
+        DataType::Unsigned,
+    );
+    let results = array(
+        ImageTarget::T1D,
+        Some((DataType::Float, 32, 4)),
+        DataType::Float,
+    );
+    let quad_words = [0x4000_3c00, 0x3400_c000, 0xba00_3800, 0x4800_4400];
+    let mut elements: Vec<Element> = (0..8)
+        .map(|e| Element {
+            array: pairs,
+            element: e,
+            kind: TextureKind::D2,
+            format: vk::Format::R16G16_SFLOAT,
+            extent: [1, 1, 1],
+            layers: 1,
+            words: vec![0x4000_3c00],
+        })
+        .collect();
+    // Two rgba16f texels each (the interpreter's extent is in texels).
+    elements.extend((0..8).map(|e| Element {
+        array: quads,
+        element: e,
+        kind: TextureKind::Buffer,
+        format: vk::Format::R16G16B16A16_SFLOAT,
+        extent: [2, 1, 1],
+        layers: 1,
+        words: quad_words.to_vec(),
+    }));
+    elements.extend((0..8).map(|e| Element {
+        array: results,
+        element: e,
+        kind: TextureKind::D1,
+        format: vk::Format::R32G32B32A32_SFLOAT,
+        extent: [2, 1, 1],
+        layers: 1,
+        words: vec![0; 8],
+    }));
+    // 2D is target 1, BUFFER target 5 (docs/interface.md); U32 format 8.
+    assert_eq!((elements[0].binding(), elements[8].binding()), (152, 280));
+    let reflection = nvp4c::compile(src, &{
+        let mut o = nvp4c::Options::default();
+        o.device_limits.max_per_stage_descriptor_storage_images = 64;
+        o
+    })
+    .unwrap()
+    .reflection;
+    let data: Vec<_> = reflection
+        .bindless_images
+        .iter()
+        .map(|a| (a.binding, a.format.as_deref(), a.data_format.as_deref()))
+        .collect();
+    assert!(
+        data.contains(&(152, Some("r32ui"), Some("rg16f"))),
+        "{data:?}"
+    );
+    assert!(
+        data.contains(&(280, Some("r32ui"), Some("rgba16f"))),
+        "{data:?}"
+    );
+    let f = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    for (who, out) in run(src, 2, &elements) {
+        assert_eq!(out[1], [0xbc00_3e00], "{who}: 2D element 1");
+        assert_eq!(out[3], [0x0000_4100], "{who}: 2D element 3");
+        for e in [0, 2, 4, 5, 6, 7] {
+            assert_eq!(out[e], [0x4000_3c00], "{who}: 2D element {e} unchanged");
+        }
+        let q0 = [0x4000_3c00, 0x3400_c000, 0xba00_3800, 0x4800_4480];
+        let q1 = [0x4000_3c00, 0x3400_c000, 0xba00_3e00, 0x4800_4580];
+        assert_eq!(out[8], q0, "{who}: BUFFER element 0");
+        assert_eq!(out[9], q1, "{who}: BUFFER element 1");
+        for (e, words) in out.iter().enumerate().take(16).skip(10) {
+            assert_eq!(
+                words,
+                &quad_words,
+                "{who}: BUFFER element {} unchanged",
+                e - 8
+            );
+        }
+        let r = f(&[1.0, 2.0, 0.0, 0.0, 0.5, -0.75, 4.0, 8.0]);
+        assert_eq!(out[16], r, "{who}: invocation 0");
+        assert_eq!(out[17], r, "{who}: invocation 1");
+        for (e, words) in out.iter().enumerate().skip(18) {
+            assert_eq!(words, &[0; 8], "{who}: result element {} unchanged", e - 16);
         }
     }
 }

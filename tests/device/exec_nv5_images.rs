@@ -682,3 +682,182 @@ END
         );
     }
 }
+
+/// A unit ATOMIM.F16X2 uses, loaded and stored in the same program: every
+/// access goes through its R32ui declaration (an R32_UINT view of the
+/// R16G16_SFLOAT image; docs/interface.md, "Images"), loads unpacking the
+/// word's halves (x low; an rg16f load is x, y, 0, 1), stores packing
+/// them. Texel 0 holds (1, 2) = 0x4000_3C00, texel 1 (-2, 0.25) =
+/// 0x3400_C000. LOADIM of texel 0 gives r = (1, 2, 0, 1); ATOMIM.ADD r at
+/// texel 1 makes it (-1, 2.25) = 0x4080_BC00 and returns s = (-2, 0.25,
+/// 0, 0); STOREIM.F16X2 s at texel 2 writes 0x3400_C000; LOADIM of texel
+/// 1 gives t = (-1, 2.25, 0, 1); the formatted STOREIM.F of (0.5, -0.75,
+/// 9, 9) at texel 0 keeps the rg16f unit's two components: 0xBA00_3800.
+#[test]
+fn f16x2_image_unit_loaded_updated_and_stored_through_its_word_view() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_fp16_vector;
+OPTION NV_gpu_program5_mem_extended;
+GROUP_SIZE 1;
+IMAGE acc = image[0];
+IMAGE res = image[1];
+TEMP r, s, t;
+LOADIM.F16X2 r, {0, 0, 0, 0}, acc, 2D;
+ATOMIM.ADD.F16X2 s, r, {1, 0, 0, 0}, acc, 2D;
+STOREIM.F16X2 acc, s, {2, 0, 0, 0}, 2D;
+LOADIM.F16X2 t, {1, 0, 0, 0}, acc, 2D;
+STOREIM.F acc, {0.5, -0.75, 9, 9}, {0, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, r, {0, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, s, {1, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, t, {2, 0, 0, 0}, 2D;
+END
+";
+    let reflection = nvp4c::compile(src, &nvp4c::Options::default())
+        .unwrap()
+        .reflection;
+    let unit = reflection.images.iter().find(|i| i.binding == 80).unwrap();
+    assert_eq!(unit.format.as_deref(), Some("r32ui"));
+    assert_eq!(unit.data_format.as_deref(), Some("rg16f"));
+    let f = |x: f32| x.to_bits();
+    let acc = StorageImage {
+        view_format: Some(vk::Format::R32_UINT),
+        ..image(
+            0,
+            TextureKind::D2,
+            vk::Format::R16G16_SFLOAT,
+            [3, 1, 1],
+            1,
+            vec![0x4000_3c00, 0x3400_c000, 0xdead],
+        )
+    };
+    let res = image(
+        1,
+        TextureKind::D2,
+        vk::Format::R32G32B32A32_SFLOAT,
+        [3, 1, 1],
+        1,
+        vec![0xdead; 12],
+    );
+    for (who, out) in run(src, vec![acc, res]) {
+        assert_eq!(
+            out[0],
+            vec![0xba00_3800, 0x4080_bc00, 0x3400_c000],
+            "{who}: the texels"
+        );
+        assert_eq!(
+            out[1],
+            vec![
+                f(1.0),
+                f(2.0),
+                0,
+                f(1.0),
+                f(-2.0),
+                f(0.25),
+                0,
+                0,
+                f(-1.0),
+                f(2.25),
+                0,
+                f(1.0)
+            ],
+            "{who}: r, s, t"
+        );
+    }
+}
+
+/// ATOMIM.F16X4 on a BUFFER unit (NV_shader_atomic_fp16_vector: "Atomicity
+/// is only guaranteed on a per-component basis"): the rgba16f texel
+/// buffer bound through an R32_UINT view of twice the elements, texel i
+/// words 2i and 2i + 1, each updated by its own compare-and-swap loop
+/// (docs/interface.md, "Images"). Five words: texel 0 (1, 2, -2, 0.25),
+/// texel 1 (0.5, -0.75, 4, 8), and a word that is half a texel. LOADIM of
+/// texel 1 gives r = (0.5, -0.75, 4, 8); ADD r at texel 0 makes it (1.5,
+/// 1.25, 2, 8.25) = 0x3D00_3E00, 0x4820_4000 and returns (1, 2, -2,
+/// 0.25); MAX (1, -1, 5, 5) at texel 1 makes it (1, -0.75, 5, 8) =
+/// 0xBA00_3C00, 0x4800_4500 and returns r; texel 2 (word 4 and a word
+/// past the view) is outside: ADD there returns 0 and writes nothing.
+/// STOREIM.F16X4 of (0.5, 0.5, 0.5, 0.5) at texel 2 also writes nothing.
+#[test]
+fn f16x4_atomics_on_a_buffer_unit_update_two_words_per_texel() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_fp16_vector;
+OPTION NV_gpu_program5_mem_extended;
+GROUP_SIZE 1;
+IMAGE buf = image[0];
+IMAGE res = image[1];
+TEMP r, s, t, u;
+LOADIM.F16X4 r, {1, 0, 0, 0}, buf, BUFFER;
+ATOMIM.ADD.F16X4 s, r, {0, 0, 0, 0}, buf, BUFFER;
+ATOMIM.MAX.F16X4 t, {1, -1, 5, 5}, {1, 0, 0, 0}, buf, BUFFER;
+ATOMIM.ADD.F16X4 u, {1, 1, 1, 1}, {2, 0, 0, 0}, buf, BUFFER;
+STOREIM.F16X4 buf, {0.5, 0.5, 0.5, 0.5}, {2, 0, 0, 0}, BUFFER;
+STOREIM.F32X4 res, s, {0, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, t, {1, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, u, {2, 0, 0, 0}, 2D;
+END
+";
+    let reflection = nvp4c::compile(src, &nvp4c::Options::default())
+        .unwrap()
+        .reflection;
+    let unit = reflection.images.iter().find(|i| i.binding == 80).unwrap();
+    assert_eq!(unit.format.as_deref(), Some("r32ui"));
+    assert_eq!(unit.data_format.as_deref(), Some("rgba16f"));
+    let f = |x: f32| x.to_bits();
+    // The interpreter's extent is in rgba16f texels: 2 (and a half).
+    let buf = StorageImage {
+        view_format: Some(vk::Format::R32_UINT),
+        ..image(
+            0,
+            TextureKind::Buffer,
+            vk::Format::R16G16B16A16_SFLOAT,
+            [2, 1, 1],
+            1,
+            vec![
+                0x4000_3c00,
+                0x3400_c000,
+                0xba00_3800,
+                0x4800_4400,
+                0x1234_5678,
+            ],
+        )
+    };
+    let res = image(
+        1,
+        TextureKind::D2,
+        vk::Format::R32G32B32A32_SFLOAT,
+        [3, 1, 1],
+        1,
+        vec![0xdead; 12],
+    );
+    for (who, out) in run(src, vec![buf, res]) {
+        assert_eq!(
+            out[0],
+            vec![
+                0x3d00_3e00,
+                0x4820_4000,
+                0xba00_3c00,
+                0x4800_4500,
+                0x1234_5678
+            ],
+            "{who}: the words"
+        );
+        assert_eq!(
+            out[1],
+            vec![
+                f(1.0),
+                f(2.0),
+                f(-2.0),
+                f(0.25),
+                f(0.5),
+                f(-0.75),
+                f(4.0),
+                f(8.0),
+                0,
+                0,
+                0,
+                0
+            ],
+            "{who}: s, t, u"
+        );
+    }
+}

@@ -40,7 +40,9 @@ pub struct StorageImage {
     pub samples: u32,
     /// The format of the view bound, when it is not `format`: the image is
     /// made with MUTABLE_FORMAT (an R32_UINT view of an R16G16_SFLOAT
-    /// image for ATOMIM.F16X2, docs/interface.md "Images").
+    /// image for ATOMIM.F16X2, docs/interface.md "Images"); a texel
+    /// buffer's view has it (an R32_UINT view of an rgba16f texel buffer
+    /// for ATOMIM.F16X4, twice the elements).
     pub view_format: Option<vk::Format>,
 }
 
@@ -411,7 +413,7 @@ impl Scope<'_> {
                 self.dev().create_buffer_view(
                     &vk::BufferViewCreateInfo::default()
                         .buffer(staging.buffer)
-                        .format(i.format)
+                        .format(i.view_format.unwrap_or(i.format))
                         .offset(0)
                         .range(i.words.len() as u64 * 4),
                     None,
