@@ -13,7 +13,8 @@
 //! (docs/interface.md, "Images"); the spec leaves a mismatch with the
 //! bound image to run time ("treated as invalid"), but one variable has
 //! one type, so two targets (E1197) or two formats (E1198) on one unit
-//! are refused at load time.
+//! are refused at load time. A unit ATOMIM.F16X2 (F16X4) uses has its
+//! other accesses of the same format through its R32ui declaration.
 
 use super::flow::Flat;
 use super::memory::{

@@ -8,7 +8,11 @@
 //!   `S8` → R8i, …): an unformatted access "copies raw bits" (Table
 //!   X.2), which is exactly the formatted access of that format. A unit
 //!   only stored to without a storage modifier (a formatted STOREIM) has
-//!   format Unknown (capability StorageImageWriteWithoutFormat).
+//!   format Unknown (capability StorageImageWriteWithoutFormat). A unit
+//!   NV_shader_atomic_fp16_vector's ATOMIM.F16X2 (F16X4 on BUFFER) uses
+//!   is declared R32ui, a view of its rg16f (rgba16f) data: every access
+//!   reads or writes its words and unpacks or packs the halves
+//!   ([`ImageUnit::halves`]).
 //! * The coordinates are the target's components of the signed operand
 //!   (Table X.5: ARRAY1D's layer is z); 2DMS and ARRAY2DMS take the
 //!   sample number from w, as the `Sample` image operand (multisampled
