@@ -3150,6 +3150,10 @@ fn halves_image_atomics_share_the_r32ui_declaration_in_every_env() {
     // images per stage (E1199).
     let handle_2d = "ATOMIM.ADD.F16X2 s, r, {0, 0, 0, 0}, handle(h.x), 2D;\n";
     let handle_buffer = "ATOMIM.ADD.F16X4 s, r, {0, 0, 0, 0}, handle(h.x), BUFFER;\n";
+    // A register-indexed IMAGE array over a word-view unit and a plain
+    // rg16f one: each unit's access its own way.
+    let picked = "IMAGE imgs[] = { image[0..1] };\nINT TEMP k;\nMOV.S k, {0, 1, 0, 0};\nATOMIM.ADD.F16X2 s, r, {0, 0, 0, 0}, image[0], 2D;\nLOADIM.F16X2 r, {0, 0, 0, 0}, imgs[k.y], 2D;\nSTOREIM.F16X2 imgs[k.x], r, {1, 0, 0, 0}, 2D;\nSTOREIM.F imgs[k.y], r, {1, 0, 0, 0}, 2D;\n";
+    compiles_in_every_env_or_gives(&format!("{head}{picked}END\n"), None, |_| {});
     for env in ENVS {
         let compile = |body: &str| {
             let compiled =

@@ -861,3 +861,85 @@ END
         );
     }
 }
+
+/// A register-indexed IMAGE array over a unit ATOMIM.F16X2 uses (unit 0:
+/// R32ui, an R32_UINT view of its R16G16_SFLOAT image) and a plain rg16f
+/// unit (unit 1): each unit the index may pick is accessed its own way.
+/// Unit 0's texel 0 holds (1, 2); ADD (0.5, 0.5) makes it (1.5, 2.5) =
+/// 0x4100_3E00. Unit 1's texel 0 holds (-2, 0.25) = 0x3400_C000. LOADIM
+/// through imgs[0] gives r = (1.5, 2.5, 0, 1), through imgs[1] s = (-2,
+/// 0.25, 0, 1); each is stored at texel 1 of the other unit.
+#[test]
+fn image_arrays_pick_word_view_and_rg16f_units_alike() {
+    let src = "!!NVcp5.0
+OPTION NV_shader_atomic_fp16_vector;
+OPTION NV_gpu_program5_mem_extended;
+GROUP_SIZE 1;
+IMAGE imgs[] = { image[0..1] };
+IMAGE res = image[2];
+INT TEMP k;
+TEMP a, r, s;
+MOV.S k, {0, 1, 0, 0};
+ATOMIM.ADD.F16X2 a, {0.5, 0.5, 0, 0}, {0, 0, 0, 0}, image[0], 2D;
+LOADIM.F16X2 r, {0, 0, 0, 0}, imgs[k.x], 2D;
+LOADIM.F16X2 s, {0, 0, 0, 0}, imgs[k.y], 2D;
+STOREIM.F16X2 imgs[k.y], r, {1, 0, 0, 0}, 2D;
+STOREIM.F16X2 imgs[k.x], s, {1, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, r, {0, 0, 0, 0}, 2D;
+STOREIM.F32X4 res, s, {1, 0, 0, 0}, 2D;
+END
+";
+    let reflection = nvp4c::compile(src, &nvp4c::Options::default())
+        .unwrap()
+        .reflection;
+    let formats: Vec<_> = reflection
+        .images
+        .iter()
+        .map(|i| (i.format.as_deref(), i.data_format.as_deref()))
+        .collect();
+    assert_eq!(
+        formats,
+        [
+            (Some("r32ui"), Some("rg16f")),
+            (Some("rg16f"), None),
+            (Some("rgba32f"), None)
+        ]
+    );
+    let f = |x: f32| x.to_bits();
+    let word_view = StorageImage {
+        view_format: Some(vk::Format::R32_UINT),
+        ..image(
+            0,
+            TextureKind::D2,
+            vk::Format::R16G16_SFLOAT,
+            [2, 1, 1],
+            1,
+            vec![0x4000_3c00, 0xdead],
+        )
+    };
+    let plain = image(
+        1,
+        TextureKind::D2,
+        vk::Format::R16G16_SFLOAT,
+        [2, 1, 1],
+        1,
+        vec![0x3400_c000, 0xbeef],
+    );
+    let res = image(
+        2,
+        TextureKind::D2,
+        vk::Format::R32G32B32A32_SFLOAT,
+        [2, 1, 1],
+        1,
+        vec![0xdead; 8],
+    );
+    for (who, out) in run(src, vec![word_view, plain, res]) {
+        assert_eq!(out[0], vec![0x4100_3e00, 0x3400_c000], "{who}: unit 0");
+        assert_eq!(out[1], vec![0x3400_c000, 0x4100_3e00], "{who}: unit 1");
+        assert_eq!(
+            out[2],
+            vec![f(1.5), f(2.5), 0, f(1.0), f(-2.0), f(0.25), 0, f(1.0)],
+            "{who}: r, s"
+        );
+    }
+}
