@@ -475,6 +475,33 @@ mod tests {
         assert_eq!(out.images[&1].words(), [0x3F80_0000, 0x4000_0000, 0, 0]);
     }
 
+    /// ATOMIM.F16X4 on BUFFER: texel 1 of an rgba16f texel buffer, (0.5,
+    /// -0.75, 4, 8) = words 0xBA00_3800, 0x4800_4400, plus (0.5, -3, 1, 1)
+    /// is (1, -3.75, 5, 9) = 0xC380_3C00, 0x4880_4500, each word updated
+    /// on its own; the old halves come back as f32. Texel 2 (a fifth word
+    /// only) is outside: 0, nothing written.
+    #[test]
+    fn image_atomic_f16x4_on_a_buffer_updates_both_words_of_the_texel() {
+        let src = "!!NVcp5.0\nOPTION NV_shader_atomic_fp16_vector;\nGROUP_SIZE 1;\nTEMP r, s;\nATOMIM.ADD.F16X4 r, {0.5, -3, 1, 1}, {1, 0, 0, 0}, image[0], BUFFER;\nATOMIM.ADD.F16X4 s, {1, 1, 1, 1}, {2, 0, 0, 0}, image[0], BUFFER;\nSTOREIM.F32X4 image[1], r, {0, 0, 0, 0}, 1D;\nSTOREIM.F32X4 image[1], s, {1, 0, 0, 0}, 1D;\nEND\n";
+        let words = [0x4000_3C00, 0x3400_C000, 0xBA00_3800, 0x4800_4400, 7];
+        let out = outcome(
+            src,
+            &[
+                (0, Image::from_words([2, 1, 1], &words)),
+                (1, Image::from_words([2, 1, 1], &[9; 8])),
+            ],
+        );
+        assert_eq!(
+            out.images[&0].words(),
+            [0x4000_3C00, 0x3400_C000, 0xC380_3C00, 0x4880_4500, 7]
+        );
+        let f = |x: f32| x.to_bits();
+        assert_eq!(
+            out.images[&1].words(),
+            [f(0.5), f(-0.75), f(4.0), f(8.0), 0, 0, 0, 0]
+        );
+    }
+
     /// A unit written only by formatted stores has no format in the
     /// program: the interpreter keeps the data type's four 32-bit
     /// components.
