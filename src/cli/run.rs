@@ -12,7 +12,7 @@
 use super::report::ColorChoice;
 use super::stdio::{write_stderr, StreamError, EXIT_PROGRAM_ERROR, EXIT_USAGE};
 use nvp4c::interp::{self, ImageUnitUse, Inputs, Outcome, ResultValue, RunOptions, TraceStep};
-use nvp4c::ir::ImageFormat;
+use nvp4c::ir::{BindlessImageArray, ImageFormat, BINDLESS_IMAGE_ARRAY_LEN};
 use nvp4c::isa::DataType;
 use nvp4c::span::Span;
 use nvp4c::Options;
@@ -57,9 +57,13 @@ layers); without one the values are one row:
   --set image[0]=2x2:u:1,2,3,4     --set image[1]=8x8:   (zeros)
   {\"image[0]\": {\"size\": [2, 2], \"texels\": [1, 2, 3, 4],
                 \"format\": \"U32\", \"target\": \"2D\", \"samples\": 1}}
-(format and target, if given, must be the program's.) After the run every
-texel of each unit is printed, marked where the run changed it; a unit
-without an image reads zeros and keeps nothing.")]
+(format and target, if given, must be the program's.) image.handle[H]
+gives the image an NV_bindless_texture handle H (0 to 7) names, alike;
+when the program's handles name several target/format arrays, an --inputs
+object's target and format pick one. After the run every texel of each
+image is printed, marked where the run changed it; a unit or handle
+without an image reads zeros and keeps nothing (\"images\" and
+\"image_handles\" in --json).")]
 pub struct RunArgs {
     /// Program to run; `-` reads standard input.
     pub input: PathBuf,
@@ -484,8 +488,8 @@ fn parse_set(
     let (name, list) = arg
         .split_once('=')
         .ok_or("expected NAME=VALUES, e.g. fragment.texcoord[0]=0.5,0.25,0,1")?;
-    if let Some(unit) = image_unit_key(name) {
-        images.push(parse_image_set(unit?, list, format!("--set {arg}"))?);
+    if let Some(slot) = image_slot_key(name) {
+        images.push(parse_image_set(slot?, list, format!("--set {arg}"))?);
         return Ok(());
     }
     let (words, kind) = parse_list(list.split(','))?;
@@ -530,9 +534,9 @@ fn read_inputs_file(
         .as_object()
         .ok_or("expected a JSON object of NAME: values")?;
     for (name, value) in obj {
-        if let Some(unit) = image_unit_key(name) {
+        if let Some(slot) = image_slot_key(name) {
             let origin = path.display().to_string();
-            images.push(parse_image_json(unit?, name, value, origin)?);
+            images.push(parse_image_json(slot?, name, value, origin)?);
             continue;
         }
         let items = json_items(name, value)?;
@@ -931,13 +935,15 @@ fn outcome_json(
             .map(|e| serde_json::json!({"line": text.line_of(e.span), "what": e.what}))
             .collect()
     };
+    let (images, image_handles) = images_json(program, inputs, o);
     let value = serde_json::json!({
         "stage": program.stage.name(),
         "steps": o.steps,
         "killed": o.killed,
         "results": results,
         "vertices": vertices,
-        "images": images_json(program, inputs, o),
+        "images": images,
+        "image_handles": image_handles,
         "undefined": events(&o.undefined),
         "notes": events(&o.notes),
     });
@@ -947,11 +953,29 @@ fn outcome_json(
 // ---------------------------------------------------------------------------
 // Images
 
-/// An image unit's texels given as `image[N]` (an --inputs object or
-/// `--set image[N]=[WxHxD:]VALUES`), stored once the program is known:
-/// its accesses give the unit's texel layout (`interp::image_units`).
+/// Where a given image goes: an image unit, `image[N]`, or what an image
+/// handle names, `image.handle[H]` (NV_bindless_texture).
+#[derive(Clone, Copy)]
+enum ImageSlot {
+    Unit(u32),
+    Handle(u32),
+}
+
+impl ImageSlot {
+    fn key(self) -> String {
+        match self {
+            ImageSlot::Unit(n) => format!("image[{n}]"),
+            ImageSlot::Handle(h) => format!("image.handle[{h}]"),
+        }
+    }
+}
+
+/// An image's texels given as `image[N]` or `image.handle[H]` (an
+/// --inputs object or `--set image[N]=[WxHxD:]VALUES`), stored once the
+/// program is known: its accesses give the texel layout
+/// (`interp::image_units`, `interp::image_handle_arrays`).
 struct ImageValue {
-    unit: u32,
+    slot: ImageSlot,
     /// The extent along the target's coordinates (`interp::Image::extent`);
     /// `None`: one row of the given texels.
     extent: Option<[u32; 3]>,
@@ -966,12 +990,25 @@ struct ImageValue {
     origin: String,
 }
 
-/// The unit of an `image[N]` key, `None` for another key.
-fn image_unit_key(name: &str) -> Option<Result<u32, String>> {
-    let rest = name.trim().strip_prefix("image[")?;
-    Some(
+/// The image of an `image[N]` or `image.handle[H]` key, `None` for
+/// another key.
+fn image_slot_key(name: &str) -> Option<Result<ImageSlot, String>> {
+    let name = name.trim();
+    let index = |rest: &str| {
         rest.strip_suffix(']')
             .and_then(|n| n.trim().parse::<u32>().ok())
+    };
+    if let Some(rest) = name.strip_prefix("image.handle[") {
+        return Some(
+            index(rest)
+                .map(ImageSlot::Handle)
+                .ok_or_else(|| format!("`{name}`: expected image.handle[H], H an image handle")),
+        );
+    }
+    let rest = name.strip_prefix("image[")?;
+    Some(
+        index(rest)
+            .map(ImageSlot::Unit)
             .ok_or_else(|| format!("`{name}`: expected image[N], N an image unit number")),
     )
 }
@@ -996,7 +1033,7 @@ fn parse_extent(text: &str) -> Result<[u32; 3], String> {
 
 /// `--set image[N]=[WxHxD:]V,V,...`: the size prefix is digits and `x`
 /// before a colon (`2x2:u:1,2,3,4`, `4x4:` for zeros).
-fn parse_image_set(unit: u32, list: &str, origin: String) -> Result<ImageValue, String> {
+fn parse_image_set(slot: ImageSlot, list: &str, origin: String) -> Result<ImageValue, String> {
     let list = list.trim();
     let (extent, values) = match list.split_once(':') {
         Some((size, rest))
@@ -1024,7 +1061,7 @@ fn parse_image_set(unit: u32, list: &str, origin: String) -> Result<ImageValue, 
         Some(values.split(',').map(str::to_string).collect())
     };
     Ok(ImageValue {
-        unit,
+        slot,
         extent,
         samples: 1,
         format: None,
@@ -1037,7 +1074,7 @@ fn parse_image_set(unit: u32, list: &str, origin: String) -> Result<ImageValue, 
 /// An --inputs `image[N]` object: `size`, `texels`, and optionally
 /// `format`, `target`, `samples`.
 fn parse_image_json(
-    unit: u32,
+    slot: ImageSlot,
     name: &str,
     value: &serde_json::Value,
     origin: String,
@@ -1046,7 +1083,7 @@ fn parse_image_json(
         format!("`{name}`: expected an object such as {{\"size\": [2, 2], \"texels\": [\"u:1\", 2, 3, 4]}}")
     })?;
     let mut image = ImageValue {
-        unit,
+        slot,
         extent: None,
         samples: 1,
         format: None,
@@ -1099,18 +1136,84 @@ fn parse_image_json(
     Ok(image)
 }
 
-/// The image's texels as the program's layout of its unit holds them; a
-/// unit the program does not access is skipped with a warning.
+/// The handle array an `image.handle[H]` goes to: the one the program's
+/// handles name, or among several the one of the given target and format.
+fn handle_array(
+    program: &nvp4c::ir::Program,
+    given: &ImageValue,
+    key: &str,
+) -> Result<Option<(BindlessImageArray, ImageUnitUse)>, String> {
+    let arrays = interp::image_handle_arrays(program);
+    if arrays.is_empty() {
+        return Ok(None);
+    }
+    let names = |a: &[(&BindlessImageArray, &ImageUnitUse)]| -> String {
+        a.iter()
+            .map(|(_, u)| format!("{} {}", u.target.name(), u.layout.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let all: Vec<_> = arrays.iter().collect();
+    let matching: Vec<_> = arrays
+        .iter()
+        .filter(|(_, u)| {
+            given
+                .target
+                .as_ref()
+                .is_none_or(|t| t.trim().eq_ignore_ascii_case(u.target.name()))
+                && given
+                    .format
+                    .as_ref()
+                    .is_none_or(|f| f.trim().eq_ignore_ascii_case(&u.layout.name()))
+        })
+        .collect();
+    match matching[..] {
+        [(array, used)] => Ok(Some((*array, *used))),
+        [] => Err(format!(
+            "`{key}`: the program's image handles are {}; none is {} {}",
+            names(&all),
+            given.target.as_deref().unwrap_or("of any target"),
+            given.format.as_deref().unwrap_or("")
+        )),
+        _ => Err(format!(
+            "`{key}`: the program's image handles name {}: give the target and format (an --inputs object's \"target\" and \"format\")",
+            names(&matching)
+        )),
+    }
+}
+
+/// The image's texels as the program's layout of its unit (or handle
+/// array) holds them; a unit the program does not access, or a handle in
+/// a program without handles, is skipped with a warning.
 fn store_image(
     program: &nvp4c::ir::Program,
     given: &ImageValue,
     inputs: &mut Inputs,
 ) -> Result<Option<String>, String> {
-    let key = format!("image[{}]", given.unit);
-    let Some(used) = interp::image_units(program).get(&given.unit).copied() else {
-        return Ok(Some(format!(
-            "the program does not access `{key}`; it is not stored"
-        )));
+    let key = given.slot.key();
+    let (used, array) = match given.slot {
+        ImageSlot::Unit(unit) => match interp::image_units(program).get(&unit) {
+            Some(used) => (*used, None),
+            None => {
+                return Ok(Some(format!(
+                    "the program does not access `{key}`; it is not stored"
+                )))
+            }
+        },
+        ImageSlot::Handle(h) => match handle_array(program, given, &key)? {
+            Some(_) if h >= BINDLESS_IMAGE_ARRAY_LEN => {
+                return Err(format!(
+                    "`{key}`: image handles are 0 to {} (docs/interface.md, \"Bindless images\"); a larger one names no image",
+                    BINDLESS_IMAGE_ARRAY_LEN - 1
+                ))
+            }
+            Some((array, used)) => (used, Some(array)),
+            None => {
+                return Ok(Some(format!(
+                    "the program names no image handles; `{key}` is not stored"
+                )))
+            }
+        },
     };
     let layout = used.layout;
     if let Some(f) = &given.format {
@@ -1189,14 +1292,19 @@ fn store_image(
             .map_err(|e| format!("`{key}`: value {} (`{}`): {e}", i + 1, item.trim()))?;
         bytes[i * size..(i + 1) * size].copy_from_slice(&bits.to_le_bytes()[..size]);
     }
-    inputs.images.insert(
-        given.unit,
-        interp::Image {
-            extent,
-            bytes,
-            samples: given.samples,
-        },
-    );
+    let image = interp::Image {
+        extent,
+        bytes,
+        samples: given.samples,
+    };
+    match (given.slot, array) {
+        (ImageSlot::Handle(h), Some(array)) => {
+            inputs.bindless_images.insert((array, h), image);
+        }
+        (ImageSlot::Unit(unit), _) | (ImageSlot::Handle(unit), None) => {
+            inputs.images.insert(unit, image);
+        }
+    }
     Ok(None)
 }
 
@@ -1307,15 +1415,70 @@ fn image_texels(
     out
 }
 
-/// The heading of a unit: its key, target, format and size.
-fn image_heading(unit: u32, used: ImageUnitUse, image: Option<&interp::Image>) -> String {
+/// An image the program can access, for printing: a unit, or a handle
+/// array's element given in the inputs (`handle` `None`: the array's
+/// elements, none given).
+struct ImageEntry<'a> {
+    key: String,
+    handle: Option<u32>,
+    used: ImageUnitUse,
+    before: Option<&'a interp::Image>,
+    after: Option<&'a interp::Image>,
+}
+
+/// Every unit the program accesses, then every handle array's given
+/// elements (or the array, when none is given).
+fn image_entries<'a>(
+    program: &nvp4c::ir::Program,
+    inputs: &'a Inputs,
+    outcome: &'a Outcome,
+) -> Vec<ImageEntry<'a>> {
+    let mut out: Vec<ImageEntry> = interp::image_units(program)
+        .into_iter()
+        .map(|(unit, used)| ImageEntry {
+            key: format!("image[{unit}]"),
+            handle: None,
+            used,
+            before: inputs.images.get(&unit),
+            after: outcome.images.get(&unit),
+        })
+        .collect();
+    for (array, used) in interp::image_handle_arrays(program) {
+        let given: Vec<_> = inputs
+            .bindless_images
+            .iter()
+            .filter(|((a, _), _)| *a == array)
+            .map(|(&(_, h), image)| ImageEntry {
+                key: format!("image.handle[{h}]"),
+                handle: Some(h),
+                used,
+                before: Some(image),
+                after: outcome.bindless_images.get(&(array, h)),
+            })
+            .collect();
+        if given.is_empty() {
+            out.push(ImageEntry {
+                key: "image.handle[*]".into(),
+                handle: None,
+                used,
+                before: None,
+                after: None,
+            });
+        }
+        out.extend(given);
+    }
+    out
+}
+
+/// The heading of an image: its key, target, format and size.
+fn image_heading(key: &str, used: ImageUnitUse, image: Option<&interp::Image>) -> String {
     let size = match image {
         Some(i) if i.samples > 1 => format!(", {}, {} samples", extent_text(i.extent), i.samples),
         Some(i) => format!(", {}", extent_text(i.extent)),
         None => String::new(),
     };
     format!(
-        "image[{unit}] ({} {}{}{size})",
+        "{key} ({} {}{}{size})",
         used.target.name(),
         used.layout.name(),
         if used.formatted_only {
@@ -1334,10 +1497,10 @@ fn print_images(
     inputs: &Inputs,
     outcome: &Outcome,
 ) -> io::Result<()> {
-    for (unit, used) in interp::image_units(program) {
-        let heading = image_heading(unit, used, outcome.images.get(&unit));
-        let (Some(before), Some(after)) = (inputs.images.get(&unit), outcome.images.get(&unit))
-        else {
+    for entry in image_entries(program, inputs, outcome) {
+        let used = entry.used;
+        let heading = image_heading(&entry.key, used, entry.after);
+        let (Some(before), Some(after)) = (entry.before, entry.after) else {
             writeln!(
                 out,
                 "{heading}: no image given (its loads read 0, its stores and atomics did nothing)"
@@ -1371,42 +1534,49 @@ fn print_images(
     Ok(())
 }
 
+/// The units under `"images"` by key, the handle arrays' elements in
+/// `"image_handles"` (two arrays may both have a handle 3).
 fn images_json(
     program: &nvp4c::ir::Program,
     inputs: &Inputs,
     outcome: &Outcome,
-) -> serde_json::Value {
-    let images: serde_json::Map<String, serde_json::Value> = interp::image_units(program)
-        .into_iter()
-        .map(|(unit, used)| {
-            let given = inputs.images.get(&unit).zip(outcome.images.get(&unit));
-            let texels: Vec<serde_json::Value> = given
-                .map(|(before, after)| image_texels(used, before, after))
-                .unwrap_or_default()
-                .into_iter()
-                .map(|t| {
-                    serde_json::json!({
-                        "at": t.at,
-                        "values": t.values,
-                        "bits": t.bits,
-                        "changed": t.changed,
-                    })
-                })
-                .collect();
-            let after = outcome.images.get(&unit);
-            (
-                format!("image[{unit}]"),
+) -> (serde_json::Value, serde_json::Value) {
+    let mut units = serde_json::Map::new();
+    let mut handles = Vec::new();
+    for entry in image_entries(program, inputs, outcome) {
+        let used = entry.used;
+        let given = entry.before.zip(entry.after);
+        let texels: Vec<serde_json::Value> = given
+            .map(|(before, after)| image_texels(used, before, after))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| {
                 serde_json::json!({
-                    "target": used.target.name(),
-                    "format": used.layout.name(),
-                    "formatted_stores_only": used.formatted_only,
-                    "given": given.is_some(),
-                    "size": after.map(|i| i.extent),
-                    "samples": after.map(|i| i.samples.max(1)),
-                    "texels": texels,
-                }),
-            )
-        })
-        .collect();
-    serde_json::Value::Object(images)
+                    "at": t.at,
+                    "values": t.values,
+                    "bits": t.bits,
+                    "changed": t.changed,
+                })
+            })
+            .collect();
+        let mut value = serde_json::json!({
+            "target": used.target.name(),
+            "format": used.layout.name(),
+            "formatted_stores_only": used.formatted_only,
+            "given": given.is_some(),
+            "size": entry.after.map(|i| i.extent),
+            "samples": entry.after.map(|i| i.samples.max(1)),
+            "texels": texels,
+        });
+        if entry.key.starts_with("image.handle[") {
+            value["handle"] = serde_json::json!(entry.handle);
+            handles.push(value);
+        } else {
+            units.insert(entry.key, value);
+        }
+    }
+    (
+        serde_json::Value::Object(units),
+        serde_json::Value::Array(handles),
+    )
 }

@@ -106,40 +106,71 @@ pub struct ImageUnitUse {
 /// assert_eq!(units[&1].target, nvp4c::ir::ImageTarget::T2D);
 /// ```
 pub fn image_units(program: &Program) -> BTreeMap<u32, ImageUnitUse> {
-    fn walk(block: &Block, out: &mut BTreeMap<u32, ImageUnitUse>) {
+    let mut out = BTreeMap::new();
+    for_each_image_access(program, &mut |a, ty| {
+        for &unit in a.units() {
+            let used = out.entry(unit).or_insert(ImageUnitUse {
+                target: a.target,
+                layout: ImageFormat {
+                    ty,
+                    bits: 32,
+                    components: 4,
+                },
+                formatted_only: true,
+            });
+            if let Some(format) = a.format {
+                used.layout = format;
+                used.formatted_only = false;
+            }
+        }
+    });
+    out
+}
+
+/// The NV_bindless_texture image handle arrays the program's accesses
+/// name (`handle(a.x)`; docs/interface.md, "Bindless images"), with the
+/// layout of their images: an array's format, or for formatted stores the
+/// four 32-bit components of their data type, as for a unit.
+pub fn image_handle_arrays(program: &Program) -> BTreeMap<BindlessImageArray, ImageUnitUse> {
+    let mut out = BTreeMap::new();
+    for_each_image_access(program, &mut |a, ty| {
+        if let Some(array) = a.bindless_array(ty) {
+            out.entry(array).or_insert(ImageUnitUse {
+                target: array.target,
+                layout: array.format.unwrap_or(ImageFormat {
+                    ty: array.ty,
+                    bits: 32,
+                    components: 4,
+                }),
+                formatted_only: array.format.is_none(),
+            });
+        }
+    });
+    out
+}
+
+/// Calls `f` with every image access of the program and the data type of
+/// its instruction (a STOREIM's, its value's).
+fn for_each_image_access(program: &Program, f: &mut impl FnMut(&ImageAccess, DataType)) {
+    fn walk(block: &Block, f: &mut impl FnMut(&ImageAccess, DataType)) {
         for stmt in block {
-            let access = match stmt {
-                Stmt::Inst(i) => i.image.as_deref().map(|a| (a, i.ty)),
-                Stmt::ImageStore { image, value, .. } => Some((image, value.ty)),
-                _ => None,
-            };
-            if let Some((a, ty)) = access {
-                for &unit in a.units() {
-                    let used = out.entry(unit).or_insert(ImageUnitUse {
-                        target: a.target,
-                        layout: ImageFormat {
-                            ty,
-                            bits: 32,
-                            components: 4,
-                        },
-                        formatted_only: true,
-                    });
-                    if let Some(format) = a.format {
-                        used.layout = format;
-                        used.formatted_only = false;
+            match stmt {
+                Stmt::Inst(i) => {
+                    if let Some(a) = i.image.as_deref() {
+                        f(a, i.ty);
                     }
                 }
+                Stmt::ImageStore { image, value, .. } => f(image, value.ty),
+                _ => {}
             }
             for b in stmt.blocks() {
-                walk(b, out);
+                walk(b, f);
             }
         }
     }
-    let mut out = BTreeMap::new();
     for sub in &program.subroutines {
-        walk(&sub.body, &mut out);
+        walk(&sub.body, f);
     }
-    out
 }
 
 /// How the program's accesses lay out the texels of each unit: the format

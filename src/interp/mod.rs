@@ -119,7 +119,7 @@ mod names;
 mod value;
 mod wide;
 
-pub use image::{image_units, Image, ImageUnitUse};
+pub use image::{image_handle_arrays, image_units, Image, ImageUnitUse};
 pub use names::{
     attribute_aliases, attribute_name, canonical_result_name, patch_suffix, per_vertex_name,
     result_name, state_name,

@@ -435,3 +435,123 @@ fn bad_image_inputs_exit_with_2_naming_the_key() {
         assert!(err.contains(says), "{json}: {err}");
     }
 }
+
+/// NV_bindless_texture's image handles: the handle in program.local[0].x
+/// names element H of the 2D U32 handle array (docs/interface.md,
+/// "Bindless images").
+const HANDLE_PROG: &str = "!!NVfp5.0\n\
+OPTION NV_bindless_texture;\n\
+TEMP h, v, old, w;\n\
+MOV.U h.x, program.local[0].x;\n\
+LOADIM.U32 v, {0, 0, 0, 0}, handle(h.x), 2D;\n\
+ADD.U w.x, h.x, 1;\n\
+ATOMIM.ADD.U32 old.x, w.x, {0, 0, 0, 0}, handle(h.x), 2D;\n\
+STOREIM.U32 handle(h.x), v, {1, 0, 0, 0}, 2D;\n\
+MOV.U result.color.x, v.x;\n\
+MOV.U result.color.y, old.x;\n\
+END\n";
+
+#[test]
+fn images_of_image_handles_are_given_and_printed() {
+    let p = program("handles.fp", HANDLE_PROG);
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "program.local[0]=u:3",
+        "--set",
+        "image.handle[3]=2x1:3007,0",
+        "--set",
+        "image.handle[2]=1:",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Handle 3: LOADIM (0, 0) reads 3007; ATOMIM.ADD of 3 + 1 returns it
+    // and leaves 3011; STOREIM puts 3007 at (1, 0). Handle 2 is untouched.
+    assert!(out.contains("result.color  (3007u, 3007u, ?, ?)"), "{out}");
+    assert!(
+        out.contains("image.handle[2] (2D U32, 1x1x1):\n  (0, 0)  (0u)  [0x00000000]\n"),
+        "{out}"
+    );
+    assert!(out.contains("image.handle[3] (2D U32, 2x1x1):\n"), "{out}");
+    assert!(
+        out.contains("  (0, 0)  (3011u)  [0x00000bc3]  changed\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  (1, 0)  (3007u)  [0x00000bbf]  changed\n"),
+        "{out}"
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "program.local[0]=u:3",
+        "--set",
+        "image.handle[3]=2x1:3007,0",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let handles = json["image_handles"].as_array().unwrap();
+    assert_eq!(handles.len(), 1, "{json}");
+    assert_eq!(handles[0]["handle"], 3);
+    assert_eq!(handles[0]["target"], "2D");
+    assert_eq!(handles[0]["format"], "U32");
+    assert_eq!(
+        handles[0]["texels"][0]["values"],
+        serde_json::json!(["3011u"])
+    );
+    // Without images the handle names none: its load and atomic return 0.
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "program.local[0]=u:3"]);
+    assert!(
+        stdout(&o).contains("result.color  (0u, 0u, ?, ?)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("image.handle[*] (2D U32): no image given"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn image_handles_of_several_arrays_need_target_and_format() {
+    let p = program(
+        "handles-two.fp",
+        "!!NVfp5.0\n\
+OPTION NV_bindless_texture;\n\
+TEMP v;\n\
+LOADIM.U32 v, {0, 0, 0, 0}, handle(program.local[0].x), 2D;\n\
+STOREIM.U32X4 handle(program.local[0].y), v, {0, 0, 0, 0}, 1D;\n\
+MOV.U result.color, v;\n\
+END\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image.handle[0]=u:1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`image.handle[0]`: the program's image handles name 1D U32X4, 2D U32: give the target and format"),
+        "{}",
+        stderr(&o)
+    );
+    let inputs = program(
+        "handles-two.json",
+        r#"{"image.handle[1]": {"target": "1D", "format": "U32X4", "size": [1], "texels": [1, 2, 3, 4]},
+            "image.handle[0]": {"target": "2D", "size": [1], "texels": [7]}}"#,
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--set",
+        "program.local[0]=u:0,1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // LOADIM.U32 of handle 0 reads (7, 0, 0, 1); STOREIM.U32X4 writes it
+    // to handle 1 of the 1D array.
+    assert!(
+        stdout(&o).contains("image.handle[1] (1D U32X4, 1x1x1):\n  (0)  (7u, 0u, 0u, 1u)  [0x00000007 0x00000000 0x00000000 0x00000001]  changed"),
+        "{}",
+        stdout(&o)
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image.handle[8]=u:1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
