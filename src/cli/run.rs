@@ -339,22 +339,32 @@ fn parse_one(text: &str, kind: Kind) -> Result<u32, String> {
 fn parse_list<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<(Vec<u32>, Kind), String> {
     let mut default = Kind::Float;
     let mut out = Vec::new();
-    for (i, item) in items.into_iter().enumerate() {
-        let (kind, text) = split_prefix(item);
-        if i == 0 {
-            if let Some(k) = kind {
-                default = k;
-            }
-        }
+    for (kind, text) in typed_items(items, &mut default) {
         if text.is_empty() {
             return Err("empty value".into());
         }
-        out.push(parse_one(text, kind.unwrap_or(default))?);
+        out.push(parse_one(text, kind)?);
     }
     if out.is_empty() {
         return Err("no values".into());
     }
     Ok((out, default))
+}
+
+/// Each value string's kind and text: its own prefix's kind, else the
+/// first value's prefix's, else `default` (which the first prefix
+/// replaces).
+fn typed_items<'a, 'd>(
+    items: impl IntoIterator<Item = &'a str> + 'd,
+    default: &'d mut Kind,
+) -> impl Iterator<Item = (Kind, &'a str)> + 'd {
+    items.into_iter().enumerate().map(move |(i, item)| {
+        let (kind, text) = split_prefix(item);
+        if i == 0 {
+            *default = kind.unwrap_or(*default);
+        }
+        (kind.unwrap_or(*default), text)
+    })
 }
 
 /// Stores `words` under `name`: buffers take any number of words; other
@@ -1283,13 +1293,10 @@ fn store_image(
         DataType::Signed => Kind::Signed,
         DataType::Unsigned => Kind::Unsigned,
     };
-    for (i, item) in values.iter().enumerate() {
-        let (kind, text) = split_prefix(item);
-        if i == 0 {
-            default = kind.unwrap_or(default);
-        }
-        let bits = component_bits(layout, text, kind.unwrap_or(default))
-            .map_err(|e| format!("`{key}`: value {} (`{}`): {e}", i + 1, item.trim()))?;
+    let items = typed_items(values.iter().map(String::as_str), &mut default);
+    for (i, (kind, text)) in items.enumerate() {
+        let bits = component_bits(layout, text, kind)
+            .map_err(|e| format!("`{key}`: value {} (`{text}`): {e}", i + 1))?;
         bytes[i * size..(i + 1) * size].copy_from_slice(&bits.to_le_bytes()[..size]);
     }
     let image = interp::Image {
