@@ -555,3 +555,44 @@ END\n",
     let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image.handle[8]=u:1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// An F16X2 unit (NV_gpu_program5_mem_extended): float texel values are
+/// rounded to the nearest half when stored, as a store to it would be.
+#[test]
+fn float_texels_of_a_half_format_are_rounded_to_halves() {
+    let p = program(
+        "images-f16.fp",
+        "!!NVfp5.0\n\
+OPTION NV_gpu_program5_mem_extended;\n\
+IMAGE img = image[0];\n\
+TEMP t;\n\
+LOADIM.F16X2 t, {0, 0, 0, 0}, img, 1D;\n\
+MOV result.color, t;\n\
+END\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=1.5,0.1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // 1.5 is 0x3e00; 0.1 = 1.6 × 2^-4: exponent 11, mantissa 0.6 × 1024 =
+    // 614.4, rounded to 614: 0x2e66, which is 1638 / 16384 = 0.0999755859375.
+    assert!(
+        out.contains("image[0] (1D F16X2, 1x1x1):\n  (0)  (1.5, 0.099975586)  [0x3e00 0x2e66]\n"),
+        "{out}"
+    );
+    // LOADIM fills z, w with 0, 1.
+    assert!(
+        out.contains("result.color  (1.5, 0.099975586, 0.0, 1.0)"),
+        "{out}"
+    );
+    // An integer does not fit a float format unless given as bits.
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=u:1,2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("F16X2 holds floats"), "{}", stderr(&o));
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=x:3c00,10000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("F16X2 holds 16-bit components"),
+        "{}",
+        stderr(&o)
+    );
+}
