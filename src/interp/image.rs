@@ -77,49 +77,147 @@ impl Image {
     }
 }
 
+/// How a program uses one image unit: what a host filling
+/// [`Inputs::images`](super::Inputs::images) (`nvp4c run`) needs to lay
+/// out its texels as the run reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageUnitUse {
+    /// The target of the unit's first access (the checker makes a unit's
+    /// accesses agree on it).
+    pub target: ImageTarget,
+    /// The texel layout: the storage modifier of the unit's unformatted
+    /// accesses, or for a unit only written by formatted stores the four
+    /// 32-bit components of their data type (module documentation).
+    pub layout: ImageFormat,
+    /// The unit is only written by formatted stores: the program names no
+    /// format for it.
+    pub formatted_only: bool,
+}
+
+/// The image units the program's accesses use, with their layout (module
+/// documentation). Units reached only through bindless handles are not
+/// among them.
+///
+/// ```
+/// let src = "!!NVfp5.0\nIMAGE img = image[1];\nTEMP t;\nLOADIM.U32 t, {0,0,0,0}, img, 2D;\nMOV.U result.color, t;\nEND\n";
+/// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+/// let units = nvp4c::interp::image_units(&program);
+/// assert_eq!(units[&1].layout.name(), "U32");
+/// assert_eq!(units[&1].target, nvp4c::ir::ImageTarget::T2D);
+/// ```
+pub fn image_units(program: &Program) -> BTreeMap<u32, ImageUnitUse> {
+    let mut out = BTreeMap::new();
+    for_each_image_access(program, &mut |a, ty| {
+        for &unit in a.units() {
+            let used = out.entry(unit).or_insert(ImageUnitUse {
+                target: a.target,
+                layout: ImageFormat {
+                    ty,
+                    bits: 32,
+                    components: 4,
+                },
+                formatted_only: true,
+            });
+            if let Some(format) = a.format {
+                used.layout = format;
+                used.formatted_only = false;
+            }
+        }
+    });
+    out
+}
+
+/// The NV_bindless_texture image handle arrays the program's accesses
+/// name (`handle(a.x)`; docs/interface.md, "Bindless images"), with the
+/// layout of their images: an array's format, or for formatted stores the
+/// four 32-bit components of their data type, as for a unit.
+pub fn image_handle_arrays(program: &Program) -> BTreeMap<BindlessImageArray, ImageUnitUse> {
+    let mut out = BTreeMap::new();
+    for_each_image_access(program, &mut |a, ty| {
+        if let Some(array) = a.bindless_array(ty) {
+            out.entry(array).or_insert(ImageUnitUse {
+                target: array.target,
+                layout: array.format.unwrap_or(ImageFormat {
+                    ty: array.ty,
+                    bits: 32,
+                    components: 4,
+                }),
+                formatted_only: array.format.is_none(),
+            });
+        }
+    });
+    out
+}
+
+/// Calls `f` with every image access of the program and the data type of
+/// its instruction (a STOREIM's, its value's).
+fn for_each_image_access(program: &Program, f: &mut impl FnMut(&ImageAccess, DataType)) {
+    fn walk(block: &Block, f: &mut impl FnMut(&ImageAccess, DataType)) {
+        for stmt in block {
+            match stmt {
+                Stmt::Inst(i) => {
+                    if let Some(a) = i.image.as_deref() {
+                        f(a, i.ty);
+                    }
+                }
+                Stmt::ImageStore { image, value, .. } => f(image, value.ty),
+                _ => {}
+            }
+            for b in stmt.blocks() {
+                walk(b, f);
+            }
+        }
+    }
+    for sub in &program.subroutines {
+        walk(&sub.body, f);
+    }
+}
+
 /// How the program's accesses lay out the texels of each unit: the format
 /// of its unformatted accesses, `None` for a unit only written by
 /// formatted stores (module documentation).
 pub(super) fn unit_formats(program: &Program) -> BTreeMap<u32, Option<ImageFormat>> {
-    fn walk(block: &Block, out: &mut BTreeMap<u32, Option<ImageFormat>>) {
-        for stmt in block {
-            let access = match stmt {
-                Stmt::Inst(i) => i.image.as_deref(),
-                Stmt::ImageStore { image, .. } => Some(image),
-                _ => None,
-            };
-            if let Some(a) = access {
-                for &unit in a.units() {
-                    let format = out.entry(unit).or_insert(None);
-                    if a.format.is_some() {
-                        *format = a.format;
-                    }
-                }
-            }
-            for b in stmt.blocks() {
-                walk(b, out);
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    for sub in &program.subroutines {
-        walk(&sub.body, &mut out);
-    }
-    out
+    image_units(program)
+        .into_iter()
+        .map(|(unit, used)| (unit, (!used.formatted_only).then_some(used.layout)))
+        .collect()
 }
 
 /// The layout of one texel: its base type, bits per component and
 /// component count.
-#[derive(Clone, Copy)]
-struct Layout {
-    ty: DataType,
-    bits: u8,
-    components: u8,
-}
+type Layout = ImageFormat;
 
-impl Layout {
-    fn bytes(self) -> usize {
+impl ImageFormat {
+    /// The bytes of one texel.
+    pub fn texel_bytes(self) -> usize {
         usize::from(self.bits / 8) * usize::from(self.components)
+    }
+
+    /// A component's stored bits as the 32-bit value an access reads:
+    /// sign- or zero-extended, an F16 format's half as an f32
+    /// (NV_gpu_program5_mem_extended).
+    pub fn component_value(self, raw: u32) -> u32 {
+        match (self.bits, self.ty) {
+            (8, DataType::Signed) => i32::from(raw as u8 as i8) as u32,
+            (16, DataType::Signed) => i32::from(raw as u16 as i16) as u32,
+            (16, DataType::Float) => super::half::half_to_f32(raw as u16).to_bits(),
+            _ => raw,
+        }
+    }
+
+    /// The bits a store of the 32-bit `value` leaves in a component: an
+    /// F16 format's the f32 rounded to the nearest half (even), as the
+    /// backend's OpImageWrite to a 16-bit float format; the others the low
+    /// `bits` of it.
+    pub fn component_bits(self, value: u32) -> u32 {
+        match (self.bits, self.ty) {
+            (16, DataType::Float) => u32::from(super::half::f64_to_half(
+                f64::from(f32::from_bits(value)),
+                crate::ir::Rounding::Round,
+            )),
+            (32, _) => value,
+            (bits, _) => value & ((1 << bits) - 1),
+        }
     }
 }
 
@@ -207,11 +305,7 @@ impl Machine<'_> {
             None => None,
         };
         match format {
-            Some(f) => Layout {
-                ty: f.ty,
-                bits: f.bits,
-                components: f.components,
-            },
+            Some(f) => f,
             None => Layout {
                 ty,
                 bits: 32,
@@ -252,7 +346,10 @@ impl Machine<'_> {
         let [w, h, _] = image.extent.map(u64::from);
         let index = ((at[2] * h + at[1]) * w + at[0]) * samples + sample;
         let byte = usize::try_from(index).unwrap_or(usize::MAX);
-        (Texel::At(byte.saturating_mul(layout.bytes())), undefined)
+        (
+            Texel::At(byte.saturating_mul(layout.texel_bytes())),
+            undefined,
+        )
     }
 
     /// Component `c` of the texel at `byte`, sign- or zero-extended to 32
@@ -270,13 +367,7 @@ impl Machine<'_> {
         let mut w = [0u8; 4];
         w[..size].copy_from_slice(bytes);
         let raw = u32::from_le_bytes(w);
-        Some(match (layout.bits, layout.ty) {
-            (8, DataType::Signed) => i32::from(raw as u8 as i8) as u32,
-            (16, DataType::Signed) => i32::from(raw as u16 as i16) as u32,
-            // NV_gpu_program5_mem_extended's F16 formats: the half as f32.
-            (16, DataType::Float) => super::half::half_to_f32(raw as u16).to_bits(),
-            _ => raw,
-        })
+        Some(layout.component_value(raw))
     }
 
     fn write_texel_component(
@@ -294,15 +385,7 @@ impl Machine<'_> {
         let Some(at) = byte.checked_add(c * size) else {
             return;
         };
-        // An F16 format's component: the f32 rounded to the nearest half
-        // (even), as the backend's OpImageWrite to a 16-bit float format.
-        let v = match (layout.bits, layout.ty) {
-            (16, DataType::Float) => u32::from(super::half::f64_to_half(
-                f64::from(f32::from_bits(v)),
-                crate::ir::Rounding::Round,
-            )),
-            _ => v,
-        };
+        let v = layout.component_bits(v);
         if let Some(bytes) = image.bytes.get_mut(at..at + size) {
             bytes.copy_from_slice(&v.to_le_bytes()[..size]);
         }

@@ -119,7 +119,7 @@ mod names;
 mod value;
 mod wide;
 
-pub use image::Image;
+pub use image::{image_handle_arrays, image_units, Image, ImageUnitUse};
 pub use names::{
     attribute_aliases, attribute_name, canonical_result_name, patch_suffix, per_vertex_name,
     result_name, state_name,
@@ -186,7 +186,9 @@ pub struct Inputs {
     pub counters: BTreeMap<u32, Vec<u32>>,
     /// EXT_shader_image_load_store's image units by unit number (`image[n]`):
     /// LOADIM, STOREIM and ATOMIM read and write them, and the run's
-    /// [`Outcome::images`] holds the result.
+    /// [`Outcome::images`] holds the result. [`image_units`] gives the
+    /// units a program accesses and the texel layout it reads them with
+    /// ([`image_handle_arrays`] the same for image handles).
     pub images: BTreeMap<u32, Image>,
     /// NV_bindless_texture's image handles: element `h` of each descriptor
     /// array of a target and format (docs/interface.md, "Bindless

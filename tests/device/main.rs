@@ -29,6 +29,7 @@ mod exec_nv5_atomics64;
 mod exec_nv5_bindless;
 mod exec_nv5_bindless_images;
 mod exec_nv5_bits;
+mod exec_nv5_fragment_images;
 mod exec_nv5_global;
 mod exec_nv5_images;
 mod exec_nv5_samples;

@@ -254,3 +254,345 @@ fn geometry_vertices_are_listed() {
     assert!(out.contains("vertex 1 (primitive 0):"), "{out}");
     assert!(out.contains("(2.0, 3.0, 4.0, 5.0)"), "{out}");
 }
+
+/// LOADIM, ATOMIM and STOREIM on image unit 0 (U32, 2D), a formatted
+/// STOREIM on unit 2 (EXT_shader_image_load_store, NV_gpu_program5
+/// 2.X.8.Z).
+const IMAGE_PROG: &str = "!!NVfp5.0\n\
+IMAGE img = image[0];\n\
+IMAGE out = image[2];\n\
+UINT TEMP t, old;\n\
+LOADIM.U32 t, {1, 0, 0, 0}, img, 2D;\n\
+ATOMIM.ADD.U32 old.x, 5, {0, 1, 0, 0}, img, 2D;\n\
+STOREIM.U32 img, t, {1, 1, 0, 0}, 2D;\n\
+STOREIM.F out, {0.5, 2, 0, 1}, {0, 0, 0, 0}, 2D;\n\
+MOV.U result.color.x, old.x;\n\
+MOV.U result.color.y, t.x;\n\
+END\n";
+
+#[test]
+fn images_from_set_are_loaded_updated_and_printed() {
+    let p = program("images.fp", IMAGE_PROG);
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "image[0]=2x2:1,2,3,4",
+        "--set",
+        "image[2]=1x1:",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Texel (i, j) is value j*2 + i: (0,0)=1 (1,0)=2 (0,1)=3 (1,1)=4.
+    // LOADIM (1,0) = 2; ATOMIM.ADD 5 at (0,1): returns 3, leaves 8;
+    // STOREIM of t = 2 at (1,1) replaces 4.
+    assert!(out.contains("result.color  (3u, 2u, ?, ?)"), "{out}");
+    assert!(out.contains("image[0] (2D U32, 2x2x1):"), "{out}");
+    assert!(out.contains("  (0, 0)  (1u)  [0x00000001]\n"), "{out}");
+    assert!(out.contains("  (1, 0)  (2u)  [0x00000002]\n"), "{out}");
+    assert!(
+        out.contains("  (0, 1)  (8u)  [0x00000008]  changed\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  (1, 1)  (2u)  [0x00000002]  changed\n"),
+        "{out}"
+    );
+    // A unit only written by formatted stores: four 32-bit components of
+    // the stored type (an RGBA32F view).
+    assert!(
+        out.contains("image[2] (2D F32X4, formatted stores, 1x1x1):"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "  (0, 0)  (0.5, 2.0, 0.0, 1.0)  [0x3f000000 0x40000000 0x00000000 0x3f800000]  changed"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_image_the_inputs_omit_reads_zero_and_keeps_nothing() {
+    let p = program("images-omitted.fp", IMAGE_PROG);
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=2x2:1,2,3,4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("image[2] (2D F32X4, formatted stores): no image given (its loads read 0, its stores and atomics did nothing)"),
+        "{out}"
+    );
+    // Without image[0] too: LOADIM reads 0 and ATOMIM returns 0 (section
+    // 3.9.X, invalid image loads and atomics return zero).
+    let o = nvp4c_run(&[p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("result.color  (0u, 0u, ?, ?)"),
+        "{}",
+        stdout(&o)
+    );
+    // A unit the program does not access is warned about.
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[5]=u:1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the program does not access `image[5]`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// An S16X2 1D image from an --inputs file: texels given as the format's
+/// components, stored as 16-bit halves of a word each.
+const S16_PROG: &str = "!!NVfp5.0\n\
+OPTION NV_gpu_program5_mem_extended;\n\
+IMAGE img = image[3];\n\
+INT TEMP t;\n\
+LOADIM.S16X2 t, {0, 0, 0, 0}, img, 1D;\n\
+ADD.S t, t, 1;\n\
+STOREIM.S16X2 img, t, {1, 0, 0, 0}, 1D;\n\
+MOV.S result.color, t;\n\
+END\n";
+
+#[test]
+fn images_from_an_inputs_file_in_json_output() {
+    let p = program("images-s16.fp", S16_PROG);
+    let inputs = program(
+        "images-s16.json",
+        r#"{"image[3]": {"target": "1D", "format": "S16X2", "size": [2],
+            "texels": [-5, 32766, "x:1", "x:ffff"]}}"#,
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let image = &json["images"]["image[3]"];
+    assert_eq!(image["format"], "S16X2");
+    assert_eq!(image["target"], "1D");
+    assert_eq!(image["size"], serde_json::json!([2, 1, 1]));
+    let texels = image["texels"].as_array().unwrap();
+    // Texel 0 as given: (-5, 32766), bits 0xfffb, 0x7ffe.
+    assert_eq!(texels[0]["at"], serde_json::json!([0]));
+    assert_eq!(texels[0]["values"], serde_json::json!(["-5", "32766"]));
+    assert_eq!(texels[0]["bits"], serde_json::json!(["0xfffb", "0x7ffe"]));
+    assert_eq!(texels[0]["changed"], false);
+    // Texel 1 was (1, -1) (x:ffff sign-extends); STOREIM of t + 1 =
+    // (-4, 32767) replaces it.
+    assert_eq!(texels[1]["values"], serde_json::json!(["-4", "32767"]));
+    assert_eq!(texels[1]["bits"], serde_json::json!(["0xfffc", "0x7fff"]));
+    assert_eq!(texels[1]["changed"], true);
+    // LOADIM of a two-component format fills z, w with 0, 1; plus 1.
+    assert_eq!(
+        json["results"]["result.color"]["values"],
+        serde_json::json!(["-4", "32767", "1", "2"])
+    );
+}
+
+#[test]
+fn bad_image_inputs_exit_with_2_naming_the_key() {
+    let p = program("images-bad.fp", IMAGE_PROG);
+    for (set, says) in [
+        ("image[0]=2x2:1,2,3", "4 values, got 3"),
+        ("image[0]=f:1.5", "U32 holds integers"),
+        ("image[0]=i:-1", "outside U32's range"),
+        ("image[0]=0x2:1", "positive integers"),
+        ("image[x]=1", "expected image[N]"),
+        ("image[0]=2x2", "looks like a size"),
+    ] {
+        let o = nvp4c_run(&[p.to_str().unwrap(), "--set", set]);
+        assert_eq!(o.status.code(), Some(2), "--set {set}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&format!("error: --set {set}")), "{err}");
+        assert!(err.contains(says), "--set {set}: {err}");
+    }
+    for (json, says) in [
+        (
+            r#"{"image[0]": {"size": [2], "format": "F32"}}"#,
+            "accesses it as U32, not F32",
+        ),
+        (
+            r#"{"image[0]": {"size": [2], "target": "3D"}}"#,
+            "as a 2D image, not 3D",
+        ),
+        (
+            r#"{"image[0]": {"size": [2], "layers": 2}}"#,
+            "unknown key `layers`",
+        ),
+        (
+            r#"{"image[0]": {"size": [2], "samples": 4}}"#,
+            "needs a 2DMS",
+        ),
+        (r#"{"image[0]": [1, 2]}"#, "expected an object"),
+        (r#"{"image[0]": {}}"#, "give its size or its texels"),
+    ] {
+        let inputs = program("images-bad.json", json);
+        let o = nvp4c_run(&[p.to_str().unwrap(), "--inputs", inputs.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{json}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("`image[0]`"), "{json}: {err}");
+        assert!(err.contains(says), "{json}: {err}");
+    }
+}
+
+/// NV_bindless_texture's image handles: the handle in program.local[0].x
+/// names element H of the 2D U32 handle array (docs/interface.md,
+/// "Bindless images").
+const HANDLE_PROG: &str = "!!NVfp5.0\n\
+OPTION NV_bindless_texture;\n\
+TEMP h, v, old, w;\n\
+MOV.U h.x, program.local[0].x;\n\
+LOADIM.U32 v, {0, 0, 0, 0}, handle(h.x), 2D;\n\
+ADD.U w.x, h.x, 1;\n\
+ATOMIM.ADD.U32 old.x, w.x, {0, 0, 0, 0}, handle(h.x), 2D;\n\
+STOREIM.U32 handle(h.x), v, {1, 0, 0, 0}, 2D;\n\
+MOV.U result.color.x, v.x;\n\
+MOV.U result.color.y, old.x;\n\
+END\n";
+
+#[test]
+fn images_of_image_handles_are_given_and_printed() {
+    let p = program("handles.fp", HANDLE_PROG);
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "program.local[0]=u:3",
+        "--set",
+        "image.handle[3]=2x1:3007,0",
+        "--set",
+        "image.handle[2]=1:",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Handle 3: LOADIM (0, 0) reads 3007; ATOMIM.ADD of 3 + 1 returns it
+    // and leaves 3011; STOREIM puts 3007 at (1, 0). Handle 2 is untouched.
+    assert!(out.contains("result.color  (3007u, 3007u, ?, ?)"), "{out}");
+    assert!(
+        out.contains("image.handle[2] (2D U32, 1x1x1):\n  (0, 0)  (0u)  [0x00000000]\n"),
+        "{out}"
+    );
+    assert!(out.contains("image.handle[3] (2D U32, 2x1x1):\n"), "{out}");
+    assert!(
+        out.contains("  (0, 0)  (3011u)  [0x00000bc3]  changed\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  (1, 0)  (3007u)  [0x00000bbf]  changed\n"),
+        "{out}"
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--set",
+        "program.local[0]=u:3",
+        "--set",
+        "image.handle[3]=2x1:3007,0",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let handles = json["image_handles"].as_array().unwrap();
+    assert_eq!(handles.len(), 1, "{json}");
+    assert_eq!(handles[0]["handle"], 3);
+    assert_eq!(handles[0]["target"], "2D");
+    assert_eq!(handles[0]["format"], "U32");
+    assert_eq!(
+        handles[0]["texels"][0]["values"],
+        serde_json::json!(["3011u"])
+    );
+    // Without images the handle names none: its load and atomic return 0.
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "program.local[0]=u:3"]);
+    assert!(
+        stdout(&o).contains("result.color  (0u, 0u, ?, ?)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("image.handle[*] (2D U32): no image given"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn image_handles_of_several_arrays_need_target_and_format() {
+    let p = program(
+        "handles-two.fp",
+        "!!NVfp5.0\n\
+OPTION NV_bindless_texture;\n\
+TEMP v;\n\
+LOADIM.U32 v, {0, 0, 0, 0}, handle(program.local[0].x), 2D;\n\
+STOREIM.U32X4 handle(program.local[0].y), v, {0, 0, 0, 0}, 1D;\n\
+MOV.U result.color, v;\n\
+END\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image.handle[0]=u:1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`image.handle[0]`: the program's image handles name 1D U32X4, 2D U32: give the target and format"),
+        "{}",
+        stderr(&o)
+    );
+    let inputs = program(
+        "handles-two.json",
+        r#"{"image.handle[1]": {"target": "1D", "format": "U32X4", "size": [1], "texels": [1, 2, 3, 4]},
+            "image.handle[0]": {"target": "2D", "size": [1], "texels": [7]}}"#,
+    );
+    let o = nvp4c_run(&[
+        p.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--set",
+        "program.local[0]=u:0,1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // LOADIM.U32 of handle 0 reads (7, 0, 0, 1); STOREIM.U32X4 writes it
+    // to handle 1 of the 1D array.
+    assert!(
+        stdout(&o).contains("image.handle[1] (1D U32X4, 1x1x1):\n  (0)  (7u, 0u, 0u, 1u)  [0x00000007 0x00000000 0x00000000 0x00000001]  changed"),
+        "{}",
+        stdout(&o)
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image.handle[8]=u:1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// An F16X2 unit (NV_gpu_program5_mem_extended): float texel values are
+/// rounded to the nearest half when stored, as a store to it would be.
+#[test]
+fn float_texels_of_a_half_format_are_rounded_to_halves() {
+    let p = program(
+        "images-f16.fp",
+        "!!NVfp5.0\n\
+OPTION NV_gpu_program5_mem_extended;\n\
+IMAGE img = image[0];\n\
+TEMP t;\n\
+LOADIM.F16X2 t, {0, 0, 0, 0}, img, 1D;\n\
+MOV result.color, t;\n\
+END\n",
+    );
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=1.5,0.1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // 1.5 is 0x3e00; 0.1 = 1.6 × 2^-4: exponent 11, mantissa 0.6 × 1024 =
+    // 614.4, rounded to 614: 0x2e66, which is 1638 / 16384 = 0.0999755859375.
+    assert!(
+        out.contains("image[0] (1D F16X2, 1x1x1):\n  (0)  (1.5, 0.099975586)  [0x3e00 0x2e66]\n"),
+        "{out}"
+    );
+    // LOADIM fills z, w with 0, 1.
+    assert!(
+        out.contains("result.color  (1.5, 0.099975586, 0.0, 1.0)"),
+        "{out}"
+    );
+    // An integer does not fit a float format unless given as bits.
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=u:1,2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("F16X2 holds floats"), "{}", stderr(&o));
+    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=x:3c00,10000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("F16X2 holds 16-bit components"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use ash::vk;
 
-use super::device::{host_barrier, image_barrier, Device, HostBuffer, Scope};
+use super::device::{host_barrier, image_barrier, Descriptor, Device, HostBuffer, Scope};
+use super::storage_image::StorageImage;
 use super::texture::Texture;
 use super::{
     collect_inputs, shaders, to_f32, uniform_blocks, HarnessError, Input, Kind, Result,
@@ -75,6 +76,12 @@ pub struct FragmentJob {
     /// average of the samples for float outputs, sample 0 for integer ones
     /// (Vulkan's resolve modes). No depth buffer with it.
     pub samples: u32,
+    /// Storage images (EXT_shader_image_load_store's `image[n]` at binding
+    /// 80 + n, NV_bindless_texture's image handle arrays) of the
+    /// parameters' set, uploaded before the draw and read back after it
+    /// ([`FragmentOutput::images`]); the device's
+    /// `fragmentStoresAndAtomics`. Not together with `textures`.
+    pub images: Vec<StorageImage>,
 }
 
 impl Default for FragmentJob {
@@ -97,6 +104,7 @@ impl Default for FragmentJob {
             textures: Vec::new(),
             pipeline: PipelineExtras::default(),
             samples: 1,
+            images: Vec::new(),
         }
     }
 }
@@ -123,6 +131,9 @@ pub struct FragmentOutput {
     pub colors: BTreeMap<u32, Vec<[u32; 4]>>,
     /// Depth bits per case, when the job asked for depth.
     pub depth: Option<Vec<u32>>,
+    /// Each of [`FragmentJob::images`]' words after the run, in the job's
+    /// order (a multisample image's are not read back).
+    pub images: Vec<Vec<u32>>,
 }
 
 impl FragmentOutput {
@@ -271,6 +282,7 @@ impl Device {
             stages: vk::ShaderStageFlags::FRAGMENT,
             pipeline: &job.pipeline,
             samples,
+            storage_images: &job.images,
         })?;
         // Pixels beyond the last case are dropped.
         let colors = pixels
@@ -292,6 +304,7 @@ impl Device {
             clear: job.clear,
             colors,
             depth,
+            images: pixels.images,
         })
     }
 
@@ -318,8 +331,35 @@ impl Device {
             let uploaded = s.uniform_buffers(draw.blocks)?;
             let uniforms: Vec<(u32, &HostBuffer)> =
                 uploaded.iter().map(|(b, buf)| (*b, buf)).collect();
-            let (layout, set) =
-                s.resource_set(draw.descriptor_set, draw.stages, &uniforms, draw.textures)?;
+            // Storage images: the uniform blocks and the images as one set's
+            // descriptors (textures have their own path, resource_set).
+            let mut storage_images = Vec::new();
+            let (layout, set) = if draw.storage_images.is_empty() {
+                s.resource_set(draw.descriptor_set, draw.stages, &uniforms, draw.textures)?
+            } else {
+                if !draw.textures.is_empty() {
+                    return Err(HarnessError::Job(
+                        "a draw with both textures and storage images is not supported by the harness"
+                            .into(),
+                    ));
+                }
+                let mut descriptors: Vec<(u32, u32, Descriptor)> = uniforms
+                    .iter()
+                    .map(|&(b, buf)| {
+                        (
+                            b,
+                            0,
+                            Descriptor::Buffer(vk::DescriptorType::UNIFORM_BUFFER, buf.buffer),
+                        )
+                    })
+                    .collect();
+                for image in draw.storage_images {
+                    let bound = s.storage_image(image)?;
+                    descriptors.push((image.binding, image.element, bound.descriptor));
+                    storage_images.push(bound);
+                }
+                s.descriptor_set_elements(draw.descriptor_set, draw.stages, &descriptors)?
+            };
 
             // Attachments: index = Location; unused indices have format UNDEFINED.
             let count = outputs.keys().next_back().map_or(0, |&l| l + 1) as usize;
@@ -610,6 +650,9 @@ impl Device {
                 }
                 let depth_stages = vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
                     | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS;
+                for i in &storage_images {
+                    i.upload(dev, cb, vk::PipelineStageFlags::ALL_GRAPHICS);
+                }
                 if let Some(&(image, _, _)) = depth.as_ref() {
                     image_barrier(
                         dev,
@@ -649,6 +692,9 @@ impl Device {
                 }
                 dev.cmd_draw(cb, draw.vertex_count, 1, 0, 0);
                 dev.cmd_end_rendering(cb);
+                for i in &storage_images {
+                    i.download(dev, cb, vk::PipelineStageFlags::ALL_GRAPHICS);
+                }
                 for &(_, image, _, readback) in &images {
                     image_barrier(
                         dev,
@@ -715,7 +761,20 @@ impl Device {
                 })
                 .collect();
             let depth = depth.map(|(_, _, readback)| readback.read_words()[..pixels].to_vec());
-            Ok(Pixels { colors, depth })
+            let images = storage_images
+                .iter()
+                .zip(draw.storage_images)
+                .map(|(b, i)| {
+                    let mut w = b.staging.read_words();
+                    w.truncate(i.words.len());
+                    w
+                })
+                .collect();
+            Ok(Pixels {
+                colors,
+                depth,
+                images,
+            })
         })
     }
 }
@@ -754,6 +813,9 @@ pub(crate) struct Draw<'a> {
     /// Samples per pixel; above one, each colour attachment is resolved
     /// (float: the average; integer: sample 0) into the image read back.
     pub samples: vk::SampleCountFlags,
+    /// Storage images of `descriptor_set` (not together with `textures`),
+    /// read back into [`Pixels::images`].
+    pub storage_images: &'a [StorageImage],
 }
 
 /// What a draw's pipeline needs beyond its modules and descriptor set, for
@@ -807,4 +869,5 @@ fn bytemuck_words(words: &[u32]) -> &[u8] {
 pub(crate) struct Pixels {
     pub colors: BTreeMap<u32, Vec<[u32; 4]>>,
     pub depth: Option<Vec<u32>>,
+    pub images: Vec<Vec<u32>>,
 }

@@ -640,6 +640,7 @@ impl Device {
             stages: vk::ShaderStageFlags::ALL_GRAPHICS,
             pipeline: &job.pipeline,
             samples: vk::SampleCountFlags::TYPE_1,
+            storage_images: &[],
         })?;
         Ok(RasterOutput {
             width: job.width,

@@ -68,6 +68,7 @@ mod fragment;
 mod geometry;
 mod scene;
 mod shaders;
+mod storage_image;
 mod texture;
 mod vertex;
 
@@ -76,7 +77,7 @@ use std::fmt;
 use ash::vk;
 
 #[allow(unused_imports)]
-pub use compute::{AddressedBuffer, ComputeJob, StorageImage};
+pub use compute::{AddressedBuffer, ComputeJob};
 #[allow(unused_imports)]
 pub use device::{device_or_skip, shared_device, Device, Subgroups};
 #[allow(unused_imports)]
@@ -85,6 +86,7 @@ pub use fragment::{FragmentJob, FragmentOutput, PipelineExtras};
 pub use geometry::{GeometryJob, RasterJob, RasterOutput};
 #[allow(unused_imports)]
 pub use scene::{SceneDraw, SceneFrame, SceneOp, SceneTarget, StageResources};
+pub use storage_image::StorageImage;
 #[allow(unused_imports)]
 pub use texture::{SamplerDesc, Texture, TextureKind, FIRST_TEXTURE_BINDING};
 #[allow(unused_imports)]
