@@ -2569,8 +2569,9 @@ pub enum Stmt {
     Store {
         /// The value stored.
         value: Operand,
-        /// Where.
-        memory: MemoryAccess,
+        /// Where (boxed, as `Instruction::memory` is: a statement is as
+        /// large as its largest variant, and STB is rare).
+        memory: Box<MemoryAccess>,
         /// The statement in the source.
         span: Span,
     },
@@ -2580,8 +2581,9 @@ pub enum Stmt {
         value: Operand,
         /// The texel coordinates (a signed integer vector).
         coord: Operand,
-        /// The image, target and format.
-        image: ImageAccess,
+        /// The image, target and format (boxed, as `Instruction::image`
+        /// is).
+        image: Box<ImageAccess>,
         /// The statement in the source.
         span: Span,
     },
@@ -2612,6 +2614,13 @@ pub enum BarrierKind {
     /// group".
     MemoryWorkGroup,
 }
+
+// Every slot of a block is as large as the largest statement, and a big
+// program's entry block stays resident until its function is lowered, so a
+// rare statement that grows past an instruction grows every block
+// (docs/performance.md, "Session 9 (memory)": STB's and STOREIM's accesses
+// inline made a statement 216 bytes).
+const _: () = assert!(std::mem::size_of::<Stmt>() <= std::mem::size_of::<Instruction>());
 
 impl Stmt {
     /// The blocks nested directly in this statement: the two sides of an
@@ -2672,7 +2681,7 @@ impl Stmt {
         // A register-indexed IMAGE array's index, a bindless handle.
         let image_index = match self {
             Stmt::Inst(i) => i.image.as_deref(),
-            Stmt::ImageStore { image, .. } => Some(image),
+            Stmt::ImageStore { image, .. } => Some(&**image),
             _ => None,
         }
         .into_iter()

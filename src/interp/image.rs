@@ -85,7 +85,7 @@ pub(super) fn unit_formats(program: &Program) -> BTreeMap<u32, Option<ImageForma
         for stmt in block {
             let access = match stmt {
                 Stmt::Inst(i) => i.image.as_deref(),
-                Stmt::ImageStore { image, .. } => Some(image),
+                Stmt::ImageStore { image, .. } => Some(&**image),
                 _ => None,
             };
             if let Some(a) = access {
