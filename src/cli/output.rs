@@ -47,7 +47,39 @@ impl Destination {
 #[derive(Clone, Debug)]
 pub struct Output {
     pub destination: Destination,
-    pub bytes: Vec<u8>,
+    pub contents: Contents,
+}
+
+/// What an output holds.
+#[derive(Clone, Debug)]
+pub enum Contents {
+    Bytes(Vec<u8>),
+    /// A SPIR-V module, written as its words' little-endian bytes (SPIR-V
+    /// 3.1, "Magic Number": a consumer reads either order; little-endian is
+    /// what every tool writes). The words are written a piece at a time,
+    /// never copied into a byte buffer of the whole module: that copy was
+    /// the peak memory of the command on a big program
+    /// (docs/performance.md, "Session 9 (memory)").
+    Words(Vec<u32>),
+}
+
+impl Contents {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Contents::Bytes(bytes) => out.write_all(bytes),
+            Contents::Words(words) => {
+                // 64 KiB per write: few system calls, little memory.
+                let mut piece = vec![0u8; 1 << 16];
+                for chunk in words.chunks(piece.len() / 4) {
+                    for (to, word) in piece.chunks_exact_mut(4).zip(chunk) {
+                        to.copy_from_slice(&word.to_le_bytes());
+                    }
+                    out.write_all(&piece[..4 * chunk.len()])?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// A failed write: which output (as messages name it), and why.
@@ -136,8 +168,8 @@ struct Staged {
     temporary: tempfile::NamedTempFile,
 }
 
-/// Writes `bytes` to a temporary file beside `real`.
-fn stage(real: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
+/// Writes `contents` to a temporary file beside `real`.
+fn stage(real: &Path, contents: &Contents) -> io::Result<tempfile::NamedTempFile> {
     let dir = match real.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -162,16 +194,16 @@ fn stage(real: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
             .err()
             .unwrap_or_else(|| io::Error::from(e.kind()))
     })?;
-    tmp.write_all(bytes)?;
+    contents.write_to(&mut tmp)?;
     tmp.as_file().sync_all()?;
     Ok(tmp)
 }
 
 /// Writes in place (a device or FIFO): opened for writing, never created
 /// or replaced.
-fn write_in_place(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn write_in_place(path: &Path, contents: &Contents) -> io::Result<()> {
     let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
-    file.write_all(bytes)?;
+    contents.write_to(&mut file)?;
     file.flush()
 }
 
@@ -217,7 +249,7 @@ pub fn write_all(outputs: &[Output]) -> Result<(), OutputError> {
     let mut staged: Vec<Staged> = Vec::new();
     for (i, t) in targets.iter().enumerate() {
         if let Target::Replace(real) = t {
-            let temporary = stage(real, &outputs[i].bytes).map_err(|e| fail(i, e))?;
+            let temporary = stage(real, &outputs[i].contents).map_err(|e| fail(i, e))?;
             staged.push(Staged {
                 index: i,
                 real: real.clone(),
@@ -230,9 +262,12 @@ pub fn write_all(outputs: &[Output]) -> Result<(), OutputError> {
         let written = match t {
             Target::Stdout => {
                 let mut out = io::stdout().lock();
-                out.write_all(&outputs[i].bytes).and_then(|()| out.flush())
+                outputs[i]
+                    .contents
+                    .write_to(&mut out)
+                    .and_then(|()| out.flush())
             }
-            Target::InPlace(path) => write_in_place(path, &outputs[i].bytes),
+            Target::InPlace(path) => write_in_place(path, &outputs[i].contents),
             Target::Replace(_) => Ok(()),
         };
         written.map_err(|e| fail(i, e))?;
