@@ -453,3 +453,25 @@ pub fn refuse_clashes(inputs: &[Input], outputs: &[(Destination, String)]) -> Re
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module of more words than one 64 KiB piece holds, and one of
+    /// none, are written as the little-endian bytes of their words.
+    #[test]
+    fn words_are_written_as_their_little_endian_bytes() {
+        for len in [0usize, 3, (1 << 14) + 5] {
+            let words: Vec<u32> = (0..len as u32)
+                .map(|i| i.wrapping_mul(0x0102_0304))
+                .collect();
+            let mut written = Vec::new();
+            Contents::Words(words.clone())
+                .write_to(&mut written)
+                .unwrap();
+            let expected: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert!(written == expected, "{len} words");
+        }
+    }
+}
