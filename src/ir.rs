@@ -2586,8 +2586,9 @@ pub enum Stmt {
     Store {
         /// The value stored.
         value: Operand,
-        /// Where.
-        memory: MemoryAccess,
+        /// Where (boxed, as `Instruction::memory` is: a statement is as
+        /// large as its largest variant, and STB is rare).
+        memory: Box<MemoryAccess>,
         /// The statement in the source.
         span: Span,
     },
@@ -2597,8 +2598,9 @@ pub enum Stmt {
         value: Operand,
         /// The texel coordinates (a signed integer vector).
         coord: Operand,
-        /// The image, target and format.
-        image: ImageAccess,
+        /// The image, target and format (boxed, as `Instruction::image`
+        /// is).
+        image: Box<ImageAccess>,
         /// The statement in the source.
         span: Span,
     },
@@ -2629,6 +2631,13 @@ pub enum BarrierKind {
     /// group".
     MemoryWorkGroup,
 }
+
+// Every slot of a block is as large as the largest statement, and a big
+// program's entry block stays resident until its function is lowered, so a
+// rare statement that grows past an instruction grows every block
+// (docs/performance.md, "Session 9 (memory)": STB's and STOREIM's accesses
+// inline made a statement 216 bytes).
+const _: () = assert!(std::mem::size_of::<Stmt>() <= std::mem::size_of::<Instruction>());
 
 impl Stmt {
     /// The blocks nested directly in this statement: the two sides of an
@@ -2689,7 +2698,7 @@ impl Stmt {
         // A register-indexed IMAGE array's index, a bindless handle.
         let image_index = match self {
             Stmt::Inst(i) => i.image.as_deref(),
-            Stmt::ImageStore { image, .. } => Some(image),
+            Stmt::ImageStore { image, .. } => Some(&**image),
             _ => None,
         }
         .into_iter()

@@ -1551,7 +1551,7 @@ fn image_uses(program: &Program) -> ImageUses {
                     Some(a) => (a, true, a.atomic.is_some(), i.ty),
                     None => continue,
                 },
-                Stmt::ImageStore { image, value, .. } => (image, false, true, value.ty),
+                Stmt::ImageStore { image, value, .. } => (&**image, false, true, value.ty),
                 _ => {
                     for b in s.blocks() {
                         walk(b, out);

@@ -487,13 +487,13 @@ impl Builder<'_> {
             Flat::EndPrim(span) => self.push(Stmt::EndPrimitive { span }),
             Flat::Store(value, memory, span) => self.push(Stmt::Store {
                 value,
-                memory,
+                memory: Box::new(memory),
                 span,
             }),
             Flat::ImageStore(value, coord, image, span) => self.push(Stmt::ImageStore {
                 value,
                 coord,
-                image,
+                image: Box::new(image),
                 span,
             }),
             Flat::Barrier(kind, span) => self.push(Stmt::Barrier { kind, span }),

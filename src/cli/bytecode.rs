@@ -111,7 +111,10 @@ fn write_one(
         reporter.error(&clash.to_string())?;
         return Ok(Some(EXIT_USAGE));
     }
-    match output::write_all(&[Output { destination, bytes }]) {
+    match output::write_all(&[Output {
+        destination,
+        contents: output::Contents::Bytes(bytes),
+    }]) {
         Ok(()) => Ok(None),
         Err(e)
             if e.destination == Destination::Stdout

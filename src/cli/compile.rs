@@ -11,7 +11,7 @@
 //! written or none is (`output::write_all`); in batch mode an input that
 //! fails does not stop the others, and the exit code is the worst of them.
 
-use super::output::{self, Destination, Input, Output};
+use super::output::{self, Contents, Destination, Input, Output};
 use super::report::{Reporter, Summary};
 use super::stdio::{write_stderr, Outcome, StreamError, EXIT_PROGRAM_ERROR, EXIT_USAGE};
 use clap::ArgMatches;
@@ -293,7 +293,7 @@ fn prepare(
     } else {
         options
     };
-    let compiled = match if bytecode {
+    let mut compiled = match if bytecode {
         nvp4c::compile_bytes(&bytes, options)
     } else {
         nvp4c::compile(&source, options)
@@ -318,14 +318,11 @@ fn prepare(
     };
     let mut outputs = Vec::new();
     if let Some(destination) = &job.module {
-        let bytes = match emit {
-            Emit::Spirv => compiled
-                .spirv
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect(),
+        let contents = match emit {
+            // The words themselves, not a byte copy of them (output.rs).
+            Emit::Spirv => Contents::Words(std::mem::take(&mut compiled.spirv)),
             Emit::Spvasm => match nvp4c::spirv::disassemble(&compiled.spirv) {
-                Ok(text) => text.into_bytes(),
+                Ok(text) => Contents::Bytes(text.into_bytes()),
                 Err(e) => {
                     internal(result, format!("cannot disassemble the module: {e}"));
                     return None;
@@ -334,7 +331,7 @@ fn prepare(
         };
         outputs.push(Output {
             destination: destination.clone(),
-            bytes,
+            contents,
         });
     }
     if let Some(destination) = &job.reflection {
@@ -343,7 +340,7 @@ fn prepare(
                 json.push(b'\n');
                 outputs.push(Output {
                     destination: destination.clone(),
-                    bytes: json,
+                    contents: Contents::Bytes(json),
                 });
             }
             Err(e) => {

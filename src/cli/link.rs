@@ -11,7 +11,7 @@
 //! be written), 2 bad usage (unreadable files, not a vertex [geometry]
 //! fragment sequence, outputs that would replace an input or each other).
 
-use super::output::{self, Destination, Input, Output};
+use super::output::{self, Contents, Destination, Input, Output};
 use super::report::{Level, MessageFormat, Reporter};
 use super::stdio::{write_stderr, Outcome, EXIT_PROGRAM_ERROR, EXIT_USAGE};
 use clap::ArgMatches;
@@ -152,7 +152,7 @@ pub fn main(args: &LinkArgs, matches: &ArgMatches) -> Outcome {
         };
         outputs.push(Output {
             destination,
-            bytes: c.spirv.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            contents: Contents::Words(c.spirv.clone()),
         });
     }
     if let Some(dir) = &args.out_dir {

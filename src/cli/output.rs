@@ -47,7 +47,39 @@ impl Destination {
 #[derive(Clone, Debug)]
 pub struct Output {
     pub destination: Destination,
-    pub bytes: Vec<u8>,
+    pub contents: Contents,
+}
+
+/// What an output holds.
+#[derive(Clone, Debug)]
+pub enum Contents {
+    Bytes(Vec<u8>),
+    /// A SPIR-V module, written as its words' little-endian bytes (SPIR-V
+    /// 3.1, "Magic Number": a consumer reads either order; little-endian is
+    /// what every tool writes). The words are written a piece at a time,
+    /// never copied into a byte buffer of the whole module: that copy was
+    /// the peak memory of the command on a big program
+    /// (docs/performance.md, "Session 9 (memory)").
+    Words(Vec<u32>),
+}
+
+impl Contents {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Contents::Bytes(bytes) => out.write_all(bytes),
+            Contents::Words(words) => {
+                // 64 KiB per write: few system calls, little memory.
+                let mut piece = vec![0u8; 1 << 16];
+                for chunk in words.chunks(piece.len() / 4) {
+                    for (to, word) in piece.chunks_exact_mut(4).zip(chunk) {
+                        to.copy_from_slice(&word.to_le_bytes());
+                    }
+                    out.write_all(&piece[..4 * chunk.len()])?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// A failed write: which output (as messages name it), and why.
@@ -136,8 +168,8 @@ struct Staged {
     temporary: tempfile::NamedTempFile,
 }
 
-/// Writes `bytes` to a temporary file beside `real`.
-fn stage(real: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
+/// Writes `contents` to a temporary file beside `real`.
+fn stage(real: &Path, contents: &Contents) -> io::Result<tempfile::NamedTempFile> {
     let dir = match real.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -162,16 +194,16 @@ fn stage(real: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
             .err()
             .unwrap_or_else(|| io::Error::from(e.kind()))
     })?;
-    tmp.write_all(bytes)?;
+    contents.write_to(&mut tmp)?;
     tmp.as_file().sync_all()?;
     Ok(tmp)
 }
 
 /// Writes in place (a device or FIFO): opened for writing, never created
 /// or replaced.
-fn write_in_place(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn write_in_place(path: &Path, contents: &Contents) -> io::Result<()> {
     let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
-    file.write_all(bytes)?;
+    contents.write_to(&mut file)?;
     file.flush()
 }
 
@@ -217,7 +249,7 @@ pub fn write_all(outputs: &[Output]) -> Result<(), OutputError> {
     let mut staged: Vec<Staged> = Vec::new();
     for (i, t) in targets.iter().enumerate() {
         if let Target::Replace(real) = t {
-            let temporary = stage(real, &outputs[i].bytes).map_err(|e| fail(i, e))?;
+            let temporary = stage(real, &outputs[i].contents).map_err(|e| fail(i, e))?;
             staged.push(Staged {
                 index: i,
                 real: real.clone(),
@@ -230,9 +262,12 @@ pub fn write_all(outputs: &[Output]) -> Result<(), OutputError> {
         let written = match t {
             Target::Stdout => {
                 let mut out = io::stdout().lock();
-                out.write_all(&outputs[i].bytes).and_then(|()| out.flush())
+                outputs[i]
+                    .contents
+                    .write_to(&mut out)
+                    .and_then(|()| out.flush())
             }
-            Target::InPlace(path) => write_in_place(path, &outputs[i].bytes),
+            Target::InPlace(path) => write_in_place(path, &outputs[i].contents),
             Target::Replace(_) => Ok(()),
         };
         written.map_err(|e| fail(i, e))?;
@@ -417,4 +452,26 @@ pub fn refuse_clashes(inputs: &[Input], outputs: &[(Destination, String)]) -> Re
         seen.push((id, out, what));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module of more words than one 64 KiB piece holds, and one of
+    /// none, are written as the little-endian bytes of their words.
+    #[test]
+    fn words_are_written_as_their_little_endian_bytes() {
+        for len in [0usize, 3, (1 << 14) + 5] {
+            let words: Vec<u32> = (0..len as u32)
+                .map(|i| i.wrapping_mul(0x0102_0304))
+                .collect();
+            let mut written = Vec::new();
+            Contents::Words(words.clone())
+                .write_to(&mut written)
+                .unwrap();
+            let expected: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert!(written == expected, "{len} words");
+        }
+    }
 }

@@ -47,6 +47,11 @@ fn stmt_span(stmt: &Stmt) -> Span {
     }
 }
 
+/// The smallest block buffer `Lowerer::lower_owned_block` moves what is
+/// left of to a smaller one (8192 statements: 1 MiB at 128 bytes each);
+/// a smaller block is freed whole when its function is lowered.
+pub(super) const MOVED_BLOCK_MIN_STATEMENTS: usize = 8192;
+
 impl Lowerer<'_> {
     /// Whether the block under construction can still be reached.
     fn open(&self) -> bool {
@@ -66,12 +71,30 @@ impl Lowerer<'_> {
     /// `lower_block` for a block the lowering owns: each statement, with
     /// the blocks nested in it, is freed as soon as it is lowered
     /// (`lower_consuming`).
+    ///
+    /// The block's own buffer is not freed by taking statements out of it,
+    /// and a big program's entry block is megabytes that would stay
+    /// resident beside the finished module. So once a quarter of the
+    /// buffer is lowered, the statements left are moved to a buffer of
+    /// their size and the old one is freed: the copies add up to four
+    /// times the block, made while the module is still small, and at the
+    /// end only the last few statements' buffer is left
+    /// (docs/performance.md, "Session 9 (memory)").
     pub(crate) fn lower_owned_block(&mut self, block: Block) -> LResult<()> {
-        for stmt in block {
+        let mut held = block.capacity();
+        let mut rest = block.into_iter();
+        while let Some(stmt) = rest.next() {
             if !self.open() {
                 break;
             }
             self.lower_stmt(&stmt)?;
+            drop(stmt);
+            if held >= MOVED_BLOCK_MIN_STATEMENTS && 4 * rest.len() <= 3 * held {
+                let mut left = Vec::with_capacity(rest.len());
+                left.extend(rest);
+                held = left.capacity();
+                rest = left.into_iter();
+            }
         }
         Ok(())
     }

@@ -174,7 +174,7 @@ fn unit_uses(program: &crate::ir::Program, analysis: &Analysis) -> Uses {
         for stmt in block {
             let access = match stmt {
                 Stmt::Inst(i) => i.image.as_deref().map(|a| (a, i.ty)),
-                Stmt::ImageStore { image, value, .. } => Some((image, value.ty)),
+                Stmt::ImageStore { image, value, .. } => Some((&**image, value.ty)),
                 _ => None,
             };
             if let Some((a, ty)) = access {

@@ -1415,4 +1415,28 @@ mod consuming_tests {
             );
         }
     }
+
+    /// An entry block of more statements than
+    /// `flow::MOVED_BLOCK_MIN_STATEMENTS`: what is left of it is moved to
+    /// smaller buffers several times while it is lowered, with an IF (and a
+    /// conditional RET, after which the block goes on) among them, and the
+    /// words are those of lowering the borrowed program.
+    #[test]
+    fn moving_what_is_left_of_a_big_block_gives_the_same_words() {
+        let mut text = String::from("!!NVvp4.0\nTEMP t;\nMOVC t, vertex.position;\n");
+        for i in 0..3 * super::flow::MOVED_BLOCK_MIN_STATEMENTS {
+            text.push_str(match i % 1000 {
+                500 => "IF GT.x;\n MUL t, t, 0.5;\nENDIF;\n",
+                999 => "RET (LT.w);\n",
+                _ => "ADD t.x, t, 1;\n",
+            });
+        }
+        text.push_str("MOV result.position, t;\nEND\n");
+        let mut options = Options::default();
+        options.limits.max_instructions = u32::MAX;
+        let (mut program, _) = crate::check(&text, &options).unwrap();
+        let borrowed = super::lower_with_source(&program, &options, Some(&text)).unwrap();
+        let consumed = super::lower_consuming(&mut program, &options, Some(&text)).unwrap();
+        assert!(borrowed == consumed, "the words differ");
+    }
 }
