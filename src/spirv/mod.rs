@@ -1137,8 +1137,8 @@ impl<'a> Lowerer<'a> {
             let var = self.global_variable(uint, StorageClass::Private, Some(zero), "executed");
             self.executed = Some(var);
         }
+        self.declare_transform_feedback()?;
         if self.program.stage == Stage::Geometry {
-            self.declare_transform_feedback()?;
             self.declare_emit_count(analysis)?;
         }
         // Flatten each call cycle into the states of one dispatch function.
@@ -1241,6 +1241,10 @@ impl<'a> Lowerer<'a> {
             self.geometry_execution_modes(main)?;
         }
         self.program_type_execution_modes(main)?;
+        // Transform feedback capture (geometry.rs, declare_transform_feedback).
+        if self.io.xfb {
+            self.b.execution_mode(main, spirv::ExecutionMode::Xfb, []);
+        }
         Ok(())
     }
 
