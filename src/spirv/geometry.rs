@@ -852,6 +852,37 @@ END
         }
     }
 
+    /// `nvp4c link` (`link::check_pipeline`) gives the option to the
+    /// program before the fragment program only: the geometry program of
+    /// a vertex-geometry-fragment pipeline, the vertex program of a
+    /// vertex-fragment one; the fragment program is not refused (E1263).
+    #[test]
+    fn a_pipeline_captures_its_last_stage_before_the_fragment_program() {
+        let with = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n";
+        let gp = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n";
+        let fp = "!!NVfp4.0\nMOV result.color, 1;\nEND\n";
+        let captured = |files: &[(&str, &str)]| -> Vec<bool> {
+            let report = crate::link::check_pipeline(files, &with).unwrap();
+            report
+                .compiled
+                .iter()
+                .map(|c| {
+                    let r = &c.as_ref().unwrap().reflection;
+                    r.outputs.iter().any(|o| o.transform_feedback.is_some())
+                })
+                .collect()
+        };
+        assert_eq!(
+            captured(&[("a.vp", vp), ("b.gp", gp), ("c.fp", fp)]),
+            [false, true, false]
+        );
+        assert_eq!(captured(&[("a.vp", vp), ("c.fp", fp)]), [true, false]);
+    }
+
     /// E1264: a record larger than the device's
     /// maxTransformFeedbackBufferDataStride (or the per-vertex data sizes)
     /// is refused, on the first result captured past it, naming the
