@@ -206,13 +206,11 @@ impl Lowerer<'_> {
     /// type: a built-in is declared once per interface). Stream 0 stays the
     /// one Vulkan rasterizes (`rasterizationStream` 0), so a fragment
     /// program sees the results as without capture.
-    pub(crate) fn declare_transform_feedback(&mut self) -> LResult<()> {
+    pub(crate) fn declare_transform_feedback(&mut self, analysis: &Analysis) -> LResult<()> {
         use crate::isa::Stage;
         use rspirv::dr::Operand as SpvOperand;
         use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass};
-        if self.program.stage == Stage::Geometry {
-            self.io.multi_stream = has_emits(self.program);
-        }
+        self.io.multi_stream = analysis.multi_stream;
         let captured = matches!(
             self.program.stage,
             Stage::Vertex | Stage::TessEval | Stage::Geometry
@@ -557,16 +555,6 @@ fn reads_output_patch(program: &Program, stmt: &Stmt, visited: &mut Vec<SubId>) 
 /// unbounded at compile time (EMIT inside REP, or in a recursive
 /// subroutine).
 /// Whether the program has an EMITS (NV_gpu_program5 2.X.8.Z) anywhere.
-fn has_emits(program: &Program) -> bool {
-    let mut found = false;
-    for sub in &program.subroutines {
-        super::walk_stmts(&sub.body, &mut |s| {
-            found |= matches!(s, Stmt::EmitStream { .. });
-        });
-    }
-    found
-}
-
 fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
     fn block(
         program: &Program,
