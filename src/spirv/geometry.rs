@@ -840,6 +840,48 @@ END
         }
     }
 
+    /// The bytecode vertex front ends (Direct3D 9, AGAL) reach the same
+    /// backend: their vertex shaders capture the same record (Position,
+    /// then the Location results; a D3D9 `oPts` is PointSize, after them).
+    #[test]
+    fn bytecode_vertex_shaders_capture_the_same_record() {
+        use crate::reflect::BuiltIn;
+        let with = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        let record = |bytes: &[u8]| -> Vec<(Option<u32>, Option<BuiltIn>, u32, u32)> {
+            let c = crate::compile_bytes(bytes, &with).unwrap();
+            let mut r: Vec<_> = c
+                .reflection
+                .outputs
+                .iter()
+                .map(|o| {
+                    let x = o.transform_feedback.unwrap();
+                    (o.location, o.built_in, x.offset, x.stride)
+                })
+                .collect();
+            r.sort_by_key(|x| x.2);
+            r
+        };
+        let vs = crate::front::d3d9::assemble::assemble_bytes(
+            "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oT1, v0\nmov oPts, v0.x\n",
+        )
+        .unwrap();
+        let d3d9 = record(&vs);
+        assert_eq!(d3d9.len(), 3, "{d3d9:?}");
+        assert_eq!(d3d9[0], (None, Some(BuiltIn::Position), 0, 36));
+        assert_eq!((d3d9[1].0.is_some(), d3d9[1].2), (true, 16));
+        assert_eq!(d3d9[2], (None, Some(BuiltIn::PointSize), 32, 36));
+        let vs = crate::front::agal::assemble("mov op, va0\nmov v1, va1", crate::Stage::Vertex, 1)
+            .unwrap()
+            .bytes;
+        let agal = record(&vs);
+        assert_eq!(agal.len(), 2, "{agal:?}");
+        assert_eq!(agal[0], (None, Some(BuiltIn::Position), 0, 32));
+        assert_eq!((agal[1].0.is_some(), agal[1].2), (true, 16));
+    }
+
     /// `nvp4c link` (`link::check_pipeline`) gives the option to the
     /// program before the fragment program only: the geometry program of
     /// a vertex-geometry-fragment pipeline, the vertex program of a
