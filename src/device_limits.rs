@@ -101,6 +101,12 @@ pub struct DeviceLimits {
     /// `maxTransformFeedbackStreamDataSize`: the bytes of one vertex
     /// captured from one stream (the record: each stream has one buffer).
     pub max_transform_feedback_stream_data_size: u32,
+    /// `maxTransformFeedbackStreams`: the vertex streams a geometry
+    /// program may emit to (EMITS reaches streams 0 to 3).
+    pub max_transform_feedback_streams: u32,
+    /// `maxTransformFeedbackBuffers`: the buffers a capture binds (one per
+    /// stream).
+    pub max_transform_feedback_buffers: u32,
 }
 
 impl Default for DeviceLimits {
@@ -150,6 +156,8 @@ limit_names! {
     max_transform_feedback_buffer_data_stride = "maxTransformFeedbackBufferDataStride",
     max_transform_feedback_buffer_data_size = "maxTransformFeedbackBufferDataSize",
     max_transform_feedback_stream_data_size = "maxTransformFeedbackStreamDataSize",
+    max_transform_feedback_streams = "maxTransformFeedbackStreams",
+    max_transform_feedback_buffers = "maxTransformFeedbackBuffers",
 }
 
 /// Vulkan's required minimum of `maxTransformFeedbackBufferDataStride`,
@@ -200,6 +208,10 @@ impl DeviceLimits {
             max_transform_feedback_buffer_data_stride: XFB_MINIMUM,
             max_transform_feedback_buffer_data_size: XFB_MINIMUM,
             max_transform_feedback_stream_data_size: XFB_MINIMUM,
+            // What lavapipe, RADV, ANV and NVIDIA's driver report
+            // (MAX_VERTEX_STREAMS_NV); Vulkan's minimum is 1.
+            max_transform_feedback_streams: crate::spirv::MAX_VERTEX_STREAMS,
+            max_transform_feedback_buffers: crate::spirv::MAX_VERTEX_STREAMS,
         }
     }
 
@@ -235,6 +247,8 @@ impl DeviceLimits {
             max_transform_feedback_buffer_data_stride: XFB_MINIMUM,
             max_transform_feedback_buffer_data_size: XFB_MINIMUM,
             max_transform_feedback_stream_data_size: XFB_MINIMUM,
+            max_transform_feedback_streams: 1,
+            max_transform_feedback_buffers: 1,
         }
     }
 
@@ -1015,6 +1029,49 @@ pub(crate) fn check(
                     .note(format!("every result is captured, 4 bytes a component: Position, then the Location results, then the other built-ins (docs/interface.md, \"Transform feedback\"); {}", vk(&format!("{name} is {limit}"))))
                     .note("Vulkan: XfbStride must not exceed maxTransformFeedbackBufferDataStride, nor a vertex's captured bytes maxTransformFeedbackBufferDataSize and maxTransformFeedbackStreamDataSize"),
             );
+        }
+    }
+
+    // E1265: EMITS emits to vertex streams 0 to 3 (a switch over them,
+    // geometry.rs), and with capture each stream has its buffer; Vulkan
+    // requires every stream a module emits to be below
+    // maxTransformFeedbackStreams, and binding no more buffers than
+    // maxTransformFeedbackBuffers.
+    if reflection
+        .device_features
+        .iter()
+        .any(|f| f == "geometryStreams")
+    {
+        let streams = crate::spirv::MAX_VERTEX_STREAMS;
+        let buffers = reflection
+            .outputs
+            .iter()
+            .filter_map(|v| v.transform_feedback.map(|x| x.buffer + 1))
+            .max()
+            .unwrap_or(0);
+        let span = span_of_word(source, "EMITS").unwrap_or(start);
+        for (needed, limit, name, what) in [
+            (
+                streams,
+                limits.max_transform_feedback_streams,
+                "maxTransformFeedbackStreams",
+                "vertex streams",
+            ),
+            (
+                buffers,
+                limits.max_transform_feedback_buffers,
+                "maxTransformFeedbackBuffers",
+                "transform feedback buffers",
+            ),
+        ] {
+            if needed > limit {
+                out.push(
+                    Diagnostic::error("E1265", format!("EMITS needs {needed} {what}, more than the device's {limit}"))
+                        .primary(span, "EMITS emits to streams 0 to 3")
+                        .note(format!("a run-time or constant stream number selects among the MAX_VERTEX_STREAMS_NV = {streams} streams, each an OpEmitStreamVertex; with transform feedback capture each stream has its own buffer (docs/interface.md, \"Geometry programs\", \"Transform feedback\"); {}", vk(&format!("{name} is {limit}")))),
+                );
+                break;
+            }
         }
     }
 

@@ -973,6 +973,31 @@ END
         assert_eq!(limits.max_transform_feedback_buffer_data_size, 512);
     }
 
+    /// E1265: EMITS reaches streams 0 to 3, so a device with fewer
+    /// transform feedback streams refuses it, and with capture one with
+    /// fewer than 4 buffers; the defaults (4 and 4) take it.
+    #[test]
+    fn emits_needs_four_streams_and_with_capture_four_buffers() {
+        let mut options = Options::default();
+        assert!(crate::compile(EMITS, &options).is_ok());
+        let codes = |options: &Options| -> Vec<&'static str> {
+            match crate::compile(EMITS, options) {
+                Ok(_) => Vec::new(),
+                Err(d) => d.iter().map(|d| d.code).collect(),
+            }
+        };
+        options.device_limits.max_transform_feedback_buffers = 2;
+        assert!(codes(&options).is_empty(), "no capture, no buffers");
+        options.transform_feedback = true;
+        assert_eq!(codes(&options), ["E1265"]);
+        options.device_limits.max_transform_feedback_buffers = 4;
+        assert!(codes(&options).is_empty());
+        options.device_limits.max_transform_feedback_streams = 3;
+        assert_eq!(codes(&options), ["E1265"]);
+        options.transform_feedback = false;
+        assert_eq!(codes(&options), ["E1265"]);
+    }
+
     /// The copies' Locations count against the device's output Locations:
     /// `result.attrib[15]` is Location 29, so with 128 output components
     /// (32 Locations) the copies of streams 2 and 3 (Locations 32 to 35)
