@@ -554,7 +554,6 @@ fn reads_output_patch(program: &Program, stmt: &Stmt, visited: &mut Vec<SubId>) 
 /// The most EMITs any run of the program can execute, `None` when it is
 /// unbounded at compile time (EMIT inside REP, or in a recursive
 /// subroutine).
-/// Whether the program has an EMITS (NV_gpu_program5 2.X.8.Z) anywhere.
 fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
     fn block(
         program: &Program,
