@@ -732,18 +732,19 @@ END
     }
 }
 
-/// Compiles `src` with `Options::transform_feedback`, checks that every
+/// Compiles `src` with `options` and `Options::transform_feedback`, checks that every
 /// output is in buffer 0's `stride`-byte record at the offsets `offsets`
 /// (bindings, byte offset) the reflection gives, and runs it over
 /// `vertices` (one triangle list) capturing the records the module
 /// declares; the records as floats, `None` without a device.
 fn captured_records(
     src: &str,
+    options: &nvp4c::Options,
     offsets: &[(&str, u32)],
     stride: u32,
     vertices: Vec<Vec<Input>>,
 ) -> Option<Vec<Vec<f32>>> {
-    let mut options = nvp4c::Options::default();
+    let mut options = options.clone();
     options.transform_feedback = true;
     let compiled = nvp4c::compile(src, &options).unwrap();
     let mut got: Vec<(String, u32)> = compiled
@@ -866,7 +867,7 @@ END
     let vertices = (0..3)
         .map(|i| vec![Input::float(0, p(i)), Input::float(1, c(i))])
         .collect();
-    let Some(records) = captured_records(src, &offsets, 60, vertices) else {
+    let Some(records) = captured_records(src, &Default::default(), &offsets, 60, vertices) else {
         return;
     };
     for (i, r) in records.iter().enumerate() {
@@ -928,10 +929,28 @@ END
     let vertices = (0..3)
         .map(|i| vec![Input::float(0, p(i)), Input::float(1, c(i))])
         .collect();
-    let Some(records) = captured_records(src, &offsets, 48, vertices) else {
+    let Some(records) = captured_records(src, &Default::default(), &offsets, 48, vertices) else {
         return;
     };
     for (i, r) in records.iter().enumerate() {
         assert_eq!(*r, expected(i), "vertex {i}");
+    }
+}
+
+/// The record holds what the module writes: with `Options::invert_y` the
+/// position after the clip-space conversion (docs/interface.md, "Clip
+/// space": y negated), so (1, 2, 3, 1) is captured as (1, -2, 3, 1).
+#[test]
+fn the_captured_position_is_the_converted_one() {
+    let src = "!!NVvp4.0\nMOV result.position, vertex.attrib[0];\nEND\n";
+    let mut options = nvp4c::Options::default();
+    options.invert_y = true;
+    let vertices = vec![vec![Input::float(0, [1.0, 2.0, 3.0, 1.0])]; 3];
+    let Some(records) = captured_records(src, &options, &[("result.position", 0)], 16, vertices)
+    else {
+        return;
+    };
+    for r in &records {
+        assert_eq!(*r, [1.0, -2.0, 3.0, 1.0]);
     }
 }
