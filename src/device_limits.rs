@@ -91,6 +91,22 @@ pub struct DeviceLimits {
     pub max_clip_distances: u32,
     /// `maxCombinedClipAndCullDistances`.
     pub max_combined_clip_and_cull_distances: u32,
+    /// `maxTransformFeedbackBufferDataStride`
+    /// (`VkPhysicalDeviceTransformFeedbackPropertiesEXT`): the `XfbStride`
+    /// of the record `Options::transform_feedback` captures.
+    pub max_transform_feedback_buffer_data_stride: u32,
+    /// `maxTransformFeedbackBufferDataSize`: the bytes of one vertex
+    /// captured into one buffer (the record).
+    pub max_transform_feedback_buffer_data_size: u32,
+    /// `maxTransformFeedbackStreamDataSize`: the bytes of one vertex
+    /// captured from one stream (the record: each stream has one buffer).
+    pub max_transform_feedback_stream_data_size: u32,
+    /// `maxTransformFeedbackStreams`: the vertex streams a geometry
+    /// program may emit to (EMITS reaches streams 0 to 3).
+    pub max_transform_feedback_streams: u32,
+    /// `maxTransformFeedbackBuffers`: the buffers a capture binds (one per
+    /// stream).
+    pub max_transform_feedback_buffers: u32,
 }
 
 impl Default for DeviceLimits {
@@ -137,7 +153,20 @@ limit_names! {
     max_color_attachments = "maxColorAttachments",
     max_clip_distances = "maxClipDistances",
     max_combined_clip_and_cull_distances = "maxCombinedClipAndCullDistances",
+    max_transform_feedback_buffer_data_stride = "maxTransformFeedbackBufferDataStride",
+    max_transform_feedback_buffer_data_size = "maxTransformFeedbackBufferDataSize",
+    max_transform_feedback_stream_data_size = "maxTransformFeedbackStreamDataSize",
+    max_transform_feedback_streams = "maxTransformFeedbackStreams",
+    max_transform_feedback_buffers = "maxTransformFeedbackBuffers",
 }
+
+/// Vulkan's required minimum of `maxTransformFeedbackBufferDataStride`,
+/// `maxTransformFeedbackBufferDataSize` and
+/// `maxTransformFeedbackStreamDataSize` (the Vulkan specification's
+/// "Required Limits" table, with `transformFeedback`): 512 bytes. The
+/// desktop default too: the baseline profile leaves VK_EXT_transform_feedback
+/// out, and RADV and lavapipe report exactly 512.
+const XFB_MINIMUM: u32 = 512;
 
 impl DeviceLimits {
     /// nvp4c's default, a common desktop device: the LunarG desktop
@@ -146,8 +175,10 @@ impl DeviceLimits {
     /// for everything but geometry shaders, which that profile leaves out
     /// (macOS has none): for those, Vulkan's required minimums, except 128
     /// output components (what desktop drivers and lavapipe report; 64
-    /// would put `result.attrib[2]` and above out of reach). docs/limits.md
-    /// lists every value.
+    /// would put `result.attrib[2]` and above out of reach). The transform
+    /// feedback record sizes, which the profile leaves out too, are
+    /// Vulkan's required minimum, 512 bytes. docs/limits.md lists every
+    /// value.
     ///
     /// ```
     /// let d = nvp4c::device_limits::DeviceLimits::desktop();
@@ -174,6 +205,13 @@ impl DeviceLimits {
             max_color_attachments: 8,
             max_clip_distances: 8,
             max_combined_clip_and_cull_distances: 8,
+            max_transform_feedback_buffer_data_stride: XFB_MINIMUM,
+            max_transform_feedback_buffer_data_size: XFB_MINIMUM,
+            max_transform_feedback_stream_data_size: XFB_MINIMUM,
+            // What lavapipe, RADV, ANV and NVIDIA's driver report
+            // (MAX_VERTEX_STREAMS_NV); Vulkan's minimum is 1.
+            max_transform_feedback_streams: crate::spirv::MAX_VERTEX_STREAMS,
+            max_transform_feedback_buffers: crate::spirv::MAX_VERTEX_STREAMS,
         }
     }
 
@@ -206,6 +244,11 @@ impl DeviceLimits {
             max_color_attachments: 4,
             max_clip_distances: 8,
             max_combined_clip_and_cull_distances: 8,
+            max_transform_feedback_buffer_data_stride: XFB_MINIMUM,
+            max_transform_feedback_buffer_data_size: XFB_MINIMUM,
+            max_transform_feedback_stream_data_size: XFB_MINIMUM,
+            max_transform_feedback_streams: 1,
+            max_transform_feedback_buffers: 1,
         }
     }
 
@@ -227,12 +270,12 @@ impl DeviceLimits {
     /// ```
     pub fn from_json(text: &str) -> Result<DeviceLimits, String> {
         let root: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-        let (limits, features) = find_limits(&root).ok_or_else(|| {
+        let (limits, features, xfb) = find_limits(&root).ok_or_else(|| {
             "no Vulkan device limits in it (expected `vulkaninfo --json` output, or an object of VkPhysicalDeviceLimits members such as \"maxClipDistances\")".to_string()
         })?;
         let mut out = DeviceLimits::desktop();
         let mut found = 0;
-        for (key, value) in limits {
+        for (key, value) in limits.iter().chain(xfb.into_iter().flatten()) {
             let Some(field) = out.field_mut(key) else {
                 continue;
             };
@@ -269,25 +312,36 @@ impl DeviceLimits {
 
 type Object = serde_json::Map<String, Value>;
 
+/// The limits object, `VkPhysicalDeviceFeatures` and
+/// `VkPhysicalDeviceTransformFeedbackPropertiesEXT`, when present.
+type Found<'a> = (&'a Object, Option<&'a Object>, Option<&'a Object>);
+
 /// `properties.VkPhysicalDeviceProperties.limits` (or
-/// `VkPhysicalDeviceProperties.limits`) of `holder`, with its features.
-fn from_properties(holder: &Object) -> Option<(&Object, Option<&Object>)> {
-    let limits = holder
-        .get("properties")
-        .and_then(|p| p.get("VkPhysicalDeviceProperties"))
-        .or_else(|| holder.get("VkPhysicalDeviceProperties"))?
+/// `VkPhysicalDeviceProperties.limits`) of `holder`, with its features and
+/// its transform feedback properties (beside `VkPhysicalDeviceProperties`).
+fn from_properties(holder: &Object) -> Option<Found<'_>> {
+    let properties = |name: &str| {
+        holder
+            .get("properties")
+            .and_then(|p| p.get(name))
+            .or_else(|| holder.get(name))
+    };
+    let limits = properties("VkPhysicalDeviceProperties")?
         .get("limits")?
         .as_object()?;
+    let xfb =
+        properties("VkPhysicalDeviceTransformFeedbackPropertiesEXT").and_then(Value::as_object);
     let features = holder
         .get("features")
         .and_then(|f| f.get("VkPhysicalDeviceFeatures"))
         .or_else(|| holder.get("VkPhysicalDeviceFeatures"))
         .and_then(Value::as_object);
-    Some((limits, features))
+    Some((limits, features, xfb))
 }
 
-/// The limits object and, when present, `VkPhysicalDeviceFeatures`.
-fn find_limits(root: &Value) -> Option<(&Object, Option<&Object>)> {
+/// The limits object and, when present, `VkPhysicalDeviceFeatures` and
+/// the transform feedback properties.
+fn find_limits(root: &Value) -> Option<Found<'_>> {
     let obj = root.as_object()?;
     // vulkaninfo --json (Vulkan Profiles schema): the first capability
     // block with limits.
@@ -304,9 +358,9 @@ fn find_limits(root: &Value) -> Option<(&Object, Option<&Object>)> {
         return Some(found);
     }
     if let Some(limits) = obj.get("limits").and_then(Value::as_object) {
-        return Some((limits, None));
+        return Some((limits, None, None));
     }
-    Some((obj, None))
+    Some((obj, None, None))
 }
 
 /// Where a finding points: the binding (a declared or implicit variable)
@@ -891,6 +945,133 @@ pub(crate) fn check(
                     .note("Vulkan, shaderTessellationAndGeometryPointSize: \"If this feature is not enabled, members decorated with the PointSize built-in decoration must not be read from or written to and all points written from a tessellation or geometry shader will have a size of 1.0\" (VUID-VkGraphicsPipelineCreateInfo-Geometry-07726)")
                     .note("Options::shader_tessellation_and_geometry_point_size is off (CLI --no-geometry-point-size); docs/interface.md, \"Point size\""),
             );
+        }
+    }
+
+    // E1263: transform feedback capture for a program whose vertices
+    // transform feedback never sees: Vulkan ("Transform Feedback")
+    // captures the vertices of the last vertex processing stage (vertex,
+    // tessellation evaluation or geometry). A tessellation control program
+    // feeds the tessellator, a fragment program comes after rasterization,
+    // a compute program has no vertices: the option there is a mistake
+    // (the program meant for capture is compiled without it), not
+    // something to ignore silently.
+    if options.transform_feedback
+        && matches!(stage, Stage::TessControl | Stage::Fragment | Stage::Compute)
+    {
+        out.push(
+            Diagnostic::error("E1263", format!("transform feedback capture asked for a {stage} program"))
+                .primary(start, format!("a {stage} program"))
+                .note("Vulkan captures the vertices of the last stage before rasterization: a vertex, tessellation evaluation or geometry program (docs/interface.md, \"Transform feedback\")")
+                .note("Options::transform_feedback (--transform-feedback) is for that program; compile this one without it"),
+        );
+    }
+
+    // E1264: the transform feedback record (Options::transform_feedback)
+    // is larger than the device captures per vertex.
+    let record = reflection
+        .outputs
+        .iter()
+        .filter_map(|v| v.transform_feedback)
+        .map(|x| x.stride)
+        .max();
+    let xfb_limits = [
+        (
+            limits.max_transform_feedback_buffer_data_stride,
+            "maxTransformFeedbackBufferDataStride",
+        ),
+        (
+            limits.max_transform_feedback_buffer_data_size,
+            "maxTransformFeedbackBufferDataSize",
+        ),
+        (
+            limits.max_transform_feedback_stream_data_size,
+            "maxTransformFeedbackStreamDataSize",
+        ),
+    ];
+    if let (Some(record), Some(&(limit, name))) =
+        (record, xfb_limits.iter().min_by_key(|(limit, _)| *limit))
+    {
+        if record > limit {
+            // The first result (stream 0, by offset) whose bytes end past
+            // the limit.
+            let mut captured: Vec<(u32, &InterfaceVariable)> = reflection
+                .outputs
+                .iter()
+                .filter_map(|v| {
+                    v.transform_feedback
+                        .filter(|x| x.stream == 0)
+                        .map(|x| (x.offset, v))
+                })
+                .collect();
+            captured.sort_by_key(|&(offset, _)| offset);
+            let past = captured.iter().find(|(offset, v)| {
+                offset + v.components * v.array_length.unwrap_or(1) * 4 > limit
+            });
+            let (span, label) = match past {
+                Some((offset, v)) => {
+                    let slot = match (v.location, v.built_in) {
+                        (Some(l), _) => Some(InterfaceSlot::Location(l)),
+                        (None, Some(b)) => Some(InterfaceSlot::BuiltIn(b.to_spirv())),
+                        (None, None) => None,
+                    };
+                    (
+                        slot.and_then(|slot| span_of_result(program, slot))
+                            .unwrap_or(start),
+                        format!("{} is captured at byte {offset}", v.bindings.join(", ")),
+                    )
+                }
+                None => (start, "this program's results".to_string()),
+            };
+            out.push(
+                Diagnostic::error("E1264", format!("the transform feedback record is {record} bytes, more than the device's {limit}"))
+                    .primary(span, label)
+                    .note(format!("every result is captured, 4 bytes a component: Position, then the Location results, then the other built-ins (docs/interface.md, \"Transform feedback\"); {}", vk(&format!("{name} is {limit}"))))
+                    .note("Vulkan: XfbStride must not exceed maxTransformFeedbackBufferDataStride, nor a vertex's captured bytes maxTransformFeedbackBufferDataSize and maxTransformFeedbackStreamDataSize"),
+            );
+        }
+    }
+
+    // E1265: EMITS emits to vertex streams 0 to 3 (a switch over them,
+    // geometry.rs), and with capture each stream has its buffer; Vulkan
+    // requires every stream a module emits to be below
+    // maxTransformFeedbackStreams, and binding no more buffers than
+    // maxTransformFeedbackBuffers.
+    if reflection
+        .device_features
+        .iter()
+        .any(|f| f == "geometryStreams")
+    {
+        let streams = crate::spirv::MAX_VERTEX_STREAMS;
+        let buffers = reflection
+            .outputs
+            .iter()
+            .filter_map(|v| v.transform_feedback.map(|x| x.buffer + 1))
+            .max()
+            .unwrap_or(0);
+        let span = span_of_word(source, "EMITS").unwrap_or(start);
+        for (needed, limit, name, what) in [
+            (
+                streams,
+                limits.max_transform_feedback_streams,
+                "maxTransformFeedbackStreams",
+                "vertex streams",
+            ),
+            (
+                buffers,
+                limits.max_transform_feedback_buffers,
+                "maxTransformFeedbackBuffers",
+                "transform feedback buffers",
+            ),
+        ] {
+            if needed > limit {
+                out.push(
+                    Diagnostic::error("E1265", format!("EMITS needs {needed} {what}, more than the device's {limit}"))
+                        .primary(span, "EMITS emits to streams 0 to 3")
+                        .note(format!("a run-time or constant stream number selects among the MAX_VERTEX_STREAMS_NV = {streams} streams, each an OpEmitStreamVertex; with transform feedback capture each stream has its own buffer (docs/interface.md, \"Geometry programs\", \"Transform feedback\"); {}", vk(&format!("{name} is {limit}")))),
+                );
+                break;
+            }
         }
     }
 

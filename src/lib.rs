@@ -179,8 +179,11 @@ pub struct Options {
     /// (`state::CLIP_PLANE_ENABLES`). Default 6. 0 writes no clip distance,
     /// for devices without `shaderClipDistance`.
     pub user_clip_planes: u32,
-    /// Declare transform feedback capture in a geometry program
-    /// (docs/interface.md, "Transform feedback"): the `Xfb` execution mode
+    /// Declare transform feedback capture in a vertex, tessellation
+    /// evaluation or geometry program, the last stage before rasterization
+    /// (docs/interface.md, "Transform feedback"; E1263 for another program
+    /// type, E1264 for a record larger than `device_limits` allow): the
+    /// `Xfb` execution mode
     /// and `XfbBuffer`/`XfbStride`/`Offset` on every result, and, when the
     /// program has EMITS (NV_gpu_program5 2.X.8.Z), a copy of its results
     /// for each vertex stream 1 to 3 (`Stream k`, transform feedback buffer

@@ -189,6 +189,8 @@ impl std::error::Error for LinkError {}
 ///
 /// Programs that do not compile are reported (their own diagnostics, in
 /// their own file) and leave the pipeline unchecked.
+/// `Options::transform_feedback` applies to the program before the
+/// fragment program only, the one transform feedback captures.
 ///
 /// ```
 /// let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nMOV.S result.texcoord[0], 7;\nEND\n";
@@ -247,7 +249,21 @@ pub fn check_pipeline_bytes(
         diagnostics: Vec::new(),
     };
     let mut programs = Vec::with_capacity(files.len());
+    // Transform feedback captures the pipeline's last stage before the
+    // fragment program, and Vulkan allows `Xfb` there only
+    // (docs/interface.md, "Transform feedback"): the option is that
+    // program's alone.
+    let without_capture = Options {
+        transform_feedback: false,
+        ..options.clone()
+    };
+    let captured = files.len() - 2;
     for (i, (_, source, _)) in files.iter().enumerate() {
+        let options = if i == captured {
+            options
+        } else {
+            &without_capture
+        };
         let compiled = crate::compile_bytes(source, options);
         let diags = match &compiled {
             Ok(c) => c.warnings.clone(),

@@ -401,8 +401,9 @@ pub struct InterfaceVariable {
     pub names: Vec<String>,
     /// Cg variables at this slot.
     pub cg: Vec<CgName>,
-    /// Where transform feedback captures this output (a geometry program
-    /// compiled with `Options::transform_feedback`; docs/interface.md,
+    /// Where transform feedback captures this output (a vertex,
+    /// tessellation evaluation or geometry program compiled with
+    /// `Options::transform_feedback`; docs/interface.md,
     /// "Transform feedback"). A copy for vertex stream k ≥ 1 carries the
     /// bindings of the result it copies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -735,6 +736,23 @@ impl BuiltIn {
             B::Layer => BuiltIn::Layer,
             _ => return None,
         })
+    }
+
+    /// The SPIR-V built-in (`from_spirv`'s inverse).
+    pub(crate) fn to_spirv(self) -> rspirv::spirv::BuiltIn {
+        use rspirv::spirv::BuiltIn as B;
+        match self {
+            BuiltIn::Position => B::Position,
+            BuiltIn::PointSize => B::PointSize,
+            BuiltIn::ClipDistance => B::ClipDistance,
+            BuiltIn::VertexIndex => B::VertexIndex,
+            BuiltIn::InstanceIndex => B::InstanceIndex,
+            BuiltIn::FragCoord => B::FragCoord,
+            BuiltIn::FrontFacing => B::FrontFacing,
+            BuiltIn::PrimitiveId => B::PrimitiveId,
+            BuiltIn::FragDepth => B::FragDepth,
+            BuiltIn::Layer => B::Layer,
+        }
     }
 }
 

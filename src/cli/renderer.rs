@@ -163,9 +163,10 @@ pub struct RendererArgs {
     #[arg(long)]
     pub two_sided_color: bool,
 
-    /// Declare transform feedback capture in a geometry program: Xfb,
-    /// XfbBuffer/XfbStride/Offset on its results, and a copy of them per
-    /// vertex stream 1-3 when it has EMITS (docs/interface.md).
+    /// Declare transform feedback capture in a vertex, tessellation
+    /// evaluation or geometry program: Xfb, XfbBuffer/XfbStride/Offset on
+    /// its results, and a copy of them per vertex stream 1-3 when a
+    /// geometry program has EMITS (docs/interface.md).
     #[arg(long)]
     pub transform_feedback: bool,
 

@@ -114,9 +114,6 @@ impl Lowerer<'_> {
         self.b.execution_mode(main, output, []);
         self.b
             .execution_mode(main, ExecutionMode::OutputVertices, [g.vertices_out]);
-        if self.io.xfb {
-            self.b.execution_mode(main, ExecutionMode::Xfb, []);
-        }
         Ok(())
     }
 
@@ -192,7 +189,11 @@ impl Lowerer<'_> {
     }
 
     /// Transform feedback capture (`Options::transform_feedback`,
-    /// docs/interface.md "Transform feedback"). Every result is captured
+    /// docs/interface.md "Transform feedback") in the programs that can be
+    /// the last stage before rasterization, whose vertices transform
+    /// feedback captures (Vulkan, "Transform Feedback"): vertex,
+    /// tessellation evaluation and geometry programs, one record layout for
+    /// all three. Every result is captured
     /// into transform feedback buffer 0, in a fixed record: `Position` at
     /// offset 0, then the Location results by Location, then the other
     /// built-ins (PointSize, ClipDistance, PrimitiveId, Layer), each its
@@ -205,14 +206,16 @@ impl Lowerer<'_> {
     /// type: a built-in is declared once per interface). Stream 0 stays the
     /// one Vulkan rasterizes (`rasterizationStream` 0), so a fragment
     /// program sees the results as without capture.
-    pub(crate) fn declare_transform_feedback(&mut self) -> LResult<()> {
+    pub(crate) fn declare_transform_feedback(&mut self, analysis: &Analysis) -> LResult<()> {
+        use crate::isa::Stage;
         use rspirv::dr::Operand as SpvOperand;
         use rspirv::spirv::{BuiltIn, Capability, Decoration, StorageClass};
-        if self.program.stage != crate::isa::Stage::Geometry {
-            return Ok(());
-        }
-        self.io.multi_stream = has_emits(self.program);
-        if !self.options.transform_feedback {
+        self.io.multi_stream = analysis.multi_stream;
+        let captured = matches!(
+            self.program.stage,
+            Stage::Vertex | Stage::TessEval | Stage::Geometry
+        );
+        if !self.options.transform_feedback || !captured {
             return Ok(());
         }
         self.capability(Capability::TransformFeedback);
@@ -551,17 +554,6 @@ fn reads_output_patch(program: &Program, stmt: &Stmt, visited: &mut Vec<SubId>) 
 /// The most EMITs any run of the program can execute, `None` when it is
 /// unbounded at compile time (EMIT inside REP, or in a recursive
 /// subroutine).
-/// Whether the program has an EMITS (NV_gpu_program5 2.X.8.Z) anywhere.
-fn has_emits(program: &Program) -> bool {
-    let mut found = false;
-    for sub in &program.subroutines {
-        super::walk_stmts(&sub.body, &mut |s| {
-            found |= matches!(s, Stmt::EmitStream { .. });
-        });
-    }
-    found
-}
-
 fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
     fn block(
         program: &Program,
@@ -763,6 +755,246 @@ END
         assert_eq!(r.outputs.len(), 3);
         assert!(r.outputs.iter().all(|o| o.transform_feedback.is_none()));
         assert!(!r.device_features.contains(&"transformFeedback".to_string()));
+    }
+
+    /// The record of a vertex and of a tessellation evaluation program is
+    /// the geometry program's (docs/interface.md, "Transform feedback"):
+    /// Position at 0, the Location results by Location, then the other
+    /// built-ins by their SPIR-V number (PointSize 1, ClipDistance 3), in
+    /// buffer 0, stream 0; the module declares `Xfb`. A tessellation
+    /// control or fragment program is refused (E1263).
+    #[test]
+    fn vertex_and_evaluation_programs_capture_the_same_record() {
+        use crate::reflect::{BuiltIn, TransformFeedback};
+        let with = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        let record = |src: &str| {
+            let c = crate::compile(src, &with).unwrap();
+            let words = &c.spirv;
+            let module = rspirv::dr::load_words(words).unwrap();
+            assert!(module.execution_modes.iter().any(|i| i.operands[1]
+                == rspirv::dr::Operand::ExecutionMode(rspirv::spirv::ExecutionMode::Xfb)));
+            assert!(c
+                .reflection
+                .device_features
+                .contains(&"transformFeedback".to_string()));
+            let mut r: Vec<(Option<u32>, Option<BuiltIn>, TransformFeedback)> = c
+                .reflection
+                .outputs
+                .iter()
+                .map(|o| (o.location, o.built_in, o.transform_feedback.unwrap()))
+                .collect();
+            r.sort_by_key(|x| x.2.offset);
+            r
+        };
+        let xfb = |offset, stride| TransformFeedback {
+            stream: 0,
+            buffer: 0,
+            offset,
+            stride,
+        };
+        // Position 16 bytes, texcoord[0] (Location 5) 16, color (Location 0)
+        // 16, the point size 4, two clip distances 8: 60 bytes.
+        let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nMOV result.texcoord[0], 1;\nMOV result.color, 2;\nMOV result.clip[1], 3;\nMOV result.pointsize, 4;\nEND\n";
+        assert_eq!(
+            record(vp),
+            [
+                (None, Some(BuiltIn::Position), xfb(0, 60)),
+                (Some(0), None, xfb(16, 60)),
+                (Some(5), None, xfb(32, 60)),
+                (None, Some(BuiltIn::PointSize), xfb(48, 60)),
+                (None, Some(BuiltIn::ClipDistance), xfb(52, 60)),
+            ]
+        );
+        let arb =
+            "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.texcoord[1], 1;\nEND\n";
+        assert_eq!(
+            record(arb),
+            [
+                (None, Some(BuiltIn::Position), xfb(0, 32)),
+                (Some(6), None, xfb(16, 32)),
+            ]
+        );
+        let tep = "!!NVtep5.0\nTESS_MODE TRIANGLES;\nMOV result.position, vertex.tesscoord;\nMOV result.attrib[1], 1;\nEND\n";
+        assert_eq!(
+            record(tep),
+            [
+                (None, Some(BuiltIn::Position), xfb(0, 32)),
+                (Some(15), None, xfb(16, 32)),
+            ]
+        );
+        // Without the option: nothing captured.
+        let r = crate::compile(vp, &Options::default()).unwrap().reflection;
+        assert!(r.outputs.iter().all(|o| o.transform_feedback.is_none()));
+        // A control or fragment program: E1263.
+        let tcp = "!!NVtcp5.0\nVERTICES_OUT 3;\nMOV result.position, vertex[0].position;\nEND\n";
+        let fp = "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n";
+        for src in [tcp, fp] {
+            let errors = crate::compile(src, &with).unwrap_err();
+            let codes: Vec<_> = errors.iter().map(|d| d.code).collect();
+            assert_eq!(codes, ["E1263"], "{src}");
+            assert!(crate::compile(src, &Options::default()).is_ok());
+        }
+    }
+
+    /// The bytecode vertex front ends (Direct3D 9, AGAL) reach the same
+    /// backend: their vertex shaders capture the same record (Position,
+    /// then the Location results; a D3D9 `oPts` is PointSize, after them).
+    #[test]
+    fn bytecode_vertex_shaders_capture_the_same_record() {
+        use crate::reflect::BuiltIn;
+        let with = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        let record = |bytes: &[u8]| -> Vec<(Option<u32>, Option<BuiltIn>, u32, u32)> {
+            let c = crate::compile_bytes(bytes, &with).unwrap();
+            let mut r: Vec<_> = c
+                .reflection
+                .outputs
+                .iter()
+                .map(|o| {
+                    let x = o.transform_feedback.unwrap();
+                    (o.location, o.built_in, x.offset, x.stride)
+                })
+                .collect();
+            r.sort_by_key(|x| x.2);
+            r
+        };
+        let vs = crate::front::d3d9::assemble::assemble_bytes(
+            "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oT1, v0\nmov oPts, v0.x\n",
+        )
+        .unwrap();
+        let d3d9 = record(&vs);
+        assert_eq!(d3d9.len(), 3, "{d3d9:?}");
+        assert_eq!(d3d9[0], (None, Some(BuiltIn::Position), 0, 36));
+        assert_eq!((d3d9[1].0.is_some(), d3d9[1].2), (true, 16));
+        assert_eq!(d3d9[2], (None, Some(BuiltIn::PointSize), 32, 36));
+        let vs = crate::front::agal::assemble("mov op, va0\nmov v1, va1", crate::Stage::Vertex, 1)
+            .unwrap()
+            .bytes;
+        let agal = record(&vs);
+        assert_eq!(agal.len(), 2, "{agal:?}");
+        assert_eq!(agal[0], (None, Some(BuiltIn::Position), 0, 32));
+        assert_eq!((agal[1].0.is_some(), agal[1].2), (true, 16));
+    }
+
+    /// `nvp4c link` (`link::check_pipeline`) gives the option to the
+    /// program before the fragment program only: the geometry program of
+    /// a vertex-geometry-fragment pipeline, the vertex program of a
+    /// vertex-fragment one; the fragment program is not refused (E1263).
+    #[test]
+    fn a_pipeline_captures_its_last_stage_before_the_fragment_program() {
+        let with = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nEND\n";
+        let gp = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n";
+        let fp = "!!NVfp4.0\nMOV result.color, 1;\nEND\n";
+        let captured = |files: &[(&str, &str)]| -> Vec<bool> {
+            let report = crate::link::check_pipeline(files, &with).unwrap();
+            report
+                .compiled
+                .iter()
+                .map(|c| {
+                    let r = &c.as_ref().unwrap().reflection;
+                    r.outputs.iter().any(|o| o.transform_feedback.is_some())
+                })
+                .collect()
+        };
+        assert_eq!(
+            captured(&[("a.vp", vp), ("b.gp", gp), ("c.fp", fp)]),
+            [false, true, false]
+        );
+        assert_eq!(captured(&[("a.vp", vp), ("c.fp", fp)]), [true, false]);
+    }
+
+    /// E1264: a record larger than the device's
+    /// maxTransformFeedbackBufferDataStride (or the per-vertex data sizes)
+    /// is refused, on the first result captured past it, naming the
+    /// figure; 512 bytes by default (Vulkan's required minimum).
+    #[test]
+    fn a_record_past_the_device_stride_is_refused() {
+        let mut options = Options {
+            transform_feedback: true,
+            ..Options::default()
+        };
+        assert_eq!(
+            options
+                .device_limits
+                .max_transform_feedback_buffer_data_stride,
+            512
+        );
+        // Position and 15 Location results (texcoord[0..7], attrib[0..6]):
+        // 16 · 16 = 256 bytes, as many as GL's 64 result components allow
+        // (E0807), within 512.
+        let mut src = "!!NVvp4.0\nMOV result.position, vertex.position;\n".to_string();
+        for n in 0..8 {
+            src += &format!("MOV result.texcoord[{n}], 1;\n");
+        }
+        for n in 0..7 {
+            src += &format!("MOV result.attrib[{n}], 1;\n");
+        }
+        src += "END\n";
+        assert!(crate::compile(&src, &options).is_ok());
+        // A device capturing 240 bytes a vertex: attrib[6] (Location 20,
+        // the last, bytes 240 to 256) is past it.
+        options
+            .device_limits
+            .max_transform_feedback_stream_data_size = 240;
+        let errors = crate::compile(&src, &options).unwrap_err();
+        let rendered = errors.render("t.vp", &src, false);
+        let codes: Vec<_> = errors.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E1264"], "{rendered}");
+        assert!(
+            rendered.contains("record is 256 bytes, more than the device's 240"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("maxTransformFeedbackStreamDataSize is 240"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("result.attrib[6] is captured at byte 240"),
+            "{rendered}"
+        );
+        options.transform_feedback = false;
+        assert!(crate::compile(&src, &options).is_ok());
+        // The device's properties, as vulkaninfo --json gives them.
+        let json = r#"{"capabilities": {"device": {"properties": {
+            "VkPhysicalDeviceProperties": {"limits": {"maxClipDistances": 8}},
+            "VkPhysicalDeviceTransformFeedbackPropertiesEXT": {"maxTransformFeedbackBufferDataStride": 256}}}}}"#;
+        let limits = crate::device_limits::DeviceLimits::from_json(json).unwrap();
+        assert_eq!(limits.max_transform_feedback_buffer_data_stride, 256);
+        assert_eq!(limits.max_transform_feedback_buffer_data_size, 512);
+    }
+
+    /// E1265: EMITS reaches streams 0 to 3, so a device with fewer
+    /// transform feedback streams refuses it, and with capture one with
+    /// fewer than 4 buffers; the defaults (4 and 4) take it.
+    #[test]
+    fn emits_needs_four_streams_and_with_capture_four_buffers() {
+        let mut options = Options::default();
+        assert!(crate::compile(EMITS, &options).is_ok());
+        let codes = |options: &Options| -> Vec<&'static str> {
+            match crate::compile(EMITS, options) {
+                Ok(_) => Vec::new(),
+                Err(d) => d.iter().map(|d| d.code).collect(),
+            }
+        };
+        options.device_limits.max_transform_feedback_buffers = 2;
+        assert!(codes(&options).is_empty(), "no capture, no buffers");
+        options.transform_feedback = true;
+        assert_eq!(codes(&options), ["E1265"]);
+        options.device_limits.max_transform_feedback_buffers = 4;
+        assert!(codes(&options).is_empty());
+        options.device_limits.max_transform_feedback_streams = 3;
+        assert_eq!(codes(&options), ["E1265"]);
+        options.transform_feedback = false;
+        assert_eq!(codes(&options), ["E1265"]);
     }
 
     /// The copies' Locations count against the device's output Locations:

@@ -553,6 +553,11 @@ pub(crate) struct Analysis {
     /// Which instructions and registers can affect the program's results
     /// (`live`); temporaries nothing needed reads are not in `variables`.
     pub live: live::Liveness,
+    /// A geometry program with EMITS (NV_gpu_program5 2.X.8.Z) anywhere in
+    /// its text: it emits to several vertex streams, so EMIT and ENDPRIM
+    /// name stream 0 and capture copies the results per stream
+    /// (geometry.rs).
+    pub multi_stream: bool,
 }
 
 impl Analysis {
@@ -641,6 +646,14 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             cycles.push(members);
         }
     }
+    let multi_stream = program.stage == Stage::Geometry
+        && program.subroutines.iter().any(|s| {
+            let mut found = false;
+            walk_stmts(&s.body, &mut |st| {
+                found |= matches!(st, Stmt::EmitStream { .. });
+            });
+            found
+        });
     let address_stack = order.iter().any(|&s| {
         let mut found = false;
         walk_stmts(&program.sub(s).body, &mut |st| {
@@ -721,6 +734,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             end_flag: false,
             buffer_reach,
             live,
+            multi_stream,
         });
     }
     Ok(Analysis {
@@ -733,6 +747,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         end_flag,
         buffer_reach,
         live,
+        multi_stream,
     })
 }
 
@@ -1137,8 +1152,8 @@ impl<'a> Lowerer<'a> {
             let var = self.global_variable(uint, StorageClass::Private, Some(zero), "executed");
             self.executed = Some(var);
         }
+        self.declare_transform_feedback(analysis)?;
         if self.program.stage == Stage::Geometry {
-            self.declare_transform_feedback()?;
             self.declare_emit_count(analysis)?;
         }
         // Flatten each call cycle into the states of one dispatch function.
@@ -1241,6 +1256,10 @@ impl<'a> Lowerer<'a> {
             self.geometry_execution_modes(main)?;
         }
         self.program_type_execution_modes(main)?;
+        // Transform feedback capture (geometry.rs, declare_transform_feedback).
+        if self.io.xfb {
+            self.b.execution_mode(main, spirv::ExecutionMode::Xfb, []);
+        }
         Ok(())
     }
 

@@ -390,3 +390,93 @@ END
         assert_eq!(r.point_size, Some(1f32.to_bits()));
     }
 }
+
+/// `Options::transform_feedback` on a tessellation evaluation program
+/// (docs/interface.md, "Transform feedback"): the module declares its own
+/// capture, not patched by the harness, into transform feedback buffer 0.
+/// Point mode over TRIANGLE_CONTROL's patch (all levels 1) generates the
+/// three corners once each (Vulkan, "Triangle Tessellation"); at corner
+/// (u, v, w) the program writes
+///   result.position    = (u, v, w, 1),
+///   result.texcoord[0] = u·P0 + v·P1 + w·P2, the patch positions
+///     (10·i, 100·i, 1000·i, 1): P0, P1 or P2 at the corners,
+///   result.texcoord[1] = primitive.patch.attrib[0] = (7, 8, 9, 10),
+/// and, in point mode without `result.pointsize`, the point size 1.0
+/// (docs/interface.md, "Point size"). The record: Position at 0,
+/// texcoord[0] (Location 5) at 16, texcoord[1] (Location 6) at 32,
+/// PointSize at 48: 52 bytes. The corners' order is the tessellator's, so
+/// the records are compared as a set.
+#[test]
+fn an_evaluation_program_captures_its_record_with_options_transform_feedback() {
+    let tep = "!!NVtep5.0
+TESS_MODE TRIANGLES;
+TESS_POINT_MODE;
+TEMP t;
+MOV result.position, {0, 0, 0, 1};
+MOV result.position.xyz, vertex.tesscoord;
+MUL t, vertex.tesscoord.x, vertex[0].position;
+MAD t, vertex.tesscoord.y, vertex[1].position, t;
+MAD result.texcoord[0], vertex.tesscoord.z, vertex[2].position, t;
+MOV result.texcoord[1], primitive.patch.attrib[0];
+END
+";
+    let mut options = nvp4c::Options::default();
+    options.transform_feedback = true;
+    let compiled = nvp4c::compile(tep, &options)
+        .unwrap_or_else(|d| panic!("{}", d.render("t.tep", tep, false)));
+    let mut offsets: Vec<(String, u32)> = compiled
+        .reflection
+        .outputs
+        .iter()
+        .map(|o| {
+            let x = o.transform_feedback.expect("every result is captured");
+            assert_eq!((x.stream, x.buffer, x.stride), (0, 0, 52), "{o:?}");
+            (o.bindings.join(" "), x.offset)
+        })
+        .collect();
+    offsets.sort_by_key(|o| o.1);
+    let names: Vec<(&str, u32)> = offsets.iter().map(|(n, o)| (n.as_str(), *o)).collect();
+    assert_eq!(
+        names,
+        [
+            ("result.position", 0),
+            ("result.texcoord[0]", 16),
+            ("result.texcoord[1]", 32),
+            ("result.pointsize", 48),
+        ]
+    );
+    let Some(device) = harness::device_or_skip() else {
+        return;
+    };
+    let job = GeometryJob {
+        vertices: patch(3),
+        descriptor_set: 4,
+        ..Default::default()
+    };
+    let records = device
+        .run_tessellation_declared(
+            &compile(VERTEX),
+            (&compile(TRIANGLE_CONTROL), &compiled.spirv, 3),
+            &job,
+            52,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut got: Vec<Vec<f32>> = records
+        .iter()
+        .map(|r| r.iter().map(|&w| f32::from_bits(w)).collect())
+        .collect();
+    got.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let corner = |k: usize| -> Vec<f32> {
+        let mut uvw = [0.0; 3];
+        uvw[k] = 1.0;
+        let f = k as f32;
+        let mut r = vec![uvw[0], uvw[1], uvw[2], 1.0];
+        r.extend([10.0 * f, 100.0 * f, 1000.0 * f, 1.0]);
+        r.extend([7.0, 8.0, 9.0, 10.0]);
+        r.push(1.0);
+        r
+    };
+    let mut want: Vec<Vec<f32>> = (0..3).map(corner).collect();
+    want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert_eq!(got, want);
+}

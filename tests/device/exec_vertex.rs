@@ -731,3 +731,226 @@ END
         }
     }
 }
+
+/// Compiles `src` with `options` and `Options::transform_feedback`, checks that every
+/// output is in buffer 0's `stride`-byte record at the offsets `offsets`
+/// (bindings, byte offset) the reflection gives, and runs it over
+/// `vertices` (one triangle list) capturing the records the module
+/// declares; the records as floats, `None` without a device.
+fn captured_records(
+    src: &str,
+    options: &nvp4c::Options,
+    offsets: &[(&str, u32)],
+    stride: u32,
+    vertices: Vec<Vec<Input>>,
+) -> Option<Vec<Vec<f32>>> {
+    let mut options = options.clone();
+    options.transform_feedback = true;
+    let compiled = nvp4c::compile(src, &options).unwrap();
+    let mut got: Vec<(String, u32)> = compiled
+        .reflection
+        .outputs
+        .iter()
+        .map(|o| {
+            let x = o.transform_feedback.expect("every result is captured");
+            assert_eq!((x.stream, x.buffer, x.stride), (0, 0, stride), "{o:?}");
+            (o.bindings.join(" "), x.offset)
+        })
+        .collect();
+    got.sort_by_key(|o| o.1);
+    let got: Vec<(&str, u32)> = got.iter().map(|(n, o)| (n.as_str(), *o)).collect();
+    assert_eq!(got, offsets);
+    let dev = harness::device_or_skip()?;
+    let n = vertices.len();
+    let job = harness::GeometryJob {
+        vertices,
+        ..Default::default()
+    };
+    let records = dev
+        .run_vertex_declared(&compiled.spirv, &job, stride)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        records.len(),
+        n,
+        "one record per vertex of the triangle list"
+    );
+    Some(
+        records
+            .iter()
+            .map(|r| r.iter().map(|&w| f32::from_bits(w)).collect())
+            .collect(),
+    )
+}
+
+/// The interpreter's results `names` (the first `components` of each)
+/// for `src` with the vertex attributes `attribs` (name, value).
+fn interpreted(src: &str, attribs: &[(&str, [f32; 4])], names: &[(&str, usize)]) -> Vec<f32> {
+    let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    let mut inputs = nvp4c::interp::Inputs::default();
+    for (name, value) in attribs {
+        inputs.set(name, fbits(*value)).unwrap();
+    }
+    let out = nvp4c::interp::run(&program, &inputs, &Default::default()).unwrap();
+    names
+        .iter()
+        .flat_map(|&(name, n)| {
+            out.results[name].bits[..n]
+                .iter()
+                .map(|&b| f32::from_bits(b))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// `Options::transform_feedback` on a vertex program (docs/interface.md,
+/// "Transform feedback"): the module declares its own capture, not patched
+/// by the harness, into transform feedback buffer 0, one record per vertex:
+/// `result.position` at byte 0, the Location results by Location
+/// (`result.color` Location 0 at 16, `result.texcoord[2]` Location 7 at
+/// 32), then the other built-ins by their SPIR-V number (`PointSize` 1 at
+/// 48, the two `ClipDistance`s 3 at 52): 60 bytes. Checked against values
+/// worked out from NV_gpu_program4 2.X.8.Z (ADD, MUL, MOV) and against the
+/// interpreter.
+#[test]
+fn a_vertex_program_captures_its_record_with_options_transform_feedback() {
+    let src = "!!NVvp4.0
+ATTRIB p = vertex.attrib[0];
+ATTRIB c = vertex.attrib[1];
+MOV result.position, p;
+ADD result.color, c, {0.5, 0.25, 0, 1};
+MUL result.texcoord[2], c, p;
+MOV result.pointsize.x, 3;
+MOV result.clip[0].x, p.x;
+MOV result.clip[1].x, c.y;
+END
+";
+    // Vertex i: p = (i + 1, 2i, -i, 1), c = (i / 2, 1, 2, 3).
+    let p = |i: usize| {
+        let f = i as f32;
+        [f + 1.0, 2.0 * f, -f, 1.0]
+    };
+    let c = |i: usize| [i as f32 / 2.0, 1.0, 2.0, 3.0];
+    let expected = |i: usize| -> Vec<f32> {
+        let (p, c) = (p(i), c(i));
+        let mut r = Vec::new();
+        r.extend(p); // result.position
+        r.extend([c[0] + 0.5, c[1] + 0.25, c[2], c[3] + 1.0]); // result.color
+        r.extend([c[0] * p[0], c[1] * p[1], c[2] * p[2], c[3] * p[3]]); // texcoord[2]
+        r.push(3.0); // result.pointsize
+        r.extend([p[0], c[1]]); // result.clip[0], result.clip[1]
+        r
+    };
+    // The interpreter agrees with the hand-worked values.
+    for i in 0..3 {
+        let names = [
+            ("result.position", 4),
+            ("result.color", 4),
+            ("result.texcoord[2]", 4),
+            ("result.pointsize", 1),
+            ("result.clip[0]", 1),
+            ("result.clip[1]", 1),
+        ];
+        let attribs = [("vertex.attrib[0]", p(i)), ("vertex.attrib[1]", c(i))];
+        assert_eq!(
+            interpreted(src, &attribs, &names),
+            expected(i),
+            "interpreter, vertex {i}"
+        );
+    }
+    let offsets = [
+        ("result.position", 0),
+        ("result.color", 16),
+        ("result.texcoord[2]", 32),
+        ("result.pointsize", 48),
+        ("result.clip[0] result.clip[1]", 52),
+    ];
+    let vertices = (0..3)
+        .map(|i| vec![Input::float(0, p(i)), Input::float(1, c(i))])
+        .collect();
+    let Some(records) = captured_records(src, &Default::default(), &offsets, 60, vertices) else {
+        return;
+    };
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(*r, expected(i), "vertex {i}");
+    }
+}
+
+/// The same for an `!!ARBvp1.0` program: `result.position` at 0,
+/// `result.color.secondary` (Location 1) at 16, `result.texcoord[3]`
+/// (Location 8) at 32: 48 bytes. MAD (ARB_vertex_program 2.14.5.15):
+/// c · 2 + p; the colour is captured clamped.
+#[test]
+fn an_arb_vertex_program_captures_its_record_with_options_transform_feedback() {
+    let src = "!!ARBvp1.0
+ATTRIB p = vertex.attrib[0];
+ATTRIB c = vertex.attrib[1];
+MOV result.position, p;
+MOV result.color.secondary, c;
+MAD result.texcoord[3], c, 2, p;
+END
+";
+    // Vertex i: p = (i, -1, 0.5, 1), c = (1, i, 0.25, -i).
+    let p = |i: usize| [i as f32, -1.0, 0.5, 1.0];
+    let c = |i: usize| [1.0, i as f32, 0.25, -(i as f32)];
+    let expected = |i: usize| -> Vec<f32> {
+        let (p, c) = (p(i), c(i));
+        let mut r = Vec::new();
+        r.extend(p);
+        // GL clamps an ARB vertex program's colours to [0, 1] after it
+        // (section 2.13.6, CLAMP_VERTEX_COLOR; docs/semantics.md): c.y = 2
+        // is 1, c.w = -1 and -2 are 0.
+        r.extend(c.map(|x| x.clamp(0.0, 1.0)));
+        r.extend([
+            c[0] * 2.0 + p[0],
+            c[1] * 2.0 + p[1],
+            c[2] * 2.0 + p[2],
+            c[3] * 2.0 + p[3],
+        ]);
+        r
+    };
+    for i in 0..3 {
+        let names = [
+            ("result.position", 4),
+            ("result.color.secondary", 4),
+            ("result.texcoord[3]", 4),
+        ];
+        let attribs = [("vertex.attrib[0]", p(i)), ("vertex.attrib[1]", c(i))];
+        assert_eq!(
+            interpreted(src, &attribs, &names),
+            expected(i),
+            "interpreter, vertex {i}"
+        );
+    }
+    let offsets = [
+        ("result.position", 0),
+        ("result.color.secondary", 16),
+        ("result.texcoord[3]", 32),
+    ];
+    let vertices = (0..3)
+        .map(|i| vec![Input::float(0, p(i)), Input::float(1, c(i))])
+        .collect();
+    let Some(records) = captured_records(src, &Default::default(), &offsets, 48, vertices) else {
+        return;
+    };
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(*r, expected(i), "vertex {i}");
+    }
+}
+
+/// The record holds what the module writes: with `Options::invert_y` the
+/// position after the clip-space conversion (docs/interface.md, "Clip
+/// space": y negated), so (1, 2, 3, 1) is captured as (1, -2, 3, 1).
+#[test]
+fn the_captured_position_is_the_converted_one() {
+    let src = "!!NVvp4.0\nMOV result.position, vertex.attrib[0];\nEND\n";
+    let mut options = nvp4c::Options::default();
+    options.invert_y = true;
+    let vertices = vec![vec![Input::float(0, [1.0, 2.0, 3.0, 1.0])]; 3];
+    let Some(records) = captured_records(src, &options, &[("result.position", 0)], 16, vertices)
+    else {
+        return;
+    };
+    for r in &records {
+        assert_eq!(*r, [1.0, -2.0, 3.0, 1.0]);
+    }
+}

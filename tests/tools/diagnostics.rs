@@ -48,7 +48,7 @@ fn case_bytes(path: &Path) -> Result<Vec<u8>, (nvp4c::Diagnostics, String)> {
 /// trigger. The keys are the CLI's flags: `device-limits` (a JSON object,
 /// no spaces), `descriptor-set`, `push-constants` (`local`, `env`, `all`),
 /// `user-clip-planes`, `push-constant-offset`, `no-geometry-point-size`
-/// (`true`).
+/// (`true`), `transform-feedback` (`true`).
 fn options_for(bytes: &[u8]) -> nvp4c::Options {
     let mut options = nvp4c::Options::default();
     let text = String::from_utf8_lossy(bytes);
@@ -74,6 +74,7 @@ fn options_for(bytes: &[u8]) -> nvp4c::Options {
                 }
                 "descriptor-set" => options.descriptor_set = Some(value.parse().unwrap()),
                 "user-clip-planes" => options.user_clip_planes = value.parse().unwrap(),
+                "transform-feedback" => options.transform_feedback = value == "true",
                 "no-geometry-point-size" => {
                     options.shader_tessellation_and_geometry_point_size = value != "true"
                 }

@@ -158,20 +158,81 @@ impl Device {
         streams: u32,
         stride: u32,
     ) -> Result<Vec<Vec<Vec<u32>>>> {
-        if !(1..=4).contains(&streams) || stride == 0 || !stride.is_multiple_of(4) {
-            return Err(HarnessError::Job(format!(
-                "{streams} streams of {stride}-byte records: 1 to 4 streams, a stride of whole words"
-            )));
-        }
         let later = [(
             vk::ShaderStageFlags::GEOMETRY,
             geom_spirv,
             ExecutionModel::Geometry,
         )];
+        self.run_declared(vert_spirv, &later, None, job, streams, stride)
+    }
+
+    /// Runs `vert_spirv` alone, a vertex program compiled with
+    /// `Options::transform_feedback` (its own capture, not patched), drawn
+    /// with `job.topology`, and returns the words of each record captured
+    /// into transform feedback buffer 0 (`stride` bytes each, as the
+    /// reflection says), one per vertex of each decomposed primitive.
+    /// `job.capture` is not used.
+    pub fn run_vertex_declared(
+        &self,
+        vert_spirv: &[u32],
+        job: &GeometryJob,
+        stride: u32,
+    ) -> Result<Vec<Vec<u32>>> {
+        let mut streams = self.run_declared(vert_spirv, &[], None, job, 1, stride)?;
+        Ok(streams.swap_remove(0))
+    }
+
+    /// [`Device::run_tessellation`] with an evaluation program compiled with
+    /// `Options::transform_feedback` (its own capture, not patched): the
+    /// words of each record captured into transform feedback buffer 0
+    /// (`stride` bytes each, as the reflection says). `job.capture` is not
+    /// used.
+    pub fn run_tessellation_declared(
+        &self,
+        vert_spirv: &[u32],
+        (tcp_spirv, tep_spirv, patch_vertices): (&[u32], &[u32], u32),
+        job: &GeometryJob,
+        stride: u32,
+    ) -> Result<Vec<Vec<u32>>> {
+        let mut job = job.clone();
+        job.topology = vk::PrimitiveTopology::PATCH_LIST;
+        let later = [
+            (
+                vk::ShaderStageFlags::TESSELLATION_CONTROL,
+                tcp_spirv,
+                ExecutionModel::TessellationControl,
+            ),
+            (
+                vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+                tep_spirv,
+                ExecutionModel::TessellationEvaluation,
+            ),
+        ];
+        let mut streams =
+            self.run_declared(vert_spirv, &later, Some(patch_vertices), &job, 1, stride)?;
+        Ok(streams.swap_remove(0))
+    }
+
+    /// The runs of a last stage (`vert_spirv` when `later` is empty) that
+    /// declares its own capture: per stream, the words of each record.
+    fn run_declared(
+        &self,
+        vert_spirv: &[u32],
+        later: &[(vk::ShaderStageFlags, &[u32], ExecutionModel)],
+        patch_vertices: Option<u32>,
+        job: &GeometryJob,
+        streams: u32,
+        stride: u32,
+    ) -> Result<Vec<Vec<Vec<u32>>>> {
+        if !(1..=4).contains(&streams) || stride == 0 || !stride.is_multiple_of(4) {
+            return Err(HarnessError::Job(format!(
+                "{streams} streams of {stride}-byte records: 1 to 4 streams, a stride of whole words"
+            )));
+        }
         let captured = self.run_capture_with(
             vert_spirv,
-            &later,
-            None,
+            later,
+            patch_vertices,
             job,
             Layout::Declared { streams, stride },
         )?;
@@ -271,7 +332,10 @@ impl Device {
         }
         let last_words = match &layout {
             Layout::Patched { words, .. } => words.clone(),
-            Layout::Declared { .. } => later.last().map(|l| l.1.to_vec()).unwrap_or_default(),
+            // Without later stages the vertex program is the last one.
+            Layout::Declared { .. } => later
+                .last()
+                .map_or_else(|| vert_spirv.to_vec(), |l| l.1.to_vec()),
         };
 
         let blocks = uniform_blocks(&job.env, &job.local, &job.state, &job.buffers)?;

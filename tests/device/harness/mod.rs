@@ -42,6 +42,9 @@
 //!   transform feedback buffer k takes vertex stream k (EMITS), with the record
 //!   stride the reflection gives; it returns each stream's records as words. Needs
 //!   `geometryStreams` and 4 streams (else a `NoDevice` error).
+//!   [`Device::run_vertex_declared`] and [`Device::run_tessellation_declared`] do
+//!   the same for a vertex program alone and for an evaluation program compiled
+//!   with the option: one stream, buffer 0.
 //! * [`Device::run_raster`] runs a vertex program, an optional geometry program and a
 //!   fragment program as one pipeline, rasterises the draw into a W×H target (32×32 by
 //!   default) and reads back every pixel of every colour output (cleared to

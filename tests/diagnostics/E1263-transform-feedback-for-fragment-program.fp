@@ -1,0 +1,4 @@
+!!NVfp4.0
+# options: transform-feedback=true
+MOV result.color, fragment.color;
+END
