@@ -762,7 +762,7 @@ END
     /// Position at 0, the Location results by Location, then the other
     /// built-ins by their SPIR-V number (PointSize 1, ClipDistance 3), in
     /// buffer 0, stream 0; the module declares `Xfb`. A tessellation
-    /// control or fragment program is refused (E1263).
+    /// control, fragment or compute program is refused (E1263).
     #[test]
     fn vertex_and_evaluation_programs_capture_the_same_record() {
         use crate::reflect::{BuiltIn, TransformFeedback};
@@ -828,10 +828,11 @@ END
         // Without the option: nothing captured.
         let r = crate::compile(vp, &Options::default()).unwrap().reflection;
         assert!(r.outputs.iter().all(|o| o.transform_feedback.is_none()));
-        // A control or fragment program: E1263.
+        // A control, fragment or compute program: E1263.
         let tcp = "!!NVtcp5.0\nVERTICES_OUT 3;\nMOV result.position, vertex[0].position;\nEND\n";
         let fp = "!!NVfp4.0\nMOV result.color, fragment.color;\nEND\n";
-        for src in [tcp, fp] {
+        let cp = "!!NVcp5.0\nGROUP_SIZE 1;\nMEMBAR;\nEND\n";
+        for src in [tcp, fp, cp] {
             let errors = crate::compile(src, &with).unwrap_err();
             let codes: Vec<_> = errors.iter().map(|d| d.code).collect();
             assert_eq!(codes, ["E1263"], "{src}");

@@ -356,3 +356,52 @@ fn link_write_spirv_writes_beside_each_program_and_out_dir_avoids_collisions() {
     let help = text(&plain(&["link", "--help"]).stdout);
     assert!(help.contains("shade.vp` → `shade.spv`"), "{help}");
 }
+
+/// `nvp4c link --transform-feedback` gives the option to the last program
+/// before the fragment program only (Vulkan captures the last vertex
+/// processing stage; docs/interface.md, "Transform feedback"): the
+/// geometry program of a vertex-geometry-fragment pipeline declares
+/// `Xfb`, the vertex program does not, and the fragment program is not
+/// refused with E1263 as it would be compiled alone.
+#[test]
+fn link_with_transform_feedback_captures_the_stage_before_the_fragment_program() {
+    let dir = scratch("link-xfb");
+    let vp = write(&dir, "shade.vp", VP);
+    let gp = write(
+        &dir,
+        "shade.gp",
+        "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nMOV result.texcoord[0], vertex[0].texcoord[0];\nEMIT;\nEND\n",
+    );
+    let fp = write(&dir, "shade.fp", FP);
+    let alone = nvp4c(&["--transform-feedback", &fp, "-o", "-"], None);
+    assert_eq!(alone.status.code(), Some(1));
+    assert!(
+        text(&alone.stderr).contains("E1263"),
+        "{}",
+        text(&alone.stderr)
+    );
+    let out = dir.join("spv");
+    let r = nvp4c(
+        &[
+            "link",
+            &vp,
+            &gp,
+            &fp,
+            "--transform-feedback",
+            "--out-dir",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let declares_xfb = |name: &str| {
+        let bytes = std::fs::read(out.join(name)).unwrap();
+        let module = rspirv::dr::load_bytes(bytes).unwrap();
+        module.execution_modes.iter().any(|i| {
+            i.operands[1] == rspirv::dr::Operand::ExecutionMode(rspirv::spirv::ExecutionMode::Xfb)
+        })
+    };
+    assert!(!declares_xfb("shade.vp.spv"));
+    assert!(declares_xfb("shade.gp.spv"));
+    assert!(!declares_xfb("shade.fp.spv"));
+}
