@@ -213,7 +213,7 @@ impl Reader<'_> {
         let rest = &self.text[self.pos..];
         let mut tokens: Vec<(usize, Tok<'_>, usize)> = Vec::new();
         let mut end_token = None;
-        for (l, tok, r) in Lexer::new(rest, 0, self.header).flatten() {
+        for (l, tok, r) in Lexer::new(rest, 0, self.header) {
             if tok == Tok::End {
                 end_token = Some(Span::new(self.pos + l, self.pos + r));
                 break;

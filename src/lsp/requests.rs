@@ -495,10 +495,7 @@ fn check_new_name(index: &DocumentIndex, symbol: &Symbol, new: &str) -> Result<(
 /// the first word of a statement, else after a comma).
 fn lex_one(header: crate::isa::Header, text: &str, statement_start: bool) -> Option<Tok<'_>> {
     let mut lexer = Lexer::new(text, 0, header);
-    let tokens: Vec<Tok<'_>> = (&mut lexer)
-        .filter_map(|t| t.ok())
-        .map(|(_, t, _)| t)
-        .collect();
+    let tokens: Vec<Tok<'_>> = (&mut lexer).map(|(_, t, _)| t).collect();
     if !lexer.diagnostics.is_empty() {
         return None;
     }

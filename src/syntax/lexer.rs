@@ -388,8 +388,64 @@ pub struct Lexer<'a> {
     /// (NV_bindless_texture <imageUnit>); STOREIM takes no CC mask, so
     /// `handle (` cannot be a destination named `handle` with one there.
     storeim_image: bool,
+    /// Which of [`RESERVED_ROOTS`] this header reserves, one bit each
+    /// (asked of [`Dialect::reserves_root`] once, not per word).
+    reserved_roots: u16,
     finished: bool,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The binding roots a header may reserve (section 2.X.2, "reserved
+/// keywords"), with their tokens; bit `i` of `Lexer::reserved_roots` is
+/// `RESERVED_ROOTS[i]`.
+const RESERVED_ROOTS: [(&str, Tok<'static>); 9] = [
+    ("program", Tok::Program),
+    ("result", Tok::Result),
+    ("state", Tok::State),
+    ("texture", Tok::Texture),
+    ("image", Tok::Image),
+    ("fragment", Tok::Fragment),
+    ("vertex", Tok::Vertex),
+    ("primitive", Tok::Primitive),
+    ("invocation", Tok::Invocation),
+];
+
+/// Byte classes of the program text: section 2.X.2's tokens are ASCII, so
+/// one look-up in a 256-entry table classifies a byte, where a chain of
+/// range tests (`is_ascii_alphanumeric() || b == b'_' || ...`) took four
+/// compares and branches per byte of every name (docs/performance.md,
+/// "Session 9 (lexer and token)").
+const WORD_START: u8 = 1;
+/// Letters, digits, `_` and `$`: the bytes of an `<identifier>` after its
+/// first.
+const WORD_CHAR: u8 = 2;
+const DIGIT: u8 = 4;
+/// Whitespace: space, tab, LF and CR.
+const SPACE: u8 = 8;
+
+static BYTE_CLASSES: [u8; 256] = byte_classes();
+
+const fn byte_classes() -> [u8; 256] {
+    let mut classes = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if b.is_ascii_alphabetic() || b == b'_' || b == b'$' {
+            classes[i] = WORD_START | WORD_CHAR;
+        } else if b.is_ascii_digit() {
+            classes[i] = WORD_CHAR | DIGIT;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            classes[i] = SPACE;
+        }
+        i += 1;
+    }
+    classes
+}
+
+/// Whether byte `b` is of any class in `class`.
+#[inline]
+fn is(b: u8, class: u8) -> bool {
+    BYTE_CLASSES[b as usize] & class != 0
 }
 
 pub type Spanned<'a> = (usize, Tok<'a>, usize);
@@ -397,34 +453,63 @@ pub type Spanned<'a> = (usize, Tok<'a>, usize);
 impl<'a> Lexer<'a> {
     /// Lexes `src` from byte `start` (just after the header).
     pub fn new(src: &'a str, start: usize, header: Header) -> Lexer<'a> {
+        let dialect = Dialect::new(header);
+        let reserved_roots = RESERVED_ROOTS
+            .iter()
+            .enumerate()
+            .filter(|(_, (root, _))| dialect.reserves_root(root))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
         Lexer {
             src,
             bytes: src.as_bytes(),
             pos: start,
-            dialect: Dialect::new(header),
+            dialect,
             at_statement_start: true,
             after_comma: false,
             storeim_image: false,
+            reserved_roots,
             finished: false,
             diagnostics: Vec::new(),
         }
     }
 
+    /// The end of the run of bytes of `class` that starts at `from` (a
+    /// name, a digit string, whitespace).
+    #[inline]
+    fn run_end(&self, from: usize, class: u8) -> usize {
+        let rest = &self.bytes[from..];
+        from + rest
+            .iter()
+            .position(|&b| !is(b, class))
+            .unwrap_or(rest.len())
+    }
+
+    /// Steps over whitespace and comments (`#` to the next LF or CR).
     fn skip_trivia(&mut self) {
-        while let Some(&b) = self.bytes.get(self.pos) {
-            match b {
-                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
-                b'#' => {
-                    while let Some(&c) = self.bytes.get(self.pos) {
-                        if c == b'\n' || c == b'\r' {
-                            break;
-                        }
-                        self.pos += 1;
-                    }
-                }
-                _ => return,
+        let mut pos = self.pos;
+        loop {
+            pos = self.run_end(pos, SPACE);
+            if self.bytes.get(pos) != Some(&b'#') {
+                break;
             }
+            let rest = &self.bytes[pos..];
+            pos += rest
+                .iter()
+                .position(|&c| c == b'\n' || c == b'\r')
+                .unwrap_or(rest.len());
         }
+        self.pos = pos;
+    }
+
+    /// The text of bytes `start..end`, which the caller has seen are ASCII
+    /// (a name or a number).
+    #[inline]
+    fn ascii(&self, start: usize, end: usize) -> &'a str {
+        let bytes: &'a [u8] = &self.bytes[start..end];
+        debug_assert!(bytes.is_ascii());
+        // SAFETY: ASCII bytes are UTF-8 on their own; this skips the char
+        // boundary tests `&self.src[start..end]` would make per token.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 
     /// NV_fragment_program 3.11.3: `DEFINE` and `DECLARE` are statements of
@@ -496,22 +581,25 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// The reserved binding root `word` is in this header, if any. Most
+    /// words are register names and modifiers, so the length and the first
+    /// letter rule nearly every one out before any text is compared.
+    #[inline(always)]
     fn reserved(&self, word: &str) -> Option<Tok<'static>> {
-        if !self.dialect.reserves_root(word) {
-            return None;
-        }
-        Some(match word {
-            "program" => Tok::Program,
-            "result" => Tok::Result,
-            "state" => Tok::State,
-            "texture" => Tok::Texture,
-            "image" => Tok::Image,
-            "fragment" => Tok::Fragment,
-            "vertex" => Tok::Vertex,
-            "primitive" => Tok::Primitive,
-            "invocation" => Tok::Invocation,
+        let root = match (word.len(), word.as_bytes()[0]) {
+            (7, b'p') => 0,
+            (6, b'r') => 1,
+            (5, b's') => 2,
+            (7, b't') => 3,
+            (5, b'i') => 4,
+            (8, b'f') => 5,
+            (6, b'v') => 6,
+            (9, b'p') => 7,
+            (10, b'i') => 8,
             _ => return None,
-        })
+        };
+        let (text, tok) = RESERVED_ROOTS[root];
+        (self.reserved_roots & 1 << root != 0 && word == text).then_some(tok)
     }
 
     /// Whether the next character after trivia is a `:` (the word before it
@@ -540,76 +628,114 @@ impl<'a> Lexer<'a> {
         false
     }
 
-    fn is_word_start(b: u8) -> bool {
-        b.is_ascii_alphabetic() || b == b'_' || b == b'$'
-    }
-    fn is_word_char(b: u8) -> bool {
-        b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
-    }
-
     fn lex_number(&mut self) -> Tok<'a> {
         let start = self.pos;
         let b = self.bytes;
         let peek = |i: usize| b.get(i).copied().unwrap_or(0);
-        if peek(self.pos) == b'0'
-            && matches!(peek(self.pos + 1), b'x' | b'X')
-            && peek(self.pos + 2).is_ascii_hexdigit()
+        if peek(start) == b'0'
+            && matches!(peek(start + 1), b'x' | b'X')
+            && peek(start + 2).is_ascii_hexdigit()
         {
-            self.pos += 2;
-            while peek(self.pos).is_ascii_hexdigit() {
-                self.pos += 1;
+            let mut pos = start + 2;
+            while peek(pos).is_ascii_hexdigit() {
+                pos += 1;
             }
-            return self.finish_number(start, false);
+            return self.finish_number(start, pos, false);
         }
         let mut is_float = false;
-        while peek(self.pos).is_ascii_digit() {
-            self.pos += 1;
-        }
+        let mut pos = self.run_end(start, DIGIT);
         // `0..12` is a range, not the float `0.` followed by `.12`.
-        if peek(self.pos) == b'.' && peek(self.pos + 1) != b'.' {
+        if peek(pos) == b'.' && peek(pos + 1) != b'.' {
             is_float = true;
-            self.pos += 1;
-            while peek(self.pos).is_ascii_digit() {
-                self.pos += 1;
-            }
+            pos = self.run_end(pos + 1, DIGIT);
         }
-        if matches!(peek(self.pos), b'e' | b'E') {
-            let sign = matches!(peek(self.pos + 1), b'+' | b'-') as usize;
-            if peek(self.pos + 1 + sign).is_ascii_digit() {
+        if matches!(peek(pos), b'e' | b'E') {
+            let sign = matches!(peek(pos + 1), b'+' | b'-') as usize;
+            if peek(pos + 1 + sign).is_ascii_digit() {
                 is_float = true;
-                self.pos += 1 + sign;
-                while peek(self.pos).is_ascii_digit() {
-                    self.pos += 1;
-                }
+                pos = self.run_end(pos + 1 + sign, DIGIT);
             }
         }
-        self.finish_number(start, is_float)
+        self.finish_number(start, pos, is_float)
     }
 
-    fn finish_number(&mut self, start: usize, is_float: bool) -> Tok<'a> {
+    fn finish_number(&mut self, start: usize, end: usize, is_float: bool) -> Tok<'a> {
         // Texture targets `1D`, `2D`, `3D` start with a digit: a number run
         // straight into letters is one word.
-        if !is_float
-            && self
-                .bytes
-                .get(self.pos)
-                .is_some_and(|&c| Self::is_word_start(c))
-        {
-            while self
-                .bytes
-                .get(self.pos)
-                .is_some_and(|&c| Self::is_word_char(c))
-            {
-                self.pos += 1;
-            }
-            return Tok::Word(&self.src[start..self.pos]);
+        if !is_float && self.bytes.get(end).is_some_and(|&c| is(c, WORD_START)) {
+            self.pos = self.run_end(end, WORD_CHAR);
+            return Tok::Word(self.ascii(start, self.pos));
         }
-        let text = &self.src[start..self.pos];
+        self.pos = end;
+        let text = self.ascii(start, end);
         if is_float {
             Tok::Float(text)
         } else {
             Tok::Int(text)
         }
+    }
+
+    /// The word at the start of a statement (an opcode, a declaration
+    /// keyword or a label), out of line: one statement in several words.
+    #[inline(never)]
+    fn statement_word(&mut self, word: &'a str) -> Tok<'a> {
+        self.storeim_image = word.eq_ignore_ascii_case("STOREIM");
+        if let Some(t) = self.reserved(word) {
+            return t;
+        }
+        if self.label_follows() {
+            return Tok::Word(word);
+        }
+        self.fp1_keyword(word)
+            .or_else(|| self.nv5_keyword(word))
+            .or_else(|| Self::statement_keyword(word))
+            .unwrap_or(Tok::Word(word))
+    }
+
+    /// Reports the character at `start` (first byte `b`), which is no
+    /// token, and steps over it; out of line, as it is an error.
+    #[cold]
+    #[inline(never)]
+    fn stray_characters(&mut self, start: usize, b: u8) {
+        // Step over the whole character, and over a whole
+        // run of non-ASCII ones, so `é` or a pasted
+        // sentence is reported once with its real extent.
+        let mut end = start + 1;
+        while end < self.src.len()
+            && (!self.src.is_char_boundary(end) || (b >= 0x80 && self.bytes[end] >= 0x80))
+        {
+            end += 1;
+        }
+        self.pos = end;
+        let text = &self.src[start..end];
+        let shown = if text == "\0" {
+            "character NUL".to_string()
+        } else if b < 0x80 {
+            format!("character {text:?}")
+        } else {
+            // Code points, since many non-ASCII characters
+            // look like ASCII ones or like nothing at all.
+            let points: Vec<String> = text
+                .chars()
+                .take(8)
+                .map(|c| format!("U+{:04X}", c as u32))
+                .collect();
+            let more = if text.chars().nth(8).is_some() {
+                " …"
+            } else {
+                ""
+            };
+            let plural = if points.len() > 1 { "s" } else { "" };
+            format!("character{plural} {text:?} ({}{more})", points.join(" "))
+        };
+        self.diagnostics.push(
+            Diagnostic::error("E0001", format!("unexpected {shown}"))
+                .primary(Span::new(start, end), "not part of the program language")
+                .note(
+                    "section 2.X.2: \"A program is invalid if it contains any tokens or \
+                     characters not defined in this specification.\"",
+                ),
+        );
     }
 
     fn next_token(&mut self) -> Option<Spanned<'a>> {
@@ -620,25 +746,13 @@ impl<'a> Lexer<'a> {
             self.skip_trivia();
             let start = self.pos;
             let &b = self.bytes.get(self.pos)?;
-            let tok = if Self::is_word_start(b) {
-                while self
-                    .bytes
-                    .get(self.pos)
-                    .is_some_and(|&c| Self::is_word_char(c))
-                {
-                    self.pos += 1;
-                }
-                let word = &self.src[start..self.pos];
+            let tok = if is(b, WORD_START) {
+                self.pos = self.run_end(start + 1, WORD_CHAR);
+                let word = self.ascii(start, self.pos);
                 if self.at_statement_start {
-                    self.storeim_image = word.eq_ignore_ascii_case("STOREIM");
-                }
-                if let Some(t) = self.reserved(word) {
+                    self.statement_word(word)
+                } else if let Some(t) = self.reserved(word) {
                     t
-                } else if self.at_statement_start && !self.label_follows() {
-                    self.fp1_keyword(word)
-                        .or_else(|| self.nv5_keyword(word))
-                        .or_else(|| Self::statement_keyword(word))
-                        .unwrap_or(Tok::Word(word))
                 } else if word == "SUBROUTINENUM"
                     && self.dialect.has(Features::NV5)
                     && self.next_is(b'(')
@@ -658,12 +772,8 @@ impl<'a> Lexer<'a> {
                 } else {
                     Tok::Word(word)
                 }
-            } else if b.is_ascii_digit()
-                || (b == b'.'
-                    && self
-                        .bytes
-                        .get(self.pos + 1)
-                        .is_some_and(|c| c.is_ascii_digit()))
+            } else if is(b, DIGIT)
+                || (b == b'.' && self.bytes.get(start + 1).is_some_and(|&c| is(c, DIGIT)))
             {
                 self.lex_number()
             } else {
@@ -688,46 +798,7 @@ impl<'a> Lexer<'a> {
                     b'-' => Tok::Minus,
                     b'=' => Tok::Equals,
                     _ => {
-                        // Step over the whole character, and over a whole
-                        // run of non-ASCII ones, so `é` or a pasted
-                        // sentence is reported once with its real extent.
-                        let mut end = start + 1;
-                        while end < self.src.len()
-                            && (!self.src.is_char_boundary(end)
-                                || (b >= 0x80 && self.bytes[end] >= 0x80))
-                        {
-                            end += 1;
-                        }
-                        self.pos = end;
-                        let text = &self.src[start..end];
-                        let shown = if text == "\0" {
-                            "character NUL".to_string()
-                        } else if b < 0x80 {
-                            format!("character {text:?}")
-                        } else {
-                            // Code points, since many non-ASCII characters
-                            // look like ASCII ones or like nothing at all.
-                            let points: Vec<String> = text
-                                .chars()
-                                .take(8)
-                                .map(|c| format!("U+{:04X}", c as u32))
-                                .collect();
-                            let more = if text.chars().nth(8).is_some() {
-                                " …"
-                            } else {
-                                ""
-                            };
-                            let plural = if points.len() > 1 { "s" } else { "" };
-                            format!("character{plural} {text:?} ({}{more})", points.join(" "))
-                        };
-                        self.diagnostics.push(
-                            Diagnostic::error("E0001", format!("unexpected {shown}"))
-                                .primary(Span::new(start, end), "not part of the program language")
-                                .note(
-                                    "section 2.X.2: \"A program is invalid if it contains any tokens or \
-                                     characters not defined in this specification.\"",
-                                ),
-                        );
+                        self.stray_characters(start, b);
                         continue;
                     }
                 }
@@ -759,10 +830,16 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The tokens as LALRPOP takes them. A plain triple, not a `Result`: the
+/// lexer reports what it cannot read as a diagnostic and goes on, so it has
+/// no error to give the parser, and each token then passes to the parser
+/// without being wrapped and unwrapped (docs/performance.md, "Session 9
+/// (lexer and token)").
 impl<'a> Iterator for Lexer<'a> {
-    type Item = Result<Spanned<'a>, super::parse::Stop>;
+    type Item = Spanned<'a>;
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        self.next_token().map(Ok)
+        self.next_token()
     }
 }
 
@@ -771,15 +848,13 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Tok<'_>> {
-        Lexer::new(src, 0, Header::NvFp4)
-            .map(|t| t.unwrap().1)
-            .collect()
+        Lexer::new(src, 0, Header::NvFp4).map(|t| t.1).collect()
     }
 
     #[test]
     fn subroutine_keywords_exist_in_the_nv5_headers_only() {
         let lex = |h: Header, src: &'static str| -> Vec<Tok<'static>> {
-            Lexer::new(src, 0, h).map(|t| t.unwrap().1).collect()
+            Lexer::new(src, 0, h).map(|t| t.1).collect()
         };
         let src = "SUBROUTINE T v; f SUBROUTINENUM(2): SUBROUTINENUM;";
         assert_eq!(
@@ -911,7 +986,7 @@ mod tests {
     #[test]
     fn reserved_words_depend_on_program_type() {
         let v: Vec<_> = Lexer::new("vertex fragment primitive", 0, Header::NvVp4)
-            .map(|t| t.unwrap().1)
+            .map(|t| t.1)
             .collect();
         assert_eq!(
             v,
@@ -919,7 +994,7 @@ mod tests {
         );
         // ARB_fragment_program reserves neither `vertex` nor `primitive`.
         let v: Vec<_> = Lexer::new("vertex fragment primitive", 0, Header::ArbFp1)
-            .map(|t| t.unwrap().1)
+            .map(|t| t.1)
             .collect();
         assert_eq!(
             v,
@@ -951,7 +1026,7 @@ mod tests {
     #[test]
     fn stray_characters_are_reported_and_skipped() {
         let mut lx = Lexer::new("MOV @ R0\u{e9};", 0, Header::NvFp4);
-        let v: Vec<_> = (&mut lx).map(|t| t.unwrap().1).collect();
+        let v: Vec<_> = (&mut lx).map(|t| t.1).collect();
         assert_eq!(v, vec![Tok::Word("MOV"), Tok::Word("R0"), Tok::Semi]);
         assert_eq!(lx.diagnostics.len(), 2);
         assert_eq!(lx.diagnostics[1].primary_span(), Some(Span::new(8, 10)));
@@ -960,7 +1035,7 @@ mod tests {
     #[test]
     fn a_run_of_non_ascii_characters_is_one_diagnostic_naming_the_code_points() {
         let mut lx = Lexer::new("MOV R0, «é»;", 0, Header::NvFp4);
-        let v: Vec<_> = (&mut lx).map(|t| t.unwrap().1).collect();
+        let v: Vec<_> = (&mut lx).map(|t| t.1).collect();
         assert_eq!(
             v,
             vec![Tok::Word("MOV"), Tok::Word("R0"), Tok::Comma, Tok::Semi]

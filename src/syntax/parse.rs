@@ -168,7 +168,7 @@ pub(crate) fn parse_with<S: StatementSink>(
 /// ```
 /// use nvp4c::syntax::lexer::{Lexer, Tok};
 /// let text = "MOV R0, R1;";
-/// let tokens: Vec<_> = Lexer::new(text, 0, nvp4c::isa::Header::NvFp4).map(|t| t.unwrap()).collect();
+/// let tokens: Vec<_> = Lexer::new(text, 0, nvp4c::isa::Header::NvFp4).collect();
 /// let statements = nvp4c::syntax::parse_statement(tokens, text.len()).unwrap();
 /// assert!(matches!(&statements[0], nvp4c::syntax::ast::Statement::Instruction(i) if i.opcode.name == "MOV"));
 /// ```
