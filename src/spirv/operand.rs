@@ -43,6 +43,9 @@ pub(crate) struct Enable {
 /// `store_element`, whose merge makes the whole element's value known
 /// (write masks, condition-code masks); a write at a relative address
 /// forgets every element of that array.
+///
+/// The same runs keep the loads of what no instruction writes: Input
+/// variables and parameter block elements (`read_only`).
 #[derive(Default)]
 pub(crate) struct RegisterValues {
     /// By variable, for those that are not arrays (nearly all): the run
@@ -54,6 +57,12 @@ pub(crate) struct RegisterValues {
     run: u64,
     /// Elements of arrays in `run`, by variable and element.
     elements: rustc_hash::FxHashMap<(u32, u32), Val>,
+    /// Values that cannot change while the program runs, loaded in `run`:
+    /// Input variables (vec4 ones: not `HelperInvocation`, which demotion
+    /// changes) and elements of the `program.env` / `program.local` blocks
+    /// (Uniform or PushConstant storage), by the SPIR-V variable and the
+    /// element's index id.
+    read_only: rustc_hash::FxHashMap<(Word, Word), Val>,
 }
 
 impl RegisterValues {
@@ -87,11 +96,23 @@ impl RegisterValues {
 
     /// `elements`, emptied first if they belong to an earlier run.
     fn array_elements(&mut self, run: u64) -> &mut rustc_hash::FxHashMap<(u32, u32), Val> {
+        self.begin(run);
+        &mut self.elements
+    }
+
+    /// `read_only`, emptied first if it belongs to an earlier run.
+    fn read_only(&mut self, run: u64) -> &mut rustc_hash::FxHashMap<(Word, Word), Val> {
+        self.begin(run);
+        &mut self.read_only
+    }
+
+    /// Forgets the values of runs before `run`.
+    fn begin(&mut self, run: u64) {
         if self.run != run {
             self.run = run;
             self.elements.clear();
+            self.read_only.clear();
         }
-        &mut self.elements
     }
 }
 
@@ -455,6 +476,25 @@ impl Lowerer<'_> {
         self.register_values.set(run, var, element, array, v);
     }
 
+    /// A vec4 of `comp` that does not change while the program runs
+    /// (`RegisterValues::read_only`), named by `key`: loaded through
+    /// `pointer` once per run of straight-line code.
+    fn load_read_only(
+        &mut self,
+        key: (Word, Word),
+        comp: Comp,
+        pointer: impl FnOnce(&mut Self) -> LResult<Word>,
+    ) -> LResult<Val> {
+        let run = self.b.straight_line_run();
+        if let Some(&v) = self.register_values.read_only(run).get(&key) {
+            return Ok(v);
+        }
+        let p = pointer(self)?;
+        let v = self.load(p, comp, 4)?;
+        self.register_values.read_only(run).insert(key, v);
+        Ok(v)
+    }
+
     /// One element of a variable as four components of `comp`.
     pub(crate) fn load_element(
         &mut self,
@@ -607,10 +647,11 @@ impl Lowerer<'_> {
     fn load_block_element(&mut self, block: ParamBlock, index: Word) -> LResult<Val> {
         let bv = self.io.blocks[block.index()]
             .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
-        let uvec4 = self.t(Comp::U32, 4);
-        let member = self.c_i32(bv.member as i32);
-        let p = self.access(bv.class, uvec4, bv.var, &[member, index])?;
-        self.load(p, Comp::U32, 4)
+        self.load_read_only((bv.var, index), Comp::U32, |l| {
+            let uvec4 = l.t(Comp::U32, 4);
+            let member = l.c_i32(bv.member as i32);
+            l.access(bv.class, uvec4, bv.var, &[member, index])
+        })
     }
 
     /// A State block row (`row` a constant or an `i32` value).
@@ -936,6 +977,11 @@ impl Lowerer<'_> {
     ) -> LResult<Val> {
         let prefix = self.vertex_prefix(slot, vertex)?;
         let v = match slot.shape {
+            // An Input variable of its own (not an element of a per-vertex
+            // array) holds the same value for the whole run.
+            IoShape::Vec4 if slot.class == StorageClass::Input && prefix.is_empty() => {
+                self.load_read_only((slot.var, 0), slot.comp, |_| Ok(slot.var))?
+            }
             IoShape::Vec4 => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
                 self.load(p, slot.comp, 4)?

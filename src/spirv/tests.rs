@@ -3240,3 +3240,14 @@ fn a_relaxed_move_of_a_known_register_value_validates() {
     );
     assert_eq!(loads_of(&words, "a"), 0);
 }
+
+/// Inputs and `program.env` elements do not change while the program
+/// runs: a block loads each once however often its instructions read it.
+#[test]
+fn inputs_and_parameters_are_loaded_once_per_block() {
+    let words = compiled(
+        "!!ARBvp1.0\nPARAM c[2] = { program.env[0..1] };\nTEMP r;\nDP4 r.x, c[0], vertex.attrib[0];\nDP4 r.y, c[0], vertex.attrib[0];\nDP4 r.z, c[1], vertex.attrib[0];\nMOV result.position, r;\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "in_loc0"), 1);
+    assert_eq!(loads_of(&words, "program_env"), 2);
+}
