@@ -5,6 +5,11 @@
 //! cargo build --release --example compile_big
 //! /usr/bin/time -v target/release/examples/compile_big 10 [--no-validate] [--check-only]
 //! ```
+//!
+//! `N` ending in `i` (`200i`) generates at least N instructions instead of N
+//! megabytes (`200i` is the benchmarks' cg200). The module's size is
+//! printed in words and in instructions, and its instructions per source
+//! instruction (docs/performance.md).
 #[path = "../benches/common/mod.rs"]
 mod common;
 
@@ -17,8 +22,11 @@ fn main() {
     #[cfg(feature = "mimalloc")]
     nvp4c::return_freed_memory_at_once();
     let args: Vec<String> = std::env::args().collect();
-    let mb: f64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10.0);
-    let source = common::cg_program((mb * 1e6) as usize);
+    let size = args.get(1).map(String::as_str).unwrap_or("10");
+    let source = match size.strip_suffix('i') {
+        Some(n) => common::cg_program_instructions(n.parse().unwrap_or(200)),
+        None => common::cg_program((size.parse::<f64>().unwrap_or(10.0) * 1e6) as usize),
+    };
     let mut options = common::big_options();
     options.validate = !args.iter().any(|a| a == "--no-validate");
     let check_only = args.iter().any(|a| a == "--check-only");
@@ -28,7 +36,13 @@ fn main() {
     } else {
         match nvp4c::compile(&source, &options) {
             Ok(c) => {
-                eprintln!("{} SPIR-V words", c.spirv.len());
+                let instructions = module_instructions(&c.spirv);
+                let statements = source_instructions(&source);
+                eprintln!(
+                    "{} SPIR-V words, {instructions} instructions, {:.2} per source instruction ({statements})",
+                    c.spirv.len(),
+                    instructions as f64 / statements as f64
+                );
                 true
             }
             Err(d) => {
@@ -51,4 +65,32 @@ fn main() {
         secs,
         source.len() as f64 / 1e6 / secs
     );
+}
+
+/// The instructions of a SPIR-V module: each one's first word holds its
+/// word count in the high half (SPIR-V 2.3, "Physical Layout"); the
+/// header is five words.
+fn module_instructions(words: &[u32]) -> usize {
+    let mut at = 5;
+    let mut n = 0;
+    while at < words.len() {
+        at += ((words[at] >> 16) as usize).max(1);
+        n += 1;
+    }
+    n
+}
+
+/// The generated program's instructions: its statements after the
+/// declarations, one a line, each ending with `;`.
+fn source_instructions(source: &str) -> usize {
+    source
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.ends_with(';'))
+        .filter(|l| {
+            !["PARAM", "TEMP", "INT", "OUTPUT"]
+                .iter()
+                .any(|d| l.starts_with(d))
+        })
+        .count()
 }

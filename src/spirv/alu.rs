@@ -206,7 +206,14 @@ impl Lowerer<'_> {
         // H, or ARB_precision_hint_fastest for every float result: at
         // least 16 bits suffice (section 2.X.4.1; ARB_fragment_program
         // section 3.11.4.5.2, docs/semantics.md).
-        if inst.half || (self.relax_floats && value.comp == Comp::F32) {
+        // A result that is an operand unchanged (MOV) was computed by no
+        // instruction of this one: it may be the value of a register an
+        // earlier instruction wrote (`operand::RegisterValues`), or a
+        // constant, and decorating it would relax that instruction for its
+        // other readers too (and twice is invalid SPIR-V). It keeps its
+        // precision, which "at least 16 bits" allows.
+        let computed_here = srcs.iter().all(|s| s.value.id != value.id);
+        if computed_here && (inst.half || (self.relax_floats && value.comp == Comp::F32)) {
             self.relaxed(value);
         }
         if let Some(reg) = inst.cc_update.filter(|r| self.live.cc_live(r.0)) {

@@ -985,6 +985,8 @@ pub(crate) struct Lowerer<'a> {
     /// The `SubgroupLocalInvocationId` and `SubgroupSize` inputs, declared
     /// by the first shuffle (thread_group.rs).
     pub(crate) subgroup_inputs: Option<(Word, Word)>,
+    /// Registers' values known in the straight-line code being emitted.
+    pub(crate) register_values: operand::RegisterValues,
 }
 
 impl<'a> Lowerer<'a> {
@@ -1043,6 +1045,7 @@ impl<'a> Lowerer<'a> {
             relax_floats: program.precision_hint_fastest(),
             uniform_flow: false,
             subgroup_inputs: None,
+            register_values: operand::RegisterValues::default(),
         };
         l.capability(spirv::Capability::Shader);
         if gpu_addresses {
@@ -1111,6 +1114,7 @@ impl<'a> Lowerer<'a> {
             relax_floats: self.relax_floats,
             uniform_flow: self.uniform_flow,
             subgroup_inputs: self.subgroup_inputs,
+            register_values: self.register_values,
         }
     }
 

@@ -29,6 +29,93 @@ pub(crate) struct Enable {
     pub dynamic: Option<Val>,
 }
 
+/// What the lowering knows of registers' values in the straight-line code
+/// it is emitting (issue 17, docs/performance.md "Session 9"): the last
+/// value stored to, or loaded from, each element of a TEMP (or ADDRESS)
+/// variable since the run began, so that a later read uses that value
+/// instead of an `OpLoad`. Every write is still stored, so other blocks,
+/// other functions and the driver see the variables as before.
+///
+/// A run is `words::Builder::straight_line_run`: it ends at every block
+/// (labels, branches, merges, loops: a value of one block need not
+/// dominate the next) and at every OpFunctionCall (a subroutine writes the
+/// Private registers). Within a run, registers are written only by
+/// `store_element`, whose merge makes the whole element's value known
+/// (write masks, condition-code masks); a write at a relative address
+/// forgets every element of that array.
+///
+/// The same runs keep the loads of what no instruction writes: Input
+/// variables and parameter block elements (`read_only`).
+#[derive(Default)]
+pub(crate) struct RegisterValues {
+    /// By variable, for those that are not arrays (nearly all): the run
+    /// the value belongs to, and the value (a vec4 of the stored component
+    /// type). A value of an earlier run is stale, so nothing is cleared
+    /// when a run ends.
+    whole: Vec<Option<(u64, Val)>>,
+    /// The run `elements` belongs to.
+    run: u64,
+    /// Elements of arrays in `run`, by variable and element.
+    elements: rustc_hash::FxHashMap<(u32, u32), Val>,
+    /// Values that cannot change while the program runs, loaded in `run`:
+    /// Input variables (vec4 ones: not `HelperInvocation`, which demotion
+    /// changes) and elements of the `program.env` / `program.local` blocks
+    /// (Uniform or PushConstant storage), by the SPIR-V variable and the
+    /// element's index id.
+    read_only: rustc_hash::FxHashMap<(Word, Word), Val>,
+}
+
+impl RegisterValues {
+    fn get(&mut self, run: u64, var: VarId, element: Element, array: bool) -> Option<Val> {
+        match (array, element) {
+            (false, _) => match self.whole.get(var.0 as usize) {
+                Some(&Some((r, v))) if r == run => Some(v),
+                _ => None,
+            },
+            (true, Element::Fixed(n)) => self.array_elements(run).get(&(var.0, n)).copied(),
+            (true, Element::Dynamic(_)) => None,
+        }
+    }
+
+    fn set(&mut self, run: u64, var: VarId, element: Element, array: bool, v: Val) {
+        match (array, element) {
+            (false, _) => {
+                let i = var.0 as usize;
+                if self.whole.len() <= i {
+                    self.whole.resize(i + 1, None);
+                }
+                self.whole[i] = (v.n == 4).then_some((run, v));
+            }
+            (true, Element::Fixed(n)) if v.n == 4 => {
+                self.array_elements(run).insert((var.0, n), v);
+            }
+            // At a run-time index any element may have changed.
+            (true, _) => self.array_elements(run).retain(|&(w, _), _| w != var.0),
+        }
+    }
+
+    /// `elements`, emptied first if they belong to an earlier run.
+    fn array_elements(&mut self, run: u64) -> &mut rustc_hash::FxHashMap<(u32, u32), Val> {
+        self.begin(run);
+        &mut self.elements
+    }
+
+    /// `read_only`, emptied first if it belongs to an earlier run.
+    fn read_only(&mut self, run: u64) -> &mut rustc_hash::FxHashMap<(Word, Word), Val> {
+        self.begin(run);
+        &mut self.read_only
+    }
+
+    /// Forgets the values of runs before `run`.
+    fn begin(&mut self, run: u64) {
+        if self.run != run {
+            self.run = run;
+            self.elements.clear();
+            self.read_only.clear();
+        }
+    }
+}
+
 /// A loaded operand. `base` is the value before the outermost negation and
 /// `negated` says whether there was one: section 2.X.4.3 computes carry and
 /// overflow of an add of a negated operand as a subtract of `base`.
@@ -376,6 +463,38 @@ impl Lowerer<'_> {
         self.access(class, vec4, ptr, &[index])
     }
 
+    /// The value element `element` of register `var` holds, if this run
+    /// of straight-line code stored or loaded it.
+    fn known_register(&mut self, var: VarId, element: Element, array: bool) -> Option<Val> {
+        let run = self.b.straight_line_run();
+        self.register_values.get(run, var, element, array)
+    }
+
+    /// Records that element `element` of register `var` now holds `v`.
+    fn remember_register(&mut self, var: VarId, element: Element, array: bool, v: Val) {
+        let run = self.b.straight_line_run();
+        self.register_values.set(run, var, element, array, v);
+    }
+
+    /// A vec4 of `comp` that does not change while the program runs
+    /// (`RegisterValues::read_only`), named by `key`: loaded through
+    /// `pointer` once per run of straight-line code.
+    fn load_read_only(
+        &mut self,
+        key: (Word, Word),
+        comp: Comp,
+        pointer: impl FnOnce(&mut Self) -> LResult<Word>,
+    ) -> LResult<Val> {
+        let run = self.b.straight_line_run();
+        if let Some(&v) = self.register_values.read_only(run).get(&key) {
+            return Ok(v);
+        }
+        let p = pointer(self)?;
+        let v = self.load(p, comp, 4)?;
+        self.register_values.read_only(run).insert(key, v);
+        Ok(v)
+    }
+
     /// One element of a variable as four components of `comp`.
     pub(crate) fn load_element(
         &mut self,
@@ -392,8 +511,18 @@ impl Lowerer<'_> {
                 comp: stored,
                 len,
             } => {
-                let p = self.register_pointer(ptr, class, stored, len, element)?;
-                let v = self.load(p, stored, 4)?;
+                let array = len.is_some();
+                let v = match self.known_register(var, element, array) {
+                    Some(v) => v,
+                    None => {
+                        let p = self.register_pointer(ptr, class, stored, len, element)?;
+                        let v = self.load(p, stored, 4)?;
+                        if let Element::Fixed(_) = element {
+                            self.remember_register(var, element, array, v);
+                        }
+                        v
+                    }
+                };
                 self.cast(v, comp)
             }
             StorageRef::Param(elements) => match element {
@@ -518,10 +647,11 @@ impl Lowerer<'_> {
     fn load_block_element(&mut self, block: ParamBlock, index: Word) -> LResult<Val> {
         let bv = self.io.blocks[block.index()]
             .ok_or_else(|| LowerError::internal("a parameter block was not declared"))?;
-        let uvec4 = self.t(Comp::U32, 4);
-        let member = self.c_i32(bv.member as i32);
-        let p = self.access(bv.class, uvec4, bv.var, &[member, index])?;
-        self.load(p, Comp::U32, 4)
+        self.load_read_only((bv.var, index), Comp::U32, |l| {
+            let uvec4 = l.t(Comp::U32, 4);
+            let member = l.c_i32(bv.member as i32);
+            l.access(bv.class, uvec4, bv.var, &[member, index])
+        })
     }
 
     /// A State block row (`row` a constant or an `i32` value).
@@ -847,6 +977,11 @@ impl Lowerer<'_> {
     ) -> LResult<Val> {
         let prefix = self.vertex_prefix(slot, vertex)?;
         let v = match slot.shape {
+            // An Input variable of its own (not an element of a per-vertex
+            // array) holds the same value for the whole run.
+            IoShape::Vec4 if slot.class == StorageClass::Input && prefix.is_empty() => {
+                self.load_read_only((slot.var, 0), slot.comp, |_| Ok(slot.var))?
+            }
             IoShape::Vec4 => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
                 self.load(p, slot.comp, 4)?
@@ -990,7 +1125,11 @@ impl Lowerer<'_> {
                 len,
             } => {
                 let p = self.register_pointer(ptr, class, comp, len, element)?;
-                self.merge_store(p, comp, value, enable)
+                let array = len.is_some();
+                let old = self.known_register(var, element, array);
+                let stored = self.merge_store_over(p, comp, value, enable, old)?;
+                self.remember_register(var, element, array, stored);
+                Ok(())
             }
             StorageRef::Param(_) => {
                 Err(LowerError::internal_at("a write to a PARAM variable", span))
@@ -1035,14 +1174,33 @@ impl Lowerer<'_> {
         value: Val,
         enable: &Enable,
     ) -> LResult<()> {
-        let v = self.cast(value, comp)?;
         if enable.mask.0 == 0 {
             return Ok(());
         }
+        self.merge_store_over(ptr, comp, value, enable, None)
+            .map(|_| ())
+    }
+
+    /// [`Lowerer::merge_store`] of a write that enables at least one
+    /// component, over the variable's value `old` when it is known (else
+    /// loaded); returns the whole value stored.
+    fn merge_store_over(
+        &mut self,
+        ptr: Word,
+        comp: Comp,
+        value: Val,
+        enable: &Enable,
+        old: Option<Val>,
+    ) -> LResult<Val> {
+        let v = self.cast(value, comp)?;
         if enable.dynamic.is_none() && enable.mask == WriteMask::ALL {
-            return self.store(ptr, v);
+            self.store(ptr, v)?;
+            return Ok(v);
         }
-        let old = self.load(ptr, comp, 4)?;
+        let old = match old {
+            Some(old) => old,
+            None => self.load(ptr, comp, 4)?,
+        };
         let merged = match enable.dynamic {
             None => {
                 let picks: [u32; 4] = std::array::from_fn(|c| {
@@ -1056,7 +1214,8 @@ impl Lowerer<'_> {
             }
             Some(d) => self.sel(d, v, old)?,
         };
-        self.store(ptr, merged)
+        self.store(ptr, merged)?;
+        Ok(merged)
     }
 
     pub(crate) fn store_slot(

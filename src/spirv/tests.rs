@@ -3195,3 +3195,120 @@ fn halves_image_atomics_share_the_r32ui_declaration_in_every_env() {
         }
     }
 }
+
+// ---- registers' values within straight-line code (operand::RegisterValues)
+
+/// The OpLoads in the module's functions whose pointer is the variable
+/// named `name`, or an element of it.
+fn loads_of(words: &[u32], name: &str) -> usize {
+    let m = module(words);
+    let var = m
+        .debug_names
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::Name
+                && matches!(i.operands.get(1), Some(SpvOperand::LiteralString(s)) if s == name)
+        })
+        .and_then(|i| i.operands.first().and_then(|o| o.id_ref_any()))
+        .unwrap_or_else(|| panic!("no variable named {name}"));
+    let instructions: Vec<&dr::Instruction> = m
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+        .collect();
+    let elements: Vec<u32> = instructions
+        .iter()
+        .filter(|i| i.class.opcode == Op::AccessChain)
+        .filter(|i| i.operands.first().and_then(|o| o.id_ref_any()) == Some(var))
+        .filter_map(|i| i.result_id)
+        .collect();
+    instructions
+        .iter()
+        .filter(|i| i.class.opcode == Op::Load)
+        .filter_map(|i| i.operands.first().and_then(|o| o.id_ref_any()))
+        .filter(|p| *p == var || elements.contains(p))
+        .count()
+}
+
+fn compiled(src: &str) -> Vec<u32> {
+    match crate::compile(src, &crate::Options::default()) {
+        Ok(c) => c.spirv,
+        Err(d) => panic!("{src} does not compile: {d:?}"),
+    }
+}
+
+/// A register written earlier in the same block is read from the value
+/// written, whole or merged under a write mask; the writes are still
+/// stored (NV_gpu_program4 2.X.4.3), so the block's reads load nothing.
+#[test]
+fn a_register_written_in_a_block_is_read_without_a_load() {
+    let words = compiled(
+        "!!NVfp4.0\nATTRIB a = fragment.attrib[0];\nTEMP r;\nMUL r, a, a;\nADD r, r, a;\nMUL r.xy, r, r;\nMOV result.color, r.wzyx;\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "r"), 0);
+    // A register read before any write in the block is loaded once.
+    let words = compiled(
+        "!!NVfp4.0\nATTRIB a = fragment.attrib[0];\nTEMP r;\nMOV r.x, a;\nADD r.y, r.x, r.z;\nMUL r.w, r.y, r.z;\nMOV result.color, r;\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "r"), 1);
+}
+
+/// Every block begins knowing nothing: the IF's body and the code after
+/// ENDIF (section 2.X.8.Z) load the register again.
+#[test]
+fn register_values_are_forgotten_at_every_block() {
+    let words = compiled(
+        "!!NVfp4.0\nATTRIB a = fragment.attrib[0];\nTEMP r;\nMOVC r, a;\nIF GT.x;\nADD r, r, a;\nENDIF;\nMOV result.color, r;\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "r"), 2);
+}
+
+/// A subroutine writes the registers (Private variables when the program
+/// has more than one function), so a read after CAL loads again; so does
+/// the subroutine's own first read.
+#[test]
+fn register_values_are_forgotten_after_a_call() {
+    let words = compiled(
+        "!!NVfp4.0\nATTRIB a = fragment.attrib[0];\nTEMP r;\nMOV r, a;\nCAL s;\nMOV result.color, r;\nRET;\ns:\nADD r, r, a;\nRET;\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "r"), 2);
+}
+
+/// A write at a relative address may change any element of the array:
+/// after it, element 0 is loaded again, though it was written before.
+#[test]
+fn a_relative_write_forgets_the_whole_array() {
+    let words = compiled(
+        "!!NVfp4.0\nATTRIB a = fragment.attrib[0];\nTEMP t[2];\nINT TEMP i;\nMOV t[0], a;\nMOV t[1], a;\nTRUNC.S i.x, a.x;\nMOV t[i.x], a.yxzw;\nADD result.color, t[0], t[1];\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "t"), 2);
+    let words = compiled(
+        "!!NVfp4.0\nATTRIB a = fragment.attrib[0];\nTEMP t[2];\nMOV t[0], a;\nMOV t[1], a.yxzw;\nADD result.color, t[0], t[1];\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "t"), 0);
+}
+
+/// ARB_precision_hint_fastest relaxes every float result (docs/semantics.md);
+/// a MOV of a register written earlier in the block moves that
+/// register's value itself, which the MUL that computed it already
+/// decorated: it is not decorated again (twice is invalid SPIR-V, and it
+/// would relax the MUL for its other readers).
+#[test]
+fn a_relaxed_move_of_a_known_register_value_validates() {
+    let words = compiled(
+        "!!ARBfp1.0\nOPTION ARB_precision_hint_fastest;\nTEMP a, b;\nMUL a, fragment.texcoord[0], fragment.texcoord[1];\nMOV b, a;\nMOV b.x, a;\nADD result.color, a, b;\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "a"), 0);
+}
+
+/// Inputs and `program.env` elements do not change while the program
+/// runs: a block loads each once however often its instructions read it.
+#[test]
+fn inputs_and_parameters_are_loaded_once_per_block() {
+    let words = compiled(
+        "!!ARBvp1.0\nPARAM c[2] = { program.env[0..1] };\nTEMP r;\nDP4 r.x, c[0], vertex.attrib[0];\nDP4 r.y, c[0], vertex.attrib[0];\nDP4 r.z, c[1], vertex.attrib[0];\nMOV result.position, r;\nEND\n",
+    );
+    assert_eq!(loads_of(&words, "in_loc0"), 1);
+    assert_eq!(loads_of(&words, "program_env"), 2);
+}

@@ -53,6 +53,8 @@ pub(crate) struct Builder {
     /// block, however late the lowering declares them (SPIR-V 2.4,
     /// "Logical Layout of a Module").
     variables: Vec<(Word, Word, Option<Word>)>,
+    /// Runs of straight-line code begun so far (`straight_line_run`).
+    straight_line_runs: u64,
 }
 
 struct OpenFunction {
@@ -90,6 +92,7 @@ impl Builder {
             function: None,
             body: Vec::new(),
             variables: Vec::new(),
+            straight_line_runs: 0,
         }
     }
 
@@ -277,6 +280,14 @@ impl Builder {
         }
     }
 
+    /// Which run of straight-line code the next instruction belongs to: a
+    /// new one begins with every block and after every OpFunctionCall (the
+    /// callee may write any Private variable). The lowering keeps the
+    /// values it knows of registers for one run (`operand::RegisterValues`).
+    pub(crate) fn straight_line_run(&self) -> u64 {
+        self.straight_line_runs
+    }
+
     pub(crate) fn begin_block(&mut self, label_id: Option<Word>) -> BuildResult<Word> {
         let id = match &self.function {
             None => return Err(Error::DetachedBlock),
@@ -294,6 +305,7 @@ impl Builder {
         out.extend([head(Op::Label, 2), id]);
         f.blocks += 1;
         f.in_block = true;
+        self.straight_line_runs += 1;
         Ok(id)
     }
 
@@ -505,6 +517,7 @@ impl Builder {
         function: Word,
         arguments: impl IntoIterator<Item = Word>,
     ) -> BuildResult<Word> {
+        self.straight_line_runs += 1;
         self.value(
             Op::FunctionCall,
             result_type,
