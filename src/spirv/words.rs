@@ -34,8 +34,9 @@ type BuildResult<T> = Result<T, Error>;
 /// Declarations through rspirv, bodies and annotations as words.
 pub(crate) struct Builder {
     declarations: dr::Builder,
-    /// OpDecorate / OpMemberDecorate, in the order they were made.
-    annotations: Vec<u32>,
+    /// OpDecorate / OpMemberDecorate, in the order they were made, in the
+    /// compact form of [`Annotations`].
+    annotations: Annotations,
     /// Finished functions, as the parts they were built in: moved here,
     /// not copied, and copied once into the module by `assemble` (a big
     /// program's body is most of the module; each copy of it would be
@@ -82,11 +83,89 @@ fn head(op: Op, words: usize) -> u32 {
     ((words as u32) << 16) | op as u32
 }
 
+/// The module's annotations while it is built. Nearly all of a big
+/// module's are a three-word `OpDecorate %id NoContraction` (or
+/// `RelaxedPrecision`) without operands, one per rounded operation
+/// (docs/performance.md, "Session 10 (memory)"); they are kept as one word
+/// each, the id with the decoration in its top two bits, and written out
+/// in full, in the same order, when the module is assembled. Every other
+/// annotation is kept as its words. The two never mix up: an
+/// instruction's first word has its word count in the high half, and no
+/// annotation the lowering makes is 32 768 words long, so its top bit is
+/// clear.
+#[derive(Default)]
+struct Annotations {
+    words: Vec<u32>,
+    /// How many entries of `words` are short ones (three words each in
+    /// the module).
+    short: usize,
+}
+
+/// The top two bits of a short annotation: which decoration.
+const SHORT_NO_CONTRACTION: u32 = 0b10 << 30;
+const SHORT_RELAXED_PRECISION: u32 = 0b11 << 30;
+const SHORT_ID: u32 = (1 << 30) - 1;
+
+impl Annotations {
+    /// Keeps `OpDecorate %target decoration` as one word, if it has a short
+    /// form; false if it must be kept whole.
+    fn push_short(&mut self, target: Word, decoration: spirv::Decoration) -> bool {
+        let tag = match decoration {
+            spirv::Decoration::NoContraction => SHORT_NO_CONTRACTION,
+            spirv::Decoration::RelaxedPrecision => SHORT_RELAXED_PRECISION,
+            _ => return false,
+        };
+        if target > SHORT_ID {
+            return false;
+        }
+        self.words.push(tag | target);
+        self.short += 1;
+        true
+    }
+
+    /// The annotations' size in the module, in words.
+    fn len(&self) -> usize {
+        self.words.len() + 2 * self.short
+    }
+
+    /// Calls `f` on each annotation's words, in order.
+    fn for_each(&self, mut f: impl FnMut(&[u32])) {
+        let mut at = 0;
+        while let Some(&first) = self.words.get(at) {
+            if first >> 31 == 1 {
+                let decoration = match first & !SHORT_ID {
+                    SHORT_NO_CONTRACTION => spirv::Decoration::NoContraction,
+                    _ => spirv::Decoration::RelaxedPrecision,
+                };
+                f(&[head(Op::Decorate, 3), first & SHORT_ID, decoration as u32]);
+                at += 1;
+            } else {
+                let count = ((first >> 16) as usize).max(1);
+                f(&self.words[at..at + count]);
+                at += count;
+            }
+        }
+    }
+
+    fn write_into(&self, out: &mut Vec<u32>) {
+        self.for_each(|w| out.extend_from_slice(w));
+    }
+
+    /// Writes the annotations into `out`, which is exactly `len()` long.
+    fn write_to(&self, out: &mut [u32]) {
+        let mut at = 0;
+        self.for_each(|w| {
+            out[at..at + w.len()].copy_from_slice(w);
+            at += w.len();
+        });
+    }
+}
+
 impl Builder {
     pub(crate) fn new() -> Builder {
         Builder {
             declarations: dr::Builder::new(),
-            annotations: Vec::new(),
+            annotations: Annotations::default(),
             functions: Vec::new(),
             head: Vec::new(),
             function: None,
@@ -125,20 +204,18 @@ impl Builder {
             inst.assemble_into(&mut declarations);
         }
         let functions: usize = self.functions.iter().map(Vec::len).sum();
-        let total = declarations.len() + self.annotations.len() + functions;
+        let annotations = self.annotations.len();
+        let total = declarations.len() + annotations + functions;
         let mut parts = self.functions;
         let last = parts.pop().unwrap_or_default();
-        let before: Vec<&[u32]> = [
-            &declarations[..annotations_end],
-            &self.annotations[..],
-            &declarations[annotations_end..],
-        ]
-        .into_iter()
-        .chain(parts.iter().map(Vec::as_slice))
-        .collect();
+        let after_annotations: Vec<&[u32]> = std::iter::once(&declarations[annotations_end..])
+            .chain(parts.iter().map(Vec::as_slice))
+            .collect();
         if 2 * last.len() < functions {
             let mut words = Vec::with_capacity(total);
-            for piece in before {
+            words.extend_from_slice(&declarations[..annotations_end]);
+            self.annotations.write_into(&mut words);
+            for piece in after_annotations {
                 words.extend_from_slice(piece);
             }
             words.extend_from_slice(&last);
@@ -152,8 +229,12 @@ impl Builder {
         let len = words.len();
         words.resize(total, 0);
         words.copy_within(..len, total - len);
-        let mut at = 0;
-        for piece in before {
+        let mut at = annotations_end;
+        words[..at].copy_from_slice(&declarations[..annotations_end]);
+        self.annotations.write_to(&mut words[at..at + annotations]);
+        at += annotations;
+        drop(self.annotations);
+        for piece in after_annotations {
             words[at..at + piece.len()].copy_from_slice(piece);
             at += piece.len();
         }
@@ -171,12 +252,17 @@ impl Builder {
         decoration: spirv::Decoration,
         additional_params: impl IntoIterator<Item = dr::Operand>,
     ) {
-        let start = self.annotations.len();
-        self.annotations.extend([0, target, decoration as u32]);
-        for p in additional_params {
-            p.assemble_into(&mut self.annotations);
+        let mut params = additional_params.into_iter().peekable();
+        if params.peek().is_none() && self.annotations.push_short(target, decoration) {
+            return;
         }
-        self.annotations[start] = head(Op::Decorate, self.annotations.len() - start);
+        let words = &mut self.annotations.words;
+        let start = words.len();
+        words.extend([0, target, decoration as u32]);
+        for p in params {
+            p.assemble_into(words);
+        }
+        words[start] = head(Op::Decorate, words.len() - start);
     }
 
     pub(crate) fn member_decorate(
@@ -186,13 +272,13 @@ impl Builder {
         decoration: spirv::Decoration,
         additional_params: impl IntoIterator<Item = dr::Operand>,
     ) {
-        let start = self.annotations.len();
-        self.annotations
-            .extend([0, structure_type, member, decoration as u32]);
+        let words = &mut self.annotations.words;
+        let start = words.len();
+        words.extend([0, structure_type, member, decoration as u32]);
         for p in additional_params {
-            p.assemble_into(&mut self.annotations);
+            p.assemble_into(words);
         }
-        self.annotations[start] = head(Op::MemberDecorate, self.annotations.len() - start);
+        words[start] = head(Op::MemberDecorate, words.len() - start);
     }
 
     // ---- functions and blocks -------------------------------------------
@@ -795,5 +881,47 @@ mod tests {
             ]
         );
         assert_eq!(body[10..], [head(Op::TypeFloat, 3), float, 32]);
+    }
+
+    #[test]
+    fn short_and_whole_annotations_are_written_in_the_order_they_were_made() {
+        let mut b = Builder::new();
+        b.decorate(7, spirv::Decoration::NoContraction, []);
+        b.decorate(
+            9,
+            spirv::Decoration::Location,
+            [dr::Operand::LiteralBit32(3)],
+        );
+        b.decorate(SHORT_ID + 1, spirv::Decoration::NoContraction, []);
+        b.decorate(11, spirv::Decoration::RelaxedPrecision, []);
+        b.member_decorate(
+            12,
+            0,
+            spirv::Decoration::Offset,
+            [dr::Operand::LiteralBit32(4)],
+        );
+        let decorate = |id, d: spirv::Decoration| [head(Op::Decorate, 3), id, d as u32];
+        let mut expected = Vec::new();
+        expected.extend(decorate(7, spirv::Decoration::NoContraction));
+        expected.extend([
+            head(Op::Decorate, 4),
+            9,
+            spirv::Decoration::Location as u32,
+            3,
+        ]);
+        expected.extend(decorate(SHORT_ID + 1, spirv::Decoration::NoContraction));
+        expected.extend(decorate(11, spirv::Decoration::RelaxedPrecision));
+        expected.extend([
+            head(Op::MemberDecorate, 5),
+            12,
+            0,
+            spirv::Decoration::Offset as u32,
+            4,
+        ]);
+        assert_eq!(b.annotations.len(), expected.len());
+        // Two short ones; the id past the short form's range is kept whole.
+        assert_eq!(b.annotations.short, 2);
+        let words = b.assemble();
+        assert_eq!(words[5..], expected[..]);
     }
 }
