@@ -50,6 +50,8 @@ pub mod layout;
 pub mod limits;
 pub mod link;
 pub mod lsp;
+#[cfg(unix)]
+mod pages;
 pub mod reflect;
 pub mod span;
 pub mod state;

@@ -47,10 +47,10 @@ fn stmt_span(stmt: &Stmt) -> Span {
     }
 }
 
-/// The smallest block buffer `Lowerer::lower_owned_block` moves what is
-/// left of to a smaller one (8192 statements: 1 MiB at 128 bytes each);
+/// The smallest block buffer whose lowered part `Lowerer::lower_owned_block`
+/// frees before the block ends (8192 statements: 1 MiB at 128 bytes each);
 /// a smaller block is freed whole when its function is lowered.
-pub(super) const MOVED_BLOCK_MIN_STATEMENTS: usize = 8192;
+pub(super) const BIG_BLOCK_STATEMENTS: usize = 8192;
 
 impl Lowerer<'_> {
     /// Whether the block under construction can still be reached.
@@ -74,26 +74,46 @@ impl Lowerer<'_> {
     ///
     /// The block's own buffer is not freed by taking statements out of it,
     /// and a big program's entry block is megabytes that would stay
-    /// resident beside the finished module. So once a quarter of the
-    /// buffer is lowered, the statements left are moved to a buffer of
-    /// their size and the old one is freed: the copies add up to four
-    /// times the block, made while the module is still small, and at the
-    /// end only the last few statements' buffer is left
-    /// (docs/performance.md, "Session 9 (memory)").
+    /// resident beside the growing module. So the pages of the buffer whose
+    /// statements are all lowered are given back to the operating system
+    /// as the lowering goes ([`crate::pages::ReleasedPrefix`]); where that
+    /// is not available, once a quarter of the buffer is lowered the
+    /// statements left are moved to a buffer of their size and the old one
+    /// is freed (docs/performance.md, "Session 9 (memory)" and "Session 10
+    /// (memory)": the move's copy was the peak of a 1 MB compile).
     pub(crate) fn lower_owned_block(&mut self, block: Block) -> LResult<()> {
-        let mut held = block.capacity();
-        let mut rest = block.into_iter();
-        while let Some(stmt) = rest.next() {
-            if !self.open() {
-                break;
+        #[cfg(unix)]
+        {
+            let mut lowered = (block.capacity() >= BIG_BLOCK_STATEMENTS)
+                .then(|| crate::pages::ReleasedPrefix::of(&block));
+            let mut rest = block.into_iter();
+            while let Some(stmt) = rest.next() {
+                if !self.open() {
+                    break;
+                }
+                self.lower_stmt(&stmt)?;
+                drop(stmt);
+                if let Some(lowered) = &mut lowered {
+                    lowered.release_before(rest.as_slice());
+                }
             }
-            self.lower_stmt(&stmt)?;
-            drop(stmt);
-            if held >= MOVED_BLOCK_MIN_STATEMENTS && 4 * rest.len() <= 3 * held {
-                let mut left = Vec::with_capacity(rest.len());
-                left.extend(rest);
-                held = left.capacity();
-                rest = left.into_iter();
+        }
+        #[cfg(not(unix))]
+        {
+            let mut held = block.capacity();
+            let mut rest = block.into_iter();
+            while let Some(stmt) = rest.next() {
+                if !self.open() {
+                    break;
+                }
+                self.lower_stmt(&stmt)?;
+                drop(stmt);
+                if held >= BIG_BLOCK_STATEMENTS && 4 * rest.len() <= 3 * held {
+                    let mut left = Vec::with_capacity(rest.len());
+                    left.extend(rest);
+                    held = left.capacity();
+                    rest = left.into_iter();
+                }
             }
         }
         Ok(())

@@ -1440,14 +1440,15 @@ mod consuming_tests {
     }
 
     /// An entry block of more statements than
-    /// `flow::MOVED_BLOCK_MIN_STATEMENTS`: what is left of it is moved to
-    /// smaller buffers several times while it is lowered, with an IF (and a
+    /// `flow::BIG_BLOCK_STATEMENTS`: the pages of its lowered part are
+    /// given back (elsewhere than on Unix, what is left is moved to smaller
+    /// buffers) several times while it is lowered, with an IF (and a
     /// conditional RET, after which the block goes on) among them, and the
     /// words are those of lowering the borrowed program.
     #[test]
-    fn moving_what_is_left_of_a_big_block_gives_the_same_words() {
+    fn freeing_the_lowered_part_of_a_big_block_gives_the_same_words() {
         let mut text = String::from("!!NVvp4.0\nTEMP t;\nMOVC t, vertex.position;\n");
-        for i in 0..3 * super::flow::MOVED_BLOCK_MIN_STATEMENTS {
+        for i in 0..3 * super::flow::BIG_BLOCK_STATEMENTS {
             text.push_str(match i % 1000 {
                 500 => "IF GT.x;\n MUL t, t, 0.5;\nENDIF;\n",
                 999 => "RET (LT.w);\n",
