@@ -82,38 +82,28 @@ impl Lowerer<'_> {
     /// is freed (docs/performance.md, "Session 9 (memory)" and "Session 10
     /// (memory)": the move's copy was the peak of a 1 MB compile).
     pub(crate) fn lower_owned_block(&mut self, block: Block) -> LResult<()> {
+        let big = block.capacity() >= BIG_BLOCK_STATEMENTS;
         #[cfg(unix)]
-        {
-            let mut lowered = (block.capacity() >= BIG_BLOCK_STATEMENTS)
-                .then(|| crate::pages::ReleasedPrefix::of(&block));
-            let mut rest = block.into_iter();
-            while let Some(stmt) = rest.next() {
-                if !self.open() {
-                    break;
-                }
-                self.lower_stmt(&stmt)?;
-                drop(stmt);
-                if let Some(lowered) = &mut lowered {
-                    lowered.release_before(rest.as_slice());
-                }
-            }
-        }
+        let mut lowered = big.then(|| crate::pages::ReleasedPrefix::of(&block));
         #[cfg(not(unix))]
-        {
-            let mut held = block.capacity();
-            let mut rest = block.into_iter();
-            while let Some(stmt) = rest.next() {
-                if !self.open() {
-                    break;
-                }
-                self.lower_stmt(&stmt)?;
-                drop(stmt);
-                if held >= BIG_BLOCK_STATEMENTS && 4 * rest.len() <= 3 * held {
-                    let mut left = Vec::with_capacity(rest.len());
-                    left.extend(rest);
-                    held = left.capacity();
-                    rest = left.into_iter();
-                }
+        let mut held = block.capacity();
+        let mut rest = block.into_iter();
+        while let Some(stmt) = rest.next() {
+            if !self.open() {
+                break;
+            }
+            self.lower_stmt(&stmt)?;
+            drop(stmt);
+            #[cfg(unix)]
+            if let Some(lowered) = &mut lowered {
+                lowered.release_before(rest.as_slice());
+            }
+            #[cfg(not(unix))]
+            if big && 4 * rest.len() <= 3 * held {
+                let mut left = Vec::with_capacity(rest.len());
+                left.extend(rest);
+                held = left.capacity();
+                rest = left.into_iter();
             }
         }
         Ok(())
