@@ -353,7 +353,7 @@ pub fn check(source: &str, options: &Options) -> Result<(ir::Program, Diagnostic
     // program's syntax tree is never built whole (docs/architecture.md).
     let (parsed, mut diags) =
         syntax::parse_with(source, options.limits.max_instructions as usize, |header| {
-            check::ProgramChecker::new(header, options).source_comments(source)
+            check::ProgramChecker::new(header, options).source_text(source)
         });
     let Some(parsed) = parsed else {
         return Err(Diagnostics(diags));

@@ -522,6 +522,11 @@ impl<'o> Builder<'o> {
         }
     }
 
+    /// Room for `statements` more in the code before the first label.
+    pub(crate) fn reserve(&mut self, statements: usize) {
+        self.block.reserve(statements);
+    }
+
     /// Takes the next instruction or label.
     pub(crate) fn add(&mut self, f: Flat) {
         if let Flat::Label(id) = f {

@@ -68,6 +68,11 @@ pub(crate) struct ProgramChecker<'o> {
     rewritten: Vec<Statement>,
 }
 
+/// About the fewest bytes a statement takes in a program's text: an
+/// instruction with three operands and its line end (`ADD R0,R1,R2;` and a
+/// newline). A denser program's blocks grow as they need.
+const BYTES_PER_STATEMENT: usize = 16;
+
 impl<'o> ProgramChecker<'o> {
     pub(crate) fn new(header: Header, options: &'o Options) -> ProgramChecker<'o> {
         ProgramChecker {
@@ -79,10 +84,20 @@ impl<'o> ProgramChecker<'o> {
         }
     }
 
-    /// Looks at the comments of the program's text, which the statements
-    /// do not carry: whether cgc wrote it ([`lint::generated_by_cgc`]).
-    pub(crate) fn source_comments(mut self, source: &str) -> Self {
+    /// Looks at the program's text, which the statements do not carry:
+    /// whether cgc wrote it ([`lint::generated_by_cgc`]), and its size.
+    ///
+    /// The code before the first label and the instruction spans are
+    /// reserved room for as many statements as the text can hold at
+    /// [`BYTES_PER_STATEMENT`]: grown by doubling, a big program's entry
+    /// block was copied at each step, and those copies were two fifths of
+    /// the page faults of a 10 MB compile (docs/performance.md, "Session 10
+    /// (memory)"). Room never written costs address space, not memory.
+    pub(crate) fn source_text(mut self, source: &str) -> Self {
         self.generated_by_cgc = lint::generated_by_cgc(source);
+        let statements = source.len() / BYTES_PER_STATEMENT;
+        self.flow.reserve(statements);
+        self.instructions.reserve(statements);
         self
     }
 
