@@ -340,6 +340,22 @@ impl<'p> Cursor<'p> {
         after: &str,
         dialect: Dialect,
     ) -> Result<&'p Ident, Diagnostic> {
+        // The common case first: a member of the table that exists in the
+        // dialect (the first entry of its name decides, as below). The
+        // list of the available ones is for the messages only: building
+        // it for every binding an operand names was most of the cost of
+        // decoding one (docs/performance.md, "Session 10 (checker)").
+        if let Some(PathPart::Member(id)) = self.parts.get(self.at) {
+            if table
+                .iter()
+                .find(|m| m.0 == id.name.as_str())
+                .is_some_and(|m| m.1.exists(dialect))
+            {
+                self.at += 1;
+                self.end = id.span.end;
+                return Ok(id);
+            }
+        }
         let available: Vec<&str> = table
             .iter()
             .filter(|m| m.1.exists(dialect))
