@@ -903,7 +903,7 @@ impl Checker<'_> {
         };
         let mut mask = 0u8;
         let mut last: i32 = -1;
-        for c in comps {
+        for &c in comps.iter() {
             if (c as i32) <= last {
                 self.error(
                     Diagnostic::error("E0432", format!("invalid write mask `.{}`", s.name))
@@ -2830,9 +2830,33 @@ fn is_suffix_soup(mut rest: &str) -> bool {
     true
 }
 
+/// The component numbers of a swizzle or write mask (at most four), in
+/// the order written.
+///
+/// Held in place, not in a `Vec`: every operand suffix and write mask of
+/// a program is read through [`components`], and a `Vec` was an
+/// allocation for each (docs/performance.md, "Session 10 (checker)").
+struct Components {
+    comps: [u8; 4],
+    len: usize,
+}
+
+impl std::ops::Deref for Components {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.comps[..self.len]
+    }
+}
+
 /// Component numbers of a swizzle or mask string; rejects mixing xyzw with rgba.
-fn components(s: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
+fn components(s: &str) -> Result<Components, String> {
+    let mut out = Components {
+        comps: [0; 4],
+        len: 0,
+    };
+    // Every character is looked at before the count is, so that a bad
+    // letter past the fourth is reported as the letter (as before).
+    let mut count = 0;
     let mut set: Option<bool> = None;
     for ch in s.chars() {
         let (c, xyzw) = match ch {
@@ -2849,11 +2873,15 @@ fn components(s: &str) -> Result<Vec<u8>, String> {
         if *set.get_or_insert(xyzw) != xyzw {
             return Err("mixes xyzw with rgba components".into());
         }
-        out.push(c);
+        if count < 4 {
+            out.comps[count] = c;
+        }
+        count += 1;
     }
-    if out.len() > 4 {
+    if count > 4 {
         return Err("more than four components".into());
     }
+    out.len = count;
     Ok(out)
 }
 
