@@ -518,6 +518,59 @@ impl Checker<'_> {
         inst: &ast::Instruction,
         list: &mut Vec<(Modifier, Span)>,
     ) -> Option<Mods> {
+        let suffixes = list.len();
+        if !self.modifiers_valid(info, inst, list) {
+            // The same rules again, with their messages, out of line: the
+            // messages' code made every instruction's check slower
+            // (docs/performance.md, "Session 10 (checker)").
+            list.truncate(suffixes);
+            if !self.modifier_errors(info, inst, list) {
+                return None;
+            }
+        }
+        self.mods_of(info, inst, list)
+    }
+
+    /// Whether the instruction's modifiers pass [`Self::modifier_errors`]'s
+    /// rules, without a message: its stand-alone modifiers are added to
+    /// `list` (all of them only when it does).
+    fn modifiers_valid(
+        &self,
+        info: &'static OpInfo,
+        inst: &ast::Instruction,
+        list: &mut Vec<(Modifier, Span)>,
+    ) -> bool {
+        let dialect = self.dialect;
+        if !inst.modifiers.is_empty() && !dialect.standalone_modifiers() {
+            return false;
+        }
+        for id in &inst.modifiers {
+            match Modifier::standalone(&id.name) {
+                Some(m) => list.push((m, id.span)),
+                None => return false,
+            }
+        }
+        // One of each kind (section 2.X.4.1).
+        for i in 0..list.len() {
+            if list[..i].iter().any(|(m, _)| m.kind() == list[i].0.kind()) {
+                return false;
+            }
+        }
+        let sup = info.in_dialect(dialect).unwrap_or_default();
+        list.iter()
+            .all(|&(m, _)| modifier_allowed(info, m, sup, dialect))
+    }
+
+    /// The modifier rules of [`Self::modifiers_valid`], reporting each
+    /// modifier that breaks one; whether none does.
+    #[cold]
+    #[inline(never)]
+    fn modifier_errors(
+        &mut self,
+        info: &'static OpInfo,
+        inst: &ast::Instruction,
+        list: &mut Vec<(Modifier, Span)>,
+    ) -> bool {
         let mut ok = true;
         if let Some(first) = inst.modifiers.first() {
             if !self.dialect.standalone_modifiers() {
@@ -527,7 +580,7 @@ impl Checker<'_> {
                     |d| d.standalone_modifiers(),
                     "NV_gpu_program4 2.X.4.1, Table X.14: stand-alone modifiers (`.F`, `.CC1`, `.SAT`); the ARB family writes opcode suffixes only (`ADDC_SAT`)",
                 );
-                return None;
+                return false;
             }
         }
         for id in &inst.modifiers {
@@ -615,9 +668,17 @@ impl Checker<'_> {
             );
             ok = false;
         }
-        if !ok {
-            return None;
-        }
+        ok
+    }
+
+    /// The instruction's [`Mods`] from its valid modifier list, and the
+    /// rules between modifiers (MUL's, clamping).
+    fn mods_of(
+        &mut self,
+        info: &'static OpInfo,
+        inst: &ast::Instruction,
+        list: &[(Modifier, Span)],
+    ) -> Option<Mods> {
         let find = |k: ModifierKind| list.iter().find(|(m, _)| m.kind() == k).copied();
         let mul_mode = find(ModifierKind::Multiply).map(|(m, _)| match m {
             Modifier::S24 => MulMode::S24,
