@@ -2641,6 +2641,11 @@ impl Checker<'_> {
     }
 
     fn constant_var(&mut self, c: [Literal; 4], span: Span) -> VarId {
+        // Looked up by its key first: a constant used again (most are)
+        // needs no binding list, which is an allocation.
+        if let Some(&v) = self.implicit.get(&super::ImplicitKey::constant(&c)) {
+            return v;
+        }
         self.implicit_var(VarKind::Param(vec![ir::ParamBinding::Constant(c)]), span)
     }
 
