@@ -679,7 +679,13 @@ impl Checker<'_> {
         inst: &ast::Instruction,
         list: &[(Modifier, Span)],
     ) -> Option<Mods> {
-        let find = |k: ModifierKind| list.iter().find(|(m, _)| m.kind() == k).copied();
+        // The first modifier of each kind, from one pass over the list
+        // (a search of the list per kind was most of this function's cost).
+        let mut first: [Option<(Modifier, Span)>; 6] = [None; 6];
+        for &(m, span) in list.iter().rev() {
+            first[kind_slot(m.kind())] = Some((m, span));
+        }
+        let find = |k: ModifierKind| first[kind_slot(k)];
         let mul_mode = find(ModifierKind::Multiply).map(|(m, _)| match m {
             Modifier::S24 => MulMode::S24,
             Modifier::U24 => MulMode::U24,
@@ -2851,6 +2857,18 @@ fn modifier_allowed(info: &OpInfo, m: Modifier, sup: ModifierSupport, d: Dialect
         Modifier::Prec => {
             d.has(Features::NV5) && matches!(info.shape, Shape::Alu) && info.has_result()
         }
+    }
+}
+
+/// Where [`Checker::mods_of`] keeps the first modifier of a kind.
+fn kind_slot(k: ModifierKind) -> usize {
+    match k {
+        ModifierKind::DataType => 0,
+        ModifierKind::CcUpdate => 1,
+        ModifierKind::Clamp => 2,
+        ModifierKind::NoTypeCheck => 3,
+        ModifierKind::Multiply => 4,
+        ModifierKind::Precise => 5,
     }
 }
 
