@@ -340,6 +340,22 @@ impl<'p> Cursor<'p> {
         after: &str,
         dialect: Dialect,
     ) -> Result<&'p Ident, Diagnostic> {
+        // The common case first: a member of the table that exists in the
+        // dialect (the first entry of its name decides, as below). The
+        // list of the available ones is for the messages only: building
+        // it for every binding an operand names was most of the cost of
+        // decoding one (docs/performance.md, "Session 10 (checker)").
+        if let Some(PathPart::Member(id)) = self.parts.get(self.at) {
+            if table
+                .iter()
+                .find(|m| m.0 == id.name.as_str())
+                .is_some_and(|m| m.1.exists(dialect))
+            {
+                self.at += 1;
+                self.end = id.span.end;
+                return Ok(id);
+            }
+        }
         let available: Vec<&str> = table
             .iter()
             .filter(|m| m.1.exists(dialect))
@@ -392,6 +408,18 @@ pub fn int_value(lit: &IntLit) -> Result<u32, Diagnostic> {
     })
 }
 
+/// A binding word as messages name it (`vertex.attrib`), written only
+/// when a message is: formatting it for every binding an operand names
+/// was a quarter of decoding one (docs/performance.md, "Session 10
+/// (checker)").
+struct BindingWord<'a>(&'static str, &'a str);
+
+impl std::fmt::Display for BindingWord<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
 /// An optional `[n]`, `[a..b]` or `[A0.x + n]` after a binding word.
 enum Sel<'p> {
     None,
@@ -400,7 +428,11 @@ enum Sel<'p> {
     Relative(RelativeIndex<'p>),
 }
 
-fn selection<'p>(c: &mut Cursor<'p>, what: &str, allow_range: bool) -> Result<Sel<'p>, Diagnostic> {
+fn selection<'p>(
+    c: &mut Cursor<'p>,
+    what: &(impl std::fmt::Display + ?Sized),
+    allow_range: bool,
+) -> Result<Sel<'p>, Diagnostic> {
     selection_in(c, what, allow_range, None)
 }
 
@@ -408,7 +440,7 @@ fn selection<'p>(c: &mut Cursor<'p>, what: &str, allow_range: bool) -> Result<Se
 /// may index directly in the dialect (`family` is `texcoord` or `attrib`).
 fn selection_in<'p>(
     c: &mut Cursor<'p>,
-    what: &str,
+    what: &(impl std::fmt::Display + ?Sized),
     allow_range: bool,
     relative: Option<(&'static str, Dialect)>,
 ) -> Result<Sel<'p>, Diagnostic> {
@@ -511,7 +543,7 @@ fn expand<T>(sel: &Sel<'_>, default: u32, len: u32, f: impl Fn(u32) -> T) -> Vec
 fn bounded<'p>(
     sel: Sel<'p>,
     c: &Cursor<'_>,
-    what: &str,
+    what: &(impl std::fmt::Display + ?Sized),
     max: u32,
     limit: &str,
     dialect: Dialect,
@@ -538,7 +570,11 @@ fn bounded<'p>(
     Ok(sel)
 }
 
-fn required<'p>(sel: Sel<'p>, c: &Cursor<'_>, what: &str) -> Result<Sel<'p>, Diagnostic> {
+fn required<'p>(
+    sel: Sel<'p>,
+    c: &Cursor<'_>,
+    what: &(impl std::fmt::Display + ?Sized),
+) -> Result<Sel<'p>, Diagnostic> {
     if let Sel::None = sel {
         Err(
             Diagnostic::error("E0205", format!("`{what}` needs an index `[n]`"))
@@ -642,9 +678,9 @@ pub fn decode<'p>(
         }
         Root::Fragment => {
             let m = c.member(FRAGMENT_ATTRIBS, "fragment", dialect)?;
-            let name = m.name.clone();
-            let w = format!("fragment.{name}");
-            let v = match name.as_str() {
+            let name = m.name.as_str();
+            let w = BindingWord("fragment", name);
+            let v = match name {
                 "color" => vec![AttribBinding::Color(color_sel(&mut c, false))],
                 "texcoord" => {
                     let sel = selection_in(&mut c, &w, allow_range, Some(("texcoord", dialect)))?;
@@ -741,7 +777,7 @@ fn vertex_attrib<'p>(
     relative: &mut Option<RelativeIndex<'p>>,
 ) -> Result<Binding, Diagnostic> {
     let name = c.parts[c.at - 1].member_name();
-    let w = format!("vertex.{name}");
+    let w = BindingWord("vertex", name);
     let v = match name {
         "position" => vec![AttribBinding::Position],
         "weight" => expand(&selection(c, &w, false)?, 0, 0, AttribBinding::Weight),
@@ -938,10 +974,10 @@ fn geometry_attrib(c: &mut Cursor<'_>, allow_range: bool) -> Result<Binding, Dia
         ],
         "vertex",
     )?;
-    let name = m.name.clone();
-    let w = format!("vertex.{name}");
+    let name = m.name.as_str();
+    let w = BindingWord("vertex", name);
     let pv = |b| AttribBinding::PerVertex { vertex, binding: b };
-    let v = match name.as_str() {
+    let v = match name {
         "position" => vec![pv(PerVertexAttrib::Position)],
         "color" => vec![pv(PerVertexAttrib::Color(color_sel(c, true)))],
         "fogcoord" => vec![pv(PerVertexAttrib::FogCoord)],
@@ -982,9 +1018,9 @@ fn result_binding<'p>(
         Stage::Compute => &[],
     };
     let m = c.member(table, "result", dialect)?;
-    let name = m.name.clone();
-    let w = format!("result.{name}");
-    let v = match (stage, name.as_str()) {
+    let name = m.name.as_str();
+    let w = BindingWord("result", name);
+    let v = match (stage, name) {
         (Stage::Fragment, "color") => expand(
             &selection(c, &w, allow_range)?,
             0,
@@ -1062,9 +1098,9 @@ fn program_binding(
     dialect: Dialect,
 ) -> Result<Binding, Diagnostic> {
     let m = c.member(PROGRAM_PARAMETERS, "program", dialect)?;
-    let name = m.name.clone();
-    let w = format!("program.{name}");
-    match name.as_str() {
+    let name = m.name.as_str();
+    let w = BindingWord("program", name);
+    match name {
         "env" => {
             let v = expand(
                 &required(selection(c, &w, allow_range)?, c, &w)?,

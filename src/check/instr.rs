@@ -518,6 +518,59 @@ impl Checker<'_> {
         inst: &ast::Instruction,
         list: &mut Vec<(Modifier, Span)>,
     ) -> Option<Mods> {
+        let suffixes = list.len();
+        if !self.modifiers_valid(info, inst, list) {
+            // The same rules again, with their messages, out of line: the
+            // messages' code made every instruction's check slower
+            // (docs/performance.md, "Session 10 (checker)").
+            list.truncate(suffixes);
+            if !self.modifier_errors(info, inst, list) {
+                return None;
+            }
+        }
+        self.mods_of(info, inst, list)
+    }
+
+    /// Whether the instruction's modifiers pass [`Self::modifier_errors`]'s
+    /// rules, without a message: its stand-alone modifiers are added to
+    /// `list` (all of them only when it does).
+    fn modifiers_valid(
+        &self,
+        info: &'static OpInfo,
+        inst: &ast::Instruction,
+        list: &mut Vec<(Modifier, Span)>,
+    ) -> bool {
+        let dialect = self.dialect;
+        if !inst.modifiers.is_empty() && !dialect.standalone_modifiers() {
+            return false;
+        }
+        for id in &inst.modifiers {
+            match Modifier::standalone(&id.name) {
+                Some(m) => list.push((m, id.span)),
+                None => return false,
+            }
+        }
+        // One of each kind (section 2.X.4.1).
+        for i in 0..list.len() {
+            if list[..i].iter().any(|(m, _)| m.kind() == list[i].0.kind()) {
+                return false;
+            }
+        }
+        let sup = info.in_dialect(dialect).unwrap_or_default();
+        list.iter()
+            .all(|&(m, _)| modifier_allowed(info, m, sup, dialect))
+    }
+
+    /// The modifier rules of [`Self::modifiers_valid`], reporting each
+    /// modifier that breaks one; whether none does.
+    #[cold]
+    #[inline(never)]
+    fn modifier_errors(
+        &mut self,
+        info: &'static OpInfo,
+        inst: &ast::Instruction,
+        list: &mut Vec<(Modifier, Span)>,
+    ) -> bool {
         let mut ok = true;
         if let Some(first) = inst.modifiers.first() {
             if !self.dialect.standalone_modifiers() {
@@ -527,7 +580,7 @@ impl Checker<'_> {
                     |d| d.standalone_modifiers(),
                     "NV_gpu_program4 2.X.4.1, Table X.14: stand-alone modifiers (`.F`, `.CC1`, `.SAT`); the ARB family writes opcode suffixes only (`ADDC_SAT`)",
                 );
-                return None;
+                return false;
             }
         }
         for id in &inst.modifiers {
@@ -615,10 +668,24 @@ impl Checker<'_> {
             );
             ok = false;
         }
-        if !ok {
-            return None;
+        ok
+    }
+
+    /// The instruction's [`Mods`] from its valid modifier list, and the
+    /// rules between modifiers (MUL's, clamping).
+    fn mods_of(
+        &mut self,
+        info: &'static OpInfo,
+        inst: &ast::Instruction,
+        list: &[(Modifier, Span)],
+    ) -> Option<Mods> {
+        // The first modifier of each kind, from one pass over the list
+        // (a search of the list per kind was most of this function's cost).
+        let mut first: [Option<(Modifier, Span)>; 6] = [None; 6];
+        for &(m, span) in list.iter().rev() {
+            first[kind_slot(m.kind())] = Some((m, span));
         }
-        let find = |k: ModifierKind| list.iter().find(|(m, _)| m.kind() == k).copied();
+        let find = |k: ModifierKind| first[kind_slot(k)];
         let mul_mode = find(ModifierKind::Multiply).map(|(m, _)| match m {
             Modifier::S24 => MulMode::S24,
             Modifier::U24 => MulMode::U24,
@@ -903,7 +970,7 @@ impl Checker<'_> {
         };
         let mut mask = 0u8;
         let mut last: i32 = -1;
-        for c in comps {
+        for &c in comps.iter() {
             if (c as i32) <= last {
                 self.error(
                     Diagnostic::error("E0432", format!("invalid write mask `.{}`", s.name))
@@ -2580,6 +2647,11 @@ impl Checker<'_> {
     }
 
     fn constant_var(&mut self, c: [Literal; 4], span: Span) -> VarId {
+        // Looked up by its key first: a constant used again (most are)
+        // needs no binding list, which is an allocation.
+        if let Some(&v) = self.implicit.get(&super::ImplicitKey::constant(&c)) {
+            return v;
+        }
         self.implicit_var(VarKind::Param(vec![ir::ParamBinding::Constant(c)]), span)
     }
 
@@ -2788,6 +2860,18 @@ fn modifier_allowed(info: &OpInfo, m: Modifier, sup: ModifierSupport, d: Dialect
     }
 }
 
+/// Where [`Checker::mods_of`] keeps the first modifier of a kind.
+fn kind_slot(k: ModifierKind) -> usize {
+    match k {
+        ModifierKind::DataType => 0,
+        ModifierKind::CcUpdate => 1,
+        ModifierKind::Clamp => 2,
+        ModifierKind::NoTypeCheck => 3,
+        ModifierKind::Multiply => 4,
+        ModifierKind::Precise => 5,
+    }
+}
+
 /// A modifier as the program wrote it (`C1`, `_SAT`, `.CC1`).
 fn suffix_text(word: &str, span: Span, word_span: Span, m: Modifier) -> String {
     if word_span.start <= span.start && span.end <= word_span.end {
@@ -2830,9 +2914,33 @@ fn is_suffix_soup(mut rest: &str) -> bool {
     true
 }
 
+/// The component numbers of a swizzle or write mask (at most four), in
+/// the order written.
+///
+/// Held in place, not in a `Vec`: every operand suffix and write mask of
+/// a program is read through [`components`], and a `Vec` was an
+/// allocation for each (docs/performance.md, "Session 10 (checker)").
+struct Components {
+    comps: [u8; 4],
+    len: usize,
+}
+
+impl std::ops::Deref for Components {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.comps[..self.len]
+    }
+}
+
 /// Component numbers of a swizzle or mask string; rejects mixing xyzw with rgba.
-fn components(s: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
+fn components(s: &str) -> Result<Components, String> {
+    let mut out = Components {
+        comps: [0; 4],
+        len: 0,
+    };
+    // Every character is looked at before the count is, so that a bad
+    // letter past the fourth is reported as the letter (as before).
+    let mut count = 0;
     let mut set: Option<bool> = None;
     for ch in s.chars() {
         let (c, xyzw) = match ch {
@@ -2849,11 +2957,15 @@ fn components(s: &str) -> Result<Vec<u8>, String> {
         if *set.get_or_insert(xyzw) != xyzw {
             return Err("mixes xyzw with rgba components".into());
         }
-        out.push(c);
+        if count < 4 {
+            out.comps[count] = c;
+        }
+        count += 1;
     }
-    if out.len() > 4 {
+    if count > 4 {
         return Err("more than four components".into());
     }
+    out.len = count;
     Ok(out)
 }
 

@@ -336,21 +336,27 @@ impl ImplicitKey {
             VarKind::Result(b) if b.len() == 1 => ImplicitKey::Result(b[0]),
             VarKind::Result(b) => ImplicitKey::Results(b.clone()),
             VarKind::Param(b) => match b.as_slice() {
-                [ir::ParamBinding::Constant(c)] => ImplicitKey::Constant(c.map(|l| match l {
-                    Literal::Int {
-                        negative,
-                        magnitude,
-                    } => LiteralKey::Int {
-                        negative,
-                        magnitude,
-                    },
-                    Literal::Float(f) => LiteralKey::Float(f.to_bits()),
-                    Literal::Bits(b) => LiteralKey::Bits(b),
-                })),
+                [ir::ParamBinding::Constant(c)] => ImplicitKey::constant(c),
                 _ => ImplicitKey::Param(format!("{b:?}")),
             },
             other => ImplicitKey::Param(format!("{other:?}")),
         }
+    }
+
+    /// The key of a constant's variable (`VarKind::Param` of one
+    /// `ParamBinding::Constant`).
+    fn constant(c: &[Literal; 4]) -> ImplicitKey {
+        ImplicitKey::Constant(c.map(|l| match l {
+            Literal::Int {
+                negative,
+                magnitude,
+            } => LiteralKey::Int {
+                negative,
+                magnitude,
+            },
+            Literal::Float(f) => LiteralKey::Float(f.to_bits()),
+            Literal::Bits(b) => LiteralKey::Bits(b),
+        }))
     }
 }
 
@@ -1477,17 +1483,13 @@ impl<'o> Checker<'o> {
             );
             return None;
         }
-        let mut lits = Vec::new();
-        for c in comps {
-            lits.push(self.literal(c, ty)?);
+        // In place, not in a `Vec` (an allocation per constant operand).
+        let mut out = [Literal::ZERO, Literal::ZERO, Literal::ZERO, Literal::ONE];
+        for (i, c) in comps.iter().enumerate() {
+            out[i] = self.literal(c, ty)?;
         }
         if scalar {
-            let l = lits[0];
-            return Some([l; 4]);
-        }
-        let mut out = [Literal::ZERO, Literal::ZERO, Literal::ZERO, Literal::ONE];
-        for (i, l) in lits.into_iter().enumerate() {
-            out[i] = l;
+            return Some([out[0]; 4]);
         }
         Some(out)
     }

@@ -14,7 +14,11 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Calls `f` on every statement of a block, depth first, in source order.
-pub(crate) fn walk(block: &Block, f: &mut dyn FnMut(&Stmt)) {
+///
+/// Generic rather than over `dyn FnMut`: each whole-program rule's walk
+/// gets its own copy with the closure inlined, instead of an indirect call
+/// per statement (docs/performance.md, "Session 10 (checker)").
+pub(crate) fn walk<F: FnMut(&Stmt)>(block: &Block, f: &mut F) {
     for s in block {
         f(s);
         for b in s.blocks() {
