@@ -23,34 +23,86 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// The text of a name or number, as written. Short texts (up to 22 bytes,
+/// The text of a name or number, as written. Short texts (up to 15 bytes,
 /// nearly every name and number in real programs) are stored inline, so the
 /// syntax tree of a large program costs no allocation per token; longer
-/// ones go to the heap. Reads as a `&str`.
+/// ones go to the heap behind a thin pointer. 16 bytes, so that an `Ident`
+/// (text and span) is 24 and the parser's stack symbol, sized by its
+/// largest value, stays small (docs/performance.md, "Session 10 (parser
+/// symbol)"). Reads as a `&str`.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Text(TextRepr);
 
+const _: () = assert!(std::mem::size_of::<Text>() == 16);
+
 // Equal texts have equal representations: the length decides inline or
-// heap, and inline bytes past the length are zero.
+// heap, and inline bytes past the length are zero. The inline length is an
+// enum of 0..=15, so the values 16..=255 of its byte are free and tell the
+// heap variant apart without a separate tag.
 #[derive(Clone, PartialEq, Eq)]
 enum TextRepr {
-    Inline { len: u8, bytes: [u8; Text::INLINE] },
-    Heap(Box<str>),
+    Inline {
+        len: InlineLen,
+        bytes: [u8; Text::INLINE],
+    },
+    Heap(Box<Box<str>>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum InlineLen {
+    L0,
+    L1,
+    L2,
+    L3,
+    L4,
+    L5,
+    L6,
+    L7,
+    L8,
+    L9,
+    L10,
+    L11,
+    L12,
+    L13,
+    L14,
+    L15,
+}
+
+impl InlineLen {
+    const ALL: [InlineLen; Text::INLINE + 1] = [
+        InlineLen::L0,
+        InlineLen::L1,
+        InlineLen::L2,
+        InlineLen::L3,
+        InlineLen::L4,
+        InlineLen::L5,
+        InlineLen::L6,
+        InlineLen::L7,
+        InlineLen::L8,
+        InlineLen::L9,
+        InlineLen::L10,
+        InlineLen::L11,
+        InlineLen::L12,
+        InlineLen::L13,
+        InlineLen::L14,
+        InlineLen::L15,
+    ];
 }
 
 impl Text {
-    const INLINE: usize = 22;
+    const INLINE: usize = 15;
 
     pub fn new(s: &str) -> Text {
         if s.len() <= Text::INLINE {
             let mut bytes = [0; Text::INLINE];
             bytes[..s.len()].copy_from_slice(s.as_bytes());
             Text(TextRepr::Inline {
-                len: s.len() as u8,
+                len: InlineLen::ALL[s.len()],
                 bytes,
             })
         } else {
-            Text(TextRepr::Heap(s.into()))
+            Text(TextRepr::Heap(Box::new(s.into())))
         }
     }
 

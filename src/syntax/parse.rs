@@ -499,3 +499,40 @@ END
         assert!(matches!(&i.args[4], Arg::Offset(v, _) if v.len() == 2 && v[1].negative));
     }
 }
+
+/// The sizes that decide the parser's stack symbol (every shift and reduce
+/// moves one): see docs/performance.md, "Session 10 (parser symbol)".
+#[cfg(test)]
+mod symbol_size {
+    use super::Stop;
+    use crate::syntax::ast::*;
+    use crate::syntax::lexer::Tok;
+    use std::mem::size_of;
+
+    #[test]
+    fn print_symbol_sizes() {
+        type Recovery<'a> = lalrpop_util::ErrorRecovery<usize, Tok<'a>, Stop>;
+        eprintln!(
+            "Text {} Ident {} IntLit {}",
+            size_of::<Text>(),
+            size_of::<Ident>(),
+            size_of::<IntLit>()
+        );
+        eprintln!(
+            "Tok {} ErrorRecovery {}",
+            size_of::<Tok>(),
+            size_of::<Recovery>()
+        );
+        eprintln!(
+            "Operand {} Arg {} Path {} PathHead {} PathPart {} IndexExpr {} Number {} ConstVector {} Init {} InitItem {} Root {} SignedNumber {}",
+            size_of::<Operand>(), size_of::<Arg>(), size_of::<Path>(), size_of::<PathHead>(), size_of::<PathPart>(),
+            size_of::<IndexExpr>(), size_of::<Number>(), size_of::<ConstVector>(), size_of::<Init>(), size_of::<InitItem>(),
+            size_of::<Root>(), size_of::<SignedNumber>()
+        );
+        eprintln!(
+            "(Ident, Option<ArraySize>) {} ArraySize {}",
+            size_of::<(Ident, Option<ArraySize>)>(),
+            size_of::<ArraySize>()
+        );
+    }
+}
