@@ -63,6 +63,18 @@ pub(crate) struct RegisterValues {
     /// (Uniform or PushConstant storage), by the SPIR-V variable and the
     /// element's index id.
     read_only: rustc_hash::FxHashMap<(Word, Word), Val>,
+    /// The values of Output variables (vec4 ones of their own, not of a
+    /// tessellation control program, whose results other invocations
+    /// write) stored or loaded in `run`, by the SPIR-V variable, so that a
+    /// masked write to the same result merges into the known value instead
+    /// of reloading it. EMIT / EMITS forget them (`forget_outputs`).
+    outputs: rustc_hash::FxHashMap<Word, Val>,
+    /// `OpCompositeExtract`s emitted in `run`, by the composite's id and
+    /// the component: a component read again (DP4 reads each of its
+    /// operands' components; `vertex.position` is read by four DP4s)
+    /// reuses the id. Splats (`Lowerer::splat`) are entered here too, so a
+    /// component of a broadcast scalar is the scalar.
+    extracts: rustc_hash::FxHashMap<(Word, u32), Word>,
 }
 
 impl RegisterValues {
@@ -112,7 +124,34 @@ impl RegisterValues {
             self.run = run;
             self.elements.clear();
             self.read_only.clear();
+            self.outputs.clear();
+            self.extracts.clear();
         }
+    }
+
+    /// `outputs`, emptied first if they belong to an earlier run.
+    fn outputs(&mut self, run: u64) -> &mut rustc_hash::FxHashMap<Word, Val> {
+        self.begin(run);
+        &mut self.outputs
+    }
+
+    /// Forgets the values of Output variables: after `OpEmitVertex` they
+    /// are undefined (SPIR-V; NV_gpu_program4 section 2.X.8.Z), and no
+    /// later read may assume what was stored before.
+    pub(crate) fn forget_outputs(&mut self) {
+        self.outputs.clear();
+    }
+
+    /// The id of component `index` of `composite`, if this run extracted it.
+    pub(crate) fn extracted(&mut self, run: u64, composite: Word, index: u32) -> Option<Word> {
+        self.begin(run);
+        self.extracts.get(&(composite, index)).copied()
+    }
+
+    /// Records that `id` is component `index` of `composite` in this run.
+    pub(crate) fn remember_extract(&mut self, run: u64, composite: Word, index: u32, id: Word) {
+        self.begin(run);
+        self.extracts.insert((composite, index), id);
     }
 }
 
@@ -982,6 +1021,17 @@ impl Lowerer<'_> {
             IoShape::Vec4 if slot.class == StorageClass::Input && prefix.is_empty() => {
                 self.load_read_only((slot.var, 0), slot.comp, |_| Ok(slot.var))?
             }
+            IoShape::Vec4 if self.output_known_in_run(slot, &prefix) => {
+                let run = self.b.straight_line_run();
+                match self.register_values.outputs(run).get(&slot.var) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.load(slot.var, slot.comp, 4)?;
+                        self.register_values.outputs(run).insert(slot.var, v);
+                        v
+                    }
+                }
+            }
             IoShape::Vec4 => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
                 self.load(p, slot.comp, 4)?
@@ -1192,7 +1242,25 @@ impl Lowerer<'_> {
         enable: &Enable,
         old: Option<Val>,
     ) -> LResult<Val> {
-        let v = self.cast(value, comp)?;
+        let mut v = self.cast(value, comp)?;
+        // A scalar result (`Lowerer::write_scalar_result`) written to one
+        // component: inserted into the old value, with no broadcast first.
+        if v.n == 1 && enable.dynamic.is_none() && enable.mask.0.count_ones() == 1 {
+            let old = match old {
+                Some(old) => old,
+                None => self.load(ptr, comp, 4)?,
+            };
+            let ty = self.t(comp, 4);
+            let id = self.emit(
+                Op::CompositeInsert,
+                ty,
+                &[v.id, old.id, enable.mask.0.trailing_zeros()],
+            )?;
+            let merged = Val { id, comp, n: 4 };
+            self.store(ptr, merged)?;
+            return Ok(merged);
+        }
+        v = self.splat(v, 4)?;
         if enable.dynamic.is_none() && enable.mask == WriteMask::ALL {
             self.store(ptr, v)?;
             return Ok(v);
@@ -1232,6 +1300,16 @@ impl Lowerer<'_> {
         // written at its invocation's element.
         let prefix = self.vertex_prefix(slot, None)?;
         let (ptr, component) = match slot.shape {
+            IoShape::Vec4 if self.output_known_in_run(slot, &prefix) => {
+                if enable.mask.0 == 0 {
+                    return Ok(());
+                }
+                let run = self.b.straight_line_run();
+                let old = self.register_values.outputs(run).get(&slot.var).copied();
+                let stored = self.merge_store_over(slot.var, slot.comp, value, enable, old)?;
+                self.register_values.outputs(run).insert(slot.var, stored);
+                return Ok(());
+            }
             IoShape::Vec4 => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
                 return self.merge_store(p, slot.comp, value, enable);
@@ -1273,6 +1351,17 @@ impl Lowerer<'_> {
             s = self.sel(cond, s, old)?;
         }
         self.store(ptr, s)
+    }
+
+    /// Whether the lowering keeps the value of `slot` within a run
+    /// (`RegisterValues::outputs`): an Output variable that is one vec4 of
+    /// its own. Not a tessellation control program's: its results are
+    /// shared with the patch's other invocations, which write them too
+    /// (NV_tessellation_program5 section 2.X.6.Y).
+    fn output_known_in_run(&self, slot: IoSlot, prefix: &[Word]) -> bool {
+        slot.class == StorageClass::Output
+            && prefix.is_empty()
+            && self.program.stage != crate::isa::Stage::TessControl
     }
 
     fn storage_of(&mut self, var: VarId, span: Span) -> LResult<StorageRef> {
