@@ -74,7 +74,46 @@ pub(crate) struct RegisterValues {
     /// operands' components; `vertex.position` is read by four DP4s)
     /// reuses the id. Splats (`Lowerer::splat`) are entered here too, so a
     /// component of a broadcast scalar is the scalar.
-    extracts: rustc_hash::FxHashMap<(Word, u32), Word>,
+    extracts: RecentValues,
+    /// `OpBitcast`s of loaded values emitted in `run`, by the value's id
+    /// and the type read (`Lowerer::cast_loaded`).
+    casts: RecentValues,
+}
+
+/// A direct-mapped cache of ids derived from another id within a run
+/// (`RegisterValues::extracts`, `casts`): an entry per slot, replaced by
+/// the next key that maps there. Ids are allocated in order, so the values
+/// a run is still reading sit in different slots; a lost entry costs one
+/// instruction, not correctness, and a lookup is one compare with no
+/// hashing or allocation (a hash map of every extract made the lowering
+/// slower than the instructions it saved).
+#[derive(Default)]
+struct RecentValues {
+    /// (run, id, key, derived id), indexed by `slot`.
+    entries: Vec<(u64, Word, u32, Word)>,
+}
+
+impl RecentValues {
+    const SLOTS: usize = 256;
+
+    fn slot(id: Word, key: u32) -> usize {
+        (id.wrapping_mul(4).wrapping_add(key) as usize) % Self::SLOTS
+    }
+
+    fn get(&self, run: u64, id: Word, key: u32) -> Option<Word> {
+        match self.entries.get(Self::slot(id, key)) {
+            Some(&(r, i, k, derived)) if r == run && i == id && k == key => Some(derived),
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, run: u64, id: Word, key: u32, derived: Word) {
+        if self.entries.is_empty() {
+            // Run 0 is before any block: no lookup is made in it.
+            self.entries.resize(Self::SLOTS, (u64::MAX, 0, 0, 0));
+        }
+        self.entries[Self::slot(id, key)] = (run, id, key, derived);
+    }
 }
 
 impl RegisterValues {
@@ -125,7 +164,6 @@ impl RegisterValues {
             self.elements.clear();
             self.read_only.clear();
             self.outputs.clear();
-            self.extracts.clear();
         }
     }
 
@@ -143,15 +181,13 @@ impl RegisterValues {
     }
 
     /// The id of component `index` of `composite`, if this run extracted it.
-    pub(crate) fn extracted(&mut self, run: u64, composite: Word, index: u32) -> Option<Word> {
-        self.begin(run);
-        self.extracts.get(&(composite, index)).copied()
+    pub(crate) fn extracted(&self, run: u64, composite: Word, index: u32) -> Option<Word> {
+        self.extracts.get(run, composite, index)
     }
 
     /// Records that `id` is component `index` of `composite` in this run.
     pub(crate) fn remember_extract(&mut self, run: u64, composite: Word, index: u32, id: Word) {
-        self.begin(run);
-        self.extracts.insert((composite, index), id);
+        self.extracts.insert(run, composite, index, id);
     }
 }
 
@@ -562,7 +598,7 @@ impl Lowerer<'_> {
                         v
                     }
                 };
-                self.cast(v, comp)
+                self.cast_loaded(v, comp)
             }
             StorageRef::Param(elements) => match element {
                 Element::Fixed(n) => {
@@ -647,11 +683,11 @@ impl Lowerer<'_> {
                         comp: Comp::U32,
                         n: 4,
                     };
-                    return self.cast(v, comp);
+                    return self.cast_loaded(v, comp);
                 }
                 let index = self.c_i32(element as i32);
                 let v = self.load_block_element(block, index)?;
-                self.cast(v, comp)
+                self.cast_loaded(v, comp)
             }
             ParamSource::State(read) => self.load_state(read, comp),
             ParamSource::BufferElement { buffer, element } => {
@@ -1135,7 +1171,28 @@ impl Lowerer<'_> {
                 self.construct(&[x, zero, zero, one])?
             }
         };
-        self.cast(v, comp)
+        self.cast_loaded(v, comp)
+    }
+
+    /// `self.cast(v, comp)` of a loaded operand value, reused within the
+    /// run: a register or parameter read as the same type again (each
+    /// read of a `program.env` element as float bitcasts its `uvec4`) is
+    /// the same id. Only loads go through here: an operand is never
+    /// decorated by the instruction that reads it (`alu`'s
+    /// `computed_here`), so sharing its id changes no decoration.
+    fn cast_loaded(&mut self, v: Val, comp: Comp) -> LResult<Val> {
+        if v.comp == comp {
+            return Ok(v);
+        }
+        let run = self.b.straight_line_run();
+        if let Some(id) = self.register_values.casts.get(run, v.id, comp as u32) {
+            return Ok(Val { id, comp, n: v.n });
+        }
+        let cast = self.cast(v, comp)?;
+        self.register_values
+            .casts
+            .insert(run, v.id, comp as u32, cast.id);
+        Ok(cast)
     }
 
     /// A scalar placed in one component of a vec4 of zeros.
