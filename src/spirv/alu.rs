@@ -160,6 +160,7 @@ impl Lowerer<'_> {
             self.compute(inst, info, &srcs)?
         };
         let mut value = match info.result {
+            ResultKind::Scalar(_) if self.write_scalar_result(inst, result_type) => computed.value,
             ResultKind::Scalar(_) => self.splat(computed.value, 4)?,
             _ => computed.value,
         };
@@ -169,7 +170,7 @@ impl Lowerer<'_> {
             value = self.round_to_fixed(value)?;
         }
         let result64 = inst.result64();
-        if value.n != 4 || value.comp != Comp::sized(result_type, result64) {
+        if (value.n != 4 && value.n != 1) || value.comp != Comp::sized(result_type, result64) {
             return Err(LowerError::internal_at(
                 format!(
                     "{}.{} is not lowered for this data type",
@@ -233,6 +234,20 @@ impl Lowerer<'_> {
             return Ok(());
         }
         self.write_dest(&inst.dst, value, &enable)
+    }
+
+    /// Whether a scalar result (Table X.13's SCALAR instructions: DP4,
+    /// RCP, ...) goes to the write unbroadcast, which then inserts it into
+    /// the one component a mask such as `.x` enables (`merge_store_over`)
+    /// instead of broadcasting it and shuffling (issue 17, "Session 10").
+    /// Fixed-point rounding, clamps, condition codes and precision
+    /// decorations take the broadcast vec4 as before.
+    fn write_scalar_result(&self, inst: &Instruction, result_type: DataType) -> bool {
+        let relaxed = inst.half || (self.relax_floats && result_type == DataType::Float);
+        !inst.fixed
+            && !relaxed
+            && inst.clamp.is_none()
+            && inst.cc_update.is_none_or(|r| !self.live.cc_live(r.0))
     }
 
     fn compute(&mut self, inst: &Instruction, info: &OpInfo, s: &[Loaded]) -> LResult<Computed> {

@@ -513,8 +513,19 @@ impl Lowerer<'_> {
         if v.n == 1 {
             return Ok(v);
         }
+        // Values are SSA and a run is one block: an extract of this run
+        // dominates the rest of it (`operand::RegisterValues::extracts`).
+        let run = self.b.straight_line_run();
+        if let Some(id) = self.register_values.extracted(run, v.id, index) {
+            return Ok(Val {
+                id,
+                comp: v.comp,
+                n: 1,
+            });
+        }
         let ty = self.t(v.comp, 1);
         let id = self.b.composite_extract(ty, None, v.id, [index])?;
+        self.register_values.remember_extract(run, v.id, index, id);
         Ok(Val {
             id,
             comp: v.comp,
@@ -539,11 +550,17 @@ impl Lowerer<'_> {
             return Ok(s);
         }
         let s = self.extract(s, 0)?;
-        if n <= 4 {
-            self.construct(&[s; 4][..n as usize])
+        let v = if n <= 4 {
+            self.construct(&[s; 4][..n as usize])?
         } else {
-            self.construct(&vec![s; n as usize])
+            self.construct(&vec![s; n as usize])?
+        };
+        // Every component of the broadcast is `s`.
+        let run = self.b.straight_line_run();
+        for c in 0..n {
+            self.register_values.remember_extract(run, v.id, c, s.id);
         }
+        Ok(v)
     }
 
     /// Component selection from the concatenation of `a` and `b`.

@@ -348,6 +348,9 @@ impl Lowerer<'_> {
                 self.b.emit_stream_vertex(k)?;
             }
         }
+        // The results are undefined after the emit (2.X.8.Z): what the
+        // program stored before is not what a later read sees.
+        self.register_values.forget_outputs();
         Ok(())
     }
 

@@ -63,6 +63,57 @@ pub(crate) struct RegisterValues {
     /// (Uniform or PushConstant storage), by the SPIR-V variable and the
     /// element's index id.
     read_only: rustc_hash::FxHashMap<(Word, Word), Val>,
+    /// The values of Output variables (vec4 ones of their own, not of a
+    /// tessellation control program, whose results other invocations
+    /// write) stored or loaded in `run`, by the SPIR-V variable, so that a
+    /// masked write to the same result merges into the known value instead
+    /// of reloading it. EMIT / EMITS forget them (`forget_outputs`).
+    outputs: rustc_hash::FxHashMap<Word, Val>,
+    /// `OpCompositeExtract`s emitted in `run`, by the composite's id and
+    /// the component: a component read again (DP4 reads each of its
+    /// operands' components; `vertex.position` is read by four DP4s)
+    /// reuses the id. Splats (`Lowerer::splat`) are entered here too, so a
+    /// component of a broadcast scalar is the scalar.
+    extracts: RecentValues,
+    /// `OpBitcast`s of loaded values emitted in `run`, by the value's id
+    /// and the type read (`Lowerer::cast_loaded`).
+    casts: RecentValues,
+}
+
+/// A direct-mapped cache of ids derived from another id within a run
+/// (`RegisterValues::extracts`, `casts`): an entry per slot, replaced by
+/// the next key that maps there. Ids are allocated in order, so the values
+/// a run is still reading sit in different slots; a lost entry costs one
+/// instruction, not correctness, and a lookup is one compare with no
+/// hashing or allocation (a hash map of every extract made the lowering
+/// slower than the instructions it saved).
+#[derive(Default)]
+struct RecentValues {
+    /// (run, id, key, derived id), indexed by `slot`.
+    entries: Vec<(u64, Word, u32, Word)>,
+}
+
+impl RecentValues {
+    const SLOTS: usize = 256;
+
+    fn slot(id: Word, key: u32) -> usize {
+        (id.wrapping_mul(4).wrapping_add(key) as usize) % Self::SLOTS
+    }
+
+    fn get(&self, run: u64, id: Word, key: u32) -> Option<Word> {
+        match self.entries.get(Self::slot(id, key)) {
+            Some(&(r, i, k, derived)) if r == run && i == id && k == key => Some(derived),
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, run: u64, id: Word, key: u32, derived: Word) {
+        if self.entries.is_empty() {
+            // Run 0 is before any block: no lookup is made in it.
+            self.entries.resize(Self::SLOTS, (u64::MAX, 0, 0, 0));
+        }
+        self.entries[Self::slot(id, key)] = (run, id, key, derived);
+    }
 }
 
 impl RegisterValues {
@@ -112,7 +163,31 @@ impl RegisterValues {
             self.run = run;
             self.elements.clear();
             self.read_only.clear();
+            self.outputs.clear();
         }
+    }
+
+    /// `outputs`, emptied first if they belong to an earlier run.
+    fn outputs(&mut self, run: u64) -> &mut rustc_hash::FxHashMap<Word, Val> {
+        self.begin(run);
+        &mut self.outputs
+    }
+
+    /// Forgets the values of Output variables: after `OpEmitVertex` they
+    /// are undefined (SPIR-V; NV_gpu_program4 section 2.X.8.Z), and no
+    /// later read may assume what was stored before.
+    pub(crate) fn forget_outputs(&mut self) {
+        self.outputs.clear();
+    }
+
+    /// The id of component `index` of `composite`, if this run extracted it.
+    pub(crate) fn extracted(&self, run: u64, composite: Word, index: u32) -> Option<Word> {
+        self.extracts.get(run, composite, index)
+    }
+
+    /// Records that `id` is component `index` of `composite` in this run.
+    pub(crate) fn remember_extract(&mut self, run: u64, composite: Word, index: u32, id: Word) {
+        self.extracts.insert(run, composite, index, id);
     }
 }
 
@@ -523,7 +598,7 @@ impl Lowerer<'_> {
                         v
                     }
                 };
-                self.cast(v, comp)
+                self.cast_loaded(v, comp)
             }
             StorageRef::Param(elements) => match element {
                 Element::Fixed(n) => {
@@ -608,11 +683,11 @@ impl Lowerer<'_> {
                         comp: Comp::U32,
                         n: 4,
                     };
-                    return self.cast(v, comp);
+                    return self.cast_loaded(v, comp);
                 }
                 let index = self.c_i32(element as i32);
                 let v = self.load_block_element(block, index)?;
-                self.cast(v, comp)
+                self.cast_loaded(v, comp)
             }
             ParamSource::State(read) => self.load_state(read, comp),
             ParamSource::BufferElement { buffer, element } => {
@@ -982,6 +1057,17 @@ impl Lowerer<'_> {
             IoShape::Vec4 if slot.class == StorageClass::Input && prefix.is_empty() => {
                 self.load_read_only((slot.var, 0), slot.comp, |_| Ok(slot.var))?
             }
+            IoShape::Vec4 if self.output_known_in_run(slot, &prefix) => {
+                let run = self.b.straight_line_run();
+                match self.register_values.outputs(run).get(&slot.var) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.load(slot.var, slot.comp, 4)?;
+                        self.register_values.outputs(run).insert(slot.var, v);
+                        v
+                    }
+                }
+            }
             IoShape::Vec4 => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
                 self.load(p, slot.comp, 4)?
@@ -1085,7 +1171,28 @@ impl Lowerer<'_> {
                 self.construct(&[x, zero, zero, one])?
             }
         };
-        self.cast(v, comp)
+        self.cast_loaded(v, comp)
+    }
+
+    /// `self.cast(v, comp)` of a loaded operand value, reused within the
+    /// run: a register or parameter read as the same type again (each
+    /// read of a `program.env` element as float bitcasts its `uvec4`) is
+    /// the same id. Only loads go through here: an operand is never
+    /// decorated by the instruction that reads it (`alu`'s
+    /// `computed_here`), so sharing its id changes no decoration.
+    fn cast_loaded(&mut self, v: Val, comp: Comp) -> LResult<Val> {
+        if v.comp == comp {
+            return Ok(v);
+        }
+        let run = self.b.straight_line_run();
+        if let Some(id) = self.register_values.casts.get(run, v.id, comp as u32) {
+            return Ok(Val { id, comp, n: v.n });
+        }
+        let cast = self.cast(v, comp)?;
+        self.register_values
+            .casts
+            .insert(run, v.id, comp as u32, cast.id);
+        Ok(cast)
     }
 
     /// A scalar placed in one component of a vec4 of zeros.
@@ -1192,7 +1299,25 @@ impl Lowerer<'_> {
         enable: &Enable,
         old: Option<Val>,
     ) -> LResult<Val> {
-        let v = self.cast(value, comp)?;
+        let mut v = self.cast(value, comp)?;
+        // A scalar result (`Lowerer::write_scalar_result`) written to one
+        // component: inserted into the old value, with no broadcast first.
+        if v.n == 1 && enable.dynamic.is_none() && enable.mask.0.count_ones() == 1 {
+            let old = match old {
+                Some(old) => old,
+                None => self.load(ptr, comp, 4)?,
+            };
+            let ty = self.t(comp, 4);
+            let id = self.emit(
+                Op::CompositeInsert,
+                ty,
+                &[v.id, old.id, enable.mask.0.trailing_zeros()],
+            )?;
+            let merged = Val { id, comp, n: 4 };
+            self.store(ptr, merged)?;
+            return Ok(merged);
+        }
+        v = self.splat(v, 4)?;
         if enable.dynamic.is_none() && enable.mask == WriteMask::ALL {
             self.store(ptr, v)?;
             return Ok(v);
@@ -1232,6 +1357,16 @@ impl Lowerer<'_> {
         // written at its invocation's element.
         let prefix = self.vertex_prefix(slot, None)?;
         let (ptr, component) = match slot.shape {
+            IoShape::Vec4 if self.output_known_in_run(slot, &prefix) => {
+                if enable.mask.0 == 0 {
+                    return Ok(());
+                }
+                let run = self.b.straight_line_run();
+                let old = self.register_values.outputs(run).get(&slot.var).copied();
+                let stored = self.merge_store_over(slot.var, slot.comp, value, enable, old)?;
+                self.register_values.outputs(run).insert(slot.var, stored);
+                return Ok(());
+            }
             IoShape::Vec4 => {
                 let p = self.slot_pointer(slot, slot.comp, 4, &prefix)?;
                 return self.merge_store(p, slot.comp, value, enable);
@@ -1273,6 +1408,17 @@ impl Lowerer<'_> {
             s = self.sel(cond, s, old)?;
         }
         self.store(ptr, s)
+    }
+
+    /// Whether the lowering keeps the value of `slot` within a run
+    /// (`RegisterValues::outputs`): an Output variable that is one vec4 of
+    /// its own. Not a tessellation control program's: its results are
+    /// shared with the patch's other invocations, which write them too
+    /// (NV_tessellation_program5 section 2.X.6.Y).
+    fn output_known_in_run(&self, slot: IoSlot, prefix: &[Word]) -> bool {
+        slot.class == StorageClass::Output
+            && prefix.is_empty()
+            && self.program.stage != crate::isa::Stage::TessControl
     }
 
     fn storage_of(&mut self, var: VarId, span: Span) -> LResult<StorageRef> {

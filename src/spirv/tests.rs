@@ -3312,3 +3312,30 @@ fn inputs_and_parameters_are_loaded_once_per_block() {
     assert_eq!(loads_of(&words, "in_loc0"), 1);
     assert_eq!(loads_of(&words, "program_env"), 2);
 }
+
+/// Issue 17, docs/performance.md "Session 10": DP4's scalar result
+/// written to one component of `result.position` is inserted into the
+/// value the block last stored there (one load of the output, before the
+/// first write; no broadcast, no shuffle), and `vertex.position`'s four
+/// components are extracted once for the four DP4s: 4 × 4 components of
+/// the four `mvp` rows + 4 of the position = 20 extracts.
+#[test]
+fn scalar_results_to_one_component_are_inserted_into_the_known_output() {
+    let words = compiled(
+        "!!NVvp4.0\nPARAM mvp[4] = { program.env[0..3] };\nATTRIB p = vertex.position;\nDP4 result.position.x, mvp[0], p;\nDP4 result.position.y, mvp[1], p;\nDP4 result.position.z, mvp[2], p;\nDP4 result.position.w, mvp[3], p;\nEND\n",
+    );
+    let m = module(&words);
+    let ops = |op: Op| {
+        m.functions
+            .iter()
+            .flat_map(|f| f.blocks.iter())
+            .flat_map(|b| b.instructions.iter())
+            .filter(|i| i.class.opcode == op)
+            .count()
+    };
+    assert_eq!(ops(Op::CompositeInsert), 4);
+    assert_eq!(ops(Op::VectorShuffle), 0);
+    assert_eq!(ops(Op::CompositeConstruct), 0);
+    assert_eq!(ops(Op::CompositeExtract), 20);
+    assert_eq!(loads_of(&words, "builtin0"), 1);
+}
