@@ -715,6 +715,17 @@ impl<'a> Scope<'a> {
         self.objects.push(o);
     }
 
+    /// An image made from `info`, owned by the scope, with device-local
+    /// memory bound to it.
+    pub(crate) fn bound_image(&mut self, info: &vk::ImageCreateInfo<'_>) -> Result<vk::Image> {
+        let image = unsafe { self.dev().create_image(info, None) }.vk("vkCreateImage")?;
+        self.own(Object::Image(image));
+        let req = unsafe { self.dev().get_image_memory_requirements(image) };
+        let memory = self.allocate(req, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
+        unsafe { self.dev().bind_image_memory(image, memory, 0) }.vk("vkBindImageMemory")?;
+        Ok(image)
+    }
+
     fn memory_type(&self, bits: u32, want: vk::MemoryPropertyFlags) -> Option<u32> {
         let m = &self.d.memory;
         (0..m.memory_type_count).find(|&i| {
@@ -850,31 +861,23 @@ impl<'a> Scope<'a> {
         height: u32,
         samples: vk::SampleCountFlags,
     ) -> Result<(vk::Image, vk::ImageView)> {
-        let image = unsafe {
-            self.dev().create_image(
-                &vk::ImageCreateInfo::default()
-                    .image_type(vk::ImageType::TYPE_2D)
-                    .format(format)
-                    .extent(vk::Extent3D {
-                        width,
-                        height,
-                        depth: 1,
-                    })
-                    .mip_levels(1)
-                    .array_layers(1)
-                    .samples(samples)
-                    .tiling(vk::ImageTiling::OPTIMAL)
-                    .usage(usage)
-                    .sharing_mode(vk::SharingMode::EXCLUSIVE)
-                    .initial_layout(vk::ImageLayout::UNDEFINED),
-                None,
-            )
-        }
-        .vk("vkCreateImage")?;
-        self.objects.push(Object::Image(image));
-        let req = unsafe { self.dev().get_image_memory_requirements(image) };
-        let memory = self.allocate(req, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
-        unsafe { self.dev().bind_image_memory(image, memory, 0) }.vk("vkBindImageMemory")?;
+        let image = self.bound_image(
+            &vk::ImageCreateInfo::default()
+                .image_type(vk::ImageType::TYPE_2D)
+                .format(format)
+                .extent(vk::Extent3D {
+                    width,
+                    height,
+                    depth: 1,
+                })
+                .mip_levels(1)
+                .array_layers(1)
+                .samples(samples)
+                .tiling(vk::ImageTiling::OPTIMAL)
+                .usage(usage)
+                .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                .initial_layout(vk::ImageLayout::UNDEFINED),
+        )?;
         let view = unsafe {
             self.dev().create_image_view(
                 &vk::ImageViewCreateInfo::default()

@@ -249,36 +249,28 @@ impl Scope<'_> {
             height: i.extent[1],
             depth: i.extent[2],
         };
-        let image = unsafe {
-            self.dev().create_image(
-                &vk::ImageCreateInfo::default()
-                    .image_type(image_type)
-                    .format(i.format)
-                    .extent(extent)
-                    .mip_levels(1)
-                    .array_layers(i.layers)
-                    .samples(vk::SampleCountFlags::from_raw(i.samples.max(1)))
-                    .flags(if i.view_format.is_some() {
-                        vk::ImageCreateFlags::MUTABLE_FORMAT
-                    } else {
-                        vk::ImageCreateFlags::empty()
-                    })
-                    .tiling(vk::ImageTiling::OPTIMAL)
-                    .usage(
-                        vk::ImageUsageFlags::STORAGE
-                            | vk::ImageUsageFlags::TRANSFER_SRC
-                            | vk::ImageUsageFlags::TRANSFER_DST,
-                    )
-                    .sharing_mode(vk::SharingMode::EXCLUSIVE)
-                    .initial_layout(vk::ImageLayout::UNDEFINED),
-                None,
-            )
-        }
-        .vk("vkCreateImage")?;
-        self.own(Object::Image(image));
-        let req = unsafe { self.dev().get_image_memory_requirements(image) };
-        let memory = self.allocate(req, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
-        unsafe { self.dev().bind_image_memory(image, memory, 0) }.vk("vkBindImageMemory")?;
+        let image = self.bound_image(
+            &vk::ImageCreateInfo::default()
+                .image_type(image_type)
+                .format(i.format)
+                .extent(extent)
+                .mip_levels(1)
+                .array_layers(i.layers)
+                .samples(vk::SampleCountFlags::from_raw(i.samples.max(1)))
+                .flags(if i.view_format.is_some() {
+                    vk::ImageCreateFlags::MUTABLE_FORMAT
+                } else {
+                    vk::ImageCreateFlags::empty()
+                })
+                .tiling(vk::ImageTiling::OPTIMAL)
+                .usage(
+                    vk::ImageUsageFlags::STORAGE
+                        | vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST,
+                )
+                .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                .initial_layout(vk::ImageLayout::UNDEFINED),
+        )?;
         let view = unsafe {
             self.dev().create_image_view(
                 &vk::ImageViewCreateInfo::default()

@@ -289,28 +289,20 @@ impl Scope<'_> {
         } else {
             vk::ImageCreateFlags::empty()
         };
-        let image = unsafe {
-            self.dev().create_image(
-                &vk::ImageCreateInfo::default()
-                    .flags(flags)
-                    .image_type(image_type)
-                    .format(t.format)
-                    .extent(t.level_extent(0))
-                    .mip_levels(levels)
-                    .array_layers(t.layers)
-                    .samples(vk::SampleCountFlags::TYPE_1)
-                    .tiling(vk::ImageTiling::OPTIMAL)
-                    .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
-                    .sharing_mode(vk::SharingMode::EXCLUSIVE)
-                    .initial_layout(vk::ImageLayout::UNDEFINED),
-                None,
-            )
-        }
-        .vk("vkCreateImage")?;
-        self.own(Object::Image(image));
-        let req = unsafe { self.dev().get_image_memory_requirements(image) };
-        let memory = self.allocate(req, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
-        unsafe { self.dev().bind_image_memory(image, memory, 0) }.vk("vkBindImageMemory")?;
+        let image = self.bound_image(
+            &vk::ImageCreateInfo::default()
+                .flags(flags)
+                .image_type(image_type)
+                .format(t.format)
+                .extent(t.level_extent(0))
+                .mip_levels(levels)
+                .array_layers(t.layers)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .tiling(vk::ImageTiling::OPTIMAL)
+                .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
+                .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                .initial_layout(vk::ImageLayout::UNDEFINED),
+        )?;
         let range = vk::ImageSubresourceRange {
             aspect_mask: aspect,
             base_mip_level: 0,
