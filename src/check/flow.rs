@@ -640,8 +640,14 @@ fn link_segments(
         .map(|(name, &(i, _))| (name.clone(), SubId(i as u32)))
         .collect();
     let indirect = c.resolve_indirect_calls(&label_subs);
-    for s in segments.iter_mut() {
-        patch_calls(&mut s.body, &targets, &indirect);
+    // Every CAL and BRA is in `pending` and every CALI in `indirect`: a
+    // program with neither has nothing to patch, and the walk over all its
+    // statements is a cache-missing pass at 10 MB (docs/performance.md,
+    // "Session 11 (linearity)").
+    if !pending.is_empty() || !indirect.is_empty() {
+        for s in segments.iter_mut() {
+            patch_calls(&mut s.body, &targets, &indirect);
+        }
     }
     // Section 2.X.5: execution starts after the label `main` if there is
     // one, else at the first instruction, and runs until RET in main or the

@@ -15,7 +15,8 @@
 //! of the subroutines a CAL may run, and a read inside a subroutine is
 //! flagged only if nothing in the program writes that component at all.
 
-use super::rules::{for_each_operand, source_subroutines, walk};
+use super::census::Census;
+use super::rules::{for_each_operand, walk};
 use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{Block, Index, Program, ResultBinding, Stmt, SubId, VarId, VarKind};
@@ -23,15 +24,15 @@ use crate::isa::Stage;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeSet;
 
-pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
+pub(super) fn lint(c: &mut Checker<'_>, p: &Program, text: &ProgramText, census: &Census) {
     if !text.generated_by_cgc {
-        unused_variables(c, p);
+        unused_variables(c, p, census);
         if !p.dialect.fixed_registers_initialised() {
-            read_before_write(c, p);
+            read_before_write(c, p, census);
         }
     }
-    missing_results(c, p, text);
-    call_depth(c, p);
+    missing_results(c, p, text, census);
+    call_depth(c, p, census);
 }
 
 /// Whether `source` is the output of NVIDIA's Cg compiler, which writes a
@@ -68,28 +69,8 @@ fn writes_in(block: &Block, out: &mut HashMap<VarId, u8>) {
     });
 }
 
-/// Whether `block` has a BRA: then source order is not execution order.
-fn branches(block: &Block) -> bool {
-    let mut any = false;
-    walk(block, &mut |s| any |= matches!(s, Stmt::Branch { .. }));
-    any
-}
-
-fn unused_variables(c: &mut Checker<'_>, p: &Program) {
-    // One flag per variable (ids are dense): a set of every operand's
-    // variable was 2 % of a large compile (docs/performance.md).
-    let mut used = vec![false; p.variables.len()];
-    for sub in &p.subroutines {
-        walk(&sub.body, &mut |s| {
-            for_each_operand(s, |o| used[o.var.0 as usize] = true);
-            if let Some(m) = s.memory() {
-                used[m.var.0 as usize] = true;
-            }
-            if let Some(d) = s.dest() {
-                used[d.var.0 as usize] = true;
-            }
-        });
-    }
+fn unused_variables(c: &mut Checker<'_>, p: &Program, census: &Census) {
+    let mut used = census.used.clone();
     // A variable on a range of buffers is one declaration: used when any
     // of its binding points is read.
     for vars in c.buffer_ranges.values() {
@@ -151,22 +132,12 @@ fn unused_variables(c: &mut Checker<'_>, p: &Program) {
     }
 }
 
-fn read_before_write(c: &mut Checker<'_>, p: &Program) {
+fn read_before_write(c: &mut Checker<'_>, p: &Program, census: &Census) {
     // Everything the program can write, for reads in subroutines.
-    let mut anywhere: HashMap<VarId, u8> = HashMap::default();
-    for sub in source_subroutines(p) {
-        writes_in(&sub.body, &mut anywhere);
-    }
+    let anywhere = census.writes_anywhere();
     // What each subroutine may write, including through its own calls.
-    let sub_writes: Vec<HashMap<VarId, u8>> = p
-        .subroutines
-        .iter()
-        .map(|s| {
-            let mut w = HashMap::default();
-            writes_in(&s.body, &mut w);
-            w
-        })
-        .collect();
+    let sub_writes: Vec<&HashMap<VarId, u8>> =
+        census.subroutines.iter().map(|s| &s.writes).collect();
     let mut reported: BTreeSet<VarId> = BTreeSet::new();
     for (index, sub) in p.subroutines.iter().enumerate() {
         let is_entry = SubId(index as u32) == p.entry;
@@ -179,7 +150,7 @@ fn read_before_write(c: &mut Checker<'_>, p: &Program) {
         let mut state = Flow {
             p,
             written: HashMap::default(),
-            subroutine: !is_entry || branches(&sub.body),
+            subroutine: !is_entry || census.subroutines[index].branches,
             anywhere: &anywhere,
             sub_writes: &sub_writes,
             reported: &mut reported,
@@ -199,7 +170,7 @@ struct Flow<'a> {
     /// Inside a CAL'd subroutine: its caller may have written anything.
     subroutine: bool,
     anywhere: &'a HashMap<VarId, u8>,
-    sub_writes: &'a [HashMap<VarId, u8>],
+    sub_writes: &'a [&'a HashMap<VarId, u8>],
     reported: &'a mut BTreeSet<VarId>,
     warnings: Vec<Diagnostic>,
 }
@@ -255,7 +226,7 @@ impl Flow<'_> {
                     };
                     for target in targets {
                         if let Some(w) = self.sub_writes.get(target.0 as usize) {
-                            for (v, m) in w {
+                            for (v, m) in w.iter() {
                                 *self.written.entry(*v).or_default() |= m;
                             }
                         }
@@ -360,16 +331,17 @@ impl Flow<'_> {
     }
 }
 
-fn missing_results(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
+fn missing_results(c: &mut Checker<'_>, p: &Program, text: &ProgramText, census: &Census) {
     let mut written: Vec<ResultBinding> = Vec::new();
-    for sub in &p.subroutines {
-        walk(&sub.body, &mut |s| {
-            if let Stmt::Inst(i) = s {
-                if let VarKind::Result(b) = &p.var(i.dst.var).kind {
-                    written.extend(b.iter().copied());
-                }
-            }
-        });
+    for (v, _) in p
+        .variables
+        .iter()
+        .zip(&census.instruction_dest)
+        .filter(|(_, &d)| d)
+    {
+        if let VarKind::Result(b) = &v.kind {
+            written.extend(b.iter().copied());
+        }
     }
     let (ok, what) = match p.stage {
         Stage::Fragment => (
@@ -401,18 +373,10 @@ fn missing_results(c: &mut Checker<'_>, p: &Program, text: &ProgramText) {
 }
 
 /// W0004: a static chain of calls deeper than the call stack.
-fn call_depth(c: &mut Checker<'_>, p: &Program) {
+fn call_depth(c: &mut Checker<'_>, p: &Program, census: &Census) {
     let limit = c.options.limits.max_call_depth;
-    let mut calls: Vec<Vec<(SubId, crate::span::Span)>> = vec![Vec::new(); p.subroutines.len()];
-    for (i, sub) in p.subroutines.iter().enumerate() {
-        walk(&sub.body, &mut |s| match s {
-            Stmt::Call { target, span, .. } => calls[i].push((*target, *span)),
-            Stmt::CallIndirect { targets, span, .. } => {
-                calls[i].extend(targets.iter().map(|&(_, t)| (t, *span)))
-            }
-            _ => {}
-        });
-    }
+    let calls: Vec<&[(SubId, crate::span::Span)]> =
+        census.subroutines.iter().map(|s| &s.calls[..]).collect();
     // Longest acyclic chain from the entry (cycles are bounded at run
     // time), explored iteratively and only as deep as the limit + 1, so a
     // program of a hundred thousand chained subroutines costs no stack.

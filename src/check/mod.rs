@@ -7,6 +7,7 @@
 //! whatever depends on it is dropped silently rather than reported again.
 
 pub(crate) mod bindings;
+mod census;
 mod convert;
 mod counter;
 mod dialect;
@@ -200,12 +201,13 @@ impl<'o> ProgramChecker<'o> {
         if !errors_so_far {
             c.indirect_recursion(&program);
             c.emits_needs_points(&program);
-            c.program_rules(&program, &text);
-        }
-        // Warnings only for programs without errors: a broken program's
-        // warnings would mostly be echoes of its errors.
-        if !c.diags.iter().any(Diagnostic::is_error) && !errors_so_far {
-            lint::lint(&mut c, &program, &text);
+            let census = census::Census::of(&program);
+            c.program_rules(&program, &text, &census);
+            // Warnings only for programs without errors: a broken
+            // program's warnings would mostly be echoes of its errors.
+            if !c.diags.iter().any(Diagnostic::is_error) {
+                lint::lint(&mut c, &program, &text, &census);
+            }
         }
         let mut diags = std::mem::take(&mut c.diags);
         diags.sort_by_key(|d| d.primary_span().map(|s| s.start));

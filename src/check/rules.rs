@@ -2,10 +2,11 @@
 //! and ARB_fragment_program section 2.X.3.9 via NV_gpu_program4, Table X.21),
 //! rules about bindings across variables, and option-dependent rules.
 
+use super::census::Census;
 use super::{Checker, ProgramText};
 use crate::diag::Diagnostic;
 use crate::ir::{
-    self, AttribBinding, Block, Index, Operand, ParamBinding, Program, ResultBinding, Stmt, VarId,
+    AttribBinding, Block, Index, Operand, ParamBinding, Program, ResultBinding, Stmt, VarId,
     VarKind,
 };
 use crate::isa::Stage;
@@ -64,20 +65,12 @@ pub(crate) fn for_each_operand<'a>(s: &'a Stmt, mut f: impl FnMut(&'a Operand)) 
     }
 }
 
-/// The source segments of the program (the synthesized entry that
-/// concatenates segments is left out, so nothing is counted twice).
-pub(crate) fn source_subroutines(p: &Program) -> impl Iterator<Item = &ir::Subroutine> {
-    p.subroutines
-        .iter()
-        .filter(|s| s.name.as_deref() != Some("<entry>"))
-}
-
 impl Checker<'_> {
-    pub(super) fn program_rules(&mut self, p: &Program, text: &ProgramText) {
+    pub(super) fn program_rules(&mut self, p: &Program, text: &ProgramText, census: &Census) {
         self.limit_rules(p, text);
-        self.component_rules(p);
-        self.vertex_texture_units(p);
-        self.relative_array_rules(p);
+        self.component_rules(p, census);
+        self.vertex_texture_units(p, census);
+        self.relative_array_rules(p, census);
         self.buffer_rules(p);
         self.binding_rules(p);
     }
@@ -248,41 +241,21 @@ impl Checker<'_> {
     /// component of a binding counts when an instruction reads it (through
     /// its swizzle) or writes it (through its write mask); for an array, the
     /// components used count for every binding of the array.
-    fn component_rules(&mut self, p: &Program) {
+    fn component_rules(&mut self, p: &Program, census: &Census) {
         // The components read and written of each variable, by id (ids
         // are dense): a flag byte per variable instead of a hash-map entry
         // per operand (docs/performance.md, "Session 8").
-        let mut read = vec![0u8; p.variables.len()];
-        let mut written = vec![0u8; p.variables.len()];
-        for sub in source_subroutines(p) {
-            walk(&sub.body, &mut |s| {
-                if let Stmt::Inst(i) = s {
-                    for (k, o) in i.srcs.iter().enumerate() {
-                        let comps = i.op.components_read(k, i.dst.mask.0);
-                        let mut m = 0u8;
-                        for c in 0..4 {
-                            if comps & (1 << c) != 0 {
-                                m |= 1 << o.swizzle.0[c];
-                            }
-                        }
-                        read[o.var.0 as usize] |= m;
-                    }
-                    written[i.dst.var.0 as usize] |= i.dst.mask.0;
-                } else {
-                    for_each_operand(s, |o| read[o.var.0 as usize] |= 0b1111);
-                }
-            });
-        }
+        let (read, written) = (&census.read, &census.written);
         let mut attrib: BTreeMap<String, u8> = BTreeMap::new();
         let mut result: BTreeMap<String, u8> = BTreeMap::new();
-        for (v, m) in p.variables.iter().zip(&read).filter(|(_, m)| **m != 0) {
+        for (v, m) in p.variables.iter().zip(read).filter(|(_, m)| **m != 0) {
             if let VarKind::Attrib(bs) = &v.kind {
                 for b in bs {
                     *attrib.entry(format!("{b:?}")).or_default() |= m;
                 }
             }
         }
-        for (v, m) in p.variables.iter().zip(&written).filter(|(_, m)| **m != 0) {
+        for (v, m) in p.variables.iter().zip(written).filter(|(_, m)| **m != 0) {
             if let VarKind::Result(bs) = &v.kind {
                 for b in bs {
                     *result.entry(format!("{b:?}")).or_default() |= m;
@@ -318,22 +291,11 @@ impl Checker<'_> {
     /// referenced by a vertex program exceeds this limit
     /// [MAX_VERTEX_TEXTURE_IMAGE_UNITS_ARB], the program will fail to load."
     /// Any unit number may be used; what is limited is how many.
-    fn vertex_texture_units(&mut self, p: &Program) {
+    fn vertex_texture_units(&mut self, p: &Program, census: &Census) {
         if p.stage != crate::isa::Stage::Vertex {
             return;
         }
-        let mut units: BTreeMap<u32, Span> = BTreeMap::new();
-        for sub in source_subroutines(p) {
-            walk(&sub.body, &mut |s| {
-                if let Stmt::Inst(i) = s {
-                    if let Some(t) = &i.tex {
-                        for &unit in t.units() {
-                            units.entry(unit).or_insert(i.span);
-                        }
-                    }
-                }
-            });
-        }
+        let units = &census.vertex_texture_units;
         let max = self.options.limits.max_vertex_texture_units;
         if units.len() as u32 > max {
             let (&unit, &span) = units.iter().nth(max as usize).expect("more than max units");
@@ -347,24 +309,15 @@ impl Checker<'_> {
 
     /// Sections 2.X.3.2, 2.X.3.3 and 2.X.3.5: a binding may be used in at
     /// most one array that is accessed with relative addressing.
-    fn relative_array_rules(&mut self, p: &Program) {
-        let mut relative: BTreeSet<VarId> = BTreeSet::new();
-        for sub in source_subroutines(p) {
-            walk(&sub.body, &mut |s| {
-                for_each_operand(s, |o| {
-                    if matches!(o.index, Index::Relative { .. }) {
-                        relative.insert(o.var);
-                    }
-                });
-                if let Stmt::Inst(i) = s {
-                    if matches!(i.dst.index, Index::Relative { .. }) {
-                        relative.insert(i.dst.var);
-                    }
-                }
-            });
-        }
+    fn relative_array_rules(&mut self, p: &Program, census: &Census) {
+        let relative = census
+            .relative
+            .iter()
+            .enumerate()
+            .filter(|(_, &r)| r)
+            .map(|(v, _)| VarId(v as u32));
         let mut owner: HashMap<String, VarId> = HashMap::default();
-        for &v in &relative {
+        for v in relative {
             let var = p.var(v);
             let keys: Vec<String> = match &var.kind {
                 VarKind::Attrib(b) => b.iter().map(|x| format!("A{x:?}")).collect(),

@@ -395,6 +395,11 @@ impl Checker<'_> {
     /// indirect calls will fail to compile" (2.X.5): a CALI whose candidate
     /// can reach the subroutine the CALI is in again.
     pub(super) fn indirect_recursion(&mut self, program: &ir::Program) {
+        // Only a CALI can recurse indirectly; without one, the walk of
+        // every subroutine's transfers below is not needed.
+        if self.subroutines.calls.is_empty() {
+            return;
+        }
         let count = program.subroutines.len();
         let edges: Vec<Vec<SubId>> = (0..count)
             .map(|i| {
