@@ -447,16 +447,8 @@ impl UnitSpans {
                             out.entry(unit).or_insert(i.span);
                         }
                     }
-                    Stmt::If {
-                        then_block,
-                        else_block,
-                        ..
-                    } => {
-                        textures(then_block, out);
-                        textures(else_block, out);
-                    }
-                    Stmt::Rep { body, .. } => textures(body, out),
-                    _ => {}
+                    // IF, REP and LOOP bodies.
+                    _ => s.blocks().for_each(|b| textures(b, out)),
                 }
             }
         }
@@ -1115,6 +1107,24 @@ mod tests {
     /// each: one fits the default limit of 8 per stage, a second is past
     /// it (E1199, with a note naming the arrays), and a device with more
     /// room takes both.
+    /// E0817 points at the instruction that uses the last texture unit,
+    /// also when that instruction is in a LOOP body.
+    #[test]
+    fn a_texture_unit_past_the_device_limit_is_pointed_at_inside_a_loop_body() {
+        let src = "!!ARBfp1.0\nOPTION NV_fragment_program2;\nTEMP r;\nTEX r, fragment.texcoord[0], texture[0], 2D;\nLOOP {2, 0, 1};\nTEX r, fragment.texcoord[0], texture[1], 2D;\nENDLOOP;\nMOV result.color, r;\nEND\n";
+        let mut options = crate::Options::default();
+        options
+            .device_limits
+            .max_per_stage_descriptor_sampled_images = 1;
+        let d = crate::compile(src, &options).expect_err("2 units > 1");
+        let e = d.iter().find(|d| d.code == "E0817").expect("E0817");
+        let span = e.primary_span().expect("a primary label");
+        assert_eq!(
+            &src[span.start as usize..span.end as usize],
+            "TEX r, fragment.texcoord[0], texture[1], 2D"
+        );
+    }
+
     #[test]
     fn image_handle_arrays_count_as_storage_images() {
         let one = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r;\nMOV.U h, 1;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.x), 2D;\n";

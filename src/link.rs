@@ -537,16 +537,8 @@ fn reachable(program: &Program) -> Vec<SubId> {
             match s {
                 Stmt::Call { target, .. } => out.push(*target),
                 Stmt::CallIndirect { targets, .. } => out.extend(targets.iter().map(|&(_, t)| t)),
-                Stmt::If {
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    calls(then_block, out);
-                    calls(else_block, out);
-                }
-                Stmt::Rep { body, .. } => calls(body, out),
-                _ => {}
+                // IF, REP and LOOP bodies.
+                _ => s.blocks().for_each(|b| calls(b, out)),
             }
         }
     }
@@ -646,6 +638,10 @@ fn walk(
                 if let Some(c) = count {
                     operand(c, read);
                 }
+                walk(body, read, written);
+            }
+            Stmt::Loop { control, body, .. } => {
+                operand(control, read);
                 walk(body, read, written);
             }
             Stmt::Kill {

@@ -501,7 +501,7 @@ pub struct GeometryLayout {
 #[non_exhaustive]
 pub struct LimitsUsed {
     /// Instructions as written: each IF, ELSE (with a non-empty block),
-    /// ENDIF, REP and ENDREP counts.
+    /// ENDIF, REP, ENDREP, LOOP and ENDLOOP counts.
     pub instructions: u32,
     /// vec4 temporaries (array elements counted).
     pub temporaries: u32,
@@ -517,7 +517,7 @@ pub struct LimitsUsed {
     pub texture_units: u32,
     /// Deepest IF nesting (1 for an IF in no other).
     pub if_depth: u32,
-    /// Deepest REP nesting.
+    /// Deepest REP and LOOP nesting.
     pub loop_depth: u32,
     /// Subroutines, counting the unlabelled start of the program.
     pub subroutines: u32,
@@ -1520,16 +1520,8 @@ fn texture_targets(program: &Program) -> BTreeMap<u32, String> {
                         }
                     }
                 }
-                Stmt::If {
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    walk(then_block, out);
-                    walk(else_block, out);
-                }
-                Stmt::Rep { body, .. } => walk(body, out),
-                _ => {}
+                // IF, REP and LOOP bodies.
+                _ => s.blocks().for_each(|b| walk(b, out)),
             }
         }
     }
@@ -2184,7 +2176,8 @@ fn limits_used(program: &Program) -> LimitsUsed {
                     walk(then_block, ifs + 1, reps, w);
                     walk(else_block, ifs + 1, reps, w);
                 }
-                Stmt::Rep { body, .. } => {
+                // REP/ENDREP, LOOP/ENDLOOP.
+                Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => {
                     w.instructions += 2;
                     w.loop_depth = w.loop_depth.max(reps + 1);
                     walk(body, ifs, reps + 1, w);

@@ -555,7 +555,7 @@ fn reads_output_patch(program: &Program, stmt: &Stmt, visited: &mut Vec<SubId>) 
 }
 
 /// The most EMITs any run of the program can execute, `None` when it is
-/// unbounded at compile time (EMIT inside REP, or in a recursive
+/// unbounded at compile time (EMIT inside REP or LOOP, or in a recursive
 /// subroutine).
 fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
     fn block(
@@ -577,10 +577,12 @@ fn max_emits(program: &Program, analysis: &Analysis) -> Option<u32> {
                     let e = block(program, else_block, memo, active)?;
                     Some(t.max(e))
                 }
-                Stmt::Rep { body, .. } => match block(program, body, memo, active)? {
-                    0 => Some(0),
-                    _ => None,
-                },
+                Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => {
+                    match block(program, body, memo, active)? {
+                        0 => Some(0),
+                        _ => None,
+                    }
+                }
                 Stmt::Call { target, .. } => sub(program, *target, memo, active),
                 // Whichever subroutine a CALI calls.
                 Stmt::CallIndirect { targets, .. } => {

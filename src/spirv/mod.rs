@@ -378,13 +378,12 @@ pub fn inlining_is_bounded(program: &Program) -> bool {
                 // A BRA outside a dispatch loop is a tail call.
                 Stmt::Call { target, .. } | Stmt::Branch { target, .. } => calls.push(*target),
                 Stmt::CallIndirect { targets, .. } => calls.extend(targets.iter().map(|&(_, t)| t)),
-                Stmt::If {
-                    then_block,
-                    else_block,
-                    ..
-                } => n += statements(then_block, calls) + statements(else_block, calls),
-                Stmt::Rep { body, .. } => n += statements(body, calls),
-                _ => {}
+                // IF, REP and LOOP bodies.
+                _ => {
+                    for b in s.blocks() {
+                        n += statements(b, calls);
+                    }
+                }
             }
         }
         n

@@ -170,16 +170,12 @@ fn unit_uses(program: &Program, analysis: &Analysis) -> LResult<BTreeMap<Slot, U
                         }
                     }
                 }
-                Stmt::If {
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    walk(then_block, out)?;
-                    walk(else_block, out)?;
+                // IF, REP and LOOP bodies.
+                _ => {
+                    for b in stmt.blocks() {
+                        walk(b, out)?;
+                    }
                 }
-                Stmt::Rep { body, .. } => walk(body, out)?,
-                _ => {}
             }
         }
         Ok(())

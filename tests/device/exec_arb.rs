@@ -105,6 +105,50 @@ fn expect(out: &FragmentOutput, loc: u32, what: &str, want: &[[f32; 4]]) {
 }
 
 #[test]
+fn texture_instructions_in_loop_bodies_and_the_subroutines_they_call_sample_their_units() {
+    // NV_fragment_program2: `LOOP {3, 0, 1}` runs its body three times; a
+    // TEX in the body, and one in a subroutine the body CALs, each sample
+    // their unit on every iteration (units used only inside a LOOP were
+    // once left undeclared).
+    let src = "!!ARBfp1.0
+OPTION NV_fragment_program2;
+TEMP r, t;
+MOV r, 0;
+LOOP {3, 0, 1};
+TEX t, fragment.texcoord[0], texture[2], 2D;
+ADD r, r, t;
+CAL sample;
+ENDLOOP;
+MOV result.color, r;
+RET;
+sample:
+TEX t, fragment.texcoord[1], texture[1], 2D;
+ADD r, r, t;
+RET;
+END
+";
+    let textures = vec![
+        grid(1, TextureKind::D2, 2, 2, 1, 5.0),
+        grid(2, TextureKind::D2, 2, 2, 1, 2.0),
+    ];
+    // texcoord[0] is texel (1, 0) of unit 2: [1, 0, 0, 2]; texcoord[1]
+    // texel (0, 1) of unit 1: [0, 1, 0, 5]; three iterations of both.
+    let cases = vec![vec![
+        tc(0, [0.75, 0.25, 0.0, 1.0]),
+        tc(1, [0.25, 0.75, 0.0, 1.0]),
+    ]];
+    let Some(out) = run_fp(src, textures, cases) else {
+        return;
+    };
+    expect(
+        &out,
+        0,
+        "TEX in LOOP and in a CAL'd subroutine",
+        &[[3.0, 3.0, 0.0, 21.0]],
+    );
+}
+
+#[test]
 fn arb_fragment_program_texture_instructions_and_targets() {
     // ARB_fragment_program 3.11.6: TEX samples (s, t, r) of the target;
     // TXP divides s, t, r by q first; TXB adds q to the LOD; RECT takes

@@ -194,6 +194,31 @@ fn deep_call_chains_do_not_make_the_optimiser_inline_exponentially() {
 }
 
 #[test]
+fn calls_inside_loop_bodies_count_towards_the_inlining_bound() {
+    // The same chain, each level's four calls inside NV_fragment_program2's
+    // LOOP/ENDLOOP: the calls a LOOP body makes are calls too, so `-O`
+    // again declines to inline (it once counted only IF and REP bodies).
+    let mut s = String::from(
+        "!!ARBfp1.0\nOPTION NV_fragment_program2;\nTEMP r;\nMOV r, fragment.color;\nCAL s9;\nMOV result.color, r;\nRET;\ns0:\n",
+    );
+    s.push_str(&"MAD r, r, 0.5, 0.25;\n".repeat(8));
+    s.push_str("RET;\n");
+    for k in 1..10 {
+        s.push_str(&format!(
+            "s{k}:\nLOOP {{1, 0, 1}};\n{}ENDLOOP;\nRET;\n",
+            format!("CAL s{};\n", k - 1).repeat(4)
+        ));
+    }
+    s.push_str("END\n");
+    let mut options = Options::default();
+    options.optimize = true;
+    let (program, _) = nvp4c::check(&s, &options).expect("valid");
+    assert!(!nvp4c::spirv::inlining_is_bounded(&program));
+    let compiled = compile(&s, &options).expect("compiles and validates");
+    assert!(compiled.spirv.len() < 10_000);
+}
+
+#[test]
 fn optimising_constant_operands_with_float_controls_does_not_abort() {
     // SPIRV-Tools' constant propagation cannot fold Exp2, Log2, Pow, Sin and
     // UMax when the module declares float controls, and used to abort the

@@ -249,3 +249,26 @@ fn the_link_command_exit_codes() {
     assert_eq!(code, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_fragment_input_read_only_inside_a_loop_body_must_be_written() {
+    // NV_fragment_program2's LOOP body reads fragment.texcoord[3], which
+    // the vertex program does not write: the same E1000 as a read outside.
+    let fp = "!!ARBfp1.0
+OPTION NV_fragment_program2;
+TEMP r;
+MOV r, fragment.texcoord[0];
+LOOP {2, 0, 1};
+ADD r, r, fragment.texcoord[3];
+ENDLOOP;
+MOV result.color, r;
+END
+";
+    let files = [("a.vp", VP), ("c.fp", fp)];
+    let r = check(&files);
+    assert_eq!(summary(&r), [("E1000", vec![1, 0])]);
+    assert_eq!(
+        labelled(&r, 0, &files),
+        ["fragment.texcoord[3]", "!!NVvp4.0"]
+    );
+}

@@ -324,3 +324,32 @@ END
     let json = serde_json::to_value(&plain).unwrap();
     assert!(json.get("device_features").is_none());
 }
+
+#[test]
+fn textures_and_limits_count_what_loop_bodies_use() {
+    // A unit sampled only inside NV_fragment_program2's LOOP body is a
+    // binding the renderer supplies; LOOP and ENDLOOP count as
+    // instructions and as a loop level (ARB_fragment_program 3.11.2's
+    // instruction count, NV_fragment_program2's MAX_PROGRAM_LOOP_DEPTH_NV).
+    let r = reflect(
+        "!!ARBfp1.0
+OPTION NV_fragment_program2;
+TEMP r;
+MOV r, 0;
+LOOP {2, 0, 1};
+TEX r, fragment.texcoord[0], texture[3], CUBE;
+ENDLOOP;
+MOV result.color, r;
+END
+",
+    );
+    let units: Vec<(u32, Option<&str>)> = r
+        .textures
+        .iter()
+        .map(|t| (t.unit, t.target.as_deref()))
+        .collect();
+    assert_eq!(units, [(3, Some("CUBE"))]);
+    assert_eq!(r.limits.texture_units, 1);
+    assert_eq!(r.limits.instructions, 5);
+    assert_eq!(r.limits.loop_depth, 1);
+}
