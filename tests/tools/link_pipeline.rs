@@ -82,17 +82,25 @@ END
     assert!(!r.has_errors(), "{}", r.render(&files, false));
 }
 
-#[test]
-fn a_missing_varying_is_reported_in_both_files() {
-    let fp = "!!NVfp4.0\nADD result.color, fragment.texcoord[0], fragment.texcoord[3];\nEND\n";
+/// `fp` reads fragment.texcoord[3], which [`VP`] does not write: one
+/// E1000, its primary label on the attribute in c.fp, the secondary on
+/// a.vp's header.
+fn assert_texcoord3_is_missing(fp: &str) {
     let files = [("a.vp", VP), ("c.fp", fp)];
     let r = check(&files);
     assert_eq!(summary(&r), [("E1000", vec![1, 0])]);
-    // Primary on the attribute in c.fp, secondary on a.vp's header.
     assert_eq!(
         labelled(&r, 0, &files),
         ["fragment.texcoord[3]", "!!NVvp4.0"]
     );
+}
+
+#[test]
+fn a_missing_varying_is_reported_in_both_files() {
+    let fp = "!!NVfp4.0\nADD result.color, fragment.texcoord[0], fragment.texcoord[3];\nEND\n";
+    assert_texcoord3_is_missing(fp);
+    let files = [("a.vp", VP), ("c.fp", fp)];
+    let r = check(&files);
     let d = &r.diagnostics[0].diagnostic;
     assert!(d.labels[0].primary && !d.labels[1].primary);
     assert!(d.labels[1]
@@ -264,11 +272,5 @@ ENDLOOP;
 MOV result.color, r;
 END
 ";
-    let files = [("a.vp", VP), ("c.fp", fp)];
-    let r = check(&files);
-    assert_eq!(summary(&r), [("E1000", vec![1, 0])]);
-    assert_eq!(
-        labelled(&r, 0, &files),
-        ["fragment.texcoord[3]", "!!NVvp4.0"]
-    );
+    assert_texcoord3_is_missing(fp);
 }
