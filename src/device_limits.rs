@@ -439,40 +439,33 @@ pub(crate) struct UnitSpans {
 
 impl UnitSpans {
     pub(crate) fn of(program: &Program) -> UnitSpans {
-        fn textures(block: &[Stmt], out: &mut BTreeMap<u32, Span>) {
+        // One walk for both maps: each walk of every statement is a pass of
+        // cache misses on a big program (docs/performance.md, "Session 11
+        // (linearity)").
+        fn walk(block: &[Stmt], out: &mut UnitSpans) {
             for s in block {
                 match s {
                     Stmt::Inst(i) => {
                         for &unit in i.tex.as_ref().map_or(&[][..], |t| t.units()) {
-                            out.entry(unit).or_insert(i.span);
+                            out.textures.entry(unit).or_insert(i.span);
                         }
-                    }
-                    // IF, REP and LOOP bodies.
-                    _ => s.blocks().for_each(|b| textures(b, out)),
-                }
-            }
-        }
-        fn images(block: &[Stmt], out: &mut BTreeMap<u32, Span>) {
-            for s in block {
-                match s {
-                    Stmt::Inst(i) => {
                         for &unit in i.image.as_ref().map_or(&[][..], |a| a.units()) {
-                            out.entry(unit).or_insert(i.span);
+                            out.images.entry(unit).or_insert(i.span);
                         }
                     }
                     Stmt::ImageStore { image, span, .. } => {
                         for &unit in image.units() {
-                            out.entry(unit).or_insert(*span);
+                            out.images.entry(unit).or_insert(*span);
                         }
                     }
-                    _ => s.blocks().for_each(|b| images(b, out)),
+                    // IF, REP and LOOP bodies.
+                    _ => s.blocks().for_each(|b| walk(b, out)),
                 }
             }
         }
         let mut spans = UnitSpans::default();
         for sub in &program.subroutines {
-            textures(&sub.body, &mut spans.textures);
-            images(&sub.body, &mut spans.images);
+            walk(&sub.body, &mut spans);
         }
         spans
     }

@@ -519,7 +519,8 @@ pub struct LimitsUsed {
     pub if_depth: u32,
     /// Deepest REP and LOOP nesting.
     pub loop_depth: u32,
-    /// Subroutines, counting the unlabelled start of the program.
+    /// Subroutines as written: each label, and the unlabelled start of the
+    /// program when it has code (or when there is no label).
     pub subroutines: u32,
 }
 
@@ -783,20 +784,134 @@ pub fn reflect(
 pub(crate) struct BodyFacts {
     image_uses: BTreeMap<u32, ImageUse>,
     bindless_image_uses: BTreeMap<crate::ir::BindlessImageArray, ImageUse>,
-    texture_targets: BTreeMap<u32, String>,
+    texture_targets: BTreeMap<u32, &'static str>,
     counters_used: BTreeSet<(crate::ir::VarId, u32)>,
     limits: LimitsUsed,
 }
 
 impl BodyFacts {
+    /// One walk over every statement gathers all of it: a walk per fact
+    /// was five passes over the IR, each a pass of cache misses once the
+    /// IR outgrows the caches (docs/performance.md, "Session 11
+    /// (linearity)").
     pub(crate) fn of(program: &Program) -> BodyFacts {
-        let (image_uses, bindless_image_uses) = image_uses(program);
+        let mut w = BodyWalk {
+            images: (BTreeMap::new(), BTreeMap::new()),
+            textures: BTreeMap::new(),
+            counters: BTreeSet::new(),
+            count: true,
+            subroutines: 0,
+            instructions: 0,
+            if_depth: 0,
+            loop_depth: 0,
+        };
+        for sub in &program.subroutines {
+            // The synthesized entry is a copy of source segments (it adds
+            // nothing to the unions), whose instructions are counted where
+            // they are written.
+            w.count = sub.name.as_deref() != Some("<entry>");
+            w.subroutines += u32::from(w.count);
+            w.block(&sub.body, 0, 0);
+        }
+        let limits = limits_used(program, &w);
+        let BodyWalk {
+            images: (image_uses, bindless_image_uses),
+            textures: texture_targets,
+            counters: counters_used,
+            ..
+        } = w;
         BodyFacts {
             image_uses,
             bindless_image_uses,
-            texture_targets: texture_targets(program),
-            counters_used: counters_used(program),
-            limits: limits_used(program),
+            texture_targets,
+            counters_used,
+            limits,
+        }
+    }
+}
+
+/// What [`BodyFacts::of`] gathers while it walks.
+struct BodyWalk {
+    images: ImageUses,
+    /// The target each texture unit is used with.
+    textures: BTreeMap<u32, &'static str>,
+    /// The counters (variable, counter index in its buffer) some ATOMCTR
+    /// reaches.
+    counters: BTreeSet<(crate::ir::VarId, u32)>,
+    /// Whether the subroutine walked is counted in `subroutines` and
+    /// `instructions`.
+    count: bool,
+    subroutines: u32,
+    /// Instructions as written (IF, ELSE with a block, ENDIF, REP, ENDREP,
+    /// LOOP, ENDLOOP count), and the deepest IF and loop nesting.
+    instructions: u32,
+    if_depth: u32,
+    loop_depth: u32,
+}
+
+impl BodyWalk {
+    fn block(&mut self, block: &[Stmt], ifs: u32, loops: u32) {
+        for s in block {
+            let written = match s {
+                Stmt::If {
+                    then_block,
+                    else_block,
+                    ..
+                } => {
+                    self.if_depth = self.if_depth.max(ifs + 1);
+                    self.block(then_block, ifs + 1, loops);
+                    self.block(else_block, ifs + 1, loops);
+                    2 + u32::from(!else_block.is_empty())
+                }
+                // REP/ENDREP, LOOP/ENDLOOP.
+                Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => {
+                    self.loop_depth = self.loop_depth.max(loops + 1);
+                    self.block(body, ifs, loops + 1);
+                    2
+                }
+                _ => {
+                    self.statement(s);
+                    1
+                }
+            };
+            if self.count {
+                self.instructions += written;
+            }
+        }
+    }
+
+    fn statement(&mut self, s: &Stmt) {
+        let (access, reads, writes, ty) = match s {
+            Stmt::Inst(i) => {
+                if let Some(tex) = &i.tex {
+                    for &unit in tex.units() {
+                        self.textures.insert(unit, tex.target.name());
+                    }
+                }
+                if let (Some(m), crate::isa::Opcode::Atomctr) = (&i.memory, i.op) {
+                    self.counters.insert((m.var, m.offset / 4));
+                }
+                match i.image.as_deref() {
+                    Some(a) => (a, true, a.atomic.is_some(), i.ty),
+                    None => return,
+                }
+            }
+            Stmt::ImageStore { image, value, .. } => (&**image, false, true, value.ty),
+            _ => return,
+        };
+        for &unit in access.units() {
+            self.images
+                .0
+                .entry(unit)
+                .or_insert_with(|| ImageUse::of(access))
+                .add(access, reads, writes);
+        }
+        if let Some(array) = access.bindless_array(ty) {
+            self.images
+                .1
+                .entry(array)
+                .or_insert_with(|| ImageUse::of(access))
+                .add(access, reads, writes);
         }
     }
 }
@@ -1211,22 +1326,6 @@ fn resolve_cg(program: &Program, cg: Option<&CgComments>) -> Vec<ResolvedCg> {
         .collect()
 }
 
-/// The counters (variable, counter index in its buffer) some ATOMCTR
-/// reaches.
-fn counters_used(program: &Program) -> BTreeSet<(crate::ir::VarId, u32)> {
-    let mut used = BTreeSet::new();
-    for sub in &program.subroutines {
-        crate::spirv::walk_stmts(&sub.body, &mut |stmt| {
-            if let Stmt::Inst(inst) = stmt {
-                if let (Some(m), crate::isa::Opcode::Atomctr) = (&inst.memory, inst.op) {
-                    used.insert((m.var, m.offset / 4));
-                }
-            }
-        });
-    }
-    used
-}
-
 /// The members of a block struct as the module declares them.
 fn block_members(facts: &ModuleFacts, block: Word) -> Vec<BlockMember> {
     facts
@@ -1508,30 +1607,6 @@ fn specialization_constants(ctx: &Context<'_>) -> Vec<SpecializationConstant> {
     out
 }
 
-/// The target each texture unit is used with.
-fn texture_targets(program: &Program) -> BTreeMap<u32, String> {
-    fn walk(block: &[Stmt], out: &mut BTreeMap<u32, String>) {
-        for s in block {
-            match s {
-                Stmt::Inst(i) => {
-                    if let Some(tex) = &i.tex {
-                        for &unit in tex.units() {
-                            out.insert(unit, tex.target.name().to_string());
-                        }
-                    }
-                }
-                // IF, REP and LOOP bodies.
-                _ => s.blocks().for_each(|b| walk(b, out)),
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    for sub in &program.subroutines {
-        walk(&sub.body, &mut out);
-    }
-    out
-}
-
 /// How the program uses one image unit.
 #[derive(Clone)]
 struct ImageUse {
@@ -1550,45 +1625,6 @@ type ImageUses = (
     BTreeMap<u32, ImageUse>,
     BTreeMap<crate::ir::BindlessImageArray, ImageUse>,
 );
-
-/// The target each image unit (and image handle array) is used with,
-/// whether it is read and written, and its storage format.
-fn image_uses(program: &Program) -> ImageUses {
-    fn walk(block: &[Stmt], out: &mut ImageUses) {
-        for s in block {
-            let (access, reads, writes, ty) = match s {
-                Stmt::Inst(i) => match i.image.as_deref() {
-                    Some(a) => (a, true, a.atomic.is_some(), i.ty),
-                    None => continue,
-                },
-                Stmt::ImageStore { image, value, .. } => (&**image, false, true, value.ty),
-                _ => {
-                    for b in s.blocks() {
-                        walk(b, out);
-                    }
-                    continue;
-                }
-            };
-            for &unit in access.units() {
-                out.0
-                    .entry(unit)
-                    .or_insert_with(|| ImageUse::of(access))
-                    .add(access, reads, writes);
-            }
-            if let Some(array) = access.bindless_array(ty) {
-                out.1
-                    .entry(array)
-                    .or_insert_with(|| ImageUse::of(access))
-                    .add(access, reads, writes);
-            }
-        }
-    }
-    let mut out = (BTreeMap::new(), BTreeMap::new());
-    for sub in &program.subroutines {
-        walk(&sub.body, &mut out);
-    }
-    out
-}
 
 impl ImageUse {
     fn of(access: &crate::ir::ImageAccess) -> ImageUse {
@@ -1718,7 +1754,7 @@ fn image_unit(
 fn texture_unit(
     ctx: &Context<'_>,
     var: &module::GlobalVar,
-    targets: &BTreeMap<u32, String>,
+    targets: &BTreeMap<u32, &'static str>,
 ) -> Option<TextureUnit> {
     let facts = ctx.facts;
     let cg = ctx.cg;
@@ -1736,7 +1772,7 @@ fn texture_unit(
     let unit = binding.checked_sub(ctx.layout.texture_binding)?;
     Some(TextureUnit {
         unit,
-        target: targets.get(&unit).cloned(),
+        target: targets.get(&unit).map(|t| t.to_string()),
         descriptor_type,
         set,
         binding,
@@ -2156,46 +2192,13 @@ fn device_features(facts: &ModuleFacts) -> Vec<String> {
     features
 }
 
-fn limits_used(program: &Program) -> LimitsUsed {
-    #[derive(Default)]
-    struct Walk {
-        instructions: u32,
-        if_depth: u32,
-        loop_depth: u32,
-    }
-    fn walk(block: &[Stmt], ifs: u32, reps: u32, w: &mut Walk) {
-        for s in block {
-            match s {
-                Stmt::If {
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    w.instructions += 2 + u32::from(!else_block.is_empty());
-                    w.if_depth = w.if_depth.max(ifs + 1);
-                    walk(then_block, ifs + 1, reps, w);
-                    walk(else_block, ifs + 1, reps, w);
-                }
-                // REP/ENDREP, LOOP/ENDLOOP.
-                Stmt::Rep { body, .. } | Stmt::Loop { body, .. } => {
-                    w.instructions += 2;
-                    w.loop_depth = w.loop_depth.max(reps + 1);
-                    walk(body, ifs, reps + 1, w);
-                }
-                _ => w.instructions += 1,
-            }
-        }
-    }
-    let mut w = Walk::default();
-    for sub in &program.subroutines {
-        walk(&sub.body, 0, 0, &mut w);
-    }
+fn limits_used(program: &Program, walked: &BodyWalk) -> LimitsUsed {
     let mut used = LimitsUsed {
-        instructions: w.instructions,
-        if_depth: w.if_depth,
-        loop_depth: w.loop_depth,
-        subroutines: program.subroutines.len() as u32,
-        texture_units: texture_targets(program).len() as u32,
+        instructions: walked.instructions,
+        if_depth: walked.if_depth,
+        loop_depth: walked.loop_depth,
+        subroutines: walked.subroutines,
+        texture_units: walked.textures.len() as u32,
         ..LimitsUsed::default()
     };
     let mut attribs = HashSet::new();

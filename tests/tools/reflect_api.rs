@@ -353,3 +353,25 @@ END
     assert_eq!(r.limits.instructions, 5);
     assert_eq!(r.limits.loop_depth, 1);
 }
+
+#[test]
+fn limits_count_instructions_and_subroutines_as_written_when_main_runs_on() {
+    // Execution starts at `main:` and runs on past `foo:` (section 2.X.5);
+    // the code it runs is lowered as one more subroutine, a copy, which
+    // the limits do not count again: 5 instructions in 3 labelled parts.
+    let r = reflect(
+        "!!NVfp4.0
+TEMP r;
+f:
+MOV r, 1;
+RET;
+main:
+CAL f;
+MOV result.color, r;
+foo:
+MOV result.color.x, 0;
+END
+",
+    );
+    assert_eq!((r.limits.instructions, r.limits.subroutines), (5, 3));
+}
