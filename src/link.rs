@@ -612,43 +612,24 @@ fn walk(
         }
     }
     for stmt in block {
-        match stmt {
-            Stmt::Inst(inst) => {
-                for src in &inst.srcs {
-                    operand(src, read);
-                }
-                let entry = written
-                    .entry(inst.dst.var)
-                    .or_insert_with(|| (Some(BTreeSet::new()), false));
-                merge(&mut entry.0, elements_of(&inst.dst.index));
-                entry.1 |= inst.dst.ty != DataType::Float;
-                if let Index::Relative { address, .. } = &inst.dst.index {
-                    operand(address, read);
-                }
+        // Every operand any statement reads: an instruction's sources, a
+        // REP count, a LOOP control, KIL's, a store's value and
+        // coordinates, a memory access's registers.
+        for o in stmt.operands() {
+            operand(o, read);
+        }
+        if let Stmt::Inst(inst) = stmt {
+            let entry = written
+                .entry(inst.dst.var)
+                .or_insert_with(|| (Some(BTreeSet::new()), false));
+            merge(&mut entry.0, elements_of(&inst.dst.index));
+            entry.1 |= inst.dst.ty != DataType::Float;
+            if let Index::Relative { address, .. } = &inst.dst.index {
+                operand(address, read);
             }
-            Stmt::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                walk(then_block, read, written);
-                walk(else_block, read, written);
-            }
-            Stmt::Rep { count, body, .. } => {
-                if let Some(c) = count {
-                    operand(c, read);
-                }
-                walk(body, read, written);
-            }
-            Stmt::Loop { control, body, .. } => {
-                operand(control, read);
-                walk(body, read, written);
-            }
-            Stmt::Kill {
-                cond: crate::ir::KillCondition::Operand(op),
-                ..
-            } => operand(op, read),
-            _ => {}
+        }
+        for b in stmt.blocks() {
+            walk(b, read, written);
         }
     }
 }

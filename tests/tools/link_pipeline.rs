@@ -274,3 +274,18 @@ END
 ";
     assert_texcoord3_is_missing(fp);
 }
+
+#[test]
+fn a_fragment_input_stored_to_an_image_must_be_written() {
+    // NV_gpu_program5's STOREIM reads its value operand like any source:
+    // storing fragment.texcoord[3] reads an attribute the vertex program
+    // does not write.
+    assert_texcoord3_is_missing(
+        "!!NVfp5.0
+IMAGE res = image[0];
+STOREIM.F32X4 res, fragment.texcoord[3], {0, 0, 0, 0}, 2D;
+MOV result.color, fragment.texcoord[0];
+END
+",
+    );
+}
