@@ -60,6 +60,15 @@ fn stages(c: &mut Criterion, name: &str, source: &str, options: &nvp4c::Options,
         g.bench_function(BenchmarkId::new("validate", source.len()), |b| {
             b.iter(|| nvp4c::spirv::validate(black_box(&words), options.target_env))
         });
+        // spirv-val's own time, the floor of issue 17's "within 1.2×": the
+        // validator with spirv-val's default options (its friendly-name
+        // table included, which `validate` above leaves out), in process.
+        assert_eq!(options.target_env, nvp4c::TargetEnv::Vulkan1_0);
+        g.bench_function(BenchmarkId::new("spirv-val", source.len()), |b| {
+            use spirv_tools::val::Validator;
+            let validator = spirv_tools::val::create(Some(spirv_tools::TargetEnv::Vulkan_1_0));
+            b.iter(|| validator.validate(black_box(&words), None).expect("valid"))
+        });
     }
     // The front end as `compile` runs it: statements stream from the parser
     // to the checker, no whole syntax tree.

@@ -249,6 +249,16 @@ fn declares_float_controls(words: &[u32]) -> bool {
     false
 }
 
+/// SPIRV-Tools' name for a target environment.
+fn tools_env(env: TargetEnv) -> spirv_tools::TargetEnv {
+    match env {
+        TargetEnv::Vulkan1_0 => spirv_tools::TargetEnv::Vulkan_1_0,
+        TargetEnv::Vulkan1_1 => spirv_tools::TargetEnv::Vulkan_1_1,
+        TargetEnv::Vulkan1_2 => spirv_tools::TargetEnv::Vulkan_1_2,
+        TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
+    }
+}
+
 /// Runs the spirv-tools optimiser on a valid module: the performance passes
 /// (`spirv-opt -O`), with exhaustive inlining only when `inline` is set.
 /// The result is not validated here; [`crate::compile`] validates it again.
@@ -261,12 +271,7 @@ fn declares_float_controls(words: &[u32]) -> bool {
 /// themselves, so a module left with calls loses little.
 pub fn optimize(words: &[u32], env: TargetEnv, inline: bool) -> Result<Vec<u32>, String> {
     use spirv_tools::opt::{Optimizer, Passes};
-    let target = match env {
-        TargetEnv::Vulkan1_0 => spirv_tools::TargetEnv::Vulkan_1_0,
-        TargetEnv::Vulkan1_1 => spirv_tools::TargetEnv::Vulkan_1_1,
-        TargetEnv::Vulkan1_2 => spirv_tools::TargetEnv::Vulkan_1_2,
-        TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
-    };
+    let target = tools_env(env);
     let mut opt = spirv_tools::opt::create(Some(target));
     // spirv-opt's performance recipe (source/opt/optimizer.cpp,
     // RegisterPerformancePasses), without the two passes the C API does not
@@ -446,12 +451,7 @@ pub fn inlining_is_bounded(program: &Program) -> bool {
 /// names, for the message.
 pub fn validate(words: &[u32], env: TargetEnv) -> Result<(), String> {
     use spirv_tools::val::Validator;
-    let target = match env {
-        TargetEnv::Vulkan1_0 => spirv_tools::TargetEnv::Vulkan_1_0,
-        TargetEnv::Vulkan1_1 => spirv_tools::TargetEnv::Vulkan_1_1,
-        TargetEnv::Vulkan1_2 => spirv_tools::TargetEnv::Vulkan_1_2,
-        TargetEnv::Vulkan1_3 => spirv_tools::TargetEnv::Vulkan_1_3,
-    };
+    let target = tools_env(env);
     if validates_without_names(words, target) {
         return Ok(());
     }
