@@ -3105,3 +3105,167 @@ pub(super) fn relative_offset(offset: Option<&(bool, crate::syntax::ast::IntLit)
         }
     }
 }
+
+#[cfg(test)]
+mod modifier_rule_tests {
+    use super::*;
+    use crate::isa::{options_of, Header};
+    use crate::Options;
+
+    /// Every modifier as a suffix entry of the list (`split_opcode`'s
+    /// output), whether or not a real opcode word could carry it.
+    const SUFFIXES: [Modifier; 20] = [
+        Modifier::F,
+        Modifier::U,
+        Modifier::S,
+        Modifier::Cc,
+        Modifier::Cc0,
+        Modifier::Cc1,
+        Modifier::Sat,
+        Modifier::Ssat,
+        Modifier::Ntc,
+        Modifier::S24,
+        Modifier::U24,
+        Modifier::Hi,
+        Modifier::F64,
+        Modifier::S64,
+        Modifier::U64,
+        Modifier::Prec,
+        Modifier::PrecisionFull,
+        Modifier::PrecisionHalf,
+        Modifier::PrecisionFixed,
+        Modifier::Sat,
+    ];
+
+    fn ident(name: &str) -> Ident {
+        Ident {
+            name: name.into(),
+            span: Span::default(),
+        }
+    }
+
+    /// `modifiers_valid` (the fast path, no messages) against
+    /// `modifier_errors` (the same rules, reporting): for one instruction,
+    /// both accept or both refuse, the refusal comes with an error, and an
+    /// accepted list is the same list.
+    fn assert_agree(
+        c: &mut Checker<'_>,
+        info: &'static OpInfo,
+        suffixes: &[Modifier],
+        standalone: &[&str],
+    ) -> bool {
+        let inst = ast::Instruction {
+            opcode: ident(info.name),
+            modifiers: standalone.iter().map(|n| ident(n)).collect(),
+            cc_mask: None,
+            args: Vec::new(),
+            span: Span::default(),
+        };
+        let start: Vec<(Modifier, Span)> = suffixes.iter().map(|&m| (m, Span::default())).collect();
+        let mut fast_list = start.clone();
+        let fast = c.modifiers_valid(info, &inst, &mut fast_list);
+        let mut slow_list = start;
+        c.diags.clear();
+        let slow = c.modifier_errors(info, &inst, &mut slow_list);
+        let reported = c.diags.iter().any(Diagnostic::is_error);
+        let what = format!(
+            "{} {:?} with suffixes {suffixes:?} and .{standalone:?}",
+            info.name, c.dialect
+        );
+        assert_eq!(fast, slow, "the two modifier checks disagree on {what}");
+        assert_eq!(
+            slow, !reported,
+            "a refusal without an error (or the reverse) on {what}"
+        );
+        if fast {
+            assert_eq!(fast_list, slow_list, "different modifier lists for {what}");
+        }
+        fast
+    }
+
+    /// Section 2.X.4.1 and Table X.14 (and the ARB family's opcode suffixes,
+    /// Table X.15): the checker's fast path (`modifiers_valid`) and the path
+    /// that reports (`modifier_errors`) are two copies of one set of rules,
+    /// kept apart for speed. Over every opcode of the table, every header
+    /// with no option, each of its options and all of them, every suffix
+    /// and every stand-alone modifier (and an unknown one) alone, each
+    /// stand-alone one after every suffix the instruction takes, and every
+    /// pair of modifiers it takes alone (same-kind pairs included), they
+    /// accept exactly the same programs.
+    #[test]
+    fn the_fast_modifier_check_accepts_exactly_what_the_reporting_check_accepts() {
+        let options = Options::default();
+        let mut names: Vec<&str> = Modifier::STANDALONE_NAMES.to_vec();
+        names.push("XYZ");
+        let mut checked = 0usize;
+        let mut seen = std::collections::HashSet::new();
+        for header in Header::ALL {
+            let mut dialects = vec![Dialect::new(header)];
+            let mut all = Dialect::new(header);
+            for o in options_of(header) {
+                let mut d = Dialect::new(header);
+                d.enable(o.features);
+                dialects.push(d);
+                all.enable(o.features);
+            }
+            dialects.push(all);
+            for dialect in dialects {
+                let mut c = Checker::new(header, &options);
+                c.dialect = dialect;
+                for info in INSTRUCTIONS {
+                    // What the rules read of the dialect; dialects that
+                    // agree on all of it for this opcode are checked once.
+                    let key = format!(
+                        "{:?} {:?} {} {} {} {}",
+                        info.opcode,
+                        info.in_dialect(dialect),
+                        dialect.standalone_modifiers(),
+                        dialect.cc_registers(),
+                        dialect.signed_saturation(),
+                        dialect.has(Features::NV5),
+                    );
+                    if !seen.insert(key) {
+                        continue;
+                    }
+                    // Alone: what the instruction takes, as a suffix and as
+                    // a stand-alone modifier.
+                    let mut taken: Vec<Modifier> = Vec::new();
+                    assert_agree(&mut c, info, &[], &[]);
+                    for &m in &SUFFIXES {
+                        if assert_agree(&mut c, info, &[m], &[]) {
+                            taken.push(m);
+                        }
+                    }
+                    let mut taken_names: Vec<&str> = Vec::new();
+                    // After each suffix it takes alone (one of each kind
+                    // across suffixes and stand-alone modifiers).
+                    for &n in &names {
+                        if assert_agree(&mut c, info, &[], &[n]) {
+                            taken_names.push(n);
+                        }
+                        for &m in &taken {
+                            assert_agree(&mut c, info, &[m], &[n]);
+                        }
+                    }
+                    // Pairs of what it takes alone: the rules between
+                    // modifiers (one of each kind) are all that can refuse.
+                    for &a in &taken_names {
+                        for &b in &taken_names {
+                            assert_agree(&mut c, info, &[], &[a, b]);
+                        }
+                    }
+                    for &a in &taken {
+                        for &b in &taken {
+                            assert_agree(&mut c, info, &[a, b], &[]);
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked > 500,
+            "only {checked} opcode and dialect pairs checked"
+        );
+    }
+}
