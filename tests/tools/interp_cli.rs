@@ -1,7 +1,7 @@
 //! `nvp4c run`: inputs from --set and --inputs, the printed results and
 //! trace, JSON output, exit codes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn nvp4c_run(args: &[&str]) -> Output {
@@ -29,6 +29,27 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs `nvp4c run` on `text` (written to a file called `name`) with
+/// `args`, asserts it exits 0, and returns what it printed.
+fn run_ok(name: &str, text: &str, args: &[&str]) -> String {
+    run_file_ok(&program(name, text), args)
+}
+
+/// Runs `nvp4c run` on the program file `p` with `args`, asserts it exits
+/// 0, and returns what it printed.
+fn run_file_ok(p: &Path, args: &[&str]) -> String {
+    let o = nvp4c_run(&[&[p.to_str().unwrap()][..], args].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o)
+}
+
+/// Asserts that `out` contains each of `parts`.
+fn assert_has(out: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(out.contains(part), "no {part:?} in:\n{out}");
+    }
+}
+
 const PROG: &str = "!!NVfp4.0\n\
 TEMP r;\n\
 ADD.CC r, fragment.texcoord[0], program.local[0];\n\
@@ -37,70 +58,60 @@ END\n";
 
 #[test]
 fn prints_results_as_floats_and_hex() {
-    let p = program("add.fp", PROG);
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--set",
-        "fragment.texcoord[0]=0.5,0.25,0,1",
-        "--set",
-        "program.local[0]=0.25",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok(
+        "add.fp",
+        PROG,
+        &[
+            "--set",
+            "fragment.texcoord[0]=0.5,0.25,0,1",
+            "--set",
+            "program.local[0]=0.25",
+        ],
+    );
     // local[0] = (0.25, 0, 0, 1) (missing components filled as {x}):
     // r = (0.75, 0.25, 0, 2); result = (1.5, 0.5, 0, 4).
-    assert!(out.contains("result.color"), "{out}");
-    assert!(out.contains("(1.5, 0.5, 0.0, 4.0)"), "{out}");
-    assert!(
-        out.contains("0x3fc00000 0x3f000000 0x00000000 0x40800000"),
-        "{out}"
+    assert_has(
+        &out,
+        &[
+            "result.color",
+            "(1.5, 0.5, 0.0, 4.0)",
+            "0x3fc00000 0x3f000000 0x00000000 0x40800000",
+            "fragment program",
+        ],
     );
-    assert!(out.contains("fragment program"), "{out}");
 }
 
 #[test]
 fn integer_and_hex_inputs() {
-    let p = program(
-        "int.fp",
-        "!!NVfp4.0\nINT TEMP a;\nADD.S a, program.local[0], program.local[1];\nMOV.S result.color, a;\nEND\n",
-    );
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--set",
-        "program.local[0]=i:1,-2,3,4",
-        "--set",
-        "program.local[1]=x:ffffffff,1,u:7,0x10",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok("int.fp", "!!NVfp4.0\nINT TEMP a;\nADD.S a, program.local[0], program.local[1];\nMOV.S result.color, a;\nEND\n", &["--set", "program.local[0]=i:1,-2,3,4", "--set", "program.local[1]=x:ffffffff,1,u:7,0x10"]);
     // (1 - 1, -2 + 1, 3 + 7, 4 + 16), shown as integers (written by ADD.S).
-    assert!(out.contains("(0, -1, 10, 20)"), "{out}");
-    assert!(
-        out.contains("0x00000000 0xffffffff 0x0000000a 0x00000014"),
-        "{out}"
+    assert_has(
+        &out,
+        &[
+            "(0, -1, 10, 20)",
+            "0x00000000 0xffffffff 0x0000000a 0x00000014",
+        ],
     );
 }
 
 #[test]
 fn trace_shows_source_values_and_condition_codes() {
-    let p = program("trace.fp", PROG);
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--set",
-        "fragment.texcoord[0]=-1,0,1,0",
-        "--trace",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert!(
-        out.contains("3 | ADD.CC r, fragment.texcoord[0], program.local[0]"),
-        "{out}"
+    let out = run_ok(
+        "trace.fp",
+        PROG,
+        &["--set", "fragment.texcoord[0]=-1,0,1,0", "--trace"],
     );
-    assert!(out.contains("r.x = -1.0"), "{out}");
-    assert!(out.contains("0xbf800000"), "{out}");
-    assert!(out.contains("CC0.x: SF=1 ZF=0 OF=0 CF=0"), "{out}");
-    assert!(out.contains("CC0.y: SF=0 ZF=1 OF=0 CF=0"), "{out}");
-    assert!(out.contains("4 | MUL result.color, r, 2"), "{out}");
+    assert_has(
+        &out,
+        &[
+            "3 | ADD.CC r, fragment.texcoord[0], program.local[0]",
+            "r.x = -1.0",
+            "0xbf800000",
+            "CC0.x: SF=1 ZF=0 OF=0 CF=0",
+            "CC0.y: SF=0 ZF=1 OF=0 CF=0",
+            "4 | MUL result.color, r, 2",
+        ],
+    );
 }
 
 #[test]
@@ -110,33 +121,24 @@ fn inputs_from_a_json_file_and_set_overrides() {
         "inputs.json",
         r#"{"fragment.texcoord[0]": [1, 2, 3, 4], "program.local[0]": "x:3f800000,0,0,0"}"#,
     );
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--inputs",
-        inputs.to_str().unwrap(),
-        "--set",
-        "program.local[0]=0,0,0,1",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    // (1, 2, 3, 4) + (0, 0, 0, 1) = (1, 2, 3, 5), times 2.
-    assert!(
-        stdout(&o).contains("(2.0, 4.0, 6.0, 10.0)"),
-        "{}",
-        stdout(&o)
+    let out = run_file_ok(
+        &p,
+        &[
+            "--inputs",
+            inputs.to_str().unwrap(),
+            "--set",
+            "program.local[0]=0,0,0,1",
+        ],
     );
+    // (1, 2, 3, 4) + (0, 0, 0, 1) = (1, 2, 3, 5), times 2.
+    assert_has(&out, &["(2.0, 4.0, 6.0, 10.0)"]);
 }
 
 #[test]
 fn json_output() {
     let p = program("out.fp", PROG);
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--set",
-        "fragment.texcoord[0]=1,1,1,1",
-        "--json",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let out = run_file_ok(&p, &["--set", "fragment.texcoord[0]=1,1,1,1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["killed"], false);
     assert_eq!(v["stage"], "fragment");
     assert_eq!(v["results"]["result.color"]["bits"][0], "0x40000000");
@@ -149,29 +151,17 @@ fn kil_is_reported() {
         "kil.fp",
         "!!NVfp4.0\nMOV result.color, 1;\nKIL fragment.texcoord[0];\nEND\n",
     );
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--set",
-        "fragment.texcoord[0]=1,-1,1,1",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).contains("killed: yes"), "{}", stdout(&o));
+    let out = run_file_ok(&p, &["--set", "fragment.texcoord[0]=1,-1,1,1"]);
+    assert_has(&out, &["killed: yes"]);
     let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "fragment.texcoord[0]=1,1,1,1"]);
     assert!(!stdout(&o).contains("killed"), "{}", stdout(&o));
 }
 
 #[test]
 fn never_written_and_undefined_results_are_marked() {
-    let p = program(
-        "undef.fp",
-        "!!NVfp4.0\nOPTION ARB_draw_buffers;\nTEMP t;\nMOV result.color.xy, t;\nMOV result.color.z, 1;\nMOV result.color[1].x, 1;\nEND\n",
-    );
-    let o = nvp4c_run(&[p.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok("undef.fp", "!!NVfp4.0\nOPTION ARB_draw_buffers;\nTEMP t;\nMOV result.color.xy, t;\nMOV result.color.z, 1;\nMOV result.color[1].x, 1;\nEND\n", &[]);
     // x, y from an unwritten temporary (undefined, ~), z = 1, w never written (?).
-    assert!(out.contains("(0.0~, 0.0~, 1.0, ?)"), "{out}");
-    assert!(out.contains("----------"), "{out}");
+    assert_has(&out, &["(0.0~, 0.0~, 1.0, ?)", "----------"]);
 }
 
 #[test]
@@ -247,12 +237,16 @@ fn geometry_vertices_are_listed() {
         "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 2;\n\
          MOV result.position, vertex[0].position;\nEMIT;\nADD result.position, vertex[0].position, 1;\nEMIT;\nEND\n",
     );
-    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "vertex[0].position=1,2,3,4"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert!(out.contains("2 vertex(es) emitted"), "{out}");
-    assert!(out.contains("vertex 1 (primitive 0):"), "{out}");
-    assert!(out.contains("(2.0, 3.0, 4.0, 5.0)"), "{out}");
+    let out = run_file_ok(&p, &["--set", "vertex[0].position=1,2,3,4"]);
+    let out = out;
+    assert_has(
+        &out,
+        &[
+            "2 vertex(es) emitted",
+            "vertex 1 (primitive 0):",
+            "(2.0, 3.0, 4.0, 5.0)",
+        ],
+    );
 }
 
 /// LOADIM, ATOMIM and STOREIM on image unit 0 (U32, 2D), a formatted
@@ -272,30 +266,24 @@ END\n";
 
 #[test]
 fn images_from_set_are_loaded_updated_and_printed() {
-    let p = program("images.fp", IMAGE_PROG);
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--set",
-        "image[0]=2x2:1,2,3,4",
-        "--set",
-        "image[2]=1x1:",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_ok(
+        "images.fp",
+        IMAGE_PROG,
+        &["--set", "image[0]=2x2:1,2,3,4", "--set", "image[2]=1x1:"],
+    );
     // Texel (i, j) is value j*2 + i: (0,0)=1 (1,0)=2 (0,1)=3 (1,1)=4.
     // LOADIM (1,0) = 2; ATOMIM.ADD 5 at (0,1): returns 3, leaves 8;
     // STOREIM of t = 2 at (1,1) replaces 4.
-    assert!(out.contains("result.color  (3u, 2u, ?, ?)"), "{out}");
-    assert!(out.contains("image[0] (2D U32, 2x2x1):"), "{out}");
-    assert!(out.contains("  (0, 0)  (1u)  [0x00000001]\n"), "{out}");
-    assert!(out.contains("  (1, 0)  (2u)  [0x00000002]\n"), "{out}");
-    assert!(
-        out.contains("  (0, 1)  (8u)  [0x00000008]  changed\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains("  (1, 1)  (2u)  [0x00000002]  changed\n"),
-        "{out}"
+    assert_has(
+        &out,
+        &[
+            "result.color  (3u, 2u, ?, ?)",
+            "image[0] (2D U32, 2x2x1):",
+            "  (0, 0)  (1u)  [0x00000001]\n",
+            "  (1, 0)  (2u)  [0x00000002]\n",
+            "  (0, 1)  (8u)  [0x00000008]  changed\n",
+            "  (1, 1)  (2u)  [0x00000002]  changed\n",
+        ],
     );
     // A unit only written by formatted stores: four 32-bit components of
     // the stored type (an RGBA32F view).
@@ -314,9 +302,8 @@ fn images_from_set_are_loaded_updated_and_printed() {
 #[test]
 fn an_image_the_inputs_omit_reads_zero_and_keeps_nothing() {
     let p = program("images-omitted.fp", IMAGE_PROG);
-    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=2x2:1,2,3,4"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_file_ok(&p, &["--set", "image[0]=2x2:1,2,3,4"]);
+    let out = out;
     assert!(
         out.contains("image[2] (2D F32X4, formatted stores): no image given (its loads read 0, its stores and atomics did nothing)"),
         "{out}"
@@ -454,32 +441,29 @@ END\n";
 #[test]
 fn images_of_image_handles_are_given_and_printed() {
     let p = program("handles.fp", HANDLE_PROG);
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--set",
-        "program.local[0]=u:3",
-        "--set",
-        "image.handle[3]=2x1:3007,0",
-        "--set",
-        "image.handle[2]=1:",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_file_ok(
+        &p,
+        &[
+            "--set",
+            "program.local[0]=u:3",
+            "--set",
+            "image.handle[3]=2x1:3007,0",
+            "--set",
+            "image.handle[2]=1:",
+        ],
+    );
+    let out = out;
     // Handle 3: LOADIM (0, 0) reads 3007; ATOMIM.ADD of 3 + 1 returns it
     // and leaves 3011; STOREIM puts 3007 at (1, 0). Handle 2 is untouched.
-    assert!(out.contains("result.color  (3007u, 3007u, ?, ?)"), "{out}");
-    assert!(
-        out.contains("image.handle[2] (2D U32, 1x1x1):\n  (0, 0)  (0u)  [0x00000000]\n"),
-        "{out}"
-    );
-    assert!(out.contains("image.handle[3] (2D U32, 2x1x1):\n"), "{out}");
-    assert!(
-        out.contains("  (0, 0)  (3011u)  [0x00000bc3]  changed\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains("  (1, 0)  (3007u)  [0x00000bbf]  changed\n"),
-        "{out}"
+    assert_has(
+        &out,
+        &[
+            "result.color  (3007u, 3007u, ?, ?)",
+            "image.handle[2] (2D U32, 1x1x1):\n  (0, 0)  (0u)  [0x00000000]\n",
+            "image.handle[3] (2D U32, 2x1x1):\n",
+            "  (0, 0)  (3011u)  [0x00000bc3]  changed\n",
+            "  (1, 0)  (3007u)  [0x00000bbf]  changed\n",
+        ],
     );
     let o = nvp4c_run(&[
         p.to_str().unwrap(),
@@ -537,21 +521,18 @@ END\n",
         r#"{"image.handle[1]": {"target": "1D", "format": "U32X4", "size": [1], "texels": [1, 2, 3, 4]},
             "image.handle[0]": {"target": "2D", "size": [1], "texels": [7]}}"#,
     );
-    let o = nvp4c_run(&[
-        p.to_str().unwrap(),
-        "--inputs",
-        inputs.to_str().unwrap(),
-        "--set",
-        "program.local[0]=u:0,1",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = run_file_ok(
+        &p,
+        &[
+            "--inputs",
+            inputs.to_str().unwrap(),
+            "--set",
+            "program.local[0]=u:0,1",
+        ],
+    );
     // LOADIM.U32 of handle 0 reads (7, 0, 0, 1); STOREIM.U32X4 writes it
     // to handle 1 of the 1D array.
-    assert!(
-        stdout(&o).contains("image.handle[1] (1D U32X4, 1x1x1):\n  (0)  (7u, 0u, 0u, 1u)  [0x00000007 0x00000000 0x00000000 0x00000001]  changed"),
-        "{}",
-        stdout(&o)
-    );
+    assert_has(&out, &["image.handle[1] (1D U32X4, 1x1x1):\n  (0)  (7u, 0u, 0u, 1u)  [0x00000007 0x00000000 0x00000000 0x00000001]  changed"]);
     let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image.handle[8]=u:1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
@@ -570,9 +551,8 @@ LOADIM.F16X2 t, {0, 0, 0, 0}, img, 1D;\n\
 MOV result.color, t;\n\
 END\n",
     );
-    let o = nvp4c_run(&[p.to_str().unwrap(), "--set", "image[0]=1.5,0.1"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let out = run_file_ok(&p, &["--set", "image[0]=1.5,0.1"]);
+    let out = out;
     // 1.5 is 0x3e00; 0.1 = 1.6 × 2^-4: exponent 11, mantissa 0.6 × 1024 =
     // 614.4, rounded to 614: 0x2e66, which is 1638 / 16384 = 0.0999755859375.
     assert!(
