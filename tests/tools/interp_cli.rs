@@ -238,7 +238,6 @@ fn geometry_vertices_are_listed() {
          MOV result.position, vertex[0].position;\nEMIT;\nADD result.position, vertex[0].position, 1;\nEMIT;\nEND\n",
     );
     let out = run_file_ok(&p, &["--set", "vertex[0].position=1,2,3,4"]);
-    let out = out;
     assert_has(
         &out,
         &[
@@ -303,7 +302,6 @@ fn images_from_set_are_loaded_updated_and_printed() {
 fn an_image_the_inputs_omit_reads_zero_and_keeps_nothing() {
     let p = program("images-omitted.fp", IMAGE_PROG);
     let out = run_file_ok(&p, &["--set", "image[0]=2x2:1,2,3,4"]);
-    let out = out;
     assert!(
         out.contains("image[2] (2D F32X4, formatted stores): no image given (its loads read 0, its stores and atomics did nothing)"),
         "{out}"
@@ -452,7 +450,6 @@ fn images_of_image_handles_are_given_and_printed() {
             "image.handle[2]=1:",
         ],
     );
-    let out = out;
     // Handle 3: LOADIM (0, 0) reads 3007; ATOMIM.ADD of 3 + 1 returns it
     // and leaves 3011; STOREIM puts 3007 at (1, 0). Handle 2 is untouched.
     assert_has(
@@ -552,7 +549,6 @@ MOV result.color, t;\n\
 END\n",
     );
     let out = run_file_ok(&p, &["--set", "image[0]=1.5,0.1"]);
-    let out = out;
     // 1.5 is 0x3e00; 0.1 = 1.6 × 2^-4: exponent 11, mantissa 0.6 × 1024 =
     // 614.4, rounded to 614: 0x2e66, which is 1638 / 16384 = 0.0999755859375.
     assert!(
