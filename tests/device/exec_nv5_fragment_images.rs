@@ -155,18 +155,17 @@ fn results(unit: u32) -> Image {
     }
 }
 
-/// Each fragment loads its pixel's texel of unit 0 (R32UI), adds 10 to it
-/// with ATOMIM.ADD, and stores what it loaded, the atomic's old value and
-/// its pixel into its texel of unit 1 (RGBA32UI).
-#[test]
-fn fragment_program_loads_stores_and_atomics_on_image_units() {
-    let src = "!!NVfp5.0
+/// The image accesses of the two unit tests below: each fragment loads
+/// its pixel's texel of unit 0 (R32UI), adds 10 to it with ATOMIM.ADD,
+/// and stores what it loaded, the atomic's old value and its pixel into
+/// its texel of unit 1 (RGBA32UI). `{kill}` is the lines before them.
+const UNIT_ACCESSES: &str = "!!NVfp5.0
 IMAGE data = image[0];
 IMAGE res = image[1];
 TEMP c, v, old, r;
 TRUNC.S c, fragment.position;
 MOV.S c.zw, 0;
-LOADIM.U32 v, c, data, 2D;
+{kill}LOADIM.U32 v, c, data, 2D;
 ATOMIM.ADD.U32 old.x, 10, c, data, 2D;
 MOV.U r.x, v.x;
 MOV.U r.y, old.x;
@@ -175,7 +174,12 @@ STOREIM.U32X4 res, r, c, 2D;
 MOV result.color, 1;
 END
 ";
-    // Texel (x, y) of unit 0 holds 100 + 10y + x.
+
+/// Runs [`UNIT_ACCESSES`] with `kill` before the accesses, texel (x, y) of
+/// unit 0 holding 100 + 10y + x, and checks each pixel's texels of unit 0
+/// and unit 1 against `expected(x, y, before)`.
+fn check_unit_accesses(kill: &str, expected: impl Fn(u32, u32, u32) -> (u32, [u32; 4])) {
+    let src = UNIT_ACCESSES.replace("{kill}", kill);
     let data = Image {
         slot: Slot::Unit(0),
         kind: TextureKind::D2,
@@ -185,21 +189,26 @@ END
             .flat_map(|y| (0..WIDTH).map(move |x| 100 + 10 * y + x))
             .collect(),
     };
-    for (who, out) in run(src, &[data, results(1)]) {
+    for (who, out) in run(&src, &[data, results(1)]) {
         for y in 0..HEIGHT {
             for x in 0..WIDTH {
                 let texel = (y * WIDTH + x) as usize;
-                let before = 100 + 10 * y + x;
-                // ATOMIM.ADD returns the value before and leaves it + 10.
-                assert_eq!(out[0][texel], before + 10, "{who}: unit 0 at ({x}, {y})");
+                let (data, res) = expected(x, y, 100 + 10 * y + x);
+                assert_eq!(out[0][texel], data, "{who}: unit 0 at ({x}, {y})");
                 assert_eq!(
                     out[1][4 * texel..4 * texel + 4],
-                    [before, before, x, y],
+                    res,
                     "{who}: unit 1 at ({x}, {y})"
                 );
             }
         }
     }
+}
+
+#[test]
+fn fragment_program_loads_stores_and_atomics_on_image_units() {
+    // ATOMIM.ADD returns the value before and leaves it + 10.
+    check_unit_accesses("", |x, y, before| (before + 10, [before, before, x, y]));
 }
 
 /// Each fragment names element 4y + x of the 2D R32UI handle array (the
@@ -274,49 +283,14 @@ END
 /// and atomics have no effect on memory: the images are the same.
 #[test]
 fn killed_fragments_leave_their_texels_alone() {
-    let src = "!!NVfp5.0
-IMAGE data = image[0];
-IMAGE res = image[1];
-TEMP c, v, old, r, k;
-TRUNC.S c, fragment.position;
-MOV.S c.zw, 0;
-AND.S.CC k.x, c.x, 1;
-KIL NE.x;
-LOADIM.U32 v, c, data, 2D;
-ATOMIM.ADD.U32 old.x, 10, c, data, 2D;
-MOV.U r.x, v.x;
-MOV.U r.y, old.x;
-MOV.S r.zw, c.xxxy;
-STOREIM.U32X4 res, r, c, 2D;
-MOV result.color, 1;
-END
-";
-    let data = Image {
-        slot: Slot::Unit(0),
-        kind: TextureKind::D2,
-        format: vk::Format::R32_UINT,
-        extent: [WIDTH, HEIGHT, 1],
-        words: (0..HEIGHT)
-            .flat_map(|y| (0..WIDTH).map(move |x| 100 + 10 * y + x))
-            .collect(),
-    };
-    for (who, out) in run(src, &[data, results(1)]) {
-        for y in 0..HEIGHT {
-            for x in 0..WIDTH {
-                let texel = (y * WIDTH + x) as usize;
-                let before = 100 + 10 * y + x;
-                let (data, res) = if x % 2 == 1 {
-                    (before, [UNWRITTEN; 4])
-                } else {
-                    (before + 10, [before, before, x, y])
-                };
-                assert_eq!(out[0][texel], data, "{who}: unit 0 at ({x}, {y})");
-                assert_eq!(
-                    out[1][4 * texel..4 * texel + 4],
-                    res,
-                    "{who}: unit 1 at ({x}, {y})"
-                );
+    check_unit_accesses(
+        "TEMP k;\nAND.S.CC k.x, c.x, 1;\nKIL NE.x;\n",
+        |x, y, before| {
+            if x % 2 == 1 {
+                (before, [UNWRITTEN; 4])
+            } else {
+                (before + 10, [before, before, x, y])
             }
-        }
-    }
+        },
+    );
 }
