@@ -986,6 +986,9 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) subgroup_inputs: Option<(Word, Word)>,
     /// Registers' values known in the straight-line code being emitted.
     pub(crate) register_values: operand::RegisterValues,
+    /// The operands `alu::lower_instruction` loaded for the instruction it
+    /// lowers (kept to reuse its allocation).
+    pub(crate) loaded_operands: Vec<operand::Loaded>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -1045,6 +1048,7 @@ impl<'a> Lowerer<'a> {
             uniform_flow: false,
             subgroup_inputs: None,
             register_values: operand::RegisterValues::default(),
+            loaded_operands: Vec::new(),
         };
         l.capability(spirv::Capability::Shader);
         if gpu_addresses {
@@ -1114,6 +1118,7 @@ impl<'a> Lowerer<'a> {
             uniform_flow: self.uniform_flow,
             subgroup_inputs: self.subgroup_inputs,
             register_values: self.register_values,
+            loaded_operands: self.loaded_operands,
         }
     }
 
