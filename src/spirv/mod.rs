@@ -66,8 +66,8 @@ use crate::{Options, TargetEnv};
 
 use emit::{LResult, TypeKey};
 pub(crate) use fixed_function::FixedFunction;
+use interface::Io;
 pub(crate) use interface::{attrib_slot, result_slot, InterfaceSlot};
-use interface::{Io, Storage};
 
 /// Why a program could not be lowered. Both kinds are internal compiler
 /// errors from the user's point of view: the checker accepted the program.
@@ -933,7 +933,7 @@ pub(crate) struct Lowerer<'a> {
     pub value_types: [[Word; 4]; emit::Comp::COUNT],
     pub consts: emit::ConstCache,
     /// How each used variable is stored.
-    pub storage: HashMap<VarId, Storage>,
+    pub storage: interface::VarStorage,
     /// Interface variables and uniform blocks.
     pub io: Io,
     /// CC0 and CC1 (created on first use).
@@ -1027,7 +1027,7 @@ impl<'a> Lowerer<'a> {
             types: Default::default(),
             value_types: [[0; 4]; emit::Comp::COUNT],
             consts: Default::default(),
-            storage: HashMap::default(),
+            storage: interface::VarStorage::default(),
             io: Io::default(),
             cc_regs: [None, None],
             globals: Vec::new(),
