@@ -653,13 +653,30 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             });
             found
         });
-    let address_stack = order.iter().any(|&s| {
-        let mut found = false;
-        walk_stmts(&program.sub(s).body, &mut |st| {
-            found |= matches!(st, Stmt::PushAddress { .. } | Stmt::PopAddress { .. });
+    // One walk of the reachable subroutines for what the rest of the
+    // analysis reads from their statements: whether any PUSHA / POPA or
+    // call is there, the variables named and the BUFFER elements reached
+    // (four walks of the whole program were 19.7 M instructions of a 1 MB
+    // compile; docs/performance.md, "Session 11").
+    let mut address_stack = false;
+    let mut calls = false;
+    let mut used = UsedVariables {
+        used: vec![false; program.variables.len()],
+        missing: None,
+    };
+    let mut buffer_reach = HashMap::default();
+    for &sub in &order {
+        walk_stmts(&program.sub(sub).body, &mut |stmt| {
+            match stmt {
+                Stmt::PushAddress { .. } | Stmt::PopAddress { .. } => address_stack = true,
+                Stmt::Call { .. } => calls = true,
+                Stmt::CallIndirect { targets, .. } => calls |= !targets.is_empty(),
+                _ => {}
+            }
+            variables_of(stmt, &mut used);
+            buffer_reach_of(program, stmt, &mut buffer_reach);
         });
-        found
-    });
+    }
     let depth_counter = address_stack || !cycles.is_empty() || {
         // The longest chain of calls from the entry (acyclic here); running
         // on past a label keeps the depth.
@@ -691,24 +708,12 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
     // The program can end inside a call: at the end of the text reached in
     // a CAL'd subroutine, at a CAL past the depth limit when that ends the
     // program, or at an address stack error.
-    let calls = order
-        .iter()
-        .any(|&s| !calls_of(&program.sub(s).body).is_empty());
     let end_flag = address_stack
         || (depth_counter && program.call_overflow == CallOverflow::End)
         || (calls
             && order
                 .iter()
                 .any(|&s| program.sub(s).end == SubroutineEnd::EndProgram));
-    let mut used = UsedVariables {
-        used: vec![false; program.variables.len()],
-        missing: None,
-    };
-    let mut buffer_reach = HashMap::default();
-    for &sub in &order {
-        variables_of(&program.sub(sub).body, &mut used);
-        buffer_reach_of(program, &program.sub(sub).body, &mut buffer_reach);
-    }
     if let Some(v) = used.missing {
         return Err(LowerError::internal(format!(
             "variable #{v} does not exist"
@@ -750,9 +755,9 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
     })
 }
 
-/// Records, for every BUFFER variable an operand reads, the highest
-/// element + 1 it can reach.
-fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u32>) {
+/// Records, for every BUFFER variable an operand of `stmt` reads, the
+/// highest element + 1 it can reach.
+fn buffer_reach_of(program: &Program, stmt: &Stmt, out: &mut HashMap<VarId, u32>) {
     fn operand(program: &Program, op: &Operand, out: &mut HashMap<VarId, u32>) {
         // A BUFFER range whose binding point a register picks reads the
         // same element of each of them.
@@ -780,50 +785,33 @@ fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u3
             operand(program, address, out);
         }
     }
-    walk_stmts(block, &mut |stmt| {
-        for op in stmt.operands() {
-            operand(program, op, out);
-        }
-        // LDC (NV_parameter_buffer_object2 2.X.8.Z): the bytes its storage
-        // modifier reads from the offset; with a register offset, the
-        // variable's whole byte range.
-        if let Stmt::Inst(inst) = stmt {
-            if let Some(m) = &inst.memory {
-                if let Some(crate::ir::VarKind::ConstantBuffer(b)) =
-                    program.variables.get(m.var.0 as usize).map(|v| &v.kind)
-                {
-                    let end = match m.address {
-                        Some(_) => b.first.saturating_add(program.var(m.var).len()),
-                        None => m
-                            .offset
-                            .saturating_add(u32::from(m.bits / 8) * u32::from(m.components)),
-                    };
-                    // A CBUFFER range whose binding point a register
-                    // picks reads the same bytes of each of them.
-                    let picked = m.buffer_select.as_ref().map(|s| &s.vars[..]);
-                    for &var in picked.unwrap_or(std::slice::from_ref(&m.var)) {
-                        let r = out.entry(var).or_insert(0);
-                        *r = (*r).max(end);
-                    }
+    for op in stmt.operands() {
+        operand(program, op, out);
+    }
+    // LDC (NV_parameter_buffer_object2 2.X.8.Z): the bytes its storage
+    // modifier reads from the offset; with a register offset, the
+    // variable's whole byte range.
+    if let Stmt::Inst(inst) = stmt {
+        if let Some(m) = &inst.memory {
+            if let Some(crate::ir::VarKind::ConstantBuffer(b)) =
+                program.variables.get(m.var.0 as usize).map(|v| &v.kind)
+            {
+                let end = match m.address {
+                    Some(_) => b.first.saturating_add(program.var(m.var).len()),
+                    None => m
+                        .offset
+                        .saturating_add(u32::from(m.bits / 8) * u32::from(m.components)),
+                };
+                // A CBUFFER range whose binding point a register
+                // picks reads the same bytes of each of them.
+                let picked = m.buffer_select.as_ref().map(|s| &s.vars[..]);
+                for &var in picked.unwrap_or(std::slice::from_ref(&m.var)) {
+                    let r = out.entry(var).or_insert(0);
+                    *r = (*r).max(end);
                 }
             }
         }
-    });
-}
-
-/// A call site: the callee and where the CAL is.
-type Call = (SubId, Span);
-
-fn calls_of(block: &Block) -> Vec<Call> {
-    let mut out = Vec::new();
-    walk_stmts(block, &mut |stmt| match stmt {
-        Stmt::Call { target, span, .. } => out.push((*target, *span)),
-        Stmt::CallIndirect { targets, span, .. } => {
-            out.extend(targets.iter().map(|&(_, t)| (t, *span)))
-        }
-        _ => {}
-    });
-    out
+    }
 }
 
 /// About how many words one statement adds to its function's body and
@@ -867,7 +855,8 @@ impl UsedVariables {
     }
 }
 
-fn variables_of(block: &Block, used: &mut UsedVariables) {
+/// Marks the variables `stmt` names.
+fn variables_of(stmt: &Stmt, used: &mut UsedVariables) {
     fn operand(op: &Operand, used: &mut UsedVariables) {
         used.mark(op.var);
         index(&op.index, used);
@@ -890,25 +879,23 @@ fn variables_of(block: &Block, used: &mut UsedVariables) {
             Index::None | Index::Absolute(_) => {}
         }
     }
-    walk_stmts(block, &mut |stmt| {
-        if let Some(dst) = stmt.dest() {
-            used.mark(dst.var);
-            index(&dst.index, used);
+    if let Some(dst) = stmt.dest() {
+        used.mark(dst.var);
+        index(&dst.index, used);
+    }
+    if let Stmt::Loop { index: var, .. } = stmt {
+        used.mark(*var);
+    }
+    for op in stmt.operands() {
+        operand(op, used);
+    }
+    // Every binding point a register may pick on a CBUFFER or STORAGE
+    // range is declared.
+    if let Some(select) = stmt.memory().and_then(|m| m.buffer_select.as_ref()) {
+        for &v in &select.vars {
+            used.mark(v);
         }
-        if let Stmt::Loop { index: var, .. } = stmt {
-            used.mark(*var);
-        }
-        for op in stmt.operands() {
-            operand(op, used);
-        }
-        // Every binding point a register may pick on a CBUFFER or STORAGE
-        // range is declared.
-        if let Some(select) = stmt.memory().and_then(|m| m.buffer_select.as_ref()) {
-            for &v in &select.vars {
-                used.mark(v);
-            }
-        }
-    });
+    }
 }
 
 /// Where BRK and CONT of the innermost REP or LOOP go.
