@@ -557,6 +557,11 @@ pub(crate) struct Analysis {
     /// name stream 0 and capture copies the results per stream
     /// (geometry.rs).
     pub multi_stream: bool,
+    /// How many statements each reachable subroutine has, nested ones
+    /// included (by `SubId`; 0 for the others): what its function body is
+    /// reserved for (`BODY_WORDS_PER_STATEMENT`), counted by the analysis'
+    /// walk rather than by a walk of its own.
+    pub statements: Vec<usize>,
 }
 
 impl Analysis {
@@ -665,8 +670,11 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         missing: None,
     };
     let mut buffer_reach = HashMap::default();
+    let mut statements = vec![0; count];
     for &sub in &order {
+        let mut n = 0;
         walk_stmts(&program.sub(sub).body, &mut |stmt| {
+            n += 1;
             match stmt {
                 Stmt::PushAddress { .. } | Stmt::PopAddress { .. } => address_stack = true,
                 Stmt::Call { .. } => calls = true,
@@ -676,6 +684,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             variables_of(stmt, &mut used);
             buffer_reach_of(program, stmt, &mut buffer_reach);
         });
+        statements[sub.0 as usize] = n;
     }
     let depth_counter = address_stack || !cycles.is_empty() || {
         // The longest chain of calls from the entry (acyclic here); running
@@ -739,6 +748,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             buffer_reach,
             live,
             multi_stream,
+            statements,
         });
     }
     Ok(Analysis {
@@ -752,6 +762,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         buffer_reach,
         live,
         multi_stream,
+        statements,
     })
 }
 
@@ -1275,11 +1286,9 @@ impl<'a> Lowerer<'a> {
         })?;
         let void = self.t_void();
         let fn_ty = self.t_void_fn();
-        let mut statements = 0;
-        walk_stmts(owned.as_ref().unwrap_or(&subroutine.body), &mut |_| {
-            statements += 1
-        });
-        self.b.reserve_body(statements * BODY_WORDS_PER_STATEMENT);
+        let statements = analysis.statements.get(sub.0 as usize).copied();
+        self.b
+            .reserve_body(statements.unwrap_or(0) * BODY_WORDS_PER_STATEMENT);
         self.b
             .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
         let name = match &subroutine.name {
