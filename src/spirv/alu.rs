@@ -108,7 +108,12 @@ impl Lowerer<'_> {
         }
         // The CC write mask reads the register before the update below.
         let enable = self.enable(inst.dst.mask, inst.dst.cc_mask.as_ref())?;
-        let mut srcs = Vec::with_capacity(inst.srcs.len());
+        // The loaded operands go to a buffer the lowerer keeps: a `Vec`
+        // allocated and freed per instruction was ≈ 90 instructions of
+        // each (docs/performance.md, "Session 11"). Taken out of `self`
+        // while `compute` borrows it, and put back at the end.
+        let mut srcs = std::mem::take(&mut self.loaded_operands);
+        srcs.clear();
         // LDC's operand is memory: its modifiers apply to what
         // `memory_load` reads (compute).
         let loaded_srcs = if inst.op == Opcode::Ldc {
@@ -214,6 +219,7 @@ impl Lowerer<'_> {
         // other readers too (and twice is invalid SPIR-V). It keeps its
         // precision, which "at least 16 bits" allows.
         let computed_here = srcs.iter().all(|s| s.value.id != value.id);
+        self.loaded_operands = srcs;
         if computed_here && (inst.half || (self.relax_floats && value.comp == Comp::F32)) {
             self.relaxed(value);
         }

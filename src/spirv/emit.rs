@@ -6,7 +6,6 @@
 //! derives the result type from its operands, so callers never spell a type
 //! id by hand.
 
-use rspirv::dr;
 use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op, StorageClass, Word};
 
 use super::{LowerError, Lowerer};
@@ -504,7 +503,7 @@ impl Lowerer<'_> {
             None,
             self.glsl_set,
             inst as u32,
-            args.iter().map(|a| dr::Operand::IdRef(a.id)),
+            args.iter().map(|a| a.id),
         )?;
         Ok(Val { id, comp, n })
     }

@@ -46,6 +46,29 @@ pub(crate) enum Storage {
     Io { elements: Rc<[IoSlot]> },
 }
 
+/// The storage of each used variable, by its id: a slot per variable of
+/// the program instead of a hash map, since nearly every operand and
+/// destination asks for it (`operand::storage_of`; docs/performance.md,
+/// "Session 11").
+#[derive(Default)]
+pub(crate) struct VarStorage {
+    by_id: Vec<Option<Storage>>,
+}
+
+impl VarStorage {
+    pub(crate) fn get(&self, var: &VarId) -> Option<&Storage> {
+        self.by_id.get(var.0 as usize)?.as_ref()
+    }
+
+    pub(crate) fn insert(&mut self, var: VarId, storage: Storage) {
+        let i = var.0 as usize;
+        if i >= self.by_id.len() {
+            self.by_id.resize_with(i + 1, || None);
+        }
+        self.by_id[i] = Some(storage);
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum ParamSource {
     /// A literal vector, typed per use (section 2.X.3.3).

@@ -46,11 +46,8 @@ pub(crate) struct Liveness {
     reads: usize,
     /// CC0 / CC1: whether a needed statement tests it.
     cc: [bool; 2],
-    /// Whether the last pass is running: it records the effects and the
-    /// access types, and changes nothing else at the fixed point.
-    recording: bool,
     /// Whether a reachable statement writes a result, or is KIL, EMIT or
-    /// ENDPRIM (found by the recording pass).
+    /// ENDPRIM (as the last pass found).
     effects: bool,
     /// For each temporary a lowered statement accesses, the one data type
     /// every access uses, or `None` when accesses mix types.
@@ -70,7 +67,6 @@ impl Liveness {
             read: vec![false; count],
             reads: 0,
             cc: [false; 2],
-            recording: false,
             effects: false,
             access: vec![Access::None; count],
         };
@@ -82,21 +78,24 @@ impl Liveness {
             return live;
         }
         // Walking each block backwards finds straight-line chains in one
-        // pass; loops and calls take a few more.
+        // pass; loops and calls take a few more. Every pass records the
+        // access types and whether there is any effect afresh: `read` and
+        // `cc` only grow, so in the pass that changes neither (the last)
+        // every statement was judged against the fixed point, and what it
+        // recorded is what a pass after it would (both records are
+        // independent of the order statements are met in). A separate
+        // recording pass was a third of the analysis (docs/performance.md,
+        // "Session 11").
         loop {
             let before = (live.reads, live.cc);
+            live.effects = false;
+            live.access.fill(Access::None);
             for &sub in subroutines.iter().rev() {
                 live.block(&program.sub(sub).body);
             }
             if (live.reads, live.cc) == before {
                 break;
             }
-        }
-        // One more pass records the access types and whether there is
-        // any effect; it changes nothing else at the fixed point.
-        live.recording = true;
-        for &sub in subroutines {
-            live.block(&program.sub(sub).body);
         }
         if !live.effects {
             // The body is left out, so no register is read.
@@ -125,7 +124,7 @@ impl Liveness {
     }
 
     fn access(&mut self, var: VarId, ty: DataType) {
-        if self.recording && self.is_temp(var) {
+        if self.is_temp(var) {
             let a = &mut self.access[var.0 as usize];
             *a = match *a {
                 Access::None => Access::One(ty),
@@ -196,10 +195,9 @@ impl Liveness {
                 if !self.inst_needed(inst) {
                     return false;
                 }
-                if self.recording
-                    && (!self.is_temp(inst.dst.var)
-                        || inst.memory.is_some()
-                        || inst.image.as_ref().is_some_and(|m| m.atomic.is_some()))
+                if !self.is_temp(inst.dst.var)
+                    || inst.memory.is_some()
+                    || inst.image.as_ref().is_some_and(|m| m.atomic.is_some())
                 {
                     self.effects = true;
                 }
@@ -295,7 +293,7 @@ impl Liveness {
                 true
             }
             Stmt::Kill { cond, .. } => {
-                self.effects |= self.recording;
+                self.effects = true;
                 match cond {
                     KillCondition::Operand(op) => self.operand(op),
                     KillCondition::Cc(test) => self.test(test),
@@ -303,11 +301,11 @@ impl Liveness {
                 true
             }
             Stmt::Emit { .. } | Stmt::EndPrimitive { .. } | Stmt::Barrier { .. } => {
-                self.effects |= self.recording;
+                self.effects = true;
                 true
             }
             Stmt::Store { value, memory, .. } => {
-                self.effects |= self.recording;
+                self.effects = true;
                 self.operand(value);
                 for a in memory.registers() {
                     self.operand(a);
@@ -320,7 +318,7 @@ impl Liveness {
                 image,
                 ..
             } => {
-                self.effects |= self.recording;
+                self.effects = true;
                 self.operand(value);
                 self.operand(coord);
                 for index in image.registers() {

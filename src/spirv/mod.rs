@@ -66,8 +66,8 @@ use crate::{Options, TargetEnv};
 
 use emit::{LResult, TypeKey};
 pub(crate) use fixed_function::FixedFunction;
+use interface::Io;
 pub(crate) use interface::{attrib_slot, result_slot, InterfaceSlot};
-use interface::{Io, Storage};
 
 /// Why a program could not be lowered. Both kinds are internal compiler
 /// errors from the user's point of view: the checker accepted the program.
@@ -557,6 +557,11 @@ pub(crate) struct Analysis {
     /// name stream 0 and capture copies the results per stream
     /// (geometry.rs).
     pub multi_stream: bool,
+    /// How many statements each reachable subroutine has, nested ones
+    /// included (by `SubId`; 0 for the others): what its function body is
+    /// reserved for (`BODY_WORDS_PER_STATEMENT`), counted by the analysis'
+    /// walk rather than by a walk of its own.
+    pub statements: Vec<usize>,
 }
 
 impl Analysis {
@@ -653,13 +658,34 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             });
             found
         });
-    let address_stack = order.iter().any(|&s| {
-        let mut found = false;
-        walk_stmts(&program.sub(s).body, &mut |st| {
-            found |= matches!(st, Stmt::PushAddress { .. } | Stmt::PopAddress { .. });
+    // One walk of the reachable subroutines for what the rest of the
+    // analysis reads from their statements: whether any PUSHA / POPA or
+    // call is there, the variables named and the BUFFER elements reached
+    // (four walks of the whole program were 19.7 M instructions of a 1 MB
+    // compile; docs/performance.md, "Session 11").
+    let mut address_stack = false;
+    let mut calls = false;
+    let mut used = UsedVariables {
+        used: vec![false; program.variables.len()],
+        missing: None,
+    };
+    let mut buffer_reach = HashMap::default();
+    let mut statements = vec![0; count];
+    for &sub in &order {
+        let mut n = 0;
+        walk_stmts(&program.sub(sub).body, &mut |stmt| {
+            n += 1;
+            match stmt {
+                Stmt::PushAddress { .. } | Stmt::PopAddress { .. } => address_stack = true,
+                Stmt::Call { .. } => calls = true,
+                Stmt::CallIndirect { targets, .. } => calls |= !targets.is_empty(),
+                _ => {}
+            }
+            variables_of(stmt, &mut used);
+            buffer_reach_of(program, stmt, &mut buffer_reach);
         });
-        found
-    });
+        statements[sub.0 as usize] = n;
+    }
     let depth_counter = address_stack || !cycles.is_empty() || {
         // The longest chain of calls from the entry (acyclic here); running
         // on past a label keeps the depth.
@@ -691,24 +717,12 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
     // The program can end inside a call: at the end of the text reached in
     // a CAL'd subroutine, at a CAL past the depth limit when that ends the
     // program, or at an address stack error.
-    let calls = order
-        .iter()
-        .any(|&s| !calls_of(&program.sub(s).body).is_empty());
     let end_flag = address_stack
         || (depth_counter && program.call_overflow == CallOverflow::End)
         || (calls
             && order
                 .iter()
                 .any(|&s| program.sub(s).end == SubroutineEnd::EndProgram));
-    let mut used = UsedVariables {
-        used: vec![false; program.variables.len()],
-        missing: None,
-    };
-    let mut buffer_reach = HashMap::default();
-    for &sub in &order {
-        variables_of(&program.sub(sub).body, &mut used);
-        buffer_reach_of(program, &program.sub(sub).body, &mut buffer_reach);
-    }
     if let Some(v) = used.missing {
         return Err(LowerError::internal(format!(
             "variable #{v} does not exist"
@@ -734,6 +748,7 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
             buffer_reach,
             live,
             multi_stream,
+            statements,
         });
     }
     Ok(Analysis {
@@ -747,12 +762,13 @@ fn analyze(program: &Program, options: &Options) -> Result<Analysis, LowerError>
         buffer_reach,
         live,
         multi_stream,
+        statements,
     })
 }
 
-/// Records, for every BUFFER variable an operand reads, the highest
-/// element + 1 it can reach.
-fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u32>) {
+/// Records, for every BUFFER variable an operand of `stmt` reads, the
+/// highest element + 1 it can reach.
+fn buffer_reach_of(program: &Program, stmt: &Stmt, out: &mut HashMap<VarId, u32>) {
     fn operand(program: &Program, op: &Operand, out: &mut HashMap<VarId, u32>) {
         // A BUFFER range whose binding point a register picks reads the
         // same element of each of them.
@@ -780,50 +796,33 @@ fn buffer_reach_of(program: &Program, block: &Block, out: &mut HashMap<VarId, u3
             operand(program, address, out);
         }
     }
-    walk_stmts(block, &mut |stmt| {
-        for op in stmt.operands() {
-            operand(program, op, out);
-        }
-        // LDC (NV_parameter_buffer_object2 2.X.8.Z): the bytes its storage
-        // modifier reads from the offset; with a register offset, the
-        // variable's whole byte range.
-        if let Stmt::Inst(inst) = stmt {
-            if let Some(m) = &inst.memory {
-                if let Some(crate::ir::VarKind::ConstantBuffer(b)) =
-                    program.variables.get(m.var.0 as usize).map(|v| &v.kind)
-                {
-                    let end = match m.address {
-                        Some(_) => b.first.saturating_add(program.var(m.var).len()),
-                        None => m
-                            .offset
-                            .saturating_add(u32::from(m.bits / 8) * u32::from(m.components)),
-                    };
-                    // A CBUFFER range whose binding point a register
-                    // picks reads the same bytes of each of them.
-                    let picked = m.buffer_select.as_ref().map(|s| &s.vars[..]);
-                    for &var in picked.unwrap_or(std::slice::from_ref(&m.var)) {
-                        let r = out.entry(var).or_insert(0);
-                        *r = (*r).max(end);
-                    }
+    for op in stmt.operands() {
+        operand(program, op, out);
+    }
+    // LDC (NV_parameter_buffer_object2 2.X.8.Z): the bytes its storage
+    // modifier reads from the offset; with a register offset, the
+    // variable's whole byte range.
+    if let Stmt::Inst(inst) = stmt {
+        if let Some(m) = &inst.memory {
+            if let Some(crate::ir::VarKind::ConstantBuffer(b)) =
+                program.variables.get(m.var.0 as usize).map(|v| &v.kind)
+            {
+                let end = match m.address {
+                    Some(_) => b.first.saturating_add(program.var(m.var).len()),
+                    None => m
+                        .offset
+                        .saturating_add(u32::from(m.bits / 8) * u32::from(m.components)),
+                };
+                // A CBUFFER range whose binding point a register
+                // picks reads the same bytes of each of them.
+                let picked = m.buffer_select.as_ref().map(|s| &s.vars[..]);
+                for &var in picked.unwrap_or(std::slice::from_ref(&m.var)) {
+                    let r = out.entry(var).or_insert(0);
+                    *r = (*r).max(end);
                 }
             }
         }
-    });
-}
-
-/// A call site: the callee and where the CAL is.
-type Call = (SubId, Span);
-
-fn calls_of(block: &Block) -> Vec<Call> {
-    let mut out = Vec::new();
-    walk_stmts(block, &mut |stmt| match stmt {
-        Stmt::Call { target, span, .. } => out.push((*target, *span)),
-        Stmt::CallIndirect { targets, span, .. } => {
-            out.extend(targets.iter().map(|&(_, t)| (t, *span)))
-        }
-        _ => {}
-    });
-    out
+    }
 }
 
 /// About how many words one statement adds to its function's body and
@@ -867,7 +866,8 @@ impl UsedVariables {
     }
 }
 
-fn variables_of(block: &Block, used: &mut UsedVariables) {
+/// Marks the variables `stmt` names.
+fn variables_of(stmt: &Stmt, used: &mut UsedVariables) {
     fn operand(op: &Operand, used: &mut UsedVariables) {
         used.mark(op.var);
         index(&op.index, used);
@@ -890,25 +890,23 @@ fn variables_of(block: &Block, used: &mut UsedVariables) {
             Index::None | Index::Absolute(_) => {}
         }
     }
-    walk_stmts(block, &mut |stmt| {
-        if let Some(dst) = stmt.dest() {
-            used.mark(dst.var);
-            index(&dst.index, used);
+    if let Some(dst) = stmt.dest() {
+        used.mark(dst.var);
+        index(&dst.index, used);
+    }
+    if let Stmt::Loop { index: var, .. } = stmt {
+        used.mark(*var);
+    }
+    for op in stmt.operands() {
+        operand(op, used);
+    }
+    // Every binding point a register may pick on a CBUFFER or STORAGE
+    // range is declared.
+    if let Some(select) = stmt.memory().and_then(|m| m.buffer_select.as_ref()) {
+        for &v in &select.vars {
+            used.mark(v);
         }
-        if let Stmt::Loop { index: var, .. } = stmt {
-            used.mark(*var);
-        }
-        for op in stmt.operands() {
-            operand(op, used);
-        }
-        // Every binding point a register may pick on a CBUFFER or STORAGE
-        // range is declared.
-        if let Some(select) = stmt.memory().and_then(|m| m.buffer_select.as_ref()) {
-            for &v in &select.vars {
-                used.mark(v);
-            }
-        }
-    });
+    }
 }
 
 /// Where BRK and CONT of the innermost REP or LOOP go.
@@ -933,7 +931,7 @@ pub(crate) struct Lowerer<'a> {
     pub value_types: [[Word; 4]; emit::Comp::COUNT],
     pub consts: emit::ConstCache,
     /// How each used variable is stored.
-    pub storage: HashMap<VarId, Storage>,
+    pub storage: interface::VarStorage,
     /// Interface variables and uniform blocks.
     pub io: Io,
     /// CC0 and CC1 (created on first use).
@@ -986,6 +984,9 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) subgroup_inputs: Option<(Word, Word)>,
     /// Registers' values known in the straight-line code being emitted.
     pub(crate) register_values: operand::RegisterValues,
+    /// The operands `alu::lower_instruction` loaded for the instruction it
+    /// lowers (kept to reuse its allocation).
+    pub(crate) loaded_operands: Vec<operand::Loaded>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -1024,7 +1025,7 @@ impl<'a> Lowerer<'a> {
             types: Default::default(),
             value_types: [[0; 4]; emit::Comp::COUNT],
             consts: Default::default(),
-            storage: HashMap::default(),
+            storage: interface::VarStorage::default(),
             io: Io::default(),
             cc_regs: [None, None],
             globals: Vec::new(),
@@ -1045,6 +1046,7 @@ impl<'a> Lowerer<'a> {
             uniform_flow: false,
             subgroup_inputs: None,
             register_values: operand::RegisterValues::default(),
+            loaded_operands: Vec::new(),
         };
         l.capability(spirv::Capability::Shader);
         if gpu_addresses {
@@ -1114,6 +1116,7 @@ impl<'a> Lowerer<'a> {
             uniform_flow: self.uniform_flow,
             subgroup_inputs: self.subgroup_inputs,
             register_values: self.register_values,
+            loaded_operands: self.loaded_operands,
         }
     }
 
@@ -1283,11 +1286,9 @@ impl<'a> Lowerer<'a> {
         })?;
         let void = self.t_void();
         let fn_ty = self.t_void_fn();
-        let mut statements = 0;
-        walk_stmts(owned.as_ref().unwrap_or(&subroutine.body), &mut |_| {
-            statements += 1
-        });
-        self.b.reserve_body(statements * BODY_WORDS_PER_STATEMENT);
+        let statements = analysis.statements.get(sub.0 as usize).copied();
+        self.b
+            .reserve_body(statements.unwrap_or(0) * BODY_WORDS_PER_STATEMENT);
         self.b
             .begin_function(void, Some(id), spirv::FunctionControl::NONE, fn_ty)?;
         let name = match &subroutine.name {

@@ -673,8 +673,7 @@ impl Lowerer<'_> {
             // read as.
             ParamSource::Constant(lits) => {
                 let ty = data_type(comp)?;
-                let bits: Vec<u32> = lits.iter().map(|l| l.bits(ty)).collect();
-                Ok(self.konst(comp, &bits))
+                Ok(self.konst(comp, &lits.map(|l| l.bits(ty))))
             }
             ParamSource::Block { block, element } => {
                 if let Some(&id) = self.io.specialized.get(&(block, element)) {

@@ -585,9 +585,11 @@ impl Builder {
         result_id: Option<Word>,
         extension_set: Word,
         instruction: Word,
-        operands: impl IntoIterator<Item = dr::Operand>,
+        operands: impl IntoIterator<Item = Word>,
     ) -> BuildResult<Word> {
-        let operands = Self::operand_words(operands);
+        // The operands are ids, one word each: appended as they come, with
+        // no `dr::Operand` nor word `Vec` per call (GLSL.std.450's
+        // instructions take only ids; docs/performance.md, "Session 11").
         self.value(
             Op::ExtInst,
             result_type,
