@@ -1096,10 +1096,6 @@ pub(crate) fn check(
 
 #[cfg(test)]
 mod tests {
-    /// NV_bindless_texture's image handle arrays are 8 storage images
-    /// each: one fits the default limit of 8 per stage, a second is past
-    /// it (E1199, with a note naming the arrays), and a device with more
-    /// room takes both.
     /// E0817 points at the instruction that uses the last texture unit,
     /// also when that instruction is in a LOOP body.
     #[test]
@@ -1118,6 +1114,10 @@ mod tests {
         );
     }
 
+    /// NV_bindless_texture's image handle arrays are 8 storage images
+    /// each: one fits the default limit of 8 per stage, a second is past
+    /// it (E1199, with a note naming the arrays), and a device with more
+    /// room takes both.
     #[test]
     fn image_handle_arrays_count_as_storage_images() {
         let one = "!!NVcp5.0\nOPTION NV_bindless_texture;\nGROUP_SIZE 1;\nUINT TEMP h, r;\nMOV.U h, 1;\nLOADIM.U32 r, {0, 0, 0, 0}, handle(h.x), 2D;\n";
