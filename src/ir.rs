@@ -370,6 +370,26 @@ pub struct Subroutine {
     pub end: SubroutineEnd,
 }
 
+impl Subroutine {
+    /// The name of the subroutine the checker adds when execution runs on
+    /// from `main`'s segment past later labels (section 2.X.5): a copy of
+    /// those segments' code, not a label anyone wrote.
+    pub const RUN_ON_ENTRY: &'static str = "<entry>";
+
+    /// Whether this is the [`Self::RUN_ON_ENTRY`] copy: what it holds is
+    /// also in the segments it copies, so counting it counts them twice.
+    ///
+    /// ```
+    /// let src = "!!NVfp4.0\nmain:\nMOV result.color, 0;\nnext:\nMOV result.color.x, 1;\nEND\n";
+    /// let (program, _) = nvp4c::check(src, &nvp4c::Options::default()).unwrap();
+    /// assert!(program.sub(program.entry).is_run_on_entry());
+    /// assert!(!program.subroutines[0].is_run_on_entry());
+    /// ```
+    pub fn is_run_on_entry(&self) -> bool {
+        self.name.as_deref() == Some(Self::RUN_ON_ENTRY)
+    }
+}
+
 /// What happens when execution reaches the end of a subroutine's body.
 ///
 /// ```
@@ -1283,6 +1303,19 @@ impl Swizzle {
     /// ```
     pub fn is_identity(self) -> bool {
         self == Swizzle::IDENTITY
+    }
+    /// The components of the source register this swizzle reads for the
+    /// operand components in `components` (bit i = component i).
+    ///
+    /// ```
+    /// use nvp4c::ir::Swizzle;
+    /// // `.zzxy` read for x and w: z and y.
+    /// assert_eq!(Swizzle([2, 2, 0, 1]).source_components(0b1001), 0b0110);
+    /// ```
+    pub fn source_components(self, components: u8) -> u8 {
+        (0..4)
+            .filter(|c| components & (1 << c) != 0)
+            .fold(0, |m, c| m | 1 << self.0[c])
     }
 }
 

@@ -809,7 +809,7 @@ impl BodyFacts {
             // The synthesized entry is a copy of source segments (it adds
             // nothing to the unions), whose instructions are counted where
             // they are written.
-            w.count = sub.name.as_deref() != Some("<entry>");
+            w.count = !sub.is_run_on_entry();
             w.subroutines += u32::from(w.count);
             w.block(&sub.body, 0, 0);
         }

@@ -5,8 +5,9 @@
 //! IR for a straight-line program, each a pass of cache misses once the IR
 //! outgrows the caches (docs/performance.md, "Session 11 (linearity)").
 //! The facts here are unions (masks, flags, sets), so walking the
-//! synthesized `<entry>` subroutine, a copy of source segments, changes
-//! none of them; what is per subroutine is kept per subroutine.
+//! synthesized run-on entry (`Subroutine::RUN_ON_ENTRY`), a copy of source
+//! segments, changes none of them; what is per subroutine is kept per
+//! subroutine.
 
 use super::rules::{for_each_operand, walk};
 use crate::ir::{Index, Program, Stmt, SubId, VarId};
@@ -82,19 +83,13 @@ impl Census {
         }
         if let Some(d) = s.dest() {
             self.used[d.var.0 as usize] = true;
-            *sub.writes.entry(d.var).or_default() |= d.mask.0;
         }
+        super::lint::writes_of(s, &mut sub.writes);
         match s {
             Stmt::Inst(i) => {
                 for (k, o) in i.srcs.iter().enumerate() {
                     let comps = i.op.components_read(k, i.dst.mask.0);
-                    let mut m = 0u8;
-                    for c in 0..4 {
-                        if comps & (1 << c) != 0 {
-                            m |= 1 << o.swizzle.0[c];
-                        }
-                    }
-                    self.read[o.var.0 as usize] |= m;
+                    self.read[o.var.0 as usize] |= o.swizzle.source_components(comps);
                 }
                 let d = i.dst.var.0 as usize;
                 self.written[d] |= i.dst.mask.0;
@@ -108,7 +103,6 @@ impl Census {
                     }
                 }
             }
-            Stmt::Loop { index, .. } => *sub.writes.entry(*index).or_default() |= 0b0001,
             Stmt::Branch { .. } => sub.branches = true,
             Stmt::Call { target, span, .. } => sub.calls.push((*target, *span)),
             Stmt::CallIndirect { targets, span, .. } => {

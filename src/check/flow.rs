@@ -696,7 +696,7 @@ fn link_segments(
         None => SubId(entry_index as u32),
         Some(body) => {
             subs.push(Subroutine {
-                name: Some("<entry>".into()),
+                name: Some(Subroutine::RUN_ON_ENTRY.into()),
                 span: subs[entry_index].span,
                 body,
                 end: SubroutineEnd::Return,

@@ -56,17 +56,23 @@ pub(super) fn generated_by_cgc(source: &str) -> bool {
         .any(|line| line.trim_start().starts_with("# cgc version "))
 }
 
-/// Components of `var` that `block` may write (whole arrays at once): the
-/// destinations of instructions and POPA, and the index a LOOP sets.
+/// The components of each variable that `block` may write ([`writes_of`]
+/// for each of its statements).
 fn writes_in(block: &Block, out: &mut HashMap<VarId, u8>) {
-    walk(block, &mut |s| {
-        if let Some(d) = s.dest() {
-            *out.entry(d.var).or_default() |= d.mask.0;
-        }
-        if let Stmt::Loop { index, .. } = s {
-            *out.entry(*index).or_default() |= 0b0001;
-        }
-    });
+    walk(block, &mut |s| writes_of(s, out));
+}
+
+/// The components of each variable that the statement `s` itself may
+/// write (whole arrays at once): the destination of an instruction or POPA,
+/// the index a LOOP sets. The census (per subroutine) and the
+/// read-before-write flow (per loop body) both record writes with it.
+pub(super) fn writes_of(s: &Stmt, out: &mut HashMap<VarId, u8>) {
+    if let Some(d) = s.dest() {
+        *out.entry(d.var).or_default() |= d.mask.0;
+    }
+    if let Stmt::Loop { index, .. } = s {
+        *out.entry(*index).or_default() |= 0b0001;
+    }
 }
 
 fn unused_variables(c: &mut Checker<'_>, p: &Program, census: &Census) {
@@ -141,7 +147,7 @@ fn read_before_write(c: &mut Checker<'_>, p: &Program, census: &Census) {
     let mut reported: BTreeSet<VarId> = BTreeSet::new();
     for (index, sub) in p.subroutines.iter().enumerate() {
         let is_entry = SubId(index as u32) == p.entry;
-        if !is_entry && sub.name.as_deref() == Some("<entry>") {
+        if !is_entry && sub.is_run_on_entry() {
             continue;
         }
         // Code with BRA runs in an order the source does not show (a
@@ -301,12 +307,7 @@ impl Flow<'_> {
         if !matches!(v.kind, VarKind::Temp) || self.reported.contains(&o.var) {
             return;
         }
-        let mut needed = 0u8;
-        for c in 0..4 {
-            if comps & (1 << c) != 0 {
-                needed |= 1 << o.swizzle.0[c];
-            }
-        }
+        let needed = o.swizzle.source_components(comps);
         let have = if self.subroutine {
             self.anywhere.get(&o.var).copied().unwrap_or(0)
         } else {
